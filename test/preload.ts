@@ -1,0 +1,23 @@
+// Isolates every test run: HOME, the XDG dirs and the socket dir point into a fresh temp dir,
+// so no test reads or writes the developer's real config, state or sockets.
+import { mkdtempSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const root = mkdtempSync(join(tmpdir(), "toolpool-test-"));
+for (const [key, dir] of [
+  ["HOME", "home"],
+  ["XDG_CONFIG_HOME", "config"],
+  ["XDG_STATE_HOME", "state"],
+  ["XDG_CACHE_HOME", "cache"],
+  ["XDG_RUNTIME_DIR", "run"],
+] as const) {
+  const path = join(root, dir);
+  mkdirSync(path, { recursive: true, mode: 0o700 });
+  process.env[key] = path;
+}
+delete process.env.TOOLPOOL_SOCKET;
+delete process.env.TOOLPOOL_CONFIG;
+delete process.env.ENABLE_TOOL_SEARCH;
+delete process.env.DISABLE_EXPERIMENTAL_BETAS;
+process.env.TOOLPOOL_TEST_ROOT = root;
