@@ -1,0 +1,3 @@
+#!/usr/bin/env bun
+import { builtinTools } from "./builtin/list.ts";
+console.log(builtinTools().map((t) => t.name));

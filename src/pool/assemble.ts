@@ -1,0 +1,64 @@
+/**
+ * Pool assembly: the one ordered, de-duplicated list of tools a daemon serves. Built-ins come first,
+ * sorted by name, then MCP tools sorted by name, so that a server connecting, changing or leaving
+ * never moves a built-in (a reordered tools array breaks the prompt cache). Deny rules that name a
+ * tool or a server remove it before any model sees it. Name collisions are reported, never hidden.
+ */
+import { isToolDeniedOutright } from "../permissions/rules.ts";
+import type { Tool } from "../tool/tool.ts";
+
+export interface Collision {
+  name: string;
+  /** The tool that kept the name, then the ones that lost it. */
+  kept: string;
+  dropped: string[];
+}
+
+export interface Pool {
+  readonly tools: readonly Tool[];
+  readonly collisions: readonly Collision[];
+  /** By name or alias. */
+  get(name: string): Tool | undefined;
+}
+
+export interface PoolSources {
+  builtins: readonly Tool[];
+  mcpTools: readonly Tool[];
+  deny?: readonly string[];
+}
+
+export function assemblePool({ builtins, mcpTools, deny = [] }: PoolSources): Pool {
+  const allowed = (tool: Tool) => !isToolDeniedOutright({ deny }, tool);
+  const ordered = [...byName(builtins.filter(allowed)), ...byName(mcpTools.filter(allowed))];
+  const tools: Tool[] = [];
+  const index = new Map<string, Tool>();
+  const collisions = new Map<string, Collision>();
+  for (const tool of ordered) {
+    const holder = index.get(tool.name);
+    if (holder) {
+      const collision = collisions.get(tool.name) ?? { name: tool.name, kept: describe(holder), dropped: [] };
+      collision.dropped.push(describe(tool));
+      collisions.set(tool.name, collision);
+      continue;
+    }
+    index.set(tool.name, tool);
+    tools.push(tool);
+  }
+  const aliases = new Map<string, Tool>();
+  for (const tool of tools) {
+    for (const alias of tool.aliases) if (!index.has(alias) && !aliases.has(alias)) aliases.set(alias, tool);
+  }
+  return {
+    tools,
+    collisions: [...collisions.values()],
+    get: (name) => index.get(name) ?? aliases.get(name),
+  };
+}
+
+function byName(tools: readonly Tool[]): Tool[] {
+  return [...tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+function describe(tool: Tool): string {
+  return tool.mcpInfo ? `${tool.mcpInfo.server}/${tool.mcpInfo.tool}` : `built-in ${tool.name}`;
+}

@@ -1,0 +1,106 @@
+/**
+ * `buildTool()` and `buildMcpTool()`: the only ways a Tool is made. Whatever the author leaves out
+ * gets the fail-closed answer — not concurrency-safe, not read-only, not destructive, enabled, and
+ * permissions decided by the session's general rules. A tool must declare a capability to have it.
+ */
+import type { z } from "zod";
+import { zodToWireSchema, zodValidator } from "../validate/zod.ts";
+import type { JsonSchemaCompiler } from "../validate/ajv.ts";
+import type { JsonSchema, McpInfo, PermissionDecision, Tool, ToolContext, ToolInput } from "./tool.ts";
+import type { ToolResult } from "./result.ts";
+import { isValidToolName } from "./names.ts";
+
+/** Default cap on a result's text: large enough for a real file, small enough for a context window. */
+export const DEFAULT_MAX_RESULT_SIZE_CHARS = 100_000;
+
+interface CommonDefinition<Input> {
+  name: string;
+  aliases?: readonly string[];
+  description: string;
+  searchHint?: string;
+  outputSchema?: JsonSchema;
+  shouldDefer?: boolean;
+  alwaysLoad?: boolean;
+  maxResultSizeChars?: number;
+  timeoutMs?: number;
+  isEnabled?: () => boolean;
+  isConcurrencySafe?: (input: Input) => boolean;
+  isReadOnly?: (input: Input) => boolean;
+  isDestructive?: (input: Input) => boolean;
+  isOpenWorld?: (input: Input) => boolean;
+  validateInput?: (input: Input, context: ToolContext) => Promise<string | undefined>;
+  checkPermissions?: (input: Input, context: ToolContext) => Promise<PermissionDecision>;
+  permissionSubject?: (input: Input) => string | undefined;
+  call: (input: Input, context: ToolContext) => Promise<ToolResult>;
+}
+
+export interface BuiltinToolDefinition<Schema extends z.ZodType> extends CommonDefinition<z.infer<Schema>> {
+  inputSchema: Schema;
+}
+
+export interface McpToolDefinition extends CommonDefinition<ToolInput> {
+  inputJSONSchema: JsonSchema;
+  mcpInfo: McpInfo;
+}
+
+export function buildTool<Schema extends z.ZodType>(definition: BuiltinToolDefinition<Schema>): Tool {
+  // Safe: the pipeline only hands `call` and the predicates input that `validator` accepted,
+  // and the validator is the zod schema itself.
+  const typed = definition as unknown as CommonDefinition<ToolInput>;
+  return finish(typed, {
+    inputJSONSchema: zodToWireSchema(definition.inputSchema),
+    validator: zodValidator(definition.name, definition.inputSchema),
+    isMcp: false,
+  });
+}
+
+export function buildMcpTool(definition: McpToolDefinition, compiler: JsonSchemaCompiler): Tool {
+  return finish(definition, {
+    inputJSONSchema: definition.inputJSONSchema,
+    validator: compiler.validator(definition.name, definition.inputJSONSchema),
+    isMcp: true,
+    mcpInfo: definition.mcpInfo,
+  });
+}
+
+function finish(
+  definition: CommonDefinition<ToolInput>,
+  wire: Pick<Tool, "inputJSONSchema" | "validator" | "isMcp"> & { mcpInfo?: McpInfo },
+): Tool {
+  if (!isValidToolName(definition.name)) {
+    throw new Error(
+      `Tool name ${JSON.stringify(definition.name)} is invalid: use 1–64 characters from [a-zA-Z0-9_-]`,
+    );
+  }
+  const tool: Tool = {
+    name: definition.name,
+    aliases: definition.aliases ?? [],
+    description: definition.description,
+    inputJSONSchema: wire.inputJSONSchema,
+    isMcp: wire.isMcp,
+    shouldDefer: definition.shouldDefer ?? false,
+    alwaysLoad: definition.alwaysLoad ?? false,
+    maxResultSizeChars: definition.maxResultSizeChars ?? DEFAULT_MAX_RESULT_SIZE_CHARS,
+    validator: wire.validator,
+    isEnabled: definition.isEnabled ?? (() => true),
+    isConcurrencySafe: definition.isConcurrencySafe ?? (() => false),
+    isReadOnly: definition.isReadOnly ?? (() => false),
+    isDestructive: definition.isDestructive ?? (() => false),
+    isOpenWorld: definition.isOpenWorld ?? (() => false),
+    validateInput: definition.validateInput ?? (async () => undefined),
+    checkPermissions: definition.checkPermissions ?? (async () => ({ behavior: "passthrough" })),
+    permissionSubject: definition.permissionSubject ?? (() => undefined),
+    call: definition.call,
+  };
+  return Object.freeze({
+    ...tool,
+    ...(definition.searchHint !== undefined && { searchHint: collapseWhitespace(definition.searchHint) }),
+    ...(definition.outputSchema !== undefined && { outputSchema: definition.outputSchema }),
+    ...(definition.timeoutMs !== undefined && { timeoutMs: definition.timeoutMs }),
+    ...(wire.mcpInfo !== undefined && { mcpInfo: wire.mcpInfo }),
+  });
+}
+
+function collapseWhitespace(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}

@@ -1,0 +1,76 @@
+/**
+ * The tool contract: every tool in the pool, built-in or MCP, is one of these plain objects.
+ * Built by `buildTool()` (built-ins, zod) or `buildMcpTool()` (MCP, JSON Schema), never by hand,
+ * so that every capability a tool does not declare falls back to the safe answer.
+ */
+import type { ContentBlock, ToolResult } from "./result.ts";
+import type { Validator } from "../validate/validator.ts";
+
+export type JsonSchema = Record<string, unknown>;
+export type ToolInput = Record<string, unknown>;
+
+export interface McpInfo {
+  /** The server's name as configured. */
+  server: string;
+  /** The tool's own name on that server, before sanitizing. */
+  tool: string;
+}
+
+export interface ProgressUpdate {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** What a permission check decides. `passthrough` leaves the call to the session's general rules. */
+export type PermissionDecision =
+  | { behavior: "allow" }
+  | { behavior: "deny"; message: string }
+  | { behavior: "passthrough" };
+
+/** Everything a call may use besides its input; passed in, never reached for. */
+export interface ToolContext {
+  signal: AbortSignal;
+  sessionId: string;
+  /** Real paths of the directories file tools may touch. */
+  workspaceRoots: readonly string[];
+  /** The directory relative paths resolve against (the first root unless the session says otherwise). */
+  cwd: string;
+  onProgress?: (update: ProgressUpdate) => void;
+  /** Per-session scratch space for tools that keep state within a session (e.g. TodoWrite). */
+  sessionState: Map<string, unknown>;
+}
+
+export interface Tool {
+  readonly name: string;
+  readonly aliases: readonly string[];
+  /** What the model reads. */
+  readonly description: string;
+  /** 3–10 words of capability not already in the name; indexed by search, never shown. */
+  readonly searchHint?: string;
+  /** The input schema as it goes on the wire (JSON Schema, no `$schema` key). */
+  readonly inputJSONSchema: JsonSchema;
+  readonly outputSchema?: JsonSchema;
+  readonly isMcp: boolean;
+  readonly mcpInfo?: McpInfo;
+  readonly shouldDefer: boolean;
+  readonly alwaysLoad: boolean;
+  readonly maxResultSizeChars: number;
+  /** Per-call time limit; the pipeline's default applies when absent. */
+  readonly timeoutMs?: number;
+  /** The one validation seam: zod for built-ins, Ajv for JSON Schemas. */
+  readonly validator: Validator;
+  isEnabled(): boolean;
+  isConcurrencySafe(input: ToolInput): boolean;
+  isReadOnly(input: ToolInput): boolean;
+  isDestructive(input: ToolInput): boolean;
+  isOpenWorld(input: ToolInput): boolean;
+  /** Checks beyond the schema (e.g. "old_string must differ from new_string"); a message for the model. */
+  validateInput(input: ToolInput, context: ToolContext): Promise<string | undefined>;
+  checkPermissions(input: ToolInput, context: ToolContext): Promise<PermissionDecision>;
+  /** The string permission rules match against, e.g. Bash's command or Read's file path. */
+  permissionSubject(input: ToolInput): string | undefined;
+  call(input: ToolInput, context: ToolContext): Promise<ToolResult>;
+}
+
+export type { ContentBlock, ToolResult };
