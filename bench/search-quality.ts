@@ -1,0 +1,119 @@
+/**
+ * Search quality on the shared eval set: indexes the tools file as the pool, runs every query
+ * through ToolSearchIndex.query (the ToolSearch code path; natural language goes in as keywords),
+ * and prints hit@1/5/10, MRR@10 and all@5 overall, per source, per language group, plus latency.
+ *
+ *   bun bench/search-quality.ts [--tools FILE] [--queries FILE] [--rankings OUT.jsonl] [--json]
+ *        [--ranking '{"k1":1.5}'] [--half a|b] [--subsets]
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { RankingOptions } from "../src/search/ranking-options.ts";
+import { searchDocumentFromTool } from "../src/search/tool-document.ts";
+import { ToolSearchIndex } from "../src/search/tool-search-index.ts";
+import { parseArgs } from "./lib/args.ts";
+import { defaultEvalDir, hasCjk, readJsonl, type EvalQuery, type EvalTool } from "./lib/eval-data.ts";
+import { judge, score, type RetrievalScores } from "./lib/retrieval-metrics.ts";
+import { mean, percentile, round } from "./lib/stats.ts";
+
+const RANKED = 10;
+
+const args = parseArgs(Bun.argv.slice(2), {
+  tools: "value",
+  queries: "value",
+  rankings: "value",
+  json: "flag",
+  ranking: "value",
+  half: "value",
+  subsets: "flag",
+});
+const evalDir = defaultEvalDir();
+const tools = readJsonl<EvalTool>(args.get("tools") ?? join(evalDir, "tools.jsonl"));
+let queries = readJsonl<EvalQuery>(args.get("queries") ?? join(evalDir, "queries.dev.jsonl"));
+const half = args.get("half");
+if (half !== undefined) queries = queries.filter((query) => (inFirstHalf(query.id) ? "a" : "b") === half);
+const ranking = args.has("ranking") ? (JSON.parse(args.get("ranking")!) as Partial<RankingOptions>) : {};
+
+const buildStart = Bun.nanoseconds();
+const index = new ToolSearchIndex({ ranking });
+for (const tool of tools) index.add(searchDocumentFromTool(tool));
+const buildMs = (Bun.nanoseconds() - buildStart) / 1e6;
+
+// First pass: cold (query tokenization not cached yet, JIT warming). Second pass: measured warm.
+const coldMs: number[] = [];
+const rankings: string[][] = [];
+for (const query of queries) {
+  const start = Bun.nanoseconds();
+  const result = index.query(query.query, { maxResults: RANKED });
+  coldMs.push((Bun.nanoseconds() - start) / 1e6);
+  rankings.push(result.matches.map((match) => match.name));
+}
+const warmMs: number[] = [];
+for (const query of queries) {
+  const start = Bun.nanoseconds();
+  index.query(query.query, { maxResults: RANKED });
+  warmMs.push((Bun.nanoseconds() - start) / 1e6);
+}
+
+const judgements = queries.map((query, i) => judge(query, rankings[i]!));
+const groupScores = (key: (query: EvalQuery) => string | undefined): Record<string, RetrievalScores> => {
+  const groups = new Map<string, number[]>();
+  queries.forEach((query, i) => {
+    const name = key(query);
+    if (name === undefined) return;
+    groups.set(name, [...(groups.get(name) ?? []), i]);
+  });
+  return Object.fromEntries(
+    [...groups].sort(([a], [b]) => a.localeCompare(b)).map(([name, members]) => [name, score(members.map((i) => judgements[i]!))]),
+  );
+};
+
+const report = {
+  benchmark: "search-quality",
+  pool: index.size,
+  queries: queries.length,
+  ...(half === undefined ? {} : { half }),
+  buildMs: round(buildMs, 1),
+  overall: score(judgements),
+  bySource: groupScores((query) => query.source),
+  byLanguage: groupScores((query) =>
+    (query.lang ?? "en") === "en" ? undefined : hasCjk(query.query) ? "cjk" : "other-non-english",
+  ),
+  ...(args.has("subsets") ? { bySubset: groupScores((query) => `${query.source}/${query.subset ?? "-"}`) } : {}),
+  latencyMs: {
+    p50: round(percentile(warmMs, 50)),
+    p99: round(percentile(warmMs, 99)),
+    mean: round(mean(warmMs)),
+    coldP50: round(percentile(coldMs, 50)),
+    coldP99: round(percentile(coldMs, 99)),
+  },
+};
+
+const rankingsPath = args.get("rankings");
+if (rankingsPath !== undefined) {
+  const lines = queries.map((query, i) => JSON.stringify({ id: query.id, ranked: rankings[i] }));
+  writeFileSync(rankingsPath, lines.join("\n") + "\n");
+}
+
+if (args.has("json")) {
+  console.log(JSON.stringify(report, null, 2));
+} else {
+  const rows: [string, RetrievalScores][] = [
+    ["overall", report.overall],
+    ...Object.entries(report.bySource),
+    ...Object.entries(report.byLanguage),
+    ...Object.entries(report.bySubset ?? {}),
+  ];
+  console.log(`pool ${report.pool} tools, ${report.queries} queries, build ${report.buildMs} ms`);
+  console.log("group".padEnd(32) + ["n", "hit@1", "hit@5", "hit@10", "mrr@10", "all@5"].map((h) => h.padStart(8)).join(""));
+  for (const [name, s] of rows) {
+    const cells = [s.queries, s["hit@1"], s["hit@5"], s["hit@10"], s["mrr@10"], s["all@5"]];
+    console.log(name.padEnd(32) + cells.map((cell) => String(cell).padStart(8)).join(""));
+  }
+  console.log(`latency ms: ${JSON.stringify(report.latencyMs)}`);
+}
+
+/** A stable split of the dev queries into halves, to check that a change generalises. */
+function inFirstHalf(id: string): boolean {
+  return Number(Bun.hash(id) % 2n) === 0;
+}

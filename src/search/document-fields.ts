@@ -1,0 +1,61 @@
+import { FIELD_COUNT, FIELD_ID, type FieldTokens } from "./fields.ts";
+import type { Tokenizer } from "./tokenizer.ts";
+import type { SearchDocument } from "./types.ts";
+
+/** Indexed text per field is cut here, so one huge description cannot dominate build time or memory. */
+const FIELD_TEXT_LIMIT = 16_384;
+const PARAMETER_LIMIT = 200;
+
+/**
+ * The part of a pool name that names the tool itself: `mcp__server__tool` → `tool`, and
+ * `<server>__<api>` (RapidAPI style) → `<api>` when the prefix spells the server name.
+ * The server words are indexed once, in the server field.
+ */
+export function toolPartOfName(name: string, server?: string): string {
+  if (name.startsWith("mcp__")) {
+    const rest = name.slice(5);
+    const separator = rest.indexOf("__");
+    return separator < 0 ? rest : rest.slice(separator + 2);
+  }
+  const separator = name.indexOf("__");
+  if (server === undefined || separator <= 0) return name;
+  return squash(name.slice(0, separator)) === squash(server) ? name.slice(separator + 2) : name;
+}
+
+/** Server name as written in a `mcp__server__tool` pool name, if it is one. */
+export function serverOfMcpName(name: string): string | undefined {
+  if (!name.startsWith("mcp__")) return undefined;
+  const rest = name.slice(5);
+  const separator = rest.indexOf("__");
+  return separator < 0 ? rest : rest.slice(0, separator);
+}
+
+/** Lowercase letters and digits only: "Easy_Weather" and "Easy Weather" compare equal. */
+export function squash(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
+}
+
+export function documentFields(doc: SearchDocument, tokenizer: Tokenizer): FieldTokens {
+  const fields: FieldTokens = Array.from({ length: FIELD_COUNT }, () => []);
+  const tokenize = (field: number, text: string | undefined) => {
+    if (text) tokenizer.tokenize(text.slice(0, FIELD_TEXT_LIMIT), fields[field]);
+  };
+  const name = fields[FIELD_ID.name]!;
+  tokenize(FIELD_ID.name, toolPartOfName(doc.name, doc.server));
+  if (doc.rawToolName !== undefined) {
+    // The raw MCP name usually repeats the pool name; only words it adds are indexed.
+    const raw = tokenizer.tokenize(doc.rawToolName.slice(0, FIELD_TEXT_LIMIT));
+    const seen = new Set(name);
+    for (const term of raw) if (!seen.has(term)) name.push(term);
+  }
+  for (const alias of doc.aliases ?? []) tokenize(FIELD_ID.alias, alias);
+  tokenize(FIELD_ID.hint, doc.searchHint);
+  tokenize(FIELD_ID.description, doc.description);
+  for (const parameter of (doc.parameters ?? []).slice(0, PARAMETER_LIMIT)) {
+    tokenize(FIELD_ID.parameterName, parameter.name);
+    tokenize(FIELD_ID.parameterDescription, parameter.description);
+  }
+  tokenize(FIELD_ID.server, doc.server);
+  tokenize(FIELD_ID.serverDescription, doc.serverDescription);
+  return fields;
+}

@@ -1,0 +1,29 @@
+/** Typed arrays that grow by doubling; the caller keeps the used length. */
+
+export function ensureInt32(array: Int32Array, minLength: number): Int32Array {
+  if (array.length >= minLength) return array;
+  const grown = new Int32Array(Math.max(minLength, array.length * 2, 8));
+  grown.set(array);
+  return grown;
+}
+
+export function ensureUint16(array: Uint16Array, minLength: number): Uint16Array {
+  if (array.length >= minLength) return array;
+  const grown = new Uint16Array(Math.max(minLength, array.length * 2, 8));
+  grown.set(array);
+  return grown;
+}
+
+export function ensureUint8(array: Uint8Array, minLength: number): Uint8Array {
+  if (array.length >= minLength) return array;
+  const grown = new Uint8Array(Math.max(minLength, array.length * 2, 8));
+  grown.set(array);
+  return grown;
+}
+
+export function ensureFloat32(array: Float32Array, minLength: number): Float32Array {
+  if (array.length >= minLength) return array;
+  const grown = new Float32Array(Math.max(minLength, array.length * 2, 8));
+  grown.set(array);
+  return grown;
+}

@@ -1,0 +1,164 @@
+import { FIELD_BITS, FIELD_COUNT, FIELD_ID, type FieldTokens } from "./fields.ts";
+import { ensureFloat32, ensureInt32, ensureUint16, ensureUint8 } from "./growable.ts";
+
+const MAX_FREQUENCY = 0xffff;
+/** Dead postings are swept once they are this share of all postings (and at least COMPACT_MIN). */
+const COMPACT_RATIO = 0.25;
+const COMPACT_MIN = 4096;
+
+/**
+ * Term-at-a-time postings over document slots. One posting list per term holds
+ * `(slot << FIELD_BITS | field, frequency)` pairs; a document's entries for a term are adjacent,
+ * because a document is always appended whole. Removal marks the slot dead and a later sweep
+ * drops its postings, after which the slot is reused.
+ */
+export class InvertedIndex {
+  private readonly termIds = new Map<string, number>();
+  readonly terms: string[] = [];
+  documentFrequency = new Int32Array(256);
+  postings: Int32Array[] = [];
+  frequencies: Uint16Array[] = [];
+  postingLengths = new Int32Array(256);
+
+  /** Pool name per slot; undefined for a free or dead slot. */
+  readonly names: (string | undefined)[] = [];
+  alive = new Uint8Array(64);
+  /** Token count per slot and field, at `slot * FIELD_COUNT + field`. */
+  fieldLengths = new Float32Array(64 * FIELD_COUNT);
+  private postingCounts = new Int32Array(64);
+  readonly fieldLengthSums = new Float64Array(FIELD_COUNT);
+  /** The name field's term ids in order, per slot (for phrase and coverage features). */
+  readonly nameTerms: (Int32Array | undefined)[] = [];
+  private readonly distinctTerms: (Int32Array | undefined)[] = [];
+  slotCount = 0;
+  liveCount = 0;
+  /** Bumped on every change, so derived per-slot data knows when to refresh. */
+  version = 0;
+
+  private readonly slotByName = new Map<string, number>();
+  private freeSlots: number[] = [];
+  private deadSlots: number[] = [];
+  private totalPostings = 0;
+  private deadPostings = 0;
+
+  termId(term: string): number | undefined {
+    return this.termIds.get(term);
+  }
+
+  slotOf(name: string): number | undefined {
+    return this.slotByName.get(name);
+  }
+
+  add(name: string, fields: FieldTokens): number {
+    const slot = this.takeSlot();
+    const counts = new Map<number, Int32Array>();
+    for (let field = 0; field < FIELD_COUNT; field++) {
+      const tokens = fields[field]!;
+      this.fieldLengths[slot * FIELD_COUNT + field] = tokens.length;
+      this.fieldLengthSums[field] += tokens.length;
+      for (const token of tokens) {
+        const id = this.internTerm(token);
+        let perField = counts.get(id);
+        if (perField === undefined) counts.set(id, (perField = new Int32Array(FIELD_COUNT)));
+        perField[field]!++;
+      }
+    }
+    const distinct = new Int32Array(counts.size);
+    let position = 0;
+    let appended = 0;
+    for (const [id, perField] of counts) {
+      distinct[position++] = id;
+      this.documentFrequency[id]!++;
+      for (let field = 0; field < FIELD_COUNT; field++) {
+        if (perField[field]! === 0) continue;
+        this.appendPosting(id, (slot << FIELD_BITS) | field, perField[field]!);
+        appended++;
+      }
+    }
+    this.postingCounts[slot] = appended;
+    this.distinctTerms[slot] = distinct;
+    this.nameTerms[slot] = Int32Array.from(fields[FIELD_ID.name]!, (token) => this.termIds.get(token)!);
+    this.names[slot] = name;
+    this.alive[slot] = 1;
+    this.slotByName.set(name, slot);
+    this.liveCount++;
+    this.version++;
+    return slot;
+  }
+
+  remove(slot: number): void {
+    const name = this.names[slot];
+    if (name === undefined || this.alive[slot] === 0) return;
+    for (const id of this.distinctTerms[slot]!) this.documentFrequency[id]!--;
+    for (let field = 0; field < FIELD_COUNT; field++) {
+      this.fieldLengthSums[field] -= this.fieldLengths[slot * FIELD_COUNT + field]!;
+      this.fieldLengths[slot * FIELD_COUNT + field] = 0;
+    }
+    this.deadPostings += this.postingCounts[slot]!;
+    this.postingCounts[slot] = 0;
+    this.distinctTerms[slot] = undefined;
+    this.nameTerms[slot] = undefined;
+    this.names[slot] = undefined;
+    this.alive[slot] = 0;
+    this.slotByName.delete(name);
+    this.deadSlots.push(slot);
+    this.liveCount--;
+    this.version++;
+    if (this.deadPostings > COMPACT_MIN && this.deadPostings > this.totalPostings * COMPACT_RATIO) {
+      this.compact();
+    }
+  }
+
+  /** Drops postings of removed slots and makes those slots reusable. */
+  compact(): void {
+    for (let id = 0; id < this.terms.length; id++) {
+      const postings = this.postings[id]!;
+      const frequencies = this.frequencies[id]!;
+      const length = this.postingLengths[id]!;
+      let kept = 0;
+      for (let i = 0; i < length; i++) {
+        if (this.alive[postings[i]! >>> FIELD_BITS] === 0) continue;
+        postings[kept] = postings[i]!;
+        frequencies[kept++] = frequencies[i]!;
+      }
+      this.postingLengths[id] = kept;
+    }
+    this.totalPostings -= this.deadPostings;
+    this.deadPostings = 0;
+    this.freeSlots.push(...this.deadSlots);
+    this.deadSlots = [];
+  }
+
+  private takeSlot(): number {
+    const reused = this.freeSlots.pop();
+    if (reused !== undefined) return reused;
+    const slot = this.slotCount++;
+    this.alive = ensureUint8(this.alive, this.slotCount);
+    this.postingCounts = ensureInt32(this.postingCounts, this.slotCount);
+    this.fieldLengths = ensureFloat32(this.fieldLengths, this.slotCount * FIELD_COUNT);
+    return slot;
+  }
+
+  private internTerm(term: string): number {
+    const known = this.termIds.get(term);
+    if (known !== undefined) return known;
+    const id = this.terms.length;
+    this.terms.push(term);
+    this.termIds.set(term, id);
+    this.postings.push(new Int32Array(4));
+    this.frequencies.push(new Uint16Array(4));
+    this.documentFrequency = ensureInt32(this.documentFrequency, id + 1);
+    this.postingLengths = ensureInt32(this.postingLengths, id + 1);
+    return id;
+  }
+
+  private appendPosting(id: number, packed: number, frequency: number): void {
+    const length = this.postingLengths[id]!;
+    this.postings[id] = ensureInt32(this.postings[id]!, length + 1);
+    this.frequencies[id] = ensureUint16(this.frequencies[id]!, length + 1);
+    this.postings[id]![length] = packed;
+    this.frequencies[id]![length] = Math.min(frequency, MAX_FREQUENCY);
+    this.postingLengths[id] = length + 1;
+    this.totalPostings++;
+  }
+}

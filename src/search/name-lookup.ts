@@ -1,0 +1,83 @@
+import { squash } from "./document-fields.ts";
+import { boundedEditDistance, EditDistanceScratch } from "./edit-distance.ts";
+import type { SearchDocument } from "./types.ts";
+
+const MAX_SUGGESTIONS = 3;
+
+/**
+ * Resolves what a caller may type for a tool — its pool name, an alias, or the MCP server's raw
+ * tool name — to pool names, exactly, then case-insensitively; and finds near misses.
+ */
+export class NameLookup {
+  private readonly exact = new Map<string, string[]>();
+  private readonly folded = new Map<string, string[]>();
+  private readonly squashed = new Map<string, string[]>();
+  private readonly scratch = new EditDistanceScratch();
+
+  add(doc: SearchDocument): void {
+    for (const key of keysOf(doc)) {
+      push(this.exact, key, doc.name);
+      push(this.folded, key.toLowerCase(), doc.name);
+      push(this.squashed, squash(key), doc.name);
+    }
+  }
+
+  remove(doc: SearchDocument): void {
+    for (const key of keysOf(doc)) {
+      pull(this.exact, key, doc.name);
+      pull(this.folded, key.toLowerCase(), doc.name);
+      pull(this.squashed, squash(key), doc.name);
+    }
+  }
+
+  /**
+   * Pool names that `text` names. A pool name wins over aliases and raw names that collide with it;
+   * an exact-case match wins over a case-insensitive one.
+   */
+  resolve(text: string): string[] {
+    const exact = this.exact.get(text);
+    if (exact !== undefined) return exact.includes(text) ? [text] : [...exact];
+    const folded = this.folded.get(text.toLowerCase());
+    return folded === undefined ? [] : [...folded];
+  }
+
+  /** Up to three pool names whose name, alias or raw name is a near miss of `text`. */
+  suggest(text: string): string[] {
+    const suggestions = new Set<string>();
+    for (const name of this.squashed.get(squash(text)) ?? []) suggestions.add(name);
+    const needle = text.toLowerCase();
+    const limit = needle.length <= 4 ? 1 : needle.length <= 12 ? 2 : 3;
+    const ranked: { name: string; distance: number }[] = [];
+    for (const [key, names] of this.folded) {
+      const distance = boundedEditDistance(needle, key, limit, this.scratch);
+      if (distance > limit || distance === 0) continue;
+      for (const name of names) ranked.push({ name, distance });
+    }
+    ranked.sort((a, b) => a.distance - b.distance || a.name.localeCompare(b.name));
+    for (const { name } of ranked) {
+      if (suggestions.size >= MAX_SUGGESTIONS) break;
+      suggestions.add(name);
+    }
+    return [...suggestions].slice(0, MAX_SUGGESTIONS);
+  }
+}
+
+function keysOf(doc: SearchDocument): string[] {
+  const keys = [doc.name, ...(doc.aliases ?? [])];
+  if (doc.rawToolName !== undefined) keys.push(doc.rawToolName);
+  return [...new Set(keys)];
+}
+
+function push(map: Map<string, string[]>, key: string, name: string): void {
+  const names = map.get(key);
+  if (names === undefined) map.set(key, [name]);
+  else if (!names.includes(name)) names.push(name);
+}
+
+function pull(map: Map<string, string[]>, key: string, name: string): void {
+  const names = map.get(key);
+  if (names === undefined) return;
+  const kept = names.filter((candidate) => candidate !== name);
+  if (kept.length === 0) map.delete(key);
+  else map.set(key, kept);
+}

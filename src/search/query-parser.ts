@@ -1,0 +1,71 @@
+/** Longer queries are cut here; prefetch sends at most 500 characters and real searches are short. */
+export const MAX_QUERY_CHARS = 4096;
+/** At most this many names are resolved by one `select:`. */
+export const MAX_SELECT_NAMES = 100;
+
+export type ParsedQuery =
+  | { kind: "select"; names: string[] }
+  | {
+      kind: "discover" | "keyword";
+      /** The trimmed query with the `discover:` prefix removed. */
+      whole: string;
+      /** Free text to rank by, without `+required` and `mcp__server` words. */
+      text: string;
+      /** Words that must match (without their `+`). */
+      required: string[];
+      /** Server names from `mcp__server` / `mcp__server__` / `mcp__server__tool` words. */
+      servers: string[];
+    };
+
+const SELECT = /^select:/i;
+const DISCOVER = /^discover:/i;
+/** `+word` is a required term only when a letter follows the plus: "+4915…" is a phone number. */
+const REQUIRED = /^\+\p{L}/u;
+
+/**
+ * Splits a ToolSearch query into its form: `select:A,B`, `discover:words`, or keywords with
+ * `+required` terms and `mcp__server` narrowing.
+ */
+export function parseQuery(query: string): ParsedQuery {
+  const trimmed = query.slice(0, MAX_QUERY_CHARS).trim();
+  if (SELECT.test(trimmed)) {
+    const names = [...new Set(trimmed.slice(7).split(",").map((name) => name.trim()))]
+      .filter((name) => name.length > 0)
+      .slice(0, MAX_SELECT_NAMES);
+    return { kind: "select", names };
+  }
+  const discover = DISCOVER.test(trimmed);
+  const whole = discover ? trimmed.slice(9).trim() : trimmed;
+  const words: string[] = [];
+  const required: string[] = [];
+  const servers: string[] = [];
+  for (const word of whole.split(/\s+/)) {
+    if (word.length === 0) continue;
+    if (REQUIRED.test(word)) {
+      required.push(word.slice(1));
+      continue;
+    }
+    const mcp = splitMcpWord(word);
+    if (mcp === undefined) {
+      words.push(word);
+      continue;
+    }
+    servers.push(mcp.server);
+    if (mcp.tool) words.push(mcp.tool);
+  }
+  return { kind: discover ? "discover" : "keyword", whole, text: words.join(" "), required, servers };
+}
+
+function splitMcpWord(word: string): { server: string; tool: string } | undefined {
+  if (!word.toLowerCase().startsWith("mcp__")) return undefined;
+  const rest = word.slice(5);
+  const separator = rest.indexOf("__");
+  const server = separator < 0 ? rest : rest.slice(0, separator);
+  if (server.length === 0) return undefined;
+  return { server, tool: separator < 0 ? "" : rest.slice(separator + 2) };
+}
+
+/** A single word that looks like a tool name: worth a "did you mean" when nothing has that name. */
+export function isNameLike(text: string): boolean {
+  return text.length >= 3 && text.length <= 256 && /^[\p{L}\p{N}_.:\-]+$/u.test(text);
+}

@@ -1,0 +1,115 @@
+import type { QueryTerm } from "./bm25f-scorer.ts";
+import type { InvertedIndex } from "./inverted-index.ts";
+import type { RankingOptions } from "./ranking-options.ts";
+import { isCjkTerm } from "./tokenizer.ts";
+
+/** Required words beyond this many are treated as optional (one bit each in a Uint32). */
+const MAX_REQUIRED_TERMS = 31;
+/** A CJK-only match needs this many matching bigrams (seed 000), or all of a shorter query's. */
+const CJK_MIN_BIGRAM_MATCHES = 2;
+
+/** Tokens of a keyword query, before they meet an index. Cached per query string. */
+export interface QueryTokens {
+  /** Free-text terms in query order (stop words gone), for phrase features. */
+  text: readonly string[];
+  /** Terms of each `+required` word. */
+  required: readonly (readonly string[])[];
+}
+
+/** A keyword query resolved against the current index. */
+export interface PreparedQuery {
+  terms: QueryTerm[];
+  /** Distinct query term ids, for name-coverage features. */
+  termIds: Set<number>;
+  /** Adjacent pairs of free-text term ids, keyed `first * PAIR_BASE + second`. */
+  pairs: Set<number>;
+  /** IDF sum of `terms`: the denominator of the coverage share. */
+  totalIdf: number;
+  /** Mask a tool's required bits must equal. */
+  requiredAll: number;
+  /** A required word matches no indexed term, so nothing can match. */
+  impossible: boolean;
+  /** Minimum matching CJK terms for a tool that matches no other term; 0 when the query has no CJK. */
+  cjkMinimum: number;
+}
+
+export const PAIR_BASE = 2 ** 22;
+
+export function prepareQuery(index: InvertedIndex, tokens: QueryTokens, options: RankingOptions): PreparedQuery {
+  const byId = new Map<number, QueryTerm>();
+  const cjkTerms = new Set<string>();
+  const total = Math.max(index.liveCount, 1);
+  const termFor = (term: string): QueryTerm | undefined => {
+    if (isCjkTerm(term)) cjkTerms.add(term);
+    const id = index.termId(term);
+    if (id === undefined) return undefined;
+    const frequency = index.documentFrequency[id]!;
+    if (frequency <= 0) return undefined;
+    let entry = byId.get(id);
+    if (entry === undefined) {
+      const idf = Math.log(1 + (total - frequency + 0.5) / (frequency + 0.5));
+      entry = { id, idf, weight: 0, requiredBit: 0, cjk: isCjkTerm(term) };
+      byId.set(id, entry);
+    }
+    return entry;
+  };
+
+  const sequence: number[] = [];
+  for (const term of tokens.text) {
+    const entry = termFor(term);
+    sequence.push(entry?.id ?? -1);
+    if (entry !== undefined) entry.weight = 1;
+  }
+
+  let requiredAll = 0;
+  let impossible = false;
+  let bit = 0;
+  for (const word of tokens.required) {
+    for (const term of word) {
+      if (bit >= MAX_REQUIRED_TERMS) break;
+      const entry = termFor(term);
+      if (entry === undefined) {
+        impossible = true;
+        continue;
+      }
+      entry.weight = 1;
+      entry.requiredBit |= 1 << bit;
+      requiredAll |= 1 << bit;
+      bit++;
+    }
+  }
+
+  const terms = pruneTerms([...byId.values()], options);
+  const kept = new Set(terms.map((term) => term.id));
+  const pairs = new Set<number>();
+  for (let i = 0; i + 1 < sequence.length; i++) {
+    const first = sequence[i]!;
+    const second = sequence[i + 1]!;
+    if (kept.has(first) && kept.has(second) && first !== second) pairs.add(first * PAIR_BASE + second);
+  }
+  return {
+    terms,
+    termIds: kept,
+    pairs,
+    totalIdf: terms.reduce((sum, term) => sum + term.idf, 0),
+    requiredAll,
+    impossible,
+    cjkMinimum: Math.min(CJK_MIN_BIGRAM_MATCHES, cjkTerms.size),
+  };
+}
+
+/**
+ * Long natural-language queries keep only their informative terms: those within
+ * `longQueryIdfShare` of the best IDF, at most `maxQueryTerms`, required terms always.
+ */
+function pruneTerms(terms: QueryTerm[], options: RankingOptions): QueryTerm[] {
+  terms.sort((a, b) => b.idf - a.idf || a.id - b.id);
+  if (terms.length > options.longQueryTerms) {
+    const floor = (terms[0]?.idf ?? 0) * options.longQueryIdfShare;
+    terms = terms.filter((term) => term.requiredBit !== 0 || term.idf >= floor);
+  }
+  if (terms.length <= options.maxQueryTerms) return terms;
+  const required = terms.filter((term) => term.requiredBit !== 0);
+  const optional = terms.filter((term) => term.requiredBit === 0);
+  return [...required, ...optional.slice(0, Math.max(0, options.maxQueryTerms - required.length))];
+}

@@ -1,0 +1,42 @@
+import { squash } from "./document-fields.ts";
+
+/**
+ * MCP servers known to an index, matched loosely ("GitHub", "github", "git-hub" are one server),
+ * each with the pool names of its tools. Server ids are never reused.
+ */
+export class ServerRegistry {
+  private readonly idByKey = new Map<string, number>();
+  private readonly names: string[] = [];
+  private readonly members: Set<string>[] = [];
+
+  idOf(server: string): number | undefined {
+    const id = this.idByKey.get(squash(server));
+    return id !== undefined && this.members[id]!.size > 0 ? id : undefined;
+  }
+
+  /** The server's name as first registered. */
+  nameOf(id: number): string {
+    return this.names[id]!;
+  }
+
+  membersOf(id: number): ReadonlySet<string> {
+    return this.members[id]!;
+  }
+
+  addMember(server: string, name: string): number {
+    const key = squash(server);
+    let id = this.idByKey.get(key);
+    if (id === undefined) {
+      id = this.names.length;
+      this.idByKey.set(key, id);
+      this.names.push(server);
+      this.members.push(new Set());
+    }
+    this.members[id]!.add(name);
+    return id;
+  }
+
+  removeMember(id: number, name: string): void {
+    this.members[id]?.delete(name);
+  }
+}

@@ -1,0 +1,227 @@
+import { documentFields } from "./document-fields.ts";
+import { ensureInt32 } from "./growable.ts";
+import { InvertedIndex } from "./inverted-index.ts";
+import { KeywordRanker } from "./keyword-ranker.ts";
+import { NameLookup } from "./name-lookup.ts";
+import { isNameLike, MAX_QUERY_CHARS, parseQuery, type ParsedQuery } from "./query-parser.ts";
+import type { QueryTokens } from "./query-terms.ts";
+import { rankingOptions, type RankingOptions } from "./ranking-options.ts";
+import { ServerRegistry } from "./server-registry.ts";
+import { Tokenizer } from "./tokenizer.ts";
+import type { QueryOptions, QueryResult, SearchDocument, SearchMatch } from "./types.ts";
+
+export const DEFAULT_MAX_RESULTS = 5;
+export const MAX_RESULTS_LIMIT = 100;
+/** Parsed and tokenized queries kept for reuse (prefetch and retries repeat queries). */
+const QUERY_CACHE_SIZE = 512;
+const NAME_PUNCTUATION = /[_.\-]|\p{Ll}\p{Lu}/u;
+
+export interface ToolSearchIndexOptions {
+  ranking?: Partial<RankingOptions>;
+}
+
+interface CachedQuery {
+  parsed: ParsedQuery;
+  tokens: QueryTokens;
+}
+
+/**
+ * The tool search engine: an incrementally updated index of tools and the ToolSearch query
+ * language over it. ToolSearch, prefetch and `toolpool search` all call `query`.
+ */
+export class ToolSearchIndex {
+  private readonly tokenizer = new Tokenizer();
+  private readonly index = new InvertedIndex();
+  private readonly lookup = new NameLookup();
+  private readonly servers = new ServerRegistry();
+  private readonly documents = new Map<string, SearchDocument>();
+  private readonly ranker: KeywordRanker;
+  private readonly queryCache = new Map<string, CachedQuery>();
+  /** Server id per slot; a tool without a server gets its own negative id. */
+  private serverOfSlot = new Int32Array(64);
+
+  constructor(options: ToolSearchIndexOptions = {}) {
+    this.ranker = new KeywordRanker(this.index, rankingOptions(options.ranking), (slot) => this.serverOfSlot[slot]!);
+  }
+
+  get size(): number {
+    return this.documents.size;
+  }
+
+  has(name: string): boolean {
+    return this.documents.has(name);
+  }
+
+  get(name: string): SearchDocument | undefined {
+    return this.documents.get(name);
+  }
+
+  names(): IterableIterator<string> {
+    return this.documents.keys();
+  }
+
+  /** Indexes a tool; a tool already indexed under the same name is replaced. */
+  add(doc: SearchDocument): void {
+    if (this.documents.has(doc.name)) this.remove(doc.name);
+    const slot = this.index.add(doc.name, documentFields(doc, this.tokenizer));
+    this.serverOfSlot = ensureInt32(this.serverOfSlot, slot + 1);
+    this.serverOfSlot[slot] = doc.server === undefined ? -1 - slot : this.servers.addMember(doc.server, doc.name);
+    this.lookup.add(doc);
+    this.documents.set(doc.name, doc);
+  }
+
+  replace(doc: SearchDocument): void {
+    this.add(doc);
+  }
+
+  /** Removes a tool; false when no tool has that name. */
+  remove(name: string): boolean {
+    const doc = this.documents.get(name);
+    const slot = this.index.slotOf(name);
+    if (doc === undefined || slot === undefined) return false;
+    const server = this.serverOfSlot[slot]!;
+    if (server >= 0) this.servers.removeMember(server, name);
+    this.index.remove(slot);
+    this.lookup.remove(doc);
+    this.documents.delete(name);
+    return true;
+  }
+
+  /** Removes every tool of a server; returns how many. */
+  removeServer(server: string): number {
+    const id = this.servers.idOf(server);
+    if (id === undefined) return 0;
+    const names = [...this.servers.membersOf(id)];
+    for (const name of names) this.remove(name);
+    return names.length;
+  }
+
+  /** Swaps a server's whole tool list for a new one (a `tools/list_changed`, a reconnect). */
+  replaceServer(server: string, docs: readonly SearchDocument[]): void {
+    this.removeServer(server);
+    for (const doc of docs) this.add(doc);
+  }
+
+  query(text: string, options: QueryOptions = {}): QueryResult {
+    const maxResults = clampMaxResults(options.maxResults);
+    const { parsed, tokens } = this.parse(text);
+    const result: QueryResult =
+      parsed.kind === "select" ? this.select(parsed.names) : this.search(parsed, tokens, maxResults, options.filter);
+    if (result.matches.length === 0 && options.pendingServers !== undefined && options.pendingServers.length > 0) {
+      result.pendingServers = [...options.pendingServers];
+    }
+    return result;
+  }
+
+  private select(requested: readonly string[]): QueryResult {
+    const found: string[] = [];
+    const missing: string[] = [];
+    const didYouMean = new Set<string>();
+    for (const name of requested) {
+      const resolved = this.lookup.resolve(name);
+      if (resolved.length === 0) {
+        missing.push(name);
+        for (const suggestion of this.lookup.suggest(name)) didYouMean.add(suggestion);
+      }
+      for (const poolName of resolved) if (!found.includes(poolName)) found.push(poolName);
+    }
+    const result: QueryResult = { kind: "select", matches: found.map((name) => ({ name, score: 1 })), found, missing };
+    if (didYouMean.size > 0) result.didYouMean = [...didYouMean];
+    return result;
+  }
+
+  private search(
+    parsed: Exclude<ParsedQuery, { kind: "select" }>,
+    tokens: QueryTokens,
+    maxResults: number,
+    filter: ((name: string) => boolean) | undefined,
+  ): QueryResult {
+    const result: QueryResult = { kind: parsed.kind, matches: [] };
+    const passes = (name: string) => filter === undefined || filter(name);
+    const exact = parsed.required.length === 0 && parsed.servers.length === 0 ? this.lookup.resolve(parsed.whole) : [];
+    if (exact.length > 0) {
+      result.exactName = exact[0]!;
+      result.matches = exact.filter(passes).slice(0, maxResults).map((name) => ({ name, score: 1 }));
+      return result;
+    }
+    const serverIds = this.narrowing(parsed);
+    if (serverIds !== undefined) {
+      result.server = serverIds.length > 0 ? this.servers.nameOf(serverIds[0]!) : parsed.servers[0]!;
+      if (serverIds.length === 0) return result;
+    }
+    const hasTerms = tokens.text.length > 0 || tokens.required.length > 0;
+    if (hasTerms) result.matches = this.rank(tokens, maxResults, passes, serverIds);
+    if (result.matches.length === 0 && serverIds !== undefined) {
+      result.matches = this.listServers(serverIds, maxResults, passes);
+    }
+    if (isNameLike(parsed.whole) && (result.matches.length === 0 || NAME_PUNCTUATION.test(parsed.whole))) {
+      const suggestions = this.lookup.suggest(parsed.whole);
+      if (suggestions.length > 0) result.didYouMean = suggestions;
+    }
+    return result;
+  }
+
+  /** Server ids the query narrows to: `mcp__server` words, or a query that is just a server name. */
+  private narrowing(parsed: Exclude<ParsedQuery, { kind: "select" }>): number[] | undefined {
+    if (parsed.servers.length > 0) {
+      const ids = parsed.servers.map((server) => this.servers.idOf(server));
+      return [...new Set(ids.filter((id): id is number => id !== undefined))];
+    }
+    if (parsed.required.length > 0 || parsed.whole.length === 0) return undefined;
+    const id = this.servers.idOf(parsed.whole);
+    return id === undefined ? undefined : [id];
+  }
+
+  private rank(
+    tokens: QueryTokens,
+    maxResults: number,
+    passes: (name: string) => boolean,
+    serverIds: readonly number[] | undefined,
+  ): SearchMatch[] {
+    const accept = (slot: number) =>
+      (serverIds === undefined || serverIds.includes(this.serverOfSlot[slot]!)) && passes(this.index.names[slot]!);
+    return this.ranker
+      .rank(tokens, maxResults, accept)
+      .map(({ slot, score }) => ({ name: this.index.names[slot]!, score }));
+  }
+
+  private listServers(serverIds: readonly number[], maxResults: number, passes: (name: string) => boolean): SearchMatch[] {
+    const matches: SearchMatch[] = [];
+    for (const id of serverIds) {
+      for (const name of this.servers.membersOf(id)) {
+        if (matches.length >= maxResults) return matches;
+        if (passes(name)) matches.push({ name, score: 0 });
+      }
+    }
+    return matches;
+  }
+
+  private parse(query: string): CachedQuery {
+    const text = query.slice(0, MAX_QUERY_CHARS);
+    const cached = this.queryCache.get(text);
+    if (cached !== undefined) {
+      this.queryCache.delete(text);
+      this.queryCache.set(text, cached);
+      return cached;
+    }
+    const parsed = parseQuery(text);
+    const tokens: QueryTokens =
+      parsed.kind === "select"
+        ? { text: [], required: [] }
+        : {
+            text: this.tokenizer.tokenize(parsed.text),
+            required: parsed.required.map((word) => this.tokenizer.tokenize(word)),
+          };
+    const entry = { parsed, tokens };
+    if (this.queryCache.size >= QUERY_CACHE_SIZE) {
+      this.queryCache.delete(this.queryCache.keys().next().value!);
+    }
+    this.queryCache.set(text, entry);
+    return entry;
+  }
+}
+
+function clampMaxResults(value: number | undefined): number {
+  if (value === undefined || !Number.isFinite(value)) return DEFAULT_MAX_RESULTS;
+  return Math.min(MAX_RESULTS_LIMIT, Math.max(1, Math.floor(value)));
+}

@@ -1,0 +1,54 @@
+/** What the search index knows about one tool. Everything here is indexed; nothing is shown. */
+export interface SearchDocument {
+  /** The pool name, e.g. "Read" or "mcp__github__create_issue". Unique in an index. */
+  name: string;
+  aliases?: readonly string[];
+  /** 3–10 words of capability not already in the name; indexed, never shown. */
+  searchHint?: string;
+  description: string;
+  parameters?: readonly SearchParameter[];
+  /** MCP server name (raw), absent for built-ins. */
+  server?: string;
+  /** The MCP server's own tool name, absent for built-ins. */
+  rawToolName?: string;
+  /** The server's self-description (MCP `instructions` or catalog text); low-weight evidence. */
+  serverDescription?: string;
+}
+
+export interface SearchParameter {
+  name: string;
+  description?: string;
+}
+
+export type QueryKind = "select" | "discover" | "keyword";
+
+export interface QueryOptions {
+  /** How many matches to return; default 5, clamped to 1..100. */
+  maxResults?: number;
+  /** Restricts which documents keyword and discover searches may return (e.g. only deferred tools). */
+  filter?: (name: string) => boolean;
+  /** MCP servers still connecting; echoed back when the result is empty. */
+  pendingServers?: readonly string[];
+}
+
+export interface SearchMatch {
+  name: string;
+  score: number;
+}
+
+export interface QueryResult {
+  kind: QueryKind;
+  /** Ranked matches, best first. For `select:` the resolved tools in request order (score 1). */
+  matches: SearchMatch[];
+  /** For `select:`: pool names found (de-duplicated) and requested names that resolved to nothing. */
+  found?: string[];
+  missing?: string[];
+  /** Set when the whole query was a tool name, alias or raw MCP name (even one the filter excludes). */
+  exactName?: string;
+  /** Set when the query narrowed the search to one MCP server. */
+  server?: string;
+  /** Pool names close to a name-like query (or to a missing `select:` name) that matched nothing exactly. */
+  didYouMean?: string[];
+  /** Echo of `QueryOptions.pendingServers` when nothing matched and some servers are still connecting. */
+  pendingServers?: string[];
+}
