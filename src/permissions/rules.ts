@@ -49,7 +49,7 @@ export function ruleTargetsTool(rule: ParsedRule, tool: Pick<Tool, "name" | "ali
 export function ruleMatches(rule: ParsedRule, tool: Tool, input: ToolInput, cwd: string): boolean {
   if (!ruleTargetsTool(rule, tool)) return false;
   if (!rule.pattern) return true;
-  const subject = tool.permissionSubject(input);
+  const subject = tool.permissionSubject(input, cwd);
   if (subject === undefined) return false;
   if (rule.pattern.test(subject)) return true;
   // Path patterns may be written relative to the working directory.

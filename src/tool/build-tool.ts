@@ -30,7 +30,7 @@ interface CommonDefinition<Input> {
   isOpenWorld?: (input: Input) => boolean;
   validateInput?: (input: Input, context: ToolContext) => Promise<string | undefined>;
   checkPermissions?: (input: Input, context: ToolContext) => Promise<PermissionDecision>;
-  permissionSubject?: (input: Input) => string | undefined;
+  permissionSubject?: (input: Input, cwd: string) => string | undefined;
   call: (input: Input, context: ToolContext) => Promise<ToolResult>;
 }
 

@@ -68,8 +68,12 @@ export interface Tool {
   /** Checks beyond the schema (e.g. "old_string must differ from new_string"); a message for the model. */
   validateInput(input: ToolInput, context: ToolContext): Promise<string | undefined>;
   checkPermissions(input: ToolInput, context: ToolContext): Promise<PermissionDecision>;
-  /** The string permission rules match against, e.g. Bash's command or Read's file path. */
-  permissionSubject(input: ToolInput): string | undefined;
+  /**
+   * The string permission rules match against, e.g. Bash's command or Read's file path. File tools
+   * need `cwd` to turn a relative `file_path` into the absolute path a rule like `Read(**\/.env)` is
+   * written against; without it `.env` would slip past that rule.
+   */
+  permissionSubject(input: ToolInput, cwd: string): string | undefined;
   call(input: ToolInput, context: ToolContext): Promise<ToolResult>;
 }
 
