@@ -16,8 +16,8 @@ export class InvertedIndex {
   private readonly termIds = new Map<string, number>();
   readonly terms: string[] = [];
   documentFrequency = new Int32Array(256);
-  postings: Int32Array[] = [];
-  frequencies: Uint16Array[] = [];
+  postings: Int32Array<ArrayBuffer>[] = [];
+  frequencies: Uint16Array<ArrayBuffer>[] = [];
   postingLengths = new Int32Array(256);
 
   /** Pool name per slot; undefined for a free or dead slot. */
@@ -39,6 +39,12 @@ export class InvertedIndex {
   private freeSlots: number[] = [];
   private deadSlots: number[] = [];
   private totalPostings = 0;
+  /** Scratch for add(): which add last saw a term, and where in that add's distinct list. */
+  private addCount = 0;
+  private seenAt = new Int32Array(256);
+  private localIndex = new Int32Array(256);
+  private distinctScratch = new Int32Array(64);
+  private countScratch = new Int32Array(64 * FIELD_COUNT);
   private deadPostings = 0;
 
   termId(term: string): number | undefined {
@@ -51,27 +57,34 @@ export class InvertedIndex {
 
   add(name: string, fields: FieldTokens): number {
     const slot = this.takeSlot();
-    const counts = new Map<number, Int32Array>();
+    const stamp = ++this.addCount;
+    let distinctCount = 0;
     for (let field = 0; field < FIELD_COUNT; field++) {
       const tokens = fields[field]!;
       this.fieldLengths[slot * FIELD_COUNT + field] = tokens.length;
-      this.fieldLengthSums[field] += tokens.length;
+      this.fieldLengthSums[field] = this.fieldLengthSums[field]! + tokens.length;
       for (const token of tokens) {
         const id = this.internTerm(token);
-        let perField = counts.get(id);
-        if (perField === undefined) counts.set(id, (perField = new Int32Array(FIELD_COUNT)));
-        perField[field]!++;
+        if (this.seenAt[id] !== stamp) {
+          this.seenAt[id] = stamp;
+          this.localIndex[id] = distinctCount;
+          this.distinctScratch = ensureInt32(this.distinctScratch, distinctCount + 1);
+          this.countScratch = ensureInt32(this.countScratch, (distinctCount + 1) * FIELD_COUNT);
+          this.countScratch.fill(0, distinctCount * FIELD_COUNT, (distinctCount + 1) * FIELD_COUNT);
+          this.distinctScratch[distinctCount++] = id;
+        }
+        this.countScratch[this.localIndex[id]! * FIELD_COUNT + field]!++;
       }
     }
-    const distinct = new Int32Array(counts.size);
-    let position = 0;
+    const distinct = this.distinctScratch.slice(0, distinctCount);
     let appended = 0;
-    for (const [id, perField] of counts) {
-      distinct[position++] = id;
+    for (let local = 0; local < distinctCount; local++) {
+      const id = distinct[local]!;
       this.documentFrequency[id]!++;
       for (let field = 0; field < FIELD_COUNT; field++) {
-        if (perField[field]! === 0) continue;
-        this.appendPosting(id, (slot << FIELD_BITS) | field, perField[field]!);
+        const count = this.countScratch[local * FIELD_COUNT + field]!;
+        if (count === 0) continue;
+        this.appendPosting(id, (slot << FIELD_BITS) | field, count);
         appended++;
       }
     }
@@ -91,7 +104,7 @@ export class InvertedIndex {
     if (name === undefined || this.alive[slot] === 0) return;
     for (const id of this.distinctTerms[slot]!) this.documentFrequency[id]!--;
     for (let field = 0; field < FIELD_COUNT; field++) {
-      this.fieldLengthSums[field] -= this.fieldLengths[slot * FIELD_COUNT + field]!;
+      this.fieldLengthSums[field] = this.fieldLengthSums[field]! - this.fieldLengths[slot * FIELD_COUNT + field]!;
       this.fieldLengths[slot * FIELD_COUNT + field] = 0;
     }
     this.deadPostings += this.postingCounts[slot]!;
@@ -149,13 +162,17 @@ export class InvertedIndex {
     this.frequencies.push(new Uint16Array(4));
     this.documentFrequency = ensureInt32(this.documentFrequency, id + 1);
     this.postingLengths = ensureInt32(this.postingLengths, id + 1);
+    this.seenAt = ensureInt32(this.seenAt, id + 1);
+    this.localIndex = ensureInt32(this.localIndex, id + 1);
     return id;
   }
 
   private appendPosting(id: number, packed: number, frequency: number): void {
     const length = this.postingLengths[id]!;
-    this.postings[id] = ensureInt32(this.postings[id]!, length + 1);
-    this.frequencies[id] = ensureUint16(this.frequencies[id]!, length + 1);
+    if (length === this.postings[id]!.length) {
+      this.postings[id] = ensureInt32(this.postings[id]!, length + 1);
+      this.frequencies[id] = ensureUint16(this.frequencies[id]!, length + 1);
+    }
     this.postings[id]![length] = packed;
     this.frequencies[id]![length] = Math.min(frequency, MAX_FREQUENCY);
     this.postingLengths[id] = length + 1;

@@ -1,23 +1,20 @@
 import { stemmer } from "stemmer";
+import { CharClass, classifyCodePoint } from "./char-class.ts";
 import { STOP_WORDS } from "./stop-words.ts";
 
-const CJK_SCRIPTS = String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}`;
-/** A run of CJK characters, or a run of other letters, digits and marks. */
-const RUN = new RegExp(`[${CJK_SCRIPTS}]+|[[\\p{L}\\p{N}\\p{M}]--[${CJK_SCRIPTS}]]+`, "gv");
-const CJK_START = new RegExp(`^[${CJK_SCRIPTS}]`, "v");
 const ASCII_WORD = /^[a-z]+$/;
-const NON_ASCII = /[^\x00-\x7f]/;
+const ASCII_CLASSES = Uint8Array.from({ length: 0x80 }, (_, code) => classifyCodePoint(code));
 const COMBINING_MARKS = /\p{Mn}/gu;
 /** lower→Upper ("getUser") and Upper→Upper+lower ("HTMLParser") boundaries. */
 const CAMEL_LOWER_UPPER = /([\p{Ll}\p{N}])(\p{Lu})/gu;
 const CAMEL_UPPER_WORD = /(\p{Lu})(\p{Lu}\p{Ll})/gu;
 
-/** The stem cache is dropped wholesale past this size, so adversarial vocabularies cannot grow it forever. */
-const STEM_CACHE_LIMIT = 200_000;
+/** The word cache is dropped wholesale past this size, so adversarial vocabularies cannot grow it forever. */
+const TERM_CACHE_LIMIT = 200_000;
 
 /** True when a term came from CJK text (an overlapping bigram, or a lone CJK character). */
 export function isCjkTerm(term: string): boolean {
-  return CJK_START.test(term);
+  return term.length > 0 && classifyCodePoint(term.codePointAt(0)!) === CharClass.Cjk;
 }
 
 /**
@@ -26,36 +23,73 @@ export function isCjkTerm(term: string): boolean {
  * Porter-stemmed; CJK runs become overlapping bigrams. Positions are the indexes of the result.
  */
 export class Tokenizer {
-  private readonly stems = new Map<string, string>();
+  /** Lowercased word → its term, or null for a stop word or a word too short to index. */
+  private readonly terms = new Map<string, string | null>();
 
   tokenize(text: string, out: string[] = []): string[] {
-    for (const match of text.matchAll(RUN)) {
-      const run = match[0];
-      if (isCjkTerm(run)) this.pushBigrams(run, out);
-      else this.pushWords(run, out);
+    const length = text.length;
+    // Lowercasing once per text is cheaper than once per word; it is only reusable when it kept
+    // every index in place (some non-ASCII letters lowercase to two code units).
+    const lowered = text.toLowerCase();
+    const lower = lowered.length === length ? lowered : undefined;
+    let start = -1;
+    let runClass: CharClass = CharClass.Separator;
+    let ascii = true;
+    for (let i = 0; i <= length; i++) {
+      let code = i < length ? text.charCodeAt(i) : 0x20;
+      let charClass: CharClass;
+      if (code < 0x80) {
+        charClass = ASCII_CLASSES[code]! as CharClass;
+      } else {
+        if (code >= 0xd800 && code <= 0xdbff && i + 1 < length) code = text.codePointAt(i)!;
+        charClass = classifyCodePoint(code);
+      }
+      if (charClass !== runClass) {
+        if (start >= 0) {
+          if (runClass === CharClass.Cjk) this.pushBigrams(text.slice(start, i), out);
+          else if (ascii && lower !== undefined) this.pushAsciiWords(text, lower, start, i, out);
+          else this.pushWords(text.slice(start, i), out);
+        }
+        start = charClass === CharClass.Separator ? -1 : i;
+        runClass = charClass;
+        ascii = true;
+      }
+      if (code >= 0x80) ascii = false;
+      if (code > 0xffff) i++;
     }
     return out;
   }
 
   /** One word as it would be indexed, or undefined when it is a stop word or too short. */
   normalizeWord(word: string): string | undefined {
-    const lower = word.toLowerCase();
-    if (lower.length < 2 || STOP_WORDS.has(lower)) return undefined;
-    return this.stem(lower);
+    return this.termOf(word.toLowerCase()) ?? undefined;
+  }
+
+  /** CamelCase split of text[start, end) by scanning character codes: the common case, no regular expressions. */
+  private pushAsciiWords(text: string, lower: string, start: number, end: number, out: string[]): void {
+    let wordStart = start;
+    for (let i = start + 1; i < end; i++) {
+      const code = text.charCodeAt(i);
+      if (!isUpper(code)) continue;
+      const previous = text.charCodeAt(i - 1);
+      const afterLowerOrDigit = isLower(previous) || isDigit(previous);
+      const acronymEnd = isUpper(previous) && i + 1 < end && isLower(text.charCodeAt(i + 1));
+      if (!afterLowerOrDigit && !acronymEnd) continue;
+      this.pushLowercase(lower.slice(wordStart, i), out);
+      wordStart = i;
+    }
+    this.pushLowercase(lower.slice(wordStart, end), out);
   }
 
   private pushWords(run: string, out: string[]): void {
-    const folded = NON_ASCII.test(run) ? run.normalize("NFD").replace(COMBINING_MARKS, "") : run;
+    const folded = run.normalize("NFD").replace(COMBINING_MARKS, "");
     const spaced = folded.replace(CAMEL_LOWER_UPPER, "$1 $2").replace(CAMEL_UPPER_WORD, "$1 $2");
-    if (spaced === folded) {
-      const term = this.normalizeWord(folded);
-      if (term !== undefined) out.push(term);
-      return;
-    }
-    for (const word of spaced.split(" ")) {
-      const term = this.normalizeWord(word);
-      if (term !== undefined) out.push(term);
-    }
+    for (const word of spaced.split(" ")) this.pushLowercase(word.toLowerCase(), out);
+  }
+
+  private pushLowercase(word: string, out: string[]): void {
+    const term = this.termOf(word);
+    if (term !== null) out.push(term);
   }
 
   private pushBigrams(run: string, out: string[]): void {
@@ -67,13 +101,25 @@ export class Tokenizer {
     for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i]! + chars[i + 1]!);
   }
 
-  private stem(word: string): string {
-    if (!ASCII_WORD.test(word)) return word;
-    const cached = this.stems.get(word);
+  private termOf(lower: string): string | null {
+    const cached = this.terms.get(lower);
     if (cached !== undefined) return cached;
-    if (this.stems.size >= STEM_CACHE_LIMIT) this.stems.clear();
-    const stemmed = stemmer(word);
-    this.stems.set(word, stemmed);
-    return stemmed;
+    if (this.terms.size >= TERM_CACHE_LIMIT) this.terms.clear();
+    const term =
+      lower.length < 2 || STOP_WORDS.has(lower) ? null : ASCII_WORD.test(lower) ? stemmer(lower) : lower;
+    this.terms.set(lower, term);
+    return term;
   }
+}
+
+function isUpper(code: number): boolean {
+  return code >= 0x41 && code <= 0x5a;
+}
+
+function isLower(code: number): boolean {
+  return code >= 0x61 && code <= 0x7a;
+}
+
+function isDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
 }
