@@ -1,3 +1,6 @@
 #!/usr/bin/env bun
-import { builtinTools } from "./builtin/list.ts";
-console.log(builtinTools().map((t) => t.name));
+/** Entry point of every tier's binary. */
+import { runCli } from "./cli/main.ts";
+
+const code = await runCli(process.argv.slice(2));
+process.exit(code);

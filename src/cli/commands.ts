@@ -1,0 +1,106 @@
+/** The client-side commands: status, tools, call, stop. Each talks to a running daemon. */
+import { DaemonError, NotRunningError, ToolpoolClient } from "../client/client.ts";
+import { resolveSocketPath } from "../daemon/socket-path.ts";
+import { ExitCode, UsageError } from "./exit-codes.ts";
+import { formatStatus, formatTools } from "./format.ts";
+
+export interface ClientCommandOptions {
+  socket?: string;
+  json: boolean;
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
+
+export async function withClient(
+  options: ClientCommandOptions,
+  run: (client: ToolpoolClient) => Promise<number>,
+): Promise<number> {
+  const socketPath = resolveSocketPath(options.socket);
+  let client: ToolpoolClient;
+  try {
+    client = await ToolpoolClient.connect(socketPath);
+  } catch (error) {
+    if (error instanceof NotRunningError) {
+      if (options.json) options.out(JSON.stringify({ running: false, socket: socketPath }));
+      options.err(`toolpool: no daemon is running on ${socketPath} (start one with: toolpool serve)`);
+      return ExitCode.NotRunning;
+    }
+    throw error;
+  }
+  try {
+    return await run(client);
+  } catch (error) {
+    if (error instanceof DaemonError) {
+      options.err(`toolpool: the daemon refused the request (${error.code}): ${error.message}`);
+      return ExitCode.Failed;
+    }
+    throw error;
+  } finally {
+    client.close();
+  }
+}
+
+export function status(options: ClientCommandOptions): Promise<number> {
+  return withClient(options, async (client) => {
+    const result = await client.status();
+    options.out(options.json ? JSON.stringify({ running: true, ...result }) : formatStatus(result));
+    return ExitCode.Ok;
+  });
+}
+
+export function tools(options: ClientCommandOptions): Promise<number> {
+  return withClient(options, async (client) => {
+    const result = await client.tools();
+    options.out(options.json ? JSON.stringify(result) : formatTools(result));
+    return ExitCode.Ok;
+  });
+}
+
+export function call(options: ClientCommandOptions, name: string | undefined, inputText: string | undefined): Promise<number> {
+  if (!name) throw new UsageError("usage: toolpool call NAME [JSON-INPUT]");
+  let input: Record<string, unknown> = {};
+  if (inputText !== undefined) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(inputText);
+    } catch (error) {
+      throw new UsageError(`the input is not valid JSON: ${(error as Error).message}`);
+    }
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new UsageError("the input must be a JSON object");
+    input = parsed as Record<string, unknown>;
+  }
+  return withClient(options, async (client) => {
+    const result = await client.call({ name, input });
+    if (options.json) options.out(JSON.stringify(result));
+    else {
+      const text = result.content
+        .map((block) => {
+          const typed = block as { type: string; text?: string };
+          return typed.type === "text" ? (typed.text ?? "") : `[${typed.type}]`;
+        })
+        .join("");
+      (result.isError ? options.err : options.out)(text);
+    }
+    return result.isError ? ExitCode.Failed : ExitCode.Ok;
+  });
+}
+
+export function stop(options: ClientCommandOptions): Promise<number> {
+  return withClient(options, async (client) => {
+    const status = await client.status();
+    const closed = new Promise<void>((resolve) => {
+      const timer = setInterval(() => {
+        try {
+          process.kill(status.pid, 0);
+        } catch {
+          clearInterval(timer);
+          resolve();
+        }
+      }, 25);
+    });
+    await client.shutdown();
+    await Promise.race([closed, Bun.sleep(12_000)]);
+    options.out(options.json ? JSON.stringify({ stopped: true, pid: status.pid }) : `stopped toolpool (pid ${status.pid})`);
+    return ExitCode.Ok;
+  });
+}

@@ -1,0 +1,83 @@
+/** The command line: one binary, one verb per job. `toolpool help` lists them. */
+import { parseArgs } from "node:util";
+import { buildInfo } from "../build-info.ts";
+import { call, status, stop, tools, type ClientCommandOptions } from "./commands.ts";
+import { ExitCode, UsageError } from "./exit-codes.ts";
+import { serve } from "./serve.ts";
+
+const HELP = `toolpool — a tool-pool daemon for LLM agents
+
+usage: toolpool <command> [options]
+
+commands:
+  serve                 run the daemon in the foreground
+  status                show the running daemon's state
+  tools                 list the tool pool
+  call NAME [JSON]      run one tool, e.g. toolpool call Read '{"file_path":"README.md"}'
+  stop                  stop the running daemon
+  version               print version, tier and compiled features
+
+options:
+  --socket PATH         the daemon's socket (default: $TOOLPOOL_SOCKET, $XDG_RUNTIME_DIR/toolpool/toolpool.sock)
+  --config PATH         (serve) the config file (default: $TOOLPOOL_CONFIG, $XDG_CONFIG_HOME/toolpool/config.json)
+  --json                machine-readable output
+
+exit codes: 0 ok, 1 failed, 2 usage, 3 no daemon running, 4 already running, 5 bad config or socket path`;
+
+export async function runCli(argv: readonly string[]): Promise<number> {
+  const out = (text: string) => process.stdout.write(`${text}\n`);
+  const err = (text: string) => process.stderr.write(`${text}\n`);
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        socket: { type: "string" },
+        config: { type: "string" },
+        json: { type: "boolean", default: false },
+        help: { type: "boolean", short: "h", default: false },
+      },
+    });
+  } catch (error) {
+    err(`toolpool: ${(error as Error).message}\n\n${HELP}`);
+    return ExitCode.Usage;
+  }
+  const { values, positionals } = parsed;
+  const [command, ...rest] = positionals;
+  const options: ClientCommandOptions = { json: values.json, out, err, ...(values.socket && { socket: values.socket }) };
+  try {
+    switch (command) {
+      case "serve":
+        return await serve({ ...(values.socket && { socket: values.socket }), ...(values.config && { config: values.config }) });
+      case "status":
+        return await status(options);
+      case "tools":
+        return await tools(options);
+      case "call":
+        return await call(options, rest[0], rest[1]);
+      case "stop":
+        return await stop(options);
+      case "version": {
+        const info = buildInfo();
+        out(values.json ? JSON.stringify(info) : `toolpool ${info.version} (${info.tier}; features: ${info.features.join(", ") || "none"})`);
+        return ExitCode.Ok;
+      }
+      case undefined:
+      case "help":
+        out(HELP);
+        return command === undefined && !values.help ? ExitCode.Usage : ExitCode.Ok;
+      default:
+        err(`toolpool: unknown command "${command}"\n\n${HELP}`);
+        return ExitCode.Usage;
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      err(`toolpool: ${error.message}`);
+      return ExitCode.Usage;
+    }
+    err(`toolpool: ${error instanceof Error ? error.message : String(error)}`);
+    return ExitCode.Failed;
+  }
+}

@@ -1,0 +1,46 @@
+/** `toolpool serve`: load the config, start the daemon, wire signals, run until stopped. */
+import { builtinTools } from "../builtin/list.ts";
+import { ConfigError, loadConfig, locateConfig } from "../config/load.ts";
+import { Daemon } from "../daemon/daemon.ts";
+import { createLogger } from "../daemon/logger.ts";
+import { AlreadyRunningError } from "../daemon/socket-lock.ts";
+import { resolveSocketPath, SocketPathError } from "../daemon/socket-path.ts";
+import { ExitCode } from "./exit-codes.ts";
+
+export interface ServeOptions {
+  socket?: string;
+  config?: string;
+}
+
+export async function serve(options: ServeOptions): Promise<number> {
+  const logger = createLogger("info");
+  const socketPath = resolveSocketPath(options.socket);
+  const configSource = locateConfig(options.config);
+  let daemon: Daemon;
+  try {
+    const { config, path } = await loadConfig(configSource);
+    logger.setLevel(config.logLevel);
+    if (path) logger.info("config loaded", { path });
+    daemon = new Daemon({ socketPath, config, configSource, builtins: builtinTools(), logger });
+    await daemon.start();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`toolpool: ${message}\n`);
+    if (error instanceof AlreadyRunningError) return ExitCode.AlreadyRunning;
+    if (error instanceof ConfigError || error instanceof SocketPathError) return ExitCode.BadConfig;
+    return ExitCode.Failed;
+  }
+  const onStopSignal = (signal: string) => void daemon.stop(signal);
+  process.on("SIGTERM", () => onStopSignal("SIGTERM"));
+  process.on("SIGINT", () => onStopSignal("SIGINT"));
+  process.on("SIGHUP", () => void daemon.reload());
+  if (process.stdout.isTTY) {
+    process.stdout.write(
+      `toolpool ${daemon.info.tier} ${daemon.info.version} listening on ${socketPath}\n` +
+        `  try: toolpool status | toolpool tools | toolpool call Read '{"file_path":"README.md"}'\n` +
+        `  (set TOOLPOOL_SOCKET=${socketPath} or pass --socket when it is not the default)\n`,
+    );
+  }
+  await daemon.stopped;
+  return ExitCode.Ok;
+}

@@ -1,0 +1,180 @@
+/**
+ * The TypeScript client for the daemon: connect, then session / assemble / call / status, typed
+ * from the protocol definitions. Plain node:net, so it works from Node and Bun alike.
+ */
+import { connect as netConnect, type Socket } from "node:net";
+import { LineFramer } from "../protocol/line-framer.ts";
+import type { JsonRpcErrorObject, RequestId } from "../protocol/jsonrpc.ts";
+import { MAX_LINE_BYTES } from "../protocol/limits.ts";
+import {
+  Method,
+  type AssembleParams,
+  type AssembleResult,
+  type CallParams,
+  type CallResult,
+  type SearchParams,
+  type SessionParams,
+  type SessionResult,
+  type StatusResult,
+  type ToolsResult,
+} from "../protocol/methods.ts";
+
+/** A JSON-RPC error answer from the daemon. */
+export class DaemonError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+/** The daemon is not there (no socket, or nobody listening). */
+export class NotRunningError extends Error {}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+  onProgress?: (progress: Record<string, unknown>) => void;
+}
+
+interface Pending {
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+  onProgress?: (progress: Record<string, unknown>) => void;
+}
+
+export class ToolpoolClient {
+  readonly #pending = new Map<RequestId, Pending>();
+  readonly #notificationHandlers = new Set<(method: string, params: Record<string, unknown>) => void>();
+  #nextId = 1;
+  #closed = false;
+
+  private constructor(private readonly socket: Socket) {
+    const framer = new LineFramer(MAX_LINE_BYTES, {
+      line: (line) => this.#receive(line),
+      overflow: () => this.#failAll(new Error("daemon sent a line over the size limit")),
+    });
+    socket.on("data", (chunk: Buffer) => framer.push(chunk));
+    socket.on("close", () => {
+      this.#closed = true;
+      this.#failAll(new Error("connection to the daemon closed"));
+    });
+    socket.on("error", () => {});
+  }
+
+  static connect(socketPath: string, timeoutMs = 5_000): Promise<ToolpoolClient> {
+    return new Promise((resolve, reject) => {
+      const socket = netConnect(socketPath);
+      const timer = setTimeout(() => {
+        socket.destroy();
+        reject(new NotRunningError(`no answer from ${socketPath} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      socket.once("connect", () => {
+        clearTimeout(timer);
+        resolve(new ToolpoolClient(socket));
+      });
+      socket.once("error", (error: NodeJS.ErrnoException) => {
+        clearTimeout(timer);
+        const missing = error.code === "ENOENT" || error.code === "ECONNREFUSED";
+        reject(missing ? new NotRunningError(`no toolpool daemon is running on ${socketPath}`) : error);
+      });
+    });
+  }
+
+  request<T = unknown>(method: string, params: Record<string, unknown> = {}, options: RequestOptions = {}): Promise<T> {
+    if (this.#closed) return Promise.reject(new Error("connection to the daemon is closed"));
+    const id = this.#nextId++;
+    const withMeta = options.onProgress ? { ...params, _meta: { progressToken: id } } : params;
+    return new Promise<T>((resolve, reject) => {
+      const pending: Pending = { resolve: resolve as (value: unknown) => void, reject };
+      if (options.onProgress) pending.onProgress = options.onProgress;
+      this.#pending.set(id, pending);
+      options.signal?.addEventListener(
+        "abort",
+        () => {
+          if (!this.#pending.delete(id)) return;
+          this.notify(Method.Cancelled, { requestId: id, reason: "cancelled by the client" });
+          reject(new DaemonError(-32800, "request cancelled"));
+        },
+        { once: true },
+      );
+      this.socket.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params: withMeta })}\n`);
+    });
+  }
+
+  notify(method: string, params: Record<string, unknown> = {}): void {
+    if (!this.#closed) this.socket.write(`${JSON.stringify({ jsonrpc: "2.0", method, params })}\n`);
+  }
+
+  onNotification(handler: (method: string, params: Record<string, unknown>) => void): () => void {
+    this.#notificationHandlers.add(handler);
+    return () => this.#notificationHandlers.delete(handler);
+  }
+
+  session(params: SessionParams = {}): Promise<SessionResult> {
+    return this.request(Method.Session, params as Record<string, unknown>);
+  }
+
+  assemble(params: AssembleParams): Promise<AssembleResult> {
+    return this.request(Method.Assemble, params as Record<string, unknown>);
+  }
+
+  call(params: CallParams, options?: RequestOptions): Promise<CallResult> {
+    return this.request(Method.Call, params as Record<string, unknown>, options);
+  }
+
+  search(params: SearchParams): Promise<Record<string, unknown>> {
+    return this.request(Method.Search, params as Record<string, unknown>);
+  }
+
+  status(): Promise<StatusResult> {
+    return this.request(Method.Status);
+  }
+
+  tools(): Promise<ToolsResult> {
+    return this.request(Method.Tools);
+  }
+
+  shutdown(): Promise<{ stopping: boolean }> {
+    return this.request(Method.Shutdown);
+  }
+
+  close(): void {
+    this.#closed = true;
+    this.socket.end();
+  }
+
+  #receive(line: string): void {
+    let message: Record<string, unknown>;
+    try {
+      message = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      return;
+    }
+    if (typeof message.method === "string") {
+      const params = (message.params ?? {}) as Record<string, unknown>;
+      if (message.method === Method.Progress) {
+        const token = params.progressToken as RequestId;
+        this.#pending.get(token)?.onProgress?.(params);
+      }
+      for (const handler of this.#notificationHandlers) handler(message.method, params);
+      return;
+    }
+    const id = message.id as RequestId;
+    const pending = this.#pending.get(id);
+    if (!pending) return;
+    this.#pending.delete(id);
+    if ("error" in message) {
+      const error = message.error as JsonRpcErrorObject;
+      pending.reject(new DaemonError(error.code, error.message, error.data));
+    } else {
+      pending.resolve(message.result);
+    }
+  }
+
+  #failAll(error: Error): void {
+    for (const pending of this.#pending.values()) pending.reject(error);
+    this.#pending.clear();
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * Finding and reading the config: `--config`, else $TOOLPOOL_CONFIG, else
+ * $XDG_CONFIG_HOME/toolpool/config.json (~/.config when unset). No file at the default place is
+ * fine (built-in tools only); a named file that is missing, or any file with an error, is refused.
+ */
+import { readFile } from "node:fs/promises";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import type { z } from "zod";
+import { configSchema, type Config } from "./schema.ts";
+
+export class ConfigError extends Error {}
+
+export interface ConfigSource {
+  path: string | null;
+  /** Whether the path was named explicitly (then it must exist). */
+  explicit: boolean;
+}
+
+export function locateConfig(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): ConfigSource {
+  if (flag) return { path: flag, explicit: true };
+  if (env.TOOLPOOL_CONFIG) return { path: env.TOOLPOOL_CONFIG, explicit: true };
+  const base = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), ".config");
+  return { path: join(base, "toolpool", "config.json"), explicit: false };
+}
+
+export async function loadConfig(source: ConfigSource): Promise<{ config: Config; path: string | null }> {
+  if (!source.path) return { config: parseConfig({}, "(defaults)"), path: null };
+  let text: string;
+  try {
+    text = await readFile(source.path, "utf8");
+  } catch (error) {
+    if (!source.explicit && (error as NodeJS.ErrnoException).code === "ENOENT") {
+      return { config: parseConfig({}, "(defaults)"), path: null };
+    }
+    throw new ConfigError(`cannot read config ${source.path}: ${(error as Error).message}`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`config ${source.path} is not valid JSON: ${(error as Error).message}`);
+  }
+  return { config: parseConfig(raw, source.path), path: source.path };
+}
+
+export function parseConfig(raw: unknown, origin: string): Config {
+  const parsed = configSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  throw new ConfigError(`config ${origin} is invalid:\n${describeIssues(parsed.error.issues)}`);
+}
+
+export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
+  return issues
+    .map((issue) => {
+      const field = issue.path.map(String).join(".");
+      const keys = issue.code === "unrecognized_keys" ? ` (${issue.keys.map((key) => (field ? `${field}.${key}` : key)).join(", ")})` : "";
+      return `  - ${field ? `field "${field}"` : "top level"}: ${issue.message}${keys}`;
+    })
+    .join("\n");
+}

@@ -1,0 +1,66 @@
+/**
+ * The daemon's config file, validated field by field so a mistake is refused with the field named.
+ * Unknown keys are errors too: a misspelt key silently ignored is a setting silently lost.
+ */
+import { z } from "zod";
+import { permissionsSchema } from "../protocol/methods.ts";
+
+const stdioServer = z.strictObject({
+  type: z.literal("stdio").optional(),
+  command: z.string().min(1),
+  args: z.array(z.string()).default([]),
+  env: z.record(z.string(), z.string()).default({}),
+  cwd: z.string().optional(),
+  startup: z.enum(["eager", "lazy"]).default("eager"),
+  timeoutMs: z.number().int().positive().optional(),
+  disabled: z.boolean().default(false),
+  alwaysLoad: z.array(z.string()).default([]),
+});
+
+const remoteServer = z.strictObject({
+  type: z.enum(["http", "sse"]),
+  url: z.string().min(1),
+  headers: z.record(z.string(), z.string()).default({}),
+  startup: z.enum(["eager", "lazy"]).default("eager"),
+  timeoutMs: z.number().int().positive().optional(),
+  disabled: z.boolean().default(false),
+  alwaysLoad: z.array(z.string()).default([]),
+});
+
+export const mcpServerSchema = z.union([stdioServer, remoteServer]);
+
+export const configSchema = z.strictObject({
+  $schema: z.string().optional(),
+  workspaceRoots: z.array(z.string().min(1)).optional(),
+  toolSearch: z.string().regex(/^(true|false|auto(:\d{1,3})?)$/, "expected true, false, auto or auto:N").optional(),
+  delivery: z.enum(["auto", "native", "proxy", "standard"]).optional(),
+  announcements: z.enum(["list", "delta"]).optional(),
+  permissions: permissionsSchema.optional(),
+  mcpServers: z.record(z.string().regex(/^[a-zA-Z0-9_-]+$/, "server names use [a-zA-Z0-9_-]"), mcpServerSchema).default({}),
+  mcpConfig: z.array(z.string()).default([]),
+  flags: z
+    .strictObject({
+      file: z.string().optional(),
+      apiHost: z.string().optional(),
+      clientKey: z.string().optional(),
+      pollIntervalMs: z.number().int().positive().optional(),
+    })
+    .optional(),
+  remoteTriggers: z
+    .record(
+      z.string(),
+      z.strictObject({
+        url: z.string().min(1),
+        method: z.enum(["GET", "POST", "PUT", "PATCH", "DELETE"]).default("POST"),
+        headers: z.record(z.string(), z.string()).default({}),
+      }),
+    )
+    .default({}),
+  webFetch: z
+    .strictObject({ allowPrivateAddresses: z.boolean().default(false), allowHosts: z.array(z.string()).default([]) })
+    .optional(),
+  logLevel: z.enum(["debug", "info", "warn", "error"]).default("info"),
+});
+
+export type Config = z.output<typeof configSchema>;
+export type McpServerConfig = z.output<typeof mcpServerSchema>;

@@ -1,0 +1,242 @@
+/**
+ * The daemon: owns the config, the pool, the sessions and the socket, and runs the lifecycle —
+ * listen, serve, reload on SIGHUP, drain and stop on SIGTERM/SIGINT (SPEC §11).
+ */
+import { chmodSync } from "node:fs";
+import { createServer, type Server } from "node:net";
+import { buildInfo, type BuildInfo } from "../build-info.ts";
+import type { Config } from "../config/schema.ts";
+import { loadConfig, type ConfigSource } from "../config/load.ts";
+import { assemblePool, type Pool } from "../pool/assemble.ts";
+import { DRAIN_TIMEOUT_MS } from "../protocol/limits.ts";
+import { SessionStore } from "../session/session-store.ts";
+import type { Session } from "../session/session.ts";
+import { resolveSettings, type SettingsDefaults } from "../session/settings.ts";
+import { executeTool } from "../tool/execute.ts";
+import type { ToolResult } from "../tool/result.ts";
+import type { ProgressUpdate, Tool } from "../tool/tool.ts";
+import { Connection } from "./connection.ts";
+import { Dispatcher } from "./dispatcher.ts";
+import { registerAdminMethods } from "./handlers/admin.ts";
+import { registerHarnessMethods, unknownSession } from "./handlers/harness.ts";
+import { registerMcpMethods } from "./handlers/mcp.ts";
+import type { Logger } from "./logger.ts";
+import { acquireSocketLock, tryUnlink, type SocketLock } from "./socket-lock.ts";
+import { prepareSocketDirectory } from "./socket-path.ts";
+import type { DaemonState, DaemonStats } from "./state.ts";
+
+export interface DaemonOptions {
+  socketPath: string;
+  config: Config;
+  configSource: ConfigSource;
+  builtins: readonly Tool[];
+  logger: Logger;
+  env?: NodeJS.ProcessEnv;
+  info?: BuildInfo;
+}
+
+export class Daemon implements DaemonState {
+  readonly info: BuildInfo;
+  readonly socketPath: string;
+  readonly startedAt = Date.now();
+  readonly logger: Logger;
+  readonly sessions = new SessionStore();
+  readonly stats: DaemonStats = { callsTotal: 0, callsInFlight: 0 };
+  readonly connections = new Set<Connection>();
+  readonly #dispatcher: Dispatcher;
+  readonly #builtins: readonly Tool[];
+  readonly #env: NodeJS.ProcessEnv;
+  readonly #configSource: ConfigSource;
+  #config: Config;
+  #pool: Pool;
+  #server: Server | undefined;
+  #lock: SocketLock | undefined;
+  #stopping: Promise<void> | undefined;
+  #stopped = Promise.withResolvers<void>();
+
+  constructor(options: DaemonOptions) {
+    this.info = options.info ?? buildInfo();
+    this.socketPath = options.socketPath;
+    this.logger = options.logger;
+    this.#config = options.config;
+    this.#configSource = options.configSource;
+    this.#builtins = options.builtins;
+    this.#env = options.env ?? process.env;
+    this.#pool = this.#assemble();
+    this.#dispatcher = new Dispatcher(this.logger);
+    registerMcpMethods(this.#dispatcher, this);
+    registerHarnessMethods(this.#dispatcher, this);
+    registerAdminMethods(this.#dispatcher, this);
+  }
+
+  config(): Config {
+    return this.#config;
+  }
+
+  pool(): Pool {
+    return this.#pool;
+  }
+
+  settingsDefaults(): SettingsDefaults {
+    return {
+      config: this.#config,
+      env: this.#env,
+      daemonCwd: process.cwd(),
+      prefetchCompiled: this.info.features.includes("PREFETCH"),
+    };
+  }
+
+  sessionFor(connection: Connection, sessionId: string | undefined): Session {
+    if (sessionId) {
+      const named = this.sessions.get(sessionId);
+      if (!named) throw unknownSession(sessionId);
+      return named;
+    }
+    const current = connection.sessionId ? this.sessions.get(connection.sessionId) : undefined;
+    if (current) return current;
+    const session = this.sessions.create(resolveSettings({}, this.settingsDefaults()));
+    this.sessions.attach(session);
+    connection.sessionId = session.id;
+    return session;
+  }
+
+  async runTool(
+    session: Session,
+    name: string,
+    input: unknown,
+    signal: AbortSignal,
+    onProgress?: (update: ProgressUpdate) => void,
+  ): Promise<ToolResult> {
+    const pool = this.#pool;
+    const tool = pool.get(name);
+    const validated = tool?.validator(input);
+    // Unknown tools and invalid input fail fast in the pipeline; they need no exclusive slot.
+    const exclusive = tool !== undefined && validated?.ok === true && !tool.isConcurrencySafe(validated.value);
+    session.touch();
+    session.calls++;
+    this.stats.callsTotal++;
+    this.stats.callsInFlight++;
+    try {
+      return await session.scheduler.run(exclusive, () =>
+        executeTool(
+          name,
+          input,
+          {
+            signal,
+            sessionId: session.id,
+            workspaceRoots: session.settings.workspaceRoots,
+            cwd: session.settings.cwd,
+            sessionState: session.toolState,
+            ...(onProgress && { onProgress }),
+          },
+          { lookup: (toolName) => pool.get(toolName), permissions: session.settings.permissions },
+        ),
+      );
+    } finally {
+      this.stats.callsInFlight--;
+    }
+  }
+
+  /** Listens on the socket. Throws AlreadyRunningError or SocketPathError before touching anything live. */
+  async start(): Promise<void> {
+    prepareSocketDirectory(this.socketPath);
+    this.#lock = acquireSocketLock(this.socketPath);
+    // The lock is ours, so any socket file left here belongs to a dead daemon.
+    tryUnlink(this.socketPath);
+    const server = createServer((socket) => this.#accept(socket));
+    this.#server = server;
+    // Create the socket 0600 from the start: a chmod after listen leaves a window.
+    const previousUmask = process.umask(0o177);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(this.socketPath, () => {
+          server.off("error", reject);
+          resolve();
+        });
+      });
+    } catch (error) {
+      this.#lock.release();
+      throw error;
+    } finally {
+      process.umask(previousUmask);
+    }
+    chmodSync(this.socketPath, 0o600);
+    this.logger.info("listening", { socket: this.socketPath, tier: this.info.tier, version: this.info.version, tools: this.#pool.tools.length });
+  }
+
+  /** Resolves when the daemon has stopped. */
+  get stopped(): Promise<void> {
+    return this.#stopped.promise;
+  }
+
+  requestShutdown(reason: string): void {
+    void this.stop(reason);
+  }
+
+  /** Stop accepting, drain in-flight calls (≤ 5 s), cancel the rest, remove the socket. */
+  stop(reason: string): Promise<void> {
+    this.#stopping ??= this.#stop(reason);
+    return this.#stopping;
+  }
+
+  async #stop(reason: string): Promise<void> {
+    this.logger.info("stopping", { reason, inFlight: this.stats.callsInFlight });
+    this.#dispatcher.stopAcceptingWork();
+    const closed = new Promise<void>((resolve) => (this.#server ? this.#server.close(() => resolve()) : resolve()));
+    const drained = await this.#waitForDrain(DRAIN_TIMEOUT_MS);
+    if (!drained) {
+      this.logger.warn("drain timed out; cancelling the calls still running", { inFlight: this.stats.callsInFlight });
+      for (const connection of this.connections) {
+        for (const controller of connection.inFlight.values()) controller.abort(new Error("daemon shutting down"));
+      }
+      await this.#waitForDrain(1_000);
+    }
+    for (const connection of this.connections) connection.close();
+    tryUnlink(this.socketPath);
+    this.#lock?.release();
+    await Promise.race([closed, Bun.sleep(1_000)]);
+    this.logger.info("stopped");
+    this.#stopped.resolve();
+  }
+
+  async reload(): Promise<void> {
+    try {
+      const { config } = await loadConfig(this.#configSource);
+      this.#config = config;
+      this.#pool = this.#assemble();
+      this.logger.setLevel(config.logLevel);
+      this.logger.info("config reloaded", { tools: this.#pool.tools.length });
+    } catch (error) {
+      this.logger.error("config reload failed; keeping the previous config", { error: (error as Error).message });
+    }
+  }
+
+  #assemble(): Pool {
+    const pool = assemblePool({ builtins: this.#builtins, mcpTools: [], deny: this.#config.permissions?.deny ?? [] });
+    for (const collision of pool.collisions) this.logger.warn("tool name collision", { ...collision });
+    return pool;
+  }
+
+  #accept(socket: import("node:net").Socket): void {
+    const connection = new Connection(
+      socket,
+      {
+        line: (conn, line) => this.#dispatcher.handleLine(conn, line),
+        closed: (conn) => {
+          this.connections.delete(conn);
+          const session = conn.sessionId ? this.sessions.get(conn.sessionId) : undefined;
+          if (session) this.sessions.detach(session);
+        },
+      },
+      this.logger,
+    );
+    this.connections.add(connection);
+  }
+
+  async #waitForDrain(timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.stats.callsInFlight > 0 && Date.now() < deadline) await Bun.sleep(20);
+    return this.stats.callsInFlight === 0;
+  }
+}

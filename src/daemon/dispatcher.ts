@@ -1,0 +1,161 @@
+/**
+ * From a line to a response: envelope checks, method lookup, params validation, the handler, and
+ * the answer — each failure with its own JSON-RPC code (SPEC §11, STYLE habit 3). The connection
+ * stays usable after every error except an oversized line.
+ */
+import type { z } from "zod";
+import { describeIssues } from "../config/load.ts";
+import { ErrorCode, RpcError, type RequestId } from "../protocol/jsonrpc.ts";
+import { jsonDepthExceeds } from "../protocol/line-framer.ts";
+import { MAX_IN_FLIGHT_PER_CONNECTION, MAX_JSON_DEPTH } from "../protocol/limits.ts";
+import type { ProgressUpdate } from "../tool/tool.ts";
+import type { Connection } from "./connection.ts";
+import type { Logger } from "./logger.ts";
+
+export interface RequestContext {
+  connection: Connection;
+  requestId: RequestId;
+  signal: AbortSignal;
+  /** Present when the client asked for progress (`_meta.progressToken`). */
+  sendProgress?: (update: ProgressUpdate) => void;
+}
+
+export interface MethodSpec<Schema extends z.ZodType = z.ZodType> {
+  params: Schema;
+  handle: (params: z.output<Schema>, context: RequestContext) => unknown;
+}
+
+export type NotificationHandler = (params: Record<string, unknown>, connection: Connection) => void;
+
+export function method<Schema extends z.ZodType>(
+  params: Schema,
+  handle: (params: z.output<Schema>, context: RequestContext) => unknown,
+): MethodSpec {
+  return { params, handle } as MethodSpec;
+}
+
+export class Dispatcher {
+  readonly #methods = new Map<string, MethodSpec>();
+  readonly #notifications = new Map<string, NotificationHandler>();
+  #acceptingWork = true;
+
+  constructor(private readonly logger: Logger) {}
+
+  register(name: string, spec: MethodSpec): void {
+    this.#methods.set(name, spec);
+  }
+
+  onNotification(name: string, handler: NotificationHandler): void {
+    this.#notifications.set(name, handler);
+  }
+
+  /** After this, new requests are answered "shutting down"; those in flight finish. */
+  stopAcceptingWork(): void {
+    this.#acceptingWork = false;
+  }
+
+  handleLine(connection: Connection, line: string): void {
+    if (jsonDepthExceeds(line, MAX_JSON_DEPTH)) {
+      return this.#fail(connection, null, ErrorCode.InvalidRequest, `JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
+    }
+    let message: unknown;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      return this.#fail(connection, null, ErrorCode.ParseError, "Parse error: the line is not valid JSON");
+    }
+    if (Array.isArray(message)) {
+      return this.#fail(connection, null, ErrorCode.InvalidRequest, "Batch requests are not supported; send one request per line");
+    }
+    if (typeof message !== "object" || message === null) {
+      return this.#fail(connection, null, ErrorCode.InvalidRequest, "Invalid request: expected a JSON-RPC 2.0 object");
+    }
+    const envelope = message as Record<string, unknown>;
+    const id = validId(envelope.id);
+    if (envelope.jsonrpc !== "2.0") {
+      return this.#fail(connection, id, ErrorCode.InvalidRequest, 'Invalid request: "jsonrpc" must be "2.0"');
+    }
+    // Responses to requests the daemon never sends: nothing to do.
+    if (envelope.method === undefined && ("result" in envelope || "error" in envelope)) return;
+    if (typeof envelope.method !== "string") {
+      return this.#fail(connection, id, ErrorCode.InvalidRequest, 'Invalid request: "method" must be a string');
+    }
+    const params = envelope.params ?? {};
+    if (typeof params !== "object" || params === null || Array.isArray(params)) {
+      return this.#fail(connection, id, ErrorCode.InvalidParams, 'Invalid params: "params" must be an object');
+    }
+    if (!("id" in envelope)) return this.#notify(connection, envelope.method, params as Record<string, unknown>);
+    if (id === null) {
+      return this.#fail(connection, null, ErrorCode.InvalidRequest, 'Invalid request: "id" must be a string or a number');
+    }
+    void this.#request(connection, id, envelope.method, params as Record<string, unknown>);
+  }
+
+  async #request(connection: Connection, id: RequestId, name: string, params: Record<string, unknown>): Promise<void> {
+    const spec = this.#methods.get(name);
+    if (!spec) return this.#fail(connection, id, ErrorCode.MethodNotFound, `Method not found: ${name}`);
+    if (!this.#acceptingWork && name !== "ping") {
+      return this.#fail(connection, id, ErrorCode.ShuttingDown, "The daemon is shutting down and takes no new requests");
+    }
+    if (connection.inFlight.has(id)) {
+      return this.#fail(connection, id, ErrorCode.InvalidRequest, `Request id ${JSON.stringify(id)} is already in flight on this connection`);
+    }
+    if (connection.inFlight.size >= MAX_IN_FLIGHT_PER_CONNECTION) {
+      return this.#fail(connection, id, ErrorCode.Overloaded, `Too many requests in flight (limit ${MAX_IN_FLIGHT_PER_CONNECTION}); wait for answers before sending more`);
+    }
+    // `_meta` belongs to the envelope (MCP progress tokens); the method's schema never sees it.
+    const { _meta: _envelopeMeta, ...methodParams } = params;
+    const parsed = spec.params.safeParse(methodParams);
+    if (!parsed.success) {
+      return this.#fail(connection, id, ErrorCode.InvalidParams, `Invalid params for ${name}:\n${describeIssues(parsed.error.issues)}`);
+    }
+    const controller = new AbortController();
+    connection.inFlight.set(id, controller);
+    try {
+      const result = await spec.handle(parsed.data, {
+        connection,
+        requestId: id,
+        signal: controller.signal,
+        sendProgress: progressSender(connection, params),
+      });
+      if (!controller.signal.aborted) connection.send({ jsonrpc: "2.0", id, result: result ?? {} });
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      if (error instanceof RpcError) return this.#fail(connection, id, error.code, error.message, error.data);
+      this.logger.error("internal error while handling a request", {
+        method: name,
+        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      });
+      this.#fail(connection, id, ErrorCode.InternalError, "Internal error: the daemon failed to handle this request (details are in its log)");
+    } finally {
+      connection.inFlight.delete(id);
+    }
+  }
+
+  #notify(connection: Connection, name: string, params: Record<string, unknown>): void {
+    const handler = this.#notifications.get(name);
+    if (!handler) return; // JSON-RPC: notifications are never answered, unknown ones included.
+    try {
+      handler(params, connection);
+    } catch (error) {
+      this.logger.warn("notification handler failed", { method: name, error: String(error) });
+    }
+  }
+
+  #fail(connection: Connection, id: RequestId | null, code: number, message: string, data?: unknown): void {
+    connection.send({ jsonrpc: "2.0", id, error: data === undefined ? { code, message } : { code, message, data } });
+  }
+}
+
+function validId(id: unknown): RequestId | null {
+  return typeof id === "string" || (typeof id === "number" && Number.isFinite(id)) ? id : null;
+}
+
+function progressSender(connection: Connection, params: Record<string, unknown>) {
+  const meta = params._meta;
+  if (typeof meta !== "object" || meta === null) return undefined;
+  const token = (meta as Record<string, unknown>).progressToken;
+  if (typeof token !== "string" && typeof token !== "number") return undefined;
+  return (update: ProgressUpdate) =>
+    connection.send({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, ...update } });
+}

@@ -1,0 +1,61 @@
+/** `toolpool/status`, `toolpool/tools` and `toolpool/shutdown`: looking at the daemon and stopping it. */
+import { emptyParams, Method, type StatusResult, type ToolsResult } from "../../protocol/methods.ts";
+import { method, type Dispatcher } from "../dispatcher.ts";
+import type { DaemonState } from "../state.ts";
+
+export function registerAdminMethods(dispatcher: Dispatcher, state: DaemonState): void {
+  dispatcher.register(
+    Method.Status,
+    method(emptyParams, (): StatusResult => {
+      const tools = state.pool().tools;
+      const mcp = tools.filter((tool) => tool.isMcp).length;
+      const memory = process.memoryUsage();
+      return {
+        version: state.info.version,
+        tier: state.info.tier,
+        features: [...state.info.features],
+        compiled: state.info.compiled,
+        pid: process.pid,
+        socket: state.socketPath,
+        uptimeMs: Date.now() - state.startedAt,
+        sessions: state.sessions.counts(),
+        connections: state.connections.size,
+        tools: { total: tools.length, builtin: tools.length - mcp, mcp },
+        calls: { total: state.stats.callsTotal, inFlight: state.stats.callsInFlight },
+        memory: { rssBytes: memory.rss, heapUsedBytes: memory.heapUsed },
+      };
+    }),
+  );
+
+  dispatcher.register(
+    Method.Tools,
+    method(emptyParams, (): ToolsResult => {
+      const pool = state.pool();
+      return {
+        tools: pool.tools.map((tool) => ({
+          name: tool.name,
+          description: tool.description,
+          source: tool.isMcp ? "mcp" : "builtin",
+          ...(tool.mcpInfo && { server: tool.mcpInfo.server }),
+          deferred: tool.alwaysLoad ? false : tool.isMcp || tool.shouldDefer,
+          enabled: tool.isEnabled(),
+          readOnly: tool.isReadOnly({}),
+          concurrencySafe: tool.isConcurrencySafe({}),
+          destructive: tool.isDestructive({}),
+          openWorld: tool.isOpenWorld({}),
+          alwaysLoad: tool.alwaysLoad,
+        })),
+        collisions: pool.collisions.map((collision) => ({ ...collision, dropped: [...collision.dropped] })),
+      };
+    }),
+  );
+
+  dispatcher.register(
+    Method.Shutdown,
+    method(emptyParams, () => {
+      // Answer first, then stop: the caller should hear that its request was taken.
+      setImmediate(() => state.requestShutdown("toolpool/shutdown"));
+      return { stopping: true };
+    }),
+  );
+}

@@ -1,0 +1,65 @@
+/**
+ * The `toolpool/*` methods agent harnesses use: open or resume a session, assemble the next
+ * request's tools array, run a tool_use, search.
+ */
+import { ErrorCode, RpcError } from "../../protocol/jsonrpc.ts";
+import { assembleParams, callParams, Method, sessionParams, type SessionResult } from "../../protocol/methods.ts";
+import { resolveSettings } from "../../session/settings.ts";
+import type { Session } from "../../session/session.ts";
+import { providerToolResult } from "../format-result.ts";
+import { method, type Dispatcher } from "../dispatcher.ts";
+import type { DaemonState } from "../state.ts";
+import { serializeToolsForSession } from "../assemble-tools.ts";
+
+export function registerHarnessMethods(dispatcher: Dispatcher, state: DaemonState): void {
+  dispatcher.register(
+    Method.Session,
+    method(sessionParams, (params, { connection }): SessionResult => {
+      const existing = params.sessionId ? state.sessions.get(params.sessionId) : undefined;
+      let session: Session;
+      if (existing) {
+        existing.settings = resolveSettings(params, state.settingsDefaults(), existing.settings);
+        session = existing;
+      } else {
+        // An unknown id is honoured, not refused: after a daemon restart the client resumes its
+        // conversation under the same id and the transcript rebuilds the rest.
+        session = state.sessions.create(resolveSettings(params, state.settingsDefaults()), params.sessionId);
+      }
+      const previous = connection.sessionId ? state.sessions.get(connection.sessionId) : undefined;
+      if (previous !== session) {
+        if (previous) state.sessions.detach(previous);
+        state.sessions.attach(session);
+        connection.sessionId = session.id;
+      }
+      state.logger.info("session opened", { session: session.id, resumed: Boolean(existing), model: session.settings.model });
+      return { sessionId: session.id, resumed: Boolean(existing), settings: { ...session.settings } };
+    }),
+  );
+
+  dispatcher.register(
+    Method.Assemble,
+    method(assembleParams, (params, { connection }) => {
+      const session = state.sessionFor(connection, params.sessionId);
+      return serializeToolsForSession(state, session, params.messages);
+    }),
+  );
+
+  dispatcher.register(
+    Method.Call,
+    method(callParams, async (params, { connection, signal, sendProgress }) => {
+      const session = state.sessionFor(connection, params.sessionId);
+      const result = await state.runTool(session, params.name, params.input, signal, sendProgress);
+      const toolUseId = params.toolUseId ?? "";
+      return {
+        content: result.content,
+        isError: result.isError,
+        ...(result.structuredContent && { structuredContent: result.structuredContent }),
+        toolResult: providerToolResult(result, session.settings.format, toolUseId),
+      };
+    }),
+  );
+}
+
+export function unknownSession(id: string): RpcError {
+  return new RpcError(ErrorCode.InvalidParams, `Invalid params: field "sessionId": no session ${JSON.stringify(id)}; open one with toolpool/session`);
+}

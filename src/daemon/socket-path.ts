@@ -1,0 +1,48 @@
+/**
+ * Where the socket lives and whether that place is safe: `--socket`, else $TOOLPOOL_SOCKET, else
+ * $XDG_RUNTIME_DIR/toolpool/toolpool.sock, else /tmp/toolpool-<uid>/toolpool.sock. The directory
+ * must be ours, not a symlink and closed to others (0700): anyone who can reach the socket can
+ * run tools as us.
+ */
+import { lstatSync, mkdirSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+
+/** sun_path is 108 bytes on Linux and 104 on macOS, including the terminating NUL. */
+export const MAX_SOCKET_PATH_BYTES = process.platform === "darwin" ? 103 : 107;
+
+export class SocketPathError extends Error {}
+
+export function resolveSocketPath(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  if (flag) return resolve(flag);
+  if (env.TOOLPOOL_SOCKET) return resolve(env.TOOLPOOL_SOCKET);
+  if (env.XDG_RUNTIME_DIR) return join(env.XDG_RUNTIME_DIR, "toolpool", "toolpool.sock");
+  return join("/tmp", `toolpool-${process.getuid?.() ?? "user"}`, "toolpool.sock");
+}
+
+export function checkSocketPathLength(path: string): void {
+  const bytes = Buffer.byteLength(path);
+  if (bytes > MAX_SOCKET_PATH_BYTES) {
+    throw new SocketPathError(
+      `socket path is ${bytes} bytes, over the ${MAX_SOCKET_PATH_BYTES}-byte limit of Unix sockets: ${path} (choose a shorter --socket)`,
+    );
+  }
+}
+
+/** Creates the socket's directory 0700 if missing; refuses one that is unsafe, saying why. */
+export function prepareSocketDirectory(socketPath: string): void {
+  checkSocketPathLength(socketPath);
+  const directory = dirname(socketPath);
+  mkdirSync(directory, { recursive: true, mode: 0o700 });
+  const stats = lstatSync(directory);
+  if (stats.isSymbolicLink()) throw new SocketPathError(`socket directory ${directory} is a symlink; refusing to use it`);
+  if (!stats.isDirectory()) throw new SocketPathError(`socket directory ${directory} is not a directory`);
+  const uid = process.getuid?.();
+  if (uid !== undefined && stats.uid !== uid) {
+    throw new SocketPathError(`socket directory ${directory} is owned by uid ${stats.uid}, not by you (uid ${uid}); refusing to use it`);
+  }
+  if ((stats.mode & 0o077) !== 0) {
+    throw new SocketPathError(
+      `socket directory ${directory} has mode ${(stats.mode & 0o777).toString(8)}; it must be 0700 so no one else can reach the socket (chmod 700 ${directory})`,
+    );
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * What request handlers may use of the daemon. Handlers get this, not the Daemon, so each handler
+ * file can be read (and tested) against a small surface.
+ */
+import type { BuildInfo } from "../build-info.ts";
+import type { Config } from "../config/schema.ts";
+import type { Pool } from "../pool/assemble.ts";
+import type { Session } from "../session/session.ts";
+import type { SessionStore } from "../session/session-store.ts";
+import type { SettingsDefaults } from "../session/settings.ts";
+import type { ToolResult } from "../tool/result.ts";
+import type { ProgressUpdate } from "../tool/tool.ts";
+import type { Connection } from "./connection.ts";
+import type { Logger } from "./logger.ts";
+
+export interface DaemonStats {
+  callsTotal: number;
+  callsInFlight: number;
+}
+
+export interface DaemonState {
+  readonly info: BuildInfo;
+  readonly socketPath: string;
+  readonly startedAt: number;
+  readonly logger: Logger;
+  readonly sessions: SessionStore;
+  readonly stats: DaemonStats;
+  readonly connections: ReadonlySet<Connection>;
+  config(): Config;
+  settingsDefaults(): SettingsDefaults;
+  pool(): Pool;
+  /** The session a request means: the one it names, else its connection's (opened on first use). */
+  sessionFor(connection: Connection, sessionId: string | undefined): Session;
+  /** Runs a tool through the pipeline under the session's ordering rules. */
+  runTool(
+    session: Session,
+    name: string,
+    input: unknown,
+    signal: AbortSignal,
+    onProgress?: (update: ProgressUpdate) => void,
+  ): Promise<ToolResult>;
+  requestShutdown(reason: string): void;
+}

@@ -1,0 +1,76 @@
+/**
+ * Newline-delimited framing (the MCP stdio framing): bytes in, complete lines out. Pure, so the
+ * daemon and the client share it. A line past `maxLineBytes` is reported once and the framer stops:
+ * the rest of the stream cannot be trusted to be in step, so the owner closes the connection.
+ */
+const NEWLINE = 0x0a;
+
+export interface FramerEvents {
+  line: (line: string) => void;
+  overflow: (bytesSeen: number) => void;
+}
+
+export class LineFramer {
+  #pending: Buffer[] = [];
+  #pendingBytes = 0;
+  #overflowed = false;
+
+  constructor(
+    private readonly maxLineBytes: number,
+    private readonly events: FramerEvents,
+  ) {}
+
+  push(chunk: Buffer): void {
+    if (this.#overflowed) return;
+    let start = 0;
+    let newline = chunk.indexOf(NEWLINE, start);
+    while (newline !== -1) {
+      const piece = chunk.subarray(start, newline);
+      if (this.#pendingBytes + piece.length > this.maxLineBytes) return this.#overflow(this.#pendingBytes + piece.length);
+      const line =
+        this.#pendingBytes === 0
+          ? piece.toString("utf8")
+          : Buffer.concat([...this.#pending, piece], this.#pendingBytes + piece.length).toString("utf8");
+      this.#pending = [];
+      this.#pendingBytes = 0;
+      if (line.length > 0 && line !== "\r") this.events.line(line);
+      if (this.#overflowed) return;
+      start = newline + 1;
+      newline = chunk.indexOf(NEWLINE, start);
+    }
+    if (start < chunk.length) {
+      const rest = chunk.subarray(start);
+      if (this.#pendingBytes + rest.length > this.maxLineBytes) return this.#overflow(this.#pendingBytes + rest.length);
+      // Copy: the caller may reuse the chunk's memory after push returns.
+      this.#pending.push(Buffer.from(rest));
+      this.#pendingBytes += rest.length;
+    }
+  }
+
+  #overflow(bytes: number): void {
+    this.#overflowed = true;
+    this.#pending = [];
+    this.#pendingBytes = 0;
+    this.events.overflow(bytes);
+  }
+}
+
+/** Nesting depth of a JSON text, counted without parsing; strings are skipped. */
+export function jsonDepthExceeds(text: string, maxDepth: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === 0x5c) index++;
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) {
+      inString = true;
+    } else if (code === 0x7b || code === 0x5b) {
+      if (++depth > maxDepth) return true;
+    } else if (code === 0x7d || code === 0x5d) {
+      depth--;
+    }
+  }
+  return false;
+}

@@ -1,0 +1,161 @@
+/**
+ * Every method the daemon serves: its name, its params schema (validated at the door, so the error
+ * names the field) and its result type. The client library imports this file for its types.
+ * docs/protocol.md describes each with an example; keep the two in step.
+ */
+import { z } from "zod";
+
+export const MCP_PROTOCOL_VERSION = "2025-06-18";
+export const SUPPORTED_PROTOCOL_VERSIONS = ["2025-06-18", "2025-03-26", "2024-11-05", "2025-11-25"];
+
+const sessionRef = { sessionId: z.string().min(1).max(128).optional() };
+
+export const permissionsSchema = z.strictObject({
+  mode: z.enum(["default", "readOnly", "bypass"]).default("default"),
+  allow: z.array(z.string()).default([]),
+  deny: z.array(z.string()).default([]),
+});
+
+export const sessionParams = z.strictObject({
+  ...sessionRef,
+  model: z.string().max(200).optional(),
+  provider: z.enum(["anthropic", "openai", "other"]).optional(),
+  baseUrl: z.string().max(2000).optional(),
+  delivery: z.enum(["auto", "native", "proxy", "standard"]).optional(),
+  format: z.enum(["anthropic", "openai"]).optional(),
+  toolSearch: z.string().regex(/^(true|false|auto(:\d{1,3})?)$/, "expected true, false, auto or auto:N").optional(),
+  contextWindow: z.number().int().positive().optional(),
+  workspaceRoots: z.array(z.string().min(1)).max(64).optional(),
+  cwd: z.string().min(1).optional(),
+  permissions: permissionsSchema.optional(),
+  announcements: z.enum(["list", "delta"]).optional(),
+  prefetch: z.boolean().optional(),
+  outputSchema: z.record(z.string(), z.unknown()).optional(),
+  clientName: z.string().max(200).optional(),
+  attributes: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+});
+
+export const assembleParams = z.strictObject({
+  ...sessionRef,
+  messages: z.array(z.unknown()).default([]),
+});
+
+export const callParams = z.strictObject({
+  ...sessionRef,
+  name: z.string().min(1).max(256),
+  input: z.record(z.string(), z.unknown()).default({}),
+  toolUseId: z.string().max(256).optional(),
+});
+
+export const searchParams = z.strictObject({
+  ...sessionRef,
+  query: z.string().max(10_000),
+  maxResults: z.number().int().min(1).max(100).optional(),
+});
+
+export const emptyParams = z.looseObject({});
+
+export const mcpToolsListParams = z.looseObject({ cursor: z.string().optional() });
+
+export const mcpToolsCallParams = z.looseObject({
+  name: z.string().min(1),
+  arguments: z.record(z.string(), z.unknown()).optional(),
+});
+
+export const cancelledParams = z.looseObject({
+  requestId: z.union([z.string(), z.number()]),
+  reason: z.string().optional(),
+});
+
+export type SessionParams = z.input<typeof sessionParams>;
+export type AssembleParams = z.input<typeof assembleParams>;
+export type CallParams = z.input<typeof callParams>;
+export type SearchParams = z.input<typeof searchParams>;
+
+export const Method = {
+  Initialize: "initialize",
+  Initialized: "notifications/initialized",
+  Ping: "ping",
+  ToolsList: "tools/list",
+  ToolsCall: "tools/call",
+  Cancelled: "notifications/cancelled",
+  Progress: "notifications/progress",
+  ToolsListChanged: "notifications/tools/list_changed",
+  Session: "toolpool/session",
+  Assemble: "toolpool/assemble",
+  Call: "toolpool/call",
+  Search: "toolpool/search",
+  Status: "toolpool/status",
+  Tools: "toolpool/tools",
+  Shutdown: "toolpool/shutdown",
+} as const;
+
+/** What `toolpool/session` decided for the session. */
+export interface SessionResult {
+  sessionId: string;
+  resumed: boolean;
+  settings: {
+    model: string;
+    provider: string;
+    baseUrl: string | null;
+    delivery: string;
+    format: string;
+    toolSearch: string;
+    contextWindow: number | null;
+    workspaceRoots: string[];
+    cwd: string;
+    permissions: { mode: string; allow: readonly string[]; deny: readonly string[] };
+    announcements: string;
+    prefetch: boolean;
+    outputSchema: Record<string, unknown> | null;
+    clientName: string;
+    attributes: Record<string, string | number | boolean>;
+  };
+}
+
+export interface ToolSummary {
+  name: string;
+  description: string;
+  source: "builtin" | "mcp";
+  server?: string;
+  deferred: boolean;
+  readOnly: boolean;
+  concurrencySafe: boolean;
+  destructive: boolean;
+  openWorld: boolean;
+  alwaysLoad: boolean;
+}
+
+export interface ToolsResult {
+  tools: ToolSummary[];
+  collisions: { name: string; kept: string; dropped: string[] }[];
+}
+
+export interface CallResult {
+  content: unknown[];
+  isError: boolean;
+  structuredContent?: Record<string, unknown>;
+  /** The result in the session's provider format, ready to append to the transcript. */
+  toolResult: Record<string, unknown>;
+}
+
+export interface AssembleResult {
+  tools: unknown[];
+  [key: string]: unknown;
+}
+
+export interface StatusResult {
+  version: string;
+  tier: string;
+  features: string[];
+  compiled: boolean;
+  pid: number;
+  socket: string;
+  uptimeMs: number;
+  sessions: { active: number; detached: number };
+  connections: number;
+  tools: { total: number; builtin: number; mcp: number };
+  calls: { total: number; inFlight: number };
+  memory: { rssBytes: number; heapUsedBytes: number };
+  [key: string]: unknown;
+}

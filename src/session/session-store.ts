@@ -1,0 +1,58 @@
+/**
+ * Sessions by id. A session outlives its connection for a while so a client that reconnects can
+ * resume it; detached sessions are bounded in number and age, oldest evicted first.
+ */
+import { randomUUID } from "node:crypto";
+import { DETACHED_SESSION_TTL_MS, MAX_DETACHED_SESSIONS } from "../protocol/limits.ts";
+import { Session, type SessionSettings } from "./session.ts";
+
+export class SessionStore {
+  readonly #sessions = new Map<string, Session>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  get(id: string): Session | undefined {
+    return this.#sessions.get(id);
+  }
+
+  create(settings: SessionSettings, id: string = randomUUID()): Session {
+    const session = new Session(id, settings);
+    this.#sessions.set(id, session);
+    this.#evict();
+    return session;
+  }
+
+  attach(session: Session): void {
+    session.attached++;
+    session.touch();
+  }
+
+  detach(session: Session): void {
+    session.attached = Math.max(0, session.attached - 1);
+    session.touch();
+    this.#evict();
+  }
+
+  counts(): { active: number; detached: number } {
+    let active = 0;
+    for (const session of this.#sessions.values()) if (session.attached > 0) active++;
+    return { active, detached: this.#sessions.size - active };
+  }
+
+  all(): IterableIterator<Session> {
+    return this.#sessions.values();
+  }
+
+  #evict(): void {
+    const cutoff = this.now() - DETACHED_SESSION_TTL_MS;
+    const detached: Session[] = [];
+    for (const session of this.#sessions.values()) {
+      if (session.attached > 0) continue;
+      if (session.lastActiveAt < cutoff) this.#sessions.delete(session.id);
+      else detached.push(session);
+    }
+    if (detached.length <= MAX_DETACHED_SESSIONS) return;
+    detached.sort((a, b) => a.lastActiveAt - b.lastActiveAt);
+    for (const session of detached.slice(0, detached.length - MAX_DETACHED_SESSIONS)) this.#sessions.delete(session.id);
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * Turning `toolpool/session` params into settings: the client's choices over the config's over
+ * the defaults. Workspace roots are resolved to real paths here, once, so every file tool compares
+ * against the same truth; a root that does not exist is refused with the field named.
+ */
+import { realpathSync, statSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
+import type { z } from "zod";
+import type { Config } from "../config/schema.ts";
+import { ErrorCode, RpcError } from "../protocol/jsonrpc.ts";
+import type { sessionParams } from "../protocol/methods.ts";
+import type { Provider, SessionSettings } from "./session.ts";
+
+export type SessionRequest = z.output<typeof sessionParams>;
+
+export interface SettingsDefaults {
+  config: Config;
+  env: NodeJS.ProcessEnv;
+  /** Where relative roots resolve and what the root is when nobody names one. */
+  daemonCwd: string;
+  prefetchCompiled: boolean;
+}
+
+export function resolveSettings(
+  request: SessionRequest,
+  defaults: SettingsDefaults,
+  previous?: SessionSettings,
+): SessionSettings {
+  const { config, env } = defaults;
+  const provider: Provider = request.provider ?? previous?.provider ?? inferProvider(request.model ?? previous?.model);
+  const rootsInput = request.workspaceRoots ?? previous?.workspaceRoots ?? config.workspaceRoots ?? [defaults.daemonCwd];
+  const workspaceRoots = rootsInput.map((root, index) => realDirectory(root, `workspaceRoots.${index}`, defaults.daemonCwd));
+  const cwd = request.cwd
+    ? realDirectory(request.cwd, "cwd", workspaceRoots[0] ?? defaults.daemonCwd)
+    : (previous?.cwd && !request.workspaceRoots ? previous.cwd : (workspaceRoots[0] ?? defaults.daemonCwd));
+  return {
+    model: request.model ?? previous?.model ?? "unknown",
+    provider,
+    baseUrl: request.baseUrl ?? previous?.baseUrl ?? null,
+    delivery: request.delivery ?? previous?.delivery ?? config.delivery ?? "auto",
+    format: request.format ?? previous?.format ?? (provider === "openai" ? "openai" : "anthropic"),
+    toolSearch: request.toolSearch ?? previous?.toolSearch ?? config.toolSearch ?? env.ENABLE_TOOL_SEARCH ?? "true",
+    contextWindow: request.contextWindow ?? previous?.contextWindow ?? null,
+    workspaceRoots,
+    cwd,
+    permissions: request.permissions ?? previous?.permissions ?? config.permissions ?? { mode: "default", allow: [], deny: [] },
+    announcements: request.announcements ?? previous?.announcements ?? config.announcements ?? "list",
+    prefetch: defaults.prefetchCompiled && (request.prefetch ?? previous?.prefetch ?? true),
+    outputSchema: request.outputSchema ?? previous?.outputSchema ?? null,
+    clientName: request.clientName ?? previous?.clientName ?? "",
+    attributes: { ...previous?.attributes, ...request.attributes },
+  };
+}
+
+function inferProvider(model: string | undefined): Provider {
+  if (!model) return "anthropic";
+  if (/claude/i.test(model)) return "anthropic";
+  if (/^(gpt|o\d|chatgpt)/i.test(model)) return "openai";
+  return "other";
+}
+
+function realDirectory(path: string, field: string, base: string): string {
+  const absolute = isAbsolute(path) ? path : resolve(base, path);
+  let real: string;
+  try {
+    real = realpathSync(absolute);
+  } catch {
+    throw new RpcError(ErrorCode.InvalidParams, `Invalid params: field "${field}": ${absolute} does not exist`);
+  }
+  if (!statSync(real).isDirectory()) {
+    throw new RpcError(ErrorCode.InvalidParams, `Invalid params: field "${field}": ${real} is not a directory`);
+  }
+  return real;
+}
