@@ -16,9 +16,12 @@ export interface CatalogTool {
   server_description?: string;
 }
 
+/** Enum values indexed per parameter; long enums (country codes, …) add little but noise. */
+const ENUM_LIMIT = 50;
+
 /**
  * Builds the SearchDocument of an MCP-style tool: parameters come from the top-level
- * `properties` of its input schema (name and description; nested schemas are not indexed).
+ * `properties` of its input schema (name, description and string enum values; nested schemas are not indexed).
  */
 export function searchDocumentFromTool(tool: CatalogTool): SearchDocument {
   const doc: SearchDocument = {
@@ -39,8 +42,12 @@ export function searchDocumentFromTool(tool: CatalogTool): SearchDocument {
 export function parametersOf(schema: unknown): SearchParameter[] {
   if (!isRecord(schema) || !isRecord(schema.properties)) return [];
   return Object.entries(schema.properties).map(([name, property]) => {
-    const description = isRecord(property) && typeof property.description === "string" ? property.description : undefined;
-    return description === undefined ? { name } : { name, description };
+    const parameter: SearchParameter = { name };
+    if (!isRecord(property)) return parameter;
+    if (typeof property.description === "string") parameter.description = property.description;
+    const values = Array.isArray(property.enum) ? property.enum.filter((value) => typeof value === "string") : [];
+    if (values.length > 0) parameter.values = values.slice(0, ENUM_LIMIT);
+    return parameter;
   });
 }
 

@@ -18,6 +18,8 @@ export interface SearchDocument {
 export interface SearchParameter {
   name: string;
   description?: string;
+  /** Allowed values (a JSON Schema `enum` of strings), indexed with the description. */
+  values?: readonly string[];
 }
 
 export type QueryKind = "select" | "discover" | "keyword";
