@@ -1,0 +1,188 @@
+/**
+ * `assembleRequest`: everything a client needs for one model request — the tools array in the
+ * session's format, the announcement to insert, beta headers, and the decisions behind them with
+ * their reasons. A pure function of the session's settings, the pool, the transcript and the
+ * pending servers: the same inputs give byte-identical output, so no hidden state is needed and a
+ * restarted daemon answers exactly as before. The only thing it writes is the optional schema
+ * cache, which pins each tool's bytes for the session (schema-cache.ts).
+ *
+ * Array layout, chosen for the prompt cache (core tools first, in pool order, never reordered by a
+ * discovery or a server change):
+ *   standard: every enabled tool, in full.
+ *   native:   core tools + ToolSearch + discovered deferred tools (pool order, `defer_loading`).
+ *   proxy:    core tools + ToolSearch + ExecuteExtraTool — the same bytes on every request.
+ */
+import { charsPerTokenCounter, countDefinitionTokens, type ToolTokenCounter } from "../deferral/auto-threshold.ts";
+import { contextWindowFor } from "../deferral/context-windows.ts";
+import { decideMode, type ModeDecision } from "../deferral/decide-mode.ts";
+import { decideDelivery, type Delivery, type DeliveryDecision, type RequestedDelivery, type WireFormat } from "../deferral/delivery.ts";
+import { isDeferredTool } from "../deferral/is-deferred.ts";
+import { ADVANCED_TOOL_USE_BETA, isMetaToolName } from "../deferral/meta-tools.ts";
+import { parseModeSetting, type ModeSetting } from "../deferral/mode-setting.ts";
+import type { Tool } from "../tool/tool.ts";
+import { computeDelta, renderList, type Announcement, type AnnouncementStyle } from "./announcements.ts";
+import { scanTranscript } from "./scan-transcript.ts";
+import { pinDefinition, type SerializedToolCache } from "./schema-cache.ts";
+import { baseWireTool, emitWireTool, type AnthropicWireTool, type OpenAIWireTool, type WireFacts, type WireTool } from "./wire-format.ts";
+
+export interface AssembleSettings {
+  model: string;
+  /** `anthropic`, `openai`, `other`… — only `anthropic` can get native delivery under `auto`. */
+  provider: string;
+  baseUrl?: string | null;
+  delivery: RequestedDelivery;
+  format: WireFormat;
+  /** ENABLE_TOOL_SEARCH syntax: `true`, `false`, `auto`, `auto:N`; unset means `true` (tst). */
+  toolSearch?: string | undefined;
+  /** DISABLE_EXPERIMENTAL_BETAS: standard mode and no beta field or header. */
+  disableExperimentalBetas?: boolean;
+  /** The session's own context window; else the table in context-windows.ts. */
+  contextWindow?: number | null;
+  announcements: AnnouncementStyle;
+  /** Negative list for native tool references; default `["haiku"]`. */
+  unsupportedModels?: readonly string[];
+  /** tst-auto's percentage for a bare `auto`; default 10. */
+  autoPercent?: number;
+  /** Counts deferred-tool tokens for tst-auto and the array's tokens; default 2.5 chars a token. */
+  tokenCounter?: ToolTokenCounter;
+}
+
+/** The session's meta-tools for a delivery (built by the ToolSearch / ExecuteExtraTool factories). */
+export type MetaToolsFor = (delivery: Exclude<Delivery, "standard">) => { toolSearch: WireFacts; executeExtraTool: WireFacts };
+
+export interface AssembleInput {
+  settings: AssembleSettings;
+  /** The pool, in pool order (built-ins by name, then MCP tools by name). */
+  tools: readonly Tool[];
+  /** The transcript as the client will send it, Anthropic Messages or OpenAI chat format. */
+  messages: readonly unknown[];
+  /** Anthropic's `system` parameter, if the client keeps summaries or attachments there. */
+  system?: unknown;
+  metaTools: MetaToolsFor;
+  /** MCP servers still connecting (their tools will be deferred). */
+  pendingServers?: readonly string[];
+  /** The session's pinned tool bytes (name → serialized base definition); written on first use. */
+  schemaCache?: SerializedToolCache;
+}
+
+interface AssembledCommon {
+  announcement: Announcement | null;
+  /** Beta headers the request needs (`anthropic-beta`). */
+  betas: string[];
+  /** Whether this request defers anything (false in standard delivery, whatever the mode says). */
+  deferring: boolean;
+  mode: ModeDecision;
+  delivery: DeliveryDecision;
+  /** Every tool name the transcript discovered, sorted. */
+  discovered: string[];
+  counts: {
+    /** Pool tools sent in full because they are not deferred (meta-tools not counted). */
+    core: number;
+    /** Pool tools deferred this request. */
+    deferred: number;
+    /** Deferred pool tools the transcript has discovered. */
+    discovered: number;
+    /** Estimated tokens of the tools array, by `toolTokenCounter`. */
+    toolTokens: number;
+    toolTokenCounter: string;
+  };
+  /** Problems with the settings that fell back to defaults, for the daemon to log. */
+  warnings: string[];
+}
+
+export type AssembledRequest =
+  | (AssembledCommon & { format: "anthropic"; tools: AnthropicWireTool[] })
+  | (AssembledCommon & { format: "openai"; tools: OpenAIWireTool[] });
+
+export function assembleRequest(input: AssembleInput): AssembledRequest {
+  const { settings } = input;
+  const format = settings.format;
+  const betasDisabled = settings.disableExperimentalBetas === true;
+  const counter = settings.tokenCounter ?? charsPerTokenCounter;
+  const pending = input.pendingServers ?? [];
+  const setting = parseModeSetting(settings.toolSearch, settings.autoPercent);
+
+  const poolTools = input.tools.filter((tool) => tool.isEnabled() && !isMetaToolName(tool.name));
+  const deferredTools = poolTools.filter(isDeferredTool);
+  const coreTools = poolTools.filter((tool) => !isDeferredTool(tool));
+
+  const mode = decideMode({
+    setting,
+    killSwitch: betasDisabled,
+    deferredCount: deferredTools.length,
+    serializeDeferred: () => JSON.stringify(deferredTools.map((tool) => baseWireTool(tool, format))),
+    contextWindow: contextWindowFor(settings.model, settings.contextWindow),
+    counter,
+    pendingServers: pending.length,
+  });
+  const transport = sessionDelivery(settings);
+  const deferring = mode.deferring && transport.delivery !== "standard";
+  const delivery: DeliveryDecision = deferring
+    ? transport
+    : { delivery: "standard", reason: transport.delivery === "standard" ? transport.reason : "not_deferring" };
+
+  const scan = scanTranscript(input.messages, { system: input.system });
+  const changed = new Map<string, string>();
+  const emit = (tool: WireFacts, deferLoading = false): WireTool => {
+    const pinned = pinDefinition(tool, format, input.schemaCache);
+    if (pinned.changedTo !== undefined) changed.set(tool.name, pinned.changedTo);
+    return emitWireTool(pinned.base, { deferLoading, betasDisabled });
+  };
+
+  const discoveredDeferred = deferredTools.filter((tool) => scan.discovered.has(tool.name));
+  const tools: WireTool[] = [];
+  if (delivery.delivery === "standard") {
+    for (const tool of poolTools) tools.push(emit(tool));
+  } else {
+    const meta = input.metaTools(delivery.delivery);
+    for (const tool of coreTools) tools.push(emit(tool));
+    tools.push(emit(meta.toolSearch));
+    if (delivery.delivery === "proxy") tools.push(emit(meta.executeExtraTool));
+    else for (const tool of discoveredDeferred) tools.push(emit(tool, true));
+  }
+
+  const deferredNames = new Set(deferring ? deferredTools.map((tool) => tool.name) : []);
+  const announcement =
+    settings.announcements === "list"
+      ? deferring ? renderList(deferredNames) : null
+      : computeDelta({ state: scan, deferred: deferredNames, inPool: new Set(poolTools.map((tool) => tool.name)), changed });
+
+  const common: AssembledCommon = {
+    announcement,
+    betas: deferring && delivery.delivery === "native" && !betasDisabled ? [ADVANCED_TOOL_USE_BETA] : [],
+    deferring,
+    mode,
+    delivery,
+    discovered: [...scan.discovered].sort(),
+    counts: {
+      core: deferring ? coreTools.length : poolTools.length,
+      deferred: deferredNames.size,
+      discovered: deferring ? discoveredDeferred.length : 0,
+      toolTokens: countDefinitionTokens(JSON.stringify(tools), counter),
+      toolTokenCounter: counter.label,
+    },
+    warnings: settingWarnings(setting),
+  };
+  return format === "openai"
+    ? { ...common, format, tools: tools as OpenAIWireTool[] }
+    : { ...common, format, tools: tools as AnthropicWireTool[] };
+}
+
+/**
+ * The session's delivery before the mode has its say: what the daemon builds the session's
+ * ToolSearch and ExecuteExtraTool for. Depends only on settings, so it is fixed for a session.
+ */
+export function sessionDelivery(settings: Pick<AssembleSettings, "delivery" | "provider" | "baseUrl" | "model" | "format" | "unsupportedModels">): DeliveryDecision {
+  return decideDelivery({
+    requested: settings.delivery,
+    provider: settings.provider,
+    baseUrl: settings.baseUrl,
+    model: settings.model,
+    format: settings.format,
+    unsupportedModels: settings.unsupportedModels,
+  });
+}
+
+function settingWarnings(setting: ModeSetting): string[] {
+  return setting.invalid === undefined ? [] : [setting.invalid];
+}
