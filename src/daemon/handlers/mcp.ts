@@ -5,6 +5,7 @@
  */
 import { ErrorCode, RpcError } from "../../protocol/jsonrpc.ts";
 import {
+  cancelledParams,
   emptyParams,
   MCP_PROTOCOL_VERSION,
   Method,
@@ -45,6 +46,11 @@ export function registerMcpMethods(dispatcher: Dispatcher, state: DaemonState): 
     connection.initialized = true;
   });
   dispatcher.register(Method.Ping, method(emptyParams, () => ({})));
+  dispatcher.onNotification(Method.Cancelled, (params, connection) => {
+    const parsed = cancelledParams.safeParse(params);
+    if (!parsed.success) return;
+    connection.inFlight.get(parsed.data.requestId)?.abort(new Error(parsed.data.reason ?? "cancelled by the client"));
+  });
 
   dispatcher.register(
     Method.ToolsList,

@@ -1,0 +1,59 @@
+#!/usr/bin/env bun
+/**
+ * `npm test`: type-check, build every tier, then run the whole suite once per tier with that
+ * tier's compile-time features (`bun test --feature=A --feature=B`, one flag per `--feature`: a
+ * comma list would silently turn them all off) and its binary as the end-to-end target.
+ * Prints one closing line, "tests: N passed, N failed", summed over the runs.
+ */
+import { TIERS, type TierName } from "../features/tiers.ts";
+
+const bun = process.execPath;
+const extraArgs = process.argv.slice(2);
+
+async function run(command: string[], env: Record<string, string> = {}): Promise<{ code: number; output: string }> {
+  const child = Bun.spawn(command, { env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
+  let output = "";
+  const pump = async (stream: ReadableStream<Uint8Array>, sink: NodeJS.WriteStream) => {
+    const decoder = new TextDecoder();
+    for await (const chunk of stream) {
+      const text = decoder.decode(chunk, { stream: true });
+      output += text;
+      sink.write(text);
+    }
+  };
+  await Promise.all([pump(child.stdout, process.stdout), pump(child.stderr, process.stderr)]);
+  return { code: await child.exited, output };
+}
+
+function count(output: string, word: "pass" | "fail"): number {
+  const match = new RegExp(`^\\s*(\\d+) ${word}$`, "m").exec(output);
+  return match ? Number(match[1]) : 0;
+}
+
+const started = performance.now();
+const typecheck = await run([bun, "x", "tsc", "--noEmit", "-p", "."]);
+if (typecheck.code !== 0) {
+  console.error("type-check failed");
+  process.exit(1);
+}
+const build = await run([bun, "run", "build.ts"]);
+if (build.code !== 0) {
+  console.error("build failed");
+  process.exit(1);
+}
+
+let passed = 0;
+let failed = 0;
+let failedRuns = 0;
+for (const tier of Object.keys(TIERS) as TierName[]) {
+  const features = TIERS[tier].map((flag) => `--feature=${flag}`);
+  console.error(`\n=== bun test for tier ${tier} (${TIERS[tier].join(", ") || "no features"}) ===`);
+  const result = await run([bun, "test", ...features, ...extraArgs], { TOOLPOOL_TEST_TIER: tier });
+  passed += count(result.output, "pass");
+  failed += count(result.output, "fail");
+  if (result.code !== 0) failedRuns++;
+}
+const seconds = ((performance.now() - started) / 1000).toFixed(1);
+console.log(`\ntiers: ${Object.keys(TIERS).length}, suite time ${seconds} s`);
+console.log(`tests: ${passed} passed, ${failed} failed`);
+process.exit(failedRuns > 0 || failed > 0 ? 1 : 0);

@@ -1,0 +1,97 @@
+import { describe, expect, test } from "bun:test";
+import { RawClient } from "../helpers/raw-client.ts";
+import { startTestDaemon } from "../helpers/daemon-harness.ts";
+import { echoTool, progressTool } from "../helpers/test-tools.ts";
+import { MAX_LINE_BYTES } from "../../src/protocol/limits.ts";
+
+describe("wire protocol over the socket", () => {
+  test("initialize, tools/list, tools/call and status from a raw client", async () => {
+    await using harness = await startTestDaemon({ builtins: [echoTool] });
+    using client = await RawClient.open(harness.socketPath);
+    const init = await client.request("initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "raw", version: "1" },
+    });
+    expect(init.result).toMatchObject({ protocolVersion: "2025-06-18", capabilities: { tools: { listChanged: true } }, serverInfo: { name: "toolpool" } });
+    client.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    const list = (await client.request("tools/list")).result as { tools: { name: string; inputSchema: unknown }[] };
+    expect(list.tools.map((tool) => tool.name)).toEqual(["Echo"]);
+    expect(list.tools[0]?.inputSchema).toMatchObject({ type: "object", required: ["text"] });
+    const call = await client.request("tools/call", { name: "Echo", arguments: { text: "hi" } });
+    expect(call.result).toEqual({ content: [{ type: "text", text: "hi" }], isError: false });
+    const status = (await client.request("toolpool/status")).result as Record<string, unknown>;
+    expect(status).toMatchObject({ tools: { total: 1, builtin: 1, mcp: 0 }, calls: { total: 1 } });
+  });
+
+  test("each kind of bad input gets its own error and the connection stays usable", async () => {
+    await using harness = await startTestDaemon({ builtins: [echoTool] });
+    using client = await RawClient.open(harness.socketPath);
+    client.sendLine("this is not json");
+    expect(await client.waitFor((m) => m.id === null)).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32700, message: "Parse error: the line is not valid JSON" },
+    });
+    client.messages.length = 0;
+    client.sendLine('[{"jsonrpc":"2.0","id":1,"method":"ping"}]');
+    expect((await client.waitFor((m) => m.id === null)).error).toMatchObject({ code: -32600 });
+    client.messages.length = 0;
+    client.sendLine('{"id":7,"method":"ping"}');
+    expect((await client.waitFor((m) => m.id === 7)).error).toMatchObject({ code: -32600 });
+    client.sendLine('"just a string"');
+    expect((await client.waitFor((m) => m.id === null)).error).toMatchObject({ code: -32600 });
+
+    const unknown = await client.request("no/such/method");
+    expect(unknown.error).toEqual({ code: -32601, message: "Method not found: no/such/method" });
+    const badParams = await client.request("toolpool/call", { name: 42 });
+    expect(badParams.error).toMatchObject({ code: -32602 });
+    expect((badParams.error as { message: string }).message).toContain('field "name"');
+    const extra = await client.request("toolpool/session", { modle: "typo" });
+    expect((extra.error as { message: string }).message).toContain("modle");
+
+    const deep = `{"jsonrpc":"2.0","id":99,"method":"ping","params":{"a":${"[".repeat(100)}${"]".repeat(100)}}}`;
+    client.sendLine(deep);
+    expect((await client.waitFor((m) => m.id === null && (m.error as { message: string }).message.includes("nested"))).error).toMatchObject({ code: -32600 });
+
+    expect((await client.request("ping")).result).toEqual({});
+  });
+
+  test("a tool failure is a result with isError, never a protocol error", async () => {
+    await using harness = await startTestDaemon({ builtins: [echoTool] });
+    using client = await RawClient.open(harness.socketPath);
+    const invalid = await client.request("toolpool/call", { name: "Echo", input: { text: 5 }, toolUseId: "tu_1" });
+    const result = invalid.result as { isError: boolean; toolResult: Record<string, unknown>; content: { text: string }[] };
+    expect(result.isError).toBe(true);
+    expect(result.content[0]?.text).toContain("text");
+    expect(result.toolResult).toMatchObject({ type: "tool_result", tool_use_id: "tu_1", is_error: true });
+    const missing = await client.request("toolpool/call", { name: "Nope", input: {} });
+    expect(missing.result).toMatchObject({ isError: true });
+    const mcpMissing = await client.request("tools/call", { name: "Nope", arguments: {} });
+    expect(mcpMissing.error).toMatchObject({ code: -32602, message: "Unknown tool: Nope" });
+  });
+
+  test("an oversized line closes only that connection", async () => {
+    await using harness = await startTestDaemon({ builtins: [echoTool] });
+    using victim = await RawClient.open(harness.socketPath);
+    using bystander = await RawClient.open(harness.socketPath);
+    victim.sendLine(`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"${"x".repeat(MAX_LINE_BYTES)}"}}`);
+    await victim.waitClosed();
+    expect(victim.messages.at(-1)).toMatchObject({ id: null, error: { code: -32600 } });
+    expect((await bystander.request("ping")).result).toEqual({});
+  });
+
+  test("progress notifications reach the caller before the result", async () => {
+    await using harness = await startTestDaemon({ builtins: [progressTool] });
+    using client = await RawClient.open(harness.socketPath);
+    client.send({ jsonrpc: "2.0", id: "p1", method: "tools/call", params: { name: "Progress", arguments: {}, _meta: { progressToken: "tok" } } });
+    await client.waitFor((m) => m.id === "p1");
+    const progress = client.messages.filter((m) => m.method === "notifications/progress");
+    expect(progress.map((m) => m.params)).toEqual([
+      { progressToken: "tok", progress: 1, total: 3, message: "step 1" },
+      { progressToken: "tok", progress: 2, total: 3, message: "step 2" },
+      { progressToken: "tok", progress: 3, total: 3, message: "step 3" },
+    ]);
+    expect(client.messages.findIndex((m) => m.id === "p1")).toBe(client.messages.length - 1);
+  });
+});

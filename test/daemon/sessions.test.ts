@@ -1,0 +1,97 @@
+import { describe, expect, test } from "bun:test";
+import { mkdtempSync, realpathSync } from "node:fs";
+import { join } from "node:path";
+import { RawClient } from "../helpers/raw-client.ts";
+import { startTestDaemon } from "../helpers/daemon-harness.ts";
+import { echoTool, gateTool } from "../helpers/test-tools.ts";
+
+describe("sessions", () => {
+  test("a session is resumed by id from a new connection, with its settings", async () => {
+    await using harness = await startTestDaemon({ builtins: [echoTool] });
+    const root = realpathSync(mkdtempSync(join(process.env.TOOLPOOL_TEST_ROOT!, "ws-")));
+    using first = await RawClient.open(harness.socketPath);
+    const opened = (await first.request("toolpool/session", { model: "claude-sonnet-4-5", workspaceRoots: [root] })).result as {
+      sessionId: string;
+      resumed: boolean;
+      settings: Record<string, unknown>;
+    };
+    expect(opened.resumed).toBe(false);
+    expect(opened.settings).toMatchObject({ model: "claude-sonnet-4-5", provider: "anthropic", format: "anthropic", workspaceRoots: [root], cwd: root });
+    first.close();
+    await first.waitClosed();
+
+    using second = await RawClient.open(harness.socketPath);
+    const resumed = (await second.request("toolpool/session", { sessionId: opened.sessionId })).result as typeof opened;
+    expect(resumed).toMatchObject({ sessionId: opened.sessionId, resumed: true, settings: { model: "claude-sonnet-4-5", workspaceRoots: [root] } });
+  });
+
+  test("an unknown session id in a call is a params error naming the field; a missing root is refused", async () => {
+    await using harness = await startTestDaemon({ builtins: [echoTool] });
+    using client = await RawClient.open(harness.socketPath);
+    const call = await client.request("toolpool/call", { sessionId: "nope", name: "Echo", input: { text: "x" } });
+    expect(call.error).toMatchObject({ code: -32602 });
+    expect((call.error as { message: string }).message).toContain('"sessionId"');
+    const badRoot = await client.request("toolpool/session", { workspaceRoots: ["/definitely/not/here"] });
+    expect((badRoot.error as { message: string }).message).toContain('"workspaceRoots.0"');
+  });
+
+  test("non-concurrency-safe calls in one session run one at a time; other sessions are not held", async () => {
+    const { tool, state } = gateTool();
+    await using harness = await startTestDaemon({ builtins: [tool, echoTool] });
+    using client = await RawClient.open(harness.socketPath);
+    const session = ((await client.request("toolpool/session", {})).result as { sessionId: string }).sessionId;
+    for (let index = 0; index < 3; index++) {
+      client.send({ jsonrpc: "2.0", id: `g${index}`, method: "toolpool/call", params: { sessionId: session, name: "Gate", input: { label: String(index) } } });
+    }
+    using other = await RawClient.open(harness.socketPath);
+    expect((await other.request("toolpool/call", { name: "Echo", input: { text: "free" } })).result).toMatchObject({ isError: false });
+    expect(state.running).toBe(1);
+    state.release.resolve();
+    for (let index = 0; index < 3; index++) await client.waitFor((m) => m.id === `g${index}`);
+    expect(state.maxRunning).toBe(1);
+  });
+
+  test("notifications/cancelled stops the call and no response is sent for it", async () => {
+    const { tool, state } = gateTool();
+    await using harness = await startTestDaemon({ builtins: [tool] });
+    using client = await RawClient.open(harness.socketPath);
+    client.send({ jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "Gate", arguments: {} } });
+    while (state.running === 0) await Bun.sleep(1);
+    client.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 5, reason: "user" } });
+    while (state.running > 0) await Bun.sleep(1);
+    expect((await client.request("ping")).result).toEqual({});
+    expect(client.messages.some((m) => m.id === 5)).toBe(false);
+  });
+
+  test("32 concurrent clients x 200 mixed calls: every response once, to the right client, with the right id", async () => {
+    await using harness = await startTestDaemon({ builtins: [echoTool] });
+    const clients = await Promise.all(Array.from({ length: 32 }, () => RawClient.open(harness.socketPath)));
+    await Promise.all(
+      clients.map(async (client, clientIndex) => {
+        for (let index = 0; index < 200; index++) {
+          const id = `c${clientIndex}-${index}`;
+          const kind = index % 4;
+          if (kind === 0) client.send({ jsonrpc: "2.0", id, method: "ping" });
+          else if (kind === 1) client.send({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "Echo", arguments: { text: id } } });
+          else if (kind === 2) client.send({ jsonrpc: "2.0", id, method: "toolpool/call", params: { name: "Echo", input: { text: id } } });
+          else client.send({ jsonrpc: "2.0", id, method: "toolpool/status" });
+        }
+        await client.waitFor(() => client.messages.length >= 200, 30_000);
+      }),
+    );
+    for (const [clientIndex, client] of clients.entries()) {
+      const ids = client.messages.map((m) => m.id as string);
+      expect(ids.length).toBe(200);
+      expect(new Set(ids).size).toBe(200);
+      for (const message of client.messages) {
+        const id = message.id as string;
+        expect(id.startsWith(`c${clientIndex}-`)).toBe(true);
+        const index = Number(id.split("-")[1]);
+        if (index % 4 === 1 || index % 4 === 2) {
+          expect((message.result as { content: { text: string }[] }).content[0]?.text).toBe(id);
+        }
+      }
+      client.close();
+    }
+  });
+});

@@ -1,0 +1,34 @@
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { TIERS } from "../../features/tiers.ts";
+import { binaryPath, runBinary, testTier } from "../helpers/binary.ts";
+
+/** A string only Sleep's code contains (from its result text). */
+const SLEEP_MARKER = "Woke early after";
+
+describe(`compiled binary (${testTier()})`, () => {
+  test("version --json prints the tier and its compiled features", async () => {
+    const { code, stdout } = await runBinary(["version", "--json"]);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({ tier: testTier(), version: expect.any(String), features: [...TIERS[testTier()]], compiled: true });
+  });
+
+  test("gated code is absent from lite and present in the tiers that have its flag", () => {
+    for (const tier of ["lite", "standard", "pro"] as const) {
+      const bytes = readFileSync(binaryPath(tier));
+      const hasSleep = bytes.includes(Buffer.from(SLEEP_MARKER));
+      expect({ tier, hasSleep }).toEqual({ tier, hasSleep: (TIERS[tier] as readonly string[]).includes("PROACTIVE") });
+    }
+  });
+
+  test("no daemon: status says so and exits 3", async () => {
+    const { code, stderr } = await runBinary(["status", "--socket", "/tmp/toolpool-none-here/x.sock"]);
+    expect(code).toBe(3);
+    expect(stderr).toContain("no daemon is running on /tmp/toolpool-none-here/x.sock");
+  });
+
+  test("unknown command and bad flags are usage errors (exit 2)", async () => {
+    expect((await runBinary(["frobnicate"])).code).toBe(2);
+    expect((await runBinary(["status", "--nope"])).code).toBe(2);
+  });
+});

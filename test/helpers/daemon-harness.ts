@@ -1,0 +1,42 @@
+/** Starts an in-process daemon on a fresh socket for one test, and stops it at the end of scope. */
+import { mkdtempSync } from "node:fs";
+import { join } from "node:path";
+import { builtinTools } from "../../src/builtin/list.ts";
+import { parseConfig } from "../../src/config/load.ts";
+import { Daemon } from "../../src/daemon/daemon.ts";
+import { silentLogger } from "../../src/daemon/logger.ts";
+import type { Tool } from "../../src/tool/tool.ts";
+
+export interface TestDaemon extends AsyncDisposable {
+  daemon: Daemon;
+  socketPath: string;
+  dir: string;
+}
+
+let counter = 0;
+
+/** A short socket directory: Unix socket paths are limited to ~107 bytes. */
+export function tempSocketDir(): string {
+  return mkdtempSync(join("/tmp", `tp${process.pid % 10000}-${counter++}-`));
+}
+
+export async function startTestDaemon(
+  options: { builtins?: readonly Tool[]; config?: Record<string, unknown> } = {},
+): Promise<TestDaemon> {
+  const dir = tempSocketDir();
+  const socketPath = join(dir, "d.sock");
+  const daemon = new Daemon({
+    socketPath,
+    config: parseConfig(options.config ?? {}, "test"),
+    configSource: { path: null, explicit: false },
+    builtins: options.builtins ?? builtinTools(),
+    logger: silentLogger,
+  });
+  await daemon.start();
+  return {
+    daemon,
+    socketPath,
+    dir,
+    [Symbol.asyncDispose]: () => daemon.stop("test finished"),
+  };
+}
