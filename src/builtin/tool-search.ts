@@ -1,0 +1,200 @@
+/**
+ * ToolSearch: the meta-tool in front of every deferred tool. Built per session by
+ * `createToolSearchTool(deps)`, because what it answers depends on the session's delivery:
+ *
+ * - native: the tools found come back as `tool_reference` blocks (plus a short text); the API expands
+ *   them, and the next request carries them with `defer_loading` (the transcript scan sees them).
+ * - proxy: the tools found come back as text — name, description and input schema — ending with the
+ *   discovered line, after which ExecuteExtraTool may run them.
+ *
+ * `select:` resolves names, aliases and raw MCP tool names; a core tool is reported as already
+ * loaded (a designed no-op, not an error: models do this after compaction). `discover:` shows
+ * schemas without loading anything. Read-only and safe to run concurrently.
+ */
+import { z } from "zod";
+import { isDeferredTool } from "../deferral/is-deferred.ts";
+import { EXECUTE_EXTRA_TOOL_NAME, isMetaToolName, TOOL_SEARCH_TOOL_NAME } from "../deferral/meta-tools.ts";
+import { formatDiscoveredLine } from "../assembly/discovered-line.ts";
+import { toolAsText } from "../assembly/tool-text.ts";
+import type { QueryOptions, QueryResult } from "../search/types.ts";
+import { buildTool, DEFAULT_MAX_RESULT_SIZE_CHARS } from "../tool/build-tool.ts";
+import type { ContentBlock, ToolResult } from "../tool/result.ts";
+import type { Tool } from "../tool/tool.ts";
+import descriptionText from "./tool-search.txt" with { type: "text" };
+
+export const DEFAULT_TOOL_SEARCH_RESULTS = 5;
+export const MAX_TOOL_SEARCH_RESULTS = 100;
+
+/** What ToolSearch needs of a search engine; `ToolSearchIndex` (src/search) satisfies it. */
+export interface ToolSearchEngine {
+  query(text: string, options?: QueryOptions): QueryResult;
+}
+
+export interface ToolSearchDeps {
+  engine: ToolSearchEngine;
+  /** The pool's lookup, by name or alias. */
+  lookup: (name: string) => Tool | undefined;
+  delivery: "native" | "proxy";
+  /** Default `isDeferredTool`. */
+  isDeferred?: (tool: Tool) => boolean;
+  /** MCP servers still connecting, read at call time. */
+  pendingServers?: () => readonly string[];
+  /** `max_results` when the model gives none (a runtime flag); default 5. */
+  defaultMaxResults?: number;
+}
+
+export function createToolSearchTool(deps: ToolSearchDeps): Tool {
+  const defaultMax = deps.defaultMaxResults ?? DEFAULT_TOOL_SEARCH_RESULTS;
+  const inputSchema = z.strictObject({
+    query: z.string().min(1).describe('A "select:Name1,Name2" selection, keywords, or "discover:keywords".'),
+    max_results: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_TOOL_SEARCH_RESULTS)
+      .optional()
+      .describe(`How many tools a keyword search returns at most (default ${defaultMax}).`),
+  });
+  return buildTool({
+    name: TOOL_SEARCH_TOOL_NAME,
+    description: descriptionFor(deps.delivery),
+    searchHint: "find load deferred tools by name or keywords",
+    inputSchema,
+    isConcurrencySafe: () => true,
+    isReadOnly: () => true,
+    async call({ query, max_results }) {
+      return runToolSearch(deps, query, max_results ?? defaultMax);
+    },
+  });
+}
+
+/** The description for a delivery: shared lines, plus the lines marked `native|` or `proxy|`. */
+export function descriptionFor(delivery: "native" | "proxy", text: string = descriptionText): string {
+  return text
+    .trim()
+    .split("\n")
+    .flatMap((line) => {
+      const marked = /^(native|proxy)\| (.*)$/.exec(line);
+      if (!marked) return [line];
+      return marked[1] === delivery ? [marked[2]!] : [];
+    })
+    .join("\n");
+}
+
+interface Outcome {
+  loaded: Tool[];
+  alreadyLoaded: string[];
+  missing: string[];
+}
+
+export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults: number): ToolResult {
+  const query = rawQuery.trim();
+  const isDeferred = deps.isDeferred ?? isDeferredTool;
+  const deferredTool = (name: string): Tool | undefined => {
+    const tool = deps.lookup(name);
+    return tool !== undefined && tool.isEnabled() && !isMetaToolName(tool.name) && isDeferred(tool) ? tool : undefined;
+  };
+  const pending = deps.pendingServers?.() ?? [];
+  const result = deps.engine.query(query, {
+    maxResults,
+    filter: (name) => deferredTool(name) !== undefined,
+    pendingServers: pending,
+  });
+  const outcome = classify(result, deps.lookup, deferredTool);
+  const structured: Record<string, unknown> = {
+    query,
+    kind: result.kind,
+    matches: outcome.loaded.map((tool) => tool.name),
+  };
+  if (outcome.alreadyLoaded.length > 0) structured.already_loaded = outcome.alreadyLoaded;
+  if (outcome.missing.length > 0) structured.missing = outcome.missing;
+  if (result.didYouMean && result.didYouMean.length > 0) structured.did_you_mean = result.didYouMean;
+  const stillPending = outcome.loaded.length === 0 && pending.length > 0 ? [...(result.pendingServers ?? pending)] : [];
+  if (stillPending.length > 0) structured.pending_mcp_servers = stillPending;
+
+  const notes = noteLines(query, outcome, result.didYouMean ?? [], stillPending);
+  if (result.kind === "discover") return render(outcome.loaded, notes, structured, { schema: true, discovered: false });
+  if (deps.delivery === "native") return nativeResult(outcome.loaded, notes, structured);
+  return render(outcome.loaded, notes, structured, { schema: true, discovered: true });
+}
+
+function classify(result: QueryResult, lookup: ToolSearchDeps["lookup"], deferredTool: (name: string) => Tool | undefined): Outcome {
+  const outcome: Outcome = { loaded: [], alreadyLoaded: [], missing: [...(result.missing ?? [])] };
+  const names = result.kind === "select" ? (result.found ?? result.matches.map((match) => match.name)) : result.matches.map((match) => match.name);
+  for (const name of names) {
+    const deferred = deferredTool(name);
+    if (deferred) {
+      if (!outcome.loaded.includes(deferred)) outcome.loaded.push(deferred);
+      continue;
+    }
+    const core = lookup(name);
+    if (core && core.isEnabled() && result.kind === "select") outcome.alreadyLoaded.push(core.name);
+    else if (result.kind === "select") outcome.missing.push(name);
+  }
+  // A keyword query that was exactly a core tool's name: say it is loaded rather than "no match".
+  if (result.kind !== "select" && outcome.loaded.length === 0 && result.exactName !== undefined) {
+    const core = lookup(result.exactName);
+    if (core && core.isEnabled() && deferredTool(core.name) === undefined) outcome.alreadyLoaded.push(core.name);
+  }
+  return outcome;
+}
+
+function noteLines(query: string, outcome: Outcome, didYouMean: readonly string[], pending: readonly string[]): string[] {
+  const notes: string[] = [];
+  if (outcome.alreadyLoaded.length > 0) {
+    notes.push(
+      `Already loaded as core tool(s): ${outcome.alreadyLoaded.join(", ")}. Call them directly with your normal tool interface — not through ${EXECUTE_EXTRA_TOOL_NAME}.`,
+    );
+  }
+  if (outcome.missing.length > 0) notes.push(`Not found: ${outcome.missing.join(", ")}.`);
+  if (didYouMean.length > 0) notes.push(`Did you mean: ${didYouMean.join(", ")}?`);
+  if (outcome.loaded.length === 0 && outcome.alreadyLoaded.length === 0 && outcome.missing.length === 0) {
+    notes.push(`No deferred tools matched ${JSON.stringify(query)}.`);
+  }
+  if (pending.length > 0) {
+    notes.push(`MCP servers still connecting: ${pending.join(", ")}. Their tools are not searchable yet — search again shortly.`);
+  }
+  return notes;
+}
+
+function nativeResult(loaded: readonly Tool[], notes: readonly string[], structured: Record<string, unknown>): ToolResult {
+  const lines = loaded.length > 0 ? [`Loaded ${loaded.length} tool(s): ${loaded.map((tool) => tool.name).join(", ")}. Call them directly.`] : [];
+  const content: ContentBlock[] = [{ type: "text", text: [...lines, ...notes].join("\n") }];
+  for (const tool of loaded) content.push({ type: "tool_reference", tool_name: tool.name });
+  return { content, isError: false, structuredContent: structured };
+}
+
+/** Room left for notes and the discovered line when a long result is cut short. */
+const RESULT_MARGIN_CHARS = 4_000;
+
+function render(
+  found: readonly Tool[],
+  notes: readonly string[],
+  structured: Record<string, unknown>,
+  options: { schema: boolean; discovered: boolean },
+): ToolResult {
+  const sections: string[] = [];
+  const shown: string[] = [];
+  let size = 0;
+  for (const tool of found) {
+    const section = toolAsText(tool, { schema: options.schema });
+    // Cut whole tools rather than let the pipeline truncate: a cut-off discovered line would lie.
+    if (shown.length > 0 && size + section.length > DEFAULT_MAX_RESULT_SIZE_CHARS - RESULT_MARGIN_CHARS) break;
+    sections.push(section);
+    shown.push(tool.name);
+    size += section.length + 2;
+  }
+  const head: string[] = [];
+  if (shown.length > 0) {
+    head.push(
+      options.discovered
+        ? `Found ${shown.length} tool(s). Run one with ${EXECUTE_EXTRA_TOOL_NAME} {"tool_name": "<name>", "params": {...}}; params must follow its input schema.`
+        : `Found ${shown.length} tool(s), not loaded. To use one, call ${TOOL_SEARCH_TOOL_NAME} with "select:<name>" first.`,
+    );
+  }
+  if (shown.length < found.length) head.push(`${found.length - shown.length} more match(es) not shown: narrow the query.`);
+  const parts = [[...head, ...notes].join("\n"), ...sections];
+  if (options.discovered && shown.length > 0) parts.push(formatDiscoveredLine(shown));
+  structured.matches = shown;
+  return { content: [{ type: "text", text: parts.join("\n\n") }], isError: false, structuredContent: structured };
+}
