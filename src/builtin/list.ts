@@ -4,9 +4,15 @@
  */
 import { feature } from "bun:bundle";
 import type { Tool } from "../tool/tool.ts";
+import { bashTool } from "./bash.ts";
+import { editTool } from "./edit.ts";
+import { globTool } from "./glob.ts";
+import { grepTool } from "./grep.ts";
+import { readTool } from "./read.ts";
+import { writeTool } from "./write.ts";
 
 export function builtinTools(): Tool[] {
-  const tools: Tool[] = [];
+  const tools: Tool[] = [bashTool, readTool, writeTool, editTool, globTool, grepTool];
   if (feature("PROACTIVE")) {
     tools.push((require("./sleep.ts") as typeof import("./sleep.ts")).sleepTool);
   }

@@ -1,0 +1,91 @@
+/**
+ * The directory walk behind Glob and Grep. It never follows symlinks (a link could lead out of the
+ * workspace or into a cycle), prunes directories no one means to search (.git, node_modules), and
+ * stops after a bounded number of entries so one call on `/`-sized trees cannot run for minutes.
+ */
+import type { Dirent } from "node:fs";
+import { readdir, stat } from "node:fs/promises";
+import { join } from "node:path";
+
+/** Directories skipped unless the caller asks for them by name. */
+export const DEFAULT_SKIPPED_DIRECTORIES: readonly string[] = [".git", ".hg", ".svn", "node_modules"];
+/** Entries (files and directories) looked at before the walk gives up and says so. */
+export const DEFAULT_MAX_WALK_ENTRIES = 200_000;
+
+export interface WalkOptions {
+  skipDirectories?: ReadonlySet<string>;
+  /** Directory levels entered below the root; files directly in the root are at depth 1. */
+  maxDepth?: number;
+  maxEntries?: number;
+  signal?: AbortSignal;
+}
+
+export interface WalkedFile {
+  /** Absolute path. */
+  path: string;
+  /** Path relative to the walk's root, with `/` separators. */
+  relative: string;
+}
+
+export class FileWalk {
+  /** True when the walk stopped at `maxEntries` before seeing the whole tree. */
+  truncated = false;
+  readonly #root: string;
+  readonly #options: WalkOptions;
+
+  constructor(root: string, options: WalkOptions = {}) {
+    this.#root = root;
+    this.#options = options;
+  }
+
+  /** Files in a stable order: each directory's entries by name, depth first. */
+  async *files(): AsyncGenerator<WalkedFile> {
+    const skip = this.#options.skipDirectories ?? new Set(DEFAULT_SKIPPED_DIRECTORIES);
+    const maxDepth = this.#options.maxDepth ?? Number.POSITIVE_INFINITY;
+    const maxEntries = this.#options.maxEntries ?? DEFAULT_MAX_WALK_ENTRIES;
+    let seen = 0;
+    const stack: Array<{ relative: string; depth: number }> = [{ relative: "", depth: 0 }];
+    while (stack.length > 0) {
+      const directory = stack.pop();
+      if (!directory) break;
+      if (this.#options.signal?.aborted) throw new Error("the search was cancelled");
+      const entries = await listDirectory(join(this.#root, directory.relative));
+      const subdirectories: Array<{ relative: string; depth: number }> = [];
+      for (const entry of entries) {
+        if (++seen > maxEntries) {
+          this.truncated = true;
+          return;
+        }
+        const relative = directory.relative === "" ? entry.name : `${directory.relative}/${entry.name}`;
+        if (entry.isDirectory()) {
+          if (!skip.has(entry.name) && directory.depth + 1 < maxDepth) {
+            subdirectories.push({ relative, depth: directory.depth + 1 });
+          }
+        } else if (entry.isFile()) {
+          yield { path: join(this.#root, relative), relative };
+        }
+      }
+      // Reversed so that popping visits subdirectories in name order.
+      stack.push(...subdirectories.reverse());
+    }
+  }
+}
+
+async function listDirectory(path: string): Promise<Dirent[]> {
+  try {
+    const entries = await readdir(path, { withFileTypes: true });
+    return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  } catch {
+    // Unreadable or vanished mid-walk: skip it rather than fail the whole search.
+    return [];
+  }
+}
+
+/** Paths ordered most recently modified first (ties by path), the order Glob and Grep list files in. */
+export async function newestFirst(paths: readonly string[]): Promise<string[]> {
+  const stamped = await Promise.all(
+    paths.map(async (path) => ({ path, mtime: await stat(path).then((info) => info.mtimeMs, () => 0) })),
+  );
+  stamped.sort((a, b) => b.mtime - a.mtime || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return stamped.map((entry) => entry.path);
+}

@@ -1,0 +1,30 @@
+/**
+ * Commands run in their own process group (spawned detached, so the child calls setsid and its pid
+ * is the group id). Stopping a command signals the whole group: a `sleep 600 &` the command left
+ * behind dies with it instead of outliving the call.
+ */
+
+export interface GroupKillOptions {
+  /** Time between SIGTERM and SIGKILL, for processes that clean up or ignore SIGTERM. */
+  graceMs: number;
+}
+
+/** Sends `signal` to every process in the group led by `pid`; false when the group is gone. */
+export function signalGroup(pid: number, signal: NodeJS.Signals): boolean {
+  try {
+    process.kill(-pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * SIGTERM to the group now, SIGKILL to whatever is left after the grace period. The SIGKILL timer
+ * is unref'd: it must not keep a daemon (or a test run) alive.
+ */
+export function terminateGroup(pid: number, { graceMs }: GroupKillOptions): void {
+  if (!signalGroup(pid, "SIGTERM")) return;
+  const timer = setTimeout(() => signalGroup(pid, "SIGKILL"), graceMs);
+  timer.unref();
+}

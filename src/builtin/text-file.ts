@@ -1,0 +1,83 @@
+/**
+ * Text-file helpers shared by Read, Edit and Grep: what counts as binary, strict UTF-8 decoding,
+ * and the `cat -n` line format the model sees (and copies from when it edits).
+ */
+import { stat } from "node:fs/promises";
+
+/** How much of a file is sniffed for NUL bytes, the way grep and git decide a file is binary. */
+export const BINARY_SNIFF_BYTES = 8192;
+
+/** Lines longer than this are cut in displayed output: one minified line must not eat the context. */
+export const MAX_DISPLAY_LINE_CHARS = 2000;
+
+export function hasNulByte(bytes: Uint8Array, limit = bytes.length): boolean {
+  const end = Math.min(limit, bytes.length);
+  for (let index = 0; index < end; index++) if (bytes[index] === 0) return true;
+  return false;
+}
+
+/**
+ * Decodes UTF-8 strictly; `undefined` when the bytes are not valid UTF-8 (so the file is treated as
+ * binary rather than shown or rewritten with replacement characters). A byte-order mark is kept, so
+ * an edited file is written back with the BOM it had.
+ */
+export function decodeUtf8(bytes: Uint8Array): string | undefined {
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+export type TextFile = { ok: true; text: string; size: number } | { ok: false; reason: string };
+
+/**
+ * Reads a whole file as text, refusing directories, files over `maxBytes` and binary content with a
+ * reason the model can act on. `displayPath` is how the file is named in that reason.
+ */
+export async function readTextFile(path: string, maxBytes: number, displayPath = path): Promise<TextFile> {
+  const info = await statOrUndefined(path);
+  if (!info) return { ok: false, reason: `${displayPath} does not exist.` };
+  if (info.isDirectory()) return { ok: false, reason: `${displayPath} is a directory, not a file.` };
+  if (!info.isFile()) return { ok: false, reason: `${displayPath} is not a regular file.` };
+  if (info.size > maxBytes) {
+    return { ok: false, reason: `${displayPath} is ${formatBytes(info.size)}, over the ${formatBytes(maxBytes)} limit.` };
+  }
+  const bytes = await Bun.file(path).bytes();
+  if (hasNulByte(bytes, BINARY_SNIFF_BYTES)) return { ok: false, reason: `${displayPath} is a binary file (it contains NUL bytes).` };
+  const text = decodeUtf8(bytes);
+  if (text === undefined) return { ok: false, reason: `${displayPath} is not valid UTF-8 text (binary or another encoding).` };
+  return { ok: true, text, size: bytes.length };
+}
+
+export async function statOrUndefined(path: string) {
+  try {
+    return await stat(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** One line as `cat -n` prints it: the 1-based number right-aligned in six columns, a tab, the text. */
+export function numberedLine(lineNumber: number, line: string): string {
+  return `${String(lineNumber).padStart(6, " ")}\t${cutLongLine(line)}`;
+}
+
+export function cutLongLine(line: string, maxChars = MAX_DISPLAY_LINE_CHARS): string {
+  if (line.length <= maxChars) return line;
+  return `${line.slice(0, maxChars)} [... line cut: ${(line.length - maxChars).toLocaleString("en-US")} more characters]`;
+}
+
+/** Splits text into lines the way editors count them: a final newline does not start another line. */
+export function splitLines(text: string): string[] {
+  if (text === "") return [];
+  const lines = text.split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
+  return lines.map((line) => (line.endsWith("\r") ? line.slice(0, -1) : line));
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
