@@ -7,7 +7,7 @@ import { z } from "zod";
 import { buildTool } from "../tool/build-tool.ts";
 import { errorResult, textResult, type ToolResult } from "../tool/result.ts";
 import { MAX_IMAGE_BYTES, sniffImageType } from "./image-file.ts";
-import { readLineWindow } from "./read-lines.ts";
+import { readLineWindow, type WindowLine } from "./read-lines.ts";
 import { formatBytes, numberedLine, statOrUndefined } from "./text-file.ts";
 import { confineToWorkspace, realPathSubject } from "./workspace-guard.ts";
 import { resolveInWorkspace } from "./workspace-paths.ts";
@@ -77,12 +77,12 @@ export const readTool = buildTool({
   },
 });
 
-function formatWindow(lines: ReadonlyArray<{ text: string }>, start: number, total: number | undefined): string {
+function formatWindow(lines: readonly WindowLine[], start: number, total: number | undefined): string {
   const out: string[] = [];
   let chars = 0;
   let lineNumber = start;
   for (const line of lines) {
-    const text = numberedLine(lineNumber, line.text);
+    const text = numberedLine(lineNumber, line.text, line.length);
     if (out.length > 0 && chars + text.length + 1 > MAX_READ_OUTPUT_CHARS) {
       out.push(`[Output stopped at line ${lineNumber - 1} to stay under ${MAX_READ_OUTPUT_CHARS.toLocaleString("en-US")} characters. Continue with offset ${lineNumber}.]`);
       return out.join("\n");

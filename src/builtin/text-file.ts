@@ -59,13 +59,14 @@ export async function statOrUndefined(path: string) {
 }
 
 /** One line as `cat -n` prints it: the 1-based number right-aligned in six columns, a tab, the text. */
-export function numberedLine(lineNumber: number, line: string): string {
-  return `${String(lineNumber).padStart(6, " ")}\t${cutLongLine(line)}`;
+export function numberedLine(lineNumber: number, line: string, fullLength = line.length): string {
+  return `${String(lineNumber).padStart(6, " ")}\t${cutLongLine(line, MAX_DISPLAY_LINE_CHARS, fullLength)}`;
 }
 
-export function cutLongLine(line: string, maxChars = MAX_DISPLAY_LINE_CHARS): string {
-  if (line.length <= maxChars) return line;
-  return `${line.slice(0, maxChars)} [... line cut: ${(line.length - maxChars).toLocaleString("en-US")} more characters]`;
+/** `fullLength` is the line's real length when `line` holds only its beginning (see read-lines.ts). */
+export function cutLongLine(line: string, maxChars = MAX_DISPLAY_LINE_CHARS, fullLength = line.length): string {
+  if (fullLength <= maxChars) return line;
+  return `${line.slice(0, maxChars)} [... line cut: ${(fullLength - maxChars).toLocaleString("en-US")} more characters]`;
 }
 
 /** Splits text into lines the way editors count them: a final newline does not start another line. */
@@ -77,7 +78,7 @@ export function splitLines(text: string): string[] {
 }
 
 export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024) return bytes === 1 ? "1 byte" : `${bytes} bytes`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
