@@ -109,7 +109,9 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
   if (outcome.alreadyLoaded.length > 0) structured.already_loaded = outcome.alreadyLoaded;
   if (outcome.missing.length > 0) structured.missing = outcome.missing;
   if (result.didYouMean && result.didYouMean.length > 0) structured.did_you_mean = result.didYouMean;
-  const stillPending = outcome.loaded.length === 0 && pending.length > 0 ? [...(result.pendingServers ?? pending)] : [];
+  // Servers still connecting matter when something was not found: their tools may be it.
+  const unresolved = outcome.loaded.length === 0 || outcome.missing.length > 0;
+  const stillPending = unresolved ? [...pending] : [];
   if (stillPending.length > 0) structured.pending_mcp_servers = stillPending;
 
   const notes = noteLines(query, outcome, result.didYouMean ?? [], stillPending);

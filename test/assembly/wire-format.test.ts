@@ -3,7 +3,7 @@ import { baseWireTool, emitWireTool, wireInputSchema, wireToolName, type WireToo
 import { mcp } from "./fixtures.ts";
 
 const tool = mcp("github", "create_issue", { description: "Create an issue." });
-const schema = { type: "object", properties: { title: { type: "string", description: "Title of the thing." } }, required: ["title"] };
+const schema = { type: "object" as const, properties: { title: { type: "string", description: "Title of the thing." } }, required: ["title"] };
 
 describe("wire format", () => {
   test("Anthropic: name, description, input_schema — $schema dropped", () => {

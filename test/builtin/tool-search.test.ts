@@ -1,0 +1,160 @@
+import { describe, expect, test } from "bun:test";
+import { scanTranscript } from "../../src/assembly/scan-transcript.ts";
+import { createToolSearchTool, descriptionFor, type ToolSearchDeps, type ToolSearchEngine } from "../../src/builtin/tool-search.ts";
+import { ToolSearchIndex } from "../../src/search/tool-search-index.ts";
+import { executeTool } from "../../src/tool/execute.ts";
+import { resultText, type ToolResult } from "../../src/tool/result.ts";
+import type { ToolContext } from "../../src/tool/tool.ts";
+import { DEFAULT_PERMISSIONS } from "../../src/permissions/rules.ts";
+import { anthropicCall, indexOf, samplePool } from "../assembly/fixtures.ts";
+
+const pool = samplePool();
+const engine = indexOf(pool);
+const context: ToolContext = {
+  signal: new AbortController().signal,
+  sessionId: "s",
+  workspaceRoots: ["/tmp"],
+  cwd: "/tmp",
+  sessionState: new Map(),
+};
+
+// The real engine satisfies the interface ToolSearch codes against.
+const engineContract: ToolSearchEngine = new ToolSearchIndex();
+void engineContract;
+
+function search(query: string, options: Partial<ToolSearchDeps> & { max_results?: number } = {}): Promise<ToolResult> {
+  const { max_results, ...deps } = options;
+  const tool = createToolSearchTool({ engine, lookup: pool.get, delivery: "proxy", ...deps });
+  const lookup = (name: string) => (name === tool.name ? tool : undefined);
+  const input = max_results === undefined ? { query } : { query, max_results };
+  return executeTool(tool.name, input, context, { lookup, permissions: DEFAULT_PERMISSIONS });
+}
+
+const discoveredBy = (result: ToolResult) => [
+  ...scanTranscript(anthropicCall("ToolSearch", {}, result.content as unknown as Record<string, unknown>[])).discovered,
+];
+
+describe("ToolSearch (proxy)", () => {
+  test("select: resolves names, aliases and raw MCP names; core tools are already loaded; missing ones tolerated", async () => {
+    const result = await search("select:create-ticket,FileRead,Nope,mcp__github__get_issue");
+    expect(result.isError).toBe(false);
+    expect(result.structuredContent).toEqual({
+      query: "select:create-ticket,FileRead,Nope,mcp__github__get_issue",
+      kind: "select",
+      matches: ["mcp__jira__create-ticket", "mcp__github__get_issue"],
+      already_loaded: ["Read"],
+      missing: ["Nope"],
+    });
+    const text = resultText(result);
+    expect(text).toContain("Already loaded as core tool(s): Read. Call them directly with your normal tool interface — not through ExecuteExtraTool.");
+    expect(text).toContain("Not found: Nope.");
+    expect(text).toContain("### mcp__jira__create-ticket\nOpen a Jira ticket.\nInput schema: {\"type\":\"object\"");
+    expect(text.endsWith("[toolpool discovered: mcp__jira__create-ticket, mcp__github__get_issue]")).toBe(true);
+    expect(discoveredBy(result)).toEqual(["mcp__jira__create-ticket", "mcp__github__get_issue"]);
+  });
+
+  test("keyword search returns deferred tools only, ranked, with schemas", async () => {
+    const result = await search("github issue");
+    expect(result.structuredContent?.matches).toEqual(["mcp__github__create_issue", "mcp__github__get_issue"]);
+    expect(resultText(result)).toContain('ExecuteExtraTool {"tool_name": "<name>", "params": {...}}');
+    expect(discoveredBy(result)).toEqual(["mcp__github__create_issue", "mcp__github__get_issue"]);
+  });
+
+  test("max_results bounds a keyword search", async () => {
+    expect((await search("github issue", { max_results: 1 })).structuredContent?.matches).toHaveLength(1);
+    expect((await search("github issue", { defaultMaxResults: 1 })).structuredContent?.matches).toHaveLength(1);
+  });
+
+  test("discover: shows schemas and loads nothing", async () => {
+    const result = await search("discover:slack message");
+    const text = resultText(result);
+    expect(text).toContain("### mcp__slack__post_message");
+    expect(text).toContain("Input schema:");
+    expect(text).toContain('not loaded. To use one, call ToolSearch with "select:<name>" first.');
+    expect(text).not.toContain("[toolpool discovered:");
+    expect(discoveredBy(result)).toEqual([]);
+  });
+
+  test("an exact core tool name: already loaded, not 'no match'", async () => {
+    const result = await search("Read");
+    expect(result.structuredContent).toMatchObject({ matches: [], already_loaded: ["Read"] });
+  });
+
+  test("a near miss gets a did-you-mean", async () => {
+    const result = await search("select:mcp__github__create_isue");
+    expect(result.structuredContent).toMatchObject({ missing: ["mcp__github__create_isue"], did_you_mean: ["mcp__github__create_issue"] });
+    expect(resultText(result)).toContain("Did you mean: mcp__github__create_issue?");
+  });
+
+  test("an empty result names the servers still connecting", async () => {
+    const result = await search("kanban roadmap", { pendingServers: () => ["linear"] });
+    expect(result.structuredContent).toMatchObject({ matches: [], pending_mcp_servers: ["linear"] });
+    expect(resultText(result)).toContain("MCP servers still connecting: linear.");
+    const found = await search("github issue", { pendingServers: () => ["linear"] });
+    expect(found.structuredContent).not.toHaveProperty("pending_mcp_servers");
+  });
+
+  test("a query that matches nothing says so", async () => {
+    expect(resultText(await search("xyzzy"))).toBe('No deferred tools matched "xyzzy".');
+  });
+
+  test("a custom isDeferred is honoured", async () => {
+    const result = await search("select:Bash", { isDeferred: (tool) => tool.name === "Bash" });
+    expect(result.structuredContent?.matches).toEqual(["Bash"]);
+  });
+
+  test("invalid input is refused by the pipeline with a fix", async () => {
+    const result = await search("");
+    expect(result.isError).toBe(true);
+    expect(resultText(result)).toContain("Invalid input for ToolSearch");
+  });
+});
+
+describe("ToolSearch (native)", () => {
+  test("tool_reference blocks plus a short text", async () => {
+    const result = await search("select:mcp__github__create_issue,Read", { delivery: "native" });
+    expect(result.content).toEqual([
+      {
+        type: "text",
+        text: "Loaded 1 tool(s): mcp__github__create_issue. Call them directly.\nAlready loaded as core tool(s): Read. Call them directly with your normal tool interface — not through ExecuteExtraTool.",
+      },
+      { type: "tool_reference", tool_name: "mcp__github__create_issue" },
+    ]);
+    expect(discoveredBy(result)).toEqual(["mcp__github__create_issue"]);
+  });
+
+  test("discover: is text, not references", async () => {
+    const result = await search("discover:github", { delivery: "native" });
+    expect(result.content.every((block) => block.type === "text")).toBe(true);
+  });
+});
+
+describe("ToolSearch as a tool", () => {
+  const tool = createToolSearchTool({ engine, lookup: pool.get, delivery: "proxy" });
+
+  test("read-only and concurrency-safe", () => {
+    expect(tool.isReadOnly({ query: "x" })).toBe(true);
+    expect(tool.isConcurrencySafe({ query: "x" })).toBe(true);
+    expect(tool.shouldDefer).toBe(false);
+  });
+
+  test("wire schema", () => {
+    expect(tool.inputJSONSchema).toEqual({
+      type: "object",
+      properties: {
+        query: { type: "string", minLength: 1, description: 'A "select:Name1,Name2" selection, keywords, or "discover:keywords".' },
+        max_results: { description: "How many tools a keyword search returns at most (default 5).", type: "integer", minimum: 1, maximum: 100 },
+      },
+      required: ["query"],
+      additionalProperties: false,
+    });
+  });
+
+  test.each(["native", "proxy"] as const)("the %s description keeps its own lines only", (delivery) => {
+    const text = descriptionFor(delivery);
+    expect(text).not.toMatch(/^(native|proxy)\|/m);
+    expect(text.includes("ExecuteExtraTool")).toBe(delivery === "proxy");
+    expect(text.includes("call it directly, like any other tool")).toBe(delivery === "native");
+    expect(text).toContain("<available-deferred-tools>");
+  });
+});
