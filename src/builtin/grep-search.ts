@@ -105,7 +105,7 @@ function render(request: GrepRequest, path: string, matches: FileMatches): strin
 
 function moreNote(mode: GrepMode, shown: number): string {
   if (mode === "files_with_matches") return `[The search stopped after ${shown} matching files. Narrow it with path, glob or type.]`;
-  const unit = mode === "content" ? "lines of output" : "entries";
+  const unit = mode === "content" ? (shown === 1 ? "line of output" : "lines of output") : shown === 1 ? "entry" : "entries";
   return `[Showing the first ${shown} ${unit}; there are more. Narrow the search with path, glob or type, or raise head_limit.]`;
 }
 
