@@ -27,8 +27,8 @@ export class InvertedIndex {
   fieldLengths = new Float32Array(64 * FIELD_COUNT);
   private postingCounts = new Int32Array(64);
   readonly fieldLengthSums = new Float64Array(FIELD_COUNT);
-  /** The name field's term ids in order, per slot (for phrase and coverage features). */
-  readonly nameTerms: (Int32Array | undefined)[] = [];
+  /** The description field's term ids in order, per slot (for phrase features). */
+  readonly descriptionTerms: (Int32Array | undefined)[] = [];
   private readonly distinctTerms: (Int32Array | undefined)[] = [];
   slotCount = 0;
   liveCount = 0;
@@ -90,7 +90,7 @@ export class InvertedIndex {
     }
     this.postingCounts[slot] = appended;
     this.distinctTerms[slot] = distinct;
-    this.nameTerms[slot] = Int32Array.from(fields[FIELD_ID.name]!, (token) => this.termIds.get(token)!);
+    this.descriptionTerms[slot] = Int32Array.from(fields[FIELD_ID.description]!, (token) => this.termIds.get(token)!);
     this.names[slot] = name;
     this.alive[slot] = 1;
     this.slotByName.set(name, slot);
@@ -110,7 +110,7 @@ export class InvertedIndex {
     this.deadPostings += this.postingCounts[slot]!;
     this.postingCounts[slot] = 0;
     this.distinctTerms[slot] = undefined;
-    this.nameTerms[slot] = undefined;
+    this.descriptionTerms[slot] = undefined;
     this.names[slot] = undefined;
     this.alive[slot] = 0;
     this.slotByName.delete(name);

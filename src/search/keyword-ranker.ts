@@ -16,7 +16,6 @@ export class KeywordRanker {
   constructor(
     private readonly index: InvertedIndex,
     private readonly options: RankingOptions,
-    private readonly serverOf: (slot: number) => number,
   ) {
     this.scorer = new Bm25fScorer(options);
   }
@@ -37,7 +36,7 @@ export class KeywordRanker {
       if (!heap.wouldAccept(slot, score) || !accept(slot)) continue;
       heap.push(slot, score);
     }
-    const candidates = rerank(heap.drain(), query, this.index, scorer, this.options, this.serverOf);
+    const candidates = rerank(heap.drain(), query, this.index, scorer, this.options);
     return candidates.slice(0, limit);
   }
 }

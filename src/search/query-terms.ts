@@ -19,10 +19,10 @@ export interface QueryTokens {
 /** A keyword query resolved against the current index. */
 export interface PreparedQuery {
   terms: QueryTerm[];
-  /** Distinct query term ids, for name-coverage features. */
+  /** Distinct query term ids (their count scales the coverage weight). */
   termIds: Set<number>;
-  /** Adjacent pairs of free-text term ids, keyed `first * PAIR_BASE + second`. */
-  pairs: Set<number>;
+  /** Adjacent pairs of free-text term ids, keyed `first * PAIR_BASE + second`, valued by mean IDF. */
+  pairs: Map<number, number>;
   /** IDF sum of `terms`: the denominator of the coverage share. */
   totalIdf: number;
   /** Mask a tool's required bits must equal. */
@@ -34,6 +34,7 @@ export interface PreparedQuery {
 }
 
 export const PAIR_BASE = 2 ** 22;
+const DIGITS = /^\d+$/;
 
 export function prepareQuery(index: InvertedIndex, tokens: QueryTokens, options: RankingOptions): PreparedQuery {
   const byId = new Map<number, QueryTerm>();
@@ -58,7 +59,7 @@ export function prepareQuery(index: InvertedIndex, tokens: QueryTokens, options:
   for (const term of tokens.text) {
     const entry = termFor(term);
     sequence.push(entry?.id ?? -1);
-    if (entry !== undefined) entry.weight = 1;
+    if (entry !== undefined) entry.weight = DIGITS.test(term) ? options.numberWeight : 1;
   }
 
   let requiredAll = 0;
@@ -79,13 +80,15 @@ export function prepareQuery(index: InvertedIndex, tokens: QueryTokens, options:
     }
   }
 
-  const terms = pruneTerms([...byId.values()], options);
+  const terms = capTerms([...byId.values()], options.maxQueryTerms);
   const kept = new Set(terms.map((term) => term.id));
-  const pairs = new Set<number>();
+  const pairs = new Map<number, number>();
   for (let i = 0; i + 1 < sequence.length; i++) {
-    const first = sequence[i]!;
-    const second = sequence[i + 1]!;
-    if (kept.has(first) && kept.has(second) && first !== second) pairs.add(first * PAIR_BASE + second);
+    const first = byId.get(sequence[i]!);
+    const second = byId.get(sequence[i + 1]!);
+    if (first === undefined || second === undefined || first === second) continue;
+    if (!kept.has(first.id) || !kept.has(second.id)) continue;
+    pairs.set(first.id * PAIR_BASE + second.id, (first.idf + second.idf) / 2);
   }
   return {
     terms,
@@ -98,18 +101,11 @@ export function prepareQuery(index: InvertedIndex, tokens: QueryTokens, options:
   };
 }
 
-/**
- * Long natural-language queries keep only their informative terms: those within
- * `longQueryIdfShare` of the best IDF, at most `maxQueryTerms`, required terms always.
- */
-function pruneTerms(terms: QueryTerm[], options: RankingOptions): QueryTerm[] {
+/** At most `limit` terms, the highest IDF first; required terms are always kept. */
+function capTerms(terms: QueryTerm[], limit: number): QueryTerm[] {
   terms.sort((a, b) => b.idf - a.idf || a.id - b.id);
-  if (terms.length > options.longQueryTerms) {
-    const floor = (terms[0]?.idf ?? 0) * options.longQueryIdfShare;
-    terms = terms.filter((term) => term.requiredBit !== 0 || term.idf >= floor);
-  }
-  if (terms.length <= options.maxQueryTerms) return terms;
+  if (terms.length <= limit) return terms;
   const required = terms.filter((term) => term.requiredBit !== 0);
   const optional = terms.filter((term) => term.requiredBit === 0);
-  return [...required, ...optional.slice(0, Math.max(0, options.maxQueryTerms - required.length))];
+  return [...required, ...optional.slice(0, Math.max(0, limit - required.length))];
 }

@@ -1,6 +1,9 @@
 import type { FieldName } from "./fields.ts";
 
-/** Every knob of the ranking. The defaults are the ones the dev split of ../shared/eval supports. */
+/**
+ * Every knob of the ranking. The defaults are what the dev split of ../shared/eval supports, each
+ * kept only when both halves of that split agreed (docs/search.md lists the measurements).
+ */
 export interface RankingOptions {
   /** BM25 term-frequency saturation. */
   k1: number;
@@ -8,22 +11,21 @@ export interface RankingOptions {
   weights: Readonly<Record<FieldName, number>>;
   /** BM25F length normalisation of each field (0 = none, 1 = full). */
   lengthNormalization: Readonly<Record<FieldName, number>>;
-  /** How many first-stage results are re-ranked with the name, phrase and coverage features. */
+  /** How many first-stage results are re-ranked with the phrase and coverage features. */
   candidates: number;
   /** Multiplier on the share (IDF-weighted) of distinct query terms a tool matches. */
   coverage: number;
   /** Exponent on that share: higher punishes partial matches harder. */
   coverageExponent: number;
-  /** Multiplier on the share of a tool's name words that the query contains. */
-  nameCoverage: number;
-  /** Multiplier on the share of adjacent query word pairs found adjacent in the tool name. */
-  namePhrase: number;
-  /** Weight of server-level evidence: how strongly the server's other tools match. */
-  serverEvidence: number;
-  /** Queries with more distinct terms than this drop their lowest-IDF terms … */
-  longQueryTerms: number;
-  /** … keeping those whose IDF is at least this share of the query's highest IDF. */
-  longQueryIdfShare: number;
+  /**
+   * Queries with more distinct terms than this get proportionally less coverage weight: a long
+   * request usually lists several needs, each met by a different tool.
+   */
+  coverageFadeTerms: number;
+  /** Score added per IDF of each query word pair found adjacent, in order, in the description. */
+  descriptionPhrase: number;
+  /** Query weight of a term that is all digits (dates, amounts and ids rarely name a capability). */
+  numberWeight: number;
   /** Hard cap on distinct query terms (highest IDF kept), so a 10,000-character query stays fast. */
   maxQueryTerms: number;
 }
@@ -35,8 +37,8 @@ export const DEFAULT_RANKING: RankingOptions = {
     alias: 3,
     hint: 2.5,
     description: 1,
-    parameterName: 0.5,
-    parameterDescription: 0.3,
+    parameterName: 1,
+    parameterDescription: 0.6,
     server: 1.5,
     serverDescription: 0.3,
   },
@@ -46,18 +48,16 @@ export const DEFAULT_RANKING: RankingOptions = {
     hint: 0.5,
     description: 0.75,
     parameterName: 0.75,
-    parameterDescription: 0.75,
+    parameterDescription: 0.5,
     server: 0.5,
     serverDescription: 0.75,
   },
   candidates: 50,
-  coverage: 0,
+  coverage: 2,
   coverageExponent: 1,
-  nameCoverage: 0,
-  namePhrase: 0,
-  serverEvidence: 0,
-  longQueryTerms: 1000,
-  longQueryIdfShare: 0,
+  coverageFadeTerms: 6,
+  descriptionPhrase: 0.6,
+  numberWeight: 0.3,
   maxQueryTerms: 64,
 };
 

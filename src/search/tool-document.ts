@@ -41,8 +41,10 @@ export function searchDocumentFromTool(tool: CatalogTool): SearchDocument {
 /** Top-level properties of a JSON Schema object as search parameters; anything malformed yields none. */
 export function parametersOf(schema: unknown): SearchParameter[] {
   if (!isRecord(schema) || !isRecord(schema.properties)) return [];
+  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
   return Object.entries(schema.properties).map(([name, property]) => {
     const parameter: SearchParameter = { name };
+    if (required.has(name)) parameter.required = true;
     if (!isRecord(property)) return parameter;
     if (typeof property.description === "string") parameter.description = property.description;
     const values = Array.isArray(property.enum) ? property.enum.filter((value) => typeof value === "string") : [];

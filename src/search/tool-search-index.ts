@@ -15,6 +15,9 @@ export const MAX_RESULTS_LIMIT = 100;
 /** Parsed and tokenized queries kept for reuse (prefetch and retries repeat queries). */
 const QUERY_CACHE_SIZE = 512;
 const NAME_PUNCTUATION = /[_.\-]|\p{Ll}\p{Lu}/u;
+const IDENTIFIER_EDGES = /^[^\p{L}\p{N}_]+|[^\p{L}\p{N}_]+$/gu;
+/** Identifier-like words looked up per query; a pasted log cannot turn into thousands of lookups. */
+const MAX_MENTIONS = 32;
 
 export interface ToolSearchIndexOptions {
   ranking?: Partial<RankingOptions>;
@@ -41,7 +44,7 @@ export class ToolSearchIndex {
   private serverOfSlot = new Int32Array(64);
 
   constructor(options: ToolSearchIndexOptions = {}) {
-    this.ranker = new KeywordRanker(this.index, rankingOptions(options.ranking), (slot) => this.serverOfSlot[slot]!);
+    this.ranker = new KeywordRanker(this.index, rankingOptions(options.ranking));
   }
 
   get size(): number {
@@ -151,6 +154,7 @@ export class ToolSearchIndex {
     }
     const hasTerms = tokens.text.length > 0 || tokens.required.length > 0;
     if (hasTerms) result.matches = this.rank(tokens, maxResults, passes, serverIds);
+    if (parsed.required.length === 0) result.matches = this.mentionedFirst(parsed.text, result.matches, maxResults, passes, serverIds);
     if (result.matches.length === 0 && serverIds !== undefined) {
       result.matches = this.listServers(serverIds, maxResults, passes);
     }
@@ -183,6 +187,33 @@ export class ToolSearchIndex {
     return this.ranker
       .rank(tokens, maxResults, accept)
       .map(({ slot, score }) => ({ name: this.index.names[slot]!, score }));
+  }
+
+  /**
+   * Tools the query names outright (an identifier-like word such as `calculate_distance` that is
+   * a pool name, alias or raw MCP name) rank first: the caller told us which tool it means.
+   */
+  private mentionedFirst(
+    text: string,
+    ranked: SearchMatch[],
+    maxResults: number,
+    passes: (name: string) => boolean,
+    serverIds: readonly number[] | undefined,
+  ): SearchMatch[] {
+    const mentioned: string[] = [];
+    for (const word of identifierWords(text)) {
+      for (const name of this.lookup.resolve(word)) {
+        if (mentioned.includes(name) || !passes(name)) continue;
+        const slot = this.index.slotOf(name)!;
+        if (serverIds !== undefined && !serverIds.includes(this.serverOfSlot[slot]!)) continue;
+        mentioned.push(name);
+      }
+    }
+    if (mentioned.length === 0) return ranked;
+    const top = ranked[0]?.score ?? 1;
+    const first = mentioned.map((name, i) => ({ name, score: top + mentioned.length - i }));
+    const rest = ranked.filter((match) => !mentioned.includes(match.name));
+    return [...first, ...rest].slice(0, maxResults);
   }
 
   private listServers(serverIds: readonly number[], maxResults: number, passes: (name: string) => boolean): SearchMatch[] {
@@ -219,6 +250,16 @@ export class ToolSearchIndex {
     this.queryCache.set(text, entry);
     return entry;
   }
+}
+
+/** Words of a query that look like tool identifiers, stripped of surrounding quotes and punctuation. */
+function identifierWords(text: string): string[] {
+  const words: string[] = [];
+  for (const raw of text.split(/\s+/)) {
+    const word = raw.replace(IDENTIFIER_EDGES, "");
+    if (word.length >= 3 && NAME_PUNCTUATION.test(word) && words.length < MAX_MENTIONS) words.push(word);
+  }
+  return words;
 }
 
 function clampMaxResults(value: number | undefined): number {

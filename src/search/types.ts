@@ -20,6 +20,7 @@ export interface SearchParameter {
   description?: string;
   /** Allowed values (a JSON Schema `enum` of strings), indexed with the description. */
   values?: readonly string[];
+  required?: boolean;
 }
 
 export type QueryKind = "select" | "discover" | "keyword";
