@@ -1,0 +1,103 @@
+/**
+ * Type-level test: what assembleRequest and ToolSearch produce type-checks against the providers' own
+ * SDK types — the Anthropic beta Messages types (native delivery: `defer_loading`, `tool_reference`)
+ * and the OpenAI chat-completions types. `tsc --noEmit -p .` checks this file; bun runs it, so the
+ * values are real too.
+ */
+import { describe, expect, test } from "bun:test";
+import type {
+  BetaMessageParam,
+  BetaTool,
+  BetaToolResultBlockParam,
+  BetaToolUnion,
+  MessageCreateParamsNonStreaming,
+} from "@anthropic-ai/sdk/resources/beta/messages/messages";
+import type {
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionFunctionTool,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+} from "openai/resources/chat/completions";
+import { assembleRequest, type AssembleSettings } from "../../src/assembly/assemble-request.ts";
+import { scanTranscript } from "../../src/assembly/scan-transcript.ts";
+import type { AnthropicWireTool, OpenAIWireTool } from "../../src/assembly/wire-format.ts";
+import { createExecuteExtraTool } from "../../src/builtin/execute-extra-tool.ts";
+import { createToolSearchTool } from "../../src/builtin/tool-search.ts";
+import type { ToolResult } from "../../src/tool/result.ts";
+import { indexOf, samplePool } from "./fixtures.ts";
+
+// Compile-time: our wire types are the SDKs' types (a mismatch fails `tsc`).
+const anthropicFits: BetaTool = {} as AnthropicWireTool;
+const openaiFits: ChatCompletionFunctionTool = {} as OpenAIWireTool;
+// @ts-expect-error — the check has teeth: an OpenAI function tool is not an Anthropic tool.
+const crossed: BetaTool = {} as OpenAIWireTool;
+void anthropicFits, openaiFits, crossed;
+
+const pool = samplePool();
+const engine = indexOf(pool);
+const metaTools = (delivery: "native" | "proxy") => ({
+  toolSearch: createToolSearchTool({ engine, lookup: pool.get, delivery }),
+  executeExtraTool: createExecuteExtraTool({ lookup: pool.get, discovered: () => new Set(), execute: async () => ({ content: [], isError: false }) }),
+});
+const settings = (overrides: Partial<AssembleSettings>): AssembleSettings => ({
+  model: "claude-sonnet-4-5",
+  provider: "anthropic",
+  delivery: "auto",
+  format: "anthropic",
+  announcements: "list",
+  ...overrides,
+});
+
+/** A ToolSearch result as an Anthropic beta tool_result block. */
+function toolResultBlock(toolUseId: string, result: ToolResult): BetaToolResultBlockParam {
+  const content: BetaToolResultBlockParam["content"] = result.content.map((block) =>
+    block.type === "image" ? { type: "image", source: { type: "base64", media_type: "image/png", data: block.data } } : block,
+  );
+  return { type: "tool_result", tool_use_id: toolUseId, content };
+}
+
+describe("wire types", () => {
+  test("native: the tools array, the tool_reference result and the transcript are Anthropic beta types", async () => {
+    const search = await metaTools("native").toolSearch.call({ query: "select:mcp__github__create_issue" }, {
+      signal: new AbortController().signal,
+      sessionId: "s",
+      workspaceRoots: [],
+      cwd: "/",
+      sessionState: new Map(),
+    });
+    const messages: BetaMessageParam[] = [
+      { role: "user", content: "File a bug." },
+      { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "ToolSearch", input: { query: "select:mcp__github__create_issue" } }] },
+      { role: "user", content: [toolResultBlock("t1", search)] },
+    ];
+    const result = assembleRequest({ settings: settings({}), tools: pool.tools, messages, metaTools });
+    if (result.format !== "anthropic") throw new Error("expected the Anthropic format");
+    const tools: BetaToolUnion[] = result.tools;
+    const body: MessageCreateParamsNonStreaming = { model: "claude-sonnet-4-5", max_tokens: 1024, messages, tools, betas: result.betas };
+    expect(body.tools?.at(-1)).toMatchObject({ name: "mcp__github__create_issue", defer_loading: true });
+    expect(body.betas).toEqual(["advanced-tool-use-2025-11-20"]);
+    expect([...scanTranscript(messages).discovered]).toEqual(["mcp__github__create_issue"]);
+  });
+
+  test("OpenAI: function tools and chat messages are OpenAI types", () => {
+    const messages: ChatCompletionMessageParam[] = [
+      { role: "system", content: "You are helpful." },
+      { role: "user", content: "File a bug." },
+      { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "ToolSearch", arguments: '{"query":"github"}' } }] },
+      { role: "tool", tool_call_id: "c1", content: "Found 1 tool(s).\n\n[toolpool discovered: mcp__github__create_issue]" },
+    ];
+    const result = assembleRequest({ settings: settings({ format: "openai", provider: "openai", model: "gpt-4o" }), tools: pool.tools, messages, metaTools });
+    if (result.format !== "openai") throw new Error("expected the OpenAI format");
+    const tools: ChatCompletionTool[] = result.tools;
+    const body: ChatCompletionCreateParamsNonStreaming = { model: "gpt-4o", messages, tools };
+    expect(body.tools?.map((tool) => (tool.type === "function" ? tool.function.name : ""))).toEqual([
+      "Bash",
+      "Read",
+      "Write",
+      "mcp__slack__list_channels",
+      "ToolSearch",
+      "ExecuteExtraTool",
+    ]);
+    expect(result.discovered).toEqual(["mcp__github__create_issue"]);
+  });
+});
