@@ -141,7 +141,7 @@ export class ToolSearchIndex {
   ): QueryResult {
     const result: QueryResult = { kind: parsed.kind, matches: [] };
     const passes = (name: string) => filter === undefined || filter(name);
-    const exact = parsed.required.length === 0 && parsed.servers.length === 0 ? this.lookup.resolve(parsed.whole) : [];
+    const exact = this.lookup.resolve(parsed.whole);
     if (exact.length > 0) {
       result.exactName = exact[0]!;
       result.matches = exact.filter(passes).slice(0, maxResults).map((name) => ({ name, score: 1 }));

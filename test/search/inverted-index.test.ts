@@ -1,0 +1,51 @@
+import { describe, expect, test } from "bun:test";
+import { FIELD_COUNT, FIELD_ID } from "../../src/search/fields.ts";
+import { InvertedIndex } from "../../src/search/inverted-index.ts";
+
+function fields(description: string[], name: string[] = []): string[][] {
+  const result: string[][] = Array.from({ length: FIELD_COUNT }, () => []);
+  result[FIELD_ID.name] = name;
+  result[FIELD_ID.description] = description;
+  return result;
+}
+
+const totalPostings = (index: InvertedIndex) => index.postingLengths.reduce((sum, length) => sum + length, 0);
+
+describe("InvertedIndex", () => {
+  test("keeps document frequency, field lengths and postings per field", () => {
+    const index = new InvertedIndex();
+    const slot = index.add("a", fields(["weather", "weather", "city"], ["weather"]));
+    index.add("b", fields(["city"]));
+    const weather = index.termId("weather")!;
+    expect(index.documentFrequency[weather]).toBe(1);
+    expect(index.documentFrequency[index.termId("city")!]).toBe(2);
+    expect(index.fieldLengths[slot * FIELD_COUNT + FIELD_ID.description]).toBe(3);
+    expect(index.postingLengths[weather]).toBe(2);
+    expect([...index.frequencies[weather]!.slice(0, 2)].sort()).toEqual([1, 2]);
+    expect(index.liveCount).toBe(2);
+  });
+
+  test("sweeps dead postings once they pile up, and reuses the freed slots", () => {
+    const index = new InvertedIndex();
+    const words = Array.from({ length: 20 }, (_, i) => `word${i}`);
+    for (let i = 0; i < 1_000; i++) index.add(`tool${i}`, fields(words));
+    const before = totalPostings(index);
+    for (let i = 0; i < 800; i++) index.remove(index.slotOf(`tool${i}`)!);
+    expect(totalPostings(index)).toBeLessThan(before);
+    expect(index.liveCount).toBe(200);
+    for (let i = 0; i < 500; i++) index.add(`again${i}`, fields(words));
+    expect(index.slotCount).toBe(1_000);
+    expect(index.documentFrequency[index.termId("word3")!]).toBe(700);
+    index.compact();
+    expect(totalPostings(index)).toBe(700 * 20);
+  });
+
+  test("removing a slot twice is harmless", () => {
+    const index = new InvertedIndex();
+    const slot = index.add("a", fields(["x1"]));
+    index.remove(slot);
+    index.remove(slot);
+    expect(index.liveCount).toBe(0);
+    expect(index.documentFrequency[index.termId("x1")!]).toBe(0);
+  });
+});

@@ -1,0 +1,140 @@
+import { describe, expect, test } from "bun:test";
+import { parseQuery } from "../../src/search/query-parser.ts";
+import { indexOf, names } from "./fixtures.ts";
+
+describe("exact-name fast path", () => {
+  test("a pool name, alias or raw MCP name returns just that tool", () => {
+    const index = indexOf();
+    expect(index.query("mcp__github__create_issue")).toEqual({
+      kind: "keyword",
+      matches: [{ name: "mcp__github__create_issue", score: 1 }],
+      exactName: "mcp__github__create_issue",
+    });
+    expect(index.query("  Shell ").exactName).toBe("Bash");
+    expect(index.query("list_channels").exactName).toBe("mcp__slack__list_channels");
+    expect(index.query("notebookedit").exactName).toBe("NotebookEdit");
+  });
+
+  test("names the tool even when the filter excludes it, but does not return it", () => {
+    const result = indexOf().query("Read", { filter: (name) => name !== "Read" });
+    expect(result.exactName).toBe("Read");
+    expect(result.matches).toEqual([]);
+  });
+});
+
+describe("server narrowing", () => {
+  test("mcp__server alone lists that server's tools", () => {
+    const result = indexOf().query("mcp__slack", { maxResults: 10 });
+    expect(result.server).toBe("slack");
+    expect(result.matches.map((match) => match.name).sort()).toEqual([
+      "mcp__slack__list_channels",
+      "mcp__slack__send_message",
+    ]);
+  });
+
+  test("mcp__server with words ranks within the server", () => {
+    const index = indexOf();
+    expect(names(index, "mcp__github list", 10)).toEqual(["mcp__github__list_issues"]);
+    expect(names(index, "mcp__github__ issues", 10).sort()).toEqual(["mcp__github__create_issue", "mcp__github__list_issues"]);
+    expect(names(index, "mcp__slack__send", 10)).toEqual(["mcp__slack__send_message"]);
+  });
+
+  test("a query that is just a server name narrows to it", () => {
+    const result = indexOf().query("GitHub", { maxResults: 10 });
+    expect(result.server).toBe("github");
+    expect(result.matches.length).toBe(3);
+  });
+
+  test("an unknown server matches nothing and echoes pending servers", () => {
+    const result = indexOf().query("mcp__jira create ticket", { pendingServers: ["jira"] });
+    expect(result).toEqual({ kind: "keyword", matches: [], server: "jira", pendingServers: ["jira"] });
+  });
+
+  test("server words inside a longer query only weigh in, they do not narrow", () => {
+    const found = names(indexOf(), "send the weather forecast to slack", 10);
+    expect(found).toContain("mcp__weather__get_forecast");
+    expect(found).toContain("mcp__slack__send_message");
+  });
+});
+
+describe("CJK", () => {
+  test("two matching bigrams are enough", () => {
+    expect(names(indexOf(), "天气预报")).toEqual(["mcp__weather__get_forecast"]);
+  });
+
+  test("a single matching bigram among several is not, unless an ASCII term also matches", () => {
+    const index = indexOf();
+    expect(names(index, "天气很好看")).toEqual([]);
+    expect(names(index, "天气很好看 forecast")).toEqual(["mcp__weather__get_forecast"]);
+  });
+
+  test("a query of one bigram needs only that one", () => {
+    expect(names(indexOf(), "天气")).toEqual(["mcp__weather__get_forecast"]);
+  });
+});
+
+describe("did you mean", () => {
+  test("a near miss on a name suggests the name", () => {
+    const index = indexOf();
+    expect(index.query("CronCreat").didYouMean).toEqual(["CronCreate"]);
+    expect(index.query("mcp__github__create_isue").didYouMean).toContain("mcp__github__create_issue");
+    expect(index.query("create-issue").didYouMean).toContain("mcp__github__create_issue");
+  });
+
+  test("plain keyword queries that match get no suggestion", () => {
+    expect(indexOf().query("github issue").didYouMean).toBeUndefined();
+  });
+});
+
+describe("bad and odd input", () => {
+  test("empty, blank, punctuation-only and stop-word-only queries match nothing", () => {
+    const index = indexOf();
+    for (const query of ["", "   ", "!!! ??? ...", "the of and a", "+", "discover:", "mcp__"]) {
+      expect(index.query(query).matches).toEqual([]);
+    }
+  });
+
+  test("pending servers are echoed only when nothing matched", () => {
+    const index = indexOf();
+    expect(index.query("zzqqxx", { pendingServers: ["jira"] }).pendingServers).toEqual(["jira"]);
+    expect(index.query("github issue", { pendingServers: ["jira"] }).pendingServers).toBeUndefined();
+  });
+
+  test("a 10,000-character query is answered within max_results", () => {
+    const index = indexOf();
+    const words = ["github", "issue", "slack", "weather", "x".repeat(300), "天气预报", "🚀"];
+    const long = Array.from({ length: 2_000 }, (_, i) => words[i % words.length]).join(" ").slice(0, 10_000);
+    expect(long.length).toBe(10_000);
+    const result = index.query(long, { maxResults: 3 });
+    expect(result.matches.length).toBe(3);
+    expect(index.query("a".repeat(10_000)).matches).toEqual([]);
+    expect(index.query(`select:${"b,".repeat(5_000)}`).found).toEqual([]);
+  });
+
+  test("unicode of every kind is handled", () => {
+    const index = indexOf();
+    for (const query of ["🚀🔥", "مرحبا بالعالم", "ÀÉÎÕÜ", "\u0000\u0001", "\ud800", "𠀀𠀁𠀂", "Ｓｌａｃｋ"]) {
+      expect(() => index.query(query)).not.toThrow();
+    }
+  });
+});
+
+describe("parseQuery", () => {
+  test("splits the query forms", () => {
+    expect(parseQuery("select: a, b ,a")).toEqual({ kind: "select", names: ["a", "b"] });
+    expect(parseQuery("discover: +slack send mcp__github__create")).toEqual({
+      kind: "discover",
+      whole: "+slack send mcp__github__create",
+      text: "send create",
+      required: ["slack"],
+      servers: ["github"],
+    });
+    expect(parseQuery("call +1 555 0100")).toEqual({
+      kind: "keyword",
+      whole: "call +1 555 0100",
+      text: "call +1 555 0100",
+      required: [],
+      servers: [],
+    });
+  });
+});
