@@ -8,8 +8,7 @@ import { z } from "zod";
 import { buildTool } from "../tool/build-tool.ts";
 import { errorResult, textResult } from "../tool/result.ts";
 import { numberedLine, readTextFile, statOrUndefined } from "./text-file.ts";
-import { confineToWorkspace, realPathSubject } from "./workspace-guard.ts";
-import { resolveInWorkspace } from "./workspace-paths.ts";
+import { confineToWorkspace, realPathSubject, resolveInWorkspace } from "./workspace-paths.ts";
 import description from "./edit.txt" with { type: "text" };
 
 /** Edits load the whole file; past this size a Bash tool (sed, a script) is the better instrument. */

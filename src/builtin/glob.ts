@@ -10,8 +10,7 @@ import { errorResult, textResult } from "../tool/result.ts";
 import { DEFAULT_SKIPPED_DIRECTORIES, FileWalk, newestFirst } from "./file-walk.ts";
 import { globDepth, namedSegments, splitGlobPattern } from "./glob-pattern.ts";
 import { statOrUndefined } from "./text-file.ts";
-import { confineToWorkspace, realPathSubject } from "./workspace-guard.ts";
-import { resolveInWorkspace } from "./workspace-paths.ts";
+import { confineToWorkspace, realPathSubject, resolveInWorkspace } from "./workspace-paths.ts";
 import description from "./glob.txt" with { type: "text" };
 
 /** Paths returned per call; more would cost context without helping the model choose. */

@@ -12,8 +12,7 @@ import { extensionsOfType, knownFileTypes } from "./file-types.ts";
 import { compilePattern } from "./grep-matcher.ts";
 import { searchFiles, type GrepRequest } from "./grep-search.ts";
 import { statOrUndefined } from "./text-file.ts";
-import { confineToWorkspace, realPathSubject } from "./workspace-guard.ts";
-import { resolveInWorkspace } from "./workspace-paths.ts";
+import { confineToWorkspace, realPathSubject, resolveInWorkspace } from "./workspace-paths.ts";
 import description from "./grep.txt" with { type: "text" };
 
 const contextLines = (what: string) =>

@@ -9,8 +9,7 @@ import { errorResult, textResult, type ToolResult } from "../tool/result.ts";
 import { MAX_IMAGE_BYTES, sniffImageType } from "./image-file.ts";
 import { readLineWindow, type WindowLine } from "./read-lines.ts";
 import { formatBytes, numberedLine, statOrUndefined } from "./text-file.ts";
-import { confineToWorkspace, realPathSubject } from "./workspace-guard.ts";
-import { resolveInWorkspace } from "./workspace-paths.ts";
+import { confineToWorkspace, realPathSubject, resolveInWorkspace } from "./workspace-paths.ts";
 import description from "./read.txt" with { type: "text" };
 
 export const DEFAULT_READ_LINES = 2000;

@@ -9,7 +9,7 @@
  */
 import { lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve, sep } from "node:path";
-import type { ToolContext } from "../tool/tool.ts";
+import type { PermissionDecision, ToolContext } from "../tool/tool.ts";
 
 /** Linux gives up after 40 links in one lookup; so do we. */
 const MAX_SYMLINK_HOPS = 40;
@@ -91,4 +91,24 @@ function danglingLinkTarget(path: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The permission side of confinement, shared by every file tool: the tool's own `checkPermissions`
+ * refuses a path outside the roots in every mode, bypass included, because the pipeline always runs
+ * a tool's own check before the session's rules.
+ */
+export async function confineToWorkspace(filePath: string, context: WorkspaceContext): Promise<PermissionDecision> {
+  try {
+    resolveInWorkspace(filePath, context);
+    return { behavior: "passthrough" };
+  } catch (error) {
+    if (error instanceof WorkspacePathError) return { behavior: "deny", message: error.message };
+    throw error;
+  }
+}
+
+/** What permission rules match: the real absolute path, so a symlink or `..` cannot dodge a deny rule. */
+export function realPathSubject(filePath: string, cwd: string): string {
+  return resolveRealPath(filePath, cwd);
 }

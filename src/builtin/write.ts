@@ -9,8 +9,7 @@ import { z } from "zod";
 import { buildTool } from "../tool/build-tool.ts";
 import { errorResult, textResult } from "../tool/result.ts";
 import { formatBytes, splitLines, statOrUndefined } from "./text-file.ts";
-import { confineToWorkspace, realPathSubject } from "./workspace-guard.ts";
-import { resolveInWorkspace } from "./workspace-paths.ts";
+import { confineToWorkspace, realPathSubject, resolveInWorkspace } from "./workspace-paths.ts";
 import description from "./write.txt" with { type: "text" };
 
 const inputSchema = z.strictObject({
