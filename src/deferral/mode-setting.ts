@@ -5,7 +5,7 @@
  *   `auto`, `auto:1`…`auto:99` → tst-auto  (defer once deferred tools pass N% of the context window)
  *   `false`, `auto:100`        → standard  (nothing deferred)
  *
- * The value may come from the session, the environment or the config file; the most specific wins.
+ * The value may come from the session, the config file or the environment; the most specific wins.
  * `DISABLE_EXPERIMENTAL_BETAS` is a kill switch over all of them (see decide-mode.ts).
  */
 
@@ -63,14 +63,15 @@ export interface ModeSources {
 export type ModeSource = "session" | "env" | "config" | "default";
 
 /**
- * Picks the value that decides: session, then the environment (an operator's override of the
- * file without editing it), then the config file, then the default.
+ * Picks the value that decides: the session's, then the config file's, then ENABLE_TOOL_SEARCH
+ * from the environment, then the default — the same order session settings resolve in
+ * (src/session/settings.ts), so the two never disagree.
  */
 export function pickModeValue(sources: ModeSources): { value: string | undefined; source: ModeSource } {
   if (nonEmpty(sources.session)) return { value: sources.session, source: "session" };
+  if (nonEmpty(sources.config)) return { value: sources.config, source: "config" };
   const fromEnv = sources.env?.ENABLE_TOOL_SEARCH;
   if (nonEmpty(fromEnv)) return { value: fromEnv, source: "env" };
-  if (nonEmpty(sources.config)) return { value: sources.config, source: "config" };
   return { value: undefined, source: "default" };
 }
 

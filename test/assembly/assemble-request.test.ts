@@ -9,6 +9,7 @@ import type { Pool } from "../../src/pool/assemble.ts";
 import { buildTool } from "../../src/tool/build-tool.ts";
 import { textResult } from "../../src/tool/result.ts";
 import { z } from "zod";
+import type { SessionSettings } from "../../src/session/session.ts";
 import { anthropicCall, builtin, indexOf, mcp, samplePool } from "./fixtures.ts";
 
 const CORE = ["Bash", "Read", "Write", "mcp__slack__list_channels"];
@@ -263,5 +264,12 @@ describe("assembleRequest: delta announcements over a session", () => {
     const pool = samplePool();
     expect(assembleRequest(input(pool)).announcement?.persist).toBe(false);
     expect(assembleRequest(input(pool, {}, { toolSearch: "false" })).announcement).toBeNull();
+  });
+});
+
+describe("assembleRequest: wiring", () => {
+  test("a session's settings are assemble settings as they stand (compile-time)", () => {
+    const fromSession = (session: SessionSettings): AssembleSettings => session;
+    expect(typeof fromSession).toBe("function");
   });
 });

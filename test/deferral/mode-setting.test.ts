@@ -46,7 +46,8 @@ describe("ENABLE_TOOL_SEARCH values", () => {
 describe("where the value comes from", () => {
   test.each([
     [{ session: "false", env: { ENABLE_TOOL_SEARCH: "auto" }, config: "true" }, "false", "session"],
-    [{ env: { ENABLE_TOOL_SEARCH: "auto" }, config: "true" }, "auto", "env"],
+    [{ env: { ENABLE_TOOL_SEARCH: "auto" }, config: "true" }, "true", "config"],
+    [{ session: " ", env: { ENABLE_TOOL_SEARCH: "auto" }, config: "" }, "auto", "env"],
     [{ session: " ", env: { ENABLE_TOOL_SEARCH: "" }, config: "auto:5" }, "auto:5", "config"],
     [{ env: {} }, undefined, "default"],
     [{}, undefined, "default"],
