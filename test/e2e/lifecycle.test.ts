@@ -39,11 +39,11 @@ describe("daemon lifecycle (compiled binary)", () => {
     const socketPath = join(tempSocketDir(), "t.sock");
     await using daemon = await startBinaryDaemon(socketPath);
     using client = await RawClient.open(socketPath);
-    client.send({ jsonrpc: "2.0", id: 1, method: "toolpool/call", params: { name: "Bash", input: { command: "sleep 0.4; echo finished" } } });
+    client.send({ jsonrpc: "2.0", id: "bash", method: "toolpool/call", params: { name: "Bash", input: { command: "sleep 0.4; echo finished" } } });
     const started = (await client.request("toolpool/status")).result as { calls: { inFlight: number } };
     expect(started.calls.inFlight).toBe(1);
     daemon.child.kill("SIGTERM");
-    const response = await client.waitFor((m) => m.id === 1);
+    const response = await client.waitFor((m) => m.id === "bash");
     expect((response.result as { content: { text: string }[] }).content[0]?.text).toContain("finished");
     expect(await daemon.child.exited).toBe(0);
     expect(existsSync(socketPath)).toBe(false);
