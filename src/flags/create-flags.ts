@@ -1,0 +1,52 @@
+/**
+ * The one place that picks a flags implementation from the config's `flags` section: GrowthBook when
+ * a features file or an API host is configured, else the static embedded defaults (no SDK, no timers).
+ */
+import { isAbsolute, resolve } from "node:path";
+import type { Config } from "../config/schema.ts";
+import type { Logger } from "../daemon/logger.ts";
+import { type GrowthBookFlagsOptions, GrowthBookFlags } from "./growthbook-flags.ts";
+import type { FlagAttributes, RuntimeFlags } from "./runtime-flags.ts";
+import { StaticFlags } from "./static-flags.ts";
+
+export type FlagsConfig = NonNullable<Config["flags"]>;
+
+export interface CreateFlagsOptions {
+  /** `buildInfo().features`. */
+  features: readonly string[];
+  /** `globalFlagAttributes(buildInfo())`. */
+  attributes: FlagAttributes;
+  logger: Logger;
+  /** A relative `flags.file` is taken from here: the config file's directory (else the daemon's cwd). */
+  configDir?: string;
+  stateDir?: string;
+  /** Test seams, passed through to GrowthBookFlags. */
+  overrides?: Pick<GrowthBookFlagsOptions, "fetch" | "now" | "watchFile" | "requestTimeoutMs">;
+}
+
+export function createRuntimeFlags(config: FlagsConfig | undefined, options: CreateFlagsOptions): RuntimeFlags {
+  const file = config?.file ? resolveFile(config.file, options.configDir) : undefined;
+  if (!file && !config?.apiHost && !config?.clientKey) {
+    return new StaticFlags({ features: options.features, attributes: options.attributes, logger: options.logger });
+  }
+  return new GrowthBookFlags({
+    ...options.overrides,
+    features: options.features,
+    attributes: options.attributes,
+    logger: options.logger,
+    file,
+    apiHost: config?.apiHost,
+    clientKey: config?.clientKey,
+    pollIntervalMs: config?.pollIntervalMs,
+    stateDir: options.stateDir,
+  });
+}
+
+/** Whether a reloaded config needs the flags rebuilt (close the old instance, create a new one). */
+export function flagsConfigChanged(before: FlagsConfig | undefined, after: FlagsConfig | undefined): boolean {
+  return !Bun.deepEquals(before ?? {}, after ?? {});
+}
+
+function resolveFile(file: string, configDir: string | undefined): string {
+  return isAbsolute(file) ? file : resolve(configDir ?? process.cwd(), file);
+}
