@@ -8,7 +8,7 @@ if (FIELD_COUNT !== 1 << FIELD_BITS) throw new Error("FIELD_COUNT must equal 1 <
 export interface QueryTerm {
   id: number;
   idf: number;
-  /** Query-side weight of the term (repeats, or down-weighting). */
+  /** Query-side weight of the term (1, or less for numbers). */
   weight: number;
   /** One bit per required word this term belongs to; 0 when optional. */
   requiredBit: number;
@@ -17,13 +17,12 @@ export interface QueryTerm {
 
 /**
  * First-stage BM25F, term at a time: per-field frequencies are length-normalised and weighted into
- * one pseudo-frequency per (term, tool), saturated once with k1. Scores and match facts accumulate
- * into reusable typed arrays; `touched` lists the slots that scored, so a reset costs only those.
+ * one pseudo-frequency per (term, tool), saturated once with k1. Scores accumulate into reusable
+ * typed arrays; `touched` lists the slots that scored, so a reset costs only those. Match facts
+ * for the `+required` and CJK rules are recorded only when the query needs them (`track`).
  */
 export class Bm25fScorer {
-  scores = new Float32Array(0);
-  /** Sum of IDF of the distinct query terms each slot matched. */
-  matchedIdf = new Float32Array(0);
+  scores = new Float64Array(0);
   requiredMask = new Uint32Array(0);
   cjkMatches = new Uint8Array(0);
   otherMatches = new Uint8Array(0);
@@ -31,38 +30,38 @@ export class Bm25fScorer {
   touchedCount = 0;
   private norms = new Float32Array(0);
   private normVersion = -1;
+  private tracked = false;
 
   constructor(private readonly options: RankingOptions) {}
 
-  run(index: InvertedIndex, terms: readonly QueryTerm[]): void {
+  run(index: InvertedIndex, terms: readonly QueryTerm[], track: boolean): void {
     this.reset();
     this.ensureCapacity(index.slotCount);
     if (this.normVersion !== index.version) this.refreshNorms(index);
-    const { scores, matchedIdf, requiredMask, cjkMatches, otherMatches, touched, norms } = this;
+    this.tracked = track;
+    const { norms, scores, touched } = this;
     const k1 = this.options.k1;
-    let touchedCount = 0;
+    let touchedCount = this.touchedCount;
     for (const term of terms) {
       const postings = index.postings[term.id]!;
       const frequencies = index.frequencies[term.id]!;
       const length = index.postingLengths[term.id]!;
+      if (length === 0) continue;
       const scale = term.weight * term.idf * (k1 + 1);
-      let current = -1;
-      let pseudo = 0;
-      for (let i = 0; i <= length; i++) {
+      let current = postings[0]! >>> FIELD_BITS;
+      let pseudo = norms[postings[0]!]! * frequencies[0]!;
+      for (let i = 1; i <= length; i++) {
         const packed = i < length ? postings[i]! : -1;
         const slot = packed >>> FIELD_BITS;
         if (slot === current) {
           pseudo += norms[packed]! * frequencies[i]!;
           continue;
         }
-        if (current >= 0 && pseudo > 0) {
+        if (pseudo > 0) {
           const before = scores[current]!;
           if (before === 0) touched[touchedCount++] = current;
           scores[current] = before + (scale * pseudo) / (k1 + pseudo);
-          matchedIdf[current] = matchedIdf[current]! + term.idf;
-          requiredMask[current] = requiredMask[current]! | term.requiredBit;
-          if (term.cjk) cjkMatches[current] = cjkMatches[current]! + 1;
-          else otherMatches[current] = 1;
+          if (track) this.record(current, term);
         }
         if (packed < 0) break;
         current = slot;
@@ -72,11 +71,18 @@ export class Bm25fScorer {
     this.touchedCount = touchedCount;
   }
 
+  private record(slot: number, term: QueryTerm): void {
+    this.requiredMask[slot] = this.requiredMask[slot]! | term.requiredBit;
+    if (term.cjk) this.cjkMatches[slot] = this.cjkMatches[slot]! + 1;
+    else this.otherMatches[slot] = 1;
+  }
+
   private reset(): void {
+    const { touched, scores, tracked } = this;
     for (let i = 0; i < this.touchedCount; i++) {
-      const slot = this.touched[i]!;
-      this.scores[slot] = 0;
-      this.matchedIdf[slot] = 0;
+      const slot = touched[i]!;
+      scores[slot] = 0;
+      if (!tracked) continue;
       this.requiredMask[slot] = 0;
       this.cjkMatches[slot] = 0;
       this.otherMatches[slot] = 0;
@@ -87,8 +93,7 @@ export class Bm25fScorer {
   private ensureCapacity(slots: number): void {
     if (this.scores.length >= slots) return;
     const size = Math.max(slots, this.scores.length * 2, 64);
-    this.scores = new Float32Array(size);
-    this.matchedIdf = new Float32Array(size);
+    this.scores = new Float64Array(size);
     this.requiredMask = new Uint32Array(size);
     this.cjkMatches = new Uint8Array(size);
     this.otherMatches = new Uint8Array(size);

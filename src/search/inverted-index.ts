@@ -29,7 +29,8 @@ export class InvertedIndex {
   readonly fieldLengthSums = new Float64Array(FIELD_COUNT);
   /** The description field's term ids in order, per slot (for phrase features). */
   readonly descriptionTerms: (Int32Array | undefined)[] = [];
-  private readonly distinctTerms: (Int32Array | undefined)[] = [];
+  /** The distinct term ids of each slot (coverage features, removal). */
+  readonly distinctTerms: (Int32Array | undefined)[] = [];
   slotCount = 0;
   liveCount = 0;
   /** Bumped on every change, so derived per-slot data knows when to refresh. */

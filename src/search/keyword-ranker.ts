@@ -1,6 +1,6 @@
 import { Bm25fScorer } from "./bm25f-scorer.ts";
 import type { InvertedIndex } from "./inverted-index.ts";
-import { prepareQuery, type QueryTokens } from "./query-terms.ts";
+import { prepareQuery, type PreparedQuery, type QueryTokens } from "./query-terms.ts";
 import type { RankingOptions } from "./ranking-options.ts";
 import { rerank, type Candidate } from "./reranker.ts";
 import { TopK } from "./top-k.ts";
@@ -12,6 +12,8 @@ import { TopK } from "./top-k.ts";
 export class KeywordRanker {
   private readonly scorer: Bm25fScorer;
   private readonly heap = new TopK();
+  /** Query IDF by term id, zero elsewhere; set around each re-rank and cleared after it. */
+  private idfByTerm = new Float64Array(1024);
 
   constructor(
     private readonly index: InvertedIndex,
@@ -25,18 +27,36 @@ export class KeywordRanker {
     const query = prepareQuery(this.index, tokens, this.options);
     if (query.impossible || query.terms.length === 0) return [];
     const { scorer, heap } = this;
-    scorer.run(this.index, query.terms);
+    const track = query.requiredAll !== 0 || query.cjkMinimum > 0;
+    scorer.run(this.index, query.terms, track);
     heap.reset(Math.max(limit, this.options.candidates));
     const { scores, requiredMask, cjkMatches, otherMatches, touched } = scorer;
+    let threshold = -Infinity;
     for (let i = 0; i < scorer.touchedCount; i++) {
       const slot = touched[i]!;
       const score = scores[slot]!;
-      if ((requiredMask[slot]! & query.requiredAll) !== query.requiredAll) continue;
-      if (query.cjkMinimum > 0 && otherMatches[slot] === 0 && cjkMatches[slot]! < query.cjkMinimum) continue;
+      // A cheap pre-check; wouldAccept settles ties by slot.
+      if (score < threshold) continue;
+      if (track) {
+        if ((requiredMask[slot]! & query.requiredAll) !== query.requiredAll) continue;
+        if (query.cjkMinimum > 0 && otherMatches[slot] === 0 && cjkMatches[slot]! < query.cjkMinimum) continue;
+      }
       if (!heap.wouldAccept(slot, score) || !accept(slot)) continue;
       heap.push(slot, score);
+      threshold = heap.threshold();
     }
-    const candidates = rerank(heap.drain(), query, this.index, scorer, this.options);
-    return candidates.slice(0, limit);
+    return this.rerank(heap.drain(), query).slice(0, limit);
+  }
+
+  private rerank(candidates: Candidate[], query: PreparedQuery): Candidate[] {
+    if (this.idfByTerm.length < this.index.terms.length) {
+      this.idfByTerm = new Float64Array(Math.max(this.index.terms.length, this.idfByTerm.length * 2));
+    }
+    for (const term of query.terms) this.idfByTerm[term.id] = term.idf;
+    try {
+      return rerank(candidates, query, this.index, this.options, this.idfByTerm);
+    } finally {
+      for (const term of query.terms) this.idfByTerm[term.id] = 0;
+    }
   }
 }

@@ -19,8 +19,8 @@ export interface QueryTokens {
 /** A keyword query resolved against the current index. */
 export interface PreparedQuery {
   terms: QueryTerm[];
-  /** Distinct query term ids (their count scales the coverage weight). */
-  termIds: Set<number>;
+  /** IDF of each distinct query term, by term id. */
+  idfById: Map<number, number>;
   /** Adjacent pairs of free-text term ids, keyed `first * PAIR_BASE + second`, valued by mean IDF. */
   pairs: Map<number, number>;
   /** IDF sum of `terms`: the denominator of the coverage share. */
@@ -81,7 +81,7 @@ export function prepareQuery(index: InvertedIndex, tokens: QueryTokens, options:
   }
 
   const terms = capTerms([...byId.values()], options.maxQueryTerms);
-  const kept = new Set(terms.map((term) => term.id));
+  const kept = new Map(terms.map((term) => [term.id, term.idf]));
   const pairs = new Map<number, number>();
   for (let i = 0; i + 1 < sequence.length; i++) {
     const first = byId.get(sequence[i]!);
@@ -92,7 +92,7 @@ export function prepareQuery(index: InvertedIndex, tokens: QueryTokens, options:
   }
   return {
     terms,
-    termIds: kept,
+    idfById: kept,
     pairs,
     totalIdf: terms.reduce((sum, term) => sum + term.idf, 0),
     requiredAll,

@@ -1,4 +1,3 @@
-import type { Bm25fScorer } from "./bm25f-scorer.ts";
 import type { InvertedIndex } from "./inverted-index.ts";
 import { PAIR_BASE, type PreparedQuery } from "./query-terms.ts";
 import type { RankingOptions } from "./ranking-options.ts";
@@ -17,20 +16,20 @@ export function rerank(
   candidates: Candidate[],
   query: PreparedQuery,
   index: InvertedIndex,
-  scorer: Bm25fScorer,
   options: RankingOptions,
+  idfByTerm: Float64Array,
 ): Candidate[] {
   if (candidates.length === 0) return candidates;
   const coverageWeight =
-    query.totalIdf > 0 ? options.coverage * Math.min(1, options.coverageFadeTerms / Math.max(1, query.termIds.size)) : 0;
+    query.totalIdf > 0 ? options.coverage * Math.min(1, options.coverageFadeTerms / Math.max(1, query.idfById.size)) : 0;
   const reranked = candidates.map(({ slot, score }) => {
     let total = score;
     if (options.descriptionPhrase > 0 && query.pairs.size > 0) {
       const description = index.descriptionTerms[slot];
-      if (description !== undefined) total += options.descriptionPhrase * pairWeight(description, query.pairs);
+      if (description !== undefined) total += options.descriptionPhrase * pairWeight(description, query.pairs, idfByTerm);
     }
     if (coverageWeight > 0) {
-      const share = scorer.matchedIdf[slot]! / query.totalIdf;
+      const share = matchedIdf(index.distinctTerms[slot], idfByTerm) / query.totalIdf;
       total *= 1 + coverageWeight * share ** options.coverageExponent;
     }
     return { slot, score: total };
@@ -39,11 +38,21 @@ export function rerank(
   return reranked;
 }
 
+/** IDF sum of the query terms a tool contains; `idfByTerm` is zero for every other term. */
+function matchedIdf(terms: Int32Array | undefined, idfByTerm: Float64Array): number {
+  if (terms === undefined) return 0;
+  let total = 0;
+  for (let i = 0; i < terms.length; i++) total += idfByTerm[terms[i]!]!;
+  return total;
+}
+
 /** IDF mass of the distinct query pairs that occur adjacent, in order, in `terms`. */
-function pairWeight(terms: Int32Array, pairs: ReadonlyMap<number, number>): number {
+function pairWeight(terms: Int32Array, pairs: ReadonlyMap<number, number>, idfByTerm: Float64Array): number {
   let total = 0;
   let seen: number[] | undefined;
   for (let i = 0; i + 1 < terms.length; i++) {
+    // Both words must be query words before the pair is worth a map lookup.
+    if (idfByTerm[terms[i]!] === 0 || idfByTerm[terms[i + 1]!] === 0) continue;
     const key = terms[i]! * PAIR_BASE + terms[i + 1]!;
     const weight = pairs.get(key);
     if (weight === undefined || seen?.includes(key)) continue;

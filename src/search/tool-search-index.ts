@@ -13,9 +13,11 @@ import type { QueryOptions, QueryResult, SearchDocument, SearchMatch } from "./t
 export const DEFAULT_MAX_RESULTS = 5;
 export const MAX_RESULTS_LIMIT = 100;
 /** Parsed and tokenized queries kept for reuse (prefetch and retries repeat queries). */
-const QUERY_CACHE_SIZE = 512;
+const QUERY_CACHE_SIZE = 2048;
 const NAME_PUNCTUATION = /[_.\-]|\p{Ll}\p{Lu}/u;
 const IDENTIFIER_EDGES = /^[^\p{L}\p{N}_]+|[^\p{L}\p{N}_]+$/gu;
+/** A query longer than this is not compared with server names. */
+const MAX_SERVER_NAME_CHARS = 128;
 /** Identifier-like words looked up per query; a pasted log cannot turn into thousands of lookups. */
 const MAX_MENTIONS = 32;
 
@@ -26,6 +28,8 @@ export interface ToolSearchIndexOptions {
 interface CachedQuery {
   parsed: ParsedQuery;
   tokens: QueryTokens;
+  /** Identifier-like words of the free text (tool names typed into the query). */
+  identifiers: string[];
 }
 
 /**
@@ -107,9 +111,11 @@ export class ToolSearchIndex {
 
   query(text: string, options: QueryOptions = {}): QueryResult {
     const maxResults = clampMaxResults(options.maxResults);
-    const { parsed, tokens } = this.parse(text);
+    const cached = this.parse(text);
     const result: QueryResult =
-      parsed.kind === "select" ? this.select(parsed.names) : this.search(parsed, tokens, maxResults, options.filter);
+      cached.parsed.kind === "select"
+        ? this.select(cached.parsed.names)
+        : this.search(cached.parsed, cached, maxResults, options.filter);
     if (result.matches.length === 0 && options.pendingServers !== undefined && options.pendingServers.length > 0) {
       result.pendingServers = [...options.pendingServers];
     }
@@ -135,7 +141,7 @@ export class ToolSearchIndex {
 
   private search(
     parsed: Exclude<ParsedQuery, { kind: "select" }>,
-    tokens: QueryTokens,
+    { tokens, identifiers }: CachedQuery,
     maxResults: number,
     filter: ((name: string) => boolean) | undefined,
   ): QueryResult {
@@ -154,7 +160,9 @@ export class ToolSearchIndex {
     }
     const hasTerms = tokens.text.length > 0 || tokens.required.length > 0;
     if (hasTerms) result.matches = this.rank(tokens, maxResults, passes, serverIds);
-    if (parsed.required.length === 0) result.matches = this.mentionedFirst(parsed.text, result.matches, maxResults, passes, serverIds);
+    if (parsed.required.length === 0 && identifiers.length > 0) {
+      result.matches = this.mentionedFirst(identifiers, result.matches, maxResults, passes, serverIds);
+    }
     if (result.matches.length === 0 && serverIds !== undefined) {
       result.matches = this.listServers(serverIds, maxResults, passes);
     }
@@ -172,6 +180,7 @@ export class ToolSearchIndex {
       return [...new Set(ids.filter((id): id is number => id !== undefined))];
     }
     if (parsed.required.length > 0 || parsed.whole.length === 0) return undefined;
+    if (parsed.whole.length > MAX_SERVER_NAME_CHARS) return undefined;
     const id = this.servers.idOf(parsed.whole);
     return id === undefined ? undefined : [id];
   }
@@ -194,14 +203,14 @@ export class ToolSearchIndex {
    * a pool name, alias or raw MCP name) rank first: the caller told us which tool it means.
    */
   private mentionedFirst(
-    text: string,
+    identifiers: readonly string[],
     ranked: SearchMatch[],
     maxResults: number,
     passes: (name: string) => boolean,
     serverIds: readonly number[] | undefined,
   ): SearchMatch[] {
     const mentioned: string[] = [];
-    for (const word of identifierWords(text)) {
+    for (const word of identifiers) {
       for (const name of this.lookup.resolve(word)) {
         if (mentioned.includes(name) || !passes(name)) continue;
         const slot = this.index.slotOf(name)!;
@@ -243,7 +252,7 @@ export class ToolSearchIndex {
             text: this.tokenizer.tokenize(parsed.text),
             required: parsed.required.map((word) => this.tokenizer.tokenize(word)),
           };
-    const entry = { parsed, tokens };
+    const entry = { parsed, tokens, identifiers: parsed.kind === "select" ? [] : identifierWords(parsed.text) };
     if (this.queryCache.size >= QUERY_CACHE_SIZE) {
       this.queryCache.delete(this.queryCache.keys().next().value!);
     }
