@@ -1,0 +1,165 @@
+/**
+ * The catalog cache: each server's last tool list in embedded SQLite, so every cached tool is in
+ * the pool — searchable, selectable — the moment the daemon starts, before any server connects,
+ * and lazy servers need not start to be known. It also remembers the first version of every tool
+ * ever seen, so a tool whose description or schema later changes is flagged (a server update can
+ * quietly change what a tool does). Every write is one transaction. A cache that cannot be read is
+ * moved aside and rebuilt: losing it costs a slower start, never the daemon.
+ */
+import { Database } from "bun:sqlite";
+import { existsSync, mkdirSync, renameSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
+import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import type { Logger } from "../daemon/logger.ts";
+
+const SCHEMA_VERSION = 1;
+
+export interface CachedCatalog {
+  tools: McpTool[];
+  /** Raw names of tools whose description or input schema differs from the first version seen. */
+  changed: Set<string>;
+  listedAt: number;
+}
+
+/** `$XDG_STATE_HOME/toolpool/catalog.sqlite`, `~/.local/state` when XDG_STATE_HOME is unset. */
+export function defaultCachePath(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.XDG_STATE_HOME || join(env.HOME || homedir(), ".local", "state");
+  return join(base, "toolpool", "catalog.sqlite");
+}
+
+export class CatalogCache {
+  #db: Database;
+
+  private constructor(
+    db: Database,
+    private readonly path: string | null,
+    private readonly logger: Logger,
+  ) {
+    this.#db = db;
+  }
+
+  /** Opens (or creates) the cache; `null` keeps it in memory only. Never throws. */
+  static open(path: string | null, logger: Logger, now: () => number = Date.now): CatalogCache {
+    if (path === null) return new CatalogCache(prepare(new Database(":memory:")), null, logger);
+    try {
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      return new CatalogCache(openAt(path), path, logger);
+    } catch (error) {
+      const aside = `${path}.corrupt-${now()}`;
+      logger.warn("catalog cache unreadable; moving it aside and starting a new one", { path, movedTo: aside, error: (error as Error).message });
+      try {
+        for (const suffix of ["", "-wal", "-shm"]) if (existsSync(path + suffix)) renameSync(path + suffix, aside + suffix);
+        return new CatalogCache(openAt(path), path, logger);
+      } catch (second) {
+        logger.error("catalog cache cannot be created; keeping it in memory for this run", { path, error: (second as Error).message });
+        return new CatalogCache(prepare(new Database(":memory:")), null, logger);
+      }
+    }
+  }
+
+  load(server: string): CachedCatalog | undefined {
+    try {
+      const row = this.#db.query<{ listed_at: number }, [string]>("SELECT listed_at FROM servers WHERE server = ?").get(server);
+      if (!row) return undefined;
+      const rows = this.#db
+        .query<{ tool: string; definition: string; first_hash: string; current_hash: string }, [string]>(
+          "SELECT tool, definition, first_hash, current_hash FROM tools WHERE server = ? AND present = 1 ORDER BY position",
+        )
+        .all(server);
+      const changed = new Set(rows.filter((entry) => entry.first_hash !== entry.current_hash).map((entry) => entry.tool));
+      return { tools: rows.map((entry) => JSON.parse(entry.definition) as McpTool), changed, listedAt: row.listed_at };
+    } catch (error) {
+      this.logger.warn("catalog cache read failed; treating the server as uncached", { server, error: (error as Error).message });
+      return undefined;
+    }
+  }
+
+  /** Replaces the server's list in one transaction; returns the raw names flagged `changed`. */
+  save(server: string, tools: readonly McpTool[], now: number): Set<string> {
+    const hashes = tools.map((tool) => definitionHash(tool));
+    try {
+      const firstHashes = new Map(
+        this.#db
+          .query<{ tool: string; first_hash: string }, [string]>("SELECT tool, first_hash FROM tools WHERE server = ?")
+          .all(server)
+          .map((entry) => [entry.tool, entry.first_hash]),
+      );
+      const upsert = this.#db.query(
+        `INSERT INTO tools (server, tool, position, definition, first_hash, current_hash, present, first_seen, last_seen)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?5, 1, ?6, ?6)
+         ON CONFLICT (server, tool) DO UPDATE SET position = ?3, definition = ?4, current_hash = ?5, present = 1, last_seen = ?6`,
+      );
+      this.#db.transaction(() => {
+        // Tools that left keep their first-seen hash (present = 0), so a tool that comes back is compared with its first version.
+        this.#db.query("UPDATE tools SET present = 0 WHERE server = ?").run(server);
+        tools.forEach((tool, position) => upsert.run(server, tool.name, position, JSON.stringify(tool), hashes[position]!, now));
+        this.#db.query("INSERT INTO servers (server, listed_at) VALUES (?, ?) ON CONFLICT (server) DO UPDATE SET listed_at = excluded.listed_at").run(server, now);
+      })();
+      return new Set(tools.filter((tool, index) => (firstHashes.get(tool.name) ?? hashes[index]) !== hashes[index]).map((tool) => tool.name));
+    } catch (error) {
+      this.logger.warn("catalog cache write failed; the live list is still used", { server, error: (error as Error).message });
+      return new Set();
+    }
+  }
+
+  close(): void {
+    try {
+      this.#db.close();
+    } catch {
+      // Closing twice, or a database already gone: nothing to keep.
+    }
+  }
+
+  get location(): string | null {
+    return this.path;
+  }
+}
+
+function openAt(path: string): Database {
+  const db = new Database(path, { create: true });
+  try {
+    return prepare(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+function prepare(db: Database): Database {
+  db.exec("PRAGMA busy_timeout = 2000");
+  // Reading the header fails here, at open, for a file that is not a database.
+  const version = db.query<{ user_version: number }, []>("PRAGMA user_version").get()?.user_version ?? 0;
+  const check = db.query<{ quick_check: string }, []>("PRAGMA quick_check").get();
+  if (check && check.quick_check !== "ok") throw new Error(`integrity check failed: ${check.quick_check}`);
+  db.exec("PRAGMA journal_mode = WAL");
+  db.exec("PRAGMA synchronous = NORMAL");
+  if (version > SCHEMA_VERSION) throw new Error(`cache schema ${version} is newer than this daemon's (${SCHEMA_VERSION})`);
+  db.transaction(() => {
+    db.exec("CREATE TABLE IF NOT EXISTS servers (server TEXT PRIMARY KEY, listed_at INTEGER NOT NULL)");
+    db.exec(`CREATE TABLE IF NOT EXISTS tools (
+      server TEXT NOT NULL, tool TEXT NOT NULL, position INTEGER NOT NULL, definition TEXT NOT NULL,
+      first_hash TEXT NOT NULL, current_hash TEXT NOT NULL, present INTEGER NOT NULL,
+      first_seen INTEGER NOT NULL, last_seen INTEGER NOT NULL, PRIMARY KEY (server, tool))`);
+    db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+  })();
+  return db;
+}
+
+/** What "changed" compares: the description and input schema, with object keys in a fixed order. */
+export function definitionHash(tool: McpTool): string {
+  const hasher = new Bun.CryptoHasher("sha256");
+  hasher.update(stableStringify({ description: tool.description ?? "", inputSchema: tool.inputSchema }));
+  return hasher.digest("hex");
+}
+
+function stableStringify(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableStringify).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, entry]) => entry !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, entry]) => `${JSON.stringify(key)}:${stableStringify(entry)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}

@@ -1,0 +1,52 @@
+/**
+ * Bounded parallelism for background connects: twenty servers spawning at once would fight for
+ * CPU and make every one of them slow to start. Waiters are served first come, first served; a
+ * waiter whose signal aborts leaves the queue without taking a slot.
+ */
+export class ConnectLimiter {
+  #active = 0;
+  readonly #queue: { grant: () => void; signal: AbortSignal }[] = [];
+
+  constructor(private readonly limit: number) {}
+
+  /** Resolves with a release function once a slot is free; rejects if `signal` aborts first. */
+  acquire(signal: AbortSignal): Promise<() => void> {
+    if (signal.aborted) return Promise.reject(signal.reason);
+    if (this.#active < this.limit) {
+      this.#active++;
+      return Promise.resolve(this.#releaser());
+    }
+    return new Promise((resolve, reject) => {
+      const entry = {
+        signal,
+        grant: () => {
+          signal.removeEventListener("abort", onAbort);
+          resolve(this.#releaser());
+        },
+      };
+      const onAbort = () => {
+        const index = this.#queue.indexOf(entry);
+        if (index !== -1) this.#queue.splice(index, 1);
+        reject(signal.reason);
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.#queue.push(entry);
+    });
+  }
+
+  get active(): number {
+    return this.#active;
+  }
+
+  #releaser(): () => void {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.#queue.shift();
+      // The slot passes straight to the next waiter, so the count stays the same.
+      if (next) next.grant();
+      else this.#active--;
+    };
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * `toolpool serve --demo`: the official reference MCP servers — everything, memory, filesystem
+ * (rooted in a fresh temp dir) and sequential-thinking — run from `node_modules/.bin` of the
+ * current directory, so a checkout shows real MCP tools in `toolpool tools` with no config at all.
+ */
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ConfigError } from "../config/load.ts";
+import { DEFAULT_SERVER_TIMEOUT_MS } from "./limits.ts";
+import type { StdioServerSpec } from "./server-spec.ts";
+
+const DEMO_SERVERS = [
+  { name: "everything", bin: "mcp-server-everything", args: ["stdio"] },
+  { name: "memory", bin: "mcp-server-memory", args: [] },
+  { name: "filesystem", bin: "mcp-server-filesystem", args: [] },
+  { name: "sequential-thinking", bin: "mcp-server-sequential-thinking", args: [] },
+] as const;
+
+export interface DemoSetup {
+  specs: StdioServerSpec[];
+  /** The temp dir the filesystem server is rooted in (memory's file lives there too). */
+  workDir: string;
+}
+
+export function demoServerSpecs(cwd: string = process.cwd(), parentDir: string = tmpdir()): DemoSetup {
+  const binDir = join(cwd, "node_modules", ".bin");
+  const missing = DEMO_SERVERS.filter((server) => !existsSync(join(binDir, server.bin))).map((server) => server.bin);
+  if (missing.length > 0) {
+    throw new ConfigError(
+      `--demo needs the reference MCP servers in ${binDir}, but ${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} missing; run \`npm install\` (or \`bun install\`) in the toolpool checkout and start the demo from there`,
+    );
+  }
+  const workDir = mkdtempSync(join(parentDir, "toolpool-demo-"));
+  writeFileSync(join(workDir, "README.txt"), "A scratch directory for the toolpool demo's filesystem server.\n");
+  const specs = DEMO_SERVERS.map(
+    (server): StdioServerSpec => ({
+      name: server.name,
+      transport: "stdio",
+      command: join(binDir, server.bin),
+      args: server.name === "filesystem" ? [workDir] : [...server.args],
+      // memory's default file sits inside node_modules; keep the demo's writes in its temp dir.
+      env: server.name === "memory" ? { MEMORY_FILE_PATH: join(workDir, "memory.jsonl") } : {},
+      cwd,
+      startup: "eager",
+      timeoutMs: DEFAULT_SERVER_TIMEOUT_MS,
+      disabled: false,
+      alwaysLoad: [],
+      origin: "(demo)",
+    }),
+  );
+  return { specs, workDir };
+}

@@ -1,0 +1,54 @@
+/**
+ * The MCP client pool's hard edges. Each bounds what one misbehaving server can cost the daemon;
+ * runtime flags and config may tune within them, never past them.
+ */
+
+/** A call's time limit when the server's config names none (SPEC §10). */
+export const DEFAULT_SERVER_TIMEOUT_MS = 60_000;
+/**
+ * However much progress a server reports, a call ends here. Compile-time on purpose: a server that
+ * streams progress forever must not hold a session forever.
+ */
+export const HARD_CALL_CAP_MS = 10 * 60_000;
+/** Time for spawn + initialize + the first tools/list. A hung server is failed, not waited on. */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+/** Servers connecting at once in the background; on-demand starts (a call is waiting) skip the queue. */
+export const DEFAULT_CONNECT_PARALLELISM = 8;
+
+/** tools/list pages read per listing; a server that pages forever is cut off here. */
+export const MAX_LIST_PAGES = 100;
+/** Tools kept per server; the rest are dropped with a warning. */
+export const MAX_TOOLS_PER_SERVER = 5_000;
+/** Longer descriptions are cut with a visible marker (SPEC §5). */
+export const MAX_DESCRIPTION_CHARS = 2_048;
+/** An input schema larger than this (serialized) is refused: it would swamp every request it rides in. */
+export const MAX_SCHEMA_CHARS = 256 * 1024;
+
+/**
+ * One JSON-RPC line from a stdio server may be this long. Far above the result cap, so a 12 MiB
+ * result is read, then truncated — rather than killing the server mid-message.
+ */
+export const MAX_SERVER_LINE_BYTES = 64 * 1024 * 1024;
+/** Text characters of one call result kept for the model; the rest is cut with a note. */
+export const MAX_RESULT_TEXT_CHARS = 100_000;
+/**
+ * Base64 characters of images kept per result. The daemon's clients read lines of at most 8 MiB
+ * (src/protocol/limits.ts), so a result must fit well inside that.
+ */
+export const MAX_RESULT_IMAGE_CHARS = 4 * 1024 * 1024;
+/** structuredContent larger than this (serialized) is dropped with a note. */
+export const MAX_STRUCTURED_CONTENT_CHARS = 100_000;
+
+/** Bytes of stderr kept per server: enough to see why it died, bounded against a flood. */
+export const STDERR_RING_BYTES = 64 * 1024;
+/** Between SIGTERM to a server's process group and SIGKILL to whatever is left. */
+export const STOP_GRACE_MS = 2_000;
+
+/** Restart backoff: first delay, ceiling, and the share of each delay randomized (jitter). */
+export const BACKOFF_INITIAL_MS = 1_000;
+export const BACKOFF_MAX_MS = 60_000;
+export const BACKOFF_JITTER = 0.5;
+/** Consecutive rapid failures after which a server is parked (no more spawns until restart). */
+export const PARK_AFTER_FAILURES = 5;
+/** A connection that lived this long was not a "rapid" failure: the failure count starts over. */
+export const STABLE_CONNECTION_MS = 60_000;

@@ -1,0 +1,72 @@
+/**
+ * `tools/list` across pages, bounded: at most MAX_LIST_PAGES pages and MAX_TOOLS_PER_SERVER tools,
+ * and a cursor the server already gave is never followed twice (a server that loops would
+ * otherwise be listed forever). What was read before a limit hit is kept, with a warning.
+ */
+import { ToolSchema, type Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { MAX_LIST_PAGES, MAX_TOOLS_PER_SERVER } from "./limits.ts";
+
+/**
+ * A page is checked loosely, each tool on its own: one tool with a broken schema must cost that
+ * tool, not the server's whole catalog (the SDK's ListToolsResultSchema fails the page).
+ */
+export const looseToolPageSchema = z.looseObject({
+  tools: z.array(z.unknown()),
+  nextCursor: z.string().optional(),
+});
+
+export interface ToolPage {
+  tools: unknown[];
+  nextCursor?: string | undefined;
+}
+
+export interface Listing {
+  tools: McpTool[];
+  /** Why the listing stopped early, if it did. */
+  warnings: string[];
+}
+
+export interface ListLimits {
+  maxPages?: number;
+  maxTools?: number;
+}
+
+export async function listAllTools(fetchPage: (cursor: string | undefined) => Promise<ToolPage>, limits: ListLimits = {}): Promise<Listing> {
+  const maxPages = limits.maxPages ?? MAX_LIST_PAGES;
+  const maxTools = limits.maxTools ?? MAX_TOOLS_PER_SERVER;
+  const tools: McpTool[] = [];
+  const warnings: string[] = [];
+  const seenCursors = new Set<string>();
+  let cursor: string | undefined;
+  for (let page = 0; ; page++) {
+    if (page === maxPages) {
+      warnings.push(`stopped listing after ${maxPages} pages (the page limit)`);
+      break;
+    }
+    const result = await fetchPage(cursor);
+    for (const raw of result.tools) {
+      const parsed = ToolSchema.safeParse(raw);
+      if (parsed.success) tools.push(parsed.data);
+      else warnings.push(`skipped tool ${describeRaw(raw)}: ${parsed.error.issues[0]?.message ?? "invalid definition"} at ${parsed.error.issues[0]?.path.join(".") || "top level"}`);
+    }
+    if (tools.length > maxTools) {
+      warnings.push(`kept the first ${maxTools} of ${tools.length}+ tools (the per-server limit)`);
+      tools.length = maxTools;
+      break;
+    }
+    if (result.nextCursor === undefined) break;
+    if (seenCursors.has(result.nextCursor)) {
+      warnings.push(`stopped listing: the server repeated cursor ${JSON.stringify(result.nextCursor.slice(0, 100))}`);
+      break;
+    }
+    seenCursors.add(result.nextCursor);
+    cursor = result.nextCursor;
+  }
+  return { tools, warnings };
+}
+
+function describeRaw(raw: unknown): string {
+  const name = typeof raw === "object" && raw !== null ? (raw as { name?: unknown }).name : undefined;
+  return typeof name === "string" ? JSON.stringify(name.slice(0, 100)) : "(no name)";
+}

@@ -1,0 +1,283 @@
+/**
+ * The MCP client pool: every configured server supervised, its tools in the pool as plain Tools.
+ *
+ * Start-up never waits on a server: the catalog cache puts every server's last tool list in the
+ * pool at once (marked stale), then eager servers connect in the background, at most
+ * `connectParallelism` at a time, and lazy servers wait until one of their tools is needed.
+ * Whenever a server's tool list really changes, `onChange` listeners hear of it (the daemon
+ * re-assembles its pool and tells its clients `notifications/tools/list_changed`).
+ */
+import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import type { Logger } from "../daemon/logger.ts";
+import { errorResult, type ToolResult } from "../tool/result.ts";
+import type { Tool, ToolContext, ToolInput } from "../tool/tool.ts";
+import { JsonSchemaCompiler } from "../validate/ajv.ts";
+import { DEFAULT_BACKOFF, type BackoffPolicy } from "./backoff.ts";
+import { CatalogCache, defaultCachePath } from "./catalog-cache.ts";
+import { spawnInProcessGroup, type SpawnProcess } from "./child-process.ts";
+import { ConnectLimiter } from "./connect-limiter.ts";
+import {
+  DEFAULT_CONNECT_PARALLELISM,
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  HARD_CALL_CAP_MS,
+  MAX_SERVER_LINE_BYTES,
+  STDERR_RING_BYTES,
+  STOP_GRACE_MS,
+} from "./limits.ts";
+import { toPoolTool } from "./pool-tool.ts";
+import { connectServer, type Connector } from "./server-connection.ts";
+import type { ServerSpec } from "./server-spec.ts";
+import { describeServer, type ServerStatus } from "./server-status.ts";
+import { ServerSupervisor, type SupervisorDeps } from "./server-supervisor.ts";
+import { systemTimers, type Timers } from "./timers.ts";
+
+export interface McpPoolOptions {
+  servers: readonly ServerSpec[];
+  logger: Logger;
+  compiler?: JsonSchemaCompiler;
+  /** The catalog cache file; `null` keeps the cache in memory. Default: under $XDG_STATE_HOME. */
+  cachePath?: string | null;
+  timers?: Timers;
+  spawn?: SpawnProcess;
+  connector?: Connector;
+  /** The environment stdio servers inherit (plus their own `env`). */
+  env?: NodeJS.ProcessEnv;
+  connectParallelism?: number;
+  connectTimeoutMs?: number;
+  backoff?: Partial<BackoffPolicy>;
+  graceMs?: number;
+  maxLineBytes?: number;
+  hardCapMs?: number;
+  clientVersion?: string;
+}
+
+interface Catalog {
+  definitions: McpTool[];
+  tools: Tool[];
+  changed: Set<string>;
+  listedAt: number;
+}
+
+interface Entry {
+  supervisor: ServerSupervisor;
+  catalog: Catalog | undefined;
+  /** Whether its tools are offered now; a flip is a pool change. */
+  visible: boolean;
+}
+
+/** States whose tools are not offered: nothing to call (disabled), given up on (parked), gone (stopped). */
+const HIDDEN_STATES = new Set(["disabled", "parked", "stopped"]);
+
+export class McpPool {
+  readonly #entries = new Map<string, Entry>();
+  readonly #listeners = new Set<() => void>();
+  readonly #cache: CatalogCache;
+  readonly #compiler: JsonSchemaCompiler;
+  readonly #timers: Timers;
+  readonly #deps: Omit<SupervisorDeps, "onListing" | "onState">;
+  #tools: Tool[] | undefined;
+  #changeQueued = false;
+  #started = false;
+
+  constructor(private readonly options: McpPoolOptions) {
+    this.#timers = options.timers ?? systemTimers;
+    this.#compiler = options.compiler ?? new JsonSchemaCompiler();
+    this.#cache = CatalogCache.open(options.cachePath === undefined ? defaultCachePath(options.env) : options.cachePath, options.logger, this.#timers.now);
+    this.#deps = {
+      connector: options.connector ?? connectServer,
+      connect: {
+        spawn: options.spawn ?? spawnInProcessGroup,
+        timers: this.#timers,
+        baseEnv: options.env ?? process.env,
+        maxLineBytes: options.maxLineBytes ?? MAX_SERVER_LINE_BYTES,
+        graceMs: options.graceMs ?? STOP_GRACE_MS,
+        clientVersion: options.clientVersion ?? "0.0.0",
+        connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      },
+      limiter: new ConnectLimiter(options.connectParallelism ?? DEFAULT_CONNECT_PARALLELISM),
+      timers: this.#timers,
+      logger: options.logger,
+      backoff: { ...DEFAULT_BACKOFF, ...options.backoff },
+      hardCapMs: options.hardCapMs ?? HARD_CALL_CAP_MS,
+      stderrBudget: STDERR_RING_BYTES,
+    };
+    for (const spec of options.servers) this.#add(spec);
+  }
+
+  /** Begins connecting in the background; returns at once. Cached tools are in `tools()` already. */
+  start(): void {
+    this.#started = true;
+    for (const entry of this.#entries.values()) this.#startEntry(entry);
+  }
+
+  /** Every offered MCP tool, cached or live, in server order. */
+  tools(): readonly Tool[] {
+    this.#tools ??= [...this.#entries.values()].flatMap((entry) => (entry.visible && entry.catalog ? entry.catalog.tools : []));
+    return this.#tools;
+  }
+
+  /** Called (coalesced) after the set of tools changed. Returns an unsubscribe function. */
+  onChange(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  servers(): ServerStatus[] {
+    return [...this.#entries.values()].map((entry) => this.#status(entry));
+  }
+
+  server(name: string): ServerStatus | undefined {
+    const entry = this.#entries.get(name);
+    return entry && this.#status(entry);
+  }
+
+  /** The server's recent stderr (and the pool's notes on it), oldest first. */
+  logs(name: string): string[] | undefined {
+    return this.#entries.get(name)?.supervisor.stderr.lines();
+  }
+
+  /** Servers still connecting, for ToolSearch's `pending_mcp_servers`. */
+  pendingServers(): string[] {
+    return [...this.#entries.values()].filter((entry) => entry.supervisor.state === "pending").map((entry) => entry.supervisor.spec.name);
+  }
+
+  /** Starts a lazy server whose tool was selected or prefetched; resolves with its status once settled. */
+  async ensureStarted(name: string): Promise<ServerStatus | undefined> {
+    const entry = this.#entries.get(name);
+    if (!entry) return undefined;
+    await entry.supervisor.ensureStarted();
+    return this.#status(entry);
+  }
+
+  /** Restarts a server (un-parking it); throws for an unknown, disabled or removed server. */
+  async restart(name: string): Promise<ServerStatus> {
+    const entry = this.#entries.get(name);
+    if (!entry) throw new Error(`no MCP server named "${name}" is configured`);
+    await entry.supervisor.restart();
+    return this.#status(entry);
+  }
+
+  /** Applies a new server list by difference: removed servers stop, new ones start, changed ones restart. */
+  async reconfigure(specs: readonly ServerSpec[]): Promise<void> {
+    const next = new Map(specs.map((spec) => [spec.name, spec]));
+    const stopping: Promise<void>[] = [];
+    for (const [name, entry] of this.#entries) {
+      const spec = next.get(name);
+      if (spec && sameSpec(spec, entry.supervisor.spec)) continue;
+      this.#entries.delete(name);
+      stopping.push(entry.supervisor.stop());
+      this.options.logger.info(spec ? "MCP server config changed; restarting it" : "MCP server removed", { server: name });
+    }
+    await Promise.all(stopping);
+    for (const spec of specs) {
+      if (this.#entries.has(spec.name)) continue;
+      const entry = this.#add(spec);
+      if (this.#started) this.#startEntry(entry);
+    }
+    this.#changed();
+  }
+
+  /** Stops every server (each process group killed) and closes the cache. */
+  async stop(): Promise<void> {
+    await Promise.all([...this.#entries.values()].map((entry) => entry.supervisor.stop()));
+    this.#cache.close();
+  }
+
+  /** Routes a call to the server that holds `tool` now (a reload may have replaced it). */
+  callTool(server: string, tool: string, input: ToolInput, context: ToolContext): Promise<ToolResult> {
+    const entry = this.#entries.get(server);
+    if (!entry) return Promise.resolve(errorResult(`MCP server "${server}" is not configured any more.`));
+    return entry.supervisor.callTool(tool, input, context);
+  }
+
+  #add(spec: ServerSpec): Entry {
+    // The supervisor never calls back from its constructor, so `entry` is set before it is read.
+    let entry: Entry;
+    const supervisor = new ServerSupervisor(spec, {
+      ...this.#deps,
+      onListing: (_server, definitions) => this.#onListing(entry, definitions),
+      onState: () => this.#onState(entry),
+    });
+    const cached = spec.disabled ? undefined : this.#cache.load(spec.name);
+    const catalog = cached && { definitions: cached.tools, tools: this.#build(spec, cached.tools), changed: cached.changed, listedAt: cached.listedAt };
+    entry = { supervisor, catalog, visible: false };
+    entry.visible = isVisible(entry);
+    this.#entries.set(spec.name, entry);
+    return entry;
+  }
+
+  #startEntry(entry: Entry): void {
+    // A lazy server with nothing cached is started once to learn its tools, then left idle.
+    entry.supervisor.start({ discover: entry.catalog === undefined });
+  }
+
+  #onListing(entry: Entry, definitions: McpTool[]): void {
+    if (this.#entries.get(entry.supervisor.spec.name) !== entry) return;
+    const now = this.#timers.now();
+    const changed = this.#cache.save(entry.supervisor.spec.name, definitions, now);
+    const previous = entry.catalog;
+    const same = previous !== undefined && JSON.stringify(previous.definitions) === JSON.stringify(definitions);
+    entry.catalog = { definitions, tools: same ? previous.tools : this.#build(entry.supervisor.spec, definitions), changed, listedAt: now };
+    entry.visible = isVisible(entry);
+    if (!same) this.#changed();
+  }
+
+  #onState(entry: Entry): void {
+    if (this.#entries.get(entry.supervisor.spec.name) !== entry) return;
+    // Parking (or un-parking) hides (or shows) the server's tools; other states leave them be.
+    const visible = isVisible(entry);
+    if (visible === entry.visible) return;
+    entry.visible = visible;
+    this.#changed();
+  }
+
+  #build(spec: ServerSpec, definitions: readonly McpTool[]): Tool[] {
+    const alwaysLoad = new Set(spec.alwaysLoad);
+    const tools: Tool[] = [];
+    for (const definition of definitions) {
+      try {
+        tools.push(
+          toPoolTool(definition, {
+            server: spec.name,
+            compiler: this.#compiler,
+            alwaysLoad,
+            call: (tool, input, context) => this.callTool(spec.name, tool, input, context),
+          }),
+        );
+      } catch (error) {
+        this.options.logger.warn("MCP tool skipped", { server: spec.name, tool: definition.name, reason: (error as Error).message });
+      }
+    }
+    return tools;
+  }
+
+  #changed(): void {
+    this.#tools = undefined;
+    if (this.#changeQueued) return;
+    this.#changeQueued = true;
+    queueMicrotask(() => {
+      this.#changeQueued = false;
+      for (const listener of this.#listeners) {
+        try {
+          listener();
+        } catch (error) {
+          this.options.logger.error("MCP pool change listener failed", { error: (error as Error).message });
+        }
+      }
+    });
+  }
+
+  #status(entry: Entry): ServerStatus {
+    return describeServer(entry.supervisor, entry.catalog);
+  }
+}
+
+function isVisible(entry: Entry): boolean {
+  return entry.catalog !== undefined && !HIDDEN_STATES.has(entry.supervisor.state);
+}
+
+function sameSpec(a: ServerSpec, b: ServerSpec): boolean {
+  const { origin: _a, ...left } = a;
+  const { origin: _b, ...right } = b;
+  return JSON.stringify(left) === JSON.stringify(right);
+}

@@ -1,0 +1,72 @@
+/**
+ * An MCP server's tool definition made into a pool Tool: named `mcp__<server>__<tool>`, its
+ * description capped, its metadata and annotations mapped, its input schema compiled with Ajv (so
+ * bad input is refused before any call leaves the daemon), and its `call` routed back through
+ * the pool — which starts a lazy server, applies the server's timeout and converts the result.
+ */
+import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import { buildMcpTool } from "../tool/build-tool.ts";
+import { mcpToolName } from "../tool/names.ts";
+import type { ToolResult } from "../tool/result.ts";
+import type { JsonSchema, Tool, ToolContext, ToolInput } from "../tool/tool.ts";
+import type { JsonSchemaCompiler } from "../validate/ajv.ts";
+import { HARD_CALL_CAP_MS, MAX_DESCRIPTION_CHARS, MAX_SCHEMA_CHARS } from "./limits.ts";
+
+/**
+ * The pipeline's outer deadline for MCP tools. The pool enforces the real limit (the server's
+ * timeout, extended by progress up to the hard cap); this is later, so the pool's clearer message wins.
+ */
+export const MCP_TOOL_DEADLINE_MS = HARD_CALL_CAP_MS + 5_000;
+
+export interface PoolToolOptions {
+  server: string;
+  compiler: JsonSchemaCompiler;
+  /** The config's `alwaysLoad`: raw tool names or pool names. */
+  alwaysLoad: ReadonlySet<string>;
+  call: (tool: string, input: ToolInput, context: ToolContext) => Promise<ToolResult>;
+}
+
+/** Throws when the definition cannot become a tool (schema too large, unusable name); the caller skips it. */
+export function toPoolTool(definition: McpTool, options: PoolToolOptions): Tool {
+  const name = mcpToolName(options.server, definition.name);
+  const original = definition.inputSchema as JsonSchema;
+  const schemaChars = JSON.stringify(original).length;
+  if (schemaChars > MAX_SCHEMA_CHARS) {
+    throw new Error(`its input schema is ${schemaChars} characters, over the ${MAX_SCHEMA_CHARS}-character limit`);
+  }
+  const { $schema: draft, ...wireSchema } = original;
+  const meta = definition._meta ?? {};
+  const searchHint = meta["anthropic/searchHint"];
+  const annotations = definition.annotations ?? {};
+  const readOnly = annotations.readOnlyHint === true;
+  const built = buildMcpTool(
+    {
+      name,
+      description: capDescription(definition.description ?? annotations.title ?? definition.title ?? ""),
+      ...(typeof searchHint === "string" && searchHint.trim() !== "" && { searchHint: searchHint.replace(/\s+/g, " ").trim() }),
+      inputJSONSchema: wireSchema,
+      ...(definition.outputSchema && { outputSchema: definition.outputSchema as JsonSchema }),
+      mcpInfo: { server: options.server, tool: definition.name },
+      alwaysLoad: meta["anthropic/alwaysLoad"] === true || options.alwaysLoad.has(definition.name) || options.alwaysLoad.has(name),
+      timeoutMs: MCP_TOOL_DEADLINE_MS,
+      isReadOnly: () => readOnly,
+      // Read-only tools cannot interfere with each other, so they may run side by side.
+      isConcurrencySafe: () => readOnly,
+      isDestructive: () => annotations.destructiveHint === true,
+      isOpenWorld: () => annotations.openWorldHint === true,
+      call: (input, context) => options.call(definition.name, input, context),
+    },
+    options.compiler,
+  );
+  // The wire copy drops `$schema` (providers reject or ignore it), but validation must follow the
+  // draft the server declared (2020-12 keywords mean nothing to a draft-07 validator).
+  if (draft === undefined) return built;
+  return Object.freeze({ ...built, validator: options.compiler.validator(name, original) });
+}
+
+export function capDescription(text: string): string {
+  if (text.length <= MAX_DESCRIPTION_CHARS) return text;
+  const marker = `… [description truncated by toolpool: ${text.length} characters, showing the first `;
+  const keep = MAX_DESCRIPTION_CHARS - marker.length - 8;
+  return `${text.slice(0, keep)}${marker}${keep}]`;
+}

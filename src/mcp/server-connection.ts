@@ -1,0 +1,134 @@
+/**
+ * One live connection to one MCP server, over whichever transport its spec names: the SDK's Client
+ * on our stdio transport (process group, big lines, stderr ring), Streamable HTTP or SSE. What the
+ * supervisor needs of it is the small `ServerConnection` interface, so supervision is tested with
+ * fakes and the real thing alike.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  CallToolResultSchema,
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { ProgressUpdate } from "../tool/tool.ts";
+import { describeExit, type SpawnProcess } from "./child-process.ts";
+import { listAllTools, looseToolPageSchema, type Listing } from "./list-tools.ts";
+import type { ServerSpec } from "./server-spec.ts";
+import type { StderrRing } from "./stderr-ring.ts";
+import { StdioProcessTransport } from "./stdio-transport.ts";
+import type { Timers } from "./timers.ts";
+
+export interface CallOptions {
+  signal: AbortSignal;
+  /** Without progress the call fails after this long; each progress report restarts the clock. */
+  timeoutMs: number;
+  onProgress?: (update: ProgressUpdate) => void;
+}
+
+export interface ServerConnection {
+  readonly pid: number | undefined;
+  listTools(timeoutMs: number): Promise<Listing>;
+  callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult>;
+  /** Called on `notifications/tools/list_changed`. */
+  onToolsChanged(listener: () => void): void;
+  /** Called once if the connection ends without `close()` (the process died, the stream broke). */
+  onLost(listener: (reason: string) => void): void;
+  close(): Promise<void>;
+}
+
+export interface ConnectDeps {
+  spawn: SpawnProcess;
+  timers: Timers;
+  stderr: StderrRing;
+  /** The daemon's environment; a stdio server gets it plus its own `env`. */
+  baseEnv: NodeJS.ProcessEnv;
+  maxLineBytes: number;
+  graceMs: number;
+  clientVersion: string;
+  signal: AbortSignal;
+  connectTimeoutMs: number;
+}
+
+export type Connector = (spec: ServerSpec, deps: ConnectDeps) => Promise<ServerConnection>;
+
+/** True when an HTTP server answered 404 for our session: it forgot it (restarted, expired). */
+export function isSessionGone(error: unknown): boolean {
+  return error instanceof StreamableHTTPError && error.code === 404;
+}
+
+export const connectServer: Connector = async (spec, deps) => {
+  const transport = createTransport(spec, deps);
+  const client = new Client({ name: "toolpool", version: deps.clientVersion }, { capabilities: {} });
+  let closing = false;
+  const lostListeners: ((reason: string) => void)[] = [];
+  const changedListeners: (() => void)[] = [];
+  client.onclose = () => {
+    if (closing) return;
+    const reason = transport instanceof StdioProcessTransport && transport.exit ? `the server process ${describeExit(transport.exit)}` : "the connection closed";
+    for (const listener of lostListeners) listener(reason);
+  };
+  client.onerror = () => {
+    // Out-of-band transport noise (a stray stdout line, a failed SSE reconnect); the ring has it.
+  };
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    for (const listener of changedListeners) listener();
+  });
+  try {
+    await client.connect(transport, { timeout: deps.connectTimeoutMs, signal: deps.signal });
+  } catch (error) {
+    closing = true;
+    await transport.close().catch(() => {});
+    throw error;
+  }
+  return {
+    get pid() {
+      return transport instanceof StdioProcessTransport ? transport.pid : undefined;
+    },
+    listTools: (timeoutMs) =>
+      listAllTools((cursor) => client.request({ method: "tools/list", params: cursor === undefined ? {} : { cursor } }, looseToolPageSchema, { timeout: timeoutMs })),
+    // client.request, not client.callTool: callTool rejects results that break the tool's output
+    // schema, and a server that lies about its schema should still have its answer seen.
+    callTool: (name, args, options) =>
+      client.request({ method: "tools/call", params: { name, arguments: args } }, CallToolResultSchema, {
+        signal: options.signal,
+        timeout: options.timeoutMs,
+        resetTimeoutOnProgress: true,
+        onprogress: (progress) =>
+          options.onProgress?.({
+            progress: progress.progress,
+            ...(progress.total !== undefined && { total: progress.total }),
+            ...(progress.message !== undefined && { message: progress.message }),
+          }),
+      }),
+    onToolsChanged: (listener) => changedListeners.push(listener),
+    onLost: (listener) => lostListeners.push(listener),
+    async close() {
+      closing = true;
+      await client.close().catch(() => {});
+      await transport.close().catch(() => {});
+    },
+  };
+};
+
+function createTransport(spec: ServerSpec, deps: ConnectDeps): Transport {
+  if (spec.transport === "stdio") {
+    return new StdioProcessTransport({
+      command: spec.command,
+      args: spec.args,
+      env: { ...deps.baseEnv, ...spec.env },
+      ...(spec.cwd !== undefined && { cwd: spec.cwd }),
+      spawn: deps.spawn,
+      timers: deps.timers,
+      stderr: deps.stderr,
+      maxLineBytes: deps.maxLineBytes,
+      graceMs: deps.graceMs,
+    });
+  }
+  const requestInit: RequestInit = { headers: { ...spec.headers } };
+  const url = new URL(spec.url);
+  if (spec.transport === "sse") return new SSEClientTransport(url, { requestInit });
+  return new StreamableHTTPClientTransport(url, { requestInit });
+}

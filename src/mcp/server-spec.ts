@@ -1,0 +1,136 @@
+/**
+ * Server specs: the config's `mcpServers` (plus the `.mcp.json` files named by `mcpConfig`) turned
+ * into what the pool runs — variables expanded, defaults filled, paths resolved. Everything wrong
+ * is a ConfigError naming the server and the field, raised before anything is started.
+ */
+import { readFile } from "node:fs/promises";
+import { dirname, isAbsolute, resolve } from "node:path";
+import { z } from "zod";
+import { ConfigError, describeIssues } from "../config/load.ts";
+import { mcpServerSchema, type Config, type McpServerConfig } from "../config/schema.ts";
+import { expandList, expandRecord, expandText } from "./expand-env.ts";
+import { DEFAULT_SERVER_TIMEOUT_MS } from "./limits.ts";
+
+interface SpecBase {
+  name: string;
+  startup: "eager" | "lazy";
+  /** Per-call time limit, extended by progress up to HARD_CALL_CAP_MS. */
+  timeoutMs: number;
+  disabled: boolean;
+  /** Raw tool names (or pool names) that are never deferred. */
+  alwaysLoad: readonly string[];
+  /** The file the server was defined in, for messages. */
+  origin: string;
+}
+
+export interface StdioServerSpec extends SpecBase {
+  transport: "stdio";
+  command: string;
+  args: readonly string[];
+  /** Only the variables the config sets; the daemon's own environment is added at spawn. */
+  env: Readonly<Record<string, string>>;
+  cwd?: string;
+}
+
+export interface RemoteServerSpec extends SpecBase {
+  transport: "http" | "sse";
+  url: string;
+  headers: Readonly<Record<string, string>>;
+}
+
+export type ServerSpec = StdioServerSpec | RemoteServerSpec;
+
+const includedFileSchema = z.looseObject({
+  mcpServers: z.record(z.string().regex(/^[a-zA-Z0-9_-]+$/, "server names use [a-zA-Z0-9_-]"), mcpServerSchema).default({}),
+});
+
+export interface ResolveOptions {
+  env?: NodeJS.ProcessEnv;
+  /** The daemon config's own path; `mcpConfig` entries and `cwd`s resolve against its directory. */
+  configPath?: string | null;
+  readText?: (path: string) => Promise<string>;
+}
+
+/**
+ * Included `.mcp.json` files are read in order, later files overriding earlier ones by server name;
+ * the daemon config's own `mcpServers` override them all.
+ */
+export async function resolveServerSpecs(config: Pick<Config, "mcpServers" | "mcpConfig">, options: ResolveOptions = {}): Promise<ServerSpec[]> {
+  const env = options.env ?? process.env;
+  const readText = options.readText ?? ((path: string) => readFile(path, "utf8"));
+  const baseDir = options.configPath ? dirname(resolve(options.configPath)) : process.cwd();
+  const origin = options.configPath ?? "(config)";
+  const merged = new Map<string, { config: McpServerConfig; origin: string; dir: string }>();
+  for (const entry of config.mcpConfig) {
+    const path = isAbsolute(entry) ? entry : resolve(baseDir, entry);
+    for (const [name, server] of Object.entries(await readIncluded(path, readText))) {
+      merged.set(name, { config: server, origin: path, dir: dirname(path) });
+    }
+  }
+  for (const [name, server] of Object.entries(config.mcpServers)) merged.set(name, { config: server, origin, dir: baseDir });
+  return [...merged].map(([name, { config: server, origin: from, dir }]) => toSpec(name, server, from, dir, env));
+}
+
+/** One server's spec from its config entry; exported for the demo config and tests. */
+export function toSpec(name: string, server: McpServerConfig, origin: string, dir: string, env: NodeJS.ProcessEnv): ServerSpec {
+  const base: SpecBase = {
+    name,
+    startup: server.startup,
+    timeoutMs: server.timeoutMs ?? DEFAULT_SERVER_TIMEOUT_MS,
+    disabled: server.disabled,
+    alwaysLoad: server.alwaysLoad,
+    origin,
+  };
+  // A disabled server is never started, so its unset variables must not block the daemon.
+  const expand = server.disabled ? (text: string) => text : (text: string, field: string) => expandText(text, env, { server: name, field });
+  if (!("url" in server)) {
+    const site = { server: name, field: "" };
+    const cwd = server.cwd === undefined ? undefined : resolve(dir, expand(server.cwd, "cwd"));
+    return {
+      ...base,
+      transport: "stdio",
+      command: expand(server.command, "command"),
+      args: server.disabled ? server.args : expandList(server.args, env, { ...site, field: "args" }),
+      env: server.disabled ? server.env : expandRecord(server.env, env, { ...site, field: "env" }),
+      ...(cwd !== undefined && { cwd }),
+    };
+  }
+  const url = expand(server.url, "url");
+  if (!server.disabled) checkUrl(name, url);
+  return {
+    ...base,
+    transport: server.type,
+    url,
+    headers: server.disabled ? server.headers : expandRecord(server.headers, env, { server: name, field: "headers" }),
+  };
+}
+
+async function readIncluded(path: string, readText: (path: string) => Promise<string>): Promise<Record<string, McpServerConfig>> {
+  let text: string;
+  try {
+    text = await readText(path);
+  } catch (error) {
+    throw new ConfigError(`cannot read MCP config ${path} (named in mcpConfig): ${(error as Error).message}`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`MCP config ${path} is not valid JSON: ${(error as Error).message}`);
+  }
+  const parsed = includedFileSchema.safeParse(raw);
+  if (!parsed.success) throw new ConfigError(`MCP config ${path} is invalid:\n${describeIssues(parsed.error.issues)}`);
+  return parsed.data.mcpServers;
+}
+
+function checkUrl(server: string, url: string): void {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError(`MCP server "${server}": field "url" is not a URL: ${JSON.stringify(url)}`);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new ConfigError(`MCP server "${server}": field "url" must be http or https, not ${parsed.protocol}`);
+  }
+}

@@ -1,0 +1,373 @@
+/**
+ * One configured MCP server, supervised: its state, its live connection, its restarts.
+ *
+ *   idle ──call/ensureStarted──▶ pending ──ok──▶ connected ──crash──▶ failed ──backoff──▶ pending
+ *                                   └──error──▶ failed ─(5 rapid failures)─▶ parked ──restart──▶ pending
+ *
+ * `idle` is a lazy server that has not been needed yet; `disabled` comes from the config; `stopped`
+ * is a server removed by a reload or a pool shutting down. Calls made while a server is pending
+ * wait for it; calls to a failed, parked or disabled server fail at once with the reason.
+ */
+import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import type { Logger } from "../daemon/logger.ts";
+import { errorResult, type ToolResult } from "../tool/result.ts";
+import type { ToolContext, ToolInput } from "../tool/tool.ts";
+import { FailureTracker, type BackoffPolicy } from "./backoff.ts";
+import { describeCallFailure, describeConnectFailure, withStderr } from "./call-errors.ts";
+import type { ConnectLimiter } from "./connect-limiter.ts";
+import { convertResult } from "./convert-result.ts";
+import { isSessionGone, type ConnectDeps, type Connector, type ServerConnection } from "./server-connection.ts";
+import type { ServerSpec } from "./server-spec.ts";
+import { StderrRing } from "./stderr-ring.ts";
+import type { TimerHandle, Timers } from "./timers.ts";
+
+export type ServerState = "idle" | "pending" | "connected" | "failed" | "parked" | "disabled" | "stopped";
+
+export interface SupervisorDeps {
+  connector: Connector;
+  connect: Omit<ConnectDeps, "signal" | "stderr">;
+  limiter: ConnectLimiter;
+  timers: Timers;
+  logger: Logger;
+  backoff: BackoffPolicy;
+  hardCapMs: number;
+  stderrBudget: number;
+  /** A fresh tool list arrived: on connect, on list_changed, after re-initializing. */
+  onListing: (server: string, tools: McpTool[]) => void;
+  onState: (server: string) => void;
+}
+
+export class ServerSupervisor {
+  readonly stderr: StderrRing;
+  #state: ServerState = "idle";
+  #reason: string | undefined;
+  #restarts = 0;
+  #inFlight = 0;
+  #connection: ServerConnection | undefined;
+  #connectedAt = 0;
+  #attempt: { controller: AbortController; done: Promise<void> } | undefined;
+  #retry: { handle: TimerHandle; at: number } | undefined;
+  readonly #waiters = new Set<{ resolve: (connection: ServerConnection) => void; reject: (error: Error) => void }>();
+  readonly #failures: FailureTracker;
+  readonly #lostReasons = new WeakMap<ServerConnection, string>();
+  #discoverOnly = false;
+  #relisting: { again: boolean } | undefined;
+  #reinitializing: Promise<ServerConnection> | undefined;
+
+  constructor(
+    readonly spec: ServerSpec,
+    private readonly deps: SupervisorDeps,
+  ) {
+    this.stderr = new StderrRing(deps.stderrBudget);
+    this.#failures = new FailureTracker(deps.backoff, deps.timers.random);
+    if (spec.disabled) this.#state = "disabled";
+  }
+
+  get state(): ServerState {
+    return this.#state;
+  }
+  get reason(): string | undefined {
+    return this.#reason;
+  }
+  get restarts(): number {
+    return this.#restarts;
+  }
+  get inFlight(): number {
+    return this.#inFlight;
+  }
+  get pid(): number | undefined {
+    return this.#connection?.pid;
+  }
+  get nextRetryAt(): number | undefined {
+    return this.#retry?.at;
+  }
+
+  /** Eager servers connect now (queued behind the limiter); lazy ones wait — unless `discover`, when they connect once to be listed, then go idle. */
+  start(options: { discover?: boolean } = {}): void {
+    if (this.#state !== "idle") return;
+    if (this.spec.startup === "eager") return this.#connect(false);
+    if (options.discover) {
+      this.#discoverOnly = true;
+      this.#connect(false);
+    }
+  }
+
+  /** Starts a lazy (or idle) server now, ahead of the queue; resolves once it is connected or has failed. */
+  async ensureStarted(): Promise<void> {
+    if (this.#state === "idle") this.#connect(true);
+    await this.#attempt?.done;
+  }
+
+  /** Un-parks, or restarts a running server; resolves once it is connected or has failed. */
+  async restart(): Promise<void> {
+    if (this.#state === "disabled" || this.#state === "stopped") throw new Error(`MCP server "${this.spec.name}" is ${this.#state}`);
+    this.#failures.reset();
+    this.#clearRetry();
+    await this.#dropConnection("it was restarted by an operator");
+    this.#restarts++;
+    this.#connect(true);
+    await this.#attempt?.done;
+  }
+
+  async stop(): Promise<void> {
+    if (this.#state === "stopped") return;
+    this.#clearRetry();
+    this.#setState("stopped", undefined);
+    this.#rejectWaiters(new Error(`MCP server "${this.spec.name}" was stopped`));
+    await this.#dropConnection("the server was stopped");
+  }
+
+  async callTool(tool: string, input: ToolInput, context: ToolContext): Promise<ToolResult> {
+    let connection: ServerConnection;
+    try {
+      connection = await this.#ready(context.signal);
+    } catch (error) {
+      return errorResult((error as Error).message);
+    }
+    this.#inFlight++;
+    try {
+      return await this.#call(connection, tool, input, context, true);
+    } finally {
+      this.#inFlight--;
+    }
+  }
+
+  async #call(connection: ServerConnection, tool: string, input: ToolInput, context: ToolContext, mayReinitialize: boolean): Promise<ToolResult> {
+    // The hard cap is ours, not the SDK's maxTotalTimeout: aborting sends the server
+    // notifications/cancelled, where the SDK's cap would only stop waiting.
+    const hardCap = new AbortController();
+    const timer = this.deps.timers.setTimeout(() => hardCap.abort(new Error("hard cap")), this.deps.hardCapMs);
+    try {
+      const result = await connection.callTool(tool, input, {
+        signal: AbortSignal.any([context.signal, hardCap.signal]),
+        timeoutMs: this.spec.timeoutMs,
+        ...(context.onProgress && { onProgress: context.onProgress }),
+      });
+      return convertResult(result);
+    } catch (error) {
+      if (context.signal.aborted) return errorResult(`The call to ${tool} on MCP server "${this.spec.name}" was cancelled.`);
+      if (mayReinitialize && isSessionGone(error)) {
+        const fresh = await this.#reinitialize(connection).catch((reason: unknown) => {
+          this.#onLost(connection, `re-initializing after the server forgot the session failed: ${(reason as Error).message}`);
+          return undefined;
+        });
+        if (fresh) return this.#call(fresh, tool, input, context, false);
+      }
+      // A remote server that cannot be reached is handled like a crashed process: reconnect with backoff.
+      if (this.spec.transport !== "stdio" && error instanceof TypeError) this.#onLost(connection, `the server is unreachable: ${error.message}`);
+      return errorResult(
+        describeCallFailure({
+          server: this.spec.name,
+          tool,
+          error,
+          lostReason: this.#lostReasons.get(connection),
+          timeoutMs: this.spec.timeoutMs,
+          hardCapMs: this.deps.hardCapMs,
+          hitHardCap: hardCap.signal.aborted,
+        }),
+      );
+    } finally {
+      this.deps.timers.clearTimeout(timer);
+    }
+  }
+
+  #ready(signal: AbortSignal): Promise<ServerConnection> {
+    const name = `MCP server "${this.spec.name}"`;
+    switch (this.#state) {
+      case "connected":
+        if (this.#connection) return Promise.resolve(this.#connection);
+        break;
+      case "idle":
+        this.#connect(true);
+        break;
+      case "pending":
+        break;
+      case "failed": {
+        const retryIn = this.#retry ? ` The next attempt is in ${Math.max(1, Math.ceil((this.#retry.at - this.deps.timers.now()) / 1000))} s.` : "";
+        return Promise.reject(new Error(`${name} is not connected: ${this.#reason ?? "it failed"}.${retryIn}`));
+      }
+      case "parked":
+        return Promise.reject(new Error(`${name} is parked: ${this.#reason ?? "it failed repeatedly"}`));
+      case "disabled":
+        return Promise.reject(new Error(`${name} is disabled in the config.`));
+      case "stopped":
+        return Promise.reject(new Error(`${name} is not configured any more (or the daemon is stopping).`));
+    }
+    return new Promise((resolve, reject) => {
+      const waiter = {
+        resolve: (connection: ServerConnection) => {
+          signal.removeEventListener("abort", onAbort);
+          resolve(connection);
+        },
+        reject: (error: Error) => {
+          signal.removeEventListener("abort", onAbort);
+          reject(error);
+        },
+      };
+      const onAbort = () => {
+        this.#waiters.delete(waiter);
+        reject(new Error(`The call was cancelled while ${name} was starting.`));
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.#waiters.add(waiter);
+    });
+  }
+
+  #connect(priority: boolean): void {
+    if (this.#attempt || this.#state === "stopped" || this.#state === "disabled") return;
+    this.#clearRetry();
+    const controller = new AbortController();
+    this.#setState("pending", undefined);
+    const done = this.#runAttempt(controller, priority).finally(() => {
+      if (this.#attempt?.controller === controller) this.#attempt = undefined;
+    });
+    this.#attempt = { controller, done };
+  }
+
+  async #runAttempt(controller: AbortController, priority: boolean): Promise<void> {
+    const started = this.deps.timers.now();
+    let release = () => {};
+    let connection: ServerConnection | undefined;
+    try {
+      if (!priority) release = await this.deps.limiter.acquire(controller.signal);
+      connection = await this.#open(controller.signal);
+      const opened = connection;
+      // Stopping mid-listing must not wait for the listing's timeout: closing fails it at once.
+      controller.signal.throwIfAborted();
+      controller.signal.addEventListener("abort", () => void opened.close(), { once: true });
+      const listing = await connection.listTools(this.spec.timeoutMs);
+      release();
+      controller.signal.throwIfAborted();
+      const lost = this.#lostReasons.get(connection);
+      if (lost !== undefined) throw new Error(lost);
+      for (const warning of listing.warnings) this.deps.logger.warn("MCP tool list trimmed", { server: this.spec.name, warning });
+      this.#connection = connection;
+      this.#connectedAt = this.deps.timers.now();
+      this.#setState("connected", undefined);
+      this.deps.logger.info("MCP server connected", { server: this.spec.name, tools: listing.tools.length, ms: this.#connectedAt - started, pid: connection.pid });
+      this.deps.onListing(this.spec.name, listing.tools);
+      if (this.#discoverOnly && this.#waiters.size === 0 && this.#inFlight === 0) {
+        // Listed for the catalog; a lazy server runs only when one of its tools is needed.
+        this.#discoverOnly = false;
+        this.#connection = undefined;
+        await connection.close();
+        this.#setState("idle", undefined);
+        return;
+      }
+      this.#discoverOnly = false;
+      for (const waiter of this.#waiters) waiter.resolve(connection);
+      this.#waiters.clear();
+    } catch (error) {
+      release();
+      await connection?.close().catch(() => {});
+      if (controller.signal.aborted) return;
+      this.#failed(describeConnectFailure(error, this.deps.connect.connectTimeoutMs, this.stderr.tail(3)), undefined);
+    }
+  }
+
+  async #open(signal: AbortSignal): Promise<ServerConnection> {
+    const connection = await this.deps.connector(this.spec, { ...this.deps.connect, signal, stderr: this.stderr });
+    connection.onLost((reason) => this.#onLost(connection, reason));
+    connection.onToolsChanged(() => this.#relist(connection));
+    return connection;
+  }
+
+  #onLost(connection: ServerConnection, reason: string): void {
+    if (this.#lostReasons.has(connection)) return;
+    this.#lostReasons.set(connection, reason);
+    if (this.#connection !== connection) return;
+    this.#connection = undefined;
+    const upFor = this.deps.timers.now() - this.#connectedAt;
+    void connection.close();
+    this.#failed(withStderr(reason, this.stderr.tail(3)), upFor);
+  }
+
+  #failed(reason: string, upForMs: number | undefined): void {
+    const verdict = this.#failures.record(upForMs);
+    this.#rejectWaiters(new Error(`MCP server "${this.spec.name}" failed to start: ${reason}`));
+    if (verdict.action === "park") {
+      this.deps.logger.error("MCP server parked", { server: this.spec.name, failures: verdict.failures, reason });
+      this.#setState("parked", `${reason} — parked after ${verdict.failures} failures in a row; run \`toolpool servers restart ${this.spec.name}\` once it is fixed`);
+      return;
+    }
+    this.deps.logger.warn("MCP server failed", { server: this.spec.name, reason, retryInMs: verdict.delayMs, failures: verdict.failures });
+    const handle = this.deps.timers.setTimeout(() => {
+      this.#retry = undefined;
+      this.#restarts++;
+      this.#connect(false);
+    }, verdict.delayMs);
+    this.#retry = { handle, at: this.deps.timers.now() + verdict.delayMs };
+    this.#setState("failed", reason);
+  }
+
+  #relist(connection: ServerConnection): void {
+    if (connection !== this.#connection) return;
+    if (this.#relisting) {
+      this.#relisting.again = true;
+      return;
+    }
+    const relisting = { again: true };
+    this.#relisting = relisting;
+    void (async () => {
+      try {
+        while (relisting.again) {
+          relisting.again = false;
+          const listing = await connection.listTools(this.spec.timeoutMs);
+          if (connection !== this.#connection) return;
+          this.deps.onListing(this.spec.name, listing.tools);
+        }
+      } catch (error) {
+        this.deps.logger.warn("MCP tools re-listing failed", { server: this.spec.name, error: (error as Error).message });
+      } finally {
+        this.#relisting = undefined;
+      }
+    })();
+  }
+
+  /** The HTTP server forgot our session (404): connect afresh once, shared by every call that saw it. */
+  #reinitialize(old: ServerConnection): Promise<ServerConnection> {
+    if (this.#connection && this.#connection !== old) return Promise.resolve(this.#connection);
+    this.#reinitializing ??= (async () => {
+      this.deps.logger.info("MCP session expired; re-initializing", { server: this.spec.name });
+      await old.close();
+      const fresh = await this.#open(new AbortController().signal);
+      const listing = await fresh.listTools(this.spec.timeoutMs);
+      if (this.#state !== "connected" || this.#connection !== old) {
+        await fresh.close();
+        throw new Error("the server changed state while re-initializing");
+      }
+      this.#connection = fresh;
+      this.#connectedAt = this.deps.timers.now();
+      this.deps.onListing(this.spec.name, listing.tools);
+      return fresh;
+    })().finally(() => {
+      this.#reinitializing = undefined;
+    });
+    return this.#reinitializing;
+  }
+
+  async #dropConnection(reason: string): Promise<void> {
+    const attempt = this.#attempt;
+    attempt?.controller.abort(new Error(reason));
+    const connection = this.#connection;
+    this.#connection = undefined;
+    if (connection) this.#lostReasons.set(connection, reason);
+    await Promise.all([connection?.close(), attempt?.done]);
+  }
+
+  #rejectWaiters(error: Error): void {
+    for (const waiter of this.#waiters) waiter.reject(error);
+    this.#waiters.clear();
+  }
+
+  #clearRetry(): void {
+    if (this.#retry) this.deps.timers.clearTimeout(this.#retry.handle);
+    this.#retry = undefined;
+  }
+
+  #setState(state: ServerState, reason: string | undefined): void {
+    this.#state = state;
+    this.#reason = reason;
+    this.deps.onState(this.spec.name);
+  }
+}

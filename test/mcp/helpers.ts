@@ -1,0 +1,111 @@
+/** Shared pieces of the MCP pool tests: fixture specs, a waiting helper, tool contexts, process checks. */
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { silentLogger } from "../../src/daemon/logger.ts";
+import { McpPool, type McpPoolOptions } from "../../src/mcp/mcp-pool.ts";
+import type { ServerSpec, StdioServerSpec } from "../../src/mcp/server-spec.ts";
+import type { ToolContext } from "../../src/tool/tool.ts";
+
+export const FIXTURE_SERVER = join(import.meta.dir, "..", "fixtures", "mcp", "fixture-server.ts");
+export const HTTP_FIXTURE_SERVER = join(import.meta.dir, "..", "fixtures", "mcp", "http-fixture-server.ts");
+export const REPO_ROOT = join(import.meta.dir, "..", "..");
+
+export function tempDir(prefix = "mcp-"): string {
+  return mkdtempSync(join(process.env.TOOLPOOL_TEST_ROOT ?? tmpdir(), prefix));
+}
+
+export function fixtureSpec(name: string, env: Record<string, string> = {}, overrides: Partial<StdioServerSpec> = {}): StdioServerSpec {
+  return {
+    name,
+    transport: "stdio",
+    command: process.execPath,
+    args: [FIXTURE_SERVER],
+    env,
+    startup: "eager",
+    timeoutMs: 10_000,
+    disabled: false,
+    alwaysLoad: [],
+    origin: "test",
+    ...overrides,
+  };
+}
+
+/** Short backoff so supervision tests take milliseconds, not minutes. */
+export const FAST_BACKOFF = { initialMs: 20, maxMs: 100, jitter: 0, parkAfter: 5, stableMs: 60_000 };
+
+export function testPool(servers: readonly ServerSpec[], options: Partial<McpPoolOptions> = {}): McpPool & AsyncDisposable {
+  const pool = new McpPool({ servers, logger: silentLogger, cachePath: null, backoff: FAST_BACKOFF, graceMs: 500, ...options });
+  return Object.assign(pool, { [Symbol.asyncDispose]: () => pool.stop() });
+}
+
+/** Polls `condition` until it holds; fails with `what` after `timeoutMs`. No fixed sleeps. */
+export async function waitFor<T>(condition: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await condition();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await Bun.sleep(10);
+  }
+}
+
+export function toolContext(overrides: Partial<ToolContext> = {}): ToolContext {
+  return {
+    signal: new AbortController().signal,
+    sessionId: "test",
+    workspaceRoots: [process.cwd()],
+    cwd: process.cwd(),
+    sessionState: new Map(),
+    ...overrides,
+  };
+}
+
+/** Alive and not a zombie (a reaped-later zombie holds no resources and runs nothing). */
+export function isAlive(pid: number): boolean {
+  const stat = join("/proc", String(pid), "stat");
+  if (!existsSync(stat)) return false;
+  try {
+    const state = readFileSync(stat, "utf8").split(") ")[1]?.[0];
+    return state !== undefined && state !== "Z" && state !== "X";
+  } catch {
+    return false;
+  }
+}
+
+/** Pids in process group `pgid` that are alive. */
+export function groupMembers(pgid: number): number[] {
+  const members: number[] = [];
+  for (const entry of new Bun.Glob("[0-9]*").scanSync({ cwd: "/proc", onlyFiles: false })) {
+    try {
+      const fields = readFileSync(join("/proc", entry, "stat"), "utf8").split(") ")[1]?.split(" ");
+      if (fields && Number(fields[2]) === pgid && fields[0] !== "Z") members.push(Number(entry));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return members;
+}
+
+/** Starts the HTTP fixture server and resolves with its MCP URL; dispose to stop it. */
+export async function startHttpFixture(): Promise<{ url: string; base: string } & AsyncDisposable> {
+  const child = Bun.spawn([process.execPath, HTTP_FIXTURE_SERVER], { stdout: "pipe", stderr: "inherit" });
+  const reader = child.stdout.getReader();
+  let text = "";
+  while (!/PORT=\d+\n/.test(text)) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`HTTP fixture exited before printing its port: ${text}`);
+    text += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
+  const port = Number(/PORT=(\d+)/.exec(text)![1]);
+  const base = `http://127.0.0.1:${port}`;
+  return {
+    url: `${base}/mcp`,
+    base,
+    async [Symbol.asyncDispose]() {
+      child.kill("SIGKILL");
+      await child.exited;
+    },
+  };
+}
