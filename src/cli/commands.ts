@@ -104,3 +104,29 @@ export function stop(options: ClientCommandOptions): Promise<number> {
     return ExitCode.Ok;
   });
 }
+
+export function search(options: ClientCommandOptions, words: readonly string[], maxResults?: number): Promise<number> {
+  const query = words.join(" ").trim();
+  if (!query) throw new UsageError('usage: toolpool search QUERY (keywords, "select:A,B" or "discover:words")');
+  return withClient(options, async (client) => {
+    const result = (await client.search({ query, ...(maxResults !== undefined && { maxResults }) })) as {
+      matches: { name: string; score: number; description: string; deferred: boolean }[];
+      missing?: string[];
+      didYouMean?: string[];
+      pendingServers?: string[];
+    };
+    if (options.json) {
+      options.out(JSON.stringify(result));
+      return ExitCode.Ok;
+    }
+    for (const match of result.matches) {
+      const summary = match.description.split("\n")[0]?.slice(0, 90) ?? "";
+      options.out(`${match.name}  ${match.deferred ? "[deferred]" : "[core]"} ${summary}`);
+    }
+    if (result.matches.length === 0) options.out("no matching tools");
+    if (result.missing?.length) options.out(`not found: ${result.missing.join(", ")}`);
+    if (result.didYouMean?.length) options.out(`did you mean: ${result.didYouMean.join(", ")}`);
+    if (result.pendingServers?.length) options.out(`still connecting: ${result.pendingServers.join(", ")} (try again shortly)`);
+    return ExitCode.Ok;
+  });
+}

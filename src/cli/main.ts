@@ -1,7 +1,7 @@
 /** The command line: one binary, one verb per job. `toolpool help` lists them. */
 import { parseArgs } from "node:util";
 import { buildInfo } from "../build-info.ts";
-import { call, status, stop, tools, type ClientCommandOptions } from "./commands.ts";
+import { call, search, status, stop, tools, type ClientCommandOptions } from "./commands.ts";
 import { ExitCode, UsageError } from "./exit-codes.ts";
 import { serve } from "./serve.ts";
 
@@ -14,6 +14,7 @@ commands:
   status                show the running daemon's state
   tools                 list the tool pool
   call NAME [JSON]      run one tool, e.g. toolpool call Read '{"file_path":"README.md"}'
+  search QUERY          search the pool as ToolSearch does (keywords, select:A,B, discover:words)
   stop                  stop the running daemon
   version               print version, tier and compiled features
 
@@ -21,6 +22,7 @@ options:
   --socket PATH         the daemon's socket (default: $TOOLPOOL_SOCKET, $XDG_RUNTIME_DIR/toolpool/toolpool.sock)
   --config PATH         (serve) the config file (default: $TOOLPOOL_CONFIG, $XDG_CONFIG_HOME/toolpool/config.json)
   --json                machine-readable output
+  --max N               (search) how many results, default 5
 
 exit codes: 0 ok, 1 failed, 2 usage, 3 no daemon running, 4 already running, 5 bad config or socket path`;
 
@@ -38,6 +40,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         config: { type: "string" },
         json: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
+        max: { type: "string" },
       },
     });
   } catch (error) {
@@ -57,6 +60,11 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         return await tools(options);
       case "call":
         return await call(options, rest[0], rest[1]);
+      case "search": {
+        const max = values.max === undefined ? undefined : Number(values.max);
+        if (max !== undefined && (!Number.isInteger(max) || max < 1 || max > 100)) throw new UsageError("--max takes a whole number from 1 to 100");
+        return await search(options, rest, max);
+      }
       case "stop":
         return await stop(options);
       case "version": {

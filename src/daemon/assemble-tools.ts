@@ -1,27 +1,56 @@
 /**
- * `toolpool/assemble` before deferral: every enabled tool, in pool order, in the session's format.
- * Each tool's serialized bytes are frozen in the session on first use (schema stability).
+ * `toolpool/assemble`: the session's settings and the daemon's runtime facts turned into the input
+ * of the pure `assembleRequest`, and its answer into the protocol result. Remembers the transcript's
+ * discovered set on the session for ExecuteExtraTool.
  */
+import { assembleRequest, type AssembledRequest, type AssembleSettings } from "../assembly/assemble-request.ts";
+import { experimentalBetasDisabled } from "../deferral/mode-setting.ts";
 import type { Session } from "../session/session.ts";
-import type { Tool } from "../tool/tool.ts";
+import type { SessionToolDeps } from "./session-tools.ts";
+import { sessionTools } from "./session-tools.ts";
 import type { DaemonState } from "./state.ts";
 
-export function serializeToolsForSession(state: DaemonState, session: Session, _messages: readonly unknown[]) {
-  const tools = state.pool().tools.filter((tool) => tool.isEnabled());
-  const serialized = tools.map((tool) => {
-    let bytes = session.serializedTools.get(tool.name);
-    if (bytes === undefined) {
-      bytes = JSON.stringify(toWire(tool, session.settings.format));
-      session.serializedTools.set(tool.name, bytes);
-    }
-    return JSON.parse(bytes) as Record<string, unknown>;
+export function assembleForSession(
+  state: DaemonState,
+  deps: SessionToolDeps,
+  session: Session,
+  messages: readonly unknown[],
+  system?: unknown,
+): AssembledRequest & { sessionId: string } {
+  const own = sessionTools(session, deps);
+  const assembled = assembleRequest({
+    settings: assembleSettings(state, session),
+    tools: state.pool().tools,
+    messages,
+    ...(system !== undefined && { system }),
+    metaTools: () => ({ toolSearch: own.toolSearch, executeExtraTool: own.executeExtraTool }),
+    pendingServers: deps.pendingServers(),
+    schemaCache: session.serializedTools,
   });
-  return { tools: serialized, counts: { core: serialized.length, deferred: 0, discovered: 0 } };
+  session.discovered = new Set(assembled.discovered);
+  for (const warning of assembled.warnings) state.logger.warn("session setting fell back to a default", { session: session.id, warning });
+  state.logger.debug("assembled", {
+    session: session.id,
+    mode: assembled.mode.mode,
+    modeReason: assembled.mode.reason,
+    delivery: assembled.delivery.delivery,
+    deliveryReason: assembled.delivery.reason,
+    counts: assembled.counts,
+  });
+  return { sessionId: session.id, ...assembled };
 }
 
-function toWire(tool: Tool, format: "anthropic" | "openai"): Record<string, unknown> {
-  if (format === "openai") {
-    return { type: "function", function: { name: tool.name, description: tool.description, parameters: tool.inputJSONSchema } };
-  }
-  return { name: tool.name, description: tool.description, input_schema: tool.inputJSONSchema };
+export function assembleSettings(state: DaemonState, session: Session): AssembleSettings {
+  const settings = session.settings;
+  return {
+    model: settings.model,
+    provider: settings.provider,
+    baseUrl: settings.baseUrl,
+    delivery: settings.delivery,
+    format: settings.format,
+    toolSearch: settings.toolSearch,
+    disableExperimentalBetas: experimentalBetasDisabled(state.settingsDefaults().env),
+    contextWindow: settings.contextWindow,
+    announcements: settings.announcements,
+  };
 }

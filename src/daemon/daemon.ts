@@ -24,6 +24,8 @@ import type { Logger } from "./logger.ts";
 import { acquireSocketLock, tryUnlink, type SocketLock } from "./socket-lock.ts";
 import { prepareSocketDirectory } from "./socket-path.ts";
 import type { DaemonState, DaemonStats } from "./state.ts";
+import { SearchSync } from "./search-sync.ts";
+import { sessionLookup, type SessionToolDeps } from "./session-tools.ts";
 
 export interface DaemonOptions {
   socketPath: string;
@@ -43,6 +45,8 @@ export class Daemon implements DaemonState {
   readonly sessions = new SessionStore();
   readonly stats: DaemonStats = { callsTotal: 0, callsInFlight: 0 };
   readonly connections = new Set<Connection>();
+  readonly search = new SearchSync();
+  readonly #toolDeps: SessionToolDeps;
   readonly #dispatcher: Dispatcher;
   readonly #builtins: readonly Tool[];
   readonly #env: NodeJS.ProcessEnv;
@@ -63,6 +67,12 @@ export class Daemon implements DaemonState {
     this.#builtins = options.builtins;
     this.#env = options.env ?? process.env;
     this.#pool = this.#assemble();
+    this.#toolDeps = {
+      pool: () => this.#pool,
+      engine: this.search.index,
+      pendingServers: () => [],
+      defaultMaxResults: () => 5,
+    };
     this.#dispatcher = new Dispatcher(this.logger);
     registerMcpMethods(this.#dispatcher, this);
     registerHarnessMethods(this.#dispatcher, this);
@@ -75,6 +85,10 @@ export class Daemon implements DaemonState {
 
   pool(): Pool {
     return this.#pool;
+  }
+
+  sessionToolDeps(): SessionToolDeps {
+    return this.#toolDeps;
   }
 
   settingsDefaults(): SettingsDefaults {
@@ -94,7 +108,9 @@ export class Daemon implements DaemonState {
     }
     const current = connection.sessionId ? this.sessions.get(connection.sessionId) : undefined;
     if (current) return current;
-    const session = this.sessions.create(resolveSettings({}, this.settingsDefaults()));
+    // A connection that never opened a session speaks plain MCP: it sends no transcript, so it
+    // gets the proxy view (ToolSearch + ExecuteExtraTool), whose discoveries the session remembers.
+    const session = this.sessions.create(resolveSettings({ delivery: "proxy" }, this.settingsDefaults()));
     this.sessions.attach(session);
     connection.sessionId = session.id;
     return session;
@@ -107,8 +123,8 @@ export class Daemon implements DaemonState {
     signal: AbortSignal,
     onProgress?: (update: ProgressUpdate) => void,
   ): Promise<ToolResult> {
-    const pool = this.#pool;
-    const tool = pool.get(name);
+    const lookup = sessionLookup(session, this.#toolDeps);
+    const tool = lookup(name);
     const validated = tool?.validator(input);
     // Unknown tools and invalid input fail fast in the pipeline; they need no exclusive slot.
     const exclusive = tool !== undefined && validated?.ok === true && !tool.isConcurrencySafe(validated.value);
@@ -129,7 +145,7 @@ export class Daemon implements DaemonState {
             sessionState: session.toolState,
             ...(onProgress && { onProgress }),
           },
-          { lookup: (toolName) => pool.get(toolName), permissions: session.settings.permissions },
+          { lookup, permissions: session.settings.permissions },
         ),
       );
     } finally {
@@ -215,6 +231,8 @@ export class Daemon implements DaemonState {
   #assemble(): Pool {
     const pool = assemblePool({ builtins: this.#builtins, mcpTools: [], deny: this.#config.permissions?.deny ?? [] });
     for (const collision of pool.collisions) this.logger.warn("tool name collision", { ...collision });
+    const changes = this.search.sync(pool.tools);
+    this.logger.debug("search index synced", changes);
     return pool;
   }
 

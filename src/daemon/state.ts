@@ -12,6 +12,8 @@ import type { ToolResult } from "../tool/result.ts";
 import type { ProgressUpdate } from "../tool/tool.ts";
 import type { Connection } from "./connection.ts";
 import type { Logger } from "./logger.ts";
+import type { SearchSync } from "./search-sync.ts";
+import type { SessionToolDeps } from "./session-tools.ts";
 
 export interface DaemonStats {
   callsTotal: number;
@@ -26,7 +28,10 @@ export interface DaemonState {
   readonly sessions: SessionStore;
   readonly stats: DaemonStats;
   readonly connections: ReadonlySet<Connection>;
+  readonly search: SearchSync;
   config(): Config;
+  /** What a session's own tools (ToolSearch, ExecuteExtraTool) are built from. */
+  sessionToolDeps(): SessionToolDeps;
   settingsDefaults(): SettingsDefaults;
   pool(): Pool;
   /** The session a request means: the one it names, else its connection's (opened on first use). */

@@ -38,6 +38,8 @@ export const sessionParams = z.strictObject({
 export const assembleParams = z.strictObject({
   ...sessionRef,
   messages: z.array(z.unknown()).default([]),
+  /** Anthropic's top-level `system`, when the client keeps summaries or attachments there. */
+  system: z.unknown().optional(),
 });
 
 export const callParams = z.strictObject({
@@ -45,6 +47,8 @@ export const callParams = z.strictObject({
   name: z.string().min(1).max(256),
   input: z.record(z.string(), z.unknown()).default({}),
   toolUseId: z.string().max(256).optional(),
+  /** The transcript so far; when given, ExecuteExtraTool judges "discovered" from it directly. */
+  messages: z.array(z.unknown()).optional(),
 });
 
 export const searchParams = z.strictObject({

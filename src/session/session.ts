@@ -38,6 +38,9 @@ export class Session {
   readonly serializedTools = new Map<string, string>();
   readonly createdAt = Date.now();
   lastActiveAt = Date.now();
+  /** Deferred tools the last assembled transcript discovered (for ExecuteExtraTool). */
+  discovered: ReadonlySet<string> = new Set();
+
   /** Connections currently attached (a session may be resumed from a new connection). */
   attached = 0;
   calls = 0;

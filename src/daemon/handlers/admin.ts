@@ -2,6 +2,7 @@
 import { emptyParams, Method, type StatusResult, type ToolsResult } from "../../protocol/methods.ts";
 import { method, type Dispatcher } from "../dispatcher.ts";
 import type { DaemonState } from "../state.ts";
+import { isDeferredTool } from "../../deferral/is-deferred.ts";
 
 export function registerAdminMethods(dispatcher: Dispatcher, state: DaemonState): void {
   dispatcher.register(
@@ -37,7 +38,7 @@ export function registerAdminMethods(dispatcher: Dispatcher, state: DaemonState)
           description: tool.description,
           source: tool.isMcp ? "mcp" : "builtin",
           ...(tool.mcpInfo && { server: tool.mcpInfo.server }),
-          deferred: tool.alwaysLoad ? false : tool.isMcp || tool.shouldDefer,
+          deferred: isDeferredTool(tool),
           enabled: tool.isEnabled(),
           readOnly: tool.isReadOnly({}),
           concurrencySafe: tool.isConcurrencySafe({}),

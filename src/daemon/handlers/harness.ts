@@ -9,7 +9,10 @@ import type { Session } from "../../session/session.ts";
 import { providerToolResult } from "../format-result.ts";
 import { method, type Dispatcher } from "../dispatcher.ts";
 import type { DaemonState } from "../state.ts";
-import { serializeToolsForSession } from "../assemble-tools.ts";
+import { assembleForSession } from "../assemble-tools.ts";
+import { scanTranscript } from "../../assembly/scan-transcript.ts";
+import { searchParams } from "../../protocol/methods.ts";
+import { isDeferredTool } from "../../deferral/is-deferred.ts";
 
 export function registerHarnessMethods(dispatcher: Dispatcher, state: DaemonState): void {
   dispatcher.register(
@@ -40,7 +43,7 @@ export function registerHarnessMethods(dispatcher: Dispatcher, state: DaemonStat
     Method.Assemble,
     method(assembleParams, (params, { connection }) => {
       const session = state.sessionFor(connection, params.sessionId);
-      return serializeToolsForSession(state, session, params.messages);
+      return assembleForSession(state, state.sessionToolDeps(), session, params.messages, params.system);
     }),
   );
 
@@ -48,6 +51,7 @@ export function registerHarnessMethods(dispatcher: Dispatcher, state: DaemonStat
     Method.Call,
     method(callParams, async (params, { connection, signal, sendProgress }) => {
       const session = state.sessionFor(connection, params.sessionId);
+      if (params.messages) session.discovered = scanTranscript(params.messages).discovered;
       const result = await state.runTool(session, params.name, params.input, signal, sendProgress);
       const toolUseId = params.toolUseId ?? "";
       return {
@@ -55,6 +59,29 @@ export function registerHarnessMethods(dispatcher: Dispatcher, state: DaemonStat
         isError: result.isError,
         ...(result.structuredContent && { structuredContent: result.structuredContent }),
         toolResult: providerToolResult(result, session.settings.format, toolUseId),
+      };
+    }),
+  );
+
+  dispatcher.register(
+    Method.Search,
+    method(searchParams, (params) => {
+      const pool = state.pool();
+      const result = state.search.index.query(params.query, {
+        ...(params.maxResults !== undefined && { maxResults: params.maxResults }),
+        pendingServers: state.sessionToolDeps().pendingServers(),
+      });
+      return {
+        ...result,
+        matches: result.matches.map((match) => {
+          const tool = pool.get(match.name);
+          return {
+            ...match,
+            description: tool?.description ?? "",
+            deferred: tool ? isDeferredTool(tool) : false,
+            ...(tool?.mcpInfo && { server: tool.mcpInfo.server }),
+          };
+        }),
       };
     }),
   );

@@ -16,6 +16,8 @@ import {
 import { z } from "zod";
 import { method, type Dispatcher } from "../dispatcher.ts";
 import type { DaemonState } from "../state.ts";
+import { assembleForSession } from "../assemble-tools.ts";
+import { sessionLookup } from "../session-tools.ts";
 
 const initializeParams = z.looseObject({
   protocolVersion: z.string(),
@@ -54,8 +56,13 @@ export function registerMcpMethods(dispatcher: Dispatcher, state: DaemonState): 
 
   dispatcher.register(
     Method.ToolsList,
-    method(mcpToolsListParams, (params) => {
-      const tools = state.pool().tools.filter((tool) => tool.isEnabled());
+    method(mcpToolsListParams, (params, { connection }) => {
+      // The session's own view: core tools, plus ToolSearch and ExecuteExtraTool when it defers.
+      const session = state.sessionFor(connection, undefined);
+      const lookup = sessionLookup(session, state.sessionToolDeps());
+      const assembled = assembleForSession(state, state.sessionToolDeps(), session, []);
+      const names = assembled.tools.map((wire) => ("function" in wire ? wire.function.name : wire.name));
+      const tools = names.map((name) => lookup(name)).filter((tool) => tool !== undefined);
       const start = params.cursor === undefined ? 0 : decodeCursor(params.cursor);
       const page = tools.slice(start, start + TOOLS_PAGE_SIZE).map((tool) => ({
         name: tool.name,
@@ -76,7 +83,7 @@ export function registerMcpMethods(dispatcher: Dispatcher, state: DaemonState): 
     Method.ToolsCall,
     method(mcpToolsCallParams, async (params, { connection, signal, sendProgress }) => {
       const session = state.sessionFor(connection, undefined);
-      if (!state.pool().get(params.name)) {
+      if (!sessionLookup(session, state.sessionToolDeps())(params.name)) {
         throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
       }
       const result = await state.runTool(session, params.name, params.arguments ?? {}, signal, sendProgress);

@@ -1,0 +1,78 @@
+/**
+ * The tools a session has beyond the pool: its ToolSearch and ExecuteExtraTool, built for the
+ * session's delivery (fixed for the session's life, so their bytes never change mid-conversation).
+ * `lookup` is what the session's calls resolve names with: its own tools first, then the pool.
+ */
+import { createExecuteExtraTool, pipelineExecutor } from "../builtin/execute-extra-tool.ts";
+import { createToolSearchTool, type ToolSearchEngine } from "../builtin/tool-search.ts";
+import { sessionDelivery } from "../assembly/assemble-request.ts";
+import type { PermissionSettings } from "../permissions/rules.ts";
+import type { Pool } from "../pool/assemble.ts";
+import type { Session } from "../session/session.ts";
+import type { Tool } from "../tool/tool.ts";
+
+export interface SessionToolDeps {
+  pool: () => Pool;
+  engine: ToolSearchEngine;
+  pendingServers: () => readonly string[];
+  defaultMaxResults: () => number;
+  killSwitch?: (tool: Tool) => string | undefined;
+}
+
+export interface SessionTools {
+  toolSearch: Tool;
+  executeExtraTool: Tool;
+  /** Names found by this session's own ToolSearch calls: counted as discovered for ExecuteExtraTool. */
+  searched: Set<string>;
+}
+
+const built = new WeakMap<Session, SessionTools>();
+
+export function sessionTools(session: Session, deps: SessionToolDeps): SessionTools {
+  const cached = built.get(session);
+  if (cached) return cached;
+  const decided = sessionDelivery(session.settings).delivery;
+  const delivery = decided === "native" ? "native" : "proxy";
+  const searched = new Set<string>();
+  const lookup = (name: string) => deps.pool().get(name);
+  const permissions = (): PermissionSettings => session.settings.permissions;
+  const engine: ToolSearchEngine = {
+    query(text, options) {
+      const result = deps.engine.query(text, options);
+      // A bridge or harness that sends no transcript still gets what its own searches found.
+      for (const match of result.matches) searched.add(match.name);
+      return result;
+    },
+  };
+  const tools: SessionTools = {
+    searched,
+    toolSearch: createToolSearchTool({
+      engine,
+      lookup,
+      delivery,
+      pendingServers: deps.pendingServers,
+      defaultMaxResults: deps.defaultMaxResults(),
+    }),
+    executeExtraTool: createExecuteExtraTool({
+      lookup,
+      discovered: () => new Set([...session.discovered, ...searched]),
+      execute: (name, input, context) =>
+        pipelineExecutor({
+          lookup,
+          permissions: permissions(),
+          ...(deps.killSwitch && { killSwitch: deps.killSwitch }),
+        })(name, input, context),
+    }),
+  };
+  built.set(session, tools);
+  return tools;
+}
+
+export function sessionLookup(session: Session, deps: SessionToolDeps): (name: string) => Tool | undefined {
+  const own = sessionTools(session, deps);
+  return (name) => {
+    if (name === own.toolSearch.name) return own.toolSearch;
+    if (name === own.executeExtraTool.name) return own.executeExtraTool;
+    return deps.pool().get(name);
+  };
+}
