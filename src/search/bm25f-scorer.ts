@@ -15,6 +15,13 @@ export interface QueryTerm {
   cjk: boolean;
 }
 
+interface Impacts {
+  slots: Int32Array;
+  values: Float32Array;
+  length: number;
+  version: number;
+}
+
 /**
  * First-stage BM25F, term at a time: per-field frequencies are length-normalised and weighted into
  * one pseudo-frequency per (term, tool), saturated once with k1. Scores accumulate into reusable
@@ -31,44 +38,72 @@ export class Bm25fScorer {
   private norms = new Float32Array(0);
   private normVersion = -1;
   private tracked = false;
+  /** Per term id: its impacts, valid while their version equals the index version. */
+  private readonly impacts: (Impacts | undefined)[] = [];
 
   constructor(private readonly options: RankingOptions) {}
 
   run(index: InvertedIndex, terms: readonly QueryTerm[], track: boolean): void {
     this.reset();
     this.ensureCapacity(index.slotCount);
-    if (this.normVersion !== index.version) this.refreshNorms(index);
     this.tracked = track;
-    const { norms, scores, touched } = this;
+    const { scores, touched } = this;
     const k1 = this.options.k1;
     let touchedCount = this.touchedCount;
     for (const term of terms) {
-      const postings = index.postings[term.id]!;
-      const frequencies = index.frequencies[term.id]!;
-      const length = index.postingLengths[term.id]!;
-      if (length === 0) continue;
+      const impacts = this.impactsOf(index, term.id);
       const scale = term.weight * term.idf * (k1 + 1);
-      let current = postings[0]! >>> FIELD_BITS;
-      let pseudo = norms[postings[0]!]! * frequencies[0]!;
-      for (let i = 1; i <= length; i++) {
-        const packed = i < length ? postings[i]! : -1;
-        const slot = packed >>> FIELD_BITS;
-        if (slot === current) {
-          pseudo += norms[packed]! * frequencies[i]!;
-          continue;
-        }
-        if (pseudo > 0) {
-          const before = scores[current]!;
-          if (before === 0) touched[touchedCount++] = current;
-          scores[current] = before + (scale * pseudo) / (k1 + pseudo);
-          if (track) this.record(current, term);
-        }
-        if (packed < 0) break;
-        current = slot;
-        pseudo = norms[packed]! * frequencies[i]!;
+      const { slots, values, length } = impacts;
+      for (let i = 0; i < length; i++) {
+        const slot = slots[i]!;
+        const before = scores[slot]!;
+        if (before === 0) touched[touchedCount++] = slot;
+        scores[slot] = before + scale * values[i]!;
       }
+      if (track) for (let i = 0; i < length; i++) this.record(slots[i]!, term);
     }
     this.touchedCount = touchedCount;
+  }
+
+  /**
+   * A term's saturated BM25F weight per live slot, pseudo / (k1 + pseudo). It depends on the index
+   * alone (not the query), so it is computed once per term and index version, then reused.
+   */
+  private impactsOf(index: InvertedIndex, id: number): Impacts {
+    if (this.normVersion !== index.version) this.refreshNorms(index);
+    const cached = this.impacts[id];
+    if (cached !== undefined && cached.version === index.version) return cached;
+    const postings = index.postings[id]!;
+    const frequencies = index.frequencies[id]!;
+    const length = index.postingLengths[id]!;
+    const impacts: Impacts =
+      cached !== undefined && cached.slots.length >= length
+        ? cached
+        : { slots: new Int32Array(length), values: new Float32Array(length), length: 0, version: -1 };
+    const { norms } = this;
+    const k1 = this.options.k1;
+    let count = 0;
+    let current = -1;
+    let pseudo = 0;
+    for (let i = 0; i <= length; i++) {
+      const packed = i < length ? postings[i]! : -1;
+      const slot = packed >>> FIELD_BITS;
+      if (slot === current) {
+        pseudo += norms[packed]! * frequencies[i]!;
+        continue;
+      }
+      if (pseudo > 0) {
+        impacts.slots[count] = current;
+        impacts.values[count++] = pseudo / (k1 + pseudo);
+      }
+      if (packed < 0) break;
+      current = slot;
+      pseudo = norms[packed]! * frequencies[i]!;
+    }
+    impacts.length = count;
+    impacts.version = index.version;
+    this.impacts[id] = impacts;
+    return impacts;
   }
 
   private record(slot: number, term: QueryTerm): void {
