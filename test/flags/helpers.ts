@@ -90,8 +90,15 @@ export class PayloadServer implements AsyncDisposable {
     return `http://127.0.0.1:${this.#server.port}`;
   }
 
-  async [Symbol.asyncDispose](): Promise<void> {
+  /** Lets held requests (and later ones) be answered with the current payload. */
+  release(): void {
+    this.mode = "serve";
     for (const release of this.#hanging) release();
+    this.#hanging.clear();
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    this.release();
     await this.#server.stop(true);
   }
 
@@ -104,7 +111,6 @@ export class PayloadServer implements AsyncDisposable {
         this.#hanging.add(resolve);
         request.signal.addEventListener("abort", () => resolve());
       });
-      return new Response("late", { status: 503 });
     }
     const body = typeof this.payload === "string" ? this.payload : JSON.stringify(this.payload);
     return new Response(body, { headers: { "content-type": "application/json" } });
