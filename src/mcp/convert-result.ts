@@ -18,6 +18,8 @@ export function convertResult(result: CallToolResult, limits: ResultLimits = {})
   const imageBudget = limits.imageChars ?? MAX_RESULT_IMAGE_CHARS;
   let imageChars = 0;
   const content: ContentBlock[] = [];
+  // Notes about what was left out go after the cut, so the cut never hides them.
+  const notes: string[] = [];
   for (const block of result.content ?? []) {
     switch (block.type) {
       case "text":
@@ -25,7 +27,7 @@ export function convertResult(result: CallToolResult, limits: ResultLimits = {})
         break;
       case "image":
         if (imageChars + block.data.length > imageBudget) {
-          content.push({ type: "text", text: `[toolpool: an image (${block.mimeType}, ${block.data.length} base64 characters) was left out: images in one result may total ${imageBudget} characters]` });
+          notes.push(`[toolpool: an image (${block.mimeType}, ${block.data.length} base64 characters) was left out: images in one result may total ${imageBudget} characters]`);
         } else {
           imageChars += block.data.length;
           content.push({ type: "image", data: block.data, mimeType: block.mimeType });
@@ -51,9 +53,11 @@ export function convertResult(result: CallToolResult, limits: ResultLimits = {})
     const structuredBudget = limits.structuredChars ?? MAX_STRUCTURED_CONTENT_CHARS;
     const size = JSON.stringify(structured).length;
     if (size <= structuredBudget) converted.structuredContent = structured;
-    else converted.content.push({ type: "text", text: `[toolpool: structuredContent (${size} characters) was left out, over the ${structuredBudget}-character limit]` });
+    else notes.push(`[toolpool: structuredContent (${size} characters) was left out, over the ${structuredBudget}-character limit]`);
     // A result with only structured content still needs something the model can read.
     if (content.length === 0 && size <= structuredBudget) converted.content.push({ type: "text", text: JSON.stringify(structured) });
   }
-  return capResult(converted, limits.textChars ?? MAX_RESULT_TEXT_CHARS);
+  const capped = capResult(converted, limits.textChars ?? MAX_RESULT_TEXT_CHARS);
+  if (notes.length === 0) return capped;
+  return { ...capped, content: [...capped.content, ...notes.map((text): ContentBlock => ({ type: "text", text }))] };
 }

@@ -109,3 +109,43 @@ export async function startHttpFixture(): Promise<{ url: string; base: string } 
     },
   };
 }
+
+/** A clock that moves only when told: backoff is tested without waiting for it. */
+export class ManualTimers {
+  #now = 0;
+  #nextId = 0;
+  readonly #pending = new Map<number, { at: number; callback: () => void }>();
+  random = () => 0;
+
+  now = () => this.#now;
+
+  setTimeout = (callback: () => void, ms: number) => {
+    const id = this.#nextId++;
+    this.#pending.set(id, { at: this.#now + ms, callback });
+    return { id };
+  };
+
+  clearTimeout = (handle: { readonly id: unknown }) => {
+    this.#pending.delete(handle.id as number);
+  };
+
+  /** Moves the clock to the earliest pending timer and fires it; returns the delay, or undefined if none. */
+  fireNext(): number | undefined {
+    const next = [...this.#pending].sort(([, a], [, b]) => a.at - b.at)[0];
+    if (!next) return undefined;
+    const [id, timer] = next;
+    const waited = timer.at - this.#now;
+    this.#now = timer.at;
+    this.#pending.delete(id);
+    timer.callback();
+    return waited;
+  }
+
+  advance(ms: number): void {
+    this.#now += ms;
+  }
+
+  get pendingCount(): number {
+    return this.#pending.size;
+  }
+}

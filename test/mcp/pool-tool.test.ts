@@ -1,0 +1,196 @@
+import { describe, expect, test } from "bun:test";
+import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import { convertResult } from "../../src/mcp/convert-result.ts";
+import { MAX_DESCRIPTION_CHARS } from "../../src/mcp/limits.ts";
+import { listAllTools } from "../../src/mcp/list-tools.ts";
+import { capDescription, MCP_TOOL_DEADLINE_MS, toPoolTool } from "../../src/mcp/pool-tool.ts";
+import { textResult } from "../../src/tool/result.ts";
+import { JsonSchemaCompiler } from "../../src/validate/ajv.ts";
+import { toolContext } from "./helpers.ts";
+
+const compiler = new JsonSchemaCompiler();
+const calls: [string, Record<string, unknown>][] = [];
+const options = (alwaysLoad: string[] = []) => ({
+  server: "github",
+  compiler,
+  alwaysLoad: new Set(alwaysLoad),
+  call: async (tool: string, input: Record<string, unknown>) => {
+    calls.push([tool, input]);
+    return textResult("ok");
+  },
+});
+
+describe("toPoolTool", () => {
+  test("names, metadata and annotations map onto the Tool contract", async () => {
+    const definition: McpTool = {
+      name: "search.issues",
+      description: "Search issues.",
+      inputSchema: { type: "object", properties: { q: { type: "string" } }, required: ["q"] },
+      annotations: { readOnlyHint: true, openWorldHint: true },
+      _meta: { "anthropic/searchHint": "  find\n bugs   tickets ", "anthropic/alwaysLoad": true },
+    };
+    const tool = toPoolTool(definition, options());
+    expect({
+      name: tool.name,
+      mcpInfo: tool.mcpInfo,
+      isMcp: tool.isMcp,
+      searchHint: tool.searchHint,
+      alwaysLoad: tool.alwaysLoad,
+      readOnly: tool.isReadOnly({}),
+      concurrencySafe: tool.isConcurrencySafe({}),
+      destructive: tool.isDestructive({}),
+      openWorld: tool.isOpenWorld({}),
+      timeoutMs: tool.timeoutMs,
+    }).toEqual({
+      name: "mcp__github__search_issues",
+      mcpInfo: { server: "github", tool: "search.issues" },
+      isMcp: true,
+      searchHint: "find bugs tickets",
+      alwaysLoad: true,
+      readOnly: true,
+      concurrencySafe: true,
+      destructive: false,
+      openWorld: true,
+      timeoutMs: MCP_TOOL_DEADLINE_MS,
+    });
+    await tool.call({ q: "crash" }, toolContext());
+    expect(calls.at(-1)).toEqual(["search.issues", { q: "crash" }]);
+  });
+
+  test("without annotations every capability is the fail-closed answer; destructiveHint is kept", () => {
+    const plain = toPoolTool({ name: "delete_repo", inputSchema: { type: "object" }, annotations: { destructiveHint: true } }, options());
+    expect([plain.isReadOnly({}), plain.isConcurrencySafe({}), plain.isDestructive({}), plain.isOpenWorld({}), plain.alwaysLoad, plain.searchHint]).toEqual([
+      false,
+      false,
+      true,
+      false,
+      false,
+      undefined,
+    ]);
+  });
+
+  test("the config's alwaysLoad accepts raw and pool names", () => {
+    const byRaw = toPoolTool({ name: "a", inputSchema: { type: "object" } }, options(["a"]));
+    const byPool = toPoolTool({ name: "b", inputSchema: { type: "object" } }, options(["mcp__github__b"]));
+    const neither = toPoolTool({ name: "c", inputSchema: { type: "object" } }, options(["a"]));
+    expect([byRaw.alwaysLoad, byPool.alwaysLoad, neither.alwaysLoad]).toEqual([true, true, false]);
+  });
+
+  test("inputs are validated against the schema before any call; $schema stays off the wire but picks the draft", () => {
+    const tool = toPoolTool(
+      {
+        name: "pair",
+        inputSchema: {
+          $schema: "https://json-schema.org/draft/2020-12/schema",
+          type: "object",
+          properties: { pair: { type: "array", prefixItems: [{ type: "string" }, { type: "number" }] } },
+          required: ["pair"],
+        },
+      },
+      options(),
+    );
+    expect(tool.inputJSONSchema.$schema).toBeUndefined();
+    expect(tool.validator({ pair: ["a", 1] })).toEqual({ ok: true, value: { pair: ["a", 1] } });
+    const refused = tool.validator({ pair: [1, "a"] });
+    expect(refused.ok).toBe(false);
+    expect(tool.validator({}).ok).toBe(false);
+  });
+
+  test("a description over 2048 characters is cut with a visible marker", () => {
+    const long = "word ".repeat(1000);
+    const capped = capDescription(long);
+    expect(capped.length).toBeLessThanOrEqual(MAX_DESCRIPTION_CHARS);
+    expect(capped).toContain(`[description truncated by toolpool: ${long.length} characters, showing the first`);
+    expect(capDescription("short")).toBe("short");
+  });
+
+  test("a schema too large to ship is refused", () => {
+    const properties = Object.fromEntries(Array.from({ length: 20_000 }, (_, index) => [`field${index}`, { type: "string", description: "x" }]));
+    expect(() => toPoolTool({ name: "huge", inputSchema: { type: "object", properties } }, options())).toThrow("over the 262144-character limit");
+  });
+});
+
+describe("convertResult", () => {
+  test("text, images, audio, resources and links become ToolResult blocks", () => {
+    const converted = convertResult({
+      content: [
+        { type: "text", text: "hello" },
+        { type: "image", data: "aGk=", mimeType: "image/png" },
+        { type: "audio", data: "AAAA", mimeType: "audio/wav" },
+        { type: "resource", resource: { uri: "file:///a.txt", text: "inside a" } },
+        { type: "resource", resource: { uri: "file:///b.bin", blob: "AAAA", mimeType: "application/octet-stream" } },
+        { type: "resource_link", uri: "file:///c", name: "c" },
+      ],
+      isError: true,
+    });
+    expect(converted).toEqual({
+      isError: true,
+      content: [
+        { type: "text", text: "hello" },
+        { type: "image", data: "aGk=", mimeType: "image/png" },
+        { type: "text", text: "[audio: audio/wav, 4 base64 characters, not shown]" },
+        { type: "text", text: "inside a" },
+        { type: "text", text: "[resource: file:///b.bin (application/octet-stream), binary, not shown]" },
+        { type: "text", text: "[resource: file:///c (c)]" },
+      ],
+    });
+  });
+
+  test("structured content is kept when small, and stands in for empty content", () => {
+    expect(convertResult({ content: [], structuredContent: { sum: 3 } })).toEqual({
+      isError: false,
+      content: [{ type: "text", text: '{"sum":3}' }],
+      structuredContent: { sum: 3 },
+    });
+  });
+
+  test("oversized text, images and structured content are cut with notes", () => {
+    const converted = convertResult(
+      {
+        content: [
+          { type: "text", text: "a".repeat(50) },
+          { type: "image", data: "b".repeat(40), mimeType: "image/png" },
+          { type: "image", data: "c".repeat(40), mimeType: "image/png" },
+        ],
+        structuredContent: { big: "d".repeat(100) },
+      },
+      { textChars: 20, imageChars: 60, structuredChars: 50 },
+    );
+    expect(converted.content.map((block) => (block.type === "text" ? block.text.slice(0, 86) : `[image ${block.data.length}]`))).toEqual([
+      "a".repeat(20),
+      "[image 40]",
+      "\n[toolpool: output truncated — showing 20 of 50 characters. Ask for a narrower range o",
+      "[toolpool: an image (image/png, 40 base64 characters) was left out: images in one resu",
+      "[toolpool: structuredContent (110 characters) was left out, over the 50-character limi",
+    ]);
+    expect(converted.structuredContent).toBeUndefined();
+  });
+});
+
+describe("listAllTools", () => {
+  const page = (names: string[], nextCursor?: string) => ({ tools: names.map((name) => ({ name, inputSchema: { type: "object" } })), ...(nextCursor && { nextCursor }) });
+
+  test("follows cursors to the end", async () => {
+    const pages: Record<string, ReturnType<typeof page>> = { start: page(["a"], "p2"), p2: page(["b"], "p3"), p3: page(["c"]) };
+    const listing = await listAllTools(async (cursor) => pages[cursor ?? "start"]!);
+    expect(listing).toEqual({ tools: ["a", "b", "c"].map((name) => ({ name, inputSchema: { type: "object" } })), warnings: [] });
+  });
+
+  test("a repeated cursor, the page cap and the tool cap each stop the listing with a warning", async () => {
+    const looping = await listAllTools(async (cursor) => page([`t${cursor ?? 0}`], cursor === "x" ? "y" : "x"));
+    expect(looping.tools.map((tool) => tool.name)).toEqual(["t0", "tx", "ty"]);
+    expect(looping.warnings).toEqual(['stopped listing: the server repeated cursor "x"']);
+    let count = 0;
+    const endless = await listAllTools(async () => page([`t${count}`], `c${count++}`), { maxPages: 4 });
+    expect([endless.tools.length, endless.warnings]).toEqual([4, ["stopped listing after 4 pages (the page limit)"]]);
+    const many = await listAllTools(async () => page(["a", "b", "c"]), { maxTools: 2 });
+    expect([many.tools.length, many.warnings]).toEqual([2, ["kept the first 2 of 3+ tools (the per-server limit)"]]);
+  });
+
+  test("a malformed tool costs that tool, not the page", async () => {
+    const listing = await listAllTools(async () => ({ tools: [{ name: "good", inputSchema: { type: "object" } }, { name: "bad", inputSchema: { type: "string" } }, 42] }));
+    expect(listing.tools.map((tool) => tool.name)).toEqual(["good"]);
+    expect(listing.warnings).toHaveLength(2);
+    expect(listing.warnings[0]).toStartWith('skipped tool "bad"');
+  });
+});
