@@ -2,6 +2,7 @@
  * The daemon: owns the config, the pool, the sessions and the socket, and runs the lifecycle —
  * listen, serve, reload on SIGHUP, drain and stop on SIGTERM/SIGINT (SPEC §11).
  */
+import { feature } from "bun:bundle";
 import { chmodSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { buildInfo, type BuildInfo } from "../build-info.ts";
@@ -77,6 +78,9 @@ export class Daemon implements DaemonState {
     registerMcpMethods(this.#dispatcher, this);
     registerHarnessMethods(this.#dispatcher, this);
     registerAdminMethods(this.#dispatcher, this);
+    if (feature("PREFETCH")) {
+      (require("./handlers/prefetch.ts") as typeof import("./handlers/prefetch.ts")).registerPrefetchMethods(this.#dispatcher, this);
+    }
   }
 
   config(): Config {
@@ -184,6 +188,16 @@ export class Daemon implements DaemonState {
   /** Resolves when the daemon has stopped. */
   get stopped(): Promise<void> {
     return this.#stopped.promise;
+  }
+
+  ensureServerStarted(_server: string): void {}
+
+  prefetchEnabled(_session: Session): boolean {
+    return true;
+  }
+
+  prefetchMaxResults(): number {
+    return 3;
   }
 
   requestShutdown(reason: string): void {

@@ -45,4 +45,9 @@ export interface DaemonState {
     onProgress?: (update: ProgressUpdate) => void,
   ): Promise<ToolResult>;
   requestShutdown(reason: string): void;
+  /** Starts a lazily started MCP server in the background; nothing for a running or unknown one. */
+  ensureServerStarted(server: string): void;
+  /** Runtime switches for prefetch (flags), beyond the session's own setting. */
+  prefetchEnabled(session: Session): boolean;
+  prefetchMaxResults(): number;
 }

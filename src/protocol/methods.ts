@@ -89,6 +89,8 @@ export const Method = {
   Assemble: "toolpool/assemble",
   Call: "toolpool/call",
   Search: "toolpool/search",
+  TurnStarted: "toolpool/turnStarted",
+  Prefetch: "toolpool/prefetch",
   Status: "toolpool/status",
   Tools: "toolpool/tools",
   Shutdown: "toolpool/shutdown",

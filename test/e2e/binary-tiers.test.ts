@@ -5,6 +5,8 @@ import { binaryPath, runBinary, testTier } from "../helpers/binary.ts";
 
 /** A string only Sleep's code contains (from its result text). */
 const SLEEP_MARKER = "Woke early after";
+/** A string only the prefetch handlers contain (a log message). */
+const PREFETCH_MARKER = "turnStarted ignored";
 
 describe(`compiled binary (${testTier()})`, () => {
   test("version --json prints the tier and its compiled features", async () => {
@@ -17,7 +19,9 @@ describe(`compiled binary (${testTier()})`, () => {
     for (const tier of ["lite", "standard", "pro"] as const) {
       const bytes = readFileSync(binaryPath(tier));
       const hasSleep = bytes.includes(Buffer.from(SLEEP_MARKER));
-      expect({ tier, hasSleep }).toEqual({ tier, hasSleep: (TIERS[tier] as readonly string[]).includes("PROACTIVE") });
+      const hasPrefetch = bytes.includes(Buffer.from(PREFETCH_MARKER));
+      const flags = TIERS[tier] as readonly string[];
+      expect({ tier, hasSleep, hasPrefetch }).toEqual({ tier, hasSleep: flags.includes("PROACTIVE"), hasPrefetch: flags.includes("PREFETCH") });
     }
   });
 
