@@ -1,4 +1,4 @@
-import { FIELD_COUNT, FIELD_ID, type FieldTokens } from "./fields.ts";
+import { FIELD_COUNT, FIELD_ID, type FieldTerms } from "./fields.ts";
 import type { Tokenizer } from "./tokenizer.ts";
 import type { SearchDocument } from "./types.ts";
 
@@ -35,16 +35,17 @@ export function squash(text: string): string {
   return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
 }
 
-export function documentFields(doc: SearchDocument, tokenizer: Tokenizer): FieldTokens {
-  const fields: FieldTokens = Array.from({ length: FIELD_COUNT }, () => []);
+/** The term ids of each field of a document; new terms enter the tokenizer's dictionary. */
+export function documentFields(doc: SearchDocument, tokenizer: Tokenizer): FieldTerms {
+  const fields: FieldTerms = Array.from({ length: FIELD_COUNT }, () => []);
   const tokenize = (field: number, text: string | undefined) => {
-    if (text) tokenizer.tokenize(text.slice(0, FIELD_TEXT_LIMIT), fields[field]);
+    if (text) tokenizer.tokenizeToIds(text.slice(0, FIELD_TEXT_LIMIT), fields[field]);
   };
   const name = fields[FIELD_ID.name]!;
   tokenize(FIELD_ID.name, toolPartOfName(doc.name, doc.server));
   if (doc.rawToolName !== undefined) {
     // The raw MCP name usually repeats the pool name; only words it adds are indexed.
-    const raw = tokenizer.tokenize(doc.rawToolName.slice(0, FIELD_TEXT_LIMIT));
+    const raw = tokenizer.tokenizeToIds(doc.rawToolName.slice(0, FIELD_TEXT_LIMIT));
     const seen = new Set(name);
     for (const term of raw) if (!seen.has(term)) name.push(term);
   }

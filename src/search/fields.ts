@@ -19,5 +19,5 @@ export const FIELD_ID: Readonly<Record<FieldName, number>> = Object.fromEntries(
   FIELDS.map((field, id) => [field, id]),
 ) as Record<FieldName, number>;
 
-/** Per-field tokens of one document, indexed by field id. */
-export type FieldTokens = string[][];
+/** Per-field term ids of one document in text order, indexed by field id. */
+export type FieldTerms = number[][];

@@ -1,5 +1,6 @@
-import { FIELD_BITS, FIELD_COUNT, FIELD_ID, type FieldTokens } from "./fields.ts";
+import { FIELD_BITS, FIELD_COUNT, FIELD_ID, type FieldTerms } from "./fields.ts";
 import { ensureFloat32, ensureInt32, ensureUint16, ensureUint8 } from "./growable.ts";
+import type { TermInterner } from "./tokenizer.ts";
 
 const MAX_FREQUENCY = 0xffff;
 /** Dead postings are swept once they are this share of all postings (and at least COMPACT_MIN). */
@@ -12,7 +13,7 @@ const COMPACT_MIN = 4096;
  * because a document is always appended whole. Removal marks the slot dead and a later sweep
  * drops its postings, after which the slot is reused.
  */
-export class InvertedIndex {
+export class InvertedIndex implements TermInterner {
   private readonly termIds = new Map<string, number>();
   readonly terms: string[] = [];
   documentFrequency = new Int32Array(256);
@@ -56,16 +57,19 @@ export class InvertedIndex {
     return this.slotByName.get(name);
   }
 
-  add(name: string, fields: FieldTokens): number {
+  /** Indexes a document whose fields were tokenized against this index's dictionary (intern). */
+  add(name: string, fields: FieldTerms): number {
     const slot = this.takeSlot();
     const stamp = ++this.addCount;
     let distinctCount = 0;
+    const description = new Int32Array(fields[FIELD_ID.description]!.length);
     for (let field = 0; field < FIELD_COUNT; field++) {
       const tokens = fields[field]!;
       this.fieldLengths[slot * FIELD_COUNT + field] = tokens.length;
       this.fieldLengthSums[field] = this.fieldLengthSums[field]! + tokens.length;
-      for (const token of tokens) {
-        const id = this.internTerm(token);
+      for (let position = 0; position < tokens.length; position++) {
+        const id = tokens[position]!;
+        if (field === FIELD_ID.description) description[position] = id;
         if (this.seenAt[id] !== stamp) {
           this.seenAt[id] = stamp;
           this.localIndex[id] = distinctCount;
@@ -91,7 +95,7 @@ export class InvertedIndex {
     }
     this.postingCounts[slot] = appended;
     this.distinctTerms[slot] = distinct;
-    this.descriptionTerms[slot] = Int32Array.from(fields[FIELD_ID.description]!, (token) => this.termIds.get(token)!);
+    this.descriptionTerms[slot] = description;
     this.names[slot] = name;
     this.alive[slot] = 1;
     this.slotByName.set(name, slot);
@@ -153,7 +157,8 @@ export class InvertedIndex {
     return slot;
   }
 
-  private internTerm(term: string): number {
+  /** The id of a term, added to the dictionary when new. */
+  intern(term: string): number {
     const known = this.termIds.get(term);
     if (known !== undefined) return known;
     const id = this.terms.length;

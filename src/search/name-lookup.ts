@@ -11,22 +11,26 @@ const MAX_SUGGESTIONS = 3;
 export class NameLookup {
   private readonly exact = new Map<string, string[]>();
   private readonly folded = new Map<string, string[]>();
-  private readonly squashed = new Map<string, string[]>();
+  /** Built on the first suggest() and kept up to date after; most indexes never need it. */
+  private squashed: Map<string, string[]> | undefined;
+  private readonly documents = new Map<string, SearchDocument>();
   private readonly scratch = new EditDistanceScratch();
 
   add(doc: SearchDocument): void {
+    this.documents.set(doc.name, doc);
     for (const key of keysOf(doc)) {
       push(this.exact, key, doc.name);
       push(this.folded, key.toLowerCase(), doc.name);
-      push(this.squashed, squash(key), doc.name);
+      if (this.squashed !== undefined) push(this.squashed, squash(key), doc.name);
     }
   }
 
   remove(doc: SearchDocument): void {
+    this.documents.delete(doc.name);
     for (const key of keysOf(doc)) {
       pull(this.exact, key, doc.name);
       pull(this.folded, key.toLowerCase(), doc.name);
-      pull(this.squashed, squash(key), doc.name);
+      if (this.squashed !== undefined) pull(this.squashed, squash(key), doc.name);
     }
   }
 
@@ -41,10 +45,18 @@ export class NameLookup {
     return folded === undefined ? [] : [...folded];
   }
 
+  private squashedKeys(): Map<string, string[]> {
+    if (this.squashed !== undefined) return this.squashed;
+    const squashed = new Map<string, string[]>();
+    for (const doc of this.documents.values()) for (const key of keysOf(doc)) push(squashed, squash(key), doc.name);
+    this.squashed = squashed;
+    return squashed;
+  }
+
   /** Up to three pool names whose name, alias or raw name is a near miss of `text`. */
   suggest(text: string): string[] {
     const suggestions = new Set<string>();
-    for (const name of this.squashed.get(squash(text)) ?? []) suggestions.add(name);
+    for (const name of this.squashedKeys().get(squash(text)) ?? []) suggestions.add(name);
     const needle = text.toLowerCase();
     const limit = needle.length <= 4 ? 1 : needle.length <= 12 ? 2 : 3;
     const ranked: { name: string; distance: number }[] = [];

@@ -12,6 +12,14 @@ const CAMEL_UPPER_WORD = /(\p{Lu})(\p{Lu}\p{Ll})/gu;
 /** The word cache is dropped wholesale past this size, so adversarial vocabularies cannot grow it forever. */
 const TERM_CACHE_LIMIT = 200_000;
 
+/** A term dictionary: the same term always gets the same id. */
+export interface TermInterner {
+  intern(term: string): number;
+}
+
+/** Terms (tokenize) or term ids (tokenizeToIds). */
+type Sink = string[] | number[];
+
 /** True when a term came from CJK text (an overlapping bigram, or a lone CJK character). */
 export function isCjkTerm(term: string): boolean {
   return term.length > 0 && classifyCodePoint(term.codePointAt(0)!) === CharClass.Cjk;
@@ -25,8 +33,33 @@ export function isCjkTerm(term: string): boolean {
 export class Tokenizer {
   /** Lowercased word → its term, or null for a stop word or a word too short to index. */
   private readonly terms = new Map<string, string | null>();
+  /** Lowercased word → its term id in `interner` (-1 for none): one lookup per word when indexing. */
+  private readonly wordIds = new Map<string, number>();
+  /** Set only while tokenizeToIds runs; `out` then holds term ids. */
+  private interner: TermInterner | undefined;
+
+  /** When given, term ids are looked up in (and added to) this dictionary, which must stay the same. */
+  constructor(private readonly dictionary?: TermInterner) {}
 
   tokenize(text: string, out: string[] = []): string[] {
+    this.interner = undefined;
+    this.scan(text, out);
+    return out;
+  }
+
+  /** Like tokenize, but yields term ids of the constructor's dictionary, adding new terms to it. */
+  tokenizeToIds(text: string, out: number[] = []): number[] {
+    if (this.dictionary === undefined) throw new Error("tokenizeToIds needs a Tokenizer built with a dictionary");
+    this.interner = this.dictionary;
+    try {
+      this.scan(text, out);
+    } finally {
+      this.interner = undefined;
+    }
+    return out;
+  }
+
+  private scan(text: string, out: Sink): void {
     const length = text.length;
     // Lowercasing once per text is cheaper than once per word; it is only reusable when it kept
     // every index in place (some non-ASCII letters lowercase to two code units).
@@ -57,7 +90,6 @@ export class Tokenizer {
       if (code >= 0x80) ascii = false;
       if (code > 0xffff) i++;
     }
-    return out;
   }
 
   /** One word as it would be indexed, or undefined when it is a stop word or too short. */
@@ -66,7 +98,7 @@ export class Tokenizer {
   }
 
   /** CamelCase split of text[start, end) by scanning character codes: the common case, no regular expressions. */
-  private pushAsciiWords(text: string, lower: string, start: number, end: number, out: string[]): void {
+  private pushAsciiWords(text: string, lower: string, start: number, end: number, out: Sink): void {
     let wordStart = start;
     for (let i = start + 1; i < end; i++) {
       const code = text.charCodeAt(i);
@@ -81,24 +113,41 @@ export class Tokenizer {
     this.pushLowercase(lower.slice(wordStart, end), out);
   }
 
-  private pushWords(run: string, out: string[]): void {
+  private pushWords(run: string, out: Sink): void {
     const folded = run.normalize("NFD").replace(COMBINING_MARKS, "");
     const spaced = folded.replace(CAMEL_LOWER_UPPER, "$1 $2").replace(CAMEL_UPPER_WORD, "$1 $2");
     for (const word of spaced.split(" ")) this.pushLowercase(word.toLowerCase(), out);
   }
 
-  private pushLowercase(word: string, out: string[]): void {
-    const term = this.termOf(word);
-    if (term !== null) out.push(term);
-  }
-
-  private pushBigrams(run: string, out: string[]): void {
-    const chars = Array.from(run);
-    if (chars.length === 1) {
-      out.push(run);
+  private pushLowercase(word: string, out: Sink): void {
+    const interner = this.interner;
+    if (interner === undefined) {
+      const term = this.termOf(word);
+      if (term !== null) (out as string[]).push(term);
       return;
     }
-    for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i]! + chars[i + 1]!);
+    let id = this.wordIds.get(word);
+    if (id === undefined) {
+      const term = this.termOf(word);
+      id = term === null ? -1 : interner.intern(term);
+      if (this.wordIds.size >= TERM_CACHE_LIMIT) this.wordIds.clear();
+      this.wordIds.set(word, id);
+    }
+    if (id >= 0) (out as number[]).push(id);
+  }
+
+  private pushBigrams(run: string, out: Sink): void {
+    const chars = Array.from(run);
+    if (chars.length === 1) {
+      this.pushTerm(run, out);
+      return;
+    }
+    for (let i = 0; i + 1 < chars.length; i++) this.pushTerm(chars[i]! + chars[i + 1]!, out);
+  }
+
+  private pushTerm(term: string, out: Sink): void {
+    if (this.interner === undefined) (out as string[]).push(term);
+    else (out as number[]).push(this.interner.intern(term));
   }
 
   private termOf(lower: string): string | null {

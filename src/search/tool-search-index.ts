@@ -37,8 +37,8 @@ interface CachedQuery {
  * language over it. ToolSearch, prefetch and `toolpool search` all call `query`.
  */
 export class ToolSearchIndex {
-  private readonly tokenizer = new Tokenizer();
   private readonly index = new InvertedIndex();
+  private readonly tokenizer = new Tokenizer(this.index);
   private readonly lookup = new NameLookup();
   private readonly servers = new ServerRegistry();
   private readonly documents = new Map<string, SearchDocument>();

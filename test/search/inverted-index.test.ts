@@ -2,10 +2,11 @@ import { describe, expect, test } from "bun:test";
 import { FIELD_COUNT, FIELD_ID } from "../../src/search/fields.ts";
 import { InvertedIndex } from "../../src/search/inverted-index.ts";
 
-function fields(description: string[], name: string[] = []): string[][] {
-  const result: string[][] = Array.from({ length: FIELD_COUNT }, () => []);
-  result[FIELD_ID.name] = name;
-  result[FIELD_ID.description] = description;
+/** Fields of a document with these description (and name) terms, interned into `index`. */
+function fields(index: InvertedIndex, description: string[], name: string[] = []): number[][] {
+  const result: number[][] = Array.from({ length: FIELD_COUNT }, () => []);
+  result[FIELD_ID.name] = name.map((term) => index.intern(term));
+  result[FIELD_ID.description] = description.map((term) => index.intern(term));
   return result;
 }
 
@@ -14,8 +15,8 @@ const totalPostings = (index: InvertedIndex) => index.postingLengths.reduce((sum
 describe("InvertedIndex", () => {
   test("keeps document frequency, field lengths and postings per field", () => {
     const index = new InvertedIndex();
-    const slot = index.add("a", fields(["weather", "weather", "city"], ["weather"]));
-    index.add("b", fields(["city"]));
+    const slot = index.add("a", fields(index, ["weather", "weather", "city"], ["weather"]));
+    index.add("b", fields(index, ["city"]));
     const weather = index.termId("weather")!;
     expect(index.documentFrequency[weather]).toBe(1);
     expect(index.documentFrequency[index.termId("city")!]).toBe(2);
@@ -28,12 +29,12 @@ describe("InvertedIndex", () => {
   test("sweeps dead postings once they pile up, and reuses the freed slots", () => {
     const index = new InvertedIndex();
     const words = Array.from({ length: 20 }, (_, i) => `word${i}`);
-    for (let i = 0; i < 1_000; i++) index.add(`tool${i}`, fields(words));
+    for (let i = 0; i < 1_000; i++) index.add(`tool${i}`, fields(index, words));
     const before = totalPostings(index);
     for (let i = 0; i < 800; i++) index.remove(index.slotOf(`tool${i}`)!);
     expect(totalPostings(index)).toBeLessThan(before);
     expect(index.liveCount).toBe(200);
-    for (let i = 0; i < 500; i++) index.add(`again${i}`, fields(words));
+    for (let i = 0; i < 500; i++) index.add(`again${i}`, fields(index, words));
     expect(index.slotCount).toBe(1_000);
     expect(index.documentFrequency[index.termId("word3")!]).toBe(700);
     index.compact();
@@ -42,7 +43,7 @@ describe("InvertedIndex", () => {
 
   test("removing a slot twice is harmless", () => {
     const index = new InvertedIndex();
-    const slot = index.add("a", fields(["x1"]));
+    const slot = index.add("a", fields(index, ["x1"]));
     index.remove(slot);
     index.remove(slot);
     expect(index.liveCount).toBe(0);
