@@ -1,0 +1,36 @@
+import { describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { silentLogger } from "../../src/daemon/logger.ts";
+import { createRuntimeFlags, flagsConfigChanged } from "../../src/flags/create-flags.ts";
+import { payloadOf, tempDir } from "./helpers.ts";
+
+const base = { features: ["PREFETCH"], attributes: { tier: "standard" }, logger: silentLogger };
+
+describe("createRuntimeFlags", () => {
+  test("no flags section, or an empty one → static embedded defaults", async () => {
+    for (const config of [undefined, {}]) {
+      await using flags = createRuntimeFlags(config, base);
+      expect(flags.describe().implementation).toBe("static");
+    }
+  });
+
+  test("a relative features file is taken from the config's directory", async () => {
+    const configDir = tempDir();
+    writeFileSync(join(configDir, "features.json"), JSON.stringify(payloadOf({ disabled_tools: ["Bash"] })));
+    await using flags = createRuntimeFlags({ file: "features.json" }, { ...base, configDir, stateDir: configDir });
+    const report = flags.describe();
+    expect([report.implementation, report.payloads[0]?.location, flags.get("disabled_tools")]).toEqual([
+      "growthbook",
+      join(configDir, "features.json"),
+      ["Bash"],
+    ]);
+  });
+
+  test("flagsConfigChanged compares by value", () => {
+    expect(flagsConfigChanged(undefined, {})).toBe(false);
+    expect(flagsConfigChanged({ file: "a.json" }, { file: "a.json" })).toBe(false);
+    expect(flagsConfigChanged({ file: "a.json" }, { file: "b.json" })).toBe(true);
+    expect(flagsConfigChanged(undefined, { apiHost: "http://127.0.0.1:1", clientKey: "k" })).toBe(true);
+  });
+});
