@@ -25,6 +25,7 @@ const Read = buildTool({
   call,
 });
 const Write = buildTool({ name: "Write", description: "d", inputSchema: z.strictObject({ file_path: z.string() }), permissionSubject: ({ file_path }) => file_path, call });
+const Edit = buildTool({ name: "Edit", description: "d", inputSchema: z.strictObject({ file_path: z.string() }), isDestructive: () => true, permissionSubject: ({ file_path }) => file_path, call });
 const NoSubject = buildTool({ name: "NoSubject", description: "d", inputSchema: z.strictObject({}), call });
 const compiler = new JsonSchemaCompiler();
 const mcp = (server: string, tool: string) =>
@@ -32,11 +33,18 @@ const mcp = (server: string, tool: string) =>
 const slackPost = mcp("slack", "post");
 const slackRead = mcp("slack", "read");
 const slackbotPost = mcp("slackbot", "post");
+// What an MCP tool with `readOnlyHint: true` becomes: read-only and concurrency-safe.
+const slackReadOnly = buildMcpTool(
+  { name: "mcp__slack__history", description: "d", inputJSONSchema: { type: "object" }, mcpInfo: { server: "slack", tool: "history" }, isReadOnly: () => true, isConcurrencySafe: () => true, call },
+  compiler,
+);
 
 const settings = (mode: PermissionSettings["mode"], allow: string[] = [], deny: string[] = []): PermissionSettings => ({ mode, allow, deny });
 
 type Row = [label: string, PermissionSettings, Tool, Record<string, unknown>, true | string];
 const ALLOWED = true;
+const READ_ONLY = "the session is read-only and this call may write";
+const NOT_COVERED = "no allow rule of this session covers it";
 
 const table: Row[] = [
   ["default mode, no rules: writes are allowed", settings("default"), Write, { file_path: "/w/a" }, ALLOWED],
@@ -61,10 +69,40 @@ const table: Row[] = [
   ["mcp__slack__post leaves mcp__slack__read", settings("default", [], ["mcp__slack__post"]), slackRead, {}, ALLOWED],
   ["allowing a server covers its tools", settings("default", ["mcp__slack"]), slackPost, {}, ALLOWED],
   ["deny wins over allow", settings("default", ["Bash(git *)"], ["Bash(git push *)"]), Bash, { command: "git push origin" }, 'denied by the rule "Bash(git push *)"'],
-  ["readOnly refuses a tool that is not read-only", settings("readOnly"), Write, { file_path: "/w/a" }, "the session is read-only and this call may write (no allow rule covers it)"],
-  ["readOnly refuses MCP tools without readOnlyHint", settings("readOnly"), slackPost, {}, "the session is read-only and this call may write (no allow rule covers it)"],
+  ["readOnly refuses Write", settings("readOnly"), Write, { file_path: "/w/a" }, READ_ONLY],
+  ["readOnly refuses Edit", settings("readOnly"), Edit, { file_path: "/w/a" }, READ_ONLY],
+  ["readOnly refuses Bash", settings("readOnly"), Bash, { command: "ls" }, READ_ONLY],
+  ["readOnly refuses MCP tools without readOnlyHint", settings("readOnly"), slackPost, {}, READ_ONLY],
+  ["readOnly allows MCP tools with readOnlyHint", settings("readOnly"), slackReadOnly, {}, ALLOWED],
+  ["readOnly refuses a tool that declares nothing", settings("readOnly"), NoSubject, {}, READ_ONLY],
   ["readOnly allows read-only tools", settings("readOnly"), Read, { file_path: "/w/a" }, ALLOWED],
-  ["readOnly: an explicit allow rule is an exception", settings("readOnly", ["Bash(git status)"]), Bash, { command: "git status" }, ALLOWED],
+  ["readOnly is strict: an allow rule for Bash does not open it", settings("readOnly", ["Bash(git status)"]), Bash, { command: "git status" }, READ_ONLY],
+  ["readOnly is strict: a tool-wide allow rule does not open Write", settings("readOnly", ["Write"]), Write, { file_path: "/w/a" }, READ_ONLY],
+  ["readOnly is strict: allowing a server does not open its writing tools", settings("readOnly", ["mcp__slack"]), slackPost, {}, READ_ONLY],
+  ["readOnly: deny still wins over a read", settings("readOnly", [], ["Read(**/.env)"]), Read, { file_path: "/w/.env" }, 'denied by the rule "Read(**/.env)"'],
+  // Bash commands are split into simple commands; every part needs an allow rule, any part can be denied.
+  ["Bash(git *) does not cover git && rm", settings("default", ["Bash(git *)"]), Bash, { command: "git status && rm -rf x" }, NOT_COVERED],
+  ["Bash(git *) does not cover git; rm", settings("default", ["Bash(git *)"]), Bash, { command: "git status; rm -rf x" }, NOT_COVERED],
+  ["Bash(git *) does not cover git || rm", settings("default", ["Bash(git *)"]), Bash, { command: "git pull || rm -rf x" }, NOT_COVERED],
+  ["Bash(git *) does not cover a pipe into sh", settings("default", ["Bash(git *)"]), Bash, { command: "git log | sh" }, NOT_COVERED],
+  ["Bash(git *) does not cover a second line", settings("default", ["Bash(git *)"]), Bash, { command: "git status\nrm -rf x" }, NOT_COVERED],
+  ["Bash(git *) does not cover a backgrounded second command", settings("default", ["Bash(git *)"]), Bash, { command: "git status & rm -rf x" }, NOT_COVERED],
+  ["Bash(git *) does not cover $(...)", settings("default", ["Bash(git *)"]), Bash, { command: "git log $(rm -rf x)" }, `${NOT_COVERED} (the command contains a command substitution $(...), which no allow rule can cover)`],
+  ["Bash(git *) does not cover backticks", settings("default", ["Bash(git *)"]), Bash, { command: "git log `rm -rf x`" }, `${NOT_COVERED} (the command contains a command substitution \`...\`, which no allow rule can cover)`],
+  ["Bash(git *) does not cover $(...) inside double quotes", settings("default", ["Bash(git *)"]), Bash, { command: 'git commit -m "$(rm -rf x)"' }, `${NOT_COVERED} (the command contains a command substitution $(...), which no allow rule can cover)`],
+  ["Bash(git *) does not cover a redirection into a file", settings("default", ["Bash(git *)"]), Bash, { command: "git diff > ~/.bashrc" }, `${NOT_COVERED} (the command contains an output redirection to a file, which no allow rule can cover)`],
+  ["Bash(git *) covers git with stderr folded into stdout", settings("default", ["Bash(git *)"]), Bash, { command: "git status 2>&1" }, ALLOWED],
+  ["Bash(git *) covers git with output sent to /dev/null", settings("default", ["Bash(git *)"]), Bash, { command: "git fetch >/dev/null 2>&1" }, ALLOWED],
+  ["separators inside quotes are text", settings("default", ["Bash(git *)"]), Bash, { command: "git commit -m 'a && rm -rf x; b | c'" }, ALLOWED],
+  ["every part covered by some allow rule", settings("default", ["Bash(git *)", "Bash(npm test)"]), Bash, { command: "git pull && npm test" }, ALLOWED],
+  ["git piped into grep, both allowed", settings("default", ["Bash(git *)", "Bash(grep *)"]), Bash, { command: "git log | grep fix" }, ALLOWED],
+  ["a tool-wide Bash allow rule covers compound commands", settings("default", ["Bash"]), Bash, { command: "git status && rm -rf x" }, ALLOWED],
+  ["a deny rule matching any part denies", settings("default", [], ["Bash(rm *)"]), Bash, { command: "git status && rm -rf x" }, 'denied by the rule "Bash(rm *)"'],
+  ["a deny rule matching a command inside $(...) denies", settings("default", [], ["Bash(rm *)"]), Bash, { command: "echo $(rm -rf x)" }, 'denied by the rule "Bash(rm *)"'],
+  ["a deny rule matching inside a subshell denies", settings("default", [], ["Bash(rm *)"]), Bash, { command: "(cd /tmp && rm -rf x)" }, 'denied by the rule "Bash(rm *)"'],
+  ["a deny rule on a part wins in bypass too", settings("bypass", [], ["Bash(rm *)"]), Bash, { command: "ls; rm -rf x" }, 'denied by the rule "Bash(rm *)"'],
+  ["a deny rule can still match the whole command", settings("default", [], ["Bash(*--force*)"]), Bash, { command: "git push --force && echo ok" }, 'denied by the rule "Bash(*--force*)"'],
+  ["splitting is for Bash only: a path with ; is one subject", settings("default", [], ["Read(*rm*)"]), Read, { file_path: "/w/a;b" }, ALLOWED],
   ["bypass allows what no rule covers", settings("bypass", ["Bash(git *)"]), Bash, { command: "make" }, ALLOWED],
   ["bypass: deny still wins", settings("bypass", [], ["Write"]), Write, { file_path: "/w/a" }, 'denied by the rule "Write"'],
 ];
