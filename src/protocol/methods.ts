@@ -89,6 +89,7 @@ export const Method = {
   Assemble: "toolpool/assemble",
   Call: "toolpool/call",
   Search: "toolpool/search",
+  Compact: "toolpool/compact",
   TurnStarted: "toolpool/turnStarted",
   Prefetch: "toolpool/prefetch",
   Status: "toolpool/status",

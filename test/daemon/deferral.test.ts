@@ -124,3 +124,22 @@ describe("deferral over the socket", () => {
     expect(ran).toEqual({ content: [{ type: "text", text: "Sunny in Oslo" }], isError: false });
   });
 });
+
+describe("compaction over the socket", () => {
+  test("the compaction block carries every discovered tool across a summary", async () => {
+    await using harness = await startTestDaemon({ builtins });
+    using client = await RawClient.open(harness.socketPath);
+    const { sessionId } = await result(client, "toolpool/session", { delivery: "proxy", model: "gpt-5" });
+    const search = await result(client, "toolpool/call", { sessionId, name: "ToolSearch", input: { query: "select:StockQuote,WeatherForecast" }, toolUseId: "t1" });
+    const older = [
+      { role: "user", content: "prices and weather" },
+      { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "ToolSearch", input: { query: "select:StockQuote,WeatherForecast" } }] },
+      { role: "user", content: [search.toolResult] },
+    ];
+    const compact = await result(client, "toolpool/compact", { sessionId, messages: older });
+    expect(compact.discovered).toEqual(["StockQuote", "WeatherForecast"]);
+    const summarized = [{ role: "user", content: `Summary of the conversation so far.\n${compact.block}` }, { role: "user", content: "continue" }];
+    const after = await result(client, "toolpool/assemble", { sessionId, messages: summarized });
+    expect(after.discovered).toEqual(["StockQuote", "WeatherForecast"]);
+  });
+});

@@ -11,6 +11,8 @@ import { method, type Dispatcher } from "../dispatcher.ts";
 import type { DaemonState } from "../state.ts";
 import { assembleForSession } from "../assemble-tools.ts";
 import { scanTranscript } from "../../assembly/scan-transcript.ts";
+import { renderCompactionBlock } from "../../assembly/compaction.ts";
+import { sessionTools } from "../session-tools.ts";
 import { searchParams } from "../../protocol/methods.ts";
 import { isDeferredTool } from "../../deferral/is-deferred.ts";
 
@@ -60,6 +62,17 @@ export function registerHarnessMethods(dispatcher: Dispatcher, state: DaemonStat
         ...(result.structuredContent && { structuredContent: result.structuredContent }),
         toolResult: providerToolResult(result, session.settings.format, toolUseId),
       };
+    }),
+  );
+
+  dispatcher.register(
+    Method.Compact,
+    method(assembleParams, (params, { connection }) => {
+      const session = state.sessionFor(connection, params.sessionId);
+      const scan = scanTranscript(params.messages, { system: params.system });
+      // Tools the session found through its own searches count too: a bridge sends no transcript.
+      const discovered = new Set([...scan.discovered, ...sessionTools(session, state.sessionToolDeps()).searched]);
+      return { sessionId: session.id, block: renderCompactionBlock(discovered), discovered: [...discovered].sort() };
     }),
   );
 
