@@ -81,6 +81,8 @@ export const connectServer: Connector = async (spec, deps) => {
   } catch (error) {
     closing = true;
     await transport.close().catch(() => {});
+    // "Connection closed" says less than how the process ended.
+    if (transport instanceof StdioProcessTransport && transport.exit) throw new Error(`the server process ${describeExit(transport.exit)} while starting`);
     throw error;
   }
   return {

@@ -4,6 +4,8 @@
  * It survives restarts of the server, so the reason for the last crash is still there to read.
  */
 const MAX_LINE_CHARS = 4_096;
+/** Lines the pool adds itself ("process 123 exited with code 1") start with this. */
+export const OWN_NOTE = "[toolpool]";
 
 export class StderrRing {
   readonly #lines: string[] = [];
@@ -49,8 +51,11 @@ export class StderrRing {
     return [...head, ...this.#lines, ...(this.#partial ? [this.#partial] : [])];
   }
 
-  /** The last `count` non-empty lines joined, for an error message. */
+  /** The server's last `count` non-empty lines (not the pool's own notes) joined, for an error message. */
   tail(count: number): string {
-    return this.#lines.filter((line) => line.trim() !== "").slice(-count).join("\n");
+    return this.#lines
+      .filter((line) => line.trim() !== "" && !line.startsWith(OWN_NOTE))
+      .slice(-count)
+      .join("\n");
   }
 }

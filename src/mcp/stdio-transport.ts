@@ -9,7 +9,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { describeExit, signalGroup, type ChildExit, type ChildHandle, type SpawnProcess } from "./child-process.ts";
 import { MessageFramer } from "./message-framer.ts";
-import type { StderrRing } from "./stderr-ring.ts";
+import { OWN_NOTE, type StderrRing } from "./stderr-ring.ts";
 import { delay, type Timers } from "./timers.ts";
 
 /** After the child exits, how long its last stdout bytes may take to arrive (a grandchild may hold the pipe open). */
@@ -60,7 +60,7 @@ export class StdioProcessTransport implements Transport {
     void this.#readStderr(child);
     void child.exited.then(async (exit) => {
       this.#exit = exit;
-      this.options.stderr.add(`[toolpool] process ${child.pid} ${describeExit(exit)}`);
+      this.options.stderr.add(`${OWN_NOTE} process ${child.pid} ${describeExit(exit)}`);
       await Promise.race([stdoutDone, delay(this.options.timers, STDOUT_DRAIN_MS)]);
       // The leader is gone; whatever it left in its group goes too.
       signalGroup(child.pid, "SIGKILL");
@@ -106,7 +106,7 @@ export class StdioProcessTransport implements Transport {
       line: (line) => this.#deliver(line),
       oversized: (bytes, id) => {
         const note = `server sent a ${bytes}-byte message, over the ${this.options.maxLineBytes}-byte limit; it was discarded`;
-        this.options.stderr.add(`[toolpool] ${note}`);
+        this.options.stderr.add(`${OWN_NOTE} ${note}`);
         if (id === undefined) return this.onerror?.(new Error(note));
         this.onmessage?.({ jsonrpc: "2.0", id, error: { code: -32603, message: `MCP ${note}` } });
       },

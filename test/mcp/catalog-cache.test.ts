@@ -6,7 +6,7 @@ import { createLogger } from "../../src/daemon/logger.ts";
 import { CatalogCache, defaultCachePath } from "../../src/mcp/catalog-cache.ts";
 import { tempDir } from "./helpers.ts";
 
-const tool = (name: string, description = `${name} does things`, properties: Record<string, unknown> = {}): McpTool => ({
+const tool = (name: string, description = `${name} does things`, properties: Record<string, object> = {}): McpTool => ({
   name,
   description,
   inputSchema: { type: "object", properties },

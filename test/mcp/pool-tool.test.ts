@@ -156,7 +156,7 @@ describe("convertResult", () => {
       },
       { textChars: 20, imageChars: 60, structuredChars: 50 },
     );
-    expect(converted.content.map((block) => (block.type === "text" ? block.text.slice(0, 86) : `[image ${block.data.length}]`))).toEqual([
+    expect(converted.content.map((block) => (block.type === "text" ? block.text.slice(0, 86) : block.type === "image" ? `[image ${block.data.length}]` : block.type))).toEqual([
       "a".repeat(20),
       "[image 40]",
       "\n[toolpool: output truncated — showing 20 of 50 characters. Ask for a narrower range o",
