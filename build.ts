@@ -76,9 +76,23 @@ async function main() {
     entries.set(tier, entry);
     process.stderr.write(`${(entry.size / 1e6).toFixed(1)} MB in ${entry.buildMs} ms\n`);
   }
+  await buildNodeClient();
   const manifest = [...entries.values()].sort((a, b) => a.tier.localeCompare(b.tier));
   await writeFile(manifestPath, `${JSON.stringify({ binaries: manifest }, null, 2)}\n`);
   process.stderr.write(`wrote ${manifestPath}\n`);
+}
+
+/** The client library as plain ESM for Node (and any bundler): dist/client/client.js. */
+async function buildNodeClient(): Promise<void> {
+  const result = await Bun.build({
+    entrypoints: [join(import.meta.dir, "src", "client", "client.ts")],
+    outdir: join(DIST, "client"),
+    target: "node",
+    format: "esm",
+    throw: false,
+  });
+  if (!result.success) throw new Error(`build of the Node client failed:\n${result.logs.map((log) => `  ${log.message}`).join("\n")}`);
+  process.stderr.write("built dist/client/client.js (Node ESM client)\n");
 }
 
 async function readManifest(path: string): Promise<ManifestEntry[]> {

@@ -7,7 +7,6 @@ import { LineFramer } from "../protocol/line-framer.ts";
 import type { JsonRpcErrorObject, RequestId } from "../protocol/jsonrpc.ts";
 import { MAX_LINE_BYTES } from "../protocol/limits.ts";
 import {
-  Method,
   type AssembleParams,
   type AssembleResult,
   type CallParams,
@@ -18,6 +17,7 @@ import {
   type StatusResult,
   type ToolsResult,
 } from "../protocol/methods.ts";
+import { Method } from "../protocol/method-names.ts";
 
 /** A JSON-RPC error answer from the daemon. */
 export class DaemonError extends Error {

@@ -76,26 +76,6 @@ export type AssembleParams = z.input<typeof assembleParams>;
 export type CallParams = z.input<typeof callParams>;
 export type SearchParams = z.input<typeof searchParams>;
 
-export const Method = {
-  Initialize: "initialize",
-  Initialized: "notifications/initialized",
-  Ping: "ping",
-  ToolsList: "tools/list",
-  ToolsCall: "tools/call",
-  Cancelled: "notifications/cancelled",
-  Progress: "notifications/progress",
-  ToolsListChanged: "notifications/tools/list_changed",
-  Session: "toolpool/session",
-  Assemble: "toolpool/assemble",
-  Call: "toolpool/call",
-  Search: "toolpool/search",
-  Compact: "toolpool/compact",
-  TurnStarted: "toolpool/turnStarted",
-  Prefetch: "toolpool/prefetch",
-  Status: "toolpool/status",
-  Tools: "toolpool/tools",
-  Shutdown: "toolpool/shutdown",
-} as const;
 
 /** What `toolpool/session` decided for the session. */
 export interface SessionResult {

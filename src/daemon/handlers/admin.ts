@@ -1,5 +1,10 @@
 /** `toolpool/status`, `toolpool/tools` and `toolpool/shutdown`: looking at the daemon and stopping it. */
-import { emptyParams, Method, type StatusResult, type ToolsResult } from "../../protocol/methods.ts";
+import {
+  emptyParams,
+  type StatusResult,
+  type ToolsResult,
+} from "../../protocol/methods.ts";
+import { Method } from "../../protocol/method-names.ts";
 import { method, type Dispatcher } from "../dispatcher.ts";
 import type { DaemonState } from "../state.ts";
 import { isDeferredTool } from "../../deferral/is-deferred.ts";

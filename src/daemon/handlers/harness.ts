@@ -3,7 +3,13 @@
  * request's tools array, run a tool_use, search.
  */
 import { ErrorCode, RpcError } from "../../protocol/jsonrpc.ts";
-import { assembleParams, callParams, Method, sessionParams, type SessionResult } from "../../protocol/methods.ts";
+import {
+  assembleParams,
+  callParams,
+  sessionParams,
+  type SessionResult,
+} from "../../protocol/methods.ts";
+import { Method } from "../../protocol/method-names.ts";
 import { resolveSettings } from "../../session/settings.ts";
 import type { Session } from "../../session/session.ts";
 import { providerToolResult } from "../format-result.ts";

@@ -8,11 +8,11 @@ import {
   cancelledParams,
   emptyParams,
   MCP_PROTOCOL_VERSION,
-  Method,
   mcpToolsCallParams,
   mcpToolsListParams,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "../../protocol/methods.ts";
+import { Method } from "../../protocol/method-names.ts";
 import { z } from "zod";
 import { method, type Dispatcher } from "../dispatcher.ts";
 import type { DaemonState } from "../state.ts";

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { sessionDelivery } from "../../assembly/assemble-request.ts";
 import { Prefetcher, type PrefetchSession } from "../../prefetch/prefetcher.ts";
-import { Method } from "../../protocol/methods.ts";
+import { Method } from "../../protocol/method-names.ts";
 import type { Session } from "../../session/session.ts";
 import { method, type Dispatcher } from "../dispatcher.ts";
 import { sessionTools } from "../session-tools.ts";

@@ -1,0 +1,21 @@
+/** Every method name on the wire, in one place; value-only so the client stays free of zod. */
+export const Method = {
+  Initialize: "initialize",
+  Initialized: "notifications/initialized",
+  Ping: "ping",
+  ToolsList: "tools/list",
+  ToolsCall: "tools/call",
+  Cancelled: "notifications/cancelled",
+  Progress: "notifications/progress",
+  ToolsListChanged: "notifications/tools/list_changed",
+  Session: "toolpool/session",
+  Assemble: "toolpool/assemble",
+  Call: "toolpool/call",
+  Search: "toolpool/search",
+  Compact: "toolpool/compact",
+  TurnStarted: "toolpool/turnStarted",
+  Prefetch: "toolpool/prefetch",
+  Status: "toolpool/status",
+  Tools: "toolpool/tools",
+  Shutdown: "toolpool/shutdown",
+} as const;
