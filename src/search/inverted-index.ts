@@ -28,10 +28,12 @@ export class InvertedIndex implements TermInterner {
   fieldLengths = new Float32Array(64 * FIELD_COUNT);
   private postingCounts = new Int32Array(64);
   readonly fieldLengthSums = new Float64Array(FIELD_COUNT);
-  /** The description field's term ids in order, per slot (for phrase features). */
-  readonly descriptionTerms: (Int32Array | undefined)[] = [];
-  /** The distinct term ids of each slot (coverage features, removal). */
-  readonly distinctTerms: (Int32Array | undefined)[] = [];
+  /**
+   * Per slot, one array (fewer objects for the collector): the slot's distinct term ids, then its
+   * description's term ids in text order. `distinctCounts` says where the first part ends.
+   */
+  readonly slotTerms: (Int32Array | undefined)[] = [];
+  distinctCounts = new Int32Array(64);
   slotCount = 0;
   liveCount = 0;
   /** Bumped on every change, so derived per-slot data knows when to refresh. */
@@ -62,14 +64,13 @@ export class InvertedIndex implements TermInterner {
     const slot = this.takeSlot();
     const stamp = ++this.addCount;
     let distinctCount = 0;
-    const description = new Int32Array(fields[FIELD_ID.description]!.length);
+    const description = fields[FIELD_ID.description]!;
     for (let field = 0; field < FIELD_COUNT; field++) {
       const tokens = fields[field]!;
       this.fieldLengths[slot * FIELD_COUNT + field] = tokens.length;
       this.fieldLengthSums[field] = this.fieldLengthSums[field]! + tokens.length;
       for (let position = 0; position < tokens.length; position++) {
         const id = tokens[position]!;
-        if (field === FIELD_ID.description) description[position] = id;
         if (this.seenAt[id] !== stamp) {
           this.seenAt[id] = stamp;
           this.localIndex[id] = distinctCount;
@@ -81,10 +82,12 @@ export class InvertedIndex implements TermInterner {
         this.countScratch[this.localIndex[id]! * FIELD_COUNT + field]!++;
       }
     }
-    const distinct = this.distinctScratch.slice(0, distinctCount);
+    const terms = new Int32Array(distinctCount + description.length);
+    terms.set(this.distinctScratch.subarray(0, distinctCount));
+    terms.set(description, distinctCount);
     let appended = 0;
     for (let local = 0; local < distinctCount; local++) {
-      const id = distinct[local]!;
+      const id = terms[local]!;
       this.documentFrequency[id]!++;
       for (let field = 0; field < FIELD_COUNT; field++) {
         const count = this.countScratch[local * FIELD_COUNT + field]!;
@@ -94,8 +97,8 @@ export class InvertedIndex implements TermInterner {
       }
     }
     this.postingCounts[slot] = appended;
-    this.distinctTerms[slot] = distinct;
-    this.descriptionTerms[slot] = description;
+    this.slotTerms[slot] = terms;
+    this.distinctCounts[slot] = distinctCount;
     this.names[slot] = name;
     this.alive[slot] = 1;
     this.slotByName.set(name, slot);
@@ -107,15 +110,16 @@ export class InvertedIndex implements TermInterner {
   remove(slot: number): void {
     const name = this.names[slot];
     if (name === undefined || this.alive[slot] === 0) return;
-    for (const id of this.distinctTerms[slot]!) this.documentFrequency[id]!--;
+    const terms = this.slotTerms[slot]!;
+    for (let i = 0; i < this.distinctCounts[slot]!; i++) this.documentFrequency[terms[i]!]!--;
     for (let field = 0; field < FIELD_COUNT; field++) {
       this.fieldLengthSums[field] = this.fieldLengthSums[field]! - this.fieldLengths[slot * FIELD_COUNT + field]!;
       this.fieldLengths[slot * FIELD_COUNT + field] = 0;
     }
     this.deadPostings += this.postingCounts[slot]!;
     this.postingCounts[slot] = 0;
-    this.distinctTerms[slot] = undefined;
-    this.descriptionTerms[slot] = undefined;
+    this.slotTerms[slot] = undefined;
+    this.distinctCounts[slot] = 0;
     this.names[slot] = undefined;
     this.alive[slot] = 0;
     this.slotByName.delete(name);
@@ -153,6 +157,7 @@ export class InvertedIndex implements TermInterner {
     const slot = this.slotCount++;
     this.alive = ensureUint8(this.alive, this.slotCount);
     this.postingCounts = ensureInt32(this.postingCounts, this.slotCount);
+    this.distinctCounts = ensureInt32(this.distinctCounts, this.slotCount);
     this.fieldLengths = ensureFloat32(this.fieldLengths, this.slotCount * FIELD_COUNT);
     return slot;
   }

@@ -9,10 +9,12 @@ const MAX_SUGGESTIONS = 3;
  * tool name — to pool names, exactly, then case-insensitively; and finds near misses.
  */
 export class NameLookup {
-  private readonly exact = new Map<string, string[]>();
-  private readonly folded = new Map<string, string[]>();
+  // A key usually names one tool: the value is that name, and an array only on a collision
+  // (one array per key for 100k tools is a lot of objects for the collector to trace).
+  private readonly exact = new Map<string, Names>();
+  private readonly folded = new Map<string, Names>();
   /** Built on the first suggest() and kept up to date after; most indexes never need it. */
-  private squashed: Map<string, string[]> | undefined;
+  private squashed: Map<string, Names> | undefined;
   private readonly documents = new Map<string, SearchDocument>();
   private readonly scratch = new EditDistanceScratch();
 
@@ -40,14 +42,14 @@ export class NameLookup {
    */
   resolve(text: string): string[] {
     const exact = this.exact.get(text);
-    if (exact !== undefined) return exact.includes(text) ? [text] : [...exact];
+    if (exact !== undefined) return listOf(exact).includes(text) ? [text] : [...listOf(exact)];
     const folded = this.folded.get(text.toLowerCase());
-    return folded === undefined ? [] : [...folded];
+    return folded === undefined ? [] : [...listOf(folded)];
   }
 
-  private squashedKeys(): Map<string, string[]> {
+  private squashedKeys(): Map<string, Names> {
     if (this.squashed !== undefined) return this.squashed;
-    const squashed = new Map<string, string[]>();
+    const squashed = new Map<string, Names>();
     for (const doc of this.documents.values()) for (const key of keysOf(doc)) push(squashed, squash(key), doc.name);
     this.squashed = squashed;
     return squashed;
@@ -56,14 +58,14 @@ export class NameLookup {
   /** Up to three pool names whose name, alias or raw name is a near miss of `text`. */
   suggest(text: string): string[] {
     const suggestions = new Set<string>();
-    for (const name of this.squashedKeys().get(squash(text)) ?? []) suggestions.add(name);
+    for (const name of listOf(this.squashedKeys().get(squash(text)))) suggestions.add(name);
     const needle = text.toLowerCase();
     const limit = needle.length <= 4 ? 1 : needle.length <= 12 ? 2 : 3;
     const ranked: { name: string; distance: number }[] = [];
     for (const [key, names] of this.folded) {
       const distance = boundedEditDistance(needle, key, limit, this.scratch);
       if (distance > limit || distance === 0) continue;
-      for (const name of names) ranked.push({ name, distance });
+      for (const name of listOf(names)) ranked.push({ name, distance });
     }
     ranked.sort((a, b) => a.distance - b.distance || a.name.localeCompare(b.name));
     for (const { name } of ranked) {
@@ -80,16 +82,20 @@ function keysOf(doc: SearchDocument): string[] {
   return [...new Set(keys)];
 }
 
-function push(map: Map<string, string[]>, key: string, name: string): void {
-  const names = map.get(key);
-  if (names === undefined) map.set(key, [name]);
-  else if (!names.includes(name)) names.push(name);
+type Names = string | readonly string[];
+
+function listOf(names: Names | undefined): readonly string[] {
+  return names === undefined ? [] : typeof names === "string" ? [names] : names;
 }
 
-function pull(map: Map<string, string[]>, key: string, name: string): void {
+function push(map: Map<string, Names>, key: string, name: string): void {
   const names = map.get(key);
-  if (names === undefined) return;
-  const kept = names.filter((candidate) => candidate !== name);
+  if (names === undefined) map.set(key, name);
+  else if (!listOf(names).includes(name)) map.set(key, [...listOf(names), name]);
+}
+
+function pull(map: Map<string, Names>, key: string, name: string): void {
+  const kept = listOf(map.get(key)).filter((candidate) => candidate !== name);
   if (kept.length === 0) map.delete(key);
-  else map.set(key, kept);
+  else map.set(key, kept.length === 1 ? kept[0]! : kept);
 }

@@ -24,12 +24,13 @@ export function rerank(
     query.totalIdf > 0 ? options.coverage * Math.min(1, options.coverageFadeTerms / Math.max(1, query.idfById.size)) : 0;
   const reranked = candidates.map(({ slot, score }) => {
     let total = score;
+    const terms = index.slotTerms[slot]!;
+    const distinct = index.distinctCounts[slot]!;
     if (options.descriptionPhrase > 0 && query.pairs.size > 0) {
-      const description = index.descriptionTerms[slot];
-      if (description !== undefined) total += options.descriptionPhrase * pairWeight(description, query.pairs, idfByTerm);
+      total += options.descriptionPhrase * pairWeight(terms, distinct, query.pairs, idfByTerm);
     }
     if (coverageWeight > 0) {
-      const share = matchedIdf(index.distinctTerms[slot], idfByTerm) / query.totalIdf;
+      const share = matchedIdf(terms, distinct, idfByTerm) / query.totalIdf;
       total *= 1 + coverageWeight * share ** options.coverageExponent;
     }
     return { slot, score: total };
@@ -38,19 +39,23 @@ export function rerank(
   return reranked;
 }
 
-/** IDF sum of the query terms a tool contains; `idfByTerm` is zero for every other term. */
-function matchedIdf(terms: Int32Array | undefined, idfByTerm: Float64Array): number {
-  if (terms === undefined) return 0;
+/** IDF sum of the query terms among a tool's distinct terms (`terms[0, end)`); `idfByTerm` is zero for other terms. */
+function matchedIdf(terms: Int32Array, end: number, idfByTerm: Float64Array): number {
   let total = 0;
-  for (let i = 0; i < terms.length; i++) total += idfByTerm[terms[i]!]!;
+  for (let i = 0; i < end; i++) total += idfByTerm[terms[i]!]!;
   return total;
 }
 
-/** IDF mass of the distinct query pairs that occur adjacent, in order, in `terms`. */
-function pairWeight(terms: Int32Array, pairs: ReadonlyMap<number, number>, idfByTerm: Float64Array): number {
+/** IDF mass of the distinct query pairs that occur adjacent, in order, in `terms` from `start` on. */
+function pairWeight(
+  terms: Int32Array,
+  start: number,
+  pairs: ReadonlyMap<number, number>,
+  idfByTerm: Float64Array,
+): number {
   let total = 0;
   let seen: number[] | undefined;
-  for (let i = 0; i + 1 < terms.length; i++) {
+  for (let i = start; i + 1 < terms.length; i++) {
     // Both words must be query words before the pair is worth a map lookup.
     if (idfByTerm[terms[i]!] === 0 || idfByTerm[terms[i + 1]!] === 0) continue;
     const key = terms[i]! * PAIR_BASE + terms[i + 1]!;
