@@ -106,6 +106,16 @@ describe("calls", () => {
     expect(pool.server("web")).toMatchObject({ state: "connected", transport: "http", restarts: 0 });
   });
 
+  test("the legacy SSE transport connects and calls", async () => {
+    await using http = await startHttpFixture();
+    await using pool = testPool([{ name: "legacy", transport: "sse", url: http.sseUrl, headers: {}, startup: "eager", timeoutMs: 5_000, disabled: false, alwaysLoad: [], origin: "test" }]);
+    pool.start();
+    await waitFor(() => pool.server("legacy")?.state !== "pending" && pool.server("legacy")?.state !== "idle", "settled");
+    expect(pool.server("legacy")).toMatchObject({ state: "connected", transport: "sse", toolCount: 2 });
+    const echo = pool.tools().find((tool) => tool.name === "mcp__legacy__echo")!;
+    expect(resultText(await echo.call({ text: "over sse" }, toolContext()))).toBe("over sse");
+  });
+
   test("an unreachable HTTP server is failed with the reason, and its calls fail clearly", async () => {
     const http = await startHttpFixture();
     const url = http.url;
@@ -113,6 +123,7 @@ describe("calls", () => {
     await using pool = testPool([{ name: "gone", transport: "http", url, headers: {}, startup: "eager", timeoutMs: 2_000, disabled: false, alwaysLoad: [], origin: "test" }]);
     pool.start();
     await waitFor(() => pool.server("gone")?.state === "failed", "failed");
-    expect(pool.server("gone")?.reason).toBeString();
+    expect(pool.server("gone")?.reason).toContain("ECONNREFUSED");
+    expect(pool.server("gone")?.nextRetryAt).toBeString();
   });
 });

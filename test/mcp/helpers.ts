@@ -88,21 +88,23 @@ export function groupMembers(pgid: number): number[] {
 }
 
 /** Starts the HTTP fixture server and resolves with its MCP URL; dispose to stop it. */
-export async function startHttpFixture(): Promise<{ url: string; base: string } & AsyncDisposable> {
+export async function startHttpFixture(): Promise<{ url: string; base: string; sseUrl: string } & AsyncDisposable> {
   const child = Bun.spawn([process.execPath, HTTP_FIXTURE_SERVER], { stdout: "pipe", stderr: "inherit" });
   const reader = child.stdout.getReader();
   let text = "";
-  while (!/PORT=\d+\n/.test(text)) {
+  while (!/SSE_PORT=\d+\n/.test(text)) {
     const { value, done } = await reader.read();
     if (done) throw new Error(`HTTP fixture exited before printing its port: ${text}`);
     text += new TextDecoder().decode(value);
   }
   reader.releaseLock();
-  const port = Number(/PORT=(\d+)/.exec(text)![1]);
+  const port = Number(/^PORT=(\d+)/m.exec(text)![1]);
+  const ssePort = Number(/^SSE_PORT=(\d+)/m.exec(text)![1]);
   const base = `http://127.0.0.1:${port}`;
   return {
     url: `${base}/mcp`,
     base,
+    sseUrl: `http://127.0.0.1:${ssePort}/sse`,
     async [Symbol.asyncDispose]() {
       child.kill("SIGKILL");
       await child.exited;
