@@ -4,6 +4,7 @@
  * the features file → the API host (its disk cache until a fetch succeeds). Construction reads only
  * local files; the network is reached in the background and its payload applies when it arrives.
  */
+import type { UserContext } from "@growthbook/growthbook";
 import { type Logger, silentLogger } from "../daemon/logger.ts";
 import { ChangeListeners } from "./change-listeners.ts";
 import { EvaluationCache } from "./evaluation-cache.ts";
@@ -47,7 +48,10 @@ export class GrowthBookFlags implements RuntimeFlags {
   readonly #now: () => number;
   readonly #listeners: ChangeListeners;
   readonly #evaluator: LayeredEvaluator;
-  readonly #cache = new EvaluationCache((attributes) => this.#evaluator.evaluate(this.#layers, this.#merged(attributes)));
+  readonly #cache = new EvaluationCache<UserContext>({
+    prepare: (attributes) => ({ attributes: this.#merged(attributes) }),
+    evaluate: (key, user) => this.#evaluator.evaluate(key, this.#layers, user),
+  });
   /** Highest precedence first. */
   readonly #layers: PayloadLayer[] = [];
   #closed: Promise<void> | undefined;
@@ -88,11 +92,11 @@ export class GrowthBookFlags implements RuntimeFlags {
   }
 
   get<K extends FlagKey>(key: K, attributes?: FlagAttributes): FlagValues[K] {
-    return this.#cache.get(attributes).values[key];
+    return this.#cache.get(key, attributes);
   }
 
   values(attributes?: FlagAttributes): Readonly<FlagValues> {
-    return this.#cache.get(attributes).values;
+    return this.#cache.all(attributes).values;
   }
 
   describe(attributes?: FlagAttributes): FlagsReport {
@@ -101,7 +105,7 @@ export class GrowthBookFlags implements RuntimeFlags {
     return buildReport({
       implementation: "growthbook",
       attributes: this.#merged(attributes),
-      evaluation: this.#cache.get(attributes),
+      evaluation: this.#cache.all(attributes),
       features: this.#features,
       ageOf: (source) => ages.get(source) ?? null,
       payloads: this.#layers.map((layer) => layer.report()).reverse(),

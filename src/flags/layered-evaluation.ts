@@ -1,16 +1,15 @@
 /**
- * Evaluating every flag through the layers with the GrowthBook SDK, highest layer first. Per flag:
- * a layer that does not define the flag, or whose rules yield null for these attributes, passes to
+ * Evaluating a flag through the layers with the GrowthBook SDK, highest layer first. A layer that
+ * does not define the flag, or whose rules yield null for these attributes, passes to the
  * the next; a value of the wrong type is logged (once per payload) and passes too; the embedded
  * default is the floor. A flag whose compile-time feature is absent is pinned to its default.
  */
-import { GrowthBookClient } from "@growthbook/growthbook";
+import { GrowthBookClient, type UserContext } from "@growthbook/growthbook";
 import type { Logger } from "../daemon/logger.ts";
-import type { Evaluation } from "./evaluation-cache.ts";
-import { FLAG_KEYS, FLAG_SPECS, type FlagKey, defaultFlagValues, isFlagCompiled, normalizeFlagValue } from "./flag-definitions.ts";
+import type { EvaluatedFlag } from "./evaluation-cache.ts";
+import { FLAG_SPECS, type FlagKey, isFlagCompiled, normalizeFlagValue } from "./flag-definitions.ts";
 import type { Payload } from "./payload.ts";
 import type { PayloadLayer } from "./payload-layer.ts";
-import type { FlagAttributes, FlagSource } from "./runtime-flags.ts";
 
 export class LayeredEvaluator {
   readonly #features: ReadonlySet<string>;
@@ -25,42 +24,36 @@ export class LayeredEvaluator {
     this.#logger = logger;
   }
 
-  /** `layers` highest first; `attributes` already merged (global under session). */
-  evaluate(layers: readonly PayloadLayer[], attributes: FlagAttributes): Evaluation {
-    const values: Record<string, unknown> = { ...defaultFlagValues() };
-    const sources = Object.fromEntries(FLAG_KEYS.map((key) => [key, "default"])) as Record<FlagKey, FlagSource>;
-    const user = { attributes };
-    for (const key of FLAG_KEYS) {
-      const compiled = isFlagCompiled(key, this.#features);
-      for (const layer of layers) {
-        const payload = layer.payload;
-        if (payload === null || !Object.hasOwn(payload.response.features ?? {}, key)) continue;
-        if (!compiled) {
-          this.#once(payload, `gated:${key}`, () =>
-            this.#logger.info("flag ignored: this tier was compiled without its feature", { flag: key, requires: FLAG_SPECS[key].requires, source: layer.name }),
-          );
-          break;
-        }
-        const raw: unknown = this.#client(payload).evalFeature(key, user).value;
-        if (raw === null || raw === undefined) continue;
-        const normalized = normalizeFlagValue(key, raw);
-        if (!normalized.ok) {
-          this.#once(payload, `type:${key}:${normalized.reason}`, () =>
-            this.#logger.warn("flag value of the wrong type ignored; using the next source", { flag: key, source: layer.name, reason: normalized.reason }),
-          );
-          continue;
-        }
-        if (normalized.clamped) {
-          this.#once(payload, `clamp:${key}:${JSON.stringify(raw)}`, () =>
-            this.#logger.warn("flag value out of bounds; clamped", { flag: key, source: layer.name, value: raw, clampedTo: normalized.value }),
-          );
-        }
-        values[key] = normalized.value;
-        sources[key] = layer.source;
-        break;
+  /** One flag through `layers` (highest first) for `user` (global attributes merged under the session's). */
+  evaluate(key: FlagKey, layers: readonly PayloadLayer[], user: UserContext): EvaluatedFlag {
+    const fallback: EvaluatedFlag = { value: FLAG_SPECS[key].defaultValue, source: "default" };
+    const compiled = isFlagCompiled(key, this.#features);
+    for (const layer of layers) {
+      const payload = layer.payload;
+      if (payload === null || !Object.hasOwn(payload.response.features ?? {}, key)) continue;
+      if (!compiled) {
+        this.#once(payload, `gated:${key}`, () =>
+          this.#logger.info("flag ignored: this tier was compiled without its feature", { flag: key, requires: FLAG_SPECS[key].requires, source: layer.name }),
+        );
+        return fallback;
       }
+      const raw: unknown = this.#client(payload).evalFeature(key, user).value;
+      if (raw === null || raw === undefined) continue;
+      const normalized = normalizeFlagValue(key, raw);
+      if (!normalized.ok) {
+        this.#once(payload, `type:${key}:${normalized.reason}`, () =>
+          this.#logger.warn("flag value of the wrong type ignored; using the next source", { flag: key, source: layer.name, reason: normalized.reason }),
+        );
+        continue;
+      }
+      if (normalized.clamped) {
+        this.#once(payload, `clamp:${key}:${JSON.stringify(raw)}`, () =>
+          this.#logger.warn("flag value out of bounds; clamped", { flag: key, source: layer.name, value: raw, clampedTo: normalized.value }),
+        );
+      }
+      return { value: normalized.value, source: layer.source };
     }
-    return { values: Object.freeze(values) as unknown as Evaluation["values"], sources: Object.freeze(sources) };
+    return fallback;
   }
 
   #client(payload: Payload): GrowthBookClient {

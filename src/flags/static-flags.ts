@@ -5,7 +5,7 @@
  */
 import { type Logger, silentLogger } from "../daemon/logger.ts";
 import { ChangeListeners } from "./change-listeners.ts";
-import { EvaluationCache, type Evaluation } from "./evaluation-cache.ts";
+import type { Evaluation } from "./evaluation-cache.ts";
 import {
   FLAG_KEYS,
   FLAG_SPECS,
@@ -36,7 +36,6 @@ export class StaticFlags implements RuntimeFlags {
   readonly #attributes: FlagAttributes;
   readonly #logger: Logger;
   readonly #listeners: ChangeListeners;
-  readonly #cache = new EvaluationCache(() => this.#evaluation);
   #evaluation: Evaluation;
 
   constructor(options: StaticFlagsOptions) {
@@ -52,20 +51,20 @@ export class StaticFlags implements RuntimeFlags {
     const next = this.#evaluate(values);
     const changed = FLAG_KEYS.some((key) => !Bun.deepEquals(next.values[key], this.#evaluation.values[key]));
     this.#evaluation = next;
-    this.#cache.invalidate();
     if (changed) this.#listeners.emit();
   }
 
-  get<K extends FlagKey>(key: K, attributes?: FlagAttributes): FlagValues[K] {
-    return this.#cache.get(attributes).values[key];
+  // Static values do not vary by attributes, so one evaluation serves every reader.
+  get<K extends FlagKey>(key: K, _attributes?: FlagAttributes): FlagValues[K] {
+    return this.#evaluation.values[key];
   }
 
-  values(attributes?: FlagAttributes): Readonly<FlagValues> {
-    return this.#cache.get(attributes).values;
+  values(_attributes?: FlagAttributes): Readonly<FlagValues> {
+    return this.#evaluation.values;
   }
 
   describe(attributes?: FlagAttributes): FlagsReport {
-    const evaluation = this.#cache.get(attributes);
+    const evaluation = this.#evaluation;
     return buildReport({
       implementation: "static",
       attributes: { ...this.#attributes, ...attributes },
