@@ -43,6 +43,7 @@ export class Bm25fScorer {
 
   constructor(private readonly options: RankingOptions) {}
 
+  /** Scores `terms`, which must come rarest first (capTerms sorts them so). */
   run(index: InvertedIndex, terms: readonly QueryTerm[], track: boolean): void {
     this.reset();
     this.ensureCapacity(index.slotCount);
@@ -50,10 +51,21 @@ export class Bm25fScorer {
     const { scores, touched } = this;
     const k1 = this.options.k1;
     let touchedCount = this.touchedCount;
+    const frequent = this.options.frequentTermShare * index.liveCount;
     for (const term of terms) {
       const impacts = this.impactsOf(index, term.id);
       const scale = term.weight * term.idf * (k1 + 1);
       const { slots, values, length } = impacts;
+      // "Continue" strategy: a frequent term only adds to tools that rarer terms already found,
+      // which keeps long natural-language queries from touching most of a large pool.
+      if (!track && touchedCount > 0 && length > frequent) {
+        for (let i = 0; i < length; i++) {
+          const slot = slots[i]!;
+          const before = scores[slot]!;
+          if (before !== 0) scores[slot] = before + scale * values[i]!;
+        }
+        continue;
+      }
       for (let i = 0; i < length; i++) {
         const slot = slots[i]!;
         const before = scores[slot]!;

@@ -26,6 +26,11 @@ export interface RankingOptions {
   descriptionPhrase: number;
   /** Query weight of a term that is all digits (dates, amounts and ids rarely name a capability). */
   numberWeight: number;
+  /**
+   * A term found in more than this share of tools only adds to tools that rarer query terms
+   * found (it cannot bring in new ones); 1 turns this off.
+   */
+  frequentTermShare: number;
   /** Hard cap on distinct query terms (highest IDF kept), so a 10,000-character query stays fast. */
   maxQueryTerms: number;
 }
@@ -58,6 +63,7 @@ export const DEFAULT_RANKING: RankingOptions = {
   coverageFadeTerms: 6,
   descriptionPhrase: 0.6,
   numberWeight: 0.3,
+  frequentTermShare: 0.1,
   maxQueryTerms: 64,
 };
 
