@@ -11,6 +11,9 @@ import { StaticFlags } from "./static-flags.ts";
 
 export type FlagsConfig = NonNullable<Config["flags"]>;
 
+/** A configured poll faster than this is raised to it: a typo must not turn into a request loop on the API host. */
+export const MIN_POLL_INTERVAL_MS = 1_000;
+
 export interface CreateFlagsOptions {
   /** `buildInfo().features`. */
   features: readonly string[];
@@ -37,7 +40,7 @@ export function createRuntimeFlags(config: FlagsConfig | undefined, options: Cre
     file,
     apiHost: config?.apiHost,
     clientKey: config?.clientKey,
-    pollIntervalMs: config?.pollIntervalMs,
+    pollIntervalMs: pollInterval(config?.pollIntervalMs, options.logger),
     stateDir: options.stateDir,
   });
 }
@@ -45,6 +48,12 @@ export function createRuntimeFlags(config: FlagsConfig | undefined, options: Cre
 /** Whether a reloaded config needs the flags rebuilt (close the old instance, create a new one). */
 export function flagsConfigChanged(before: FlagsConfig | undefined, after: FlagsConfig | undefined): boolean {
   return !Bun.deepEquals(before ?? {}, after ?? {});
+}
+
+function pollInterval(configured: number | undefined, logger: Logger): number | undefined {
+  if (configured === undefined || configured >= MIN_POLL_INTERVAL_MS) return configured;
+  logger.warn("flags.pollIntervalMs raised to the minimum", { configured, used: MIN_POLL_INTERVAL_MS });
+  return MIN_POLL_INTERVAL_MS;
 }
 
 function resolveFile(file: string, configDir: string | undefined): string {

@@ -1,7 +1,7 @@
 /**
  * Evaluating a flag through the layers with the GrowthBook SDK, highest layer first. A layer that
  * does not define the flag, or whose rules yield null for these attributes, passes to the
- * the next; a value of the wrong type is logged (once per payload) and passes too; the embedded
+ * next; a value of the wrong type is logged (once per payload) and passes too; the embedded
  * default is the floor. A flag whose compile-time feature is absent is pinned to its default.
  */
 import { GrowthBookClient, type UserContext } from "@growthbook/growthbook";

@@ -121,7 +121,9 @@ export class RemoteSource implements PayloadLayer {
       }
       text = await readBounded(response);
     } catch (error) {
-      if (!this.#closed) this.#problem(`fetch failed: ${controller.signal.aborted ? String(controller.signal.reason?.message) : (error as Error).message}`);
+      // On our own timeout the fetch rejects with a generic abort error; the reason we gave says more.
+      const cause = controller.signal.aborted ? (controller.signal.reason as Error) : (error as Error);
+      if (!this.#closed) this.#problem(`fetch failed: ${cause.message}`);
       return;
     } finally {
       clearTimeout(timer);
@@ -142,8 +144,9 @@ export class RemoteSource implements PayloadLayer {
     } catch (error) {
       logger.warn("flags cache not written", { path: cache.path, error: (error as Error).message });
     }
-    if (changed || wasCached) logger.info("flags payload fetched", { features: parsed.payload.featureCount, changed });
-    if (changed || wasCached) onUpdate(changed);
+    if (!changed && !wasCached) return;
+    logger.info("flags payload fetched", { features: parsed.payload.featureCount, changed });
+    onUpdate(changed);
   }
 
   #problem(reason: string): void {

@@ -2,8 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { silentLogger } from "../../src/daemon/logger.ts";
-import { createRuntimeFlags, flagsConfigChanged } from "../../src/flags/create-flags.ts";
-import { payloadOf, tempDir } from "./helpers.ts";
+import { MIN_POLL_INTERVAL_MS, createRuntimeFlags, flagsConfigChanged } from "../../src/flags/create-flags.ts";
+import { payloadOf, recordingLogger, refusedApiHost, tempDir } from "./helpers.ts";
 
 const base = { features: ["PREFETCH"], attributes: { tier: "standard" }, logger: silentLogger };
 
@@ -25,6 +25,17 @@ describe("createRuntimeFlags", () => {
       join(configDir, "features.json"),
       ["Bash"],
     ]);
+  });
+
+  test("a poll interval below the minimum is raised, with a warning", async () => {
+    const logger = recordingLogger();
+    const apiHost = await refusedApiHost();
+    await using flags = createRuntimeFlags(
+      { apiHost, clientKey: "sdk-x", pollIntervalMs: 5 },
+      { ...base, logger, stateDir: tempDir() },
+    );
+    await flags.settled();
+    expect(logger.find("warn", "raised to the minimum").map((entry) => entry.fields)).toEqual([{ configured: 5, used: MIN_POLL_INTERVAL_MS }]);
   });
 
   test("flagsConfigChanged compares by value", () => {
