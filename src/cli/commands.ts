@@ -2,7 +2,7 @@
 import { DaemonError, NotRunningError, ToolpoolClient } from "../client/client.ts";
 import { resolveSocketPath } from "../daemon/socket-path.ts";
 import { ExitCode, UsageError } from "./exit-codes.ts";
-import { formatStatus, formatTools } from "./format.ts";
+import { formatServers, formatStatus, formatTools } from "./format.ts";
 
 export interface ClientCommandOptions {
   socket?: string;
@@ -127,6 +127,29 @@ export function search(options: ClientCommandOptions, words: readonly string[], 
     if (result.missing?.length) options.out(`not found: ${result.missing.join(", ")}`);
     if (result.didYouMean?.length) options.out(`did you mean: ${result.didYouMean.join(", ")}`);
     if (result.pendingServers?.length) options.out(`still connecting: ${result.pendingServers.join(", ")} (try again shortly)`);
+    return ExitCode.Ok;
+  });
+}
+
+/** `toolpool servers`, `toolpool servers --logs NAME`, `toolpool servers restart NAME`. */
+export function servers(options: ClientCommandOptions, args: readonly string[], logsOf?: string): Promise<number> {
+  const [action, name, ...extra] = args;
+  if (extra.length > 0 || (action !== undefined && action !== "restart") || (action === "restart" && !name)) {
+    throw new UsageError("usage: toolpool servers [--logs NAME] | toolpool servers restart NAME");
+  }
+  return withClient(options, async (client) => {
+    if (action === "restart") {
+      const { server } = await client.restartServer(name!);
+      options.out(options.json ? JSON.stringify(server) : formatServers([server]));
+      return server.state === "connected" || server.state === "idle" ? ExitCode.Ok : ExitCode.Failed;
+    }
+    if (logsOf !== undefined) {
+      const result = await client.serverLogs(logsOf);
+      options.out(options.json ? JSON.stringify(result) : result.lines.join("\n") || `(no output from ${logsOf} yet)`);
+      return ExitCode.Ok;
+    }
+    const result = await client.servers();
+    options.out(options.json ? JSON.stringify(result) : formatServers(result.servers));
     return ExitCode.Ok;
   });
 }

@@ -1,5 +1,5 @@
 /** Human output for the CLI: short, aligned, no colour codes when not on a terminal. */
-import type { StatusResult, ToolsResult } from "../protocol/methods.ts";
+import type { ServerSummary, StatusResult, ToolsResult } from "../protocol/methods.ts";
 
 export function formatStatus(status: StatusResult): string {
   const lines = [
@@ -42,4 +42,25 @@ export function formatDuration(ms: number): string {
   const minutes = Math.floor(seconds / 60);
   if (minutes < 60) return `${minutes}m${seconds % 60}s`;
   return `${Math.floor(minutes / 60)}h${minutes % 60}m`;
+}
+
+export function formatServers(servers: readonly ServerSummary[]): string {
+  if (servers.length === 0) return "no MCP servers configured";
+  const width = Math.min(32, Math.max(4, ...servers.map((server) => server.name.length)));
+  const lines: string[] = [];
+  for (const server of servers) {
+    const facts = [
+      `${server.toolCount} tools${server.stale ? " (cached)" : ""}`,
+      server.transport,
+      server.startup === "lazy" ? "lazy" : "",
+      server.pid !== undefined ? `pid ${server.pid}` : "",
+      server.restarts > 0 ? `${server.restarts} restarts` : "",
+      server.inFlight > 0 ? `${server.inFlight} calls running` : "",
+    ].filter(Boolean);
+    lines.push(`${server.name.padEnd(width)}  ${server.state.padEnd(9)}  ${facts.join(", ")}`);
+    if (server.reason) lines.push(`${" ".repeat(width)}  ${server.reason}`);
+    if (server.nextRetryAt) lines.push(`${" ".repeat(width)}  next attempt at ${server.nextRetryAt}`);
+    if (server.changedTools.length > 0) lines.push(`${" ".repeat(width)}  changed since first seen: ${server.changedTools.join(", ")}`);
+  }
+  return lines.join("\n");
 }

@@ -1,7 +1,7 @@
 /** The command line: one binary, one verb per job. `toolpool help` lists them. */
 import { parseArgs } from "node:util";
 import { buildInfo } from "../build-info.ts";
-import { call, search, status, stop, tools, type ClientCommandOptions } from "./commands.ts";
+import { call, search, servers, status, stop, tools, type ClientCommandOptions } from "./commands.ts";
 import { ExitCode, UsageError } from "./exit-codes.ts";
 import { serve } from "./serve.ts";
 
@@ -15,12 +15,17 @@ commands:
   tools                 list the tool pool
   call NAME [JSON]      run one tool, e.g. toolpool call Read '{"file_path":"README.md"}'
   search QUERY          search the pool as ToolSearch does (keywords, select:A,B, discover:words)
+  servers               list the MCP servers: state, reason, tools, pid, restarts
+  servers restart NAME  restart an MCP server (also un-parks one that failed repeatedly)
   stop                  stop the running daemon
   version               print version, tier and compiled features
 
 options:
   --socket PATH         the daemon's socket (default: $TOOLPOOL_SOCKET, $XDG_RUNTIME_DIR/toolpool/toolpool.sock)
   --config PATH         (serve) the config file (default: $TOOLPOOL_CONFIG, $XDG_CONFIG_HOME/toolpool/config.json)
+  --demo                (serve) add the reference MCP servers from ./node_modules/.bin (everything, memory,
+                        filesystem in a fresh temp dir, sequential-thinking)
+  --logs NAME           (servers) show an MCP server's recent stderr
   --json                machine-readable output
   --max N               (search) how many results, default 5
 
@@ -41,6 +46,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         json: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
         max: { type: "string" },
+        demo: { type: "boolean", default: false },
+        logs: { type: "string" },
       },
     });
   } catch (error) {
@@ -53,7 +60,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   try {
     switch (command) {
       case "serve":
-        return await serve({ ...(values.socket && { socket: values.socket }), ...(values.config && { config: values.config }) });
+        return await serve({ ...(values.socket && { socket: values.socket }), ...(values.config && { config: values.config }), demo: values.demo });
       case "status":
         return await status(options);
       case "tools":
@@ -65,6 +72,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         if (max !== undefined && (!Number.isInteger(max) || max < 1 || max > 100)) throw new UsageError("--max takes a whole number from 1 to 100");
         return await search(options, rest, max);
       }
+      case "servers":
+        return await servers(options, rest, values.logs);
       case "stop":
         return await stop(options);
       case "version": {

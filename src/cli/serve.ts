@@ -10,6 +10,8 @@ import { ExitCode } from "./exit-codes.ts";
 export interface ServeOptions {
   socket?: string;
   config?: string;
+  /** Add the reference MCP servers from ./node_modules/.bin. */
+  demo?: boolean;
 }
 
 export async function serve(options: ServeOptions): Promise<number> {
@@ -21,7 +23,7 @@ export async function serve(options: ServeOptions): Promise<number> {
     const { config, path } = await loadConfig(configSource);
     logger.setLevel(config.logLevel);
     if (path) logger.info("config loaded", { path });
-    daemon = new Daemon({ socketPath, config, configSource, builtins: builtinTools(), logger });
+    daemon = new Daemon({ socketPath, config, configSource, builtins: builtinTools(), logger, demo: options.demo ?? false });
     await daemon.start();
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

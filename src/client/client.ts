@@ -13,6 +13,9 @@ import {
   type CallResult,
   type SearchParams,
   type SessionParams,
+  type ServerLogsResult,
+  type ServerRestartResult,
+  type ServersResult,
   type SessionResult,
   type StatusResult,
   type ToolsResult,
@@ -134,6 +137,20 @@ export class ToolpoolClient {
 
   tools(): Promise<ToolsResult> {
     return this.request(Method.Tools);
+  }
+
+  /** Every configured MCP server: state, reason, tools, process, restarts. */
+  servers(): Promise<ServersResult> {
+    return this.request(Method.Servers);
+  }
+
+  serverLogs(name: string): Promise<ServerLogsResult> {
+    return this.request(Method.ServerLogs, { name });
+  }
+
+  /** Restarts (and un-parks) a server; resolves once it is connected or has failed again. */
+  restartServer(name: string): Promise<ServerRestartResult> {
+    return this.request(Method.ServerRestart, { name });
   }
 
   shutdown(): Promise<{ stopping: boolean }> {

@@ -25,6 +25,10 @@ import type { Logger } from "./logger.ts";
 import { acquireSocketLock, tryUnlink, type SocketLock } from "./socket-lock.ts";
 import { prepareSocketDirectory } from "./socket-path.ts";
 import type { DaemonState, DaemonStats } from "./state.ts";
+import { demoServerSpecs } from "../mcp/demo-config.ts";
+import { McpPool, type McpPoolOptions } from "../mcp/mcp-pool.ts";
+import { resolveServerSpecs, type ServerSpec } from "../mcp/server-spec.ts";
+import { Method } from "../protocol/method-names.ts";
 import { SearchSync } from "./search-sync.ts";
 import { sessionLookup, type SessionToolDeps } from "./session-tools.ts";
 
@@ -36,6 +40,10 @@ export interface DaemonOptions {
   logger: Logger;
   env?: NodeJS.ProcessEnv;
   info?: BuildInfo;
+  /** Adds the reference MCP servers from ./node_modules/.bin (`toolpool serve --demo`). */
+  demo?: boolean;
+  /** Overrides for the MCP pool (tests: cache path, timings). */
+  mcpOptions?: Partial<Omit<McpPoolOptions, "servers" | "logger">>;
 }
 
 export class Daemon implements DaemonState {
@@ -54,6 +62,10 @@ export class Daemon implements DaemonState {
   readonly #configSource: ConfigSource;
   #config: Config;
   #pool: Pool;
+  #mcp: McpPool | undefined;
+  #demoSpecs: ServerSpec[] | undefined;
+  readonly #demo: boolean;
+  readonly #mcpOptions: Partial<Omit<McpPoolOptions, "servers" | "logger">>;
   #server: Server | undefined;
   #lock: SocketLock | undefined;
   #stopping: Promise<void> | undefined;
@@ -67,11 +79,13 @@ export class Daemon implements DaemonState {
     this.#configSource = options.configSource;
     this.#builtins = options.builtins;
     this.#env = options.env ?? process.env;
+    this.#demo = options.demo ?? false;
+    this.#mcpOptions = options.mcpOptions ?? {};
     this.#pool = this.#assemble();
     this.#toolDeps = {
       pool: () => this.#pool,
       engine: this.search.index,
-      pendingServers: () => [],
+      pendingServers: () => this.#mcp?.pendingServers() ?? [],
       defaultMaxResults: () => 5,
     };
     this.#dispatcher = new Dispatcher(this.logger);
@@ -159,6 +173,8 @@ export class Daemon implements DaemonState {
 
   /** Listens on the socket. Throws AlreadyRunningError or SocketPathError before touching anything live. */
   async start(): Promise<void> {
+    // A bad MCP server entry (an unset ${VAR}, a broken .mcp.json) refuses the start, naming it.
+    const servers = await this.#serverSpecs(this.#config);
     prepareSocketDirectory(this.socketPath);
     this.#lock = acquireSocketLock(this.socketPath);
     // The lock is ours, so any socket file left here belongs to a dead daemon.
@@ -182,6 +198,7 @@ export class Daemon implements DaemonState {
       process.umask(previousUmask);
     }
     chmodSync(this.socketPath, 0o600);
+    this.#startMcp(servers);
     this.logger.info("listening", { socket: this.socketPath, tier: this.info.tier, version: this.info.version, tools: this.#pool.tools.length });
   }
 
@@ -190,7 +207,13 @@ export class Daemon implements DaemonState {
     return this.#stopped.promise;
   }
 
-  ensureServerStarted(_server: string): void {}
+  ensureServerStarted(server: string): void {
+    void this.#mcp?.ensureStarted(server);
+  }
+
+  mcp(): McpPool | undefined {
+    return this.#mcp;
+  }
 
   prefetchEnabled(_session: Session): boolean {
     return true;
@@ -223,6 +246,8 @@ export class Daemon implements DaemonState {
       await this.#waitForDrain(1_000);
     }
     for (const connection of this.connections) connection.close();
+    // Every server's process group goes; bounded, though stopping a server never waits past its grace period.
+    await Promise.race([this.#mcp?.stop(), Bun.sleep(5_000)]);
     tryUnlink(this.socketPath);
     this.#lock?.release();
     await Promise.race([closed, Bun.sleep(1_000)]);
@@ -233,7 +258,9 @@ export class Daemon implements DaemonState {
   async reload(): Promise<void> {
     try {
       const { config } = await loadConfig(this.#configSource);
+      const servers = await this.#serverSpecs(config);
       this.#config = config;
+      await this.#mcp?.reconfigure(servers);
       this.#pool = this.#assemble();
       this.logger.setLevel(config.logLevel);
       this.logger.info("config reloaded", { tools: this.#pool.tools.length });
@@ -243,11 +270,38 @@ export class Daemon implements DaemonState {
   }
 
   #assemble(): Pool {
-    const pool = assemblePool({ builtins: this.#builtins, mcpTools: [], deny: this.#config.permissions?.deny ?? [] });
+    const pool = assemblePool({ builtins: this.#builtins, mcpTools: this.#mcp?.tools() ?? [], deny: this.#config.permissions?.deny ?? [] });
     for (const collision of pool.collisions) this.logger.warn("tool name collision", { ...collision });
     const changes = this.search.sync(pool.tools);
     this.logger.debug("search index synced", changes);
     return pool;
+  }
+
+  async #serverSpecs(config: Config): Promise<ServerSpec[]> {
+    const configured = await resolveServerSpecs(config, { env: this.#env, configPath: this.#configSource.path });
+    if (!this.#demo) return configured;
+    const names = new Set(configured.map((spec) => spec.name));
+    // Made once: a new temp dir per reload would look like a changed config and restart the demo servers.
+    this.#demoSpecs ??= demoServerSpecs().specs;
+    const demo = this.#demoSpecs.filter((spec) => !names.has(spec.name));
+    return [...configured, ...demo];
+  }
+
+  /**
+   * After the socket listens: the cached catalog enters the pool at once, servers connect in the
+   * background, and every change of MCP tools re-assembles the pool (re-indexing search) and tells
+   * every connection `notifications/tools/list_changed`.
+   */
+  #startMcp(servers: readonly ServerSpec[]): void {
+    const pool = new McpPool({ servers, logger: this.logger, env: this.#env, clientVersion: this.info.version, ...this.#mcpOptions });
+    this.#mcp = pool;
+    pool.onChange(() => {
+      if (this.#stopping) return;
+      this.#pool = this.#assemble();
+      for (const connection of this.connections) connection.send({ jsonrpc: "2.0", method: Method.ToolsListChanged });
+    });
+    this.#pool = this.#assemble();
+    pool.start();
   }
 
   #accept(socket: import("node:net").Socket): void {

@@ -12,6 +12,7 @@ import type { ToolResult } from "../tool/result.ts";
 import type { ProgressUpdate } from "../tool/tool.ts";
 import type { Connection } from "./connection.ts";
 import type { Logger } from "./logger.ts";
+import type { McpPool } from "../mcp/mcp-pool.ts";
 import type { SearchSync } from "./search-sync.ts";
 import type { SessionToolDeps } from "./session-tools.ts";
 
@@ -47,6 +48,8 @@ export interface DaemonState {
   requestShutdown(reason: string): void;
   /** Starts a lazily started MCP server in the background; nothing for a running or unknown one. */
   ensureServerStarted(server: string): void;
+  /** The MCP client pool, once the daemon is listening (undefined before). */
+  mcp(): McpPool | undefined;
   /** Runtime switches for prefetch (flags), beyond the session's own setting. */
   prefetchEnabled(session: Session): boolean;
   prefetchMaxResults(): number;

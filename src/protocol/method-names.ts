@@ -18,4 +18,7 @@ export const Method = {
   Status: "toolpool/status",
   Tools: "toolpool/tools",
   Shutdown: "toolpool/shutdown",
+  Servers: "toolpool/servers",
+  ServerLogs: "toolpool/servers/logs",
+  ServerRestart: "toolpool/servers/restart",
 } as const;

@@ -71,6 +71,9 @@ export const cancelledParams = z.looseObject({
   reason: z.string().optional(),
 });
 
+/** `toolpool/servers/logs` and `toolpool/servers/restart`: one configured MCP server. */
+export const serverNameParams = z.strictObject({ name: z.string().min(1).max(200) });
+
 export type SessionParams = z.input<typeof sessionParams>;
 export type AssembleParams = z.input<typeof assembleParams>;
 export type CallParams = z.input<typeof callParams>;
@@ -145,4 +148,39 @@ export interface StatusResult {
   calls: { total: number; inFlight: number };
   memory: { rssBytes: number; heapUsedBytes: number };
   [key: string]: unknown;
+}
+
+/** One configured MCP server as `toolpool/servers` reports it. */
+export interface ServerSummary {
+  name: string;
+  /** idle (lazy, not needed yet), pending, connected, failed, parked, disabled, stopped. */
+  state: string;
+  /** Why it is failed or parked, with the tail of its stderr. */
+  reason?: string;
+  transport: "stdio" | "http" | "sse";
+  startup: "eager" | "lazy";
+  toolCount: number;
+  /** Its tools come from the catalog cache or an earlier connection, not the live server. */
+  stale: boolean;
+  /** Raw names of tools whose description or schema changed since first seen. */
+  changedTools: string[];
+  pid?: number;
+  restarts: number;
+  inFlight: number;
+  nextRetryAt?: string;
+  listedAt?: string;
+}
+
+export interface ServersResult {
+  servers: ServerSummary[];
+}
+
+export interface ServerLogsResult {
+  name: string;
+  /** Recent stderr lines, oldest first (bounded). */
+  lines: string[];
+}
+
+export interface ServerRestartResult {
+  server: ServerSummary;
 }

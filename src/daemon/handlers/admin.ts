@@ -1,9 +1,17 @@
-/** `toolpool/status`, `toolpool/tools` and `toolpool/shutdown`: looking at the daemon and stopping it. */
+/**
+ * `toolpool/status`, `toolpool/tools`, `toolpool/servers` (+ `/logs`, `/restart`) and
+ * `toolpool/shutdown`: looking at the daemon, its MCP servers, and stopping it.
+ */
 import {
   emptyParams,
+  serverNameParams,
+  type ServerLogsResult,
+  type ServerRestartResult,
+  type ServersResult,
   type StatusResult,
   type ToolsResult,
 } from "../../protocol/methods.ts";
+import { ErrorCode, RpcError } from "../../protocol/jsonrpc.ts";
 import { Method } from "../../protocol/method-names.ts";
 import { method, type Dispatcher } from "../dispatcher.ts";
 import type { DaemonState } from "../state.ts";
@@ -29,6 +37,7 @@ export function registerAdminMethods(dispatcher: Dispatcher, state: DaemonState)
         tools: { total: tools.length, builtin: tools.length - mcp, mcp },
         calls: { total: state.stats.callsTotal, inFlight: state.stats.callsInFlight },
         memory: { rssBytes: memory.rss, heapUsedBytes: memory.heapUsed },
+        mcpServers: countStates(state.mcp()?.servers() ?? []),
       };
     }),
   );
@@ -57,6 +66,34 @@ export function registerAdminMethods(dispatcher: Dispatcher, state: DaemonState)
   );
 
   dispatcher.register(
+    Method.Servers,
+    method(emptyParams, (): ServersResult => ({ servers: state.mcp()?.servers() ?? [] })),
+  );
+
+  dispatcher.register(
+    Method.ServerLogs,
+    method(serverNameParams, ({ name }): ServerLogsResult => {
+      const lines = state.mcp()?.logs(name);
+      if (!lines) throw unknownServer(name);
+      return { name, lines };
+    }),
+  );
+
+  dispatcher.register(
+    Method.ServerRestart,
+    method(serverNameParams, async ({ name }): Promise<ServerRestartResult> => {
+      const pool = state.mcp();
+      if (!pool?.server(name)) throw unknownServer(name);
+      try {
+        return { server: await pool.restart(name) };
+      } catch (error) {
+        // A disabled or removed server cannot be restarted: the request, not the daemon, is at fault.
+        throw new RpcError(ErrorCode.InvalidParams, `Invalid params: ${(error as Error).message}`);
+      }
+    }),
+  );
+
+  dispatcher.register(
     Method.Shutdown,
     method(emptyParams, () => {
       // Answer first, then stop: the caller should hear that its request was taken.
@@ -64,4 +101,14 @@ export function registerAdminMethods(dispatcher: Dispatcher, state: DaemonState)
       return { stopping: true };
     }),
   );
+}
+
+function unknownServer(name: string): RpcError {
+  return new RpcError(ErrorCode.InvalidParams, `Invalid params: no MCP server named ${JSON.stringify(name)} is configured`);
+}
+
+function countStates(servers: readonly { state: string }[]): Record<string, number> {
+  const counts: Record<string, number> = { total: servers.length };
+  for (const server of servers) counts[server.state] = (counts[server.state] ?? 0) + 1;
+  return counts;
 }
