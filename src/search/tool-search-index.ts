@@ -3,7 +3,8 @@ import { ensureInt32 } from "./growable.ts";
 import { InvertedIndex } from "./inverted-index.ts";
 import { KeywordRanker } from "./keyword-ranker.ts";
 import { NameLookup } from "./name-lookup.ts";
-import { isNameLike, MAX_QUERY_CHARS, parseQuery, type ParsedQuery } from "./query-parser.ts";
+import { NAME_PUNCTUATION, QueryCache, type CachedQuery } from "./query-cache.ts";
+import { isNameLike, type ParsedQuery } from "./query-parser.ts";
 import type { QueryTokens } from "./query-terms.ts";
 import { rankingOptions, type RankingOptions } from "./ranking-options.ts";
 import { ServerRegistry } from "./server-registry.ts";
@@ -12,24 +13,11 @@ import type { QueryOptions, QueryResult, SearchDocument, SearchMatch } from "./t
 
 export const DEFAULT_MAX_RESULTS = 5;
 export const MAX_RESULTS_LIMIT = 100;
-/** Parsed and tokenized queries kept for reuse (prefetch and retries repeat queries). */
-const QUERY_CACHE_SIZE = 2048;
-const NAME_PUNCTUATION = /[_.\-]|\p{Ll}\p{Lu}/u;
-const IDENTIFIER_EDGES = /^[^\p{L}\p{N}_]+|[^\p{L}\p{N}_]+$/gu;
 /** A query longer than this is not compared with server names. */
 const MAX_SERVER_NAME_CHARS = 128;
-/** Identifier-like words looked up per query; a pasted log cannot turn into thousands of lookups. */
-const MAX_MENTIONS = 32;
 
 export interface ToolSearchIndexOptions {
   ranking?: Partial<RankingOptions>;
-}
-
-interface CachedQuery {
-  parsed: ParsedQuery;
-  tokens: QueryTokens;
-  /** Identifier-like words of the free text (tool names typed into the query). */
-  identifiers: string[];
 }
 
 /**
@@ -43,7 +31,7 @@ export class ToolSearchIndex {
   private readonly servers = new ServerRegistry();
   private readonly documents = new Map<string, SearchDocument>();
   private readonly ranker: KeywordRanker;
-  private readonly queryCache = new Map<string, CachedQuery>();
+  private readonly queryCache = new QueryCache(this.tokenizer);
   /** Server id per slot; a tool without a server gets its own negative id. */
   private serverOfSlot = new Int32Array(64);
 
@@ -111,7 +99,7 @@ export class ToolSearchIndex {
 
   query(text: string, options: QueryOptions = {}): QueryResult {
     const maxResults = clampMaxResults(options.maxResults);
-    const cached = this.parse(text);
+    const cached = this.queryCache.get(text);
     const result: QueryResult =
       cached.parsed.kind === "select"
         ? this.select(cached.parsed.names)
@@ -235,40 +223,6 @@ export class ToolSearchIndex {
     }
     return matches;
   }
-
-  private parse(query: string): CachedQuery {
-    const text = query.slice(0, MAX_QUERY_CHARS);
-    const cached = this.queryCache.get(text);
-    if (cached !== undefined) {
-      this.queryCache.delete(text);
-      this.queryCache.set(text, cached);
-      return cached;
-    }
-    const parsed = parseQuery(text);
-    const tokens: QueryTokens =
-      parsed.kind === "select"
-        ? { text: [], required: [] }
-        : {
-            text: this.tokenizer.tokenize(parsed.text),
-            required: parsed.required.map((word) => this.tokenizer.tokenize(word)),
-          };
-    const entry = { parsed, tokens, identifiers: parsed.kind === "select" ? [] : identifierWords(parsed.text) };
-    if (this.queryCache.size >= QUERY_CACHE_SIZE) {
-      this.queryCache.delete(this.queryCache.keys().next().value!);
-    }
-    this.queryCache.set(text, entry);
-    return entry;
-  }
-}
-
-/** Words of a query that look like tool identifiers, stripped of surrounding quotes and punctuation. */
-function identifierWords(text: string): string[] {
-  const words: string[] = [];
-  for (const raw of text.split(/\s+/)) {
-    const word = raw.replace(IDENTIFIER_EDGES, "");
-    if (word.length >= 3 && NAME_PUNCTUATION.test(word) && words.length < MAX_MENTIONS) words.push(word);
-  }
-  return words;
 }
 
 function clampMaxResults(value: number | undefined): number {

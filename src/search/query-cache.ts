@@ -1,0 +1,62 @@
+import { MAX_QUERY_CHARS, parseQuery, type ParsedQuery } from "./query-parser.ts";
+import type { QueryTokens } from "./query-terms.ts";
+import type { Tokenizer } from "./tokenizer.ts";
+
+/** Parsed and tokenized queries kept for reuse: prefetch re-asks, and models retry and refine. */
+const QUERY_CACHE_SIZE = 2048;
+/** Identifier-like words looked up per query; a pasted log cannot turn into thousands of lookups. */
+const MAX_IDENTIFIERS = 32;
+export const NAME_PUNCTUATION = /[_.\-]|\p{Ll}\p{Lu}/u;
+const IDENTIFIER_EDGES = /^[^\p{L}\p{N}_]+|[^\p{L}\p{N}_]+$/gu;
+
+/** A query as parsed and tokenized; it depends on the text alone, never on the index contents. */
+export interface CachedQuery {
+  parsed: ParsedQuery;
+  tokens: QueryTokens;
+  /** Identifier-like words of the free text (tool names typed into the query). */
+  identifiers: string[];
+}
+
+/** Least-recently-used cache of parsed queries, keyed by the (length-capped) query text. */
+export class QueryCache {
+  private readonly entries = new Map<string, CachedQuery>();
+
+  constructor(private readonly tokenizer: Tokenizer) {}
+
+  get(query: string): CachedQuery {
+    const text = query.slice(0, MAX_QUERY_CHARS);
+    const cached = this.entries.get(text);
+    if (cached !== undefined) {
+      this.entries.delete(text);
+      this.entries.set(text, cached);
+      return cached;
+    }
+    const entry = this.parse(text);
+    if (this.entries.size >= QUERY_CACHE_SIZE) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(text, entry);
+    return entry;
+  }
+
+  private parse(text: string): CachedQuery {
+    const parsed = parseQuery(text);
+    if (parsed.kind === "select") return { parsed, tokens: { text: [], required: [] }, identifiers: [] };
+    return {
+      parsed,
+      tokens: {
+        text: this.tokenizer.tokenize(parsed.text),
+        required: parsed.required.map((word) => this.tokenizer.tokenize(word)),
+      },
+      identifiers: identifierWords(parsed.text),
+    };
+  }
+}
+
+/** Words of a query that look like tool identifiers, stripped of surrounding quotes and punctuation. */
+function identifierWords(text: string): string[] {
+  const words: string[] = [];
+  for (const raw of text.split(/\s+/)) {
+    const word = raw.replace(IDENTIFIER_EDGES, "");
+    if (word.length >= 3 && NAME_PUNCTUATION.test(word) && words.length < MAX_IDENTIFIERS) words.push(word);
+  }
+  return words;
+}
