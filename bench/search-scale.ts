@@ -81,7 +81,10 @@ function measure(engineName: string, size: number, pool: EvalTool[], build: (poo
     tools: size,
     buildMs: round(buildMs, 1),
     queryMs: { p50: round(percentile(latencies, 50)), p99: round(percentile(latencies, 99)) },
+    // Heap the engine holds after building, and after the queries (lazily built caches included).
     indexHeapMiB: indexMiB,
+    indexHeapAfterQueriesMiB: round(heapUsedMiB() - heapBefore, 1),
+    // Process-wide, so it also carries what earlier rows left behind.
     rssMiB: rssAfterBuild,
   };
   if (size === tools.length) {
