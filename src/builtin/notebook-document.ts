@@ -19,6 +19,8 @@ export interface Notebook {
   usesCellIds: boolean;
   /** One level of indentation in this file; "" for a file written on one line. */
   unit: string;
+  /** The file's line break, so new lines in a CRLF file are CRLF too. */
+  newline: "\n" | "\r\n";
   cellsSpan: Span;
   cellSpans: Span[];
 }
@@ -68,6 +70,7 @@ export function parseNotebook(text: string, displayPath: string): Notebook {
     cells: typed,
     usesCellIds: minor >= 5 || typed.some((cell) => typeof cell.id === "string"),
     unit: onOwnLine ? indentOfLine(text, firstKey) || " " : "",
+    newline: text.includes("\r\n") ? "\r\n" : "\n",
     cellsSpan: cellsMember.value,
     cellSpans: arrayElements(text, cellsMember.value),
   };
@@ -112,7 +115,7 @@ function planEdit(notebook: Notebook, request: NotebookEditRequest) {
   if (request.cellType !== undefined && request.cellType !== original.cell_type) {
     const cell = newCell(request.cellType, request.source, original.id, original.metadata, Array.isArray(original.source));
     expected[request.index] = cell;
-    return { edits: [{ ...span, replacement: serialize(cell, notebook.unit, indentOfLine(text, span.start)) }], cell, expected };
+    return { edits: [{ ...span, replacement: serialize(cell, notebook, indentOfLine(text, span.start)) }], cell, expected };
   }
   // Same type: rewrite the source, and for code the outputs and count that no longer match it.
   const changes: Record<string, unknown> = { source };
@@ -123,24 +126,25 @@ function planEdit(notebook: Notebook, request: NotebookEditRequest) {
     if (!Object.hasOwn(changes, member.key)) continue;
     const value = changes[member.key];
     Object.assign(cell, { [member.key]: value });
-    edits.push({ ...member.value, replacement: serialize(value, notebook.unit, indentOfLine(text, member.value.start)) });
+    edits.push({ ...member.value, replacement: serialize(value, notebook, indentOfLine(text, member.value.start)) });
   }
   expected[request.index] = cell;
   return { edits, cell, expected };
 }
 
 function insertElement(notebook: Notebook, index: number, cell: NotebookCell): TextEdit {
-  const { text, unit, cellSpans, cellsSpan } = notebook;
+  const { text, unit, newline, cellSpans, cellsSpan } = notebook;
   const first = cellSpans[0];
   if (!first) {
     const keyIndent = indentOfLine(text, cellsSpan.start);
-    const inner = unit === "" ? serialize(cell, unit, "") : `\n${keyIndent}${unit}${serialize(cell, unit, keyIndent + unit)}\n${keyIndent}`;
+    const element = serialize(cell, notebook, keyIndent + unit);
+    const inner = unit === "" ? element : `${newline}${keyIndent}${unit}${element}${newline}${keyIndent}`;
     return { ...cellsSpan, replacement: `[${inner}]` };
   }
   const elementIndent = indentOfLine(text, first.start);
   const second = cellSpans[1];
-  const separator = second ? text.slice(first.end, second.start) : unit === "" ? "," : `,\n${elementIndent}`;
-  const serialized = serialize(cell, unit, elementIndent);
+  const separator = second ? text.slice(first.end, second.start) : unit === "" ? "," : `,${newline}${elementIndent}`;
+  const serialized = serialize(cell, notebook, elementIndent);
   const before = cellSpans[index];
   if (before) return { start: before.start, end: before.start, replacement: serialized + separator };
   const last = cellSpans[cellSpans.length - 1] ?? first;
@@ -159,13 +163,14 @@ function deleteElement(notebook: Notebook, index: number): TextEdit {
 
 /** A cell as Jupyter writes one: keys sorted, code cells with empty outputs and no count. */
 function newCell(type: CellType, source: string, id: string | undefined, metadata: unknown = {}, asLines = true): NotebookCell {
-  const cell: NotebookCell = { cell_type: type, source: "" };
-  if (type === "code") cell.execution_count = null;
-  if (id !== undefined) cell.id = id;
-  cell.metadata = isRecord(metadata) ? metadata : {};
-  if (type === "code") cell.outputs = [];
-  cell.source = asLines ? sourceLines(source) : source;
-  return cell;
+  return {
+    cell_type: type,
+    ...(type === "code" && { execution_count: null }),
+    ...(id !== undefined && { id }),
+    metadata: isRecord(metadata) ? metadata : {},
+    ...(type === "code" && { outputs: [] }),
+    source: asLines ? sourceLines(source) : source,
+  };
 }
 
 /** The new source in the form the cell already used: a list of lines (Jupyter's) or one string. */
@@ -177,9 +182,11 @@ function sourceLines(source: string): string[] {
   return source === "" ? [] : source.split(/(?<=\n)/);
 }
 
-function serialize(value: unknown, unit: string, indent: string): string {
-  if (unit === "") return JSON.stringify(value);
-  return JSON.stringify(value, null, unit).replaceAll("\n", `\n${indent}`);
+/** `value` laid out like the file around it, starting at a line indented by `indent`. */
+function serialize(value: unknown, layout: Pick<Notebook, "unit" | "newline">, indent: string): string {
+  if (layout.unit === "") return JSON.stringify(value);
+  // JSON.stringify escapes line breaks inside strings, so every raw "\n" here is layout.
+  return JSON.stringify(value, null, layout.unit).replaceAll("\n", `${layout.newline}${indent}`);
 }
 
 function isSource(value: unknown): value is string | string[] {
