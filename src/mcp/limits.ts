@@ -10,9 +10,14 @@ export const DEFAULT_SERVER_TIMEOUT_MS = 60_000;
  * streams progress forever must not hold a session forever.
  */
 export const HARD_CALL_CAP_MS = 10 * 60_000;
-/** Time for spawn + initialize + the first tools/list. A hung server is failed, not waited on. */
+/** Time for spawn + initialize (the tools/list after it has the server's own timeout). A hung server is failed, not waited on. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
-/** Servers connecting at once in the background; on-demand starts (a call is waiting) skip the queue. */
+/**
+ * Servers connecting at once in the background; on-demand starts (a call is waiting) skip the queue.
+ * Many servers start slowly for reasons other than CPU (npx downloads, remote handshakes), so this is
+ * not tied to the core count: on 2 cores, 2 at a time made 20 servers take 4.4 s instead of 2.9 s
+ * and did not make the daemon's first answers faster (bench/mcp-pool.ts).
+ */
 export const DEFAULT_CONNECT_PARALLELISM = 8;
 
 /** tools/list pages read per listing; a server that pages forever is cut off here. */

@@ -229,7 +229,13 @@ export class ServerSupervisor {
     let release = () => {};
     let connection: ServerConnection | undefined;
     try {
-      if (!priority) release = await this.deps.limiter.acquire(controller.signal);
+      if (!priority) {
+        release = await this.deps.limiter.acquire(controller.signal);
+        // A spawn blocks the thread for milliseconds; yielding first lets the socket answer between
+        // background spawns instead of after a burst of them (the first search at start-up waited ~60 ms).
+        await new Promise((resolve) => setImmediate(resolve));
+        controller.signal.throwIfAborted();
+      }
       connection = await this.#open(controller.signal);
       const opened = connection;
       // Stopping mid-listing must not wait for the listing's timeout: closing fails it at once.
