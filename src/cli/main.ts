@@ -4,6 +4,7 @@ import { buildInfo } from "../build-info.ts";
 import { call, search, servers, status, stop, tools, type ClientCommandOptions } from "./commands.ts";
 import { ExitCode, UsageError } from "./exit-codes.ts";
 import { serve } from "./serve.ts";
+import { flags } from "./flags-command.ts";
 
 const HELP = `toolpool — a tool-pool daemon for LLM agents
 
@@ -17,6 +18,7 @@ commands:
   search QUERY          search the pool as ToolSearch does (keywords, select:A,B, discover:words)
   servers               list the MCP servers: state, reason, tools, pid, restarts
   servers restart NAME  restart an MCP server (also un-parks one that failed repeatedly)
+  flags                 show runtime flags: value, source (default/file/remote/cached), payload age
   stop                  stop the running daemon
   version               print version, tier and compiled features
 
@@ -74,6 +76,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       }
       case "servers":
         return await servers(options, rest, values.logs);
+      case "flags":
+        return await flags(options);
       case "stop":
         return await stop(options);
       case "version": {

@@ -3,7 +3,8 @@
  * of the pure `assembleRequest`, and its answer into the protocol result. Remembers the transcript's
  * discovered set on the session for ExecuteExtraTool.
  */
-import { assembleRequest, type AssembledRequest, type AssembleSettings } from "../assembly/assemble-request.ts";
+import { assembleRequest, sessionDelivery, type AssembledRequest, type AssembleSettings } from "../assembly/assemble-request.ts";
+import type { Tool } from "../tool/tool.ts";
 import { experimentalBetasDisabled } from "../deferral/mode-setting.ts";
 import type { Session } from "../session/session.ts";
 import type { SessionToolDeps } from "./session-tools.ts";
@@ -20,7 +21,7 @@ export function assembleForSession(
   const own = sessionTools(session, deps);
   const assembled = assembleRequest({
     settings: assembleSettings(state, session),
-    tools: state.pool().tools,
+    tools: withoutKilled(state.pool().tools, session),
     messages,
     ...(system !== undefined && { system }),
     metaTools: () => ({ toolSearch: own.toolSearch, executeExtraTool: own.executeExtraTool }),
@@ -52,5 +53,18 @@ export function assembleSettings(state: DaemonState, session: Session): Assemble
     disableExperimentalBetas: experimentalBetasDisabled(state.settingsDefaults().env),
     contextWindow: settings.contextWindow,
     announcements: settings.announcements,
+    unsupportedModels: settings.runtime.unsupportedModels,
+    autoPercent: settings.runtime.autoPercent,
   };
+}
+
+/** The session's delivery, decided from its settings and the flags it opened with. */
+export function deliveryOf(session: Session): "native" | "proxy" | "standard" {
+  return sessionDelivery({ ...session.settings, unsupportedModels: session.settings.runtime.unsupportedModels }).delivery;
+}
+
+/** Tools the kill switch had removed when the session opened stay out of its arrays. */
+function withoutKilled(tools: readonly Tool[], session: Session): readonly Tool[] {
+  const killed = session.settings.runtime.disabledTools;
+  return killed.length === 0 ? tools : tools.filter((tool) => !killed.includes(tool.name));
 }

@@ -30,6 +30,11 @@ import { McpPool, type McpPoolOptions } from "../mcp/mcp-pool.ts";
 import { resolveServerSpecs, type ServerSpec } from "../mcp/server-spec.ts";
 import { Method } from "../protocol/method-names.ts";
 import { SearchSync } from "./search-sync.ts";
+import { dirname } from "node:path";
+import { createRuntimeFlags, flagsConfigChanged } from "../flags/create-flags.ts";
+import { globalFlagAttributes, sessionFlagAttributes } from "../flags/flag-attributes.ts";
+import type { FlagAttributes, RuntimeFlags } from "../flags/runtime-flags.ts";
+import type { SessionSettings } from "../session/session.ts";
 import { sessionLookup, type SessionToolDeps } from "./session-tools.ts";
 
 export interface DaemonOptions {
@@ -42,6 +47,8 @@ export interface DaemonOptions {
   info?: BuildInfo;
   /** Adds the reference MCP servers from ./node_modules/.bin (`toolpool serve --demo`). */
   demo?: boolean;
+  /** Runtime flags; by default built from `config.flags` (GrowthBook, or embedded defaults). */
+  flags?: RuntimeFlags;
   /** Overrides for the MCP pool (tests: cache path, timings). */
   mcpOptions?: Partial<Omit<McpPoolOptions, "servers" | "logger">>;
 }
@@ -63,6 +70,8 @@ export class Daemon implements DaemonState {
   #config: Config;
   #pool: Pool;
   #mcp: McpPool | undefined;
+  #flags: RuntimeFlags;
+  readonly #flagAttributes = new WeakMap<SessionSettings, FlagAttributes>();
   #demoSpecs: ServerSpec[] | undefined;
   readonly #demo: boolean;
   readonly #mcpOptions: Partial<Omit<McpPoolOptions, "servers" | "logger">>;
@@ -81,12 +90,13 @@ export class Daemon implements DaemonState {
     this.#env = options.env ?? process.env;
     this.#demo = options.demo ?? false;
     this.#mcpOptions = options.mcpOptions ?? {};
+    this.#flags = options.flags ?? this.#createFlags(options.config);
     this.#pool = this.#assemble();
     this.#toolDeps = {
       pool: () => this.#pool,
       engine: this.search.index,
       pendingServers: () => this.#mcp?.pendingServers() ?? [],
-      defaultMaxResults: () => 5,
+      killSwitch: (tool, session) => this.#killSwitch(tool, session),
     };
     this.#dispatcher = new Dispatcher(this.logger);
     registerMcpMethods(this.#dispatcher, this);
@@ -115,7 +125,47 @@ export class Daemon implements DaemonState {
       env: this.#env,
       daemonCwd: process.cwd(),
       prefetchCompiled: this.info.features.includes("PREFETCH"),
+      runtime: (facts) => {
+        const values = this.#flags.values(sessionFlagAttributes(facts));
+        return {
+          unsupportedModels: values.tool_search_unsupported_models,
+          autoPercent: values.tool_search_auto_percent,
+          searchMaxResults: values.search_default_max_results,
+          disabledTools: values.disabled_tools,
+          announcements: values.deferred_tools_delta ? "delta" : "list",
+        };
+      },
     };
+  }
+
+  flags(): RuntimeFlags {
+    return this.#flags;
+  }
+
+  /** The flag attributes of a session, made once per settings object (flag reads cache by identity). */
+  flagAttributes(session: Session): FlagAttributes {
+    let attributes = this.#flagAttributes.get(session.settings);
+    if (!attributes) {
+      attributes = sessionFlagAttributes(session.settings);
+      this.#flagAttributes.set(session.settings, attributes);
+    }
+    return attributes;
+  }
+
+  /** The kill switch: a tool named in `disabled_tools` is refused at once, in every session. */
+  #killSwitch(tool: Tool, session: Session): string | undefined {
+    const disabled = this.#flags.get("disabled_tools", this.flagAttributes(session));
+    return disabled.includes(tool.name) ? 'disabled by the runtime flag "disabled_tools"' : undefined;
+  }
+
+  #createFlags(config: Config): RuntimeFlags {
+    const configDir = this.#configSource.path ? dirname(this.#configSource.path) : undefined;
+    return createRuntimeFlags(config.flags, {
+      features: this.info.features,
+      attributes: globalFlagAttributes(this.info),
+      logger: this.logger,
+      ...(configDir && { configDir }),
+    });
   }
 
   sessionFor(connection: Connection, sessionId: string | undefined): Session {
@@ -163,7 +213,7 @@ export class Daemon implements DaemonState {
             sessionState: session.toolState,
             ...(onProgress && { onProgress }),
           },
-          { lookup, permissions: session.settings.permissions },
+          { lookup, permissions: session.settings.permissions, killSwitch: (target) => this.#killSwitch(target, session) },
         ),
       );
     } finally {
@@ -215,12 +265,12 @@ export class Daemon implements DaemonState {
     return this.#mcp;
   }
 
-  prefetchEnabled(_session: Session): boolean {
-    return true;
+  prefetchEnabled(session: Session): boolean {
+    return this.#flags.get("prefetch_enabled", this.flagAttributes(session));
   }
 
   prefetchMaxResults(): number {
-    return 3;
+    return this.#flags.get("prefetch_max_results");
   }
 
   requestShutdown(reason: string): void {
@@ -248,6 +298,7 @@ export class Daemon implements DaemonState {
     for (const connection of this.connections) connection.close();
     // Every server's process group goes; bounded, though stopping a server never waits past its grace period.
     await Promise.race([this.#mcp?.stop(), Bun.sleep(5_000)]);
+    await this.#flags.close();
     tryUnlink(this.socketPath);
     this.#lock?.release();
     await Promise.race([closed, Bun.sleep(1_000)]);
@@ -259,7 +310,12 @@ export class Daemon implements DaemonState {
     try {
       const { config } = await loadConfig(this.#configSource);
       const servers = await this.#serverSpecs(config);
+      const previous = this.#config;
       this.#config = config;
+      if (flagsConfigChanged(previous.flags, config.flags)) {
+        await this.#flags.close();
+        this.#flags = this.#createFlags(config);
+      }
       await this.#mcp?.reconfigure(servers);
       this.#pool = this.#assemble();
       this.logger.setLevel(config.logLevel);

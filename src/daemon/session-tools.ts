@@ -5,7 +5,7 @@
  */
 import { createExecuteExtraTool, pipelineExecutor } from "../builtin/execute-extra-tool.ts";
 import { createToolSearchTool, type ToolSearchEngine } from "../builtin/tool-search.ts";
-import { sessionDelivery } from "../assembly/assemble-request.ts";
+import { deliveryOf } from "./assemble-tools.ts";
 import type { PermissionSettings } from "../permissions/rules.ts";
 import type { Pool } from "../pool/assemble.ts";
 import type { Session } from "../session/session.ts";
@@ -15,8 +15,7 @@ export interface SessionToolDeps {
   pool: () => Pool;
   engine: ToolSearchEngine;
   pendingServers: () => readonly string[];
-  defaultMaxResults: () => number;
-  killSwitch?: (tool: Tool) => string | undefined;
+  killSwitch?: (tool: Tool, session: Session) => string | undefined;
 }
 
 export interface SessionTools {
@@ -31,7 +30,7 @@ const built = new WeakMap<Session, SessionTools>();
 export function sessionTools(session: Session, deps: SessionToolDeps): SessionTools {
   const cached = built.get(session);
   if (cached) return cached;
-  const decided = sessionDelivery(session.settings).delivery;
+  const decided = deliveryOf(session);
   const delivery = decided === "native" ? "native" : "proxy";
   const searched = new Set<string>();
   const lookup = (name: string) => deps.pool().get(name);
@@ -51,7 +50,7 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionTo
       lookup,
       delivery,
       pendingServers: deps.pendingServers,
-      defaultMaxResults: deps.defaultMaxResults(),
+      defaultMaxResults: session.settings.runtime.searchMaxResults,
     }),
     executeExtraTool: createExecuteExtraTool({
       lookup,
@@ -60,7 +59,7 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionTo
         pipelineExecutor({
           lookup,
           permissions: permissions(),
-          ...(deps.killSwitch && { killSwitch: deps.killSwitch }),
+          ...(deps.killSwitch && { killSwitch: (tool: Tool) => deps.killSwitch?.(tool, session) }),
         })(name, input, context),
     }),
   };

@@ -14,6 +14,7 @@ import type { Connection } from "./connection.ts";
 import type { Logger } from "./logger.ts";
 import type { McpPool } from "../mcp/mcp-pool.ts";
 import type { SearchSync } from "./search-sync.ts";
+import type { FlagAttributes, RuntimeFlags } from "../flags/runtime-flags.ts";
 import type { SessionToolDeps } from "./session-tools.ts";
 
 export interface DaemonStats {
@@ -46,6 +47,9 @@ export interface DaemonState {
     onProgress?: (update: ProgressUpdate) => void,
   ): Promise<ToolResult>;
   requestShutdown(reason: string): void;
+  flags(): RuntimeFlags;
+  /** The session's flag attributes (one object per settings, so flag reads hit their cache). */
+  flagAttributes(session: Session): FlagAttributes;
   /** Starts a lazily started MCP server in the background; nothing for a running or unknown one. */
   ensureServerStarted(server: string): void;
   /** The MCP client pool, once the daemon is listening (undefined before). */

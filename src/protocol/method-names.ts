@@ -18,6 +18,7 @@ export const Method = {
   Status: "toolpool/status",
   Tools: "toolpool/tools",
   Shutdown: "toolpool/shutdown",
+  Flags: "toolpool/flags",
   Servers: "toolpool/servers",
   ServerLogs: "toolpool/servers/logs",
   ServerRestart: "toolpool/servers/restart",

@@ -100,6 +100,8 @@ export interface SessionResult {
     outputSchema: Record<string, unknown> | null;
     clientName: string;
     attributes: Record<string, string | number | boolean>;
+    /** Runtime-flag values fixed when the session opened. */
+    runtime: { unsupportedModels: readonly string[]; autoPercent: number; searchMaxResults: number; disabledTools: readonly string[] };
   };
 }
 

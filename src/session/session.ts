@@ -28,6 +28,17 @@ export interface SessionSettings {
   outputSchema: Record<string, unknown> | null;
   clientName: string;
   attributes: Record<string, string | number | boolean>;
+  /** Runtime-flag values fixed when the session opened, so a flip never reshapes its array. */
+  runtime: RuntimeSnapshot;
+}
+
+/** The runtime flags a session reads, as they were when it opened. */
+export interface RuntimeSnapshot {
+  unsupportedModels: readonly string[];
+  autoPercent: number;
+  searchMaxResults: number;
+  /** Tools the kill switch had removed when the session opened (absent from its arrays). */
+  disabledTools: readonly string[];
 }
 
 export class Session {

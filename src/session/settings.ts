@@ -9,7 +9,7 @@ import type { z } from "zod";
 import type { Config } from "../config/schema.ts";
 import { ErrorCode, RpcError } from "../protocol/jsonrpc.ts";
 import type { sessionParams } from "../protocol/methods.ts";
-import type { Provider, SessionSettings } from "./session.ts";
+import type { AnnouncementStyle, Provider, RuntimeSnapshot, SessionSettings } from "./session.ts";
 
 export type SessionRequest = z.output<typeof sessionParams>;
 
@@ -19,7 +19,28 @@ export interface SettingsDefaults {
   /** Where relative roots resolve and what the root is when nobody names one. */
   daemonCwd: string;
   prefetchCompiled: boolean;
+  /** Runtime-flag values for a session opening with these settings; fixed for its life. */
+  runtime?: (facts: RuntimeFacts) => RuntimeDefaults;
 }
+
+export interface RuntimeFacts {
+  model: string;
+  provider: string;
+  clientName: string;
+  attributes: Record<string, string | number | boolean>;
+}
+
+export interface RuntimeDefaults extends RuntimeSnapshot {
+  announcements: AnnouncementStyle;
+}
+
+export const STATIC_RUNTIME_DEFAULTS: RuntimeDefaults = {
+  unsupportedModels: ["haiku"],
+  autoPercent: 10,
+  searchMaxResults: 5,
+  disabledTools: [],
+  announcements: "list",
+};
 
 export function resolveSettings(
   request: SessionRequest,
@@ -33,8 +54,12 @@ export function resolveSettings(
   const cwd = request.cwd
     ? realDirectory(request.cwd, "cwd", workspaceRoots[0] ?? defaults.daemonCwd)
     : (previous?.cwd && !request.workspaceRoots ? previous.cwd : (workspaceRoots[0] ?? defaults.daemonCwd));
+  const model = request.model ?? previous?.model ?? "unknown";
+  const clientName = request.clientName ?? previous?.clientName ?? "";
+  const attributes = { ...previous?.attributes, ...request.attributes };
+  const runtime = previous ? { ...previous.runtime, announcements: previous.announcements } : (defaults.runtime?.({ model, provider, clientName, attributes }) ?? STATIC_RUNTIME_DEFAULTS);
   return {
-    model: request.model ?? previous?.model ?? "unknown",
+    model,
     provider,
     baseUrl: request.baseUrl ?? previous?.baseUrl ?? null,
     delivery: request.delivery ?? previous?.delivery ?? config.delivery ?? "auto",
@@ -44,11 +69,17 @@ export function resolveSettings(
     workspaceRoots,
     cwd,
     permissions: request.permissions ?? previous?.permissions ?? config.permissions ?? { mode: "default", allow: [], deny: [] },
-    announcements: request.announcements ?? previous?.announcements ?? config.announcements ?? "list",
+    announcements: request.announcements ?? previous?.announcements ?? config.announcements ?? runtime.announcements,
     prefetch: defaults.prefetchCompiled && (request.prefetch ?? previous?.prefetch ?? true),
     outputSchema: request.outputSchema ?? previous?.outputSchema ?? null,
-    clientName: request.clientName ?? previous?.clientName ?? "",
-    attributes: { ...previous?.attributes, ...request.attributes },
+    clientName,
+    attributes,
+    runtime: {
+      unsupportedModels: runtime.unsupportedModels,
+      autoPercent: runtime.autoPercent,
+      searchMaxResults: runtime.searchMaxResults,
+      disabledTools: runtime.disabledTools,
+    },
   };
 }
 

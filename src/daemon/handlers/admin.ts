@@ -16,6 +16,9 @@ import { Method } from "../../protocol/method-names.ts";
 import { method, type Dispatcher } from "../dispatcher.ts";
 import type { DaemonState } from "../state.ts";
 import { isDeferredTool } from "../../deferral/is-deferred.ts";
+import { z } from "zod";
+
+const flagsParams = z.strictObject({ sessionId: z.string().min(1).max(128).optional() });
 
 export function registerAdminMethods(dispatcher: Dispatcher, state: DaemonState): void {
   dispatcher.register(
@@ -90,6 +93,14 @@ export function registerAdminMethods(dispatcher: Dispatcher, state: DaemonState)
         // A disabled or removed server cannot be restarted: the request, not the daemon, is at fault.
         throw new RpcError(ErrorCode.InvalidParams, `Invalid params: ${(error as Error).message}`);
       }
+    }),
+  );
+
+  dispatcher.register(
+    Method.Flags,
+    method(flagsParams, (params, { connection }) => {
+      const session = params.sessionId ? state.sessions.get(params.sessionId) : connection.sessionId ? state.sessions.get(connection.sessionId) : undefined;
+      return state.flags().describe(session ? state.flagAttributes(session) : undefined);
     }),
   );
 

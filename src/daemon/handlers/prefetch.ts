@@ -3,7 +3,7 @@
  * this module and src/prefetch are required inside that feature() branch, so lite has neither.
  */
 import { z } from "zod";
-import { sessionDelivery } from "../../assembly/assemble-request.ts";
+import { deliveryOf } from "../assemble-tools.ts";
 import { Prefetcher, type PrefetchSession } from "../../prefetch/prefetcher.ts";
 import { Method } from "../../protocol/method-names.ts";
 import type { Session } from "../../session/session.ts";
@@ -24,7 +24,7 @@ export function registerPrefetchMethods(dispatcher: Dispatcher, state: DaemonSta
     maxResults: () => state.prefetchMaxResults(),
   });
   const view = (session: Session): PrefetchSession => {
-    const delivery = sessionDelivery(session.settings).delivery;
+    const delivery = deliveryOf(session);
     return {
       id: session.id,
       delivery: delivery === "native" ? "native" : "proxy",
