@@ -56,9 +56,10 @@ export class Bm25fScorer {
       const impacts = this.impactsOf(index, term.id);
       const scale = term.weight * term.idf * (k1 + 1);
       const { slots, values, length } = impacts;
-      // "Continue" strategy: a frequent term only adds to tools that rarer terms already found,
-      // which keeps long natural-language queries from touching most of a large pool.
-      if (!track && touchedCount > 0 && length > frequent) {
+      // "Continue" strategy: once rarer terms found enough candidates for the re-rank, a frequent
+      // term only adds to those tools, which keeps long natural-language queries from touching
+      // most of a large pool. Small pools and short queries are scored in full.
+      if (!track && touchedCount >= this.options.candidates && length > frequent) {
         for (let i = 0; i < length; i++) {
           const slot = slots[i]!;
           const before = scores[slot]!;

@@ -28,7 +28,7 @@ export interface RankingOptions {
   numberWeight: number;
   /**
    * A term found in more than this share of tools only adds to tools that rarer query terms
-   * found (it cannot bring in new ones); 1 turns this off.
+   * found, once those are at least `candidates` (it cannot bring in new ones); 1 turns this off.
    */
   frequentTermShare: number;
   /** Hard cap on distinct query terms (highest IDF kept), so a 10,000-character query stays fast. */

@@ -138,3 +138,20 @@ describe("parseQuery", () => {
     });
   });
 });
+
+describe("fuzz", () => {
+  test("random text never throws, as a query or as a tool", () => {
+    let state = 99;
+    const next = () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    const alphabet = ["a", "Z", "_", "-", ".", " ", "+", ":", ",", "天", "气", "é", "\u0301", "🚀", "\ud800", "0", "9", "mcp__", "select:", "\n"];
+    const text = (length: number) => Array.from({ length }, () => alphabet[Math.floor(next() * alphabet.length)]).join("");
+    const index = indexOf();
+    for (let round = 0; round < 300; round++) {
+      const name = text(1 + Math.floor(next() * 20));
+      index.add({ name, description: text(Math.floor(next() * 80)), server: next() < 0.5 ? text(5) : undefined });
+      const result = index.query(text(Math.floor(next() * 60)), { maxResults: 1 + Math.floor(next() * 10) });
+      expect(result.matches.length).toBeLessThanOrEqual(Math.max(10, result.found?.length ?? 0));
+      if (next() < 0.3) index.remove(name);
+    }
+  });
+});
