@@ -16,7 +16,13 @@ export function formatStatus(status: StatusResult): string {
 export function formatTools(result: ToolsResult): string {
   const width = Math.min(48, Math.max(4, ...result.tools.map((tool) => tool.name.length)));
   const lines = result.tools.map((tool) => {
-    const flags = [tool.deferred ? "deferred" : "core", tool.readOnly ? "read-only" : "", tool.source === "mcp" ? `mcp:${tool.server}` : ""]
+    const flags = [
+      tool.deferred ? "deferred" : "core",
+      tool.readOnly ? "read-only" : "",
+      tool.source === "mcp" ? `mcp:${tool.server}` : "",
+      tool.stale ? "cached" : "",
+      tool.changed ? "changed since first seen" : "",
+    ]
       .filter(Boolean)
       .join(", ");
     const summary = firstSentence(tool.description);

@@ -131,6 +131,13 @@ export class McpPool {
     return entry && this.#status(entry);
   }
 
+  /** For an MCP tool: is it from the cache or an earlier connection (stale), and has it changed since first seen? */
+  toolFlags(tool: Tool): { stale: boolean; changed: boolean } | undefined {
+    const entry = tool.mcpInfo && this.#entries.get(tool.mcpInfo.server);
+    if (!entry?.catalog || !tool.mcpInfo) return undefined;
+    return { stale: entry.supervisor.state !== "connected", changed: entry.catalog.changed.has(tool.mcpInfo.tool) };
+  }
+
   /** The server's recent stderr (and the pool's notes on it), oldest first. */
   logs(name: string): string[] | undefined {
     return this.#entries.get(name)?.supervisor.stderr.lines();

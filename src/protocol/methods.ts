@@ -116,6 +116,10 @@ export interface ToolSummary {
   destructive: boolean;
   openWorld: boolean;
   alwaysLoad: boolean;
+  /** MCP tools: listed from the catalog cache or an earlier connection, not the live server. */
+  stale?: boolean;
+  /** MCP tools: description or schema differs from the first version seen. */
+  changed?: boolean;
 }
 
 export interface ToolsResult {

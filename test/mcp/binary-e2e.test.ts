@@ -1,11 +1,14 @@
 /** The compiled binary with real MCP servers: config and --demo, tools over the socket, the CLI, shutdown. */
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ToolpoolClient } from "../../src/client/client.ts";
 import { binaryPath, runBinary, startBinaryDaemon } from "../helpers/binary.ts";
 import { tempSocketDir } from "../helpers/daemon-harness.ts";
 import { groupMembers, REPO_ROOT, tempDir, waitFor } from "./helpers.ts";
+
+// Real server processes: generous on a loaded machine; each test waits on conditions, not on time.
+setDefaultTimeout(30_000);
 
 describe("MCP servers in the compiled daemon", () => {
   test("a reference server's tool appears in toolpool/tools and can be called; shutdown leaves no server behind", async () => {

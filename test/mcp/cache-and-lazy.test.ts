@@ -1,9 +1,12 @@
 /** The catalog cache at start-up, the `changed` flag, lazy servers, disabled servers and reloads. */
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { resultText } from "../../src/tool/result.ts";
 import { fixtureSpec, isAlive, tempDir, testPool, toolContext, waitFor } from "./helpers.ts";
+
+// Real server processes: generous on a loaded machine; each test waits on conditions, not on time.
+setDefaultTimeout(30_000);
 
 const spawnCount = (pidFile: string) => (existsSync(pidFile) ? readFileSync(pidFile, "utf8").trim().split("\n").length : 0);
 
@@ -24,7 +27,9 @@ describe("catalog cache", () => {
     await waitFor(() => second.server("cat")?.state === "failed", "the start to fail");
     expect(second.server("cat")).toMatchObject({ state: "failed", stale: true, toolCount: 9 });
     expect(second.tools().length).toBe(9);
-    const result = await second.tools().find((tool) => tool.name === "mcp__cat__echo")!.call({ text: "x" }, toolContext());
+    const echo = second.tools().find((tool) => tool.name === "mcp__cat__echo")!;
+    expect(second.toolFlags(echo)).toEqual({ stale: true, changed: false });
+    const result = await echo.call({ text: "x" }, toolContext());
     expect(resultText(result)).toStartWith('MCP server "cat" is not connected: the server process exited with code 1');
   });
 

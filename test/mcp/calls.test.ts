@@ -1,10 +1,13 @@
 /** Calls through the pool to real servers: size caps, timeouts, progress, cancellation, list_changed, HTTP sessions. */
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ProgressUpdate } from "../../src/tool/tool.ts";
 import { resultText } from "../../src/tool/result.ts";
 import { fixtureSpec, startHttpFixture, tempDir, testPool, toolContext, waitFor } from "./helpers.ts";
+
+// Real server processes: generous on a loaded machine; each test waits on conditions, not on time.
+setDefaultTimeout(30_000);
 
 const MiB = 1024 * 1024;
 

@@ -1,5 +1,5 @@
 /** The MCP pool inside an in-process daemon, over the real socket: tools, calls, change notifications, servers, reload, stop. */
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { builtinTools } from "../../src/builtin/list.ts";
@@ -9,6 +9,9 @@ import { Daemon } from "../../src/daemon/daemon.ts";
 import { silentLogger } from "../../src/daemon/logger.ts";
 import { tempSocketDir } from "../helpers/daemon-harness.ts";
 import { FAST_BACKOFF, FIXTURE_SERVER, groupMembers, tempDir, waitFor } from "./helpers.ts";
+
+// Real server processes: generous on a loaded machine; each test waits on conditions, not on time.
+setDefaultTimeout(30_000);
 
 const server = (env: Record<string, string> = {}) => ({ command: process.execPath, args: [FIXTURE_SERVER], env, timeoutMs: 10_000 });
 
@@ -43,7 +46,7 @@ describe("the MCP pool in the daemon", () => {
     const { client } = running;
     await waitFor(async () => (await client.tools()).tools.some((tool) => tool.name === "mcp__fx__echo"), "the fixture's tools");
     const echo = (await client.tools()).tools.find((tool) => tool.name === "mcp__fx__echo");
-    expect(echo).toMatchObject({ source: "mcp", server: "fx", deferred: true, readOnly: true, concurrencySafe: true });
+    expect(echo).toMatchObject({ source: "mcp", server: "fx", deferred: true, readOnly: true, concurrencySafe: true, stale: false, changed: false });
     const called = await client.call({ name: "mcp__fx__echo", input: { text: "through the socket" } });
     expect(called).toMatchObject({ isError: false, content: [{ type: "text", text: "through the socket" }] });
     const invalid = await client.call({ name: "mcp__fx__echo", input: { text: 42 } });

@@ -1,10 +1,13 @@
 /** The four official reference servers, over stdio, through the pool: connect, list, call. */
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { demoServerSpecs } from "../../src/mcp/demo-config.ts";
 import { resultText } from "../../src/tool/result.ts";
 import { REPO_ROOT, tempDir, testPool, toolContext, waitFor } from "./helpers.ts";
+
+// Real server processes: generous on a loaded machine; each test waits on conditions, not on time.
+setDefaultTimeout(30_000);
 
 describe("reference MCP servers", () => {
   test("everything, memory, filesystem and sequential-thinking connect; memory's create_entities works end to end", async () => {

@@ -1,10 +1,13 @@
 /** Supervision with real server processes: slow starts, crashes, parking, process groups. */
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_BACKOFF } from "../../src/mcp/backoff.ts";
 import { resultText } from "../../src/tool/result.ts";
 import { fixtureSpec, groupMembers, isAlive, tempDir, testPool, toolContext, waitFor } from "./helpers.ts";
+
+// Real server processes: generous on a loaded machine; each test waits on conditions, not on time.
+setDefaultTimeout(30_000);
 
 describe("supervision of real servers", () => {
   test("a server that takes 30 s to initialize delays neither other servers, nor their calls, nor stop()", async () => {

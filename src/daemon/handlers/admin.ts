@@ -62,6 +62,7 @@ export function registerAdminMethods(dispatcher: Dispatcher, state: DaemonState)
           destructive: tool.isDestructive({}),
           openWorld: tool.isOpenWorld({}),
           alwaysLoad: tool.alwaysLoad,
+          ...state.mcp()?.toolFlags(tool),
         })),
         collisions: pool.collisions.map((collision) => ({ ...collision, dropped: [...collision.dropped] })),
       };
