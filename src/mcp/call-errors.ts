@@ -32,6 +32,23 @@ export function describeCallFailure(failure: CallFailure): string {
   return `${subject} could not run ${tool}: ${messageOf(error)}`;
 }
 
+/** Why a call cannot even start: the server is failed (and when it is tried next), parked, disabled or gone. */
+export function describeUnavailable(server: string, state: string, reason: string | undefined, retryInMs: number | undefined): string {
+  const subject = `MCP server "${server}"`;
+  switch (state) {
+    case "failed": {
+      const retry = retryInMs === undefined ? "" : ` The next attempt is in ${Math.max(1, Math.ceil(retryInMs / 1000))} s.`;
+      return `${subject} is not connected: ${reason ?? "it failed"}.${retry}`;
+    }
+    case "parked":
+      return `${subject} is parked: ${reason ?? "it failed repeatedly"}`;
+    case "disabled":
+      return `${subject} is disabled in the config.`;
+    default:
+      return `${subject} is not configured any more (or the daemon is stopping).`;
+  }
+}
+
 export function describeConnectFailure(error: unknown, connectTimeoutMs: number, stderrTail: string): string {
   let reason = messageOf(error);
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) reason = `it did not finish initializing within ${seconds(connectTimeoutMs)}`;

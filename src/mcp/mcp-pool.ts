@@ -24,7 +24,7 @@ import {
   STDERR_RING_BYTES,
   STOP_GRACE_MS,
 } from "./limits.ts";
-import { toPoolTool } from "./pool-tool.ts";
+import { buildServerTools } from "./pool-tool.ts";
 import { connectServer, type Connector } from "./server-connection.ts";
 import type { ServerSpec } from "./server-spec.ts";
 import { describeServer, type ServerStatus } from "./server-status.ts";
@@ -239,23 +239,13 @@ export class McpPool {
   }
 
   #build(spec: ServerSpec, definitions: readonly McpTool[]): Tool[] {
-    const alwaysLoad = new Set(spec.alwaysLoad);
-    const tools: Tool[] = [];
-    for (const definition of definitions) {
-      try {
-        tools.push(
-          toPoolTool(definition, {
-            server: spec.name,
-            compiler: this.#compiler,
-            alwaysLoad,
-            call: (tool, input, context) => this.callTool(spec.name, tool, input, context),
-          }),
-        );
-      } catch (error) {
-        this.options.logger.warn("MCP tool skipped", { server: spec.name, tool: definition.name, reason: (error as Error).message });
-      }
-    }
-    return tools;
+    return buildServerTools(definitions, {
+      server: spec.name,
+      compiler: this.#compiler,
+      alwaysLoad: new Set(spec.alwaysLoad),
+      call: (tool, input, context) => this.callTool(spec.name, tool, input, context),
+      onSkip: (tool, reason) => this.options.logger.warn("MCP tool skipped", { server: spec.name, tool, reason }),
+    });
   }
 
   #changed(): void {

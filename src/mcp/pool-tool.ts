@@ -64,6 +64,19 @@ export function toPoolTool(definition: McpTool, options: PoolToolOptions): Tool 
   return Object.freeze({ ...built, validator: options.compiler.validator(name, original) });
 }
 
+/** A server's whole list; a definition that cannot become a tool is skipped and reported, not fatal. */
+export function buildServerTools(definitions: readonly McpTool[], options: PoolToolOptions & { onSkip: (tool: string, reason: string) => void }): Tool[] {
+  const tools: Tool[] = [];
+  for (const definition of definitions) {
+    try {
+      tools.push(toPoolTool(definition, options));
+    } catch (error) {
+      options.onSkip(definition.name, (error as Error).message);
+    }
+  }
+  return tools;
+}
+
 export function capDescription(text: string): string {
   if (text.length <= MAX_DESCRIPTION_CHARS) return text;
   const marker = `… [description truncated by toolpool: ${text.length} characters, showing the first `;

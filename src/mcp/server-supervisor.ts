@@ -13,11 +13,12 @@ import type { Logger } from "../daemon/logger.ts";
 import { errorResult, type ToolResult } from "../tool/result.ts";
 import type { ToolContext, ToolInput } from "../tool/tool.ts";
 import { FailureTracker, type BackoffPolicy } from "./backoff.ts";
-import { describeCallFailure, describeConnectFailure, withStderr } from "./call-errors.ts";
+import { describeCallFailure, describeConnectFailure, describeUnavailable, withStderr } from "./call-errors.ts";
 import type { ConnectLimiter } from "./connect-limiter.ts";
 import { convertResult } from "./convert-result.ts";
 import { isSessionGone, type ConnectDeps, type Connector, type ServerConnection } from "./server-connection.ts";
 import type { ServerSpec } from "./server-spec.ts";
+import { ReadyGate } from "./ready-gate.ts";
 import { StderrRing } from "./stderr-ring.ts";
 import type { TimerHandle, Timers } from "./timers.ts";
 
@@ -47,7 +48,7 @@ export class ServerSupervisor {
   #connectedAt = 0;
   #attempt: { controller: AbortController; done: Promise<void> } | undefined;
   #retry: { handle: TimerHandle; at: number } | undefined;
-  readonly #waiters = new Set<{ resolve: (connection: ServerConnection) => void; reject: (error: Error) => void }>();
+  readonly #gate = new ReadyGate<ServerConnection>();
   readonly #failures: FailureTracker;
   readonly #lostReasons = new WeakMap<ServerConnection, string>();
   #discoverOnly = false;
@@ -113,7 +114,7 @@ export class ServerSupervisor {
     if (this.#state === "stopped") return;
     this.#clearRetry();
     this.#setState("stopped", undefined);
-    this.#rejectWaiters(new Error(`MCP server "${this.spec.name}" was stopped`));
+    this.#gate.fail(new Error(`MCP server "${this.spec.name}" was stopped`));
     await this.#dropConnection("the server was stopped");
   }
 
@@ -171,46 +172,15 @@ export class ServerSupervisor {
     }
   }
 
+  /** The live connection, starting an idle server or waiting for a pending one; a clear error otherwise. */
   #ready(signal: AbortSignal): Promise<ServerConnection> {
-    const name = `MCP server "${this.spec.name}"`;
-    switch (this.#state) {
-      case "connected":
-        if (this.#connection) return Promise.resolve(this.#connection);
-        break;
-      case "idle":
-        this.#connect(true);
-        break;
-      case "pending":
-        break;
-      case "failed": {
-        const retryIn = this.#retry ? ` The next attempt is in ${Math.max(1, Math.ceil((this.#retry.at - this.deps.timers.now()) / 1000))} s.` : "";
-        return Promise.reject(new Error(`${name} is not connected: ${this.#reason ?? "it failed"}.${retryIn}`));
-      }
-      case "parked":
-        return Promise.reject(new Error(`${name} is parked: ${this.#reason ?? "it failed repeatedly"}`));
-      case "disabled":
-        return Promise.reject(new Error(`${name} is disabled in the config.`));
-      case "stopped":
-        return Promise.reject(new Error(`${name} is not configured any more (or the daemon is stopping).`));
+    if (this.#state === "connected" && this.#connection) return Promise.resolve(this.#connection);
+    if (this.#state === "idle") this.#connect(true);
+    if (this.#state === "pending" || this.#state === "connected") {
+      return this.#gate.wait(signal, () => new Error(`The call was cancelled while MCP server "${this.spec.name}" was starting.`));
     }
-    return new Promise((resolve, reject) => {
-      const waiter = {
-        resolve: (connection: ServerConnection) => {
-          signal.removeEventListener("abort", onAbort);
-          resolve(connection);
-        },
-        reject: (error: Error) => {
-          signal.removeEventListener("abort", onAbort);
-          reject(error);
-        },
-      };
-      const onAbort = () => {
-        this.#waiters.delete(waiter);
-        reject(new Error(`The call was cancelled while ${name} was starting.`));
-      };
-      signal.addEventListener("abort", onAbort, { once: true });
-      this.#waiters.add(waiter);
-    });
+    const retryInMs = this.#retry && this.#retry.at - this.deps.timers.now();
+    return Promise.reject(new Error(describeUnavailable(this.spec.name, this.#state, this.#reason, retryInMs)));
   }
 
   #connect(priority: boolean): void {
@@ -252,7 +222,7 @@ export class ServerSupervisor {
       this.#setState("connected", undefined);
       this.deps.logger.info("MCP server connected", { server: this.spec.name, tools: listing.tools.length, ms: this.#connectedAt - started, pid: connection.pid });
       this.deps.onListing(this.spec.name, listing.tools);
-      if (this.#discoverOnly && this.#waiters.size === 0 && this.#inFlight === 0) {
+      if (this.#discoverOnly && this.#gate.size === 0 && this.#inFlight === 0) {
         // Listed for the catalog; a lazy server runs only when one of its tools is needed.
         this.#discoverOnly = false;
         this.#connection = undefined;
@@ -261,8 +231,7 @@ export class ServerSupervisor {
         return;
       }
       this.#discoverOnly = false;
-      for (const waiter of this.#waiters) waiter.resolve(connection);
-      this.#waiters.clear();
+      this.#gate.open(connection);
     } catch (error) {
       release();
       await connection?.close().catch(() => {});
@@ -290,7 +259,7 @@ export class ServerSupervisor {
 
   #failed(reason: string, upForMs: number | undefined): void {
     const verdict = this.#failures.record(upForMs);
-    this.#rejectWaiters(new Error(`MCP server "${this.spec.name}" failed to start: ${reason}`));
+    this.#gate.fail(new Error(`MCP server "${this.spec.name}" failed to start: ${reason}`));
     if (verdict.action === "park") {
       this.deps.logger.error("MCP server parked", { server: this.spec.name, failures: verdict.failures, reason });
       this.#setState("parked", `${reason} — parked after ${verdict.failures} failures in a row; run \`toolpool servers restart ${this.spec.name}\` once it is fixed`);
@@ -359,11 +328,6 @@ export class ServerSupervisor {
     this.#connection = undefined;
     if (connection) this.#lostReasons.set(connection, reason);
     await Promise.all([connection?.close(), attempt?.done]);
-  }
-
-  #rejectWaiters(error: Error): void {
-    for (const waiter of this.#waiters) waiter.reject(error);
-    this.#waiters.clear();
   }
 
   #clearRetry(): void {
