@@ -76,15 +76,15 @@ export class InvertedIndex implements TermInterner {
           this.localIndex[id] = distinctCount;
           this.distinctScratch = ensureInt32(this.distinctScratch, distinctCount + 1);
           this.countScratch = ensureInt32(this.countScratch, (distinctCount + 1) * FIELD_COUNT);
-          this.countScratch.fill(0, distinctCount * FIELD_COUNT, (distinctCount + 1) * FIELD_COUNT);
+          for (let at = distinctCount * FIELD_COUNT; at < (distinctCount + 1) * FIELD_COUNT; at++) this.countScratch[at] = 0;
           this.distinctScratch[distinctCount++] = id;
         }
         this.countScratch[this.localIndex[id]! * FIELD_COUNT + field]!++;
       }
     }
     const terms = new Int32Array(distinctCount + description.length);
-    terms.set(this.distinctScratch.subarray(0, distinctCount));
-    terms.set(description, distinctCount);
+    for (let i = 0; i < distinctCount; i++) terms[i] = this.distinctScratch[i]!;
+    for (let i = 0; i < description.length; i++) terms[distinctCount + i] = description[i]!;
     let appended = 0;
     for (let local = 0; local < distinctCount; local++) {
       const id = terms[local]!;

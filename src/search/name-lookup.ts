@@ -77,9 +77,10 @@ export class NameLookup {
 }
 
 function keysOf(doc: SearchDocument): string[] {
-  const keys = [doc.name, ...(doc.aliases ?? [])];
-  if (doc.rawToolName !== undefined) keys.push(doc.rawToolName);
-  return [...new Set(keys)];
+  const keys = [doc.name];
+  for (const key of doc.aliases ?? []) if (!keys.includes(key)) keys.push(key);
+  if (doc.rawToolName !== undefined && !keys.includes(doc.rawToolName)) keys.push(doc.rawToolName);
+  return keys;
 }
 
 type Names = string | readonly string[];

@@ -6,6 +6,8 @@ import { squash } from "./document-fields.ts";
  */
 export class ServerRegistry {
   private readonly idByKey = new Map<string, number>();
+  /** Exact spelling → id, so adding a server's tools squashes its name once. */
+  private readonly idByName = new Map<string, number>();
   private readonly names: string[] = [];
   private readonly members: Set<string>[] = [];
 
@@ -24,6 +26,11 @@ export class ServerRegistry {
   }
 
   addMember(server: string, name: string): number {
+    const known = this.idByName.get(server);
+    if (known !== undefined) {
+      this.members[known]!.add(name);
+      return known;
+    }
     const key = squash(server);
     let id = this.idByKey.get(key);
     if (id === undefined) {
@@ -33,6 +40,7 @@ export class ServerRegistry {
       this.members.push(new Set());
     }
     this.members[id]!.add(name);
+    this.idByName.set(server, id);
     return id;
   }
 
