@@ -1,0 +1,60 @@
+/**
+ * The daemon's one entry into cron: opens the job database in the state dir and builds the
+ * scheduler on it. Required only inside `if (feature("AGENT_TRIGGERS"))`, like everything in
+ * `src/cron/`, so a tier without the flag carries none of it.
+ */
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { CRON_DATABASE_FILE, CronStore } from "./cron-store.ts";
+import { CronScheduler, type CronClock } from "./cron-scheduler.ts";
+
+export interface CronServiceOptions {
+  /** Where `cron.sqlite` lives; `defaultStateDir(env)` when absent. */
+  stateDir?: string;
+  env?: NodeJS.ProcessEnv;
+  clock?: CronClock;
+  timezone?: string;
+  onError?: (error: unknown) => void;
+}
+
+export interface CronService {
+  readonly scheduler: CronScheduler;
+  readonly databasePath: string;
+  /** Stops the timer and closes the database (again is a no-op). */
+  close(): void;
+}
+
+/** `$XDG_STATE_HOME/toolpool`, else `~/.local/state/toolpool`. */
+export function defaultStateDir(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.XDG_STATE_HOME || join(env.HOME || homedir(), ".local", "state");
+  return join(base, "toolpool");
+}
+
+/** Opens the store and builds the scheduler; call `scheduler.start()` once the daemon listens. */
+export function openCronService(options: CronServiceOptions = {}): CronService {
+  const databasePath = join(options.stateDir ?? defaultStateDir(options.env), CRON_DATABASE_FILE);
+  const store = new CronStore(databasePath);
+  let scheduler: CronScheduler;
+  try {
+    scheduler = new CronScheduler({
+      store,
+      ...(options.clock && { clock: options.clock }),
+      ...(options.timezone !== undefined && { timezone: options.timezone }),
+      ...(options.onError && { onError: options.onError }),
+    });
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+  let closed = false;
+  return {
+    scheduler,
+    databasePath,
+    close() {
+      if (closed) return;
+      closed = true;
+      scheduler.stop();
+      store.close();
+    },
+  };
+}
