@@ -51,6 +51,7 @@ export class ServerSupervisor {
   readonly #gate = new ReadyGate<ServerConnection>();
   readonly #failures: FailureTracker;
   readonly #lostReasons = new WeakMap<ServerConnection, string>();
+  readonly #changedWhileConnecting = new WeakSet<ServerConnection>();
   #discoverOnly = false;
   #relisting: { again: boolean } | undefined;
   #reinitializing: Promise<ServerConnection> | undefined;
@@ -232,6 +233,8 @@ export class ServerSupervisor {
       }
       this.#discoverOnly = false;
       this.#gate.open(connection);
+      // The list changed while the first listing was in flight: that listing may be out of date.
+      if (this.#changedWhileConnecting.has(connection)) this.#relist(connection);
     } catch (error) {
       release();
       await connection?.close().catch(() => {});
@@ -276,7 +279,10 @@ export class ServerSupervisor {
   }
 
   #relist(connection: ServerConnection): void {
-    if (connection !== this.#connection) return;
+    if (connection !== this.#connection) {
+      this.#changedWhileConnecting.add(connection);
+      return;
+    }
     if (this.#relisting) {
       this.#relisting.again = true;
       return;

@@ -114,4 +114,29 @@ describe("supervision with a manual clock", () => {
       content: [{ type: "text", text: 'MCP server "s" is not connected: the server process exited with code 1. The next attempt is in 1 s.' }],
     });
   });
+
+  test("a list_changed that arrives during the first listing is not lost", async () => {
+    let listings = 0;
+    const changed: (() => void)[] = [];
+    const connection: ServerConnection = {
+      pid: undefined,
+      async listTools() {
+        listings++;
+        if (listings === 1) {
+          // The server changes its list while our first tools/list is still in flight.
+          for (const listener of changed) listener();
+          return { tools: [{ name: "old", inputSchema: { type: "object" } }], warnings: [] };
+        }
+        return { tools: [{ name: "old", inputSchema: { type: "object" } }, { name: "new", inputSchema: { type: "object" } }], warnings: [] };
+      },
+      callTool: async () => ({ content: [] }),
+      onToolsChanged: (listener) => changed.push(listener),
+      onLost() {},
+      close: async () => {},
+    };
+    await using pool = testPool([fixtureSpec("racy")], { timers: new ManualTimers(), connector: async () => connection });
+    pool.start();
+    await waitFor(() => pool.tools().some((tool) => tool.name === "mcp__racy__new"), "the second listing");
+    expect(listings).toBe(2);
+  });
 });
