@@ -10,6 +10,11 @@ export function formatStatus(status: StatusResult): string {
     `  calls: ${status.calls.total} total, ${status.calls.inFlight} in flight`,
     `  memory: ${(status.memory.rssBytes / 1048576).toFixed(1)} MiB resident`,
   ];
+  const servers = status.mcpServers as Record<string, number> | undefined;
+  if (servers && servers.total) {
+    const states = Object.entries(servers).filter(([state]) => state !== "total").map(([state, count]) => `${count} ${state}`);
+    lines.push(`  MCP servers: ${servers.total} (${states.join(", ")}) — details: toolpool servers`);
+  }
   return lines.join("\n");
 }
 
