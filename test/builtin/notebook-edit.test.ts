@@ -136,7 +136,7 @@ describe("NotebookEdit", () => {
     const path = workspace.file("a.ipynb", jupyter(canonical));
     await workspace.call("NotebookEdit", { notebook_path: path, cell_id: "calc", new_source: "Now prose", cell_type: "markdown" }, { tools });
     const expected = structuredClone(canonical);
-    expected.cells[1] = { cell_type: "markdown", id: "calc", metadata: { tags: ["x"] }, source: ["Now prose"] };
+    (expected.cells as unknown[])[1] = { cell_type: "markdown", id: "calc", metadata: { tags: ["x"] }, source: ["Now prose"] };
     expect(await Bun.file(path).text()).toBe(jupyter(expected));
   });
 

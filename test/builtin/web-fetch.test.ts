@@ -13,7 +13,7 @@ const requests: string[] = [];
 const server = Bun.serve({
   port: 0,
   hostname: "127.0.0.1",
-  fetch(request) {
+  fetch(request): Response | Promise<Response> {
     const url = new URL(request.url);
     requests.push(url.pathname);
     switch (url.pathname) {
@@ -44,7 +44,7 @@ const server = Bun.serve({
       case "/to-localhost":
         return Response.redirect(`http://localhost:${server.port}/text`, 302);
       case "/to-other-port":
-        return Response.redirect(`http://127.0.0.1:${server.port + 1}/text`, 302);
+        return Response.redirect(`http://127.0.0.1:${Number(server.port) + 1}/text`, 302);
       case "/to-mapped":
         return Response.redirect(`http://[::ffff:127.0.0.1]:${server.port}/text`, 302);
       case "/to-metadata":
@@ -56,7 +56,7 @@ const server = Bun.serve({
     }
   },
 });
-const base = `http://127.0.0.1:${server.port}`;
+const base: string = `http://127.0.0.1:${server.port}`;
 afterAll(() => server.stop(true));
 
 /** Options that let the test server through by host and port, and nothing else on loopback. */
@@ -217,7 +217,7 @@ describe("WebFetch: where it may connect", () => {
 
   test("allowHosts matches a host, a host and port, or *.domain", async () => {
     expect((await fetchWith({ allowHosts: ["127.0.0.1"] }, { url: `${base}/text` })).isError).toBe(false);
-    expect((await fetchWith({ allowHosts: [`127.0.0.1:${server.port + 1}`] }, { url: `${base}/text` })).isError).toBe(true);
+    expect((await fetchWith({ allowHosts: [`127.0.0.1:${Number(server.port) + 1}`] }, { url: `${base}/text` })).isError).toBe(true);
     const lookup: HostLookup = async () => [{ address: "10.0.0.7", family: 4 }];
     const fetch = async () => new Response("intranet", { headers: { "content-type": "text/plain" } });
     expect((await fetchWith({ allowHosts: ["*.corp.example"], lookup, fetch }, { url: "http://wiki.corp.example/" })).isError).toBe(false);
