@@ -11,6 +11,9 @@ const CAMEL_UPPER_WORD = /(\p{Lu})(\p{Lu}\p{Ll})/gu;
 
 /** The word cache is dropped wholesale past this size, so adversarial vocabularies cannot grow it forever. */
 const TERM_CACHE_LIMIT = 200_000;
+/** Texts cached with their term ids: at most this many, each at most this long. */
+const TEXT_CACHE_LIMIT = 20_000;
+const TEXT_CACHE_MAX_CHARS = 300;
 
 /** A term dictionary: the same term always gets the same id. */
 export interface TermInterner {
@@ -35,6 +38,8 @@ export class Tokenizer {
   private readonly terms = new Map<string, string | null>();
   /** Lowercased word → its term id in `interner` (-1 for none): one lookup per word when indexing. */
   private readonly wordIds = new Map<string, number>();
+  /** Text → its term ids, for texts that tools share. */
+  private readonly textIds = new Map<string, number[]>();
   /** Set only while tokenizeToIds runs; `out` then holds term ids. */
   private interner: TermInterner | undefined;
 
@@ -50,11 +55,23 @@ export class Tokenizer {
   /** Like tokenize, but yields term ids of the constructor's dictionary, adding new terms to it. */
   tokenizeToIds(text: string, out: number[] = []): number[] {
     if (this.dictionary === undefined) throw new Error("tokenizeToIds needs a Tokenizer built with a dictionary");
+    // Tools repeat a lot of text (server descriptions, parameter names and descriptions):
+    // about 40% of the eval pool's characters. Their term ids are remembered per text.
+    const cached = this.textIds.get(text);
+    if (cached !== undefined) {
+      for (const id of cached) out.push(id);
+      return out;
+    }
+    const start = out.length;
     this.interner = this.dictionary;
     try {
       this.scan(text, out);
     } finally {
       this.interner = undefined;
+    }
+    if (text.length <= TEXT_CACHE_MAX_CHARS) {
+      if (this.textIds.size >= TEXT_CACHE_LIMIT) this.textIds.clear();
+      this.textIds.set(text, out.slice(start));
     }
     return out;
   }
