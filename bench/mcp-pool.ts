@@ -4,8 +4,9 @@
  *  - startup: time from spawning the daemon to the first MCP tool found by `toolpool/search`, with
  *    `--servers` (default 20) fixture servers configured — cold (empty catalog cache) and cached
  *    (a state dir a previous run filled) — plus the time until every server is connected; medians
- *    of `--runs` runs each. The fixture servers are Bun processes that burn ~150 ms of CPU starting,
- *    so on a small machine the cached number is mostly the daemon sharing the CPU with them;
+ *    of `--runs` runs each. Cached, the catalog is in the pool before the socket answers, so what
+ *    remains is the binary's own start and its first (cold) search, sharing the CPU with the
+ *    servers it is starting (Bun processes that burn ~150 ms of CPU each);
  *  - call: `tools/call` round trips of a trivial echo tool through the daemon (client → socket →
  *    daemon → stdio server) against the same server called straight with the SDK's Client over
  *    stdio, and through an in-process McpPool; the daemon's added latency is the p50 difference.

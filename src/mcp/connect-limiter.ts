@@ -1,10 +1,13 @@
 /**
  * Bounded parallelism for background connects: twenty servers spawning at once would fight for
  * CPU and make every one of them slow to start. Waiters are served first come, first served; a
- * waiter whose signal aborts leaves the queue without taking a slot.
+ * waiter whose signal aborts leaves the queue without taking a slot. `turn()` paces the starts
+ * themselves: a spawn blocks the thread for milliseconds, and eight in one turn of the event loop
+ * kept the daemon's socket unanswered for ~140 ms at start-up.
  */
 export class ConnectLimiter {
   #active = 0;
+  #lastTurn: Promise<void> = Promise.resolve();
   readonly #queue: { grant: () => void; signal: AbortSignal }[] = [];
 
   constructor(private readonly limit: number) {}
@@ -32,6 +35,13 @@ export class ConnectLimiter {
       signal.addEventListener("abort", onAbort, { once: true });
       this.#queue.push(entry);
     });
+  }
+
+  /** Resolves on a later event-loop turn than every earlier caller's: one start per turn, I/O between. */
+  turn(): Promise<void> {
+    const next = this.#lastTurn.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+    this.#lastTurn = next;
+    return next;
   }
 
   get active(): number {

@@ -202,9 +202,7 @@ export class ServerSupervisor {
     try {
       if (!priority) {
         release = await this.deps.limiter.acquire(controller.signal);
-        // A spawn blocks the thread for milliseconds; yielding first lets the socket answer between
-        // background spawns instead of after a burst of them (the first search at start-up waited ~60 ms).
-        await new Promise((resolve) => setImmediate(resolve));
+        await this.deps.limiter.turn();
         controller.signal.throwIfAborted();
       }
       connection = await this.#open(controller.signal);
