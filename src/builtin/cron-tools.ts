@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { CronExpressionError, parseCronExpression } from "../cron/cron-expression.ts";
 import { CronError, MAX_PROMPT_CHARS, type CronScheduler } from "../cron/cron-scheduler.ts";
-import type { CronJobRecord } from "../cron/cron-store.ts";
+import type { CronJobRecord } from "../cron/cron-schema.ts";
 import { buildTool } from "../tool/build-tool.ts";
 import { errorResult, textResult, type ToolResult } from "../tool/result.ts";
 import type { Tool } from "../tool/tool.ts";

@@ -9,7 +9,7 @@
  * send was tried. See `CronScheduler.claim` for the at-least-once contract across crashes.
  */
 import type { CronScheduler } from "./cron-scheduler.ts";
-import type { OutboxRecord } from "./cron-store.ts";
+import type { OutboxRecord } from "./cron-schema.ts";
 
 /** The notification method; add it to the protocol's method list as `CronFired`. */
 export const CRON_FIRED_METHOD = "toolpool/cronFired";

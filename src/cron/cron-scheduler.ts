@@ -12,25 +12,9 @@
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { countSlots, CronExpressionError, isKnownTimezone, parseCronExpression, type CronSchedule } from "./cron-expression.ts";
-import type { CronJobRecord, CronStore, OutboxRecord } from "./cron-store.ts";
-
-/** Time, passed in so tests move it by hand (STYLE habit 8). */
-export interface CronClock {
-  now(): number;
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-export const systemCronClock: CronClock = {
-  now: () => Date.now(),
-  setTimeout(callback, ms) {
-    const timer = setTimeout(callback, ms);
-    // The scheduler must never be what keeps a daemon (or a test run) alive.
-    timer.unref?.();
-    return timer;
-  },
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
+import type { CronJobRecord, OutboxRecord } from "./cron-schema.ts";
+import type { CronStore } from "./cron-store.ts";
+import { systemCronClock, type CronClock } from "./cron-clock.ts";
 
 export const MAX_JOBS_PER_SESSION = 50;
 export const MAX_JOBS_TOTAL = 1_000;

@@ -5,8 +5,10 @@
  */
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { CRON_DATABASE_FILE, CronStore } from "./cron-store.ts";
-import { CronScheduler, type CronClock } from "./cron-scheduler.ts";
+import { CRON_DATABASE_FILE } from "./cron-schema.ts";
+import { CronStore } from "./cron-store.ts";
+import type { CronClock } from "./cron-clock.ts";
+import { CronScheduler } from "./cron-scheduler.ts";
 
 export interface CronServiceOptions {
   /** Where `cron.sqlite` lives; `defaultStateDir(env)` when absent. */

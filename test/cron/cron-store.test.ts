@@ -2,7 +2,8 @@
 import { describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
-import { CronStore, type CronJobRecord, type FiringRecord } from "../../src/cron/cron-store.ts";
+import type { CronJobRecord } from "../../src/cron/cron-schema.ts";
+import { CronStore, type FiringRecord } from "../../src/cron/cron-store.ts";
 import { makeStateDir } from "./fixture.ts";
 
 const T0 = Date.parse("2026-01-01T00:00:00Z");

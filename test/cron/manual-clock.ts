@@ -1,5 +1,5 @@
 /** A clock the test moves by hand: timers run, in order, only when `advance` passes their time. */
-import type { CronClock } from "../../src/cron/cron-scheduler.ts";
+import type { CronClock } from "../../src/cron/cron-clock.ts";
 
 interface PendingTimer {
   at: number;
