@@ -97,6 +97,7 @@ export class Daemon implements DaemonState {
       engine: this.search.index,
       pendingServers: () => this.#mcp?.pendingServers() ?? [],
       killSwitch: (tool, session) => this.#killSwitch(tool, session),
+      warmServer: (server) => this.ensureServerStarted(server),
     };
     this.#dispatcher = new Dispatcher(this.logger);
     registerMcpMethods(this.#dispatcher, this);
@@ -349,7 +350,14 @@ export class Daemon implements DaemonState {
    * every connection `notifications/tools/list_changed`.
    */
   #startMcp(servers: readonly ServerSpec[]): void {
-    const pool = new McpPool({ servers, logger: this.logger, env: this.#env, clientVersion: this.info.version, ...this.#mcpOptions });
+    const pool = new McpPool({
+      servers,
+      logger: this.logger,
+      env: this.#env,
+      clientVersion: this.info.version,
+      defaultTimeoutMs: () => this.#flags.get("mcp_call_timeout_ms"),
+      ...this.#mcpOptions,
+    });
     this.#mcp = pool;
     pool.onChange(() => {
       if (this.#stopping) return;

@@ -16,6 +16,8 @@ export interface SessionToolDeps {
   engine: ToolSearchEngine;
   pendingServers: () => readonly string[];
   killSwitch?: (tool: Tool, session: Session) => string | undefined;
+  /** Starts a lazily started MCP server in the background (a `select:` of one of its tools). */
+  warmServer?: (server: string) => void;
 }
 
 export interface SessionTools {
@@ -40,6 +42,13 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionTo
       const result = deps.engine.query(text, options);
       // A bridge or harness that sends no transcript still gets what its own searches found.
       for (const match of result.matches) searched.add(match.name);
+      // Selecting a tool means a call is coming: start its server now if it starts lazily.
+      if (result.kind === "select") {
+        for (const name of result.found ?? []) {
+          const server = deps.pool().get(name)?.mcpInfo?.server;
+          if (server) deps.warmServer?.(server);
+        }
+      }
       return result;
     },
   };

@@ -7,7 +7,6 @@ import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConfigError } from "../config/load.ts";
-import { DEFAULT_SERVER_TIMEOUT_MS } from "./limits.ts";
 import type { StdioServerSpec } from "./server-spec.ts";
 
 const DEMO_SERVERS = [
@@ -43,7 +42,6 @@ export function demoServerSpecs(cwd: string = process.cwd(), parentDir: string =
       env: server.name === "memory" ? { MEMORY_FILE_PATH: join(workDir, "memory.jsonl") } : {},
       cwd,
       startup: "eager",
-      timeoutMs: DEFAULT_SERVER_TIMEOUT_MS,
       disabled: false,
       alwaysLoad: [],
       origin: "(demo)",

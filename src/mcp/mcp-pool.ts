@@ -19,6 +19,7 @@ import { ConnectLimiter } from "./connect-limiter.ts";
 import {
   DEFAULT_CONNECT_PARALLELISM,
   DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_SERVER_TIMEOUT_MS,
   HARD_CALL_CAP_MS,
   MAX_SERVER_LINE_BYTES,
   STDERR_RING_BYTES,
@@ -48,6 +49,8 @@ export interface McpPoolOptions {
   graceMs?: number;
   maxLineBytes?: number;
   hardCapMs?: number;
+  /** The call timeout of servers whose config sets none; read at each call (a runtime flag). */
+  defaultTimeoutMs?: () => number;
   clientVersion?: string;
 }
 
@@ -99,6 +102,7 @@ export class McpPool {
       logger: options.logger,
       backoff: { ...DEFAULT_BACKOFF, ...options.backoff },
       hardCapMs: options.hardCapMs ?? HARD_CALL_CAP_MS,
+      defaultTimeoutMs: options.defaultTimeoutMs ?? (() => DEFAULT_SERVER_TIMEOUT_MS),
       stderrBudget: STDERR_RING_BYTES,
     };
     for (const spec of options.servers) this.#add(spec);

@@ -9,13 +9,12 @@ import { z } from "zod";
 import { ConfigError, describeIssues } from "../config/load.ts";
 import { mcpServerSchema, type Config, type McpServerConfig } from "../config/schema.ts";
 import { expandList, expandRecord, expandText } from "./expand-env.ts";
-import { DEFAULT_SERVER_TIMEOUT_MS } from "./limits.ts";
 
 interface SpecBase {
   name: string;
   startup: "eager" | "lazy";
-  /** Per-call time limit, extended by progress up to HARD_CALL_CAP_MS. */
-  timeoutMs: number;
+  /** Per-call time limit, extended by progress up to HARD_CALL_CAP_MS; unset: the runtime flag's default. */
+  timeoutMs?: number;
   disabled: boolean;
   /** Raw tool names (or pool names) that are never deferred. */
   alwaysLoad: readonly string[];
@@ -76,7 +75,7 @@ export function toSpec(name: string, server: McpServerConfig, origin: string, di
   const base: SpecBase = {
     name,
     startup: server.startup,
-    timeoutMs: server.timeoutMs ?? DEFAULT_SERVER_TIMEOUT_MS,
+    ...(server.timeoutMs !== undefined && { timeoutMs: server.timeoutMs }),
     disabled: server.disabled,
     alwaysLoad: server.alwaysLoad,
     origin,

@@ -32,6 +32,8 @@ export interface SupervisorDeps {
   logger: Logger;
   backoff: BackoffPolicy;
   hardCapMs: number;
+  /** The call timeout for a server whose config sets none (the `mcp_call_timeout_ms` flag). */
+  defaultTimeoutMs: () => number;
   stderrBudget: number;
   /** A fresh tool list arrived: on connect, on list_changed, after re-initializing. */
   onListing: (server: string, tools: McpTool[]) => void;
@@ -39,6 +41,11 @@ export interface SupervisorDeps {
 }
 
 export class ServerSupervisor {
+  /** Never past the hard cap, whatever a config or a flag says. */
+  #timeoutMs(): number {
+    return Math.min(this.spec.timeoutMs ?? this.deps.defaultTimeoutMs(), this.deps.hardCapMs);
+  }
+
   readonly stderr: StderrRing;
   #state: ServerState = "idle";
   #reason: string | undefined;
@@ -142,7 +149,7 @@ export class ServerSupervisor {
     try {
       const result = await connection.callTool(tool, input, {
         signal: AbortSignal.any([context.signal, hardCap.signal]),
-        timeoutMs: this.spec.timeoutMs,
+        timeoutMs: this.#timeoutMs(),
         ...(context.onProgress && { onProgress: context.onProgress }),
       });
       return convertResult(result);
@@ -163,7 +170,7 @@ export class ServerSupervisor {
           tool,
           error,
           lostReason: this.#lostReasons.get(connection),
-          timeoutMs: this.spec.timeoutMs,
+          timeoutMs: this.#timeoutMs(),
           hardCapMs: this.deps.hardCapMs,
           hitHardCap: hardCap.signal.aborted,
         }),
@@ -210,7 +217,7 @@ export class ServerSupervisor {
       // Stopping mid-listing must not wait for the listing's timeout: closing fails it at once.
       controller.signal.throwIfAborted();
       controller.signal.addEventListener("abort", () => void opened.close(), { once: true });
-      const listing = await connection.listTools(this.spec.timeoutMs);
+      const listing = await connection.listTools(this.#timeoutMs());
       release();
       controller.signal.throwIfAborted();
       const lost = this.#lostReasons.get(connection);
@@ -291,7 +298,7 @@ export class ServerSupervisor {
       try {
         while (relisting.again) {
           relisting.again = false;
-          const listing = await connection.listTools(this.spec.timeoutMs);
+          const listing = await connection.listTools(this.#timeoutMs());
           if (connection !== this.#connection) return;
           this.deps.onListing(this.spec.name, listing.tools);
         }
@@ -310,7 +317,7 @@ export class ServerSupervisor {
       this.deps.logger.info("MCP session expired; re-initializing", { server: this.spec.name });
       await old.close();
       const fresh = await this.#open(new AbortController().signal);
-      const listing = await fresh.listTools(this.spec.timeoutMs);
+      const listing = await fresh.listTools(this.#timeoutMs());
       if (this.#state !== "connected" || this.#connection !== old) {
         await fresh.close();
         throw new Error("the server changed state while re-initializing");
