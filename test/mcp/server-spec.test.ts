@@ -29,7 +29,7 @@ describe("${VAR} expansion", () => {
 });
 
 describe("resolveServerSpecs", () => {
-  test("expands command, args, env, cwd, url and headers, and fills defaults", async () => {
+  test("expands command, args, env, cwd, url and headers, and fills defaults (no timeoutMs: the runtime flag decides)", async () => {
     const config = parseConfig(
       {
         mcpServers: {
@@ -49,7 +49,6 @@ describe("resolveServerSpecs", () => {
         env: { TOKEN: "t0k" },
         cwd: "/etc/toolpool/work",
         startup: "lazy",
-        timeoutMs: 60_000,
         disabled: false,
         alwaysLoad: ["search"],
         origin: "/etc/toolpool/config.json",
