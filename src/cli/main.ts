@@ -20,6 +20,8 @@ commands:
   servers restart NAME  restart an MCP server (also un-parks one that failed repeatedly)
   flags                 show runtime flags: value, source (default/file/remote/cached), payload age
   stop                  stop the running daemon
+  mcp                   an MCP server on stdio bridged to the daemon (starts one if none runs)
+  mcp --http HOST:PORT  the same over Streamable HTTP, loopback only (e.g. 127.0.0.1:8765)
   version               print version, tier and compiled features
 
 options:
@@ -28,6 +30,7 @@ options:
   --demo                (serve) add the reference MCP servers from ./node_modules/.bin (everything, memory,
                         filesystem in a fresh temp dir, sequential-thinking)
   --logs NAME           (servers) show an MCP server's recent stderr
+  --root DIR            (mcp) a workspace root for the bridge's sessions; repeatable
   --json                machine-readable output
   --max N               (search) how many results, default 5
 
@@ -50,6 +53,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         max: { type: "string" },
         demo: { type: "boolean", default: false },
         logs: { type: "string" },
+        http: { type: "string" },
+        root: { type: "string", multiple: true },
       },
     });
   } catch (error) {
@@ -80,6 +85,18 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         return await flags(options);
       case "stop":
         return await stop(options);
+      case "mcp": {
+        // Loaded on demand: the MCP server SDK is only needed by this command.
+        const { mcpCommand } = await import("./mcp.ts");
+        return await mcpCommand({
+          out,
+          err,
+          ...(values.socket && { socket: values.socket }),
+          ...(values.config && { config: values.config }),
+          ...(values.http !== undefined && { http: values.http }),
+          ...(values.root && { roots: values.root }),
+        });
+      }
       case "version": {
         const info = buildInfo();
         out(values.json ? JSON.stringify(info) : `toolpool ${info.version} (${info.tier}; features: ${info.features.join(", ") || "none"})`);

@@ -33,6 +33,28 @@ export class DaemonError extends Error {
   }
 }
 
+export interface CompactResult {
+  sessionId: string;
+  /** Put this in the summary message (nothing when null). */
+  block: string | null;
+  discovered: string[];
+}
+
+export interface PrefetchParams {
+  sessionId?: string;
+  messages: unknown[];
+}
+
+export interface PrefetchResult {
+  sessionId: string;
+  suggestions: { name: string; description: string; server?: string }[];
+  /** A `<tool-discovery>` block to insert before the next request, or null. */
+  attachment: string | null;
+  query: string;
+  precomputed: boolean;
+  skipped?: string;
+}
+
 /** The daemon is not there (no socket, or nobody listening). */
 export class NotRunningError extends Error {}
 
@@ -50,6 +72,7 @@ interface Pending {
 export class ToolpoolClient {
   readonly #pending = new Map<RequestId, Pending>();
   readonly #notificationHandlers = new Set<(method: string, params: Record<string, unknown>) => void>();
+  readonly #closeHandlers = new Set<() => void>();
   #nextId = 1;
   #closed = false;
 
@@ -62,6 +85,7 @@ export class ToolpoolClient {
     socket.on("close", () => {
       this.#closed = true;
       this.#failAll(new Error("connection to the daemon closed"));
+      for (const handler of this.#closeHandlers) handler();
     });
     socket.on("error", () => {});
   }
@@ -115,6 +139,17 @@ export class ToolpoolClient {
     return () => this.#notificationHandlers.delete(handler);
   }
 
+  /** Whether the connection is gone (closed by either side); a closed client never reopens. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Called once when the connection closes, whichever side closed it. */
+  onClose(handler: () => void): () => void {
+    this.#closeHandlers.add(handler);
+    return () => this.#closeHandlers.delete(handler);
+  }
+
   session(params: SessionParams = {}): Promise<SessionResult> {
     return this.request(Method.Session, params as Record<string, unknown>);
   }
@@ -129,6 +164,21 @@ export class ToolpoolClient {
 
   search(params: SearchParams): Promise<Record<string, unknown>> {
     return this.request(Method.Search, params as Record<string, unknown>);
+  }
+
+  /** The block to put in a compaction summary so no discovered tool is lost. */
+  compact(params: AssembleParams): Promise<CompactResult> {
+    return this.request(Method.Compact, params as Record<string, unknown>);
+  }
+
+  /** The assistant turn began (tiers with PREFETCH): the daemon precomputes suggestions meanwhile. */
+  turnStarted(params: PrefetchParams): void {
+    this.notify(Method.TurnStarted, { ...params });
+  }
+
+  /** Suggestions for the turn that just ran, and the attachment to insert before the next request. */
+  prefetch(params: PrefetchParams): Promise<PrefetchResult> {
+    return this.request(Method.Prefetch, { ...params });
   }
 
   status(): Promise<StatusResult> {

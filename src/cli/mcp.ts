@@ -1,0 +1,71 @@
+/**
+ * `toolpool mcp [--http HOST:PORT]`: toolpool as one MCP server for any MCP host, bridged to the
+ * running daemon (started in the background when none runs). stdio by default; `--http` serves
+ * Streamable HTTP on loopback instead.
+ */
+import { resolve } from "node:path";
+import { buildInfo } from "../build-info.ts";
+import { DaemonBridge } from "../bridge/daemon-bridge.ts";
+import { connectOrStartDaemon } from "../bridge/daemon-launcher.ts";
+import { startHttpBridge } from "../bridge/http-bridge.ts";
+import { ListenAddressError, parseListenAddress } from "../bridge/listen-address.ts";
+import { runStdioBridge } from "../bridge/stdio-bridge.ts";
+import { resolveSocketPath } from "../daemon/socket-path.ts";
+import { ExitCode, UsageError } from "./exit-codes.ts";
+
+export interface McpCommandOptions {
+  socket?: string;
+  config?: string;
+  /** `HOST:PORT` on loopback: serve Streamable HTTP instead of stdio. */
+  http?: string;
+  /** Workspace roots for the bridge's sessions (default: the daemon's config). */
+  roots?: readonly string[];
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
+
+export async function mcpCommand(options: McpCommandOptions): Promise<number> {
+  const socketPath = resolveSocketPath(options.socket);
+  const version = buildInfo().version;
+  const connect = () =>
+    connectOrStartDaemon({
+      socketPath,
+      ...(options.config && { configPath: resolve(options.config) }),
+      onSpawn: (pid, logPath) => options.err(`toolpool mcp: started a daemon in the background (pid ${pid ?? "?"}, socket ${socketPath}, log ${logPath})`),
+    });
+  const session = options.roots?.length ? { workspaceRoots: options.roots.map((root) => resolve(root)) } : {};
+  const createBridge = () => new DaemonBridge({ connect, session });
+
+  if (options.http === undefined) {
+    try {
+      await runStdioBridge({ bridge: createBridge(), version, log: options.err });
+      return ExitCode.Ok;
+    } catch (error) {
+      options.err(`toolpool mcp: ${(error as Error).message}`);
+      return ExitCode.Failed;
+    }
+  }
+
+  let address;
+  try {
+    address = parseListenAddress(options.http);
+  } catch (error) {
+    if (error instanceof ListenAddressError) throw new UsageError(error.message);
+    throw error;
+  }
+  try {
+    // Start (or find) the daemon now, so a broken setup fails here rather than on the first request.
+    (await connect()).close();
+  } catch (error) {
+    options.err(`toolpool mcp: ${(error as Error).message}`);
+    return ExitCode.Failed;
+  }
+  const bridge = startHttpBridge({ address, createBridge, version, log: options.err });
+  options.out(`toolpool mcp: serving MCP (Streamable HTTP) on ${bridge.url} — loopback only; Ctrl-C stops`);
+  const stopped = Promise.withResolvers<void>();
+  process.once("SIGINT", () => stopped.resolve());
+  process.once("SIGTERM", () => stopped.resolve());
+  await stopped.promise;
+  await bridge.stop();
+  return ExitCode.Ok;
+}

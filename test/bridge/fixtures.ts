@@ -1,0 +1,83 @@
+/** Tools and a linked bridge for bridge tests: a daemon in process, a DaemonBridge, an SDK client. */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { z } from "zod";
+import { createBridgeServer } from "../../src/bridge/bridge-server.ts";
+import { DaemonBridge } from "../../src/bridge/daemon-bridge.ts";
+import { ToolpoolClient } from "../../src/client/client.ts";
+import { buildTool } from "../../src/tool/build-tool.ts";
+import { textResult } from "../../src/tool/result.ts";
+import { startTestDaemon, type TestDaemon } from "../helpers/daemon-harness.ts";
+import { echoTool, gateTool, progressTool } from "../helpers/test-tools.ts";
+
+/** A deferred tool: only ToolSearch reveals it, only ExecuteExtraTool runs it in proxy delivery. */
+export const translateTool = buildTool({
+  name: "TranslateText",
+  description: "Translate text from one language into another language.",
+  inputSchema: z.strictObject({ text: z.string(), target: z.string().describe("language code, e.g. fr") }),
+  shouldDefer: true,
+  isReadOnly: () => true,
+  isConcurrencySafe: () => true,
+  call: async ({ text, target }) => textResult(`[${target}] ${text}`),
+});
+
+export async function startBridgeDaemon(): Promise<TestDaemon & { gate: ReturnType<typeof gateTool>["state"] }> {
+  const gate = gateTool();
+  const harness = await startTestDaemon({ builtins: [echoTool, progressTool, gate.tool, translateTool] });
+  return Object.assign(harness, { gate: gate.state });
+}
+
+export interface LinkedHost extends AsyncDisposable {
+  client: Client;
+  bridge: DaemonBridge;
+}
+
+/** An MCP host (the SDK client) linked in memory to a bridge server on the daemon's socket. */
+export async function linkHost(socketPath: string): Promise<LinkedHost> {
+  const bridge = new DaemonBridge({ connect: () => ToolpoolClient.connect(socketPath) });
+  const server = createBridgeServer(bridge, { version: "test", instructions: await bridge.instructions() });
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverTransport);
+  const client = new Client({ name: "test-host", version: "1.0.0" });
+  await client.connect(clientTransport);
+  return {
+    client,
+    bridge,
+    async [Symbol.asyncDispose]() {
+      await client.close();
+      bridge.close();
+    },
+  };
+}
+
+/** The text of a tools/call result's blocks. */
+export function textOf(result: object): string {
+  const content = (result as { content?: unknown }).content;
+  const blocks = Array.isArray(content) ? (content as { type: string; text?: string }[]) : [];
+  return blocks.map((block) => (block.type === "text" ? (block.text ?? "") : `[${block.type}]`)).join("");
+}
+
+/** Polls a condition (tests wait for conditions, never for time). */
+export async function waitUntil(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await Bun.sleep(5);
+  }
+}
+
+/** A daemon on a given socket path (to restart one in place). */
+export async function startDaemonAt(socketPath: string): Promise<import("../../src/daemon/daemon.ts").Daemon> {
+  const { Daemon } = await import("../../src/daemon/daemon.ts");
+  const { parseConfig } = await import("../../src/config/load.ts");
+  const { silentLogger } = await import("../../src/daemon/logger.ts");
+  const daemon = new Daemon({
+    socketPath,
+    config: parseConfig({}, "test"),
+    configSource: { path: null, explicit: false },
+    builtins: [echoTool, translateTool],
+    logger: silentLogger,
+  });
+  await daemon.start();
+  return daemon;
+}

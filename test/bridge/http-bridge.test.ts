@@ -1,0 +1,112 @@
+import { describe, expect, test } from "bun:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { DaemonBridge } from "../../src/bridge/daemon-bridge.ts";
+import { startHttpBridge } from "../../src/bridge/http-bridge.ts";
+import { ToolpoolClient } from "../../src/client/client.ts";
+import { startBridgeDaemon, textOf, waitUntil } from "./fixtures.ts";
+
+const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+};
+
+function bridgeOn(socketPath: string, maxSessions?: number) {
+  return startHttpBridge({
+    address: { hostname: "127.0.0.1", port: 0 },
+    createBridge: () => new DaemonBridge({ connect: () => ToolpoolClient.connect(socketPath) }),
+    version: "test",
+    log: () => {},
+    ...(maxSessions !== undefined && { maxSessions }),
+  });
+}
+
+function post(url: string, body: unknown, headers: Record<string, string> = {}) {
+  return fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+describe("toolpool mcp --http (Streamable HTTP on loopback)", () => {
+  test("an SDK client lists, searches, runs a deferred tool and gets progress; sessions are separate", async () => {
+    await using daemon = await startBridgeDaemon();
+    await using bridge = bridgeOn(daemon.socketPath);
+    expect(bridge.url).toBe(`http://127.0.0.1:${bridge.port}/mcp`);
+    const client = new Client({ name: "http-host", version: "1" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(bridge.url)));
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(["Echo", "Gate", "Progress", "ToolSearch", "ExecuteExtraTool"]);
+    await client.callTool({ name: "ToolSearch", arguments: { query: "select:TranslateText" } });
+    const ran = await client.callTool({ name: "ExecuteExtraTool", arguments: { tool_name: "TranslateText", params: { text: "hi", target: "de" } } });
+    expect(textOf(ran)).toBe("[de] hi");
+    const updates: number[] = [];
+    await client.callTool({ name: "Progress", arguments: {} }, undefined, { onprogress: (update) => updates.push(update.progress) });
+    expect(updates).toEqual([1, 2, 3]);
+    expect(bridge.sessionCount()).toBe(1);
+
+    const second = new Client({ name: "http-host-2", version: "1" });
+    await second.connect(new StreamableHTTPClientTransport(new URL(bridge.url)));
+    const refused = await second.callTool({ name: "ExecuteExtraTool", arguments: { tool_name: "TranslateText", params: { text: "hi", target: "de" } } });
+    expect(refused.isError).toBe(true);
+    expect(bridge.sessionCount()).toBe(2);
+    await second.close();
+    await client.close();
+  });
+
+  test("DNS-rebinding guard: a foreign Host or Origin is refused with 403; loopback names pass", async () => {
+    await using daemon = await startBridgeDaemon();
+    await using bridge = bridgeOn(daemon.socketPath);
+    const evilHost = await post(bridge.url, INITIALIZE, { host: "evil.example.com", origin: "http://evil.example.com" });
+    expect(evilHost.status).toBe(403);
+    expect(await evilHost.json()).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32000, message: 'Forbidden: Host "evil.example.com" is not a loopback host' } });
+    const evilOrigin = await post(bridge.url, INITIALIZE, { origin: "http://evil.example.com" });
+    expect(evilOrigin.status).toBe(403);
+    const nullOrigin = await post(bridge.url, INITIALIZE, { origin: "null" });
+    expect(nullOrigin.status).toBe(403);
+    for (const host of [`localhost:${bridge.port}`, `127.0.0.1:${bridge.port}`, `[::1]:${bridge.port}`]) {
+      const accepted = await post(bridge.url, INITIALIZE, { host, origin: `http://${host}` });
+      expect({ host, status: accepted.status }).toEqual({ host, status: 200 });
+      await accepted.body?.cancel();
+    }
+    expect(bridge.sessionCount()).toBe(3);
+  });
+
+  test("wrong path 404, unknown session 404, no session 400, not JSON 400, over the session cap 503", async () => {
+    await using daemon = await startBridgeDaemon();
+    await using bridge = bridgeOn(daemon.socketPath, 1);
+    expect((await post(bridge.url.replace("/mcp", "/other"), INITIALIZE)).status).toBe(404);
+    const unknown = await post(bridge.url, { jsonrpc: "2.0", id: 2, method: "tools/list" }, { "mcp-session-id": "nope" });
+    expect(unknown.status).toBe(404);
+    expect((await post(bridge.url, { jsonrpc: "2.0", id: 2, method: "tools/list" })).status).toBe(400);
+    expect((await fetch(bridge.url)).status).toBe(400);
+    const notJson = await fetch(bridge.url, { method: "POST", headers: { "content-type": "application/json" }, body: "{oops" });
+    expect({ status: notJson.status, body: await notJson.json() }).toEqual({
+      status: 400,
+      body: { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: the body is not JSON" } },
+    });
+    const first = await post(bridge.url, INITIALIZE);
+    expect(first.status).toBe(200);
+    await first.body?.cancel();
+    const over = await post(bridge.url, INITIALIZE);
+    expect(over.status).toBe(503);
+    expect(bridge.sessionCount()).toBe(1);
+  });
+
+  test("DELETE ends a session and closes its daemon connection", async () => {
+    await using daemon = await startBridgeDaemon();
+    await using bridge = bridgeOn(daemon.socketPath);
+    const client = new Client({ name: "closer", version: "1" });
+    const transport = new StreamableHTTPClientTransport(new URL(bridge.url));
+    await client.connect(transport);
+    await client.listTools();
+    expect(daemon.daemon.connections.size).toBe(1);
+    await transport.terminateSession();
+    expect(bridge.sessionCount()).toBe(0);
+    await waitUntil(() => daemon.daemon.connections.size === 0, "the daemon connection to close");
+    await client.close();
+  });
+});

@@ -1,0 +1,62 @@
+import { describe, expect, test } from "bun:test";
+import { checkLoopbackRequest } from "../../src/bridge/host-guard.ts";
+import { endpointUrl, parseListenAddress } from "../../src/bridge/listen-address.ts";
+import { toMcpTools } from "../../src/bridge/tool-shape.ts";
+
+describe("--http address: loopback only", () => {
+  test("loopback forms parse; a bare port means 127.0.0.1", () => {
+    expect(["127.0.0.1:8765", "localhost:0", "[::1]:9000", "8080"].map(parseListenAddress)).toEqual([
+      { hostname: "127.0.0.1", port: 8765 },
+      { hostname: "localhost", port: 0 },
+      { hostname: "::1", port: 9000 },
+      { hostname: "127.0.0.1", port: 8080 },
+    ]);
+    expect(endpointUrl("::1", 9000, "/mcp")).toBe("http://[::1]:9000/mcp");
+  });
+
+  test("anything reachable from elsewhere, or malformed, is refused with the reason", () => {
+    expect(() => parseListenAddress("0.0.0.0:8080")).toThrow("loopback only (127.0.0.1, localhost or [::1]), not 0.0.0.0");
+    expect(() => parseListenAddress("192.168.1.5:80")).toThrow("not 192.168.1.5");
+    expect(() => parseListenAddress("[::]:80")).toThrow("not ::");
+    expect(() => parseListenAddress("localhost")).toThrow("--http takes HOST:PORT");
+    expect(() => parseListenAddress("127.0.0.1:70000")).toThrow("port out of range");
+  });
+});
+
+describe("DNS-rebinding guard", () => {
+  const verdict = (headers: Record<string, string>) => checkLoopbackRequest(new Headers(headers));
+  test("loopback Host, with or without a loopback Origin, passes", () => {
+    for (const host of ["127.0.0.1:1234", "localhost:1234", "[::1]:1234", "LOCALHOST", "127.0.0.1"]) {
+      expect(verdict({ host })).toEqual({ allowed: true });
+      expect(verdict({ host, origin: "http://localhost:3000" })).toEqual({ allowed: true });
+    }
+  });
+
+  test("a foreign Host, a foreign or opaque Origin, or no Host at all is refused", () => {
+    expect(verdict({})).toEqual({ allowed: false, reason: "missing Host header" });
+    expect(verdict({ host: "evil.example.com" })).toEqual({ allowed: false, reason: 'Host "evil.example.com" is not a loopback host' });
+    expect(verdict({ host: "127.0.0.1.evil.example:80" }).allowed).toBe(false);
+    expect(verdict({ host: "localhost:1", origin: "https://evil.example.com" })).toEqual({
+      allowed: false,
+      reason: 'Origin "https://evil.example.com" is not a loopback origin',
+    });
+    expect(verdict({ host: "localhost:1", origin: "null" }).allowed).toBe(false);
+  });
+});
+
+describe("assembled tools to MCP tools", () => {
+  const summaries = [
+    { name: "Read", description: "", source: "builtin" as const, deferred: false, readOnly: true, concurrencySafe: true, destructive: false, openWorld: false, alwaysLoad: false },
+  ];
+  test("Anthropic and OpenAI entries become the same MCP tool; meta-tools get their own hints", () => {
+    const schema = { type: "object" as const, properties: { file_path: { type: "string" } } };
+    const anthropic = toMcpTools([{ name: "Read", description: "Reads.", input_schema: schema }], summaries);
+    const openai = toMcpTools([{ type: "function", function: { name: "Read", description: "Reads.", parameters: schema } }], summaries);
+    const expected = [{ name: "Read", description: "Reads.", inputSchema: schema, annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false } }];
+    expect(anthropic).toEqual(expected);
+    expect(openai).toEqual(expected);
+    expect(toMcpTools([{ name: "ExecuteExtraTool", description: "Runs.", input_schema: { properties: {} } }, { junk: true }], [])).toEqual([
+      { name: "ExecuteExtraTool", description: "Runs.", inputSchema: { type: "object", properties: {} } },
+    ]);
+  });
+});
