@@ -1,0 +1,72 @@
+/**
+ * The command line both example agents share:
+ *
+ *   bun examples/anthropic-agent.ts [--socket PATH] [--prompt TEXT]… [--script FILE] [--compact-at CHARS] [--json]
+ *
+ * With the provider's API key in the environment the agent talks to the real API; without one it
+ * replays the script (examples/scripted/<provider>.json by default). A daemon must be running
+ * (`toolpool serve`); the socket is found as the CLI finds it.
+ */
+import { parseArgs } from "node:util";
+import { NotRunningError, ToolpoolClient } from "toolpool/client";
+
+export interface AgentCliOptions {
+  socketPath: string;
+  prompts: string[];
+  scriptPath: string | undefined;
+  compactAtChars: number | undefined;
+  json: boolean;
+  model: string | undefined;
+}
+
+export function parseAgentArgs(argv: readonly string[]): AgentCliOptions {
+  const { values } = parseArgs({
+    args: [...argv],
+    strict: true,
+    options: {
+      socket: { type: "string" },
+      prompt: { type: "string", multiple: true },
+      script: { type: "string" },
+      "compact-at": { type: "string" },
+      model: { type: "string" },
+      json: { type: "boolean", default: false },
+    },
+  });
+  const compactAt = values["compact-at"] === undefined ? undefined : Number(values["compact-at"]);
+  if (compactAt !== undefined && (!Number.isInteger(compactAt) || compactAt < 1)) throw new Error("--compact-at takes a positive number of characters");
+  return {
+    socketPath: values.socket ?? defaultSocketPath(),
+    prompts: values.prompt ?? [],
+    scriptPath: values.script,
+    compactAtChars: compactAt,
+    json: values.json,
+    model: values.model,
+  };
+}
+
+/** The daemon's socket as `toolpool` finds it (docs/protocol.md). */
+export function defaultSocketPath(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.TOOLPOOL_SOCKET) return env.TOOLPOOL_SOCKET;
+  if (env.XDG_RUNTIME_DIR) return `${env.XDG_RUNTIME_DIR}/toolpool/toolpool.sock`;
+  return `/tmp/toolpool-${process.getuid?.() ?? "user"}/toolpool.sock`;
+}
+
+export async function connectDaemon(socketPath: string): Promise<ToolpoolClient> {
+  try {
+    return await ToolpoolClient.connect(socketPath);
+  } catch (error) {
+    if (error instanceof NotRunningError) throw new Error(`no toolpool daemon on ${socketPath}: start one with \`toolpool serve\``);
+    throw error;
+  }
+}
+
+/** Runs an example's main and exits with 1 on failure, printing the reason. */
+export function runMain(main: () => Promise<void>): void {
+  main().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}
