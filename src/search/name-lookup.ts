@@ -16,6 +16,8 @@ export class NameLookup {
   /** Built on the first suggest() and kept up to date after; most indexes never need it. */
   private squashed: Map<string, Names> | undefined;
   private readonly documents = new Map<string, SearchDocument>();
+  /** Built on the first suggest() too: folded keys by length, each with its character mask. */
+  private buckets: Map<number, Map<string, number>> | undefined;
   private readonly scratch = new EditDistanceScratch();
 
   add(doc: SearchDocument): void {
@@ -23,6 +25,7 @@ export class NameLookup {
     for (const key of keysOf(doc)) {
       push(this.exact, key, doc.name);
       push(this.folded, key.toLowerCase(), doc.name);
+      this.bucket(key.toLowerCase());
       if (this.squashed !== undefined) push(this.squashed, squash(key), doc.name);
     }
   }
@@ -32,6 +35,7 @@ export class NameLookup {
     for (const key of keysOf(doc)) {
       pull(this.exact, key, doc.name);
       pull(this.folded, key.toLowerCase(), doc.name);
+      this.unbucket(key.toLowerCase());
       if (this.squashed !== undefined) pull(this.squashed, squash(key), doc.name);
     }
   }
@@ -61,11 +65,17 @@ export class NameLookup {
     for (const name of listOf(this.squashedKeys().get(squash(text)))) suggestions.add(name);
     const needle = text.toLowerCase();
     const limit = needle.length <= 4 ? 1 : needle.length <= 12 ? 2 : 3;
+    const needleMask = characterMask(needle);
+    const buckets = this.lengthBuckets();
     const ranked: { name: string; distance: number }[] = [];
-    for (const [key, names] of this.folded) {
-      const distance = boundedEditDistance(needle, key, limit, this.scratch);
-      if (distance > limit || distance === 0) continue;
-      for (const name of listOf(names)) ranked.push({ name, distance });
+    for (let length = needle.length - limit; length <= needle.length + limit; length++) {
+      for (const [key, mask] of buckets.get(length) ?? []) {
+        // Each edit changes at most two bits of the character-presence mask: a cheap lower bound.
+        if (popcount(mask ^ needleMask) > 2 * limit) continue;
+        const distance = boundedEditDistance(needle, key, limit, this.scratch);
+        if (distance > limit || distance === 0) continue;
+        for (const name of listOf(this.folded.get(key))) ranked.push({ name, distance });
+      }
     }
     ranked.sort((a, b) => a.distance - b.distance || a.name.localeCompare(b.name));
     for (const { name } of ranked) {
@@ -74,6 +84,47 @@ export class NameLookup {
     }
     return [...suggestions].slice(0, MAX_SUGGESTIONS);
   }
+
+  /** Folded keys by length, each with its character mask; built on first use, then kept current. */
+  private lengthBuckets(): Map<number, Map<string, number>> {
+    if (this.buckets !== undefined) return this.buckets;
+    this.buckets = new Map();
+    for (const key of this.folded.keys()) this.bucket(key);
+    return this.buckets;
+  }
+
+  private bucket(key: string): void {
+    if (this.buckets === undefined) return;
+    let bucket = this.buckets.get(key.length);
+    if (bucket === undefined) this.buckets.set(key.length, (bucket = new Map()));
+    bucket.set(key, characterMask(key));
+  }
+
+  private unbucket(key: string): void {
+    if (this.buckets === undefined || this.folded.has(key)) return;
+    this.buckets.get(key.length)?.delete(key);
+  }
+}
+
+/** One bit per character class present: a–z, 0–9 (one bit), `_`, `-`, `.`, anything else. */
+function characterMask(text: string): number {
+  let mask = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x61 && code <= 0x7a) mask |= 1 << (code - 0x61);
+    else if (code >= 0x30 && code <= 0x39) mask |= 1 << 26;
+    else if (code === 0x5f) mask |= 1 << 27;
+    else if (code === 0x2d) mask |= 1 << 28;
+    else if (code === 0x2e) mask |= 1 << 29;
+    else mask |= 1 << 30;
+  }
+  return mask;
+}
+
+function popcount(value: number): number {
+  let bits = value - ((value >>> 1) & 0x55555555);
+  bits = (bits & 0x33333333) + ((bits >>> 2) & 0x33333333);
+  return (Math.imul((bits + (bits >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
 }
 
 function keysOf(doc: SearchDocument): string[] {

@@ -65,7 +65,10 @@ function splitMcpWord(word: string): { server: string; tool: string } | undefine
   return { server, tool: separator < 0 ? "" : rest.slice(separator + 2) };
 }
 
-/** A single word that looks like a tool name: worth a "did you mean" when nothing has that name. */
+/**
+ * A single word that looks like a tool name (tool names are ASCII identifiers): worth a
+ * "did you mean" when nothing has that name.
+ */
 export function isNameLike(text: string): boolean {
-  return text.length >= 3 && text.length <= 256 && /^[\p{L}\p{N}_.:\-]+$/u.test(text);
+  return text.length >= 3 && text.length <= 256 && /^[A-Za-z0-9_.:\-]+$/.test(text);
 }
