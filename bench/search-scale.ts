@@ -42,6 +42,7 @@ const builders: Record<string, (pool: EvalTool[]) => Engine> = {
   toolpool: (pool) => {
     const index = new ToolSearchIndex();
     for (const tool of pool) index.add(searchDocumentFromTool(tool));
+    if (index.size !== pool.length) throw new Error(`pool names are not unique: ${index.size} of ${pool.length}`);
     return { query: (text) => index.query(text, { maxResults: RANKED }).matches.map((match) => match.name) };
   },
   minisearch: (pool) => {

@@ -11,10 +11,15 @@ export function replicatePool(tools: readonly EvalTool[], size: number): EvalToo
     return Array.from({ length: size }, (_, i) => tools[Math.floor(i * step)]!);
   }
   const pool: EvalTool[] = [...tools];
+  const taken = new Set(tools.map((tool) => tool.name));
   for (let copy = 1; pool.length < size; copy++) {
     for (const tool of tools) {
       if (pool.length >= size) break;
-      pool.push(renamed(tool, copy));
+      let copied = renamed(tool, copy);
+      // A real name may already end like a copy's ("foo_v1" beside "foo"): pick another spelling.
+      while (taken.has(copied.name)) copied = { ...copied, name: `${copied.name}_` };
+      taken.add(copied.name);
+      pool.push(copied);
     }
   }
   return pool;
@@ -23,8 +28,10 @@ export function replicatePool(tools: readonly EvalTool[], size: number): EvalToo
 function renamed(tool: EvalTool, copy: number): EvalTool {
   const server = `${tool.server} ${copy}`;
   if (tool.name.startsWith("mcp__")) {
-    const tail = tool.name.slice(5 + tool.server.length);
-    return { ...tool, server, name: `mcp__${tool.server}_${copy}${tail}` };
+    const rest = tool.name.slice(5);
+    const separator = rest.indexOf("__");
+    const name = `mcp__${rest.slice(0, separator)}_${copy}${rest.slice(separator)}`;
+    return { ...tool, server, name };
   }
   return { ...tool, server, name: `${tool.name}_v${copy}` };
 }
