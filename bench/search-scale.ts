@@ -38,16 +38,26 @@ const engines = (args.get("engines") ?? "toolpool,minisearch").split(",");
 const step = Math.max(1, allQueries.length / sampleSize);
 const queries = Array.from({ length: Math.min(sampleSize, allQueries.length) }, (_, i) => allQueries[Math.floor(i * step)]!);
 
-const builders: Record<string, (pool: EvalTool[]) => Engine> = {
+/**
+ * Per engine: turn the pool into the engine's input (not measured: the caller holds its tools
+ * anyway), then return the measured build.
+ */
+const builders: Record<string, (pool: EvalTool[]) => () => Engine> = {
   toolpool: (pool) => {
-    const index = new ToolSearchIndex();
-    for (const tool of pool) index.add(searchDocumentFromTool(tool));
-    if (index.size !== pool.length) throw new Error(`pool names are not unique: ${index.size} of ${pool.length}`);
-    return { query: (text) => index.query(text, { maxResults: RANKED }).matches.map((match) => match.name) };
+    const docs = pool.map(searchDocumentFromTool);
+    return () => {
+      const index = new ToolSearchIndex();
+      for (const doc of docs) index.add(doc);
+      if (index.size !== pool.length) throw new Error(`pool names are not unique: ${index.size} of ${pool.length}`);
+      return { query: (text) => index.query(text, { maxResults: RANKED }).matches.map((match) => match.name) };
+    };
   },
   minisearch: (pool) => {
-    const search = new MiniSearchEngine(pool);
-    return { query: (text) => search.query(text, RANKED) };
+    const documents = MiniSearchEngine.documentsOf(pool);
+    return () => {
+      const search = new MiniSearchEngine(documents);
+      return { query: (text) => search.query(text, RANKED) };
+    };
   },
 };
 
@@ -62,10 +72,11 @@ for (const size of sizes) {
 }
 console.log(JSON.stringify({ benchmark: "search-scale", queries: queries.length, results }, null, 2));
 
-function measure(engineName: string, size: number, pool: EvalTool[], build: (pool: EvalTool[]) => Engine) {
+function measure(engineName: string, size: number, pool: EvalTool[], prepare: (pool: EvalTool[]) => () => Engine) {
+  const build = prepare(pool);
   const heapBefore = heapUsedMiB();
   const buildStart = Bun.nanoseconds();
-  let engine: Engine | undefined = build(pool);
+  let engine: Engine | undefined = build();
   const buildMs = (Bun.nanoseconds() - buildStart) / 1e6;
   const indexMiB = round(heapUsedMiB() - heapBefore, 1);
   const rssAfterBuild = rssMiB();

@@ -2,12 +2,18 @@ import MiniSearch from "minisearch";
 import { STOP_WORDS } from "../../src/search/stop-words.ts";
 import type { EvalTool } from "./eval-data.ts";
 
+export interface MiniSearchDocument {
+  id: string;
+  name: string;
+  description: string;
+}
+
 /**
  * The peer engine as ../shared/eval/README.md configures it: MiniSearch 7.2.0 with its BM25+
  * scoring, fields name + description, English stop words removed.
  */
 export class MiniSearchEngine {
-  private readonly search = new MiniSearch<{ id: string; name: string; description: string }>({
+  private readonly search = new MiniSearch<MiniSearchDocument>({
     idField: "id",
     fields: ["name", "description"],
     processTerm: (term) => {
@@ -16,8 +22,13 @@ export class MiniSearchEngine {
     },
   });
 
-  constructor(tools: readonly EvalTool[]) {
-    this.search.addAll(tools.map((tool) => ({ id: tool.name, name: tool.name, description: tool.description })));
+  /** The documents MiniSearch indexes, made outside the measured build. */
+  static documentsOf(tools: readonly EvalTool[]): MiniSearchDocument[] {
+    return tools.map((tool) => ({ id: tool.name, name: tool.name, description: tool.description }));
+  }
+
+  constructor(documents: readonly MiniSearchDocument[]) {
+    this.search.addAll(documents);
   }
 
   query(text: string, limit: number): string[] {
