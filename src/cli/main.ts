@@ -5,6 +5,8 @@ import { call, search, servers, status, stop, tools, type ClientCommandOptions }
 import { ExitCode, UsageError } from "./exit-codes.ts";
 import { serve } from "./serve.ts";
 import { flags } from "./flags-command.ts";
+import { serviceCommand } from "./service.ts";
+import { watchStatus } from "./watch.ts";
 
 const HELP = `toolpool — a tool-pool daemon for LLM agents
 
@@ -13,6 +15,7 @@ usage: toolpool <command> [options]
 commands:
   serve                 run the daemon in the foreground
   status                show the running daemon's state
+  status --watch        a live view, redrawn every second (q or Ctrl-C quits)
   tools                 list the tool pool
   call NAME [JSON]      run one tool, e.g. toolpool call Read '{"file_path":"README.md"}'
   search QUERY          search the pool as ToolSearch does (keywords, select:A,B, discover:words)
@@ -22,6 +25,8 @@ commands:
   stop                  stop the running daemon
   mcp                   an MCP server on stdio bridged to the daemon (starts one if none runs)
   mcp --http HOST:PORT  the same over Streamable HTTP, loopback only (e.g. 127.0.0.1:8765)
+  service ACTION        install | uninstall | status | print the background service (systemd user
+                        unit on Linux, launchd agent on macOS) for this binary
   version               print version, tier and compiled features
 
 options:
@@ -31,6 +36,8 @@ options:
                         filesystem in a fresh temp dir, sequential-thinking)
   --logs NAME           (servers) show an MCP server's recent stderr
   --root DIR            (mcp) a workspace root for the bridge's sessions; repeatable
+  --binary PATH         (service) the toolpool binary the service runs (default: this one)
+  --platform NAME       (service print) linux or darwin (default: this system)
   --json                machine-readable output
   --max N               (search) how many results, default 5
 
@@ -55,6 +62,9 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         logs: { type: "string" },
         http: { type: "string" },
         root: { type: "string", multiple: true },
+        watch: { type: "boolean", default: false },
+        binary: { type: "string" },
+        platform: { type: "string" },
       },
     });
   } catch (error) {
@@ -69,6 +79,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       case "serve":
         return await serve({ ...(values.socket && { socket: values.socket }), ...(values.config && { config: values.config }), demo: values.demo });
       case "status":
+        if (values.watch) return await watchStatus({ ...(values.socket && { socket: values.socket }) });
         return await status(options);
       case "tools":
         return await tools(options);
@@ -85,6 +96,13 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         return await flags(options);
       case "stop":
         return await stop(options);
+      case "service":
+        return await serviceCommand(rest[0], {
+          ...options,
+          ...(values.config && { config: values.config }),
+          ...(values.binary && { binary: values.binary }),
+          ...(values.platform && { platform: values.platform }),
+        });
       case "mcp": {
         // Loaded on demand: the MCP server SDK is only needed by this command.
         const { mcpCommand } = await import("./mcp.ts");

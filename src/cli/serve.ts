@@ -1,5 +1,7 @@
 /** `toolpool serve`: load the config, start the daemon, wire signals, run until stopped. */
+import { feature } from "bun:bundle";
 import { builtinTools } from "../builtin/list.ts";
+import type { CronService } from "../cron/cron-service.ts";
 import { ConfigError, loadConfig, locateConfig } from "../config/load.ts";
 import { Daemon } from "../daemon/daemon.ts";
 import { createLogger } from "../daemon/logger.ts";
@@ -23,7 +25,20 @@ export async function serve(options: ServeOptions): Promise<number> {
     const { config, path } = await loadConfig(configSource);
     logger.setLevel(config.logLevel);
     if (path) logger.info("config loaded", { path });
-    daemon = new Daemon({ socketPath, config, configSource, builtins: builtinTools(), logger, demo: options.demo ?? false });
+    let cron: CronService | undefined;
+    if (feature("AGENT_TRIGGERS")) {
+      cron = (require("../cron/cron-service.ts") as typeof import("../cron/cron-service.ts")).openCronService({
+        onError: (error) => logger.error("cron fault", { error: String(error) }),
+      });
+    }
+    let running: Daemon | undefined;
+    const builtins = builtinTools({
+      ...(config.webFetch && { webFetch: config.webFetch }),
+      ...(cron && { cronScheduler: cron.scheduler }),
+      // Read at each call, so a SIGHUP reload's triggers apply.
+      remoteTriggers: () => (running?.config() ?? config).remoteTriggers,
+    });
+    daemon = running = new Daemon({ socketPath, config, configSource, builtins, logger, demo: options.demo ?? false, ...(cron && { cron }) });
     await daemon.start();
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -21,7 +21,8 @@ export function assembleForSession(
   const own = sessionTools(session, deps);
   const assembled = assembleRequest({
     settings: assembleSettings(state, session),
-    tools: withoutKilled(state.pool().tools, session),
+    // StructuredOutput goes last: it is the session's own, so it never shifts a pool tool.
+    tools: own.structuredOutput ? [...withoutKilled(state.pool().tools, session), own.structuredOutput] : withoutKilled(state.pool().tools, session),
     messages,
     ...(system !== undefined && { system }),
     metaTools: () => ({ toolSearch: own.toolSearch, executeExtraTool: own.executeExtraTool }),

@@ -35,6 +35,9 @@ import { createRuntimeFlags, flagsConfigChanged } from "../flags/create-flags.ts
 import { globalFlagAttributes, sessionFlagAttributes } from "../flags/flag-attributes.ts";
 import type { FlagAttributes, RuntimeFlags } from "../flags/runtime-flags.ts";
 import type { SessionSettings } from "../session/session.ts";
+import type { CronService } from "../cron/cron-service.ts";
+import type { CronLink } from "./cron-link.ts";
+import { JsonSchemaCompiler } from "../validate/ajv.ts";
 import { sessionLookup, type SessionToolDeps } from "./session-tools.ts";
 
 export interface DaemonOptions {
@@ -49,6 +52,8 @@ export interface DaemonOptions {
   demo?: boolean;
   /** Runtime flags; by default built from `config.flags` (GrowthBook, or embedded defaults). */
   flags?: RuntimeFlags;
+  /** The cron service (AGENT_TRIGGERS tiers); the daemon delivers its firings and closes it. */
+  cron?: CronService;
   /** Overrides for the MCP pool (tests: cache path, timings). */
   mcpOptions?: Partial<Omit<McpPoolOptions, "servers" | "logger">>;
 }
@@ -71,6 +76,7 @@ export class Daemon implements DaemonState {
   #pool: Pool;
   #mcp: McpPool | undefined;
   #flags: RuntimeFlags;
+  #cron: CronLink | undefined;
   readonly #flagAttributes = new WeakMap<SessionSettings, FlagAttributes>();
   #demoSpecs: ServerSpec[] | undefined;
   readonly #demo: boolean;
@@ -98,6 +104,7 @@ export class Daemon implements DaemonState {
       pendingServers: () => this.#mcp?.pendingServers() ?? [],
       killSwitch: (tool, session) => this.#killSwitch(tool, session),
       warmServer: (server) => this.ensureServerStarted(server),
+      compiler: new JsonSchemaCompiler(),
     };
     this.#dispatcher = new Dispatcher(this.logger);
     registerMcpMethods(this.#dispatcher, this);
@@ -106,6 +113,14 @@ export class Daemon implements DaemonState {
     if (feature("PREFETCH")) {
       (require("./handlers/prefetch.ts") as typeof import("./handlers/prefetch.ts")).registerPrefetchMethods(this.#dispatcher, this);
     }
+    if (feature("AGENT_TRIGGERS")) {
+      const { CronLink: Link } = require("./cron-link.ts") as typeof import("./cron-link.ts");
+      if (options.cron) this.#cron = new Link(options.cron, () => this.connections, this, this.#dispatcher);
+    }
+  }
+
+  sessionAttached(session: Session): void {
+    this.#cron?.sessionAttached(session.id);
   }
 
   config(): Config {
@@ -182,6 +197,7 @@ export class Daemon implements DaemonState {
     const session = this.sessions.create(resolveSettings({ delivery: "proxy" }, this.settingsDefaults()));
     this.sessions.attach(session);
     connection.sessionId = session.id;
+    this.sessionAttached(session);
     return session;
   }
 
@@ -250,6 +266,7 @@ export class Daemon implements DaemonState {
     }
     chmodSync(this.socketPath, 0o600);
     this.#startMcp(servers);
+    this.#cron?.start();
     this.logger.info("listening", { socket: this.socketPath, tier: this.info.tier, version: this.info.version, tools: this.#pool.tools.length });
   }
 
@@ -300,6 +317,7 @@ export class Daemon implements DaemonState {
     // Every server's process group goes; bounded, though stopping a server never waits past its grace period.
     await Promise.race([this.#mcp?.stop(), Bun.sleep(5_000)]);
     await this.#flags.close();
+    this.#cron?.close();
     tryUnlink(this.socketPath);
     this.#lock?.release();
     await Promise.race([closed, Bun.sleep(1_000)]);

@@ -10,6 +10,8 @@ import type { PermissionSettings } from "../permissions/rules.ts";
 import type { Pool } from "../pool/assemble.ts";
 import type { Session } from "../session/session.ts";
 import type { Tool } from "../tool/tool.ts";
+import { createStructuredOutputTool } from "../builtin/structured-output.ts";
+import type { JsonSchemaCompiler } from "../validate/ajv.ts";
 
 export interface SessionToolDeps {
   pool: () => Pool;
@@ -18,6 +20,8 @@ export interface SessionToolDeps {
   killSwitch?: (tool: Tool, session: Session) => string | undefined;
   /** Starts a lazily started MCP server in the background (a `select:` of one of its tools). */
   warmServer?: (server: string) => void;
+  /** Shared by every session's StructuredOutput: one compilation per distinct schema. */
+  compiler: JsonSchemaCompiler;
 }
 
 export interface SessionTools {
@@ -25,13 +29,20 @@ export interface SessionTools {
   executeExtraTool: Tool;
   /** Names found by this session's own ToolSearch calls: counted as discovered for ExecuteExtraTool. */
   searched: Set<string>;
+  /** The session's StructuredOutput, when its settings give an output schema. */
+  structuredOutput?: Tool;
+  /** The schema `structuredOutput` was built from (a re-opened session may change it). */
+  outputSchema: Record<string, unknown> | null;
 }
 
 const built = new WeakMap<Session, SessionTools>();
 
 export function sessionTools(session: Session, deps: SessionToolDeps): SessionTools {
   const cached = built.get(session);
-  if (cached) return cached;
+  if (cached) {
+    if (cached.outputSchema !== session.settings.outputSchema) withStructuredOutput(cached, session.settings.outputSchema, deps);
+    return cached;
+  }
   const decided = deliveryOf(session);
   const delivery = decided === "native" ? "native" : "proxy";
   const searched = new Set<string>();
@@ -54,6 +65,7 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionTo
   };
   const tools: SessionTools = {
     searched,
+    outputSchema: null,
     toolSearch: createToolSearchTool({
       engine,
       lookup,
@@ -72,8 +84,16 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionTo
         })(name, input, context),
     }),
   };
+  withStructuredOutput(tools, session.settings.outputSchema, deps);
   built.set(session, tools);
   return tools;
+}
+
+/** Throws OutputSchemaError for a schema that does not compile (the session handler reports it). */
+function withStructuredOutput(tools: SessionTools, schema: Record<string, unknown> | null, deps: SessionToolDeps): void {
+  if (schema) tools.structuredOutput = createStructuredOutputTool(schema, deps.compiler);
+  else delete tools.structuredOutput;
+  tools.outputSchema = schema;
 }
 
 export function sessionLookup(session: Session, deps: SessionToolDeps): (name: string) => Tool | undefined {
@@ -81,6 +101,7 @@ export function sessionLookup(session: Session, deps: SessionToolDeps): (name: s
   return (name) => {
     if (name === own.toolSearch.name) return own.toolSearch;
     if (name === own.executeExtraTool.name) return own.executeExtraTool;
+    if (own.structuredOutput && name === own.structuredOutput.name) return own.structuredOutput;
     return deps.pool().get(name);
   };
 }

@@ -47,6 +47,8 @@ export interface DaemonState {
     onProgress?: (update: ProgressUpdate) => void,
   ): Promise<ToolResult>;
   requestShutdown(reason: string): void;
+  /** A connection now speaks for this session (opened or resumed): deliver what waits for it. */
+  sessionAttached(session: Session): void;
   flags(): RuntimeFlags;
   /** The session's flag attributes (one object per settings, so flag reads hit their cache). */
   flagAttributes(session: Session): FlagAttributes;

@@ -19,6 +19,8 @@ export const Method = {
   Tools: "toolpool/tools",
   Shutdown: "toolpool/shutdown",
   Flags: "toolpool/flags",
+  CronFired: "toolpool/cronFired",
+  CronSubscribe: "toolpool/cronSubscribe",
   Servers: "toolpool/servers",
   ServerLogs: "toolpool/servers/logs",
   ServerRestart: "toolpool/servers/restart",

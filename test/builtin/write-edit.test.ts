@@ -50,7 +50,7 @@ describe("Write", () => {
     using workspace = makeWorkspace();
     const result = await workspace.run("Write", { file_path: "x.txt", content: "x" }, { permissions: { mode: "readOnly", allow: [], deny: [] } });
     expect(result).toEqual({
-      text: "Permission denied for Write: the session is read-only and this call may write (no allow rule covers it).",
+      text: "Permission denied for Write: the session is read-only and this call may write.",
       isError: true,
     });
   });

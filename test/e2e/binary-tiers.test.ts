@@ -1,7 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { TIERS } from "../../features/tiers.ts";
-import { binaryPath, runBinary, testTier } from "../helpers/binary.ts";
+import { binaryPath, runBinary, startBinaryDaemon, testTier } from "../helpers/binary.ts";
+import { tempSocketDir } from "../helpers/daemon-harness.ts";
+import { RawClient } from "../helpers/raw-client.ts";
 
 /** A string only Sleep's code contains (from its result text). */
 const SLEEP_MARKER = "Woke early after";
@@ -34,5 +36,22 @@ describe(`compiled binary (${testTier()})`, () => {
   test("unknown command and bad flags are usage errors (exit 2)", async () => {
     expect((await runBinary(["frobnicate"])).code).toBe(2);
     expect((await runBinary(["status", "--nope"])).code).toBe(2);
+  });
+});
+
+describe("each tier's tool list", () => {
+  test(`the running ${testTier()} binary serves exactly its tier's built-in tools`, async () => {
+    const socketPath = `${tempSocketDir()}/t.sock`;
+    await using _daemon = await startBinaryDaemon(socketPath);
+    using client = await RawClient.open(socketPath);
+    const listed = (await client.request("toolpool/tools")).result as { tools: { name: string; source: string }[] };
+    const flags = TIERS[testTier()] as readonly string[];
+    const expected = [
+      "Bash", "Edit", "Glob", "Grep", "NotebookEdit", "Read", "TodoWrite", "WebFetch", "Write",
+      ...(flags.includes("PROACTIVE") ? ["Sleep"] : []),
+      ...(flags.includes("AGENT_TRIGGERS") ? ["CronCreate", "CronDelete", "CronList"] : []),
+      ...(flags.includes("AGENT_TRIGGERS_REMOTE") ? ["RemoteTrigger"] : []),
+    ].sort();
+    expect(listed.tools.filter((tool) => tool.source === "builtin").map((tool) => tool.name)).toEqual(expected);
   });
 });

@@ -19,6 +19,8 @@ import { assembleForSession } from "../assemble-tools.ts";
 import { scanTranscript } from "../../assembly/scan-transcript.ts";
 import { renderCompactionBlock } from "../../assembly/compaction.ts";
 import { sessionTools } from "../session-tools.ts";
+import { createStructuredOutputTool, OutputSchemaError } from "../../builtin/structured-output.ts";
+import type { JsonSchemaCompiler } from "../../validate/ajv.ts";
 import { searchParams } from "../../protocol/methods.ts";
 import { isDeferredTool } from "../../deferral/is-deferred.ts";
 
@@ -26,6 +28,8 @@ export function registerHarnessMethods(dispatcher: Dispatcher, state: DaemonStat
   dispatcher.register(
     Method.Session,
     method(sessionParams, (params, { connection }): SessionResult => {
+      // Refused before anything changes: a broken schema must not open (or alter) a session.
+      if (params.outputSchema) checkOutputSchema(params.outputSchema, state.sessionToolDeps().compiler);
       const existing = params.sessionId ? state.sessions.get(params.sessionId) : undefined;
       let session: Session;
       if (existing) {
@@ -42,6 +46,8 @@ export function registerHarnessMethods(dispatcher: Dispatcher, state: DaemonStat
         state.sessions.attach(session);
         connection.sessionId = session.id;
       }
+      sessionTools(session, state.sessionToolDeps());
+      state.sessionAttached(session);
       state.logger.info("session opened", { session: session.id, resumed: Boolean(existing), model: session.settings.model });
       return { sessionId: session.id, resumed: Boolean(existing), settings: { ...session.settings } };
     }),
@@ -104,6 +110,15 @@ export function registerHarnessMethods(dispatcher: Dispatcher, state: DaemonStat
       };
     }),
   );
+}
+
+function checkOutputSchema(schema: Record<string, unknown>, compiler: JsonSchemaCompiler): void {
+  try {
+    createStructuredOutputTool(schema, compiler);
+  } catch (error) {
+    if (!(error instanceof OutputSchemaError)) throw error;
+    throw new RpcError(ErrorCode.InvalidParams, `Invalid params: field "outputSchema": ${error.message}`);
+  }
 }
 
 export function unknownSession(id: string): RpcError {

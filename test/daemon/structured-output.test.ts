@@ -1,0 +1,40 @@
+import { describe, expect, test } from "bun:test";
+import { RawClient } from "../helpers/raw-client.ts";
+import { startTestDaemon } from "../helpers/daemon-harness.ts";
+import { echoTool } from "../helpers/test-tools.ts";
+
+const answerSchema = {
+  type: "object",
+  properties: { city: { type: "string" }, population: { type: "integer", minimum: 0 } },
+  required: ["city", "population"],
+  additionalProperties: false,
+};
+
+describe("StructuredOutput over the socket", () => {
+  test("a session with an output schema gets a core StructuredOutput that validates the answer", async () => {
+    await using harness = await startTestDaemon({ builtins: [echoTool] });
+    using client = await RawClient.open(harness.socketPath);
+    const { sessionId } = (await client.request("toolpool/session", { model: "gpt-5", format: "anthropic", delivery: "proxy", outputSchema: answerSchema })).result as { sessionId: string };
+    const assembled = (await client.request("toolpool/assemble", { sessionId, messages: [] })).result as { tools: { name: string; input_schema: unknown }[] };
+    expect(assembled.tools.map((tool) => tool.name)).toEqual(["Echo", "StructuredOutput"]);
+    expect(assembled.tools[1]?.input_schema).toEqual(answerSchema);
+
+    const invalid = (await client.request("toolpool/call", { sessionId, name: "StructuredOutput", input: { city: 7, population: -1 } })).result as { isError: boolean; content: { text: string }[] };
+    expect(invalid.isError).toBe(true);
+    expect(invalid.content[0]?.text).toContain("city");
+    expect(invalid.content[0]?.text).toContain("population");
+
+    const valid = (await client.request("toolpool/call", { sessionId, name: "StructuredOutput", input: { city: "Lyon", population: 522000 } })).result as Record<string, unknown>;
+    expect(valid).toMatchObject({ isError: false, structuredContent: { city: "Lyon", population: 522000 } });
+  });
+
+  test("a schema that does not compile is refused with the field named, and no session is opened", async () => {
+    await using harness = await startTestDaemon({ builtins: [echoTool] });
+    using client = await RawClient.open(harness.socketPath);
+    const refused = await client.request("toolpool/session", { outputSchema: { type: "object", properties: { x: { type: "no-such-type" } } } });
+    expect(refused.error).toMatchObject({ code: -32602 });
+    expect((refused.error as { message: string }).message).toContain('field "outputSchema"');
+    const status = (await client.request("toolpool/status")).result as { sessions: { active: number } };
+    expect(status.sessions.active).toBe(0);
+  });
+});
