@@ -48,7 +48,7 @@ export function renderWatch(snapshot: WatchSnapshot, width = 100): string[] {
 function tokenLine(tokens: TokenFacts | undefined): string {
   if (!tokens) return "tokens    (measuring…)";
   const saved = tokens.full - tokens.lean;
-  if (saved <= 0) return `tokens    tools array ${compact(tokens.full)} (nothing deferred, nothing saved)`;
+  if (saved <= 0) return `tokens    tools array ${compact(tokens.lean)} deferred vs ${compact(tokens.full)} in full: nothing saved with a pool this small`;
   const percent = Math.round((saved / tokens.full) * 100);
   return `tokens    tools array ${compact(tokens.lean)} instead of ${compact(tokens.full)} → ${compact(saved)} saved per request (${percent}%, ${tokens.counter})`;
 }
@@ -65,7 +65,7 @@ function serverLines(snapshot: WatchSnapshot): string[] {
   const nameWidth = Math.min(24, Math.max(4, ...snapshot.servers.map((server) => server.name.length)));
   return [
     `MCP servers (${snapshot.servers.length})`,
-    `  ${"NAME".padEnd(nameWidth)}  ${"STATE".padEnd(10)}  TOOLS  RESTARTS  NOTE`,
+    `  ${"NAME".padEnd(nameWidth)}  ${"STATE".padEnd(11)}  TOOLS  RESTARTS  NOTE`,
     ...snapshot.servers.map((server) => {
       const note = [server.stale ? "cached list" : "", server.inFlight ? `${server.inFlight} in flight` : "", firstLine(server.reason)].filter(Boolean).join("; ");
       return `  ${server.name.padEnd(nameWidth)}  ${marker(server.state)}  ${String(server.toolCount).padStart(5)}  ${String(server.restarts).padStart(8)}  ${note}`;
@@ -76,7 +76,7 @@ function serverLines(snapshot: WatchSnapshot): string[] {
 /** The state with a mark a glance can read: ● up, ◐ on its way, ○ off, ✗ broken. */
 function marker(state: string): string {
   const mark = state === "connected" ? "●" : state === "pending" ? "◐" : state === "failed" || state === "parked" ? "✗" : "○";
-  return `${mark} ${state}`.padEnd(10);
+  return `${mark} ${state}`.padEnd(11);
 }
 
 function firstLine(text: string | undefined): string {

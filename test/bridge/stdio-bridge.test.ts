@@ -53,7 +53,7 @@ describe("toolpool mcp on stdio (a child process, as hosts run it)", () => {
 
   test("stdout carries only MCP; the bridge exits 0 when the host closes stdin", async () => {
     await using daemon = await startBridgeDaemon();
-    const child = Bun.spawn([process.execPath, MAIN, "mcp", "--socket", daemon.socketPath], { stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    const child = Bun.spawn([process.execPath, MAIN, "mcp", "--socket", daemon.socketPath], { env: { ...process.env }, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
     child.stdin.write(
       `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } })}\n`,
     );

@@ -55,7 +55,7 @@ describe("systemd user unit", () => {
     const spec = { ...SPEC, argv: [process.execPath, "serve", "--config", join(dir, "my config %d.json"), "--socket", join(dir, "a$b.sock")] };
     const file = join(dir, "toolpool.service");
     writeFileSync(file, renderSystemdUnit(spec));
-    const child = Bun.spawn([analyze!, "--user", "verify", file], { stdout: "pipe", stderr: "pipe" });
+    const child = Bun.spawn([analyze!, "--user", "verify", file], { env: { ...process.env }, stdout: "pipe", stderr: "pipe" });
     const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
     // verify reports bad lines as warnings with exit 0, so its output must be empty too.
     expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: "", stderr: "" });
