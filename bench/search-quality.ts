@@ -39,7 +39,8 @@ const index = new ToolSearchIndex({ ranking });
 for (const tool of tools) index.add(searchDocumentFromTool(tool));
 const buildMs = (Bun.nanoseconds() - buildStart) / 1e6;
 
-// First pass: cold (query tokenization not cached yet, JIT warming). Second pass: measured warm.
+// First pass: cold (query tokenization not cached yet, JIT warming), gives the rankings.
+// Second pass: more warm-up, untimed. Third pass: measured warm, as in a long-lived daemon.
 const coldMs: number[] = [];
 const rankings: string[][] = [];
 for (const query of queries) {
@@ -48,6 +49,7 @@ for (const query of queries) {
   coldMs.push((Bun.nanoseconds() - start) / 1e6);
   rankings.push(result.matches.map((match) => match.name));
 }
+for (const query of queries) index.query(query.query, { maxResults: RANKED });
 const warmMs: number[] = [];
 for (const query of queries) {
   const start = Bun.nanoseconds();

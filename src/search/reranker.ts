@@ -8,7 +8,7 @@ export interface Candidate {
 }
 
 /**
- * Second stage over the first-stage top candidates, with evidence a bag of words cannot see:
+ * Second stage over the first-stage top candidates (re-scored in place, then sorted), with evidence a bag of words cannot see:
  * query word pairs that occur adjacent, in order, in the description (a phrase is rarer, and
  * more telling, than its words), and how much of the query the tool covers.
  */
@@ -22,8 +22,9 @@ export function rerank(
   if (candidates.length === 0) return candidates;
   const coverageWeight =
     query.totalIdf > 0 ? options.coverage * Math.min(1, options.coverageFadeTerms / Math.max(1, query.idfById.size)) : 0;
-  const reranked = candidates.map(({ slot, score }) => {
-    let total = score;
+  for (const candidate of candidates) {
+    const slot = candidate.slot;
+    let total = candidate.score;
     const terms = index.slotTerms[slot]!;
     const distinct = index.distinctCounts[slot]!;
     if (options.descriptionPhrase > 0 && query.pairs.size > 0) {
@@ -33,10 +34,10 @@ export function rerank(
       const share = matchedIdf(terms, distinct, idfByTerm) / query.totalIdf;
       total *= 1 + coverageWeight * share ** options.coverageExponent;
     }
-    return { slot, score: total };
-  });
-  reranked.sort((a, b) => b.score - a.score || a.slot - b.slot);
-  return reranked;
+    candidate.score = total;
+  }
+  candidates.sort((a, b) => b.score - a.score || a.slot - b.slot);
+  return candidates;
 }
 
 /** IDF sum of the query terms among a tool's distinct terms (`terms[0, end)`); `idfByTerm` is zero for other terms. */

@@ -47,11 +47,10 @@ export class TopK {
     this.siftDown(slot, score);
   }
 
-  /** The kept pairs, best first. */
+  /** The kept pairs, in no particular order (the re-rank sorts them). */
   drain(): { slot: number; score: number }[] {
     const result: { slot: number; score: number }[] = [];
     for (let i = 0; i < this.size; i++) result.push({ slot: this.slots[i]!, score: this.scores[i]! });
-    result.sort((a, b) => b.score - a.score || a.slot - b.slot);
     this.size = 0;
     return result;
   }
