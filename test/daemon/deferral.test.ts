@@ -143,3 +143,31 @@ describe("compaction over the socket", () => {
     expect(after.discovered).toEqual(["StockQuote", "WeatherForecast"]);
   });
 });
+
+describe("proxy stability over the socket", () => {
+  test("50 turns of searches and executions leave the tools array byte-identical", async () => {
+    await using harness = await startTestDaemon({ builtins });
+    using client = await RawClient.open(harness.socketPath);
+    const { sessionId } = await result(client, "toolpool/session", { model: "gpt-5", provider: "openai", delivery: "proxy" });
+    const messages: unknown[] = [{ role: "user", content: "start" }];
+    const first = JSON.stringify((await result(client, "toolpool/assemble", { sessionId, messages })).tools);
+    for (let turn = 0; turn < 50; turn++) {
+      const search = { id: `s${turn}`, name: "ToolSearch", input: { query: turn % 2 ? "weather forecast" : "stock quote ticker" } };
+      const found = await result(client, "toolpool/call", { sessionId, name: search.name, input: search.input, toolUseId: search.id });
+      const target = turn % 2 ? { tool_name: "WeatherForecast", params: { city: `C${turn}` } } : { tool_name: "StockQuote", params: { ticker: `T${turn}` } };
+      messages.push(
+        { role: "assistant", tool_calls: [{ id: search.id, type: "function", function: { name: search.name, arguments: JSON.stringify(search.input) } }] },
+        found.toolResult,
+      );
+      const ran = await result(client, "toolpool/call", { sessionId, name: "ExecuteExtraTool", input: target, toolUseId: `x${turn}` });
+      expect(ran.isError).toBe(false);
+      messages.push(
+        { role: "assistant", tool_calls: [{ id: `x${turn}`, type: "function", function: { name: "ExecuteExtraTool", arguments: JSON.stringify(target) } }] },
+        ran.toolResult,
+        { role: "user", content: `turn ${turn}` },
+      );
+      const assembled = await result(client, "toolpool/assemble", { sessionId, messages });
+      expect(JSON.stringify(assembled.tools)).toBe(first);
+    }
+  });
+});

@@ -1,8 +1,11 @@
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync, realpathSync } from "node:fs";
+import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { parseConfig } from "../../src/config/load.ts";
+import { Daemon } from "../../src/daemon/daemon.ts";
+import { createLogger } from "../../src/daemon/logger.ts";
 import { join } from "node:path";
 import { RawClient } from "../helpers/raw-client.ts";
-import { startTestDaemon } from "../helpers/daemon-harness.ts";
+import { startTestDaemon, tempSocketDir } from "../helpers/daemon-harness.ts";
 import { echoTool, gateTool } from "../helpers/test-tools.ts";
 
 describe("sessions", () => {
@@ -92,6 +95,35 @@ describe("sessions", () => {
         }
       }
       client.close();
+    }
+  });
+});
+
+describe("config reload", () => {
+  test("a reload with a bad config keeps the previous one; a good one applies", async () => {
+    const dir = tempSocketDir();
+    const configPath = join(dir, "config.json");
+    writeFileSync(configPath, JSON.stringify({ permissions: { mode: "default", allow: [], deny: ["Echo"] } }));
+    const logs: string[] = [];
+    const daemon = new Daemon({
+      socketPath: join(dir, "r.sock"),
+      config: parseConfig(JSON.parse(await Bun.file(configPath).text()), configPath),
+      configSource: { path: configPath, explicit: true },
+      builtins: [echoTool],
+      logger: createLogger("info", (line) => logs.push(line)),
+    });
+    await daemon.start();
+    try {
+      expect(daemon.pool().get("Echo")).toBeUndefined();
+      writeFileSync(configPath, JSON.stringify({ permissions: { mode: "sometimes" } }));
+      await daemon.reload();
+      expect(daemon.pool().get("Echo")).toBeUndefined();
+      expect(logs.some((line) => line.includes("config reload failed") && line.includes("permissions.mode"))).toBe(true);
+      writeFileSync(configPath, JSON.stringify({}));
+      await daemon.reload();
+      expect(daemon.pool().get("Echo")?.name).toBe("Echo");
+    } finally {
+      await daemon.stop("test finished");
     }
   });
 });
