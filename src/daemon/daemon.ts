@@ -31,10 +31,8 @@ import { resolveServerSpecs, type ServerSpec } from "../mcp/server-spec.ts";
 import { Method } from "../protocol/method-names.ts";
 import { SearchSync } from "./search-sync.ts";
 import { dirname } from "node:path";
-import { createRuntimeFlags, flagsConfigChanged } from "../flags/create-flags.ts";
-import { globalFlagAttributes, sessionFlagAttributes } from "../flags/flag-attributes.ts";
 import type { FlagAttributes, RuntimeFlags } from "../flags/runtime-flags.ts";
-import type { SessionSettings } from "../session/session.ts";
+import { DaemonFlags } from "./daemon-flags.ts";
 import type { CronService } from "../cron/cron-service.ts";
 import type { CronLink } from "./cron-link.ts";
 import { JsonSchemaCompiler } from "../validate/ajv.ts";
@@ -75,9 +73,8 @@ export class Daemon implements DaemonState {
   #config: Config;
   #pool: Pool;
   #mcp: McpPool | undefined;
-  #flags: RuntimeFlags;
+  readonly #flags: DaemonFlags;
   #cron: CronLink | undefined;
-  readonly #flagAttributes = new WeakMap<SessionSettings, FlagAttributes>();
   #demoSpecs: ServerSpec[] | undefined;
   readonly #demo: boolean;
   readonly #mcpOptions: Partial<Omit<McpPoolOptions, "servers" | "logger">>;
@@ -96,13 +93,18 @@ export class Daemon implements DaemonState {
     this.#env = options.env ?? process.env;
     this.#demo = options.demo ?? false;
     this.#mcpOptions = options.mcpOptions ?? {};
-    this.#flags = options.flags ?? this.#createFlags(options.config);
+    this.#flags = new DaemonFlags(options.config, {
+      info: this.info,
+      logger: this.logger,
+      configDir: this.#configSource.path ? dirname(this.#configSource.path) : undefined,
+      ...(options.flags && { injected: options.flags }),
+    });
     this.#pool = this.#assemble();
     this.#toolDeps = {
       pool: () => this.#pool,
       engine: this.search.index,
       pendingServers: () => this.#mcp?.pendingServers() ?? [],
-      killSwitch: (tool, session) => this.#killSwitch(tool, session),
+      killSwitch: (tool, session) => this.#flags.killSwitch(tool, session),
       warmServer: (server) => this.ensureServerStarted(server),
       compiler: new JsonSchemaCompiler(),
     };
@@ -141,47 +143,16 @@ export class Daemon implements DaemonState {
       env: this.#env,
       daemonCwd: process.cwd(),
       prefetchCompiled: this.info.features.includes("PREFETCH"),
-      runtime: (facts) => {
-        const values = this.#flags.values(sessionFlagAttributes(facts));
-        return {
-          unsupportedModels: values.tool_search_unsupported_models,
-          autoPercent: values.tool_search_auto_percent,
-          searchMaxResults: values.search_default_max_results,
-          disabledTools: values.disabled_tools,
-          announcements: values.deferred_tools_delta ? "delta" : "list",
-        };
-      },
+      runtime: (facts) => this.#flags.runtimeDefaults(facts),
     };
   }
 
   flags(): RuntimeFlags {
-    return this.#flags;
+    return this.#flags.current;
   }
 
-  /** The flag attributes of a session, made once per settings object (flag reads cache by identity). */
   flagAttributes(session: Session): FlagAttributes {
-    let attributes = this.#flagAttributes.get(session.settings);
-    if (!attributes) {
-      attributes = sessionFlagAttributes(session.settings);
-      this.#flagAttributes.set(session.settings, attributes);
-    }
-    return attributes;
-  }
-
-  /** The kill switch: a tool named in `disabled_tools` is refused at once, in every session. */
-  #killSwitch(tool: Tool, session: Session): string | undefined {
-    const disabled = this.#flags.get("disabled_tools", this.flagAttributes(session));
-    return disabled.includes(tool.name) ? 'disabled by the runtime flag "disabled_tools"' : undefined;
-  }
-
-  #createFlags(config: Config): RuntimeFlags {
-    const configDir = this.#configSource.path ? dirname(this.#configSource.path) : undefined;
-    return createRuntimeFlags(config.flags, {
-      features: this.info.features,
-      attributes: globalFlagAttributes(this.info),
-      logger: this.logger,
-      ...(configDir && { configDir }),
-    });
+    return this.#flags.attributes(session);
   }
 
   sessionFor(connection: Connection, sessionId: string | undefined): Session {
@@ -230,7 +201,7 @@ export class Daemon implements DaemonState {
             sessionState: session.toolState,
             ...(onProgress && { onProgress }),
           },
-          { lookup, permissions: session.settings.permissions, killSwitch: (target) => this.#killSwitch(target, session) },
+          { lookup, permissions: session.settings.permissions, killSwitch: (target) => this.#flags.killSwitch(target, session) },
         ),
       );
     } finally {
@@ -284,11 +255,11 @@ export class Daemon implements DaemonState {
   }
 
   prefetchEnabled(session: Session): boolean {
-    return this.#flags.get("prefetch_enabled", this.flagAttributes(session));
+    return this.#flags.current.get("prefetch_enabled", this.flagAttributes(session));
   }
 
   prefetchMaxResults(): number {
-    return this.#flags.get("prefetch_max_results");
+    return this.#flags.current.get("prefetch_max_results");
   }
 
   requestShutdown(reason: string): void {
@@ -331,10 +302,7 @@ export class Daemon implements DaemonState {
       const servers = await this.#serverSpecs(config);
       const previous = this.#config;
       this.#config = config;
-      if (flagsConfigChanged(previous.flags, config.flags)) {
-        await this.#flags.close();
-        this.#flags = this.#createFlags(config);
-      }
+      await this.#flags.reconfigure(previous, config);
       await this.#mcp?.reconfigure(servers);
       this.#pool = this.#assemble();
       this.logger.setLevel(config.logLevel);
@@ -373,7 +341,7 @@ export class Daemon implements DaemonState {
       logger: this.logger,
       env: this.#env,
       clientVersion: this.info.version,
-      defaultTimeoutMs: () => this.#flags.get("mcp_call_timeout_ms"),
+      defaultTimeoutMs: () => this.#flags.current.get("mcp_call_timeout_ms"),
       ...this.#mcpOptions,
     });
     this.#mcp = pool;
