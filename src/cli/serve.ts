@@ -8,6 +8,7 @@ import { createLogger } from "../daemon/logger.ts";
 import { AlreadyRunningError } from "../daemon/socket-lock.ts";
 import { resolveSocketPath, SocketPathError } from "../daemon/socket-path.ts";
 import { ExitCode } from "./exit-codes.ts";
+import { reportStartupProgress } from "./startup-progress.ts";
 
 export interface ServeOptions {
   socket?: string;
@@ -57,6 +58,8 @@ export async function serve(options: ServeOptions): Promise<number> {
         `  try: toolpool status | toolpool tools | toolpool call Read '{"file_path":"README.md"}'\n` +
         `  (set TOOLPOOL_SOCKET=${socketPath} or pass --socket when it is not the default)\n`,
     );
+    // In a terminal, show MCP servers connecting; logs stay on stderr either way.
+    void reportStartupProgress({ servers: () => daemon.mcp()?.servers() ?? [], write: (text) => process.stdout.write(text) });
   }
   await daemon.stopped;
   return ExitCode.Ok;

@@ -52,7 +52,8 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionTo
     query(text, options) {
       const result = deps.engine.query(text, options);
       // A bridge or harness that sends no transcript still gets what its own searches found.
-      for (const match of result.matches) searched.add(match.name);
+      // discover: shows schemas without discovering (SPEC §7), so it marks nothing found.
+      if (result.kind !== "discover") for (const match of result.matches) searched.add(match.name);
       // Selecting a tool means a call is coming: start its server now if it starts lazily.
       if (result.kind === "select") {
         for (const name of result.found ?? []) {

@@ -171,3 +171,15 @@ describe("proxy stability over the socket", () => {
     }
   });
 });
+
+describe("discover: over the socket", () => {
+  test("discover: shows a schema without discovering; ExecuteExtraTool still refuses the tool", async () => {
+    await using harness = await startTestDaemon({ builtins });
+    using client = await RawClient.open(harness.socketPath);
+    const shown = await result(client, "tools/call", { name: "ToolSearch", arguments: { query: "discover:stock quote" } });
+    expect(JSON.stringify(shown.content)).toContain("StockQuote");
+    const refused = await result(client, "tools/call", { name: "ExecuteExtraTool", arguments: { tool_name: "StockQuote", params: { ticker: "X" } } });
+    expect(refused.isError).toBe(true);
+    expect(JSON.stringify(refused.content)).toContain("select:StockQuote");
+  });
+});
