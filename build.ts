@@ -29,9 +29,21 @@ async function buildTier(tier: TierName): Promise<ManifestEntry> {
   const started = performance.now();
   const result = await Bun.build({
     entrypoints: [ENTRY],
-    compile: { outfile },
+    compile: {
+      outfile,
+      // A daemon must not pick up a .env, bunfig.toml or tsconfig.json from whatever directory it
+      // happens to be started in.
+      autoloadDotenv: false,
+      autoloadBunfig: false,
+      autoloadTsconfig: false,
+      autoloadPackageJson: false,
+      // A smaller heap: the daemon holds an index and sessions, not large transient data.
+      execArgv: ["--smol"],
+    },
     features: [...features],
     minify: true,
+    bytecode: true,
+    format: "esm",
     sourcemap: "none",
     define: {
       TOOLPOOL_TIER: JSON.stringify(tier),

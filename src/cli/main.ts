@@ -1,12 +1,12 @@
 /** The command line: one binary, one verb per job. `toolpool help` lists them. */
 import { parseArgs } from "node:util";
 import { buildInfo } from "../build-info.ts";
-import { call, search, servers, status, stop, tools, type ClientCommandOptions } from "./commands.ts";
+import type { ClientCommandOptions } from "./commands.ts";
 import { ExitCode, UsageError } from "./exit-codes.ts";
-import { serve } from "./serve.ts";
-import { flags } from "./flags-command.ts";
-import { serviceCommand } from "./service.ts";
-import { watchStatus } from "./watch.ts";
+
+// Each command's module is loaded when that command runs: `serve` never pays for the watch view,
+// the service writer or the MCP server bridge, and a client command never loads the daemon.
+const commands = () => import("./commands.ts");
 
 const HELP = `toolpool — a tool-pool daemon for LLM agents
 
@@ -76,28 +76,30 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   const options: ClientCommandOptions = { json: values.json, out, err, ...(values.socket && { socket: values.socket }) };
   try {
     switch (command) {
-      case "serve":
+      case "serve": {
+        const { serve } = await import("./serve.ts");
         return await serve({ ...(values.socket && { socket: values.socket }), ...(values.config && { config: values.config }), demo: values.demo });
+      }
       case "status":
-        if (values.watch) return await watchStatus({ ...(values.socket && { socket: values.socket }) });
-        return await status(options);
+        if (values.watch) return await (await import("./watch.ts")).watchStatus({ ...(values.socket && { socket: values.socket }) });
+        return await (await commands()).status(options);
       case "tools":
-        return await tools(options);
+        return await (await commands()).tools(options);
       case "call":
-        return await call(options, rest[0], rest[1]);
+        return await (await commands()).call(options, rest[0], rest[1]);
       case "search": {
         const max = values.max === undefined ? undefined : Number(values.max);
         if (max !== undefined && (!Number.isInteger(max) || max < 1 || max > 100)) throw new UsageError("--max takes a whole number from 1 to 100");
-        return await search(options, rest, max);
+        return await (await commands()).search(options, rest, max);
       }
       case "servers":
-        return await servers(options, rest, values.logs);
+        return await (await commands()).servers(options, rest, values.logs);
       case "flags":
-        return await flags(options);
+        return await (await import("./flags-command.ts")).flags(options);
       case "stop":
-        return await stop(options);
+        return await (await commands()).stop(options);
       case "service":
-        return await serviceCommand(rest[0], {
+        return await (await import("./service.ts")).serviceCommand(rest[0], {
           ...options,
           ...(values.config && { config: values.config }),
           ...(values.binary && { binary: values.binary }),

@@ -5,7 +5,7 @@
 import { isAbsolute, resolve } from "node:path";
 import type { Config } from "../config/schema.ts";
 import type { Logger } from "../daemon/logger.ts";
-import { type GrowthBookFlagsOptions, GrowthBookFlags } from "./growthbook-flags.ts";
+import type { GrowthBookFlagsOptions } from "./growthbook-flags.ts";
 import type { FlagAttributes, RuntimeFlags } from "./runtime-flags.ts";
 import { StaticFlags } from "./static-flags.ts";
 
@@ -32,6 +32,8 @@ export function createRuntimeFlags(config: FlagsConfig | undefined, options: Cre
   if (!file && !config?.apiHost && !config?.clientKey) {
     return new StaticFlags({ features: options.features, attributes: options.attributes, logger: options.logger });
   }
+  // The GrowthBook SDK is loaded only when a file or an API host is configured.
+  const { GrowthBookFlags } = require("./growthbook-flags.ts") as typeof import("./growthbook-flags.ts");
   return new GrowthBookFlags({
     ...options.overrides,
     features: options.features,

@@ -3,9 +3,7 @@
  * compiled once, on first use (7,000 tools must not cost 7,000 compilations at start-up), and the
  * compiled function is shared by every tool with the same schema.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
+import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
 import { formatProblems, isPlainObject, type Validator } from "./validator.ts";
 import type { JsonSchema } from "../tool/tool.ts";
 
@@ -13,8 +11,10 @@ const DRAFT_2020 = "https://json-schema.org/draft/2020-12/schema";
 
 export class JsonSchemaCompiler {
   readonly #cache = new Map<string, ValidateFunction | Error>();
-  readonly #draft7 = withFormats(new Ajv({ allErrors: true, strict: false, validateFormats: true }));
-  readonly #draft2020 = withFormats(new Ajv2020({ allErrors: true, strict: false }));
+  // Ajv is loaded on the first compilation, not at start-up: a daemon with no MCP server and no
+  // output schema never needs it.
+  #draft7: Ajv | undefined;
+  #draft2020: Ajv | undefined;
 
   /** A validator that compiles `schema` the first time it is used. */
   validator(toolName: string, schema: JsonSchema): Validator {
@@ -36,7 +36,7 @@ export class JsonSchemaCompiler {
     const key = JSON.stringify(schema);
     const cached = this.#cache.get(key);
     if (cached) return cached;
-    const ajv = schema.$schema === DRAFT_2020 ? this.#draft2020 : this.#draft7;
+    const ajv = schema.$schema === DRAFT_2020 ? (this.#draft2020 ??= createAjv2020()) : (this.#draft7 ??= createAjv7());
     let compiled: ValidateFunction | Error;
     try {
       const { $schema: _ignored, ...rest } = schema;
@@ -53,7 +53,18 @@ export class JsonSchemaCompiler {
   }
 }
 
+function createAjv7(): Ajv {
+  const { Ajv: Draft7 } = require("ajv") as typeof import("ajv");
+  return withFormats(new Draft7({ allErrors: true, strict: false, validateFormats: true }));
+}
+
+function createAjv2020(): Ajv {
+  const { Ajv2020 } = require("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js");
+  return withFormats(new Ajv2020({ allErrors: true, strict: false }));
+}
+
 function withFormats<T extends Ajv>(ajv: T): T {
+  const addFormats = require("ajv-formats") as typeof import("ajv-formats");
   addFormats.default(ajv);
   return ajv;
 }
