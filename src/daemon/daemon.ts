@@ -26,7 +26,7 @@ import { acquireSocketLock, tryUnlink, type SocketLock } from "./socket-lock.ts"
 import { prepareSocketDirectory } from "./socket-path.ts";
 import type { DaemonState, DaemonStats } from "./state.ts";
 import { demoServerSpecs } from "../mcp/demo-config.ts";
-import { McpPool, type McpPoolOptions } from "../mcp/mcp-pool.ts";
+import type { McpPool, McpPoolOptions } from "../mcp/mcp-pool.ts";
 import { resolveServerSpecs, type ServerSpec } from "../mcp/server-spec.ts";
 import { Method } from "../protocol/method-names.ts";
 import { SearchSync } from "./search-sync.ts";
@@ -236,7 +236,7 @@ export class Daemon implements DaemonState {
       process.umask(previousUmask);
     }
     chmodSync(this.socketPath, 0o600);
-    this.#startMcp(servers);
+    if (servers.length > 0) this.#startMcp(servers);
     this.#cron?.start();
     this.logger.info("listening", { socket: this.socketPath, tier: this.info.tier, version: this.info.version, tools: this.#pool.tools.length });
   }
@@ -303,7 +303,8 @@ export class Daemon implements DaemonState {
       const previous = this.#config;
       this.#config = config;
       await this.#flags.reconfigure(previous, config);
-      await this.#mcp?.reconfigure(servers);
+      if (this.#mcp) await this.#mcp.reconfigure(servers);
+      else if (servers.length > 0) this.#startMcp(servers);
       this.#pool = this.#assemble();
       this.logger.setLevel(config.logLevel);
       this.logger.info("config reloaded", { tools: this.#pool.tools.length });
@@ -336,7 +337,9 @@ export class Daemon implements DaemonState {
    * every connection `notifications/tools/list_changed`.
    */
   #startMcp(servers: readonly ServerSpec[]): void {
-    const pool = new McpPool({
+    // The MCP SDK is loaded only when some server is configured: a daemon of built-ins starts faster and smaller.
+    const { McpPool: Pool } = require("../mcp/mcp-pool.ts") as typeof import("../mcp/mcp-pool.ts");
+    const pool = new Pool({
       servers,
       logger: this.logger,
       env: this.#env,

@@ -1,6 +1,7 @@
 /** Lazy servers start when one of their tools is selected (ToolSearch select:) or predicted by prefetch, and not before. */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { feature } from "bun:bundle";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { builtinTools } from "../../src/builtin/list.ts";
 import { ToolpoolClient } from "../../src/client/client.ts";
@@ -61,4 +62,29 @@ describe("lazy server warm-up", () => {
       await waitFor(() => daemon.mcp()?.server("lazy")?.state === "connected", "the lazy server started by prefetch");
     });
   }
+});
+
+describe("MCP pool on reload", () => {
+  test("a daemon started without servers starts its MCP pool when a reload adds one", async () => {
+    const dir = tempSocketDir();
+    const configPath = join(dir, "config.json");
+    writeFileSync(configPath, JSON.stringify({}));
+    const daemon = new Daemon({
+      socketPath: join(dir, "d.sock"),
+      config: parseConfig({}, configPath),
+      configSource: { path: configPath, explicit: true },
+      builtins: builtinTools(),
+      logger: silentLogger,
+      mcpOptions: { cachePath: null, backoff: FAST_BACKOFF, graceMs: 500 },
+    });
+    await daemon.start();
+    try {
+      expect(daemon.mcp()).toBeUndefined();
+      writeFileSync(configPath, JSON.stringify({ mcpServers: { late: { command: process.execPath, args: [FIXTURE_SERVER] } } }));
+      await daemon.reload();
+      await waitFor(() => daemon.pool().get("mcp__late__echo"), "the added server's tools in the pool");
+    } finally {
+      await daemon.stop("test finished");
+    }
+  });
 });
