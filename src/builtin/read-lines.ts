@@ -27,7 +27,8 @@ export type LineWindow =
   | { ok: true; lines: WindowLine[]; totalLines?: number }
   | { ok: false; reason: "binary" | "invalid-utf8" };
 
-export async function readLineWindow(path: string, request: LineWindowRequest): Promise<LineWindow> {
+/** `source` is a path to stream from, or the bytes of a small file already read whole. */
+export async function readLineWindow(source: string | Uint8Array, request: LineWindowRequest): Promise<LineWindow> {
   const keep = request.keepChars ?? MAX_DISPLAY_LINE_CHARS + 1;
   const end = request.start + request.count; // first line number past the window
   const decoder = new TextDecoder("utf-8", { fatal: true });
@@ -61,7 +62,7 @@ export async function readLineWindow(path: string, request: LineWindowRequest): 
     take(text.slice(from));
   };
 
-  const reader = Bun.file(path).stream().getReader();
+  const reader = (typeof source === "string" ? Bun.file(source).stream() : new Blob([source]).stream()).getReader();
   try {
     for (;;) {
       if (request.signal?.aborted) throw new Error("the read was cancelled");

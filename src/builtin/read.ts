@@ -50,7 +50,9 @@ export const readTool = buildTool({
     if (info.isDirectory()) return errorResult(`${path} is a directory. Use Glob to list its files.`);
     if (!info.isFile()) return errorResult(`${path} is not a regular file.`);
 
-    const image = await readImage(path, info.size);
+    // A file Read may return whole is read once; only larger files are streamed (a range of a big log).
+    const whole = info.size <= MAX_READ_BYTES ? await Bun.file(path).bytes() : undefined;
+    const image = await readImage(path, info.size, whole);
     if (image) return image;
 
     const ranged = offset !== undefined || limit !== undefined;
@@ -62,7 +64,7 @@ export const readTool = buildTool({
     }
     const start = Math.max(offset ?? 1, 1);
     const count = limit ?? DEFAULT_READ_LINES;
-    const window = await readLineWindow(path, { start, count, readToEnd: info.size <= MAX_READ_BYTES, signal: context.signal });
+    const window = await readLineWindow(whole ?? path, { start, count, readToEnd: info.size <= MAX_READ_BYTES, signal: context.signal });
     if (!window.ok) {
       const why = window.reason === "binary" ? "it contains NUL bytes" : "it is not valid UTF-8 text";
       return errorResult(`${path} looks like a binary file (${why}); Read only shows text and images.`);
@@ -75,6 +77,17 @@ export const readTool = buildTool({
     return textResult(formatWindow(window.lines, start, total));
   },
 });
+
+async function readHead(path: string): Promise<Uint8Array> {
+  const handle = await open(path, "r");
+  const head = new Uint8Array(16);
+  try {
+    await handle.read(head, 0, head.length, 0);
+  } finally {
+    await handle.close();
+  }
+  return head;
+}
 
 function formatWindow(lines: readonly WindowLine[], start: number, total: number | undefined): string {
   const out: string[] = [];
@@ -100,20 +113,14 @@ function formatWindow(lines: readonly WindowLine[], start: number, total: number
   return out.join("\n");
 }
 
-async function readImage(path: string, size: number): Promise<ToolResult | undefined> {
-  const handle = await open(path, "r");
-  const head = new Uint8Array(16);
-  try {
-    await handle.read(head, 0, head.length, 0);
-  } finally {
-    await handle.close();
-  }
+async function readImage(path: string, size: number, whole: Uint8Array | undefined): Promise<ToolResult | undefined> {
+  const head = whole ? whole.subarray(0, 16) : await readHead(path);
   const mimeType = sniffImageType(head);
   if (!mimeType) return undefined;
   if (size > MAX_IMAGE_BYTES) {
     return errorResult(`${path} is a ${formatBytes(size)} image (${mimeType}); images over ${formatBytes(MAX_IMAGE_BYTES)} cannot be returned.`);
   }
-  const data = Buffer.from(await Bun.file(path).bytes()).toString("base64");
+  const data = Buffer.from(whole ?? (await Bun.file(path).bytes())).toString("base64");
   return {
     content: [
       { type: "image", data, mimeType },
