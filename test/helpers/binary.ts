@@ -30,9 +30,10 @@ export async function runBinary(args: string[], env: Record<string, string> = {}
 }
 
 /** Starts `serve` and resolves once the socket answers; the caller stops it. */
-export async function startBinaryDaemon(socketPath: string, extraArgs: string[] = [], env: Record<string, string> = {}, tier?: TierName) {
+export async function startBinaryDaemon(socketPath: string, extraArgs: string[] = [], env: Record<string, string> = {}, tier?: TierName, cwd?: string) {
   const child = Bun.spawn([binaryPath(tier), "serve", "--socket", socketPath, ...extraArgs], {
     env: { ...process.env, ...env },
+    ...(cwd && { cwd }),
     stdout: "pipe",
     stderr: "pipe",
   });
