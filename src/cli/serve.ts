@@ -7,6 +7,8 @@ import { Daemon } from "../daemon/daemon.ts";
 import { createLogger } from "../daemon/logger.ts";
 import { AlreadyRunningError } from "../daemon/socket-lock.ts";
 import { resolveSocketPath, SocketPathError } from "../daemon/socket-path.ts";
+import { isAbsolute, relative } from "node:path";
+import { buildInfo } from "../build-info.ts";
 import { ExitCode } from "./exit-codes.ts";
 import { reportStartupProgress } from "./startup-progress.ts";
 
@@ -53,9 +55,10 @@ export async function serve(options: ServeOptions): Promise<number> {
   process.on("SIGINT", () => onStopSignal("SIGINT"));
   process.on("SIGHUP", () => void daemon.reload());
   if (process.stdout.isTTY) {
+    const self = invocation();
     process.stdout.write(
       `toolpool ${daemon.info.tier} ${daemon.info.version} listening on ${socketPath}\n` +
-        `  try: toolpool status | toolpool tools | toolpool call Read '{"file_path":"README.md"}'\n` +
+        `  try: ${self} status | ${self} tools | ${self} call Read '{"file_path":"README.md"}'\n` +
         `  (set TOOLPOOL_SOCKET=${socketPath} or pass --socket when it is not the default)\n`,
     );
     // In a terminal, show MCP servers connecting; logs stay on stderr either way.
@@ -63,4 +66,11 @@ export async function serve(options: ServeOptions): Promise<number> {
   }
   await daemon.stopped;
   return ExitCode.Ok;
+}
+
+/** How to run this same binary again from here: `./dist/toolpool-pro`, or `toolpool` from source. */
+function invocation(): string {
+  if (!buildInfo().compiled) return "bun src/main.ts";
+  const path = relative(process.cwd(), process.execPath);
+  return path.startsWith("..") || isAbsolute(path) ? process.execPath : path.includes("/") ? `./${path}` : path;
 }

@@ -41,8 +41,13 @@ export function prepareSocketDirectory(socketPath: string): void {
     throw new SocketPathError(`socket directory ${directory} is owned by uid ${stats.uid}, not by you (uid ${uid}); refusing to use it`);
   }
   if ((stats.mode & 0o077) !== 0) {
+    const shared = (stats.mode & 0o1000) !== 0 || (stats.mode & 0o002) !== 0;
+    // A shared directory such as /tmp must not be chmod-ed: the socket belongs in a private one.
+    const fix = shared
+      ? `put the socket in a private directory instead, e.g. --socket ${join(directory, `toolpool-${uid ?? "user"}`, "toolpool.sock")} (created 0700)`
+      : `chmod 700 ${directory}`;
     throw new SocketPathError(
-      `socket directory ${directory} has mode ${(stats.mode & 0o777).toString(8)}; it must be 0700 so no one else can reach the socket (chmod 700 ${directory})`,
+      `socket directory ${directory} has mode ${(stats.mode & 0o7777).toString(8)}; it must be 0700 so no one else can reach the socket (${fix})`,
     );
   }
 }
