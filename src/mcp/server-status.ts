@@ -1,26 +1,11 @@
 /** What `toolpool servers` shows of one MCP server: state and why, tools, process, restarts. */
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import type { ServerSummary } from "../protocol/methods.ts";
 import type { ServerState, ServerSupervisor } from "./server-supervisor.ts";
 
-export interface ServerStatus {
-  name: string;
+/** The wire shape (protocol/methods.ts), with the state narrowed to the supervisor's states. */
+export interface ServerStatus extends ServerSummary {
   state: ServerState;
-  /** Why it is failed or parked (with the tail of its stderr). */
-  reason?: string;
-  transport: "stdio" | "http" | "sse";
-  startup: "eager" | "lazy";
-  toolCount: number;
-  /** The tools offered come from the cache or an earlier connection, not the live server. */
-  stale: boolean;
-  /** Raw names of tools whose description or schema differs from the first version seen. */
-  changedTools: string[];
-  pid?: number;
-  restarts: number;
-  inFlight: number;
-  /** ISO time of the next reconnect attempt while failed. */
-  nextRetryAt?: string;
-  /** ISO time of the tool list in use. */
-  listedAt?: string;
 }
 
 export function describeServer(
