@@ -4,16 +4,26 @@
  * docs/protocol.md describes each with an example; keep the two in step.
  */
 import { z } from "zod";
+import { parseRule } from "../permissions/rules.ts";
 
 export const MCP_PROTOCOL_VERSION = "2025-06-18";
 export const SUPPORTED_PROTOCOL_VERSIONS = ["2025-06-18", "2025-03-26", "2024-11-05", "2025-11-25"];
 
 const sessionRef = { sessionId: z.string().min(1).max(128).optional() };
 
+/** A rule is checked where it enters (session params, config), not at the first call it would judge. */
+const permissionRule = z.string().superRefine((rule, context) => {
+  try {
+    parseRule(rule);
+  } catch (error) {
+    context.addIssue({ code: "custom", message: (error as Error).message });
+  }
+});
+
 export const permissionsSchema = z.strictObject({
   mode: z.enum(["default", "readOnly", "bypass"]).default("default"),
-  allow: z.array(z.string()).default([]),
-  deny: z.array(z.string()).default([]),
+  allow: z.array(permissionRule).default([]),
+  deny: z.array(permissionRule).default([]),
 });
 
 export const sessionParams = z.strictObject({

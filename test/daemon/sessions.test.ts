@@ -38,6 +38,17 @@ describe("sessions", () => {
     expect((badRoot.error as { message: string }).message).toContain('"workspaceRoots.0"');
   });
 
+  test("a malformed permission rule is refused at toolpool/session, naming the field, and changes nothing", async () => {
+    await using harness = await startTestDaemon({ builtins: [echoTool] });
+    using client = await RawClient.open(harness.socketPath);
+    const opened = await client.request("toolpool/session", { permissions: { mode: "default", allow: ["Echo(("], deny: [] } });
+    expect(opened.error).toMatchObject({ code: -32602 });
+    expect((opened.error as { message: string }).message).toContain('field "permissions.allow.0"');
+    const denied = await client.request("toolpool/session", { permissions: { deny: ["not a rule"] } });
+    expect((denied.error as { message: string }).message).toContain('field "permissions.deny.0"');
+    expect(harness.daemon.sessions.counts()).toEqual({ active: 0, detached: 0 });
+  });
+
   test("non-concurrency-safe calls in one session run one at a time; other sessions are not held", async () => {
     const { tool, state } = gateTool();
     await using harness = await startTestDaemon({ builtins: [tool, echoTool] });
@@ -119,6 +130,11 @@ describe("config reload", () => {
       await daemon.reload();
       expect(daemon.pool().get("Echo")).toBeUndefined();
       expect(logs.some((line) => line.includes("config reload failed") && line.includes("permissions.mode"))).toBe(true);
+      // A malformed rule is a bad config too: refused whole, naming the field, the old config kept.
+      writeFileSync(configPath, JSON.stringify({ permissions: { mode: "bypass", deny: ["Echo", "bad rule"] } }));
+      await daemon.reload();
+      expect(daemon.config().permissions).toEqual({ mode: "default", allow: [], deny: ["Echo"] });
+      expect(logs.some((line) => line.includes("config reload failed") && line.includes("permissions.deny.1"))).toBe(true);
       writeFileSync(configPath, JSON.stringify({}));
       await daemon.reload();
       expect(daemon.pool().get("Echo")?.name).toBe("Echo");
