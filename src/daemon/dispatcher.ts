@@ -81,10 +81,15 @@ export class Dispatcher {
       return this.#fail(connection, id, ErrorCode.InvalidRequest, 'Invalid request: "method" must be a string');
     }
     const params = envelope.params ?? {};
-    if (typeof params !== "object" || params === null || Array.isArray(params)) {
+    const paramsIsObject = typeof params === "object" && params !== null && !Array.isArray(params);
+    if (!("id" in envelope)) {
+      // A notification is never answered, even a malformed one: there is no id to answer.
+      if (paramsIsObject) this.#notify(connection, envelope.method, params as Record<string, unknown>);
+      return;
+    }
+    if (!paramsIsObject) {
       return this.#fail(connection, id, ErrorCode.InvalidParams, 'Invalid params: "params" must be an object');
     }
-    if (!("id" in envelope)) return this.#notify(connection, envelope.method, params as Record<string, unknown>);
     if (id === null) {
       return this.#fail(connection, null, ErrorCode.InvalidRequest, 'Invalid request: "id" must be a string or a number');
     }

@@ -57,6 +57,15 @@ describe("wire protocol over the socket", () => {
     expect((await client.request("ping")).result).toEqual({});
   });
 
+  test("a notification is never answered, not even one whose params are not an object", async () => {
+    await using harness = await startTestDaemon({ builtins: [echoTool] });
+    using client = await RawClient.open(harness.socketPath);
+    client.sendLine('{"jsonrpc":"2.0","method":"notifications/cancelled","params":[1]}');
+    client.sendLine('{"jsonrpc":"2.0","method":"notifications/initialized","params":"x"}');
+    expect((await client.request("ping")).result).toEqual({});
+    expect(client.messages).toEqual([{ jsonrpc: "2.0", id: 1, result: {} }]);
+  });
+
   test("a tool failure is a result with isError, never a protocol error", async () => {
     await using harness = await startTestDaemon({ builtins: [echoTool] });
     using client = await RawClient.open(harness.socketPath);
