@@ -37,7 +37,17 @@ export class LayeredEvaluator {
         );
         return fallback;
       }
-      const raw: unknown = this.#client(payload).evalFeature(key, user).value;
+      let raw: unknown;
+      try {
+        raw = this.#client(payload).evalFeature(key, user).value;
+      } catch (error) {
+        // The payload check is structural; a rule the SDK cannot evaluate (`$or: null`, a non-array
+        // `filters`) throws here, on every read. It costs this flag in this layer, not the caller.
+        this.#once(payload, `throw:${key}`, () =>
+          this.#logger.warn("flag could not be evaluated; using the next source", { flag: key, source: layer.name, error: (error as Error).message }),
+        );
+        continue;
+      }
       if (raw === null || raw === undefined) continue;
       const normalized = normalizeFlagValue(key, raw);
       if (!normalized.ok) {

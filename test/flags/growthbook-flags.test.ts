@@ -109,3 +109,33 @@ describe("GrowthBookFlags targeting", () => {
     expect(flags.describe().payloads.map((payload) => payload.features)).toEqual([2]);
   });
 });
+
+describe("GrowthBookFlags and payloads the SDK cannot evaluate", () => {
+  test("a rule that makes the SDK throw costs that flag in that layer, not every flag read", async () => {
+    const dir = tempDir();
+    const file = join(dir, "features.json");
+    // Structurally a payload (loose rules), but `$or: null`, a non-array `filters` and a null `tracks`
+    // entry make GrowthBook's evaluation throw.
+    writeFileSync(
+      file,
+      JSON.stringify({
+        features: {
+          prefetch_max_results: { defaultValue: 6, rules: [{ condition: { $or: null }, force: 7 }] },
+          search_default_max_results: { defaultValue: 9, rules: [{ variations: [1, 2], filters: 5, hashAttribute: "id", key: "k" }] },
+          tool_search_auto_percent: { defaultValue: 20, rules: [{ force: 30, tracks: [null] }] },
+          deferred_tools_delta: { defaultValue: true },
+        },
+      }),
+    );
+    const logger = recordingLogger();
+    await using flags = new GrowthBookFlags({ features: ["PREFETCH"], file, stateDir: dir, logger, attributes: { id: "host" } });
+    expect(flags.values({ model: "m" })).toEqual({ ...defaultFlagValues(), deferred_tools_delta: true });
+    expect(flags.get("prefetch_max_results", { model: "other" })).toBe(3);
+    expect(flags.describe().flags.find((flag) => flag.key === "prefetch_max_results")?.source).toBe("default");
+    expect(logger.find("warn", "could not be evaluated").map((entry) => entry.fields.flag)).toEqual([
+      "tool_search_auto_percent",
+      "prefetch_max_results",
+      "search_default_max_results",
+    ]);
+  });
+});
