@@ -17,6 +17,8 @@ export function assembleForSession(
   session: Session,
   messages: readonly unknown[],
   system?: unknown,
+  /** False for a look at the array (MCP tools/list): it sends no transcript, so it must not reset the discovered set. */
+  remember = true,
 ): AssembledRequest & { sessionId: string } {
   const own = sessionTools(session, deps);
   const assembled = assembleRequest({
@@ -29,7 +31,7 @@ export function assembleForSession(
     pendingServers: deps.pendingServers(),
     schemaCache: session.serializedTools,
   });
-  session.discovered = new Set(assembled.discovered);
+  if (remember) session.discovered = new Set(assembled.discovered);
   for (const warning of assembled.warnings) state.logger.warn("session setting fell back to a default", { session: session.id, warning });
   state.logger.debug("assembled", {
     session: session.id,

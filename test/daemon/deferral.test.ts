@@ -145,6 +145,22 @@ describe("compaction over the socket", () => {
 });
 
 describe("proxy stability over the socket", () => {
+  test("tools/list changes nothing: the discovered set of the last assembled transcript survives it", async () => {
+    await using harness = await startTestDaemon({ builtins });
+    using client = await RawClient.open(harness.socketPath);
+    const { sessionId } = await result(client, "toolpool/session", { model: "gpt-5", provider: "openai", format: "anthropic", delivery: "proxy" });
+    // A transcript from before a daemon restart: this daemon never ran the search itself.
+    const messages: unknown[] = [
+      { role: "user", content: "stock price of ACME?" },
+      { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "ToolSearch", input: { query: "select:StockQuote" } }] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "StockQuote: Look up a quote.\n[toolpool discovered: StockQuote]" }] },
+    ];
+    expect((await result(client, "toolpool/assemble", { sessionId, messages })).discovered).toEqual(["StockQuote"]);
+    await result(client, "tools/list", {});
+    const ran = await result(client, "toolpool/call", { sessionId, name: "ExecuteExtraTool", input: { tool_name: "StockQuote", params: { ticker: "ACME" } } });
+    expect(ran).toMatchObject({ isError: false, content: [{ type: "text", text: "ACME: 100" }] });
+  });
+
   test("50 turns of searches and executions leave the tools array byte-identical", async () => {
     await using harness = await startTestDaemon({ builtins });
     using client = await RawClient.open(harness.socketPath);

@@ -60,7 +60,7 @@ export function registerMcpMethods(dispatcher: Dispatcher, state: DaemonState): 
       // The session's own view: core tools, plus ToolSearch and ExecuteExtraTool when it defers.
       const session = state.sessionFor(connection, undefined);
       const lookup = sessionLookup(session, state.sessionToolDeps());
-      const assembled = assembleForSession(state, state.sessionToolDeps(), session, []);
+      const assembled = assembleForSession(state, state.sessionToolDeps(), session, [], undefined, false);
       const names = assembled.tools.map((wire) => ("function" in wire ? wire.function.name : wire.name));
       const tools = names.map((name) => lookup(name)).filter((tool) => tool !== undefined);
       const start = params.cursor === undefined ? 0 : decodeCursor(params.cursor);
