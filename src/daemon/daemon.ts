@@ -297,9 +297,12 @@ export class Daemon implements DaemonState {
   }
 
   async reload(): Promise<void> {
+    // A SIGHUP during shutdown must not start servers that the stop has already passed by.
+    if (this.#stopping) return;
     try {
       const { config } = await loadConfig(this.#configSource);
       const servers = await this.#serverSpecs(config);
+      if (this.#stopping) return;
       const previous = this.#config;
       this.#config = config;
       await this.#flags.reconfigure(previous, config);

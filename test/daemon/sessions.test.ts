@@ -111,6 +111,26 @@ describe("sessions", () => {
 });
 
 describe("config reload", () => {
+  test("a SIGHUP reload that lands during shutdown applies nothing and starts no MCP server", async () => {
+    const dir = tempSocketDir();
+    const configPath = join(dir, "config.json");
+    writeFileSync(configPath, JSON.stringify({}));
+    const daemon = new Daemon({
+      socketPath: join(dir, "s.sock"),
+      config: parseConfig({}, configPath),
+      configSource: { path: configPath, explicit: true },
+      builtins: [echoTool],
+      logger: createLogger("error", () => {}),
+    });
+    await daemon.start();
+    writeFileSync(configPath, JSON.stringify({ logLevel: "debug", mcpServers: { late: { command: "true", disabled: true } } }));
+    const stopping = daemon.stop("test");
+    await daemon.reload();
+    await stopping;
+    expect(daemon.mcp()).toBeUndefined();
+    expect(daemon.config().mcpServers).toEqual({});
+  });
+
   test("a reload with a bad config keeps the previous one; a good one applies", async () => {
     const dir = tempSocketDir();
     const configPath = join(dir, "config.json");
