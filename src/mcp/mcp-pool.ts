@@ -81,6 +81,9 @@ export class McpPool {
   #tools: Tool[] | undefined;
   #changeQueued = false;
   #started = false;
+  #stopped = false;
+  /** Servers a reload removed and is still stopping; stop() waits for them too. */
+  readonly #retiring = new Set<Promise<void>>();
 
   constructor(private readonly options: McpPoolOptions) {
     this.#timers = options.timers ?? systemTimers;
@@ -170,16 +173,22 @@ export class McpPool {
 
   /** Applies a new server list by difference: removed servers stop, new ones start, changed ones restart. */
   async reconfigure(specs: readonly ServerSpec[]): Promise<void> {
+    // A reload racing shutdown must not start servers nobody will stop.
+    if (this.#stopped) return;
     const next = new Map(specs.map((spec) => [spec.name, spec]));
     const stopping: Promise<void>[] = [];
     for (const [name, entry] of this.#entries) {
       const spec = next.get(name);
       if (spec && sameSpec(spec, entry.supervisor.spec)) continue;
       this.#entries.delete(name);
-      stopping.push(entry.supervisor.stop());
+      const stopped = entry.supervisor.stop();
+      this.#retiring.add(stopped);
+      void stopped.finally(() => this.#retiring.delete(stopped));
+      stopping.push(stopped);
       this.options.logger.info(spec ? "MCP server config changed; restarting it" : "MCP server removed", { server: name });
     }
     await Promise.all(stopping);
+    if (this.#stopped) return;
     for (const spec of specs) {
       if (this.#entries.has(spec.name)) continue;
       const entry = this.#add(spec);
@@ -190,7 +199,8 @@ export class McpPool {
 
   /** Stops every server (each process group killed) and closes the cache. */
   async stop(): Promise<void> {
-    await Promise.all([...this.#entries.values()].map((entry) => entry.supervisor.stop()));
+    this.#stopped = true;
+    await Promise.all([...this.#entries.values()].map((entry) => entry.supervisor.stop()).concat([...this.#retiring]));
     this.#cache.close();
   }
 

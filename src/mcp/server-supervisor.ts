@@ -233,7 +233,15 @@ export class ServerSupervisor {
         this.#discoverOnly = false;
         this.#connection = undefined;
         await connection.close();
+        // Stopped or restarted while closing: that owns the state now.
+        if (controller.signal.aborted) return;
         this.#setState("idle", undefined);
+        // A call arrived while the connection closed (the state still said connected): it waits on
+        // the gate, and nothing else would ever open it.
+        if (this.#gate.size > 0) {
+          this.#attempt = undefined;
+          this.#connect(true);
+        }
         return;
       }
       this.#discoverOnly = false;

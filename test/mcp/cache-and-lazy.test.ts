@@ -94,6 +94,22 @@ describe("lazy servers", () => {
   });
 });
 
+describe("lazy servers, discovery", () => {
+  test("a call that arrives while a lazy server's discovery connection is closing starts the server for it", async () => {
+    await using pool = testPool([fixtureSpec("late", {}, { startup: "lazy" })]);
+    let call: Promise<string> | undefined;
+    // The listing is reported just before the discovery connection is closed: a call made on hearing
+    // of the new tools lands in that window.
+    pool.onChange(() => {
+      call ??= pool.callTool("late", "echo", { text: "hi" }, toolContext({ signal: AbortSignal.timeout(20_000) })).then(resultText);
+    });
+    pool.start();
+    await waitFor(() => call, "the listing");
+    expect(await call).toBe("hi");
+    expect(pool.server("late")?.state).toBe("connected");
+  });
+});
+
 describe("configuration", () => {
   test("a disabled server is never started and offers no tools", async () => {
     const pidFile = join(tempDir(), "pids");
@@ -124,5 +140,20 @@ describe("configuration", () => {
     expect(changes).toBeGreaterThanOrEqual(1);
     const gone = await pool.callTool("drop", "echo", { text: "x" }, toolContext());
     expect(resultText(gone)).toBe('MCP server "drop" is not configured any more.');
+  });
+  test("a reload that is still stopping servers when the pool stops starts nothing afterwards", async () => {
+    const pidFile = join(tempDir(), "pids");
+    const pool = testPool([fixtureSpec("old")]);
+    pool.start();
+    await waitFor(() => pool.server("old")?.state === "connected", "connected");
+    const oldPid = pool.server("old")!.pid!;
+    // SIGHUP, then SIGTERM while the reload still waits for "old" to exit.
+    const reload = pool.reconfigure([fixtureSpec("old", { FIXTURE_DESCRIPTION: "Changed." }), fixtureSpec("added", { FIXTURE_PID_FILE: pidFile })]);
+    await pool.stop();
+    // stop() covers the servers the reload was still stopping: the daemon exits right after it.
+    expect(isAlive(oldPid)).toBe(false);
+    await reload;
+    expect(pool.servers().filter((server) => server.state !== "stopped")).toEqual([]);
+    expect(spawnCount(pidFile)).toBe(0);
   });
 });
