@@ -111,21 +111,26 @@ export class ToolpoolClient {
 
   request<T = unknown>(method: string, params: Record<string, unknown> = {}, options: RequestOptions = {}): Promise<T> {
     if (this.#closed) return Promise.reject(new Error("connection to the daemon is closed"));
+    // Already cancelled: an abort event will never fire, so the request must not be sent at all.
+    if (options.signal?.aborted) return Promise.reject(new DaemonError(-32800, "request cancelled"));
     const id = this.#nextId++;
     const withMeta = options.onProgress ? { ...params, _meta: { progressToken: id } } : params;
+    const signal = options.signal;
     return new Promise<T>((resolve, reject) => {
-      const pending: Pending = { resolve: resolve as (value: unknown) => void, reject };
+      const onAbort = () => {
+        if (!this.#pending.delete(id)) return;
+        this.notify(Method.Cancelled, { requestId: id, reason: "cancelled by the client" });
+        reject(new DaemonError(-32800, "request cancelled"));
+      };
+      // Settling removes the listener: one signal may outlive thousands of requests.
+      const settled = <A extends unknown[]>(finish: (...args: A) => void) => (...args: A) => {
+        signal?.removeEventListener("abort", onAbort);
+        finish(...args);
+      };
+      const pending: Pending = { resolve: settled(resolve as (value: unknown) => void), reject: settled(reject) };
       if (options.onProgress) pending.onProgress = options.onProgress;
       this.#pending.set(id, pending);
-      options.signal?.addEventListener(
-        "abort",
-        () => {
-          if (!this.#pending.delete(id)) return;
-          this.notify(Method.Cancelled, { requestId: id, reason: "cancelled by the client" });
-          reject(new DaemonError(-32800, "request cancelled"));
-        },
-        { once: true },
-      );
+      signal?.addEventListener("abort", onAbort, { once: true });
       this.socket.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params: withMeta })}\n`);
     });
   }
