@@ -24,6 +24,8 @@ export const MAX_COUNTED_OCCURRENCES = 1_000;
 export const DEFAULT_LEASE_MS = 30_000;
 /** The longest single sleep: a suspended machine or a changed wall clock is noticed within this. */
 const MAX_TIMER_MS = 60_000;
+/** After a faulted tick (disk full, database locked) the next one waits this long, doubling up to MAX_TIMER_MS. */
+const FAULT_RETRY_MS = 1_000;
 
 export class CronError extends Error {
   override readonly name = "CronError";
@@ -58,6 +60,8 @@ export class CronScheduler {
   readonly #listeners = new Set<PendingListener>();
   #timer: unknown;
   #running = false;
+  /** Ticks in a row that faulted: a due job whose firing cannot be recorded must not spin the loop. */
+  #faults = 0;
 
   constructor(options: CronSchedulerOptions) {
     const timezone = options.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -193,7 +197,9 @@ export class CronScheduler {
       const now = this.#clock.now();
       for (const job of this.#store.dueJobs(now)) this.#fire(job, now);
       for (const sessionId of this.#store.releaseExpired(now)) this.#emit(sessionId);
+      this.#faults = 0;
     } catch (error) {
+      this.#faults++;
       this.#onError(error);
     }
     this.#arm();
@@ -230,7 +236,8 @@ export class CronScheduler {
     this.#timer = undefined;
     const wake = this.#store.earliestWake();
     if (wake === undefined) return;
-    const delay = Math.min(Math.max(wake - this.#clock.now(), 0), MAX_TIMER_MS);
+    const floor = this.#faults === 0 ? 0 : Math.min(FAULT_RETRY_MS * 2 ** Math.min(this.#faults - 1, 16), MAX_TIMER_MS);
+    const delay = Math.min(Math.max(wake - this.#clock.now(), floor), MAX_TIMER_MS);
     this.#timer = this.#clock.setTimeout(() => this.#tick(), delay);
   }
 

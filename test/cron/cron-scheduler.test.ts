@@ -186,4 +186,38 @@ describe("CronScheduler", () => {
       timers: 0,
     });
   });
+  test("a database fault while firing (disk full, locked) backs the timer off instead of spinning on a due job", () => {
+    using dir = makeStateDir();
+    const clock = new ManualClock(T0);
+    const delays: number[] = [];
+    const setTimeout = clock.setTimeout.bind(clock);
+    clock.setTimeout = (callback, ms) => {
+      delays.push(ms);
+      return setTimeout(callback, ms);
+    };
+    const errors: unknown[] = [];
+    using service = openService(dir.path, clock, errors);
+    service.scheduler.create({ sessionId: "s1", cron: "0 * * * *", prompt: "p", recurring: true });
+    const raw = new Database(service.databasePath);
+    raw.run("CREATE TRIGGER fail_firing BEFORE UPDATE ON jobs BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END");
+    raw.close();
+    clock.jump(HOUR);
+    delays.length = 0;
+    service.scheduler.start();
+    // The tick on start failed; each retry must wait, more after each failure, never 0 ms in a loop.
+    expect(errors.length).toBe(1);
+    for (let round = 0; round < 8 && delays.length > 0 && delays.at(-1)! > 0; round++) clock.advance(delays.at(-1)!);
+    expect(delays.length).toBeGreaterThan(1);
+    expect(delays.every((delay) => delay >= 1_000)).toBe(true);
+    expect(delays.slice(0, 4)).toEqual([1_000, 2_000, 4_000, 8_000]);
+    expect(errors.length).toBe(delays.length);
+    // Fixed: the next tick fires the job and the timer goes back to its schedule.
+    const fix = new Database(service.databasePath);
+    fix.run("DROP TRIGGER fail_firing");
+    fix.close();
+    clock.advance(delays.at(-1)!);
+    expect(service.scheduler.pendingCount("s1")).toBe(1);
+    expect(delays.at(-1)).toBeGreaterThan(8_000);
+    expect(service.scheduler.list("s1")[0]?.nextRunAt).toBe(t0 + 2 * HOUR);
+  });
 });
