@@ -23,6 +23,8 @@ export class Connection {
   initialized = false;
   clientName = "";
   #closed = false;
+  /** The client shut its write side: no more requests will come. */
+  #readEnded = false;
 
   constructor(
     private readonly socket: Socket,
@@ -44,6 +46,10 @@ export class Connection {
       },
     });
     socket.on("data", (chunk: Buffer) => framer.push(chunk));
+    socket.on("end", () => {
+      this.#readEnded = true;
+      this.requestSettled();
+    });
     socket.on("error", (error) => logger.debug("connection error", { connection: this.id, error: error.message }));
     socket.on("close", () => {
       this.#closed = true;
@@ -69,6 +75,13 @@ export class Connection {
       return;
     }
     this.socket.write(`${JSON.stringify(message)}\n`);
+  }
+
+  /** Called when a request has been answered: a half-closed connection ends after its last answer. */
+  requestSettled(): void {
+    // A request is only counted once its handler starts, so a line still being dispatched could be
+    // missed; the next turn of the event loop sees it in flight.
+    if (this.#readEnded && this.inFlight.size === 0) setImmediate(() => this.inFlight.size === 0 && this.close());
   }
 
   /** Ends the connection after what is queued has been written. */

@@ -217,7 +217,9 @@ export class Daemon implements DaemonState {
     this.#lock = acquireSocketLock(this.socketPath);
     // The lock is ours, so any socket file left here belongs to a dead daemon.
     tryUnlink(this.socketPath);
-    const server = createServer((socket) => this.#accept(socket));
+    // Half-open allowed: a client may send its requests and shut its write side (`printf … | nc -U`);
+    // it still gets every answer, and the connection closes once the last one is written.
+    const server = createServer({ allowHalfOpen: true }, (socket) => this.#accept(socket));
     this.#server = server;
     // Create the socket 0600 from the start: a chmod after listen leaves a window.
     const previousUmask = process.umask(0o177);

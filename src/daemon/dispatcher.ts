@@ -134,6 +134,7 @@ export class Dispatcher {
       this.#fail(connection, id, ErrorCode.InternalError, "Internal error: the daemon failed to handle this request (details are in its log)");
     } finally {
       connection.inFlight.delete(id);
+      connection.requestSettled();
     }
   }
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { RawClient } from "../helpers/raw-client.ts";
 import { startTestDaemon } from "../helpers/daemon-harness.ts";
-import { echoTool, progressTool } from "../helpers/test-tools.ts";
+import { echoTool, gateTool, progressTool } from "../helpers/test-tools.ts";
 import { MAX_LINE_BYTES } from "../../src/protocol/limits.ts";
 
 describe("wire protocol over the socket", () => {
@@ -102,5 +102,21 @@ describe("wire protocol over the socket", () => {
       { progressToken: "tok", progress: 3, total: 3, message: "step 3" },
     ]);
     expect(client.messages.findIndex((m) => m.id === "p1")).toBe(client.messages.length - 1);
+  });
+});
+
+describe("half-closed connections", () => {
+  test("a client that shuts its write side after sending still gets every answer, then the connection closes", async () => {
+    const { tool, state } = gateTool();
+    await using harness = await startTestDaemon({ builtins: [echoTool, tool] });
+    using client = await RawClient.open(harness.socketPath);
+    client.sendLine('{"jsonrpc":"2.0","id":1,"method":"ping"}');
+    client.sendLine('{"jsonrpc":"2.0","id":2,"method":"toolpool/call","params":{"name":"Gate","input":{}}}');
+    client.socket.end();
+    while (state.running === 0) await Bun.sleep(1);
+    state.release.resolve();
+    await client.waitClosed();
+    expect(client.messages.map((message) => message.id).sort()).toEqual([1, 2]);
+    expect(client.messages.find((message) => message.id === 2)?.result).toMatchObject({ isError: false });
   });
 });
