@@ -13,6 +13,13 @@ import { SuggestedSet } from "./suggested-set.ts";
 import { hasAssistantTurn, lastUserText } from "./user-query.ts";
 
 export const DEFAULT_PREFETCH_RESULTS = 3;
+/**
+ * Sessions whose prefetch state is kept, least recently used dropped first. Nothing tells the
+ * prefetcher when a session ends, so without a bound every session the daemon ever served would
+ * keep its suggested names and last precomputed attachment (schemas, in proxy delivery) for good.
+ * Above the session store's own bound on detached sessions, so a live session is not dropped.
+ */
+export const MAX_PREFETCH_SESSIONS = 2_048;
 
 export interface PrefetchSuggestion {
   name: string;
@@ -85,12 +92,17 @@ export class Prefetcher {
     return this.#sessions.get(sessionId)?.suggested.names() ?? [];
   }
 
+  get sessionCount(): number {
+    return this.#sessions.size;
+  }
+
   #state(sessionId: string): SessionPrefetch {
     let state = this.#sessions.get(sessionId);
-    if (!state) {
-      state = { suggested: new SuggestedSet() };
-      this.#sessions.set(sessionId, state);
-    }
+    // Re-inserted on every use: the Map's order is then least recently used first.
+    if (state) this.#sessions.delete(sessionId);
+    else state = { suggested: new SuggestedSet() };
+    this.#sessions.set(sessionId, state);
+    if (this.#sessions.size > MAX_PREFETCH_SESSIONS) this.#sessions.delete(this.#sessions.keys().next().value!);
     return state;
   }
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { z } from "zod";
-import { Prefetcher, type PrefetchSession } from "../../src/prefetch/prefetcher.ts";
+import { MAX_PREFETCH_SESSIONS, Prefetcher, type PrefetchSession } from "../../src/prefetch/prefetcher.ts";
 import { SuggestedSet } from "../../src/prefetch/suggested-set.ts";
 import { lastUserText, MAX_QUERY_CHARS } from "../../src/prefetch/user-query.ts";
 import { SearchSync } from "../../src/daemon/search-sync.ts";
@@ -101,5 +101,17 @@ describe("prefetch", () => {
     expect(set.has("t100")).toBe(false);
     expect(set.has("t101")).toBe(true);
     expect(set.has("t500")).toBe(true);
+  });
+  test("per-session state is bounded: sessions that come and go (and are never forgotten) do not grow it forever", () => {
+    const { prefetcher } = setup();
+    const messages = [user("weather forecast"), assistant("ok")];
+    const sessions = MAX_PREFETCH_SESSIONS + 50;
+    for (let index = 0; index < sessions; index++) {
+      prefetcher.turnStarted({ id: `s${index}`, delivery: "proxy", enabled: true, discovered: new Set() }, messages);
+    }
+    expect(prefetcher.sessionCount).toBe(MAX_PREFETCH_SESSIONS);
+    // The least recently used go first; the newest keep what they were suggested.
+    expect(prefetcher.suggestedNames("s0")).toEqual([]);
+    expect(prefetcher.suggestedNames(`s${sessions - 1}`)).toHaveLength(3);
   });
 });
