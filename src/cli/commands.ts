@@ -88,18 +88,25 @@ export function call(options: ClientCommandOptions, name: string | undefined, in
 export function stop(options: ClientCommandOptions): Promise<number> {
   return withClient(options, async (client) => {
     const status = await client.status();
-    const closed = new Promise<void>((resolve) => {
-      const timer = setInterval(() => {
+    let timer: ReturnType<typeof setInterval> | undefined;
+    const exited = new Promise<boolean>((resolve) => {
+      timer = setInterval(() => {
         try {
           process.kill(status.pid, 0);
         } catch {
-          clearInterval(timer);
-          resolve();
+          resolve(true);
         }
       }, 25);
     });
     await client.shutdown();
-    await Promise.race([closed, Bun.sleep(12_000)]);
+    // The daemon drains for up to 5 s and must be gone within 10 s; past 12 s, say so.
+    const stopped = await Promise.race([exited, Bun.sleep(12_000).then(() => false)]);
+    clearInterval(timer);
+    if (!stopped) {
+      if (options.json) options.out(JSON.stringify({ stopped: false, pid: status.pid }));
+      options.err(`toolpool: the daemon (pid ${status.pid}) accepted the shutdown but is still running after 12 s`);
+      return ExitCode.Failed;
+    }
     options.out(options.json ? JSON.stringify({ stopped: true, pid: status.pid }) : `stopped toolpool (pid ${status.pid})`);
     return ExitCode.Ok;
   });

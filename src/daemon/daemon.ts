@@ -288,9 +288,10 @@ export class Daemon implements DaemonState {
     }
     for (const connection of this.connections) connection.close();
     // Every server's process group goes; bounded, though stopping a server never waits past its grace period.
-    await Promise.race([this.#mcp?.stop(), Bun.sleep(5_000)]);
-    await this.#flags.close();
-    this.#cron?.close();
+    // Each of these is bounded and may not keep the socket and lock behind if it fails.
+    await this.#settle("stopping MCP servers", () => Promise.race([this.#mcp?.stop(), Bun.sleep(5_000)]));
+    await this.#settle("closing runtime flags", () => Promise.race([this.#flags.close(), Bun.sleep(1_000)]));
+    await this.#settle("closing cron", async () => this.#cron?.close());
     tryUnlink(this.socketPath);
     this.#lock?.release();
     await Promise.race([closed, Bun.sleep(1_000)]);
@@ -376,6 +377,14 @@ export class Daemon implements DaemonState {
       this.logger,
     );
     this.connections.add(connection);
+  }
+
+  async #settle(what: string, step: () => Promise<unknown>): Promise<void> {
+    try {
+      await step();
+    } catch (error) {
+      this.logger.error(`${what} failed during shutdown`, { error: error instanceof Error ? error.message : String(error) });
+    }
   }
 
   async #waitForDrain(timeoutMs: number): Promise<boolean> {
