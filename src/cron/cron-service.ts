@@ -3,6 +3,7 @@
  * scheduler on it. Required only inside `if (feature("AGENT_TRIGGERS"))`, like everything in
  * `src/cron/`, so a tier without the flag carries none of it.
  */
+import { existsSync, renameSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { CRON_DATABASE_FILE } from "./cron-schema.ts";
@@ -35,7 +36,7 @@ export function defaultStateDir(env: NodeJS.ProcessEnv = process.env): string {
 /** Opens the store and builds the scheduler; call `scheduler.start()` once the daemon listens. */
 export function openCronService(options: CronServiceOptions = {}): CronService {
   const databasePath = join(options.stateDir ?? defaultStateDir(options.env), CRON_DATABASE_FILE);
-  const store = new CronStore(databasePath);
+  const store = openStore(databasePath, options.onError);
   let scheduler: CronScheduler;
   try {
     scheduler = new CronScheduler({
@@ -59,4 +60,22 @@ export function openCronService(options: CronServiceOptions = {}): CronService {
       store.close();
     },
   };
+}
+
+/**
+ * A database file SQLite cannot read (not a database, corrupt) would keep the whole daemon from
+ * starting. It is moved aside — kept for recovery, never deleted — and cron starts empty, reported
+ * through `onError`. A database from a newer schema is still refused: it is readable, just not by us.
+ */
+function openStore(path: string, onError: ((error: unknown) => void) | undefined): CronStore {
+  try {
+    return new CronStore(path);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code !== "SQLITE_NOTADB" && code !== "SQLITE_CORRUPT") throw error;
+    const aside = `${path}.corrupt-${Date.now()}`;
+    for (const suffix of ["", "-wal", "-shm"]) if (existsSync(path + suffix)) renameSync(path + suffix, aside + suffix);
+    onError?.(new Error(`cron database ${path} cannot be read (${(error as Error).message}); moved it to ${aside} and started with no jobs`));
+    return new CronStore(path);
+  }
 }

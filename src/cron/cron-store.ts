@@ -29,8 +29,14 @@ export class CronStore {
   constructor(readonly path: string) {
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     this.#db = new Database(path, { create: true, strict: true });
-    this.#db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;");
-    this.#db.exec(SCHEMA);
+    try {
+      this.#db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;");
+      this.#db.exec(SCHEMA);
+    } catch (error) {
+      // Not left open behind a file the caller may move aside.
+      this.#db.close();
+      throw error;
+    }
     const version = this.#db.query<{ value: string }, []>("SELECT value FROM meta WHERE key = 'schema'").get();
     if (version && version.value !== SCHEMA_VERSION) {
       this.#db.close();

@@ -4,6 +4,8 @@ import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import type { CronJobRecord } from "../../src/cron/cron-schema.ts";
 import { CronStore, type FiringRecord } from "../../src/cron/cron-store.ts";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { openCronService } from "../../src/cron/cron-service.ts";
 import { makeStateDir } from "./fixture.ts";
 
 const T0 = Date.parse("2026-01-01T00:00:00Z");
@@ -115,6 +117,25 @@ describe("CronStore", () => {
     raw.run("UPDATE meta SET value = '99' WHERE key = 'schema'");
     raw.close();
     expect(() => new CronStore(path)).toThrow(`${path} has cron schema version 99; this daemon reads version 1`);
+  });
+
+  test("a cron database that is not a database is moved aside and the service starts empty, saying so", () => {
+    using dir = makeStateDir();
+    const path = join(dir.path, "cron.sqlite");
+    writeFileSync(path, "not a database, just text ".repeat(200));
+    const errors: unknown[] = [];
+    const service = openCronService({ stateDir: dir.path, timezone: "UTC", onError: (error) => errors.push(error) });
+    try {
+      expect(service.scheduler.list("s1")).toEqual([]);
+      const aside = readdirSync(dir.path).filter((name) => name.startsWith("cron.sqlite.corrupt-"));
+      expect(aside).toHaveLength(1);
+      expect(readFileSync(join(dir.path, aside[0]!), "utf8")).toStartWith("not a database");
+      expect(errors.map(String)).toEqual([
+        `Error: cron database ${path} cannot be read (file is not a database); moved it to ${join(dir.path, aside[0]!)} and started with no jobs`,
+      ]);
+    } finally {
+      service.close();
+    }
   });
 });
 
