@@ -9,7 +9,7 @@ import { buildInfo, type BuildInfo } from "../build-info.ts";
 import type { Config } from "../config/schema.ts";
 import { loadConfig, type ConfigSource } from "../config/load.ts";
 import { assemblePool, type Pool } from "../pool/assemble.ts";
-import { DRAIN_TIMEOUT_MS } from "../protocol/limits.ts";
+import { DRAIN_TIMEOUT_MS, STOP_BUDGET_MS } from "../protocol/limits.ts";
 import { SessionStore } from "../session/session-store.ts";
 import type { Session } from "../session/session.ts";
 import { resolveSettings, type SettingsDefaults } from "../session/settings.ts";
@@ -275,6 +275,8 @@ export class Daemon implements DaemonState {
   }
 
   async #stop(reason: string): Promise<void> {
+    // SPEC §11: out within 10 s, whatever is running. Drain ≤ 5 s, cancel ≤ 1 s, the rest shares what is left.
+    const deadline = Date.now() + STOP_BUDGET_MS;
     this.logger.info("stopping", { reason, inFlight: this.stats.callsInFlight });
     this.#dispatcher.stopAcceptingWork();
     const closed = new Promise<void>((resolve) => (this.#server ? this.#server.close(() => resolve()) : resolve()));
@@ -287,14 +289,17 @@ export class Daemon implements DaemonState {
       await this.#waitForDrain(1_000);
     }
     for (const connection of this.connections) connection.close();
-    // Every server's process group goes; bounded, though stopping a server never waits past its grace period.
-    // Each of these is bounded and may not keep the socket and lock behind if it fails.
-    await this.#settle("stopping MCP servers", () => Promise.race([this.#mcp?.stop(), Bun.sleep(5_000)]));
-    await this.#settle("closing runtime flags", () => Promise.race([this.#flags.close(), Bun.sleep(1_000)]));
-    await this.#settle("closing cron", async () => this.#cron?.close());
+    const remaining = () => Math.max(250, deadline - Date.now());
+    // Each step is bounded and none may keep the socket and lock behind if it fails. Stopping MCP
+    // servers kills their process groups (SIGTERM, then SIGKILL after a grace period).
+    await Promise.all([
+      this.#settle("stopping MCP servers", () => Promise.race([this.#mcp?.stop(), Bun.sleep(remaining())])),
+      this.#settle("closing runtime flags", () => Promise.race([this.#flags.close(), Bun.sleep(Math.min(1_000, remaining()))])),
+      this.#settle("closing cron", async () => this.#cron?.close()),
+      Promise.race([closed, Bun.sleep(Math.min(1_000, remaining()))]),
+    ]);
     tryUnlink(this.socketPath);
     this.#lock?.release();
-    await Promise.race([closed, Bun.sleep(1_000)]);
     this.logger.info("stopped");
     this.#stopped.resolve();
   }

@@ -10,6 +10,8 @@ export const MAX_IN_FLIGHT_PER_CONNECTION = 256;
 export const MAX_OUTBOUND_BYTES = 64 * 1024 * 1024;
 /** How long SIGTERM waits for in-flight calls before cancelling them. */
 export const DRAIN_TIMEOUT_MS = 5_000;
+/** Everything shutdown does fits in this; the process exits right after (SPEC §11: 10 s). */
+export const STOP_BUDGET_MS = 9_500;
 /** Sessions kept for resumption after their connection closes. */
 export const MAX_DETACHED_SESSIONS = 1_000;
 /** How long a detached session is kept for resumption. */
