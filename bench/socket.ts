@@ -26,8 +26,8 @@ const dir = mkdtempSync("/tmp/tpbench-");
 const workspace = mkdtempSync("/tmp/tpbench-ws-");
 writeFileSync(join(workspace, "small.txt"), "hello\n");
 
-function rssBytes(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+function rssBytes(pid: number, field = "VmRSS"): number {
+  const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"));
   return match ? Number(match[1]) * 1024 : Number.NaN;
 }
 
@@ -71,6 +71,10 @@ const daemon = Bun.spawn([binary, "serve", "--socket", daemonPath], { stdout: "i
 await waitForSocket(daemonPath);
 await Bun.sleep(300);
 const idleRss = rssBytes(daemon.pid);
+// Most of a single-file binary's RSS is clean, file-backed pages of the executable itself (the
+// runtime and the embedded bytecode), shared with the page cache; the private part is RssAnon.
+const idleRssAnon = rssBytes(daemon.pid, "RssAnon");
+const idleRssFile = rssBytes(daemon.pid, "RssFile");
 
 /**
  * On a small VM a one-client round trip is dominated by where the scheduler puts the two ends: a
@@ -117,6 +121,8 @@ const result = {
     ping: { oneClient: ping1, thirtyTwoClients: ping32 },
     toolsCallRead: { oneClient: call1, thirtyTwoClients: call32 },
     rssIdleMB: round(idleRss / 1048576, 1),
+    rssIdleAnonMB: round(idleRssAnon / 1048576, 1),
+    rssIdleFileBackedMB: round(idleRssFile / 1048576, 1),
     rssAfterLoadMB: round(loadedRss / 1048576, 1),
   },
   ratios: {
