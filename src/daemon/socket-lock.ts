@@ -12,7 +12,18 @@ export interface SocketLock {
   release(): void;
 }
 
-export function acquireSocketLock(socketPath: string, isAlive: (pid: number) => boolean = pidAlive): SocketLock {
+/**
+ * A lock whose owner is alive but which has had no socket beside it for this long belongs to a
+ * process that reused a dead daemon's pid (after a reboot, say): a real daemon listens within
+ * milliseconds of taking the lock and keeps its socket until it lets the lock go.
+ */
+export const ORPHANED_LOCK_AGE_MS = 10_000;
+
+export function acquireSocketLock(
+  socketPath: string,
+  isAlive: (pid: number) => boolean = pidAlive,
+  now: () => number = Date.now,
+): SocketLock {
   const path = `${socketPath}.lock`;
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
@@ -24,13 +35,22 @@ export function acquireSocketLock(socketPath: string, isAlive: (pid: number) => 
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
     const owner = readOwner(path);
-    if (owner !== undefined && owner !== process.pid && isAlive(owner)) {
+    if (owner !== undefined && owner !== process.pid && isAlive(owner) && !orphaned(path, socketPath, now())) {
       throw new AlreadyRunningError(`a toolpool daemon is already running on ${socketPath} (pid ${owner})`);
     }
     // Stale: its owner is gone. Remove it and try once more; losing that race means a live owner.
     tryUnlink(path);
   }
   throw new AlreadyRunningError(`a toolpool daemon is already starting on ${socketPath}`);
+}
+
+function orphaned(lockPath: string, socketPath: string, now: number): boolean {
+  if (exists(socketPath)) return false;
+  try {
+    return now - statSync(lockPath).mtimeMs > ORPHANED_LOCK_AGE_MS;
+  } catch {
+    return false;
+  }
 }
 
 function readOwner(path: string): number | undefined {
