@@ -3,7 +3,7 @@
  * changed (a new Tool object under the same name) touch the index, so a server's list_changed
  * costs its own tools, not the whole pool.
  */
-import { parametersOf } from "../search/tool-document.ts";
+import { searchDocumentFromTool } from "../search/tool-document.ts";
 import { ToolSearchIndex } from "../search/tool-search-index.ts";
 import type { SearchDocument } from "../search/types.ts";
 import type { Tool } from "../tool/tool.ts";
@@ -36,16 +36,14 @@ export class SearchSync {
 }
 
 export function searchDocument(tool: Tool): SearchDocument {
-  const doc: SearchDocument = {
+  // The catalog shape the search engine already knows, plus what only pool tools carry.
+  const doc = searchDocumentFromTool({
     name: tool.name,
     description: tool.description,
-    parameters: parametersOf(tool.inputJSONSchema),
-  };
+    inputSchema: tool.inputJSONSchema,
+    ...(tool.mcpInfo && { server: tool.mcpInfo.server, rawToolName: tool.mcpInfo.tool }),
+  });
   if (tool.aliases.length > 0) doc.aliases = tool.aliases;
   if (tool.searchHint) doc.searchHint = tool.searchHint;
-  if (tool.mcpInfo) {
-    doc.server = tool.mcpInfo.server;
-    doc.rawToolName = tool.mcpInfo.tool;
-  }
   return doc;
 }
