@@ -14,6 +14,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { countSlots, CronExpressionError, isKnownTimezone, parseCronExpression, type CronSchedule } from "./cron-expression.ts";
 import type { CronJobRecord, OutboxRecord } from "./cron-schema.ts";
 import type { CronStore } from "./cron-store.ts";
+import { systemTimezone } from "./system-timezone.ts";
 import { systemCronClock, type CronClock } from "./cron-clock.ts";
 
 export const MAX_JOBS_PER_SESSION = 50;
@@ -51,6 +52,7 @@ export interface NewJob {
 export type PendingListener = (sessionId: string) => void;
 
 export class CronScheduler {
+  /** The IANA zone schedules are read in: the option, else the system's (see `systemTimezone`). */
   readonly timezone: string;
   readonly #store: CronStore;
   readonly #clock: CronClock;
@@ -64,9 +66,10 @@ export class CronScheduler {
   #faults = 0;
 
   constructor(options: CronSchedulerOptions) {
-    const timezone = options.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
-    if (!isKnownTimezone(timezone)) throw new CronError(`Unknown time zone ${JSON.stringify(timezone)}: give an IANA name such as Europe/Berlin.`);
-    this.timezone = timezone;
+    if (options.timezone !== undefined && !isKnownTimezone(options.timezone)) {
+      throw new CronError(`Unknown time zone ${JSON.stringify(options.timezone)}: give an IANA name such as Europe/Berlin.`);
+    }
+    this.timezone = options.timezone ?? systemTimezone();
     this.#store = options.store;
     this.#clock = options.clock ?? systemCronClock;
     this.#leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
