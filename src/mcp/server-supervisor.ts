@@ -304,14 +304,18 @@ export class ServerSupervisor {
     this.#relisting = relisting;
     void (async () => {
       try {
-        while (relisting.again) {
+        // A change announced while a listing is under way (or while one fails) lists again: the
+        // index must end on the server's latest list, not the one before its last change.
+        while (relisting.again && connection === this.#connection) {
           relisting.again = false;
-          const listing = await connection.listTools(this.#timeoutMs());
-          if (connection !== this.#connection) return;
-          this.deps.onListing(this.spec.name, listing.tools);
+          try {
+            const listing = await connection.listTools(this.#timeoutMs());
+            if (connection !== this.#connection) return;
+            this.deps.onListing(this.spec.name, listing.tools);
+          } catch (error) {
+            this.deps.logger.warn("MCP tools re-listing failed", { server: this.spec.name, error: (error as Error).message });
+          }
         }
-      } catch (error) {
-        this.deps.logger.warn("MCP tools re-listing failed", { server: this.spec.name, error: (error as Error).message });
       } finally {
         this.#relisting = undefined;
       }

@@ -139,4 +139,33 @@ describe("supervision with a manual clock", () => {
     await waitFor(() => pool.tools().some((tool) => tool.name === "mcp__racy__new"), "the second listing");
     expect(listings).toBe(2);
   });
+
+  test("a list_changed that arrives while a re-listing fails is listed again, not dropped with the failure", async () => {
+    let listings = 0;
+    const changed: (() => void)[] = [];
+    const tool = (name: string) => ({ name, inputSchema: { type: "object" as const } });
+    const connection: ServerConnection = {
+      pid: undefined,
+      async listTools() {
+        listings++;
+        if (listings === 1) return { tools: [tool("a")], warnings: [] };
+        if (listings === 2) {
+          // The second change arrives while this re-listing is in flight, and then the listing fails.
+          for (const listener of changed) listener();
+          throw new Error("tools/list timed out");
+        }
+        return { tools: [tool("a"), tool("b")], warnings: [] };
+      },
+      callTool: async () => ({ content: [] }),
+      onToolsChanged: (listener) => changed.push(listener),
+      onLost() {},
+      close: async () => {},
+    };
+    await using pool = testPool([fixtureSpec("flaky")], { timers: new ManualTimers(), connector: async () => connection });
+    pool.start();
+    await waitFor(() => pool.tools().some((t) => t.name === "mcp__flaky__a"), "the first listing");
+    for (const listener of changed) listener();
+    await waitFor(() => pool.tools().some((t) => t.name === "mcp__flaky__b"), "the listing after the failed one");
+    expect(listings).toBe(3);
+  });
 });
