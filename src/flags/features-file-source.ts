@@ -96,7 +96,10 @@ type ReadResult = { ok: true; text: string } | { ok: false; reason: string; miss
 
 function readBounded(path: string): ReadResult {
   try {
-    const size = statSync(path).size;
+    const stat = statSync(path);
+    // A FIFO or device would block this synchronous read, and with it the whole daemon.
+    if (!stat.isFile()) return { ok: false, reason: "not a regular file", missing: false };
+    const size = stat.size;
     if (size > MAX_PAYLOAD_BYTES) return { ok: false, reason: `file is ${size} bytes; the limit is ${MAX_PAYLOAD_BYTES}`, missing: false };
     return { ok: true, text: readFileSync(path, "utf8") };
   } catch (error) {

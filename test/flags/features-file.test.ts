@@ -66,6 +66,17 @@ describe("features file", () => {
     expect(flags.describe().payloads[0]).toMatchObject({ state: "loaded", lastError: "file not found" });
   });
 
+  test("a FIFO in the file's place is refused without blocking the daemon; the last good payload stays", async () => {
+    const { file, flags, logger } = setup(payloadOf({ search_default_max_results: 7 }));
+    await using _ = flags;
+    rmSync(file);
+    expect(Bun.spawnSync(["mkfifo", file]).exitCode).toBe(0);
+    // A synchronous read of a FIFO with no writer would never return, and this wait would never end.
+    await waitFor(() => flags.describe().payloads[0]?.lastError === "not a regular file", "the FIFO to be refused");
+    expect(flags.get("search_default_max_results")).toBe(7);
+    expect(logger.find("warn", "keeping the last good payload").length).toBeGreaterThan(0);
+  });
+
   test("a file that does not exist at start is picked up when it appears", async () => {
     const { file, flags, logger } = setup();
     await using _ = flags;
