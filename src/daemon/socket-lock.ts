@@ -1,9 +1,9 @@
 /**
- * One daemon per socket. A lock file beside the socket holds the owner's pid, created with O_EXCL
- * so two daemons starting at once cannot both win. A lock whose owner is dead (kill -9) is stale
- * and taken over; a live owner is never robbed.
+ * One daemon per socket. A lock file beside the socket holds the owner's pid, created atomically
+ * (a hard link of a file already holding the pid) so two daemons starting at once cannot both
+ * win. A lock whose owner is dead (kill -9) is stale and taken over; a live owner is never robbed.
  */
-import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 
 export class AlreadyRunningError extends Error {}
 
@@ -26,22 +26,77 @@ export function acquireSocketLock(
 ): SocketLock {
   const path = `${socketPath}.lock`;
   for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(path, "wx", 0o600);
-      writeSync(fd, `${process.pid}\n`);
-      closeSync(fd);
-      return { path, release: () => removeIfOurs(path) };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    }
+    if (createLock(path)) return { path, release: () => removeIfOurs(path) };
     const owner = readOwner(path);
     if (owner !== undefined && owner !== process.pid && isAlive(owner) && !orphaned(path, socketPath, now())) {
       throw new AlreadyRunningError(`a toolpool daemon is already running on ${socketPath} (pid ${owner})`);
     }
-    // Stale: its owner is gone. Remove it and try once more; losing that race means a live owner.
-    tryUnlink(path);
+    // Stale: its owner is gone. Remove exactly that lock and try once more.
+    if (!removeStale(path, owner)) break;
   }
   throw new AlreadyRunningError(`a toolpool daemon is already starting on ${socketPath}`);
+}
+
+/**
+ * Creates the lock with our pid already in it, or returns false when one exists. The pid is
+ * written to a private file first and hard-linked into place, so no one ever reads a lock that
+ * exists but is still empty (and mistakes it for a stale one). Where hard links are not
+ * supported, an O_EXCL create followed by the write is the fallback.
+ */
+function createLock(path: string): boolean {
+  // No other live process has our pid, so the draft's name is ours alone (a dead one's is overwritten).
+  const draft = `${path}.${process.pid}.draft`;
+  writeFileSync(draft, `${process.pid}\n`, { mode: 0o600 });
+  try {
+    linkSync(draft, path);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EEXIST") return false;
+    if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EOPNOTSUPP") throw error;
+    return createLockExclusive(path);
+  } finally {
+    tryUnlink(draft);
+  }
+}
+
+function createLockExclusive(path: string): boolean {
+  try {
+    const fd = openSync(path, "wx", 0o600);
+    writeSync(fd, `${process.pid}\n`);
+    closeSync(fd);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw error;
+  }
+}
+
+/**
+ * Removes the lock judged stale, and only that one: it is renamed aside first (atomic), then its
+ * owner checked again. When two daemons start together after a crash, the slower one may find
+ * that the faster one already replaced the stale lock with its own; that fresh lock is put back
+ * and the slower one gives up (returns false) instead of deleting it and running as a second daemon.
+ */
+function removeStale(path: string, staleOwner: number | undefined): boolean {
+  const aside = `${path}.stale.${process.pid}`;
+  try {
+    renameSync(path, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return true; // someone else removed it
+    throw error;
+  }
+  if (readOwner(aside) === staleOwner) {
+    tryUnlink(aside);
+    return true;
+  }
+  try {
+    linkSync(aside, path);
+  } catch {
+    // A third daemon created a lock meanwhile: that one holds it now.
+  }
+  tryUnlink(aside);
+  return false;
 }
 
 function orphaned(lockPath: string, socketPath: string, now: number): boolean {

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { join } from "node:path";
 import { acquireSocketLock, AlreadyRunningError } from "../../src/daemon/socket-lock.ts";
 import { tempSocketDir } from "../helpers/daemon-harness.ts";
@@ -38,5 +39,29 @@ describe("socket lock", () => {
     const lock = acquireSocketLock(socketPath, alive);
     expect(readFileSync(lock.path, "utf8").trim()).toBe(String(process.pid));
     lock.release();
+  });
+
+  test("the lock file never exists without its pid, and no draft is left behind", () => {
+    const socketPath = join(tempSocketDir(), "s.sock");
+    const lock = acquireSocketLock(socketPath, dead);
+    expect(readFileSync(lock.path, "utf8")).toBe(`${process.pid}\n`);
+    expect(readdirSync(dirname(socketPath))).toEqual(["s.sock.lock"]);
+    lock.release();
+    expect(readdirSync(dirname(socketPath))).toEqual([]);
+  });
+
+  test("two daemons taking over the same stale lock: the slower one gives up and leaves the winner's lock alone", () => {
+    const socketPath = join(tempSocketDir(), "s.sock");
+    const lockPath = `${socketPath}.lock`;
+    writeFileSync(lockPath, "4242\n");
+    const winner = 5151;
+    // While this daemon is judging pid 4242 dead, another daemon removes the stale lock and takes its place.
+    const racingCheck = (pid: number) => {
+      if (pid === 4242) writeFileSync(lockPath, `${winner}\n`);
+      return pid === winner;
+    };
+    expect(() => acquireSocketLock(socketPath, racingCheck)).toThrow(AlreadyRunningError);
+    expect(readFileSync(lockPath, "utf8")).toBe(`${winner}\n`);
+    expect(readdirSync(dirname(socketPath))).toEqual(["s.sock.lock"]);
   });
 });
