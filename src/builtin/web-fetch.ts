@@ -1,7 +1,7 @@
 /**
  * WebFetch: one URL read as text (HTML → Markdown). Redirects are followed by hand so that every
- * hop passes the address check of `web-fetch-guard.ts`; a redirect to a loopback or private address
- * is refused exactly like a first URL pointing there. Bytes read, output size and total time are
+ * hop passes the address check of `web-fetch-guard.ts`, and connects to an address that check
+ * passed; a redirect to a loopback or private address is refused exactly like a first URL pointing there. Bytes read, output size and total time are
  * all bounded. Built by `createWebFetchTool(options)` with the operator's `webFetch` config.
  */
 import { z } from "zod";
@@ -9,7 +9,7 @@ import { buildTool } from "../tool/build-tool.ts";
 import { errorResult, textResult } from "../tool/result.ts";
 import type { Tool } from "../tool/tool.ts";
 import { readBoundedBody, toReadable } from "./web-content.ts";
-import { destinationRefusal, systemLookup, type HostLookup, type WebFetchPolicy } from "./web-fetch-guard.ts";
+import { checkDestination, pinnedRequest, systemLookup, type HostLookup, type ResolvedAddress, type WebFetchPolicy } from "./web-fetch-guard.ts";
 import description from "./web-fetch.txt" with { type: "text" };
 
 export const DEFAULT_WEB_FETCH_TIMEOUT_MS = 30_000;
@@ -19,9 +19,11 @@ export const DEFAULT_WEB_FETCH_MAX_BYTES = 5 * 1024 * 1024;
 export const DEFAULT_WEB_FETCH_MAX_OUTPUT_CHARS = 80_000;
 export const DEFAULT_WEB_FETCH_MAX_REDIRECTS = 10;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/** Checked addresses of one host tried in turn when a connection fails. */
+const MAX_ADDRESSES_TRIED = 4;
 
 export interface WebFetchOptions extends Partial<WebFetchPolicy> {
-  fetch?: (url: URL, init: RequestInit) => Promise<Response>;
+  fetch?: (url: URL, init: BunFetchRequestInit) => Promise<Response>;
   lookup?: HostLookup;
   timeoutMs?: number;
   maxBytes?: number;
@@ -40,13 +42,30 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool {
     allowPrivateAddresses: options.allowPrivateAddresses ?? false,
     allowHosts: options.allowHosts ?? [],
   };
-  const fetchImpl = options.fetch ?? ((url: URL, init: RequestInit) => fetch(url, init));
+  const fetchImpl = options.fetch ?? ((url: URL, init: BunFetchRequestInit) => fetch(url, init));
   const resolve = options.lookup ?? systemLookup;
   const timeoutMs = options.timeoutMs ?? DEFAULT_WEB_FETCH_TIMEOUT_MS;
   const maxBytes = options.maxBytes ?? DEFAULT_WEB_FETCH_MAX_BYTES;
   const maxOutputChars = options.maxOutputChars ?? DEFAULT_WEB_FETCH_MAX_OUTPUT_CHARS;
   const maxRedirects = options.maxRedirects ?? DEFAULT_WEB_FETCH_MAX_REDIRECTS;
   const headers = { "user-agent": options.userAgent ?? "toolpool-webfetch", accept: "text/html, text/markdown, text/plain, application/json, */*;q=0.5" };
+
+  /** GET `url` at the first checked address that answers, or by its own name when there are none to pin. */
+  async function get(url: URL, addresses: readonly ResolvedAddress[], signal: AbortSignal): Promise<Response> {
+    const init = { method: "GET", redirect: "manual", signal } as const;
+    if (addresses.length === 0) return fetchImpl(url, { ...init, headers });
+    let failure: unknown;
+    for (const address of addresses.slice(0, MAX_ADDRESSES_TRIED)) {
+      const pinned = pinnedRequest(url, address);
+      try {
+        return await fetchImpl(pinned.url, { ...init, headers: { ...headers, host: pinned.host }, ...(pinned.tls && { tls: pinned.tls }) });
+      } catch (error) {
+        if (signal.aborted) throw error;
+        failure = error;
+      }
+    }
+    throw failure;
+  }
 
   return buildTool({
     name: "WebFetch",
@@ -71,9 +90,10 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool {
       const hops: string[] = [];
       try {
         for (;;) {
-          const refused = await destinationRefusal(current, policy, resolve);
-          if (refused) return errorResult(hops.length === 0 ? refused : `${refused} (reached by a redirect from ${hops[0]})`);
-          const response = await fetchImpl(current, { method: "GET", redirect: "manual", headers, signal });
+          const destination = await checkDestination(current, policy, resolve);
+          const refused = destination.refused;
+          if (refused !== undefined) return errorResult(hops.length === 0 ? refused : `${refused} (reached by a redirect from ${hops[0]})`);
+          const response = await get(current, destination.addresses, signal);
           const location = response.headers.get("location");
           if (!REDIRECT_STATUSES.has(response.status) || location === null) {
             return await render(response, current, hops, prompt, { maxBytes, maxOutputChars });

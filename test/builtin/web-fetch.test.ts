@@ -183,15 +183,50 @@ describe("WebFetch: where it may connect", () => {
     expect(text).toStartWith("Refused to fetch https://mixed.example/: mixed.example resolves to ::ffff:192.168.1.1, a private address inside an IPv6 address.");
   });
 
-  test("a host that resolves only to public addresses is fetched", async () => {
+  test("a host that resolves only to public addresses is fetched at a checked address, under its own name", async () => {
     const lookup: HostLookup = async () => [{ address: "2606:4700::6810:84e5", family: 6 }, { address: "93.184.216.34", family: 4 }];
+    const seen: { url: string; host: unknown; serverName: unknown }[] = [];
+    const fetch = async (url: URL, init: BunFetchRequestInit) => {
+      seen.push({ url: url.href, host: (init.headers as Record<string, string>).host, serverName: init.tls?.serverName });
+      return new Response("public page", { headers: { "content-type": "text/plain" } });
+    };
+    const { text, isError } = await fetchWith({ lookup, fetch }, { url: "https://public.example/a?q=1" });
+    expect({ isError, seen, head: text.split("\n")[0], tail: text.split("\n").at(-1) }).toEqual({
+      isError: false,
+      seen: [{ url: "https://93.184.216.34/a?q=1", host: "public.example", serverName: "public.example" }],
+      head: "URL: https://public.example/a?q=1",
+      tail: "public page",
+    });
+  });
+
+  test("DNS rebinding: a resolver that answers a private address the second time never gets asked again", async () => {
+    let lookups = 0;
+    const lookup: HostLookup = async () => (lookups++ === 0 ? [{ address: "93.184.216.34", family: 4 }] : [{ address: "127.0.0.1", family: 4 }]);
     const seen: string[] = [];
     const fetch = async (url: URL) => {
       seen.push(url.href);
       return new Response("public page", { headers: { "content-type": "text/plain" } });
     };
-    const { text, isError } = await fetchWith({ lookup, fetch }, { url: "https://public.example/a" });
-    expect({ isError, seen, tail: text.split("\n").at(-1) }).toEqual({ isError: false, seen: ["https://public.example/a"], tail: "public page" });
+    const { isError } = await fetchWith({ lookup, fetch }, { url: "http://rebind.example:8080/x" });
+    expect({ isError, lookups, seen }).toEqual({ isError: false, lookups: 1, seen: ["http://93.184.216.34:8080/x"] });
+  });
+
+  test("a checked address that does not answer: the next one is tried; when none answers the error says so", async () => {
+    const lookup: HostLookup = async () => [{ address: "2606:4700::6810:84e5", family: 6 }, { address: "93.184.216.34", family: 4 }];
+    const tried: string[] = [];
+    const fetchFirstFails = async (url: URL) => {
+      tried.push(url.hostname);
+      if (tried.length === 1) throw new Error("connect ECONNREFUSED");
+      return new Response("second address", { headers: { "content-type": "text/plain" } });
+    };
+    const ok = await fetchWith({ lookup, fetch: fetchFirstFails }, { url: "http://two.example/" });
+    expect({ isError: ok.isError, tried, tail: ok.text.split("\n").at(-1) }).toEqual({
+      isError: false,
+      tried: ["93.184.216.34", "[2606:4700::6810:84e5]"],
+      tail: "second address",
+    });
+    const down = await fetchWith({ lookup, fetch: async () => Promise.reject(new Error("connect ECONNREFUSED")) }, { url: "http://two.example/" });
+    expect(down).toMatchObject({ isError: true, text: "Could not fetch http://two.example/: connect ECONNREFUSED" });
   });
 
   const redirects: [path: string, why: string][] = [
