@@ -22,6 +22,8 @@ export class Connection {
   sessionId: string | undefined;
   initialized = false;
   clientName = "";
+  /** Set by `toolpool/session {cronAcks}`: the client acknowledges cron firings itself. */
+  cronAcks = false;
   #closed = false;
   /** The client shut its write side: no more requests will come. */
   #readEnded = false;

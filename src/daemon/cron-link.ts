@@ -2,10 +2,11 @@
  * Cron in the daemon (AGENT_TRIGGERS tiers only; required inside that feature() branch): firings
  * go out as `toolpool/cronFired` notifications to the connected clients of each subscribed session,
  * and a session's queued firings are delivered when a client of it connects. Also serves
- * `toolpool/cronSubscribe`, so another session can follow a job.
+ * `toolpool/cronSubscribe`, so another session can follow a job, and `toolpool/cronAck`, with which
+ * a client that opened its session with `cronAcks: true` acknowledges the firings it was sent.
  */
 import { z } from "zod";
-import { CronDelivery } from "../cron/cron-delivery.ts";
+import { CronDelivery, type CronSink } from "../cron/cron-delivery.ts";
 import type { CronService } from "../cron/cron-service.ts";
 import { ErrorCode, RpcError } from "../protocol/jsonrpc.ts";
 import { Method } from "../protocol/method-names.ts";
@@ -18,8 +19,19 @@ const subscribeParams = z.strictObject({
   jobId: z.string().min(1).max(128),
 });
 
+/** Firing ids per `toolpool/cronAck`: a client acknowledges what it was sent, in batches at most this long. */
+export const MAX_ACK_IDS = 500;
+
+const ackParams = z.strictObject({
+  sessionId: z.string().min(1).max(128).optional(),
+  firingIds: z.array(z.string().min(1).max(128)).min(1).max(MAX_ACK_IDS),
+});
+
 export class CronLink {
   readonly #delivery: CronDelivery;
+  /** One sink per connection, kept while it lives: the delivery knows a client holding a firing by it. */
+  readonly #sinks = new WeakMap<Connection, CronSink>();
+  #closed = false;
 
   constructor(
     private readonly service: CronService,
@@ -32,12 +44,7 @@ export class CronLink {
       sinks: (sessionId) =>
         [...connections()]
           .filter((connection) => !connection.closed && connection.sessionId === sessionId)
-          .map((connection) => ({
-            send: (notification) => {
-              connection.send(notification);
-              return !connection.closed;
-            },
-          })),
+          .map((connection) => this.#sinkFor(connection)),
       onError: (error) => state.logger.error("cron delivery failed", { error: String(error) }),
     });
     dispatcher.register(
@@ -49,6 +56,13 @@ export class CronLink {
         }
         setImmediate(() => this.sessionAttached(session.id));
         return { subscribed: true, jobId: params.jobId, sessionId: session.id };
+      }),
+    );
+    dispatcher.register(
+      Method.CronAck,
+      method(ackParams, (params, { connection }) => {
+        const session = state.sessionFor(connection, params.sessionId);
+        return { acked: this.#delivery.acknowledge(session.id, params.firingIds) };
       }),
     );
   }
@@ -63,8 +77,33 @@ export class CronLink {
     setImmediate(() => this.#delivery.deliver(sessionId));
   }
 
+  /** A connection closed: firings it was sent and never acknowledged go to the session's next client now. */
+  connectionClosed(connection: Connection): void {
+    // Connections close after cron does when the daemon stops; the next start ends those leases.
+    if (this.#closed) return;
+    const sink = this.#sinks.get(connection);
+    if (sink) this.#delivery.clientGone(sink);
+  }
+
   close(): void {
+    this.#closed = true;
     this.#delivery.close();
     this.service.close();
+  }
+
+  #sinkFor(connection: Connection): CronSink {
+    const known = this.#sinks.get(connection);
+    if (known) return known;
+    const sink: CronSink = {
+      get acknowledges() {
+        return connection.cronAcks;
+      },
+      send: (notification) => {
+        connection.send(notification);
+        return !connection.closed;
+      },
+    };
+    this.#sinks.set(connection, sink);
+    return sink;
   }
 }

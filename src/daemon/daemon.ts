@@ -375,6 +375,7 @@ export class Daemon implements DaemonState {
         line: (conn, line) => this.#dispatcher.handleLine(conn, line),
         closed: (conn) => {
           this.connections.delete(conn);
+          this.#cron?.connectionClosed(conn);
           const session = conn.sessionId ? this.sessions.get(conn.sessionId) : undefined;
           if (session) this.sessions.detach(session);
         },

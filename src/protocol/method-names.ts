@@ -21,6 +21,7 @@ export const Method = {
   Flags: "toolpool/flags",
   CronFired: "toolpool/cronFired",
   CronSubscribe: "toolpool/cronSubscribe",
+  CronAck: "toolpool/cronAck",
   Servers: "toolpool/servers",
   ServerLogs: "toolpool/servers/logs",
   ServerRestart: "toolpool/servers/restart",

@@ -43,6 +43,11 @@ export const sessionParams = z.strictObject({
   outputSchema: z.record(z.string(), z.unknown()).optional(),
   clientName: z.string().max(200).optional(),
   attributes: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+  /**
+   * Of the connection, not the session (never in `settings`): this client acknowledges cron firings
+   * itself with `toolpool/cronAck`. Omitted keeps what the connection said before (false at first).
+   */
+  cronAcks: z.boolean().optional(),
 });
 
 export const assembleParams = z.strictObject({

@@ -3,6 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { join } from "node:path";
 import { builtinTools } from "../../src/builtin/list.ts";
 import { parseConfig } from "../../src/config/load.ts";
+import type { CronService } from "../../src/cron/cron-service.ts";
 import { Daemon } from "../../src/daemon/daemon.ts";
 import { silentLogger } from "../../src/daemon/logger.ts";
 import type { Tool } from "../../src/tool/tool.ts";
@@ -21,7 +22,8 @@ export function tempSocketDir(): string {
 }
 
 export async function startTestDaemon(
-  options: { builtins?: readonly Tool[]; config?: Record<string, unknown> } = {},
+  /** `cron`: a service the daemon delivers (AGENT_TRIGGERS tiers) and closes when it stops. */
+  options: { builtins?: readonly Tool[]; config?: Record<string, unknown>; cron?: CronService } = {},
 ): Promise<TestDaemon> {
   const dir = tempSocketDir();
   const socketPath = join(dir, "d.sock");
@@ -31,6 +33,7 @@ export async function startTestDaemon(
     configSource: { path: null, explicit: false },
     builtins: options.builtins ?? builtinTools(),
     logger: silentLogger,
+    ...(options.cron && { cron: options.cron }),
   });
   await daemon.start();
   return {

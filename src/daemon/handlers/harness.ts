@@ -47,6 +47,8 @@ export function registerHarnessMethods(dispatcher: Dispatcher, state: DaemonStat
         connection.sessionId = session.id;
       }
       sessionTools(session, state.sessionToolDeps());
+      // Before attaching: the delivery that attaching starts must already see it.
+      connection.cronAcks = params.cronAcks ?? connection.cronAcks;
       state.sessionAttached(session);
       state.logger.info("session opened", { session: session.id, resumed: Boolean(existing), model: session.settings.model });
       return { sessionId: session.id, resumed: Boolean(existing), settings: { ...session.settings } };
