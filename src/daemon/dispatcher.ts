@@ -93,8 +93,8 @@ export class Dispatcher {
     if (id === null) {
       return this.#fail(connection, null, ErrorCode.InvalidRequest, 'Invalid request: "id" must be a string or a number');
     }
-    // The health check answers on the spot: nothing to validate, cancel or schedule.
-    if (envelope.method === "ping" && isEmptyParams(params) && !connection.inFlight.has(id)) {
+    // The health check answers on the spot: nothing to cancel or schedule, and (as in MCP) any params are ignored.
+    if (envelope.method === "ping" && !connection.inFlight.has(id)) {
       return connection.send({ jsonrpc: "2.0", id, result: {} });
     }
     void this.#request(connection, id, envelope.method, params as Record<string, unknown>);
@@ -155,12 +155,6 @@ export class Dispatcher {
   #fail(connection: Connection, id: RequestId | null, code: number, message: string, data?: unknown): void {
     connection.send({ jsonrpc: "2.0", id, error: data === undefined ? { code, message } : { code, message, data } });
   }
-}
-
-/** `{}` or `{_meta: …}` only. */
-function isEmptyParams(params: object): boolean {
-  for (const key in params) if (key !== "_meta") return false;
-  return true;
 }
 
 function validId(id: unknown): RequestId | null {
