@@ -36,8 +36,13 @@ export function formatTools(result: ToolsResult): string {
   for (const collision of result.collisions) {
     lines.push(`! name collision on ${collision.name}: kept ${collision.kept}, dropped ${collision.dropped.join(", ")}`);
   }
-  lines.push(`${result.tools.length} tools`);
+  lines.push(plural(result.tools.length, "tool"));
   return lines.join("\n");
+}
+
+/** `1 tool`, `2 tools`. */
+export function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }
 
 function firstSentence(text: string): string {
@@ -61,12 +66,12 @@ export function formatServers(servers: readonly ServerSummary[]): string {
   const lines: string[] = [];
   for (const server of servers) {
     const facts = [
-      `${server.toolCount} tools${server.stale ? " (cached)" : ""}`,
+      `${plural(server.toolCount, "tool")}${server.stale ? " (cached)" : ""}`,
       server.transport,
       server.startup === "lazy" ? "lazy" : "",
       server.pid !== undefined ? `pid ${server.pid}` : "",
-      server.restarts > 0 ? `${server.restarts} restarts` : "",
-      server.inFlight > 0 ? `${server.inFlight} calls running` : "",
+      server.restarts > 0 ? plural(server.restarts, "restart") : "",
+      server.inFlight > 0 ? `${plural(server.inFlight, "call")} running` : "",
     ].filter(Boolean);
     lines.push(`${server.name.padEnd(width)}  ${server.state.padEnd(9)}  ${facts.join(", ")}`);
     if (server.reason) lines.push(`${" ".repeat(width)}  ${server.reason}`);
