@@ -1,9 +1,10 @@
 /**
  * One daemon per socket. A lock file beside the socket holds the owner's pid, created atomically
  * (a hard link of a file already holding the pid) so two daemons starting at once cannot both
- * win. A lock whose owner is dead (kill -9) is stale and taken over; a live owner is never robbed.
+ * win. A lock whose owner is dead (kill -9) is stale and taken over under a takeover mutex, so a
+ * starter never deletes a lock another one has just created; a live owner is never robbed.
  */
-import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, linkSync, openSync, readFileSync, statSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 
 export class AlreadyRunningError extends Error {}
 
@@ -19,20 +20,32 @@ export interface SocketLock {
  */
 export const ORPHANED_LOCK_AGE_MS = 10_000;
 
+/** A takeover mutex this old was left by a starter that died mid-way (a takeover takes microseconds). */
+const TAKEOVER_STALE_MS = 10_000;
+
 export function acquireSocketLock(
   socketPath: string,
   isAlive: (pid: number) => boolean = pidAlive,
   now: () => number = Date.now,
 ): SocketLock {
   const path = `${socketPath}.lock`;
-  for (let attempt = 0; attempt < 2; attempt++) {
-    if (createLock(path)) return { path, release: () => removeIfOurs(path) };
-    const owner = readOwner(path);
-    if (owner !== undefined && owner !== process.pid && isAlive(owner) && !orphaned(path, socketPath, now())) {
-      throw new AlreadyRunningError(`a toolpool daemon is already running on ${socketPath} (pid ${owner})`);
+  const liveOwner = (owner: number | undefined): owner is number =>
+    owner !== undefined && owner !== process.pid && isAlive(owner) && !orphaned(path, socketPath, now());
+  const running = (owner: number) => new AlreadyRunningError(`a toolpool daemon is already running on ${socketPath} (pid ${owner})`);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    let created: boolean;
+    try {
+      created = createLock(path);
+    } catch (error) {
+      // A directory we cannot write to: still say so when a daemon holds the lock there.
+      const owner = readOwner(path);
+      throw liveOwner(owner) ? running(owner) : error;
     }
-    // Stale: its owner is gone. Remove exactly that lock and try once more.
-    if (!removeStale(path, owner)) break;
+    if (created) return { path, release: () => removeIfOurs(path) };
+    const owner = readOwner(path);
+    if (liveOwner(owner)) throw running(owner);
+    // Stale: its owner is gone. Remove exactly that lock (the one naming `owner`) and try again.
+    if (!removeStale(path, owner, now)) break;
   }
   throw new AlreadyRunningError(`a toolpool daemon is already starting on ${socketPath}`);
 }
@@ -73,30 +86,33 @@ function createLockExclusive(path: string): boolean {
 }
 
 /**
- * Removes the lock judged stale, and only that one: it is renamed aside first (atomic), then its
- * owner checked again. When two daemons start together after a crash, the slower one may find
- * that the faster one already replaced the stale lock with its own; that fresh lock is put back
- * and the slower one gives up (returns false) instead of deleting it and running as a second daemon.
+ * Removes the lock judged stale, holding a takeover mutex (`<lock>.takeover`, created the same
+ * atomic way) while it re-reads the owner and deletes the file. A fresh lock is therefore never
+ * deleted: fresh locks are only created where none exists, and while the stale one exists only the
+ * mutex holder removes it. Returns false when another starter holds the mutex (it is taking over;
+ * we lose), true when the caller should try to create the lock again.
  */
-function removeStale(path: string, staleOwner: number | undefined): boolean {
-  const aside = `${path}.stale.${process.pid}`;
-  try {
-    renameSync(path, aside);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return true; // someone else removed it
-    throw error;
+function removeStale(path: string, staleOwner: number | undefined, now: () => number): boolean {
+  const mutex = `${path}.takeover`;
+  if (!createLock(mutex)) {
+    if (!olderThan(mutex, now(), TAKEOVER_STALE_MS)) return false;
+    tryUnlink(mutex);
+    if (!createLock(mutex)) return false;
   }
-  if (readOwner(aside) === staleOwner) {
-    tryUnlink(aside);
+  try {
+    if (readOwner(path) === staleOwner) tryUnlink(path);
     return true;
+  } finally {
+    removeIfOurs(mutex);
   }
+}
+
+function olderThan(path: string, now: number, ageMs: number): boolean {
   try {
-    linkSync(aside, path);
+    return now - statSync(path).mtimeMs > ageMs;
   } catch {
-    // A third daemon created a lock meanwhile: that one holds it now.
+    return true; // gone already
   }
-  tryUnlink(aside);
-  return false;
 }
 
 function orphaned(lockPath: string, socketPath: string, now: number): boolean {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { join } from "node:path";
 import { acquireSocketLock, AlreadyRunningError } from "../../src/daemon/socket-lock.ts";
@@ -41,7 +41,7 @@ describe("socket lock", () => {
     lock.release();
   });
 
-  test("the lock file never exists without its pid, and no draft is left behind", () => {
+  test("the lock holds our pid and no draft or takeover file is left behind", () => {
     const socketPath = join(tempSocketDir(), "s.sock");
     const lock = acquireSocketLock(socketPath, dead);
     expect(readFileSync(lock.path, "utf8")).toBe(`${process.pid}\n`);
@@ -63,5 +63,38 @@ describe("socket lock", () => {
     expect(() => acquireSocketLock(socketPath, racingCheck)).toThrow(AlreadyRunningError);
     expect(readFileSync(lockPath, "utf8")).toBe(`${winner}\n`);
     expect(readdirSync(dirname(socketPath))).toEqual(["s.sock.lock"]);
+  });
+
+  test("while another starter is taking over the stale lock, we give up and touch nothing", () => {
+    const socketPath = join(tempSocketDir(), "s.sock");
+    const lockPath = `${socketPath}.lock`;
+    writeFileSync(lockPath, "4242\n");
+    writeFileSync(`${lockPath}.takeover`, "5151\n");
+    expect(() => acquireSocketLock(socketPath, (pid) => pid === 5151)).toThrow("already starting");
+    expect(readFileSync(lockPath, "utf8")).toBe("4242\n");
+    expect(readFileSync(`${lockPath}.takeover`, "utf8")).toBe("5151\n");
+  });
+
+  test("a takeover left behind by a starter that died mid-way is cleared after a while", () => {
+    const socketPath = join(tempSocketDir(), "s.sock");
+    const lockPath = `${socketPath}.lock`;
+    writeFileSync(lockPath, "4242\n");
+    writeFileSync(`${lockPath}.takeover`, "5151\n");
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(`${lockPath}.takeover`, old, old);
+    const lock = acquireSocketLock(socketPath, dead);
+    expect(readFileSync(lock.path, "utf8")).toBe(`${process.pid}\n`);
+    expect(readdirSync(dirname(socketPath))).toEqual(["s.sock.lock"]);
+    lock.release();
+  });
+
+  test("a lock we cannot even write beside still reports the live daemon that holds it", () => {
+    const socketPath = join(tempSocketDir(), "s.sock");
+    writeFileSync(`${socketPath}.lock`, "4242\n");
+    writeFileSync(socketPath, "");
+    // Our draft cannot be written (a directory sits in its place), as in a directory we may not write to.
+    mkdirSync(`${socketPath}.lock.${process.pid}.draft`);
+    expect(() => acquireSocketLock(socketPath, alive)).toThrow("already running on");
+    expect(() => acquireSocketLock(socketPath, dead)).toThrow("EISDIR");
   });
 });
