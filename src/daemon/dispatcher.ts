@@ -93,9 +93,12 @@ export class Dispatcher {
     if (id === null) {
       return this.#fail(connection, null, ErrorCode.InvalidRequest, 'Invalid request: "id" must be a string or a number');
     }
-    // The health check answers on the spot: nothing to cancel or schedule, and (as in MCP) any params are ignored.
-    if (envelope.method === "ping" && !connection.inFlight.has(id)) {
-      return connection.send({ jsonrpc: "2.0", id, result: {} });
+    // The health check skips the schema, abort controller and promise of other requests (its params
+    // are ignored, as MCP allows). Its answer still waits one microtask, behind the answers of
+    // requests before it in the same read, and the in-flight limit still applies.
+    if (envelope.method === "ping" && !connection.inFlight.has(id) && connection.inFlight.size < MAX_IN_FLIGHT_PER_CONNECTION) {
+      queueMicrotask(() => connection.send({ jsonrpc: "2.0", id, result: {} }));
+      return;
     }
     void this.#request(connection, id, envelope.method, params as Record<string, unknown>);
   }

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { RawClient } from "../helpers/raw-client.ts";
 import { startTestDaemon } from "../helpers/daemon-harness.ts";
 import { echoTool, gateTool, progressTool } from "../helpers/test-tools.ts";
-import { MAX_LINE_BYTES } from "../../src/protocol/limits.ts";
+import { MAX_IN_FLIGHT_PER_CONNECTION, MAX_LINE_BYTES } from "../../src/protocol/limits.ts";
 
 describe("wire protocol over the socket", () => {
   test("initialize, tools/list, tools/call and status from a raw client", async () => {
@@ -59,6 +59,25 @@ describe("wire protocol over the socket", () => {
     expect((await client.request("ping", { _meta: { progressToken: 1 }, verbose: true })).result).toEqual({});
     client.sendLine('{"jsonrpc":"2.0","id":"p","method":"ping","params":[]}');
     expect((await client.waitFor((m) => m.id === "p")).error).toMatchObject({ code: -32602 });
+  });
+
+  test("ping keeps its place: answered after the requests before it in the same read, and refused past the in-flight limit", async () => {
+    const gate = gateTool();
+    await using harness = await startTestDaemon({ builtins: [echoTool, gate.tool] });
+    using client = await RawClient.open(harness.socketPath);
+    client.sendLine('{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n{"jsonrpc":"2.0","id":2,"method":"ping"}');
+    await client.waitFor((m) => m.id === 2);
+    expect(client.messages.map((m) => m.id)).toEqual([1, 2]);
+
+    client.messages.length = 0;
+    const calls = Array.from({ length: MAX_IN_FLIGHT_PER_CONNECTION }, (_, i) =>
+      JSON.stringify({ jsonrpc: "2.0", id: `g${i}`, method: "tools/call", params: { name: "Gate", arguments: {} } }),
+    );
+    client.sendLine(`${calls.join("\n")}\n{"jsonrpc":"2.0","id":"over","method":"ping"}`);
+    expect((await client.waitFor((m) => m.id === "over")).error).toMatchObject({ code: -32000 });
+    gate.state.release.resolve();
+    await client.waitFor((m) => m.id === `g${MAX_IN_FLIGHT_PER_CONNECTION - 1}`);
+    expect((await client.request("ping")).result).toEqual({});
   });
 
   test("a notification is never answered, not even one whose params are not an object", async () => {
