@@ -60,7 +60,7 @@ export class ServerSupervisor {
   readonly #lostReasons = new WeakMap<ServerConnection, string>();
   readonly #changedWhileConnecting = new WeakSet<ServerConnection>();
   #discoverOnly = false;
-  #relisting: { again: boolean } | undefined;
+  #relisting: { connection: ServerConnection; again: boolean } | undefined;
   #reinitializing: Promise<ServerConnection> | undefined;
 
   constructor(
@@ -296,11 +296,13 @@ export class ServerSupervisor {
       this.#changedWhileConnecting.add(connection);
       return;
     }
-    if (this.#relisting) {
+    // One loop per connection: a change on a new connection must not be left to the loop of an old
+    // one, which stops once it sees its connection is gone.
+    if (this.#relisting?.connection === connection) {
       this.#relisting.again = true;
       return;
     }
-    const relisting = { again: true };
+    const relisting = { connection, again: true };
     this.#relisting = relisting;
     void (async () => {
       try {
@@ -317,7 +319,7 @@ export class ServerSupervisor {
           }
         }
       } finally {
-        this.#relisting = undefined;
+        if (this.#relisting === relisting) this.#relisting = undefined;
       }
     })();
   }

@@ -140,6 +140,40 @@ describe("supervision with a manual clock", () => {
     expect(listings).toBe(2);
   });
 
+  test("a list_changed on a new connection is listed even while the old connection's re-listing still hangs", async () => {
+    const timers = new ManualTimers();
+    const tool = (name: string) => ({ name, inputSchema: { type: "object" as const } });
+    const opened: { changed: (() => void)[]; lost: ((reason: string) => void)[] }[] = [];
+    const connector = async (): Promise<ServerConnection> => {
+      const index = opened.length;
+      const hooks = { changed: [] as (() => void)[], lost: [] as ((reason: string) => void)[] };
+      opened.push(hooks);
+      let listings = 0;
+      return {
+        pid: undefined,
+        async listTools() {
+          listings++;
+          if (index === 0 && listings === 2) return new Promise<never>(() => {}); // the old connection's re-listing never answers
+          return { tools: index === 0 || listings === 1 ? [tool("a")] : [tool("a"), tool("b")], warnings: [] };
+        },
+        callTool: async () => ({ content: [] }),
+        onToolsChanged: (listener) => hooks.changed.push(listener),
+        onLost: (listener) => hooks.lost.push(listener),
+        close: async () => {},
+      };
+    };
+    await using pool = testPool([fixtureSpec("s")], { timers, connector, backoff: DEFAULT_BACKOFF });
+    pool.start();
+    await waitFor(() => pool.server("s")?.state === "connected", "connected");
+    for (const listener of opened[0]!.changed) listener(); // starts a re-listing that hangs
+    for (const listener of opened[0]!.lost) listener("the server process exited with code 1");
+    await waitFor(() => timers.pendingCount === 1, "the retry timer");
+    timers.fireNext();
+    await waitFor(() => opened.length === 2 && pool.server("s")?.state === "connected", "reconnected");
+    for (const listener of opened[1]!.changed) listener();
+    await waitFor(() => pool.tools().some((t) => t.name === "mcp__s__b"), "the new connection's re-listing");
+  });
+
   test("a list_changed that arrives while a re-listing fails is listed again, not dropped with the failure", async () => {
     let listings = 0;
     const changed: (() => void)[] = [];
