@@ -4,7 +4,7 @@
  * the watcher reports it. A bad or vanished file is logged with the reason and the last good payload
  * stays in force; to clear the file's values, write `{"features": {}}`.
  */
-import { readFileSync, statSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
 import type { Logger } from "../daemon/logger.ts";
 import type { Closeable, WatchFile } from "./file-watcher.ts";
 import { MAX_PAYLOAD_BYTES, type Payload, parsePayloadText } from "./payload.ts";
@@ -95,15 +95,21 @@ export class FeaturesFileSource implements PayloadLayer {
 type ReadResult = { ok: true; text: string } | { ok: false; reason: string; missing: boolean };
 
 function readBounded(path: string): ReadResult {
+  let fd: number | undefined;
   try {
-    const stat = statSync(path);
-    // A FIFO or device would block this synchronous read, and with it the whole daemon.
+    // Opened without blocking and checked on the open descriptor: a FIFO or device (even one swapped
+    // in after a check by name) would otherwise block this synchronous read, and the whole daemon.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    const stat = fstatSync(fd);
     if (!stat.isFile()) return { ok: false, reason: "not a regular file", missing: false };
-    const size = stat.size;
-    if (size > MAX_PAYLOAD_BYTES) return { ok: false, reason: `file is ${size} bytes; the limit is ${MAX_PAYLOAD_BYTES}`, missing: false };
-    return { ok: true, text: readFileSync(path, "utf8") };
+    if (stat.size > MAX_PAYLOAD_BYTES) return { ok: false, reason: `file is ${stat.size} bytes; the limit is ${MAX_PAYLOAD_BYTES}`, missing: false };
+    const text = readFileSync(fd, "utf8");
+    if (text.length > MAX_PAYLOAD_BYTES) return { ok: false, reason: `file grew past the ${MAX_PAYLOAD_BYTES}-byte limit while read`, missing: false };
+    return { ok: true, text };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return { ok: false, reason: code === "ENOENT" ? "file not found" : `cannot read: ${(error as Error).message}`, missing: code === "ENOENT" };
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
