@@ -30,6 +30,8 @@ export interface WebFetchOptions extends Partial<WebFetchPolicy> {
   maxOutputChars?: number;
   maxRedirects?: number;
   userAgent?: string;
+  /** Where HTTP(S)_PROXY is looked up; the daemon's environment. */
+  env?: NodeJS.ProcessEnv;
 }
 
 const inputSchema = z.strictObject({
@@ -44,6 +46,7 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool {
   };
   const fetchImpl = options.fetch ?? ((url: URL, init: BunFetchRequestInit) => fetch(url, init));
   const resolve = options.lookup ?? systemLookup;
+  const proxyEnv = options.env ?? process.env;
   const timeoutMs = options.timeoutMs ?? DEFAULT_WEB_FETCH_TIMEOUT_MS;
   const maxBytes = options.maxBytes ?? DEFAULT_WEB_FETCH_MAX_BYTES;
   const maxOutputChars = options.maxOutputChars ?? DEFAULT_WEB_FETCH_MAX_OUTPUT_CHARS;
@@ -53,7 +56,8 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool {
   /** GET `url` at the first checked address that answers, or by its own name when there are none to pin. */
   async function get(url: URL, addresses: readonly ResolvedAddress[], signal: AbortSignal): Promise<Response> {
     const init = { method: "GET", redirect: "manual", signal } as const;
-    if (addresses.length === 0) return fetchImpl(url, { ...init, headers });
+    // Through a proxy the proxy connects, by name; an address in the URL would only defeat NO_PROXY.
+    if (addresses.length === 0 || proxyConfigured(url, proxyEnv)) return fetchImpl(url, { ...init, headers });
     let failure: unknown;
     for (const address of addresses.slice(0, MAX_ADDRESSES_TRIED)) {
       const pinned = pinnedRequest(url, address);
@@ -140,4 +144,10 @@ async function render(
   const output = [header.join("\n"), "", text === "" ? "(the page has no text)" : text, ...notes].join("\n");
   if (!response.ok) return errorResult(`The server answered ${response.status}.\n${output}`);
   return textResult(output, { url: url.href, status: response.status, contentType: contentType ?? "", truncated: body.truncated || notes.length > 0 });
+}
+
+/** Whether fetch would send a request for `url` through a proxy from the environment (any NO_PROXY aside). */
+function proxyConfigured(url: URL, env: NodeJS.ProcessEnv): boolean {
+  const names = url.protocol === "https:" ? ["https_proxy", "HTTPS_PROXY"] : ["http_proxy", "HTTP_PROXY"];
+  return names.some((name) => Boolean(env[name]));
 }

@@ -64,7 +64,8 @@ const allowed: WebFetchOptions = { allowHosts: [`127.0.0.1:${server.port}`] };
 
 async function fetchWith(options: WebFetchOptions, input: Record<string, unknown>) {
   using workspace = makeWorkspace();
-  const result = await workspace.call("WebFetch", input, { tools: [createWebFetchTool(options)] });
+  // No proxy from the environment unless a test gives one: pinning is checked as on a direct line.
+  const result = await workspace.call("WebFetch", input, { tools: [createWebFetchTool({ env: {}, ...options })] });
   return { text: resultText(result), isError: result.isError, structured: result.structuredContent };
 }
 
@@ -209,6 +210,24 @@ describe("WebFetch: where it may connect", () => {
     };
     const { isError } = await fetchWith({ lookup, fetch }, { url: "http://rebind.example:8080/x" });
     expect({ isError, lookups, seen }).toEqual({ isError: false, lookups: 1, seen: ["http://93.184.216.34:8080/x"] });
+  });
+
+  test("with a proxy in the environment the request goes by name (the proxy connects), after the same check", async () => {
+    const lookup: HostLookup = async () => [{ address: "93.184.216.34", family: 4 }];
+    const seen: { url: string; host: unknown }[] = [];
+    const fetch = async (url: URL, init: BunFetchRequestInit) => {
+      seen.push({ url: url.href, host: (init.headers as Record<string, string>).host });
+      return new Response("via proxy", { headers: { "content-type": "text/plain" } });
+    };
+    const env = { HTTPS_PROXY: "http://proxy.internal:3128" };
+    expect((await fetchWith({ lookup, fetch, env }, { url: "https://public.example/a" })).isError).toBe(false);
+    expect((await fetchWith({ lookup, fetch, env }, { url: "http://public.example/b" })).isError).toBe(false);
+    expect(seen).toEqual([
+      { url: "https://public.example/a", host: undefined },
+      { url: "http://93.184.216.34/b", host: "public.example" },
+    ]);
+    const privateLookup: HostLookup = async () => [{ address: "10.1.2.3", family: 4 }];
+    expect((await fetchWith({ lookup: privateLookup, fetch, env }, { url: "https://intranet.example/" })).text).toContain("10.1.2.3, a private address");
   });
 
   test("a checked address that does not answer: the next one is tried; when none answers the error says so", async () => {
