@@ -23,7 +23,7 @@ import { registerHarnessMethods, unknownSession } from "./handlers/harness.ts";
 import { registerMcpMethods } from "./handlers/mcp.ts";
 import type { Logger } from "./logger.ts";
 import { acquireSocketLock, tryUnlink, type SocketLock } from "./socket-lock.ts";
-import { prepareSocketDirectory } from "./socket-path.ts";
+import { checkSocketPathFree, prepareSocketDirectory } from "./socket-path.ts";
 import type { DaemonState, DaemonStats } from "./state.ts";
 import { demoServerSpecs } from "../mcp/demo-config.ts";
 import type { McpPool, McpPoolOptions } from "../mcp/mcp-pool.ts";
@@ -214,6 +214,7 @@ export class Daemon implements DaemonState {
     // A bad MCP server entry (an unset ${VAR}, a broken .mcp.json) refuses the start, naming it.
     const servers = await this.#serverSpecs(this.#config);
     prepareSocketDirectory(this.socketPath);
+    checkSocketPathFree(this.socketPath);
     this.#lock = acquireSocketLock(this.socketPath);
     // The lock is ours, so any socket file left here belongs to a dead daemon.
     tryUnlink(this.socketPath);

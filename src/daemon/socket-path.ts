@@ -51,3 +51,21 @@ export function prepareSocketDirectory(socketPath: string): void {
     );
   }
 }
+
+/**
+ * Refuses a socket path where something other than a socket (or nothing) is: the daemon replaces a
+ * socket left by a dead daemon, but never deletes a file, a symlink or a directory someone named by
+ * mistake (`--socket notes.txt`).
+ */
+export function checkSocketPathFree(socketPath: string): void {
+  let stats;
+  try {
+    stats = lstatSync(socketPath);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+    throw error;
+  }
+  if (stats.isSocket()) return;
+  const what = stats.isSymbolicLink() ? "a symlink" : stats.isDirectory() ? "a directory" : stats.isFile() ? "a regular file" : "not a socket";
+  throw new SocketPathError(`socket path ${socketPath} is ${what}; refusing to replace it (choose another --socket, or remove it yourself)`);
+}

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, statSync, mkdirSync, chmodSync, symlinkSync } from "node:fs";
+import { existsSync, statSync, mkdirSync, chmodSync, symlinkSync, writeFileSync, readFileSync, lstatSync } from "node:fs";
 import { join } from "node:path";
 import { RawClient } from "../helpers/raw-client.ts";
 import { tempSocketDir } from "../helpers/daemon-harness.ts";
@@ -66,6 +66,25 @@ describe("daemon lifecycle (compiled binary)", () => {
     const long = await runBinary(["serve", "--socket", join(base, "x".repeat(120), "s.sock")]);
     expect(long.code).toBe(5);
     expect(long.stderr).toContain("over the");
+  });
+
+  test("a socket path naming a file, a symlink or a directory is refused (exit 5) and left as it was", async () => {
+    const base = tempSocketDir();
+    const file = join(base, "notes.txt");
+    writeFileSync(file, "important data\n");
+    const onFile = await runBinary(["serve", "--socket", file]);
+    expect(onFile.code).toBe(5);
+    expect(onFile.stderr).toContain("is a regular file; refusing to replace it");
+    expect(readFileSync(file, "utf8")).toBe("important data\n");
+    const link = join(base, "link.sock");
+    symlinkSync(file, link);
+    const onLink = await runBinary(["serve", "--socket", link]);
+    expect([onLink.code, onLink.stderr.includes("is a symlink; refusing")]).toEqual([5, true]);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    const directory = join(base, "dir.sock");
+    mkdirSync(directory);
+    const onDirectory = await runBinary(["serve", "--socket", directory]);
+    expect([onDirectory.code, onDirectory.stderr.includes("is a directory; refusing")]).toEqual([5, true]);
   });
 
   test("a bad config is refused at start with the field named", async () => {
