@@ -9,6 +9,7 @@ import { buildInfo, type BuildInfo } from "../build-info.ts";
 import type { Config } from "../config/schema.ts";
 import { loadConfig, type ConfigSource } from "../config/load.ts";
 import { assemblePool, type Pool } from "../pool/assemble.ts";
+import { ErrorCode, RpcError } from "../protocol/jsonrpc.ts";
 import { DRAIN_TIMEOUT_MS, STOP_BUDGET_MS } from "../protocol/limits.ts";
 import { SessionStore } from "../session/session-store.ts";
 import type { Session } from "../session/session.ts";
@@ -37,6 +38,12 @@ import type { CronService } from "../cron/cron-service.ts";
 import type { CronLink } from "./cron-link.ts";
 import { JsonSchemaCompiler } from "../validate/ajv.ts";
 import { sessionLookup, type SessionToolDeps } from "./session-tools.ts";
+
+/** The answer of a request still running when the drain ran out: cancelled, not lost. */
+const SHUTDOWN_CANCELLED = new RpcError(
+  ErrorCode.ShuttingDown,
+  `The daemon is shutting down; this request was still running after the ${DRAIN_TIMEOUT_MS / 1000} s drain and was cancelled`,
+);
 
 export interface DaemonOptions {
   socketPath: string;
@@ -285,7 +292,7 @@ export class Daemon implements DaemonState {
     if (!drained) {
       this.logger.warn("drain timed out; cancelling the calls still running", { inFlight: this.stats.callsInFlight });
       for (const connection of this.connections) {
-        for (const controller of connection.inFlight.values()) controller.abort(new Error("daemon shutting down"));
+        for (const controller of connection.inFlight.values()) controller.abort(SHUTDOWN_CANCELLED);
       }
       await this.#waitForDrain(1_000);
     }

@@ -131,8 +131,9 @@ export class Dispatcher {
         sendProgress: progressSender(connection, params),
       });
       if (!controller.signal.aborted) connection.send({ jsonrpc: "2.0", id, result: result ?? {} });
+      else this.#answerCancelled(connection, id, controller.signal);
     } catch (error) {
-      if (controller.signal.aborted) return;
+      if (controller.signal.aborted) return this.#answerCancelled(connection, id, controller.signal);
       if (error instanceof RpcError) return this.#fail(connection, id, error.code, error.message, error.data);
       this.logger.error("internal error while handling a request", {
         method: name,
@@ -143,6 +144,15 @@ export class Dispatcher {
       connection.inFlight.delete(id);
       connection.requestSettled();
     }
+  }
+
+  /**
+   * A request aborted by the client (`notifications/cancelled`) or by its connection closing gets no
+   * answer, as MCP says. One the daemon cancelled (shutting down) gets the error it was aborted with.
+   */
+  #answerCancelled(connection: Connection, id: RequestId, signal: AbortSignal): void {
+    const reason: unknown = signal.reason;
+    if (reason instanceof RpcError) this.#fail(connection, id, reason.code, reason.message, reason.data);
   }
 
   #notify(connection: Connection, name: string, params: Record<string, unknown>): void {

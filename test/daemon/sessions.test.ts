@@ -77,6 +77,20 @@ describe("sessions", () => {
     expect(client.messages.some((m) => m.id === 5)).toBe(false);
   });
 
+  test("a call still running when the shutdown drain runs out is answered -32001, not left without an answer", async () => {
+    const { tool, state } = gateTool();
+    const harness = await startTestDaemon({ builtins: [tool] });
+    using client = await RawClient.open(harness.socketPath);
+    client.send({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "Gate", arguments: {} } });
+    while (state.running === 0) await Bun.sleep(1);
+    await harness.daemon.stop("test");
+    expect(client.messages.find((m) => m.id === 7)).toEqual({
+      jsonrpc: "2.0",
+      id: 7,
+      error: { code: -32001, message: "The daemon is shutting down; this request was still running after the 5 s drain and was cancelled" },
+    });
+  }, 15_000);
+
   test("32 concurrent clients x 200 mixed calls: every response once, to the right client, with the right id", async () => {
     await using harness = await startTestDaemon({ builtins: [echoTool] });
     const clients = await Promise.all(Array.from({ length: 32 }, () => RawClient.open(harness.socketPath)));
