@@ -102,17 +102,28 @@ export class StdioProcessTransport implements Transport {
   }
 
   async #readStdout(child: ChildHandle): Promise<void> {
+    const arrived: (() => void)[] = [];
     const framer = new MessageFramer(this.options.maxLineBytes, {
-      line: (line) => this.#deliver(line),
-      oversized: (bytes, id) => {
-        const note = `server sent a ${bytes}-byte message, over the ${this.options.maxLineBytes}-byte limit; it was discarded`;
-        this.options.stderr.add(`${OWN_NOTE} ${note}`);
-        if (id === undefined) return this.onerror?.(new Error(note));
-        this.onmessage?.({ jsonrpc: "2.0", id, error: { code: -32603, message: `MCP ${note}` } });
-      },
+      line: (line) => arrived.push(() => this.#deliver(line)),
+      oversized: (bytes, id) =>
+        arrived.push(() => {
+          const note = `server sent a ${bytes}-byte message, over the ${this.options.maxLineBytes}-byte limit; it was discarded`;
+          this.options.stderr.add(`${OWN_NOTE} ${note}`);
+          if (id === undefined) return this.onerror?.(new Error(note));
+          this.onmessage?.({ jsonrpc: "2.0", id, error: { code: -32603, message: `MCP ${note}` } });
+        }),
     });
     try {
-      for await (const chunk of child.stdout) framer.push(chunk);
+      for await (const chunk of child.stdout) {
+        framer.push(chunk);
+        // One message per microtask: the SDK runs notification handlers a microtask late but
+        // settles responses at once, so a call's last progress notification handed over in the
+        // same pass as its result would find the call already gone, and be dropped.
+        for (const deliver of arrived.splice(0)) {
+          deliver();
+          await Promise.resolve();
+        }
+      }
     } catch {
       // The pipe broke because the process died; its exit is handled on `exited`.
     }

@@ -55,6 +55,19 @@ describe("calls", () => {
     expect(progress[0]).toEqual({ progress: 1, message: "step 1" });
   });
 
+  test("every progress notification arrives, the last one too, when it leaves the server together with the result", async () => {
+    await using pool = testPool([fixtureSpec("bursty")]);
+    pool.start();
+    await waitFor(() => pool.server("bursty")?.state === "connected", "connected");
+    const burst = pool.tools().find((tool) => tool.name === "mcp__bursty__burst")!;
+    for (const count of [1, 4, 20]) {
+      const progress: ProgressUpdate[] = [];
+      const result = await burst.call({ count }, toolContext({ onProgress: (update) => progress.push(update) }));
+      expect(resultText(result)).toBe(`reported ${count}`);
+      expect(progress.map((update) => update.progress)).toEqual(Array.from({ length: count }, (_, i) => i + 1));
+    }
+  });
+
   test("progress cannot extend a call past the hard cap", async () => {
     await using pool = testPool([fixtureSpec("capped", {}, { timeoutMs: 300 })], { hardCapMs: 500 });
     pool.start();
