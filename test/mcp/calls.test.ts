@@ -59,10 +59,10 @@ describe("calls", () => {
     await using pool = testPool([fixtureSpec("bursty")]);
     pool.start();
     await waitFor(() => pool.server("bursty")?.state === "connected", "connected");
-    const burst = pool.tools().find((tool) => tool.name === "mcp__bursty__burst")!;
+    const slow = pool.tools().find((tool) => tool.name === "mcp__bursty__slow")!;
     for (const count of [1, 4, 20]) {
       const progress: ProgressUpdate[] = [];
-      const result = await burst.call({ count }, toolContext({ onProgress: (update) => progress.push(update) }));
+      const result = await slow.call({ ms: 0, burst: count }, toolContext({ onProgress: (update) => progress.push(update) }));
       expect(resultText(result)).toBe(`reported ${count}`);
       expect(progress.map((update) => update.progress)).toEqual(Array.from({ length: count }, (_, i) => i + 1));
     }
