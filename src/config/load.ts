@@ -3,9 +3,10 @@
  * $XDG_CONFIG_HOME/toolpool/config.json (~/.config when unset). No file at the default place is
  * fine (built-in tools only); a named file that is missing, or any file with an error, is refused.
  */
+import { statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import type { z } from "zod";
 import { configSchema, type Config } from "./schema.ts";
 
@@ -41,7 +42,28 @@ export async function loadConfig(source: ConfigSource): Promise<{ config: Config
   } catch (error) {
     throw new ConfigError(`config ${source.path} is not valid JSON: ${(error as Error).message}`);
   }
-  return { config: parseConfig(raw, source.path), path: source.path };
+  const config = parseConfig(raw, source.path);
+  checkWorkspaceRoots(config, source.path);
+  return { config, path: source.path };
+}
+
+/**
+ * Workspace roots must be directories that exist (relative ones are read from the daemon's working
+ * directory, as sessions read them): a missing one would otherwise be accepted here and then fail
+ * every session that does not name its own roots.
+ */
+function checkWorkspaceRoots(config: Config, origin: string): void {
+  const problems = (config.workspaceRoots ?? []).flatMap((root, index) => {
+    const absolute = resolve(root);
+    let directory: boolean;
+    try {
+      directory = statSync(absolute).isDirectory();
+    } catch {
+      return [`  - field "workspaceRoots.${index}": ${absolute} does not exist`];
+    }
+    return directory ? [] : [`  - field "workspaceRoots.${index}": ${absolute} is not a directory`];
+  });
+  if (problems.length > 0) throw new ConfigError(`config ${origin} is invalid:\n${problems.join("\n")}`);
 }
 
 export function parseConfig(raw: unknown, origin: string): Config {

@@ -169,6 +169,11 @@ describe("config reload", () => {
       await daemon.reload();
       expect(daemon.config().permissions).toEqual({ mode: "default", allow: [], deny: ["Echo"] });
       expect(logs.some((line) => line.includes("config reload failed") && line.includes("permissions.deny.1"))).toBe(true);
+      // A workspace root that does not exist would fail every session: refused at reload too.
+      writeFileSync(configPath, JSON.stringify({ workspaceRoots: [join(dir, "no-such-dir")] }));
+      await daemon.reload();
+      expect(daemon.config().workspaceRoots).toBeUndefined();
+      expect(logs.some((line) => line.includes("config reload failed") && line.includes('field \\"workspaceRoots.0\\"') && line.includes("does not exist"))).toBe(true);
       writeFileSync(configPath, JSON.stringify({}));
       await daemon.reload();
       expect(daemon.pool().get("Echo")?.name).toBe("Echo");

@@ -95,5 +95,9 @@ describe("daemon lifecycle (compiled binary)", () => {
     expect(result.code).toBe(5);
     expect(result.stderr).toContain('field "permissions.mode"');
     expect(result.stderr).toContain("toolSerch");
+    await Bun.write(configPath, JSON.stringify({ workspaceRoots: [base, join(base, "missing")] }));
+    const missingRoot = await runBinary(["serve", "--socket", join(base, "s.sock"), "--config", configPath]);
+    expect(missingRoot.code).toBe(5);
+    expect(missingRoot.stderr).toContain(`field "workspaceRoots.1": ${join(base, "missing")} does not exist`);
   });
 });
