@@ -10,6 +10,8 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontex
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   CallToolResultSchema,
+  ErrorCode,
+  McpError,
   ToolListChangedNotificationSchema,
   type CallToolResult,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -80,9 +82,13 @@ export const connectServer: Connector = async (spec, deps) => {
     await client.connect(transport, { timeout: deps.connectTimeoutMs, signal: deps.signal });
   } catch (error) {
     closing = true;
+    // A timeout is ours to report: closing the transport is what ends the process then (SIGTERM).
+    const timedOut = error instanceof McpError && error.code === ErrorCode.RequestTimeout;
     await transport.close().catch(() => {});
-    // "Connection closed" says less than how the process ended.
-    if (transport instanceof StdioProcessTransport && transport.exit) throw new Error(`the server process ${describeExit(transport.exit)} while starting`);
+    // Otherwise "Connection closed" says less than how the process ended.
+    if (!timedOut && transport instanceof StdioProcessTransport && transport.exit) {
+      throw new Error(`the server process ${describeExit(transport.exit)} while starting`);
+    }
     throw error;
   }
   return {

@@ -29,6 +29,13 @@ describe("supervision of real servers", () => {
     expect(performance.now() - stopping).toBeLessThan(3_000);
   });
 
+  test("a server that does not finish initializing in time is reported as a timeout, not as killed by our own SIGTERM", async () => {
+    await using pool = testPool([fixtureSpec("sluggish", { FIXTURE_INIT_DELAY_MS: "30000" })], { connectTimeoutMs: 300 });
+    pool.start();
+    await waitFor(() => pool.server("sluggish")?.state === "failed", "the connect timeout");
+    expect(pool.server("sluggish")?.reason).toStartWith("it did not finish initializing within 0.3 s");
+  });
+
   test("kill -9 mid-call: the caller hears within 1 s, naming the server; it is back within 5 s", async () => {
     await using pool = testPool([fixtureSpec("victim")], { backoff: DEFAULT_BACKOFF });
     pool.start();
