@@ -73,6 +73,8 @@ export const searchParams = z.strictObject({
 });
 
 export const emptyParams = z.looseObject({});
+/** For `toolpool/*` methods that take nothing: an unknown field is an error, as everywhere else. */
+export const noParams = z.strictObject({});
 
 export const mcpToolsListParams = z.looseObject({ cursor: z.string().optional() });
 

@@ -49,6 +49,12 @@ describe("wire protocol over the socket", () => {
     expect((badParams.error as { message: string }).message).toContain('field "name"');
     const extra = await client.request("toolpool/session", { modle: "typo" });
     expect((extra.error as { message: string }).message).toContain("modle");
+    // Methods that take nothing refuse an unknown field too (shutdown most of all: a typo must not stop the daemon).
+    using fresh = await RawClient.open(harness.socketPath);
+    for (const method of ["toolpool/status", "toolpool/tools", "toolpool/servers", "toolpool/shutdown"]) {
+      const unknownField = await fresh.request(method, { bogus: 1 });
+      expect({ method, error: unknownField.error }).toMatchObject({ method, error: { code: -32602, message: expect.stringContaining("bogus") } });
+    }
 
     const deep = `{"jsonrpc":"2.0","id":99,"method":"ping","params":{"a":${"[".repeat(100)}${"]".repeat(100)}}}`;
     client.sendLine(deep);

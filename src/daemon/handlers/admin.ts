@@ -3,7 +3,7 @@
  * `toolpool/shutdown`: looking at the daemon, its MCP servers, and stopping it.
  */
 import {
-  emptyParams,
+  noParams,
   serverNameParams,
   type ServerLogsResult,
   type ServerRestartResult,
@@ -23,7 +23,7 @@ const flagsParams = z.strictObject({ sessionId: z.string().min(1).max(128).optio
 export function registerAdminMethods(dispatcher: Dispatcher, state: DaemonState): void {
   dispatcher.register(
     Method.Status,
-    method(emptyParams, (): StatusResult => {
+    method(noParams, (): StatusResult => {
       const tools = state.pool().tools;
       const mcp = tools.filter((tool) => tool.isMcp).length;
       const memory = process.memoryUsage();
@@ -47,7 +47,7 @@ export function registerAdminMethods(dispatcher: Dispatcher, state: DaemonState)
 
   dispatcher.register(
     Method.Tools,
-    method(emptyParams, (): ToolsResult => {
+    method(noParams, (): ToolsResult => {
       const pool = state.pool();
       return {
         tools: pool.tools.map((tool) => ({
@@ -71,7 +71,7 @@ export function registerAdminMethods(dispatcher: Dispatcher, state: DaemonState)
 
   dispatcher.register(
     Method.Servers,
-    method(emptyParams, (): ServersResult => ({ servers: state.mcp()?.servers() ?? [] })),
+    method(noParams, (): ServersResult => ({ servers: state.mcp()?.servers() ?? [] })),
   );
 
   dispatcher.register(
@@ -107,7 +107,7 @@ export function registerAdminMethods(dispatcher: Dispatcher, state: DaemonState)
 
   dispatcher.register(
     Method.Shutdown,
-    method(emptyParams, () => {
+    method(noParams, () => {
       // Answer first, then stop: the caller should hear that its request was taken.
       setImmediate(() => state.requestShutdown("toolpool/shutdown"));
       return { stopping: true };
