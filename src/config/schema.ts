@@ -27,7 +27,12 @@ const remoteServer = z.strictObject({
   alwaysLoad: z.array(z.string()).default([]),
 });
 
-export const mcpServerSchema = z.union([stdioServer, remoteServer]);
+/**
+ * Chosen by `type` (absent or "stdio": a command; "http" / "sse": a URL), so a mistake is reported
+ * inside the right shape with its field named (`mcpServers.x.startup`), not as "Invalid input" for
+ * the whole entry.
+ */
+export const mcpServerSchema = z.discriminatedUnion("type", [stdioServer, remoteServer]);
 
 export const configSchema = z.strictObject({
   $schema: z.string().optional(),

@@ -112,4 +112,24 @@ describe("resolveServerSpecs", () => {
     await expect(resolveServerSpecs(config("broken.json"), { env: {} })).rejects.toThrow("is not valid JSON");
     await expect(resolveServerSpecs(config("missing.json"), { env: {} })).rejects.toThrow("cannot read MCP config");
   });
+
+  test("a mistake inside a server entry names its own field, for each shape of entry", () => {
+    const refusal = (server: Record<string, unknown>): string => {
+      try {
+        parseConfig({ mcpServers: { x: server } }, "test");
+      } catch (error) {
+        if (error instanceof ConfigError) return error.message;
+        throw error;
+      }
+      return "accepted";
+    };
+    expect(refusal({ command: "x", startup: "later" })).toContain('field "mcpServers.x.startup"');
+    expect(refusal({ command: "x", args: "a b" })).toContain('field "mcpServers.x.args"');
+    expect(refusal({ type: "http" })).toContain('field "mcpServers.x.url"');
+    expect(refusal({ type: "websocket", url: "ws://x" })).toContain('field "mcpServers.x.type"');
+    expect(refusal({ comand: "x" })).toContain('field "mcpServers.x.command"');
+    expect(refusal({ comand: "x" })).toContain("comand");
+    expect(refusal({ type: "sse", url: "https://example.com/sse", command: "x" })).toContain("command");
+    expect(refusal({ type: "stdio", command: "x" })).toBe("accepted");
+  });
 });
