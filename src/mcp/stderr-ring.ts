@@ -7,6 +7,12 @@ const MAX_LINE_CHARS = 4_096;
 /** Lines the pool adds itself ("process 123 exited with code 1") start with this. */
 export const OWN_NOTE = "[toolpool]";
 
+/** The note that opens each process's lines: a failure reason quotes only the last process's stderr. */
+export function startedNote(pid: number): string {
+  return `${OWN_NOTE} process ${pid} started`;
+}
+const STARTED = /^\[toolpool\] process \d+ started$/;
+
 export class StderrRing {
   readonly #lines: string[] = [];
   #chars = 0;
@@ -51,11 +57,17 @@ export class StderrRing {
     return [...head, ...this.#lines, ...(this.#partial ? [this.#partial] : [])];
   }
 
-  /** The server's last `count` non-empty lines (not the pool's own notes) joined, for an error message. */
+  /**
+   * The last `count` non-empty lines the most recent process wrote (not the pool's own notes, not
+   * an earlier attempt's), joined, for an error message.
+   */
   tail(count: number): string {
-    return this.#lines
-      .filter((line) => line.trim() !== "" && !line.startsWith(OWN_NOTE))
-      .slice(-count)
-      .join("\n");
+    const last: string[] = [];
+    for (let i = this.#lines.length - 1; i >= 0 && last.length < count; i--) {
+      const line = this.#lines[i]!;
+      if (STARTED.test(line)) break;
+      if (line.trim() !== "" && !line.startsWith(OWN_NOTE)) last.unshift(line);
+    }
+    return last.join("\n");
   }
 }

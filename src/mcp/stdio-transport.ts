@@ -9,7 +9,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { describeExit, signalGroup, type ChildExit, type ChildHandle, type SpawnProcess } from "./child-process.ts";
 import { MessageFramer } from "./message-framer.ts";
-import { OWN_NOTE, type StderrRing } from "./stderr-ring.ts";
+import { OWN_NOTE, startedNote, type StderrRing } from "./stderr-ring.ts";
 import { delay, type Timers } from "./timers.ts";
 
 /** After the child exits, how long its last stdout bytes may take to arrive (a grandchild may hold the pipe open). */
@@ -56,6 +56,7 @@ export class StdioProcessTransport implements Transport {
       throw new Error(`cannot start ${JSON.stringify(command)}: ${(error as Error).message}`);
     }
     const child = this.#child;
+    this.options.stderr.add(startedNote(child.pid));
     const stdoutDone = this.#readStdout(child);
     void this.#readStderr(child);
     void child.exited.then(async (exit) => {

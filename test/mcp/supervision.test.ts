@@ -69,7 +69,10 @@ describe("supervision of real servers", () => {
     expect(status.nextRetryAt).toBeUndefined();
     expect(status.reason).toContain("fixture: refusing to start (FIXTURE_CRASH_ON_START)");
     expect(status.reason).toContain("parked after 5 failures in a row");
+    // The reason quotes the last process's stderr once, not the same line from every attempt.
+    expect(status.reason?.split("refusing to start").length).toBe(2);
     expect(pool.logs("crashy")!.join("\n")).toContain("exited with code 1");
+    expect(pool.logs("crashy")!.filter((line) => /^\[toolpool\] process \d+ started$/.test(line))).toHaveLength(5);
     const restarted = await pool.restart("crashy");
     expect(restarted.state).toBe("failed");
     expect(spawned()).toBe(6);
