@@ -5,6 +5,7 @@
  * Servers still connecting after `timeoutMs` are named, and keep trying in the background.
  */
 import type { ServerSummary } from "../protocol/methods.ts";
+import { plural } from "./format.ts";
 
 export interface StartupProgressOptions {
   /** The pool's current view of its servers (Daemon#mcp().servers(), or toolpool/servers). */
@@ -52,9 +53,9 @@ function settledLine(server: ServerSummary, width: number, elapsedMs: number): s
   const name = server.name.padEnd(width);
   switch (server.state) {
     case "connected":
-      return `  ✓ ${name}  ${String(server.toolCount).padStart(4)} tools  ${(elapsedMs / 1000).toFixed(1)} s`;
+      return `  ✓ ${name}  ${String(server.toolCount).padStart(4)} ${server.toolCount === 1 ? "tool " : "tools"}  ${(elapsedMs / 1000).toFixed(1)} s`;
     case "idle":
-      return `  · ${name}  lazy: starts when one of its tools is needed${server.toolCount ? ` (${server.toolCount} tools cached)` : ""}`;
+      return `  · ${name}  lazy: starts when one of its tools is needed${server.toolCount ? ` (${plural(server.toolCount, "tool")} cached)` : ""}`;
     case "disabled":
       return `  · ${name}  disabled in the config`;
     default:
@@ -67,5 +68,5 @@ function summaryLine(servers: readonly ServerSummary[]): string {
   for (const server of servers) counts.set(server.state, (counts.get(server.state) ?? 0) + 1);
   const tools = servers.filter((server) => server.state === "connected").reduce((sum, server) => sum + server.toolCount, 0);
   const states = [...counts].map(([state, count]) => `${count} ${state}`).join(", ");
-  return `MCP servers ready: ${states}; ${tools} tools from connected servers (details: toolpool servers)`;
+  return `MCP servers ready: ${states}; ${plural(tools, "tool")} from connected servers (details: toolpool servers)`;
 }

@@ -19,6 +19,21 @@ const server = (name: string, state: string, extra: Partial<ServerSummary> = {})
 });
 
 describe("start-up progress of MCP servers (toolpool serve in a terminal)", () => {
+  test("one tool is counted in the singular, in the line, the cache note and the summary", async () => {
+    let written = "";
+    await reportStartupProgress({
+      servers: () => [server("thinking", "connected", { toolCount: 1 }), server("later", "idle", { startup: "lazy", toolCount: 1 })],
+      write: (text) => {
+        written += text;
+      },
+      now: () => 0,
+      sleep: async () => {},
+    });
+    expect(written).toContain("  ✓ thinking     1 tool   0.0 s");
+    expect(written).toContain("(1 tool cached)");
+    expect(written).toContain("; 1 tool from connected servers");
+  });
+
   test("a line per server as it settles, then a summary (manual clock)", async () => {
     let clock = 0;
     const frames: ServerSummary[][] = [
