@@ -77,8 +77,11 @@ export class CronLink {
     setImmediate(() => this.#delivery.deliver(sessionId));
   }
 
-  /** A connection closed: firings it was sent and never acknowledged go to the session's next client now. */
-  connectionClosed(connection: Connection): void {
+  /**
+   * A connection closed, or moved to another session: firings it was sent and never acknowledged
+   * go to the (old) session's next client now.
+   */
+  connectionLeft(connection: Connection): void {
     // Connections close after cron does when the daemon stops; the next start ends those leases.
     if (this.#closed) return;
     const sink = this.#sinks.get(connection);

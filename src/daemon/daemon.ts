@@ -132,6 +132,10 @@ export class Daemon implements DaemonState {
     this.#cron?.sessionAttached(session.id);
   }
 
+  sessionLeft(connection: Connection): void {
+    this.#cron?.connectionLeft(connection);
+  }
+
   config(): Config {
     return this.#config;
   }
@@ -383,7 +387,7 @@ export class Daemon implements DaemonState {
         line: (conn, line) => this.#dispatcher.handleLine(conn, line),
         closed: (conn) => {
           this.connections.delete(conn);
-          this.#cron?.connectionClosed(conn);
+          this.#cron?.connectionLeft(conn);
           const session = conn.sessionId ? this.sessions.get(conn.sessionId) : undefined;
           if (session) this.sessions.detach(session);
         },

@@ -49,6 +49,8 @@ export interface DaemonState {
   requestShutdown(reason: string): void;
   /** A connection now speaks for this session (opened or resumed): deliver what waits for it. */
   sessionAttached(session: Session): void;
+  /** A connection moved to another session: what it held for the old one goes back to that session. */
+  sessionLeft(connection: Connection): void;
   flags(): RuntimeFlags;
   /** The session's flag attributes (one object per settings, so flag reads hit their cache). */
   flagAttributes(session: Session): FlagAttributes;

@@ -102,6 +102,27 @@ describe("cron firings the client acknowledges (toolpool/cronAck)", () => {
     expect(firings(third)).toEqual([]);
   });
 
+  test("a cronAcks client that moves to another session hands what it held back to the old session at once", async () => {
+    using dir = makeStateDir();
+    await using daemon = await startCronDaemon(dir.path);
+    const { clock, harness } = daemon;
+    const sessionId = "shared-agent";
+    using mover = await RawClient.open(harness.socketPath);
+    await result(mover, "toolpool/session", { sessionId, delivery: "proxy", cronAcks: true });
+    await result(mover, "toolpool/call", { sessionId, name: "CronCreate", input: { cron: "* * * * *", prompt: "p", recurring: false } });
+    clock.advance(MINUTE);
+    await mover.waitFor((message) => message.method === CRON_FIRED);
+    const [fired] = firings(mover);
+
+    await result(mover, "toolpool/session", { sessionId: "another-agent", cronAcks: true });
+    using stayer = await RawClient.open(harness.socketPath);
+    await result(stayer, "toolpool/session", { sessionId, cronAcks: true });
+    await stayer.waitFor((message) => message.method === CRON_FIRED);
+    expect(firings(stayer)).toEqual([{ ...fired!, attempt: 2 }]);
+    await settled(mover);
+    expect(firings(mover)).toEqual([fired!]);
+  });
+
   test("a connected cronAcks client that does not acknowledge gets the firing again when the lease runs out", async () => {
     using dir = makeStateDir();
     await using daemon = await startCronDaemon(dir.path);

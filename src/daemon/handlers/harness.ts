@@ -45,6 +45,8 @@ export function registerHarnessMethods(dispatcher: Dispatcher, state: DaemonStat
         if (previous) state.sessions.detach(previous);
         state.sessions.attach(session);
         connection.sessionId = session.id;
+        // After the switch, so what it gives back is not handed straight back to it.
+        if (previous) state.sessionLeft(connection);
       }
       sessionTools(session, state.sessionToolDeps());
       // Before attaching: the delivery that attaching starts must already see it.
