@@ -9,8 +9,7 @@ import { buildInfo, type BuildInfo } from "../build-info.ts";
 import type { Config } from "../config/schema.ts";
 import { loadConfig, type ConfigSource } from "../config/load.ts";
 import { assemblePool, type Pool } from "../pool/assemble.ts";
-import { ErrorCode, RpcError } from "../protocol/jsonrpc.ts";
-import { DRAIN_TIMEOUT_MS, STOP_BUDGET_MS } from "../protocol/limits.ts";
+import { STOP_BUDGET_MS } from "../protocol/limits.ts";
 import { SessionStore } from "../session/session-store.ts";
 import type { Session } from "../session/session.ts";
 import { resolveSettings, type SettingsDefaults } from "../session/settings.ts";
@@ -19,6 +18,7 @@ import type { ToolResult } from "../tool/result.ts";
 import type { ProgressUpdate, Tool } from "../tool/tool.ts";
 import { Connection } from "./connection.ts";
 import { Dispatcher } from "./dispatcher.ts";
+import { drainRequests, settleStep } from "./shutdown-steps.ts";
 import { registerAdminMethods } from "./handlers/admin.ts";
 import { registerHarnessMethods, unknownSession } from "./handlers/harness.ts";
 import { registerMcpMethods } from "./handlers/mcp.ts";
@@ -38,12 +38,6 @@ import type { CronService } from "../cron/cron-service.ts";
 import type { CronLink } from "./cron-link.ts";
 import { JsonSchemaCompiler } from "../validate/ajv.ts";
 import { sessionLookup, type SessionToolDeps } from "./session-tools.ts";
-
-/** The answer of a request still running when the drain ran out: cancelled, not lost. */
-const SHUTDOWN_CANCELLED = new RpcError(
-  ErrorCode.ShuttingDown,
-  `The daemon is shutting down; this request was still running after the ${DRAIN_TIMEOUT_MS / 1000} s drain and was cancelled`,
-);
 
 export interface DaemonOptions {
   socketPath: string;
@@ -292,22 +286,15 @@ export class Daemon implements DaemonState {
     this.logger.info("stopping", { reason, inFlight: this.stats.callsInFlight });
     this.#dispatcher.stopAcceptingWork();
     const closed = new Promise<void>((resolve) => (this.#server ? this.#server.close(() => resolve()) : resolve()));
-    const drained = await this.#waitForDrain(DRAIN_TIMEOUT_MS);
-    if (!drained) {
-      this.logger.warn("drain timed out; cancelling the calls still running", { inFlight: this.stats.callsInFlight });
-      for (const connection of this.connections) {
-        for (const controller of connection.inFlight.values()) controller.abort(SHUTDOWN_CANCELLED);
-      }
-      await this.#waitForDrain(1_000);
-    }
+    await drainRequests(this.connections, () => this.stats.callsInFlight, this.logger);
     for (const connection of this.connections) connection.close();
     const remaining = () => Math.max(250, deadline - Date.now());
     // Each step is bounded and none may keep the socket and lock behind if it fails. Stopping MCP
     // servers kills their process groups (SIGTERM, then SIGKILL after a grace period).
     await Promise.all([
-      this.#settle("stopping MCP servers", () => Promise.race([this.#mcp?.stop(), Bun.sleep(remaining())])),
-      this.#settle("closing runtime flags", () => Promise.race([this.#flags.close(), Bun.sleep(Math.min(1_000, remaining()))])),
-      this.#settle("closing cron", async () => this.#cron?.close()),
+      settleStep(this.logger, "stopping MCP servers", () => Promise.race([this.#mcp?.stop(), Bun.sleep(remaining())])),
+      settleStep(this.logger, "closing runtime flags", () => Promise.race([this.#flags.close(), Bun.sleep(Math.min(1_000, remaining()))])),
+      settleStep(this.logger, "closing cron", async () => this.#cron?.close()),
       Promise.race([closed, Bun.sleep(Math.min(1_000, remaining()))]),
     ]);
     tryUnlink(this.socketPath);
@@ -395,19 +382,5 @@ export class Daemon implements DaemonState {
       this.logger,
     );
     this.connections.add(connection);
-  }
-
-  async #settle(what: string, step: () => Promise<unknown>): Promise<void> {
-    try {
-      await step();
-    } catch (error) {
-      this.logger.error(`${what} failed during shutdown`, { error: error instanceof Error ? error.message : String(error) });
-    }
-  }
-
-  async #waitForDrain(timeoutMs: number): Promise<boolean> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.stats.callsInFlight > 0 && Date.now() < deadline) await Bun.sleep(20);
-    return this.stats.callsInFlight === 0;
   }
 }
