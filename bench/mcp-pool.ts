@@ -19,7 +19,7 @@ import { parseArgs } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ToolpoolClient } from "../src/client/client.ts";
-import { createLogger } from "../src/daemon/logger.ts";
+import { createLogger } from "../src/runtime/logger.ts";
 import { McpPool } from "../src/mcp/mcp-pool.ts";
 import { percentile, round } from "./lib/stats.ts";
 

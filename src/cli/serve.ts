@@ -4,7 +4,7 @@ import { builtinTools } from "../builtin/list.ts";
 import type { CronService } from "../cron/cron-service.ts";
 import { ConfigError, loadConfig, locateConfig } from "../config/load.ts";
 import { Daemon } from "../daemon/daemon.ts";
-import { createLogger } from "../daemon/logger.ts";
+import { createLogger } from "../runtime/logger.ts";
 import { AlreadyRunningError } from "../daemon/socket-lock.ts";
 import { resolveSocketPath, SocketPathError } from "../daemon/socket-path.ts";
 import { isAbsolute, relative } from "node:path";

@@ -6,7 +6,7 @@ import type { Socket } from "node:net";
 import { LineFramer } from "../protocol/line-framer.ts";
 import type { RequestId } from "../protocol/jsonrpc.ts";
 import { MAX_LINE_BYTES, MAX_OUTBOUND_BYTES } from "../protocol/limits.ts";
-import type { Logger } from "./logger.ts";
+import type { Logger } from "../runtime/logger.ts";
 
 export interface ConnectionHandlers {
   line: (connection: Connection, line: string) => void;

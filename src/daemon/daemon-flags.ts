@@ -11,7 +11,7 @@ import type { FlagAttributes, RuntimeFlags } from "../flags/runtime-flags.ts";
 import type { Session, SessionSettings } from "../session/session.ts";
 import type { RuntimeDefaults, RuntimeFacts } from "../session/settings.ts";
 import type { Tool } from "../tool/tool.ts";
-import type { Logger } from "./logger.ts";
+import type { Logger } from "../runtime/logger.ts";
 
 export interface DaemonFlagsOptions {
   info: BuildInfo;

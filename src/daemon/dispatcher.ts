@@ -10,7 +10,7 @@ import { jsonDepthExceeds } from "../protocol/line-framer.ts";
 import { MAX_IN_FLIGHT_PER_CONNECTION, MAX_JSON_DEPTH } from "../protocol/limits.ts";
 import type { ProgressUpdate } from "../tool/tool.ts";
 import type { Connection } from "./connection.ts";
-import type { Logger } from "./logger.ts";
+import type { Logger } from "../runtime/logger.ts";
 
 export interface RequestContext {
   connection: Connection;

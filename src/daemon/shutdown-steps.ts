@@ -6,7 +6,7 @@
 import { ErrorCode, RpcError } from "../protocol/jsonrpc.ts";
 import { DRAIN_TIMEOUT_MS } from "../protocol/limits.ts";
 import type { Connection } from "./connection.ts";
-import type { Logger } from "./logger.ts";
+import type { Logger } from "../runtime/logger.ts";
 
 /** How long cancelled calls get to wind down before their connections close. */
 const CANCEL_GRACE_MS = 1_000;

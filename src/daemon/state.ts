@@ -11,7 +11,7 @@ import type { SettingsDefaults } from "../session/settings.ts";
 import type { ToolResult } from "../tool/result.ts";
 import type { ProgressUpdate } from "../tool/tool.ts";
 import type { Connection } from "./connection.ts";
-import type { Logger } from "./logger.ts";
+import type { Logger } from "../runtime/logger.ts";
 import type { McpPool } from "../mcp/mcp-pool.ts";
 import type { SearchSync } from "./search-sync.ts";
 import type { FlagAttributes, RuntimeFlags } from "../flags/runtime-flags.ts";

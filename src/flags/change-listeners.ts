@@ -1,5 +1,5 @@
 /** The `onChange` subscribers of a flags implementation; one throwing listener cannot starve the rest. */
-import type { Logger } from "../daemon/logger.ts";
+import type { Logger } from "../runtime/logger.ts";
 
 export class ChangeListeners {
   readonly #listeners = new Set<() => void>();

@@ -4,7 +4,7 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import type { Config } from "../config/schema.ts";
-import type { Logger } from "../daemon/logger.ts";
+import type { Logger } from "../runtime/logger.ts";
 import type { GrowthBookFlagsOptions } from "./growthbook-flags.ts";
 import type { FlagAttributes, RuntimeFlags } from "./runtime-flags.ts";
 import { StaticFlags } from "./static-flags.ts";

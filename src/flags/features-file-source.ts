@@ -5,7 +5,7 @@
  * stays in force; to clear the file's values, write `{"features": {}}`.
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
-import type { Logger } from "../daemon/logger.ts";
+import type { Logger } from "../runtime/logger.ts";
 import type { Closeable, WatchFile } from "./file-watcher.ts";
 import { MAX_PAYLOAD_BYTES, type Payload, parsePayloadText } from "./payload.ts";
 import { type LayerUpdated, type PayloadLayer, RepeatGuard } from "./payload-layer.ts";

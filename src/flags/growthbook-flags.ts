@@ -5,7 +5,7 @@
  * local files; the network is reached in the background and its payload applies when it arrives.
  */
 import type { UserContext } from "@growthbook/growthbook";
-import { type Logger, silentLogger } from "../daemon/logger.ts";
+import { type Logger, silentLogger } from "../runtime/logger.ts";
 import { ChangeListeners } from "./change-listeners.ts";
 import { EvaluationCache } from "./evaluation-cache.ts";
 import { FeaturesFileSource } from "./features-file-source.ts";

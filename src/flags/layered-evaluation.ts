@@ -5,7 +5,7 @@
  * default is the floor. A flag whose compile-time feature is absent is pinned to its default.
  */
 import { GrowthBookClient, type UserContext } from "@growthbook/growthbook";
-import type { Logger } from "../daemon/logger.ts";
+import type { Logger } from "../runtime/logger.ts";
 import type { EvaluatedFlag } from "./evaluation-cache.ts";
 import { FLAG_SPECS, type FlagKey, isFlagCompiled, normalizeFlagValue } from "./flag-definitions.ts";
 import type { Payload } from "./payload.ts";

@@ -4,7 +4,7 @@
  * tagged `cached`, and the first fetch runs in the background with a timeout, like every fetch after
  * it. A failed or invalid fetch is logged (once per distinct problem) and the payload in force stays.
  */
-import type { Logger } from "../daemon/logger.ts";
+import type { Logger } from "../runtime/logger.ts";
 import { MAX_PAYLOAD_BYTES, type Payload, parsePayloadText } from "./payload.ts";
 import type { PayloadCache } from "./payload-cache.ts";
 import { type LayerUpdated, type PayloadLayer, RepeatGuard } from "./payload-layer.ts";

@@ -3,7 +3,7 @@
  * daemon with no flag sources configured). Values go through the same type check, clamping and
  * compile-time gating as GrowthBook's, so both implementations pass one contract suite.
  */
-import { type Logger, silentLogger } from "../daemon/logger.ts";
+import { type Logger, silentLogger } from "../runtime/logger.ts";
 import { ChangeListeners } from "./change-listeners.ts";
 import type { Evaluation } from "./evaluation-cache.ts";
 import {

@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, renameSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
-import type { Logger } from "../daemon/logger.ts";
+import type { Logger } from "../runtime/logger.ts";
 
 const SCHEMA_VERSION = 1;
 

@@ -8,7 +8,7 @@
  * re-assembles its pool and tells its clients `notifications/tools/list_changed`).
  */
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
-import type { Logger } from "../daemon/logger.ts";
+import type { Logger } from "../runtime/logger.ts";
 import { errorResult, type ToolResult } from "../tool/result.ts";
 import type { Tool, ToolContext, ToolInput } from "../tool/tool.ts";
 import { JsonSchemaCompiler } from "../validate/ajv.ts";

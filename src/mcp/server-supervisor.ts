@@ -9,7 +9,7 @@
  * wait for it; calls to a failed, parked or disabled server fail at once with the reason.
  */
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
-import type { Logger } from "../daemon/logger.ts";
+import type { Logger } from "../runtime/logger.ts";
 import { errorResult, type ToolResult } from "../tool/result.ts";
 import type { ToolContext, ToolInput } from "../tool/tool.ts";
 import { FailureTracker, type BackoffPolicy } from "./backoff.ts";

@@ -70,7 +70,7 @@ export async function waitUntil(condition: () => boolean, what: string, timeoutM
 export async function startDaemonAt(socketPath: string): Promise<import("../../src/daemon/daemon.ts").Daemon> {
   const { Daemon } = await import("../../src/daemon/daemon.ts");
   const { parseConfig } = await import("../../src/config/load.ts");
-  const { silentLogger } = await import("../../src/daemon/logger.ts");
+  const { silentLogger } = await import("../../src/runtime/logger.ts");
   const daemon = new Daemon({
     socketPath,
     config: parseConfig({}, "test"),

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { parseConfig } from "../../src/config/load.ts";
 import { Daemon } from "../../src/daemon/daemon.ts";
-import { createLogger } from "../../src/daemon/logger.ts";
+import { createLogger } from "../../src/runtime/logger.ts";
 import { join } from "node:path";
 import { RawClient } from "../helpers/raw-client.ts";
 import { startTestDaemon, tempSocketDir } from "../helpers/daemon-harness.ts";

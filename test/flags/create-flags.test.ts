@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { silentLogger } from "../../src/daemon/logger.ts";
+import { silentLogger } from "../../src/runtime/logger.ts";
 import { MIN_POLL_INTERVAL_MS, createRuntimeFlags, flagsConfigChanged } from "../../src/flags/create-flags.ts";
 import { payloadOf, recordingLogger, refusedApiHost, tempDir } from "./helpers.ts";
 

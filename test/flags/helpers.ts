@@ -1,7 +1,7 @@
 /** Test helpers for flags: a recording logger, condition waits, temp dirs and a loopback payload server. */
 import { mkdtempSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { LogLevel, Logger } from "../../src/daemon/logger.ts";
+import type { LogLevel, Logger } from "../../src/runtime/logger.ts";
 
 export interface LogEntry {
   level: LogLevel;

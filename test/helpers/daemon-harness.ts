@@ -5,7 +5,7 @@ import { builtinTools } from "../../src/builtin/list.ts";
 import { parseConfig } from "../../src/config/load.ts";
 import type { CronService } from "../../src/cron/cron-service.ts";
 import { Daemon } from "../../src/daemon/daemon.ts";
-import { silentLogger } from "../../src/daemon/logger.ts";
+import { silentLogger } from "../../src/runtime/logger.ts";
 import type { Tool } from "../../src/tool/tool.ts";
 
 export interface TestDaemon extends AsyncDisposable {

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
-import { createLogger } from "../../src/daemon/logger.ts";
+import { createLogger } from "../../src/runtime/logger.ts";
 import { CatalogCache, defaultCachePath } from "../../src/mcp/catalog-cache.ts";
 import { tempDir } from "./helpers.ts";
 

@@ -6,7 +6,7 @@ import { builtinTools } from "../../src/builtin/list.ts";
 import { DaemonError, ToolpoolClient } from "../../src/client/client.ts";
 import { parseConfig } from "../../src/config/load.ts";
 import { Daemon } from "../../src/daemon/daemon.ts";
-import { silentLogger } from "../../src/daemon/logger.ts";
+import { silentLogger } from "../../src/runtime/logger.ts";
 import { tempSocketDir } from "../helpers/daemon-harness.ts";
 import { FAST_BACKOFF, FIXTURE_SERVER, groupMembers, tempDir, waitFor } from "./helpers.ts";
 

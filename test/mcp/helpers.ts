@@ -2,7 +2,7 @@
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { silentLogger } from "../../src/daemon/logger.ts";
+import { silentLogger } from "../../src/runtime/logger.ts";
 import { McpPool, type McpPoolOptions } from "../../src/mcp/mcp-pool.ts";
 import type { ServerSpec, StdioServerSpec } from "../../src/mcp/server-spec.ts";
 import type { ToolContext } from "../../src/tool/tool.ts";
