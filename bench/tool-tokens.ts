@@ -61,7 +61,7 @@ const pool = assemblePool({ builtins, mcpTools });
 const engine: ToolSearchEngine = { query: () => ({ kind: "keyword", matches: [] }) };
 const metaTools = (delivery: "native" | "proxy") => ({
   toolSearch: createToolSearchTool({ engine, lookup: pool.get, delivery }),
-  executeExtraTool: createExecuteExtraTool({ lookup: pool.get, discovered: () => new Set(), execute: async () => textResult("") }),
+  executeExtraTool: createExecuteExtraTool({ lookup: pool.get }),
 });
 const encoder = getEncoding("o200k_base");
 const tokens = (text: string) => encoder.encode(text).length;

@@ -32,9 +32,9 @@ export function createBridgeServer(bridge: DaemonBridge, options: BridgeServerOp
   );
   server.oninitialized = () => bridge.setClientName(server.getClientVersion()?.name ?? "");
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
+  server.setRequestHandler(ListToolsRequestSchema, async (request) => {
     try {
-      return { tools: await bridge.listTools() };
+      return await bridge.listTools(request.params?.cursor);
     } catch (error) {
       throw daemonFault(error, options.log);
     }

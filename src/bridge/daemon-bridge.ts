@@ -1,7 +1,7 @@
 /**
  * One MCP host's link to the daemon: a connection and a `proxy` session on it. The host sees the
- * session's fixed tools array (core tools + ToolSearch + ExecuteExtraTool) in MCP shape, and every
- * call runs in the daemon through `toolpool/call`. An MCP host sends no transcript, so the session
+ * daemon's own MCP view of that session (core tools + ToolSearch + ExecuteExtraTool), and every
+ * call runs in the daemon through its MCP `tools/call` on the same connection. An MCP host sends no transcript, so the session
  * itself remembers what its ToolSearch calls found (src/daemon/session-tools.ts), and
  * ExecuteExtraTool accepts those tools.
  *
@@ -9,12 +9,10 @@
  * under the same id; the host is told the tool list may have changed.
  */
 import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
-import { ErrorCode, RpcError } from "../protocol/jsonrpc.ts";
 import type { ToolpoolClient } from "../client/client.ts";
 import type { ProgressUpdate } from "../tool/tool.ts";
 import { Method } from "../protocol/method-names.ts";
 import type { SessionParams } from "../protocol/methods.ts";
-import { toMcpTools } from "./tool-shape.ts";
 
 export interface DaemonBridgeOptions {
   /** Connects to the daemon (starting one if needed); called again after the daemon went away. */
@@ -44,14 +42,7 @@ export class DaemonBridge {
   #renamed = false;
   #closed = false;
   readonly #listeners = new Set<() => void>();
-  /** Names a call may use: the pool and the session's meta-tools. Refreshed when the pool changes. */
-  #known: Promise<ReadonlySet<string>> | undefined;
-
-  constructor(private readonly options: DaemonBridgeOptions) {
-    this.#listeners.add(() => {
-      this.#known = undefined;
-    });
-  }
+  constructor(private readonly options: DaemonBridgeOptions) {}
 
   /** The host's name, from its `initialize` (sent with the session, for the daemon's logs and flags). */
   setClientName(name: string): void {
@@ -70,38 +61,26 @@ export class DaemonBridge {
     return this.#sessionId;
   }
 
-  async listTools(): Promise<McpTool[]> {
-    const { client, sessionId } = await this.#ready();
-    const [assembled, pool] = await Promise.all([client.assemble({ sessionId, messages: [] }), client.tools()]);
-    return toMcpTools(assembled.tools, pool.tools);
-  }
-
   /**
-   * Whether a tool of this name exists for the session. MCP answers a call to an unknown tool with
-   * a protocol error (-32602), as the daemon's own `tools/call` does; `toolpool/call` would answer
-   * with a tool error instead, so the bridge asks first (from a cache, re-read once on a miss).
+   * The daemon's own MCP view of this session (`tools/list` on the session's connection), relayed
+   * as it is: one view of a session's tools for every front door, one round trip per host request.
    */
-  async hasTool(name: string): Promise<boolean> {
-    if ((await this.#knownNames()).has(name)) return true;
-    this.#known = undefined;
-    return (await this.#knownNames()).has(name);
+  async listTools(cursor?: string): Promise<{ tools: McpTool[]; nextCursor?: string }> {
+    const { client } = await this.#ready();
+    return client.request(Method.ToolsList, cursor === undefined ? {} : { cursor });
   }
 
+  /** `tools/call` on the session's connection: the daemon answers an unknown tool with -32602, as MCP says. */
   async callTool(name: string, input: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
-    if (!(await this.hasTool(name))) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
-    const { client, sessionId } = await this.#ready();
-    const result = await client.call(
-      { sessionId, name, input },
+    const { client } = await this.#ready();
+    return client.request<CallToolResult>(
+      Method.ToolsCall,
+      { name, arguments: input },
       {
         ...(options.signal && { signal: options.signal }),
         ...(options.onProgress && { onProgress: (params) => options.onProgress?.(progressFrom(params)) }),
       },
     );
-    return {
-      content: result.content as CallToolResult["content"],
-      isError: result.isError,
-      ...(result.structuredContent && { structuredContent: result.structuredContent }),
-    };
   }
 
   /** What the host's model should know up front: how to reach the deferred tools, and their names. */
@@ -115,22 +94,6 @@ export class DaemonBridge {
     const text = typeof announcement?.text === "string" ? announcement.text : "";
     if (!assembled.deferring) return "toolpool: every tool is listed directly.";
     return text && text.length + lead.length < MAX_INSTRUCTIONS_CHARS ? `${lead}\n\n${text}` : lead;
-  }
-
-  #knownNames(): Promise<ReadonlySet<string>> {
-    const known = (this.#known ??= this.#readNames());
-    known.catch(() => {
-      if (this.#known === known) this.#known = undefined;
-    });
-    return known;
-  }
-
-  async #readNames(): Promise<ReadonlySet<string>> {
-    const { client, sessionId } = await this.#ready();
-    const [assembled, pool] = await Promise.all([client.assemble({ sessionId, messages: [] }), client.tools()]);
-    const names = new Set(pool.tools.map((tool) => tool.name));
-    for (const tool of toMcpTools(assembled.tools, [])) names.add(tool.name);
-    return names;
   }
 
   close(): void {

@@ -57,7 +57,7 @@ export function createBashTool(options: BashToolOptions = {}): Tool {
     inputSchema,
     // Our own limit is per call (the `timeout` input); the pipeline's only needs to sit above it.
     timeoutMs: MAX_BASH_TIMEOUT_MS + killGraceMs + drainAfterExitMs + 5_000,
-    isOpenWorld: () => true,
+    openWorld: true,
     permissionSubject: ({ command }) => command,
     async call({ command, timeout }, context): Promise<ToolResult> {
       const cwd = await statOrUndefined(context.cwd);

@@ -68,7 +68,7 @@ export function createCronTools(scheduler: CronScheduler): Tool[] {
     searchHint: "scheduled jobs show list cron timers",
     inputSchema: listSchema,
     shouldDefer: true,
-    isReadOnly: () => true,
+    isReadOnly: true,
     isConcurrencySafe: () => true,
     async call(_input, { sessionId }) {
       const jobs = scheduler.list(sessionId);
@@ -90,7 +90,7 @@ export function createCronTools(scheduler: CronScheduler): Tool[] {
     searchHint: "cancel remove scheduled job stop cron timer",
     inputSchema: deleteSchema,
     shouldDefer: true,
-    isDestructive: () => true,
+    destructive: true,
     permissionSubject: ({ id }) => id,
     async call({ id }, { sessionId }) {
       const outcome = scheduler.remove(sessionId, id);

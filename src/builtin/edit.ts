@@ -32,7 +32,8 @@ export const editTool = buildTool({
   description,
   searchHint: "modify file replace text change code",
   inputSchema,
-  isDestructive: () => true,
+  destructive: true,
+  openWorld: false,
   async validateInput({ old_string, new_string }) {
     if (old_string === new_string) return "old_string and new_string are identical, so the edit would change nothing. Give the new text in new_string.";
     return undefined;

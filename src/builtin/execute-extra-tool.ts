@@ -3,43 +3,26 @@
  * deferred tool — so the tools array never has to change. Built per session by
  * `createExecuteExtraTool(deps)`.
  *
- * It refuses, with the exact next step, a tool this transcript never discovered (the model would be
- * guessing its schema), a core tool (call it directly) and the meta-tools; anything else goes
- * through the normal pipeline (`executeTool`: enabled → validate → permissions → call → cap), so a
- * deferred tool is checked exactly as if it had been called by name.
+ * It is a router, not a runner: its `redirect` names the target and the call pipeline
+ * (`executeTool`) then checks, schedules, times and caps that target exactly as if it had been
+ * called by name. It refuses, with the exact next step, a core tool (call it directly) and the
+ * meta-tools. A deferred tool this conversation never discovered runs when its params validate
+ * (a blind call); when they do not, the pipeline answers with the tool's schema.
  */
 import { z } from "zod";
 import { isDeferredTool } from "../deferral/is-deferred.ts";
 import { EXECUTE_EXTRA_TOOL_NAME, isMetaToolName, TOOL_SEARCH_TOOL_NAME } from "../deferral/meta-tools.ts";
-import { executeTool, type ExecuteOptions } from "../tool/execute.ts";
 import { buildTool } from "../tool/build-tool.ts";
-import { errorResult, type ToolResult } from "../tool/result.ts";
-import type { Tool, ToolContext, ToolInput } from "../tool/tool.ts";
+import { errorResult } from "../tool/result.ts";
+import type { Tool, ToolInput, ToolRedirect } from "../tool/tool.ts";
 import description from "./execute-extra-tool.txt" with { type: "text" };
-
-/** Runs a tool by name through the normal pipeline. */
-export type ToolExecutor = (name: string, input: ToolInput, context: ToolContext) => Promise<ToolResult>;
 
 export interface ExecuteExtraToolDeps {
   /** The pool's lookup, by name or alias. */
   lookup: (name: string) => Tool | undefined;
   /** Default `isDeferredTool`. */
   isDeferred?: (tool: Tool) => boolean;
-  /** The discovered set of the session's current transcript (from the last assemble's scan). */
-  discovered: () => ReadonlySet<string>;
-  execute: ToolExecutor;
 }
-
-/** The executor most sessions want: `executeTool` with the session's options. */
-export function pipelineExecutor(options: ExecuteOptions): ToolExecutor {
-  return (name, input, context) => executeTool(name, input, context, options);
-}
-
-/**
- * The inner call keeps its own deadline (`executeTool` applies the target's timeout); this outer
- * one only has to outlast it, so it is set far above any tool's.
- */
-const OUTER_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 
 const inputSchema = z.strictObject({
   tool_name: z.string().min(1).describe("The exact name of a deferred tool ToolSearch returned."),
@@ -51,54 +34,33 @@ const inputSchema = z.strictObject({
 
 export function createExecuteExtraTool(deps: ExecuteExtraToolDeps): Tool {
   const isDeferred = deps.isDeferred ?? isDeferredTool;
-  /** The target when the call would be let through, for the capability questions below. */
-  const target = (input: ToolInput): Tool | undefined => {
-    const tool = typeof input.tool_name === "string" ? deps.lookup(input.tool_name) : undefined;
-    return tool && refusal(tool, deps, isDeferred) === undefined ? tool : undefined;
+  const redirect = (input: ToolInput): ToolRedirect => {
+    const name = String(input.tool_name);
+    const tool = deps.lookup(name);
+    if (!tool) {
+      return { ok: false, message: `No tool named "${name}" exists. Find the right name with ${TOOL_SEARCH_TOOL_NAME} {"query": "<what the tool does>"}.` };
+    }
+    const refused = refusal(tool, isDeferred);
+    if (refused) return { ok: false, message: refused };
+    return { ok: true, tool, input: input.params ?? {} };
   };
-  const params = (input: ToolInput): ToolInput => (isObject(input.params) ? input.params : {});
   return buildTool({
     name: EXECUTE_EXTRA_TOOL_NAME,
     description,
     inputSchema,
-    timeoutMs: OUTER_TIMEOUT_MS,
-    // The inner result is already capped at the target's own limit.
-    maxResultSizeChars: Number.MAX_SAFE_INTEGER,
-    // Scheduling follows the tool that actually runs; an unknown or refused one is fail-closed.
-    isConcurrencySafe: (input) => target(input)?.isConcurrencySafe(params(input)) ?? false,
-    isDestructive: (input) => target(input)?.isDestructive(params(input)) ?? false,
-    isOpenWorld: (input) => target(input)?.isOpenWorld(params(input)) ?? false,
-    // The session's permission rules are applied to the target by the inner pipeline, against the
-    // target's own read-only answer. Judged here as well, a write through ExecuteExtraTool would be
-    // refused by an allow list that names the target ("mcp__github") but not this router. A deny
-    // rule on ExecuteExtraTool itself still applies.
-    isReadOnly: () => true,
-    permissionSubject: (input) => (typeof input.tool_name === "string" ? input.tool_name : undefined),
-    async call(input, context) {
-      const tool = deps.lookup(input.tool_name);
-      if (!tool) {
-        return errorResult(
-          `No tool named "${input.tool_name}" exists. Find the right name with ${TOOL_SEARCH_TOOL_NAME} {"query": "<what the tool does>"}.`,
-        );
-      }
-      const refused = refusal(tool, deps, isDeferred);
-      if (refused) return errorResult(refused);
-      return deps.execute(tool.name, input.params ?? {}, context);
+    // Every capability question (read-only, concurrency, hints, timeout, result cap) is answered by
+    // the target inside the pipeline; this tool's own answers are the fail-closed defaults.
+    redirect,
+    async call() {
+      return errorResult(`${EXECUTE_EXTRA_TOOL_NAME} runs only through the daemon's call pipeline, which hands the call to its target.`);
     },
   });
 }
 
-function refusal(tool: Tool, deps: ExecuteExtraToolDeps, isDeferred: (tool: Tool) => boolean): string | undefined {
+function refusal(tool: Tool, isDeferred: (tool: Tool) => boolean): string | undefined {
   if (isMetaToolName(tool.name)) return `${tool.name} is in your tool list: call it directly, not through ${EXECUTE_EXTRA_TOOL_NAME}.`;
   if (!isDeferred(tool)) {
     return `${tool.name} is a core tool already in your tool list: call it directly with your normal tool interface, not through ${EXECUTE_EXTRA_TOOL_NAME}.`;
   }
-  if (!deps.discovered().has(tool.name)) {
-    return `${tool.name} has not been loaded in this conversation, so its input schema is unknown to you. Call ${TOOL_SEARCH_TOOL_NAME} with {"query": "select:${tool.name}"} first, then call ${EXECUTE_EXTRA_TOOL_NAME} again with params that follow the schema it shows.`;
-  }
   return undefined;
-}
-
-function isObject(value: unknown): value is ToolInput {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

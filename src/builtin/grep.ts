@@ -60,7 +60,8 @@ export const grepTool = buildTool({
   description,
   searchHint: "search file contents regex find text in code",
   inputSchema,
-  isReadOnly: () => true,
+  isReadOnly: true,
+  openWorld: false,
   isConcurrencySafe: () => true,
   async validateInput(input) {
     const problems: FieldProblem[] = [];

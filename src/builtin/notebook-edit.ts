@@ -32,7 +32,8 @@ export const notebookEditTool = buildTool({
   searchHint: "jupyter ipynb notebook cell replace insert delete",
   inputSchema,
   shouldDefer: true,
-  isDestructive: ({ edit_mode }) => edit_mode === "delete",
+  // Destructive only for edit_mode "delete": no constant holds, so no hint (the cautious default).
+  openWorld: false,
   async validateInput({ notebook_path, cell_id, cell_number, edit_mode = "replace" }) {
     if (!notebook_path.toLowerCase().endsWith(".ipynb")) {
       return `${notebook_path} is not a .ipynb file. NotebookEdit changes Jupyter notebooks; use Edit for other files.`;

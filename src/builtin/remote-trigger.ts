@@ -58,7 +58,7 @@ export function createRemoteTriggerTool(options: RemoteTriggerOptions): Tool {
     inputSchema,
     shouldDefer: true,
     timeoutMs: timeoutMs + 5_000,
-    isOpenWorld: () => true,
+    openWorld: true,
     permissionSubject: ({ trigger }) => trigger,
     async call({ trigger, payload }, context) {
       const known = triggers();

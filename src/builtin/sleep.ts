@@ -23,7 +23,7 @@ export const sleepTool = buildTool({
   shouldDefer: true,
   timeoutMs: (MAX_SLEEP_SECONDS + 5) * 1000,
   isConcurrencySafe: () => true,
-  isReadOnly: () => true,
+  isReadOnly: true,
   async call({ seconds }, { signal }) {
     const started = performance.now();
     await new Promise<void>((resolve) => {

@@ -40,7 +40,7 @@ export function createStructuredOutputTool(schema: JsonSchema, compiler: JsonSch
     // Replaced below by the session's schema; zod only stands in for the builder's shape.
     inputSchema: z.looseObject({}),
     alwaysLoad: true,
-    isReadOnly: () => true,
+    isReadOnly: true,
     isConcurrencySafe: () => true,
     async call(input) {
       return textResult("Structured output accepted.", input);

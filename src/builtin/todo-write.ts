@@ -48,7 +48,7 @@ export const todoWriteTool = buildTool({
   shouldDefer: true,
   // It writes only the session's own in-memory scratch, nothing the user owns: a read-only session
   // may still keep a plan.
-  isReadOnly: () => true,
+  isReadOnly: true,
   async call({ todos }, { sessionState }) {
     const list = todos.map((todo) => ({ ...todo }));
     sessionState.set(TODO_STATE_KEY, list);

@@ -61,7 +61,8 @@ export function createToolSearchTool(deps: ToolSearchDeps): Tool {
     searchHint: "find load deferred tools by name or keywords",
     inputSchema,
     isConcurrencySafe: () => true,
-    isReadOnly: () => true,
+    isReadOnly: true,
+    openWorld: false,
     async call({ query, max_results }) {
       return runToolSearch(deps, query, max_results ?? defaultMax);
     },

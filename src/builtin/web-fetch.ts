@@ -80,9 +80,9 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool {
     // The deadline below is ours; the pipeline's only has to outlast it.
     timeoutMs: timeoutMs + 5_000,
     maxResultSizeChars: maxOutputChars + 2_000,
-    isReadOnly: () => true,
+    isReadOnly: true,
     isConcurrencySafe: () => true,
-    isOpenWorld: () => true,
+    openWorld: true,
     permissionSubject: ({ url }) => {
       const parsed = URL.parse(url);
       return parsed ? `domain:${parsed.hostname}` : undefined;

@@ -22,7 +22,8 @@ export const writeTool = buildTool({
   description,
   searchHint: "create new file overwrite save contents",
   inputSchema,
-  isDestructive: () => true,
+  destructive: true,
+  openWorld: false,
   checkPermissions: async ({ file_path }, context) => confineToWorkspace(file_path, context),
   permissionSubject: ({ file_path }, cwd) => realPathSubject(file_path, cwd),
   async call({ file_path, content }, context) {

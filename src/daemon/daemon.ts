@@ -37,7 +37,8 @@ import { DaemonFlags } from "./daemon-flags.ts";
 import type { CronService } from "../cron/cron-service.ts";
 import type { CronLink } from "./cron-link.ts";
 import { JsonSchemaCompiler } from "../validate/ajv.ts";
-import { sessionLookup, type SessionToolDeps } from "./session-tools.ts";
+import { sessionLookup, sessionTools, type SessionToolDeps } from "./session-tools.ts";
+import { isDeferredTool } from "../deferral/is-deferred.ts";
 
 export interface DaemonOptions {
   socketPath: string;
@@ -184,30 +185,34 @@ export class Daemon implements DaemonState {
     signal: AbortSignal,
     onProgress?: (update: ProgressUpdate) => void,
   ): Promise<ToolResult> {
-    const lookup = sessionLookup(session, this.#toolDeps);
-    const tool = lookup(name);
-    const validated = tool?.validator(input);
-    // Unknown tools and invalid input fail fast in the pipeline; they need no exclusive slot.
-    const exclusive = tool !== undefined && validated?.ok === true && !tool.isConcurrencySafe(validated.value);
+    const own = sessionTools(session, this.#toolDeps);
     session.touch();
     session.calls++;
     this.stats.callsTotal++;
     this.stats.callsInFlight++;
     try {
-      return await session.scheduler.run(exclusive, () =>
-        executeTool(
-          name,
-          input,
-          {
-            signal,
-            sessionId: session.id,
-            workspaceRoots: session.settings.workspaceRoots,
-            cwd: session.settings.cwd,
-            sessionState: session.toolState,
-            ...(onProgress && { onProgress }),
+      return await executeTool(
+        name,
+        input,
+        {
+          signal,
+          sessionId: session.id,
+          workspaceRoots: session.settings.workspaceRoots,
+          cwd: session.settings.cwd,
+          sessionState: session.toolState,
+          ...(onProgress && { onProgress }),
+        },
+        {
+          lookup: sessionLookup(session, this.#toolDeps),
+          permissions: session.settings.permissions,
+          killSwitch: (target) => this.#flags.killSwitch(target, session),
+          schedule: (exclusive, task) => session.scheduler.run(exclusive, task),
+          isDeferred: isDeferredTool,
+          discovery: {
+            has: (tool) => session.discovered.has(tool) || own.searched.has(tool),
+            add: (tool) => own.searched.add(tool),
           },
-          { lookup, permissions: session.settings.permissions, killSwitch: (target) => this.#flags.killSwitch(target, session) },
-        ),
+        },
       );
     } finally {
       this.stats.callsInFlight--;

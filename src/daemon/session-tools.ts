@@ -3,10 +3,9 @@
  * session's delivery (fixed for the session's life, so their bytes never change mid-conversation).
  * `lookup` is what the session's calls resolve names with: its own tools first, then the pool.
  */
-import { createExecuteExtraTool, pipelineExecutor } from "../builtin/execute-extra-tool.ts";
+import { createExecuteExtraTool } from "../builtin/execute-extra-tool.ts";
 import { createToolSearchTool, type ToolSearchEngine } from "../builtin/tool-search.ts";
 import { deliveryOf } from "./assemble-tools.ts";
-import type { PermissionSettings } from "../permissions/rules.ts";
 import type { Pool } from "../pool/assemble.ts";
 import type { Session } from "../session/session.ts";
 import type { Tool } from "../tool/tool.ts";
@@ -47,7 +46,6 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionTo
   const delivery = decided === "native" ? "native" : "proxy";
   const searched = new Set<string>();
   const lookup = (name: string) => deps.pool().get(name);
-  const permissions = (): PermissionSettings => session.settings.permissions;
   const engine: ToolSearchEngine = {
     query(text, options) {
       const result = deps.engine.query(text, options);
@@ -74,16 +72,7 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionTo
       pendingServers: deps.pendingServers,
       defaultMaxResults: session.settings.runtime.searchMaxResults,
     }),
-    executeExtraTool: createExecuteExtraTool({
-      lookup,
-      discovered: () => new Set([...session.discovered, ...searched]),
-      execute: (name, input, context) =>
-        pipelineExecutor({
-          lookup,
-          permissions: permissions(),
-          ...(deps.killSwitch && { killSwitch: (tool: Tool) => deps.killSwitch?.(tool, session) }),
-        })(name, input, context),
-    }),
+    executeExtraTool: createExecuteExtraTool({ lookup }),
   };
   withStructuredOutput(tools, session.settings.outputSchema, deps);
   built.set(session, tools);

@@ -49,11 +49,12 @@ export function toPoolTool(definition: McpTool, options: PoolToolOptions): Tool 
       mcpInfo: { server: options.server, tool: definition.name },
       alwaysLoad: meta["anthropic/alwaysLoad"] === true || options.alwaysLoad.has(definition.name) || options.alwaysLoad.has(name),
       timeoutMs: MCP_TOOL_DEADLINE_MS,
-      isReadOnly: () => readOnly,
+      // The server's own hints, relayed as it gave them; one it left out stays out (the cautious default).
+      isReadOnly: readOnly,
       // Read-only tools cannot interfere with each other, so they may run side by side.
       isConcurrencySafe: () => readOnly,
-      isDestructive: () => annotations.destructiveHint === true,
-      isOpenWorld: () => annotations.openWorldHint === true,
+      ...(typeof annotations.destructiveHint === "boolean" && { destructive: annotations.destructiveHint }),
+      ...(typeof annotations.openWorldHint === "boolean" && { openWorld: annotations.openWorldHint }),
       call: (input, context) => options.call(definition.name, input, context),
     },
     options.compiler,

@@ -6,7 +6,7 @@
 import type { z } from "zod";
 import { zodToWireSchema, zodValidator } from "../validate/zod.ts";
 import type { JsonSchemaCompiler } from "../validate/ajv.ts";
-import type { JsonSchema, McpInfo, PermissionDecision, Tool, ToolContext, ToolInput } from "./tool.ts";
+import type { JsonSchema, McpInfo, PermissionDecision, Tool, ToolContext, ToolHints, ToolInput, ToolRedirect } from "./tool.ts";
 import type { ToolResult } from "./result.ts";
 import { isValidToolName } from "./names.ts";
 
@@ -25,13 +25,20 @@ interface CommonDefinition<Input> {
   timeoutMs?: number;
   isEnabled?: () => boolean;
   isConcurrencySafe?: (input: Input) => boolean;
-  isReadOnly?: (input: Input) => boolean;
-  isDestructive?: (input: Input) => boolean;
-  isOpenWorld?: (input: Input) => boolean;
+  /**
+   * `true`/`false` when the answer holds for every input (only then does it become MCP's
+   * `readOnlyHint`); a function when it depends on the input (no hint: MCP's cautious default).
+   */
+  isReadOnly?: boolean | ((input: Input) => boolean);
+  /** Declared only when it holds for every input; left out, hosts assume the cautious default (may destroy). */
+  destructive?: boolean;
+  /** Declared only when it holds for every input; left out, hosts assume the cautious default (open world). */
+  openWorld?: boolean;
   validateInput?: (input: Input, context: ToolContext) => Promise<string | undefined>;
   checkPermissions?: (input: Input, context: ToolContext) => Promise<PermissionDecision>;
   permissionSubject?: (input: Input, cwd: string) => string | undefined;
   call: (input: Input, context: ToolContext) => Promise<ToolResult>;
+  redirect?: (input: Input) => ToolRedirect;
 }
 
 export interface BuiltinToolDefinition<Schema extends z.ZodType> extends CommonDefinition<z.infer<Schema>> {
@@ -84,9 +91,8 @@ function finish(
     validator: wire.validator,
     isEnabled: definition.isEnabled ?? (() => true),
     isConcurrencySafe: definition.isConcurrencySafe ?? (() => false),
-    isReadOnly: definition.isReadOnly ?? (() => false),
-    isDestructive: definition.isDestructive ?? (() => false),
-    isOpenWorld: definition.isOpenWorld ?? (() => false),
+    isReadOnly: readOnlyPredicate(definition.isReadOnly),
+    hints: hintsOf(definition),
     validateInput: definition.validateInput ?? (async () => undefined),
     checkPermissions: definition.checkPermissions ?? (async () => ({ behavior: "passthrough" })),
     permissionSubject: definition.permissionSubject ?? (() => undefined),
@@ -98,6 +104,27 @@ function finish(
     ...(definition.outputSchema !== undefined && { outputSchema: definition.outputSchema }),
     ...(definition.timeoutMs !== undefined && { timeoutMs: definition.timeoutMs }),
     ...(wire.mcpInfo !== undefined && { mcpInfo: wire.mcpInfo }),
+    ...(definition.redirect !== undefined && { redirect: definition.redirect }),
+  });
+}
+
+function readOnlyPredicate(declared: CommonDefinition<ToolInput>["isReadOnly"]): (input: ToolInput) => boolean {
+  if (typeof declared === "function") return declared;
+  const constant = declared === true;
+  return () => constant;
+}
+
+/**
+ * MCP annotations that hold for every input, fail-closed: a hint exists only where the tool
+ * declared a constant. A read-only tool destroys nothing, so it is also `destructiveHint: false`.
+ */
+function hintsOf(definition: CommonDefinition<ToolInput>): ToolHints {
+  const readOnly = definition.isReadOnly === true;
+  const destructive = readOnly ? false : definition.destructive;
+  return Object.freeze({
+    ...(readOnly && { readOnlyHint: true as const }),
+    ...(destructive !== undefined && { destructiveHint: destructive }),
+    ...(definition.openWorld !== undefined && { openWorldHint: definition.openWorld }),
   });
 }
 

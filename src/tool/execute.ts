@@ -1,13 +1,25 @@
 /**
- * The single execution pipeline every call goes through, built-in or MCP alike:
- * look up (name or alias) → enabled → validate → permissions → call (abort + timeout) → cap.
- * Every failure along the way is a result with `isError`, worded for the model; nothing throws.
+ * The one call pipeline every call goes through, built-in or MCP, by name or through a router:
+ *
+ *   resolve (name or alias; a router such as ExecuteExtraTool hands over its target)
+ *   → enabled (kill switch, isEnabled) → validate once → validateInput → permissions
+ *   → schedule (concurrency safety decided on the validated input) → call under one deadline
+ *   → one result cap.
+ *
+ * What is checked, scheduled, timed and capped is always the tool that really runs. Every failure
+ * along the way is a result with `isError`, worded for the model; nothing throws.
  */
-import { evaluateRules, type PermissionSettings } from "../permissions/rules.ts";
+import { evaluateRules, isToolDeniedOutright, type PermissionSettings } from "../permissions/rules.ts";
 import { capResult, errorResult, type ToolResult } from "./result.ts";
-import type { Tool, ToolContext } from "./tool.ts";
+import type { Tool, ToolContext, ToolInput } from "./tool.ts";
 
 export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
+
+/** Tools whose input schema this conversation has seen; a blind call that validates is added. */
+export interface Discovery {
+  has(name: string): boolean;
+  add(name: string): void;
+}
 
 export interface ExecuteOptions {
   lookup: (name: string) => Tool | undefined;
@@ -16,39 +28,74 @@ export interface ExecuteOptions {
   defaultTimeoutMs?: number;
   /** A reason the tool is switched off at run time (the kill-switch flag), if it is. */
   killSwitch?: (tool: Tool) => string | undefined;
+  /** The schedule stage: runs the call alone (`exclusive`) or beside others. Default: at once. */
+  schedule?: <T>(exclusive: boolean, task: () => Promise<T>) => Promise<T>;
+  /**
+   * With `isDeferred`: a deferred tool called without its schema having been shown ("blind") runs
+   * when its input validates and is then counted as discovered; when it does not validate, the
+   * error carries the schema so the model can fix its input in one step.
+   */
+  discovery?: Discovery;
+  isDeferred?: (tool: Tool) => boolean;
 }
 
-export async function executeTool(
-  name: string,
-  input: unknown,
-  context: ToolContext,
-  options: ExecuteOptions,
-): Promise<ToolResult> {
-  const tool = options.lookup(name);
-  if (!tool) return errorResult(`No tool named "${name}" is available. Use one of the tools you were given.`);
+interface Resolved {
+  tool: Tool;
+  input: unknown;
+  /** The router the call came through, if any. */
+  router?: Tool;
+}
+
+export async function executeTool(name: string, input: unknown, context: ToolContext, options: ExecuteOptions): Promise<ToolResult> {
+  const resolved = resolve(name, input, options);
+  if ("isError" in resolved) return resolved;
+  const { tool } = resolved;
+
   const killed = options.killSwitch?.(tool);
   if (killed) return errorResult(`${tool.name} is switched off: ${killed}`);
   if (!tool.isEnabled()) return errorResult(`${tool.name} is not enabled in this daemon.`);
 
-  const validated = tool.validator(input);
-  if (!validated.ok) return errorResult(validated.message);
+  const blind = options.discovery !== undefined && options.isDeferred?.(tool) === true && !options.discovery.has(tool.name);
+  const validated = tool.validator(resolved.input);
+  if (!validated.ok) return errorResult(blind ? withSchema(validated.message, tool) : validated.message);
   const value = validated.value;
 
   try {
     const problem = await tool.validateInput(value, context);
     if (problem) return errorResult(problem);
-
     const own = await tool.checkPermissions(value, context);
     if (own.behavior === "deny") return errorResult(`Permission denied for ${tool.name}: ${own.message}`);
     const verdict = evaluateRules(options.permissions, tool, value, context.cwd);
     if (!verdict.allowed) return errorResult(`Permission denied for ${tool.name}: ${verdict.reason}.`);
+    if (blind) options.discovery?.add(tool.name);
 
     const timeoutMs = tool.timeoutMs ?? options.defaultTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
-    const result = await callWithDeadline(tool, value, context, timeoutMs);
+    const run = () => callWithDeadline(tool, value, context, timeoutMs);
+    const exclusive = !tool.isConcurrencySafe(value);
+    const result = await (options.schedule ? options.schedule(exclusive, run) : run());
     return capResult(result, tool.maxResultSizeChars);
   } catch (error) {
     return errorResult(`${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+/** The resolve stage: the named tool, or the target its router names (one hop; routers do not nest). */
+function resolve(name: string, input: unknown, options: ExecuteOptions): Resolved | ToolResult {
+  const tool = options.lookup(name);
+  if (!tool) return errorResult(`No tool named "${name}" is available. Use one of the tools you were given.`);
+  if (!tool.redirect) return { tool, input };
+  // A deny rule on the router itself still closes it.
+  if (isToolDeniedOutright(options.permissions, tool)) return errorResult(`Permission denied for ${tool.name}: denied by a rule of this session.`);
+  const own = tool.validator(input);
+  if (!own.ok) return errorResult(own.message);
+  const routed = tool.redirect(own.value);
+  if (!routed.ok) return errorResult(routed.message);
+  if (routed.tool.redirect) return errorResult(`${tool.name} cannot run ${routed.tool.name}: call it directly.`);
+  return { tool: routed.tool, input: routed.input, router: tool };
+}
+
+function withSchema(message: string, tool: Tool): string {
+  return `${message}\n\nThe input schema of ${tool.name}:\n${JSON.stringify(tool.inputJSONSchema)}`;
 }
 
 class CallStopped extends Error {}
@@ -57,12 +104,7 @@ class CallStopped extends Error {}
  * Runs the call under one signal that fires on the caller's cancel or the deadline, and stops
  * waiting when it fires even if the tool ignores its signal: a stuck tool must not hold the session.
  */
-async function callWithDeadline(
-  tool: Tool,
-  input: Record<string, unknown>,
-  context: ToolContext,
-  timeoutMs: number,
-): Promise<ToolResult> {
+async function callWithDeadline(tool: Tool, input: ToolInput, context: ToolContext, timeoutMs: number): Promise<ToolResult> {
   if (context.signal.aborted) return errorResult(`${tool.name} was cancelled before it started.`);
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(new CallStopped("timeout")), timeoutMs);

@@ -41,6 +41,16 @@ export interface ToolContext {
   sessionState: Map<string, unknown>;
 }
 
+/**
+ * MCP tool annotations a host may act on (auto-approving read-only tools, say), so each is present
+ * only when it is true of every input the tool accepts.
+ */
+export interface ToolHints {
+  readonly readOnlyHint?: true;
+  readonly destructiveHint?: boolean;
+  readonly openWorldHint?: boolean;
+}
+
 export interface Tool {
   readonly name: string;
   readonly aliases: readonly string[];
@@ -63,8 +73,8 @@ export interface Tool {
   isEnabled(): boolean;
   isConcurrencySafe(input: ToolInput): boolean;
   isReadOnly(input: ToolInput): boolean;
-  isDestructive(input: ToolInput): boolean;
-  isOpenWorld(input: ToolInput): boolean;
+  /** What holds for every input, as MCP annotations; absent means the cautious default. */
+  readonly hints: ToolHints;
   /** Checks beyond the schema (e.g. "old_string must differ from new_string"); a message for the model. */
   validateInput(input: ToolInput, context: ToolContext): Promise<string | undefined>;
   checkPermissions(input: ToolInput, context: ToolContext): Promise<PermissionDecision>;
@@ -75,6 +85,14 @@ export interface Tool {
    */
   permissionSubject(input: ToolInput, cwd: string): string | undefined;
   call(input: ToolInput, context: ToolContext): Promise<ToolResult>;
+  /**
+   * Routers only (ExecuteExtraTool): the tool that really runs, given this tool's validated input.
+   * The pipeline then resolves, validates, permits, schedules, times and caps that target, so
+   * nothing about the router itself (its hints, its limits) stands in for the target's.
+   */
+  readonly redirect?: (input: ToolInput) => ToolRedirect;
 }
+
+export type ToolRedirect = { ok: true; tool: Tool; input: unknown } | { ok: false; message: string };
 
 export type { ContentBlock, ToolResult };

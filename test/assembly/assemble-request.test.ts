@@ -32,7 +32,7 @@ function input(pool: Pool, overrides: Partial<AssembleInput> = {}, settingOverri
     messages: [],
     metaTools: (delivery) => ({
       toolSearch: createToolSearchTool({ engine, lookup: pool.get, delivery }),
-      executeExtraTool: createExecuteExtraTool({ lookup: pool.get, discovered: () => new Set(), execute: async () => textResult("") }),
+      executeExtraTool: createExecuteExtraTool({ lookup: pool.get }),
     }),
     ...overrides,
   };

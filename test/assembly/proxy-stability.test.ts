@@ -6,7 +6,8 @@
 import { describe, expect, test } from "bun:test";
 import { assembleRequest, type AssembleInput } from "../../src/assembly/assemble-request.ts";
 import { renderToolDiscovery } from "../../src/assembly/tool-discovery-attachment.ts";
-import { createExecuteExtraTool, pipelineExecutor } from "../../src/builtin/execute-extra-tool.ts";
+import { createExecuteExtraTool } from "../../src/builtin/execute-extra-tool.ts";
+import { isDeferredTool } from "../../src/deferral/is-deferred.ts";
 import { createToolSearchTool } from "../../src/builtin/tool-search.ts";
 import { DEFAULT_PERMISSIONS } from "../../src/permissions/rules.ts";
 import { assemblePool, type Pool } from "../../src/pool/assemble.ts";
@@ -65,11 +66,7 @@ async function simulate(format: WireFormat) {
     const pool = poolAt(turn);
     const engine = indexOf(pool);
     const toolSearch = createToolSearchTool({ engine, lookup: pool.get, delivery: "proxy", pendingServers: () => (turn < 20 ? ["linear"] : []) });
-    const executeExtraTool = createExecuteExtraTool({
-      lookup: pool.get,
-      discovered: () => session.discovered,
-      execute: pipelineExecutor({ lookup: pool.get, permissions: DEFAULT_PERMISSIONS }),
-    });
+    const executeExtraTool = createExecuteExtraTool({ lookup: pool.get });
     const input: AssembleInput = {
       settings: { model: "gpt-4o", provider: "openai", delivery: "auto", format, announcements: "delta" },
       tools: pool.tools,
@@ -85,7 +82,12 @@ async function simulate(format: WireFormat) {
     if (assembled.announcement) session.note(assembled.announcement.text);
 
     const lookup = (name: string): Tool | undefined => (name === toolSearch.name ? toolSearch : name === executeExtraTool.name ? executeExtraTool : pool.get(name));
-    const run = (name: string, toolInput: Record<string, unknown>) => executeTool(name, toolInput, context, { lookup, permissions: DEFAULT_PERMISSIONS });
+    const run = (name: string, toolInput: Record<string, unknown>) => executeTool(name, toolInput, context, {
+        lookup,
+        permissions: DEFAULT_PERMISSIONS,
+        isDeferred: isDeferredTool,
+        discovery: { has: (tool) => session.discovered.has(tool), add: () => {} },
+      });
     if (turn % 3 === 0) {
       const query = QUERIES[(turn / 3) % QUERIES.length]!;
       session.record("ToolSearch", { query }, await run("ToolSearch", { query }));
@@ -134,7 +136,7 @@ describe("proxy: one tools array for the whole session", () => {
       messages: session.messages,
       metaTools: (delivery) => ({
         toolSearch: createToolSearchTool({ engine, lookup: pool.get, delivery }),
-        executeExtraTool: createExecuteExtraTool({ lookup: pool.get, discovered: () => new Set(), execute: async () => ({ content: [], isError: false }) }),
+        executeExtraTool: createExecuteExtraTool({ lookup: pool.get }),
       }),
     });
     expect(JSON.stringify(fresh.tools)).toBe(arrays[0]!);

@@ -37,7 +37,7 @@ const pool = samplePool();
 const engine = indexOf(pool);
 const metaTools = (delivery: "native" | "proxy") => ({
   toolSearch: createToolSearchTool({ engine, lookup: pool.get, delivery }),
-  executeExtraTool: createExecuteExtraTool({ lookup: pool.get, discovered: () => new Set(), execute: async () => ({ content: [], isError: false }) }),
+  executeExtraTool: createExecuteExtraTool({ lookup: pool.get }),
 });
 const settings = (overrides: Partial<AssembleSettings>): AssembleSettings => ({
   model: "claude-sonnet-4-5",

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Method } from "../../src/protocol/method-names.ts";
+import { ToolpoolClient } from "../../src/client/client.ts";
 import { linkHost, startBridgeDaemon, textOf, waitUntil } from "./fixtures.ts";
 
 describe("toolpool mcp bridge (SDK client in memory, daemon on a socket)", () => {
@@ -13,7 +14,7 @@ describe("toolpool mcp bridge (SDK client in memory, daemon on a socket)", () =>
       name: "Echo",
       description: "Returns its text.",
       inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"], additionalProperties: false },
-      annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+      annotations: { readOnlyHint: true, destructiveHint: false },
     });
     expect(tools[3]?.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, openWorldHint: false });
     expect(tools[4]?.annotations).toBeUndefined();
@@ -23,13 +24,29 @@ describe("toolpool mcp bridge (SDK client in memory, daemon on a socket)", () =>
     expect(session?.settings).toMatchObject({ delivery: "proxy", clientName: "test-host" });
   });
 
-  test("a session remembers what its own searches found: ExecuteExtraTool runs it only after ToolSearch", async () => {
+  test("the bridge relays the daemon's own MCP view: its tools/list equals the socket's for the same session", async () => {
+    await using daemon = await startBridgeDaemon();
+    await using host = await linkHost(daemon.socketPath);
+    const viaBridge = await host.client.listTools();
+    const raw = await ToolpoolClient.connect(daemon.socketPath);
+    try {
+      await raw.session({ sessionId: host.bridge.sessionId! });
+      const viaSocket = await raw.request<{ tools: unknown[] }>("tools/list");
+      expect(viaBridge.tools.length).toBe(5);
+      expect(viaBridge.tools).toEqual(viaSocket.tools as typeof viaBridge.tools);
+    } finally {
+      raw.close();
+    }
+  });
+
+  test("a session remembers what its own searches found: a blind call gets the schema until ToolSearch shows it", async () => {
     await using daemon = await startBridgeDaemon();
     await using host = await linkHost(daemon.socketPath);
     const run = { name: "ExecuteExtraTool", arguments: { tool_name: "TranslateText", params: { text: "hello", target: "fr" } } };
-    const early = await host.client.callTool(run);
+    const wrong = { name: "ExecuteExtraTool", arguments: { tool_name: "TranslateText", params: { text: "hello", lang: "fr" } } };
+    const early = await host.client.callTool(wrong);
     expect(early.isError).toBe(true);
-    expect(textOf(early)).toContain('Call ToolSearch with {"query": "select:TranslateText"} first');
+    expect(textOf(early)).toContain("The input schema of TranslateText");
 
     const found = await host.client.callTool({ name: "ToolSearch", arguments: { query: "translate text into another language" } });
     expect(found.isError).toBe(false);
@@ -37,11 +54,12 @@ describe("toolpool mcp bridge (SDK client in memory, daemon on a socket)", () =>
     expect(textOf(found)).toContain('"target"');
     expect(textOf(found)).toContain("[toolpool discovered: TranslateText]");
 
+    expect(textOf(await host.client.callTool(wrong))).not.toContain("The input schema of");
     const ran = await host.client.callTool(run);
     expect(ran).toEqual({ content: [{ type: "text", text: "[fr] hello" }], isError: false });
     // Another host has its own session and its own discoveries.
     await using other = await linkHost(daemon.socketPath);
-    expect((await other.client.callTool(run)).isError).toBe(true);
+    expect(textOf(await other.client.callTool(wrong))).toContain("The input schema of TranslateText");
   });
 
   test("progress reaches the host with the host's token; a core tool runs directly", async () => {

@@ -16,7 +16,7 @@ export const translateTool = buildTool({
   description: "Translate text from one language into another language.",
   inputSchema: z.strictObject({ text: z.string(), target: z.string().describe("language code, e.g. fr") }),
   shouldDefer: true,
-  isReadOnly: () => true,
+  isReadOnly: true,
   isConcurrencySafe: () => true,
   call: async ({ text, target }) => textResult(`[${target}] ${text}`),
 });

@@ -1,7 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { checkLoopbackRequest } from "../../src/bridge/host-guard.ts";
 import { endpointUrl, parseListenAddress } from "../../src/bridge/listen-address.ts";
-import { toMcpTools } from "../../src/bridge/tool-shape.ts";
 
 describe("--http address: loopback only", () => {
   test("loopback forms parse; a bare port means 127.0.0.1", () => {
@@ -41,22 +40,5 @@ describe("DNS-rebinding guard", () => {
       reason: 'Origin "https://evil.example.com" is not a loopback origin',
     });
     expect(verdict({ host: "localhost:1", origin: "null" }).allowed).toBe(false);
-  });
-});
-
-describe("assembled tools to MCP tools", () => {
-  const summaries = [
-    { name: "Read", description: "", source: "builtin" as const, deferred: false, readOnly: true, concurrencySafe: true, destructive: false, openWorld: false, alwaysLoad: false },
-  ];
-  test("Anthropic and OpenAI entries become the same MCP tool; meta-tools get their own hints", () => {
-    const schema = { type: "object" as const, properties: { file_path: { type: "string" } } };
-    const anthropic = toMcpTools([{ name: "Read", description: "Reads.", input_schema: schema }], summaries);
-    const openai = toMcpTools([{ type: "function", function: { name: "Read", description: "Reads.", parameters: schema } }], summaries);
-    const expected = [{ name: "Read", description: "Reads.", inputSchema: schema, annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false } }];
-    expect(anthropic).toEqual(expected);
-    expect(openai).toEqual(expected);
-    expect(toMcpTools([{ name: "ExecuteExtraTool", description: "Runs.", input_schema: { properties: {} } }, { junk: true }], [])).toEqual([
-      { name: "ExecuteExtraTool", description: "Runs.", inputSchema: { type: "object", properties: {} } },
-    ]);
   });
 });

@@ -1,6 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { createExecuteExtraTool, pipelineExecutor, type ExecuteExtraToolDeps } from "../../src/builtin/execute-extra-tool.ts";
+import { createExecuteExtraTool, type ExecuteExtraToolDeps } from "../../src/builtin/execute-extra-tool.ts";
 import { executeTool, type ExecuteOptions } from "../../src/tool/execute.ts";
+import { isDeferredTool } from "../../src/deferral/is-deferred.ts";
+import { buildTool } from "../../src/tool/build-tool.ts";
+import { textResult } from "../../src/tool/result.ts";
+import { z } from "zod";
 import { resultText, type ToolResult } from "../../src/tool/result.ts";
 import type { Tool, ToolContext } from "../../src/tool/tool.ts";
 import { DEFAULT_PERMISSIONS, type PermissionSettings } from "../../src/permissions/rules.ts";
@@ -15,20 +19,22 @@ const context: ToolContext = {
   sessionState: new Map(),
 };
 
-function router(discovered: string[], permissions: PermissionSettings = DEFAULT_PERMISSIONS, extra: Partial<ExecuteExtraToolDeps> = {}) {
-  const inner: ExecuteOptions = { lookup: pool.get, permissions };
-  const tool = createExecuteExtraTool({ lookup: pool.get, discovered: () => new Set(discovered), execute: pipelineExecutor(inner), ...extra });
-  const outer: ExecuteOptions = { lookup: (name) => (name === tool.name ? tool : pool.get(name)), permissions };
-  return { tool, run: (input: unknown): Promise<ToolResult> => executeTool(tool.name, input, context, outer) };
+/** ExecuteExtraTool in the one pipeline, as a session runs it: the discovered set is the session's. */
+function router(discovered: string[], permissions: PermissionSettings = DEFAULT_PERMISSIONS, extra: Partial<ExecuteExtraToolDeps> & Partial<ExecuteOptions> = {}) {
+  const known = new Set(discovered);
+  const tool = createExecuteExtraTool({ lookup: extra.lookup ?? pool.get, ...extra });
+  const options: ExecuteOptions = {
+    lookup: (name) => (name === tool.name ? tool : (extra.lookup ?? pool.get)(name)),
+    permissions,
+    isDeferred: isDeferredTool,
+    discovery: { has: (name) => known.has(name), add: (name) => known.add(name) },
+    ...(extra.schedule && { schedule: extra.schedule }),
+  };
+  return { tool, known, run: (input: unknown): Promise<ToolResult> => executeTool(tool.name, input, context, options) };
 }
 
 describe("ExecuteExtraTool refusals", () => {
   test.each([
-    [
-      "a deferred tool never discovered: the exact select: to use",
-      { tool_name: "mcp__github__create_issue", params: { title: "x" } },
-      'mcp__github__create_issue has not been loaded in this conversation, so its input schema is unknown to you. Call ToolSearch with {"query": "select:mcp__github__create_issue"} first, then call ExecuteExtraTool again with params that follow the schema it shows.',
-    ],
     [
       "a core tool: call it directly",
       { tool_name: "Read", params: { target: "a" } },
@@ -110,25 +116,86 @@ describe("ExecuteExtraTool runs discovered tools through the pipeline", () => {
     expect(resultText(result)).toContain(text);
   });
 
-  test("the discovered set is read at call time", async () => {
-    const discovered = new Set<string>();
-    const tool = createExecuteExtraTool({ lookup: pool.get, discovered: () => discovered, execute: pipelineExecutor({ lookup: pool.get, permissions: DEFAULT_PERMISSIONS }) });
-    const run = () => executeTool(tool.name, { tool_name: "mcp__github__get_issue", params: { title: "1" } }, context, { lookup: () => tool, permissions: DEFAULT_PERMISSIONS });
-    expect((await run()).isError).toBe(true);
-    discovered.add("mcp__github__get_issue");
-    expect((await run()).isError).toBe(false);
+});
+
+describe("blind calls: a deferred tool this conversation never discovered", () => {
+  test("runs when its params validate, and counts as discovered from then on", async () => {
+    const { run, known } = router([]);
+    const result = await run({ tool_name: "mcp__github__create_issue", params: { title: "Crash" } });
+    expect(result).toEqual({ content: [{ type: "text", text: 'github/create_issue got {"title":"Crash"}' }], isError: false });
+    expect(known.has("mcp__github__create_issue")).toBe(true);
+  });
+
+  test("is refused with the validation message and the tool's input schema when they do not", async () => {
+    const { run, known } = router([]);
+    const result = await run({ tool_name: "mcp__github__create_issue", params: { titel: "x" } });
+    expect(result.isError).toBe(true);
+    const text = resultText(result);
+    expect(text).toContain("Invalid input for mcp__github__create_issue");
+    expect(text).toContain("The input schema of mcp__github__create_issue:");
+    expect(text).toContain('"title":{"type":"string","description":"Title of the thing."}');
+    expect(known.has("mcp__github__create_issue")).toBe(false);
+  });
+
+  test("a discovered tool's validation error carries no schema (the model has seen it)", async () => {
+    const result = await router(["mcp__github__create_issue"]).run({ tool_name: "mcp__github__create_issue", params: {} });
+    expect(resultText(result)).not.toContain("The input schema of");
+  });
+
+  test("permissions apply exactly as for a discovered tool, and a refused blind call discovers nothing", async () => {
+    const { run, known } = router([], { mode: "default", allow: [], deny: ["mcp__github__create_issue"] });
+    const result = await run({ tool_name: "mcp__github__create_issue", params: { title: "x" } });
+    expect(resultText(result)).toBe('Permission denied for mcp__github__create_issue: denied by the rule "mcp__github__create_issue".');
+    expect(known.size).toBe(0);
   });
 });
 
-describe("ExecuteExtraTool's capabilities follow the tool it runs", () => {
-  const { tool } = router(["mcp__github__get_issue", "mcp__github__create_issue"]);
-  test.each([
-    ["a read-only discovered tool is concurrency-safe", { tool_name: "mcp__github__get_issue", params: {} }, true],
-    ["a writing tool is not", { tool_name: "mcp__github__create_issue", params: {} }, false],
-    ["an undiscovered tool is not", { tool_name: "mcp__jira__create-ticket", params: {} }, false],
-    ["an unknown tool is not", { tool_name: "nope" }, false],
-  ])("%s", (_case, input, safe) => {
-    expect(tool.isConcurrencySafe(input)).toBe(safe);
+describe("the pipeline checks, schedules, times and caps the target, never the router", () => {
+  const { tool } = router([]);
+  test("the router claims nothing: no hints, not read-only, not concurrency-safe", () => {
+    expect({ hints: tool.hints, readOnly: tool.isReadOnly({ tool_name: "mcp__github__get_issue" }), safe: tool.isConcurrencySafe({}) }).toEqual({
+      hints: {},
+      readOnly: false,
+      safe: false,
+    });
+  });
+
+  test("scheduling is decided on the target's validated input", async () => {
+    const seen: boolean[] = [];
+    const { run } = router(["mcp__github__get_issue", "mcp__github__create_issue"], DEFAULT_PERMISSIONS, {
+      schedule: (exclusive, task) => {
+        seen.push(exclusive);
+        return task();
+      },
+    });
+    await run({ tool_name: "mcp__github__get_issue", params: { title: "1" } });
+    await run({ tool_name: "mcp__github__create_issue", params: { title: "1" } });
+    expect(seen).toEqual([false, true]);
+  });
+
+  test("the target's own deadline and result cap apply", async () => {
+    const slow = buildTool({
+      name: "SlowDeferred",
+      description: "d",
+      shouldDefer: true,
+      timeoutMs: 20,
+      inputSchema: z.strictObject({}),
+      call: () => new Promise(() => {}),
+    });
+    const big = buildTool({ name: "BigDeferred", description: "d", shouldDefer: true, maxResultSizeChars: 50, inputSchema: z.strictObject({}), call: async () => textResult("x".repeat(500)) });
+    const lookup = (name: string) => (name === slow.name ? slow : name === big.name ? big : pool.get(name));
+    const { run } = router([slow.name, big.name], DEFAULT_PERMISSIONS, { lookup });
+    expect(resultText(await run({ tool_name: slow.name }))).toBe("SlowDeferred timed out after 20 ms and was stopped.");
+    expect(resultText(await run({ tool_name: big.name })).length).toBeLessThan(200);
+  });
+
+  test("the target's input is validated exactly once", async () => {
+    const counted = pool.get("mcp__github__create_issue")!;
+    let validations = 0;
+    const counting = { ...counted, validator: (input: unknown) => (validations++, counted.validator(input)) } as Tool;
+    const { run } = router([counting.name], DEFAULT_PERMISSIONS, { lookup: (name) => (name === counting.name ? counting : pool.get(name)) });
+    expect((await run({ tool_name: counting.name, params: { title: "x" } })).isError).toBe(false);
+    expect(validations).toBe(1);
   });
 
   test("wire schema", () => {

@@ -135,6 +135,6 @@ describe("RemoteTrigger", () => {
     const tool = createRemoteTriggerTool({ triggers });
     expect(tool.description).toEndWith("\n\nConfigured triggers: chatty, deploy, failing, moved, slow, status, unset.");
     expect(tool.permissionSubject({ trigger: "deploy" }, "/")).toBe("deploy");
-    expect({ deferred: tool.shouldDefer, readOnly: tool.isReadOnly({}), openWorld: tool.isOpenWorld({}) }).toEqual({ deferred: true, readOnly: false, openWorld: true });
+    expect({ deferred: tool.shouldDefer, readOnly: tool.isReadOnly({}), hints: tool.hints }).toEqual({ deferred: true, readOnly: false, hints: { openWorldHint: true } });
   });
 });

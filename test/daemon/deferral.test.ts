@@ -50,14 +50,16 @@ describe("deferral over the socket", () => {
     expect(searchText).toContain('"city"');
     expect(searchText).toContain("[toolpool discovered: WeatherForecast");
 
+    // A blind call (never discovered) with the wrong params is refused with the tool's schema.
     const notDiscovered = await result(client, "toolpool/call", {
       sessionId,
       name: "ExecuteExtraTool",
-      input: { tool_name: "StockQuote", params: { ticker: "ACME" } },
+      input: { tool_name: "StockQuote", params: { symbol: "ACME" } },
       messages,
     });
     expect(notDiscovered.isError).toBe(true);
-    expect(JSON.stringify(notDiscovered.content)).toContain("select:StockQuote");
+    expect(JSON.stringify(notDiscovered.content)).toContain("The input schema of StockQuote");
+    expect(JSON.stringify(notDiscovered.content)).toContain("ticker");
 
     messages.push(
       { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "ToolSearch", input: { query: "weather forecast city" } }] },
@@ -189,13 +191,23 @@ describe("proxy stability over the socket", () => {
 });
 
 describe("discover: over the socket", () => {
-  test("discover: shows a schema without discovering; ExecuteExtraTool still refuses the tool", async () => {
+  test("discover: shows a schema without discovering: a wrong blind call still gets the schema back", async () => {
     await using harness = await startTestDaemon({ builtins });
     using client = await RawClient.open(harness.socketPath);
     const shown = await result(client, "tools/call", { name: "ToolSearch", arguments: { query: "discover:stock quote" } });
     expect(JSON.stringify(shown.content)).toContain("StockQuote");
-    const refused = await result(client, "tools/call", { name: "ExecuteExtraTool", arguments: { tool_name: "StockQuote", params: { ticker: "X" } } });
+    const refused = await result(client, "tools/call", { name: "ExecuteExtraTool", arguments: { tool_name: "StockQuote", params: { sym: "X" } } });
     expect(refused.isError).toBe(true);
-    expect(JSON.stringify(refused.content)).toContain("select:StockQuote");
+    expect(JSON.stringify(refused.content)).toContain("The input schema of StockQuote");
+  });
+
+  test("blind calls over the socket: a never-searched deferred tool runs with valid params, directly or through ExecuteExtraTool", async () => {
+    await using harness = await startTestDaemon({ builtins });
+    using client = await RawClient.open(harness.socketPath);
+    const routed = await result(client, "tools/call", { name: "ExecuteExtraTool", arguments: { tool_name: "StockQuote", params: { ticker: "X" } } });
+    expect(routed).toEqual({ content: [{ type: "text", text: "X: 100" }], isError: false });
+    const direct = await result(client, "tools/call", { name: "WeatherForecast", arguments: { town: "Paris" } });
+    expect(direct.isError).toBe(true);
+    expect(JSON.stringify(direct.content)).toContain("The input schema of WeatherForecast");
   });
 });

@@ -8,7 +8,7 @@ export const echoTool = buildTool({
   description: "Returns its text.",
   inputSchema: z.strictObject({ text: z.string() }),
   isConcurrencySafe: () => true,
-  isReadOnly: () => true,
+  isReadOnly: true,
   call: async ({ text }) => textResult(text),
 });
 

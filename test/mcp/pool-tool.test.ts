@@ -38,8 +38,7 @@ describe("toPoolTool", () => {
       alwaysLoad: tool.alwaysLoad,
       readOnly: tool.isReadOnly({}),
       concurrencySafe: tool.isConcurrencySafe({}),
-      destructive: tool.isDestructive({}),
-      openWorld: tool.isOpenWorld({}),
+      hints: tool.hints,
       timeoutMs: tool.timeoutMs,
     }).toEqual({
       name: "mcp__github__search_issues",
@@ -49,8 +48,7 @@ describe("toPoolTool", () => {
       alwaysLoad: true,
       readOnly: true,
       concurrencySafe: true,
-      destructive: false,
-      openWorld: true,
+      hints: { readOnlyHint: true, destructiveHint: false, openWorldHint: true },
       timeoutMs: MCP_TOOL_DEADLINE_MS,
     });
     await tool.call({ q: "crash" }, toolContext());
@@ -59,11 +57,10 @@ describe("toPoolTool", () => {
 
   test("without annotations every capability is the fail-closed answer; destructiveHint is kept", () => {
     const plain = toPoolTool({ name: "delete_repo", inputSchema: { type: "object" }, annotations: { destructiveHint: true } }, options());
-    expect([plain.isReadOnly({}), plain.isConcurrencySafe({}), plain.isDestructive({}), plain.isOpenWorld({}), plain.alwaysLoad, plain.searchHint]).toEqual([
+    expect([plain.isReadOnly({}), plain.isConcurrencySafe({}), plain.hints, plain.alwaysLoad, plain.searchHint]).toEqual([
       false,
       false,
-      true,
-      false,
+      { destructiveHint: true },
       false,
       undefined,
     ]);

@@ -25,7 +25,7 @@ const Read = buildTool({
   call,
 });
 const Write = buildTool({ name: "Write", description: "d", inputSchema: z.strictObject({ file_path: z.string() }), permissionSubject: ({ file_path }) => file_path, call });
-const Edit = buildTool({ name: "Edit", description: "d", inputSchema: z.strictObject({ file_path: z.string() }), isDestructive: () => true, permissionSubject: ({ file_path }) => file_path, call });
+const Edit = buildTool({ name: "Edit", description: "d", inputSchema: z.strictObject({ file_path: z.string() }), destructive: true, permissionSubject: ({ file_path }) => file_path, call });
 const NoSubject = buildTool({ name: "NoSubject", description: "d", inputSchema: z.strictObject({}), call });
 const compiler = new JsonSchemaCompiler();
 const mcp = (server: string, tool: string) =>

@@ -35,8 +35,7 @@ describe("buildTool", () => {
       enabled: minimal.isEnabled(),
       concurrencySafe: minimal.isConcurrencySafe(input),
       readOnly: minimal.isReadOnly(input),
-      destructive: minimal.isDestructive(input),
-      openWorld: minimal.isOpenWorld(input),
+      hints: minimal.hints,
       validateInput: await minimal.validateInput(input, context),
       permissions: await minimal.checkPermissions(input, context),
       subject: minimal.permissionSubject(input, "/"),
@@ -51,8 +50,7 @@ describe("buildTool", () => {
       enabled: true,
       concurrencySafe: false,
       readOnly: false,
-      destructive: false,
-      openWorld: false,
+      hints: {},
       validateInput: undefined,
       permissions: { behavior: "passthrough" },
       subject: undefined,
@@ -115,7 +113,7 @@ describe("buildMcpTool", () => {
       schema: tool.inputJSONSchema,
       readOnly: tool.isReadOnly({}),
       concurrent: tool.isConcurrencySafe({}),
-      destructive: tool.isDestructive({}),
-    }).toEqual({ isMcp: true, mcpInfo: { server: "srv", tool: "search" }, schema, readOnly: false, concurrent: false, destructive: false });
+      hints: tool.hints,
+    }).toEqual({ isMcp: true, mcpInfo: { server: "srv", tool: "search" }, schema, readOnly: false, concurrent: false, hints: {} });
   });
 });

@@ -18,6 +18,7 @@ import { method, type Dispatcher } from "../dispatcher.ts";
 import type { DaemonState } from "../state.ts";
 import { assembleForSession } from "../assemble-tools.ts";
 import { sessionLookup } from "../session-tools.ts";
+import { mcpToolView } from "../../tool/mcp-view.ts";
 
 const initializeParams = z.looseObject({
   protocolVersion: z.string(),
@@ -64,16 +65,7 @@ export function registerMcpMethods(dispatcher: Dispatcher, state: DaemonState): 
       const names = assembled.tools.map((wire) => ("function" in wire ? wire.function.name : wire.name));
       const tools = names.map((name) => lookup(name)).filter((tool) => tool !== undefined);
       const start = params.cursor === undefined ? 0 : decodeCursor(params.cursor);
-      const page = tools.slice(start, start + TOOLS_PAGE_SIZE).map((tool) => ({
-        name: tool.name,
-        description: tool.description,
-        inputSchema: tool.inputJSONSchema,
-        annotations: {
-          readOnlyHint: tool.isReadOnly({}),
-          destructiveHint: tool.isDestructive({}),
-          openWorldHint: tool.isOpenWorld({}),
-        },
-      }));
+      const page = tools.slice(start, start + TOOLS_PAGE_SIZE).map(mcpToolView);
       const next = start + TOOLS_PAGE_SIZE;
       return next < tools.length ? { tools: page, nextCursor: String(next) } : { tools: page };
     }),
