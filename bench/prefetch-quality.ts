@@ -8,7 +8,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { SearchSync } from "../src/daemon/search-sync.ts";
+import { SearchSync } from "../src/core/search-sync.ts";
 import { Prefetcher, type PrefetchSession } from "../src/prefetch/prefetcher.ts";
 import { buildMcpTool } from "../src/tool/build-tool.ts";
 import { MAX_TOOL_NAME_LENGTH } from "../src/tool/names.ts";

@@ -39,7 +39,7 @@ export async function serve(options: ServeOptions): Promise<number> {
       ...(config.webFetch && { webFetch: config.webFetch }),
       ...(cron && { cronScheduler: cron.scheduler }),
       // Read at each call, so a SIGHUP reload's triggers apply.
-      remoteTriggers: () => (running?.config() ?? config).remoteTriggers,
+      remoteTriggers: () => (running?.core.config() ?? config).remoteTriggers,
     });
     daemon = running = new Daemon({ socketPath, config, configSource, builtins, logger, demo: options.demo ?? false, ...(cron && { cron }) });
     await daemon.start();
@@ -62,7 +62,7 @@ export async function serve(options: ServeOptions): Promise<number> {
         `  (set TOOLPOOL_SOCKET=${socketPath} or pass --socket when it is not the default)\n`,
     );
     // In a terminal, show MCP servers connecting; logs stay on stderr either way.
-    void reportStartupProgress({ servers: () => daemon.mcp()?.servers() ?? [], write: (text) => process.stdout.write(text) });
+    void reportStartupProgress({ servers: () => daemon.core.mcp()?.servers() ?? [], write: (text) => process.stdout.write(text) });
   }
   await daemon.stopped;
   return ExitCode.Ok;

@@ -12,7 +12,8 @@ import { ErrorCode, RpcError } from "../protocol/jsonrpc.ts";
 import { Method } from "../protocol/method-names.ts";
 import type { Connection } from "./connection.ts";
 import { method, type Dispatcher } from "./dispatcher.ts";
-import type { DaemonState } from "./state.ts";
+import type { SessionBinding } from "./state.ts";
+import type { Logger } from "../runtime/logger.ts";
 
 const subscribeParams = z.strictObject({
   sessionId: z.string().min(1).max(128).optional(),
@@ -36,7 +37,8 @@ export class CronLink {
   constructor(
     private readonly service: CronService,
     connections: () => Iterable<Connection>,
-    state: DaemonState,
+    sessions: SessionBinding,
+    logger: Logger,
     dispatcher: Dispatcher,
   ) {
     this.#delivery = new CronDelivery({
@@ -45,12 +47,12 @@ export class CronLink {
         [...connections()]
           .filter((connection) => !connection.closed && connection.sessionId === sessionId)
           .map((connection) => this.#sinkFor(connection)),
-      onError: (error) => state.logger.error("cron delivery failed", { error: String(error) }),
+      onError: (error) => logger.error("cron delivery failed", { error: String(error) }),
     });
     dispatcher.register(
       Method.CronSubscribe,
       method(subscribeParams, (params, { connection }) => {
-        const session = state.sessionFor(connection, params.sessionId);
+        const session = sessions.sessionFor(connection, params.sessionId);
         if (!service.scheduler.subscribe(session.id, params.jobId)) {
           throw new RpcError(ErrorCode.InvalidParams, `Invalid params: field "jobId": no cron job ${JSON.stringify(params.jobId)}`);
         }
@@ -61,7 +63,7 @@ export class CronLink {
     dispatcher.register(
       Method.CronAck,
       method(ackParams, (params, { connection }) => {
-        const session = state.sessionFor(connection, params.sessionId);
+        const session = sessions.sessionFor(connection, params.sessionId);
         return { acked: this.#delivery.acknowledge(session.id, params.firingIds) };
       }),
     );

@@ -1,6 +1,7 @@
 /**
- * The daemon: owns the config, the pool, the sessions and the socket, and runs the lifecycle —
- * listen, serve, reload on SIGHUP, drain and stop on SIGTERM/SIGINT (SPEC §11).
+ * The daemon: the wire in front of the core (src/core/) — the socket and its lock, connections,
+ * dispatch, and the lifecycle: listen, serve, reload on SIGHUP, drain and stop on SIGTERM/SIGINT
+ * (SPEC §11). Everything a request is about (the pool, sessions, calls) is the core's.
  */
 import { feature } from "bun:bundle";
 import { chmodSync } from "node:fs";
@@ -8,14 +9,9 @@ import { createServer, type Server } from "node:net";
 import { buildInfo, type BuildInfo } from "../build-info.ts";
 import type { Config } from "../config/schema.ts";
 import { loadConfig, type ConfigSource } from "../config/load.ts";
-import { assemblePool, type Pool } from "../pool/assemble.ts";
 import { STOP_BUDGET_MS } from "../protocol/limits.ts";
-import { SessionStore } from "../session/session-store.ts";
 import type { Session } from "../session/session.ts";
-import { resolveSettings, type SettingsDefaults } from "../session/settings.ts";
-import { executeTool } from "../tool/execute.ts";
-import type { ToolResult } from "../tool/result.ts";
-import type { ProgressUpdate, Tool } from "../tool/tool.ts";
+import type { Tool } from "../tool/tool.ts";
 import { Connection } from "./connection.ts";
 import { Dispatcher } from "./dispatcher.ts";
 import { drainRequests, settleStep } from "./shutdown-steps.ts";
@@ -25,20 +21,13 @@ import { registerMcpMethods } from "./handlers/mcp.ts";
 import type { Logger } from "../runtime/logger.ts";
 import { acquireSocketLock, tryUnlink, type SocketLock } from "./socket-lock.ts";
 import { checkSocketPathFree, prepareSocketDirectory } from "./socket-path.ts";
-import type { DaemonState, DaemonStats } from "./state.ts";
-import { demoServerSpecs } from "../mcp/demo-config.ts";
-import type { McpPool, McpPoolOptions } from "../mcp/mcp-pool.ts";
-import { resolveServerSpecs, type ServerSpec } from "../mcp/server-spec.ts";
+import type { SessionBinding, WireFacts } from "./state.ts";
+import type { McpPoolOptions } from "../mcp/mcp-pool.ts";
 import { Method } from "../protocol/method-names.ts";
-import { SearchSync } from "./search-sync.ts";
-import { dirname } from "node:path";
-import type { FlagAttributes, RuntimeFlags } from "../flags/runtime-flags.ts";
-import { DaemonFlags } from "./daemon-flags.ts";
+import type { RuntimeFlags } from "../flags/runtime-flags.ts";
 import type { CronService } from "../cron/cron-service.ts";
 import type { CronLink } from "./cron-link.ts";
-import { JsonSchemaCompiler } from "../validate/ajv.ts";
-import { sessionLookup, sessionTools, type SessionToolDeps } from "./session-tools.ts";
-import { isDeferredTool } from "../deferral/is-deferred.ts";
+import { ToolPoolCore } from "../core/tool-pool-core.ts";
 
 export interface DaemonOptions {
   socketPath: string;
@@ -58,28 +47,16 @@ export interface DaemonOptions {
   mcpOptions?: Partial<Omit<McpPoolOptions, "servers" | "logger">>;
 }
 
-export class Daemon implements DaemonState {
+export class Daemon implements SessionBinding, WireFacts {
+  readonly core: ToolPoolCore;
   readonly info: BuildInfo;
   readonly socketPath: string;
   readonly startedAt = Date.now();
   readonly logger: Logger;
-  readonly sessions = new SessionStore();
-  readonly stats: DaemonStats = { callsTotal: 0, callsInFlight: 0 };
   readonly connections = new Set<Connection>();
-  readonly search = new SearchSync();
-  readonly #toolDeps: SessionToolDeps;
   readonly #dispatcher: Dispatcher;
-  readonly #builtins: readonly Tool[];
-  readonly #env: NodeJS.ProcessEnv;
   readonly #configSource: ConfigSource;
-  #config: Config;
-  #pool: Pool;
-  #mcp: McpPool | undefined;
-  readonly #flags: DaemonFlags;
   #cron: CronLink | undefined;
-  #demoSpecs: ServerSpec[] | undefined;
-  readonly #demo: boolean;
-  readonly #mcpOptions: Partial<Omit<McpPoolOptions, "servers" | "logger">>;
   #server: Server | undefined;
   #lock: SocketLock | undefined;
   #stopping: Promise<void> | undefined;
@@ -89,140 +66,82 @@ export class Daemon implements DaemonState {
     this.info = options.info ?? buildInfo();
     this.socketPath = options.socketPath;
     this.logger = options.logger;
-    this.#config = options.config;
     this.#configSource = options.configSource;
-    this.#builtins = options.builtins;
-    this.#env = options.env ?? process.env;
-    this.#demo = options.demo ?? false;
-    this.#mcpOptions = options.mcpOptions ?? {};
-    this.#flags = new DaemonFlags(options.config, {
+    this.core = new ToolPoolCore({
+      config: options.config,
+      configSource: options.configSource,
+      builtins: options.builtins,
+      logger: options.logger,
       info: this.info,
-      logger: this.logger,
-      configDir: this.#configSource.path ? dirname(this.#configSource.path) : undefined,
-      ...(options.flags && { injected: options.flags }),
+      ...(options.env && { env: options.env }),
+      ...(options.demo !== undefined && { demo: options.demo }),
+      ...(options.flags && { flags: options.flags }),
+      ...(options.mcpOptions && { mcpOptions: options.mcpOptions }),
     });
-    this.#pool = this.#assemble();
-    this.#toolDeps = {
-      pool: () => this.#pool,
-      engine: this.search.index,
-      pendingServers: () => this.#mcp?.pendingServers() ?? [],
-      killSwitch: (tool, session) => this.#flags.killSwitch(tool, session),
-      warmServer: (server) => this.ensureServerStarted(server),
-      compiler: new JsonSchemaCompiler(),
-    };
+    this.core.onToolsChanged(() => {
+      for (const connection of this.connections) connection.send({ jsonrpc: "2.0", method: Method.ToolsListChanged });
+    });
     this.#dispatcher = new Dispatcher(this.logger);
-    registerMcpMethods(this.#dispatcher, this);
-    registerHarnessMethods(this.#dispatcher, this);
-    registerAdminMethods(this.#dispatcher, this);
+    registerMcpMethods(this.#dispatcher, this.core, this);
+    registerHarnessMethods(this.#dispatcher, this.core, this);
+    registerAdminMethods(this.#dispatcher, this.core, this);
     if (feature("PREFETCH")) {
-      (require("./handlers/prefetch.ts") as typeof import("./handlers/prefetch.ts")).registerPrefetchMethods(this.#dispatcher, this);
+      (require("./handlers/prefetch.ts") as typeof import("./handlers/prefetch.ts")).registerPrefetchMethods(this.#dispatcher, this.core, this);
     }
     if (feature("AGENT_TRIGGERS")) {
       const { CronLink: Link } = require("./cron-link.ts") as typeof import("./cron-link.ts");
-      if (options.cron) this.#cron = new Link(options.cron, () => this.connections, this, this.#dispatcher);
+      if (options.cron) this.#cron = new Link(options.cron, () => this.connections, this, this.logger, this.#dispatcher);
     }
   }
 
-  sessionAttached(session: Session): void {
-    this.#cron?.sessionAttached(session.id);
+  /** Sessions, as tests and the handlers' callers know them (the core's store). */
+  get sessions() {
+    return this.core.sessions;
   }
 
-  sessionLeft(connection: Connection): void {
-    this.#cron?.connectionLeft(connection);
-  }
-
-  config(): Config {
-    return this.#config;
-  }
-
-  pool(): Pool {
-    return this.#pool;
-  }
-
-  sessionToolDeps(): SessionToolDeps {
-    return this.#toolDeps;
-  }
-
-  settingsDefaults(): SettingsDefaults {
-    return {
-      config: this.#config,
-      env: this.#env,
-      daemonCwd: process.cwd(),
-      prefetchCompiled: this.info.features.includes("PREFETCH"),
-      runtime: (facts) => this.#flags.runtimeDefaults(facts),
-    };
-  }
-
-  flags(): RuntimeFlags {
-    return this.#flags.current;
-  }
-
-  flagAttributes(session: Session): FlagAttributes {
-    return this.#flags.attributes(session);
-  }
-
+  /** The session a request means: the one it names, else its connection's (opened on first use). */
   sessionFor(connection: Connection, sessionId: string | undefined): Session {
     if (sessionId) {
-      const named = this.sessions.get(sessionId);
+      const named = this.core.sessions.get(sessionId);
       if (!named) throw unknownSession(sessionId);
       return named;
     }
-    const current = connection.sessionId ? this.sessions.get(connection.sessionId) : undefined;
+    const current = connection.sessionId ? this.core.sessions.get(connection.sessionId) : undefined;
     if (current) return current;
     // A connection that never opened a session speaks plain MCP: it sends no transcript, so it
     // gets the proxy view (ToolSearch + ExecuteExtraTool), whose discoveries the session remembers.
-    const session = this.sessions.create(resolveSettings({ delivery: "proxy" }, this.settingsDefaults()));
-    this.sessions.attach(session);
-    connection.sessionId = session.id;
-    this.sessionAttached(session);
+    const session = this.core.openImplicitSession();
+    this.bind(connection, session);
     return session;
   }
 
-  async runTool(
-    session: Session,
-    name: string,
-    input: unknown,
-    signal: AbortSignal,
-    onProgress?: (update: ProgressUpdate) => void,
-  ): Promise<ToolResult> {
-    const own = sessionTools(session, this.#toolDeps);
-    session.touch();
-    session.calls++;
-    this.stats.callsTotal++;
-    this.stats.callsInFlight++;
-    try {
-      return await executeTool(
-        name,
-        input,
-        {
-          signal,
-          sessionId: session.id,
-          workspaceRoots: session.settings.workspaceRoots,
-          cwd: session.settings.cwd,
-          sessionState: session.toolState,
-          ...(onProgress && { onProgress }),
-        },
-        {
-          lookup: sessionLookup(session, this.#toolDeps),
-          permissions: session.settings.permissions,
-          killSwitch: (target) => this.#flags.killSwitch(target, session),
-          schedule: (exclusive, task) => session.scheduler.run(exclusive, task),
-          isDeferred: isDeferredTool,
-          discovery: {
-            has: (tool) => session.discovered.has(tool) || own.searched.has(tool),
-            add: (tool) => own.searched.add(tool),
-          },
-        },
-      );
-    } finally {
-      this.stats.callsInFlight--;
+  /**
+   * The one place a connection's session changes (opened, resumed, switched, or the connection
+   * closed with `undefined`): attach counts move, and what the connection held for the old
+   * session (cron firings) goes back to it.
+   */
+  bind(connection: Connection, session: Session | undefined): void {
+    const previous = connection.sessionId ? this.core.sessions.get(connection.sessionId) : undefined;
+    if (previous === session) {
+      if (session) this.#cron?.sessionAttached(session.id);
+      return;
     }
+    if (previous) this.core.sessions.detach(previous);
+    if (session) {
+      this.core.sessions.attach(session);
+      connection.sessionId = session.id;
+    } else {
+      connection.sessionId = undefined;
+    }
+    // After the switch, so what it gives back is not handed straight back to it.
+    if (previous) this.#cron?.connectionLeft(connection);
+    if (session) this.#cron?.sessionAttached(session.id);
   }
 
   /** Listens on the socket. Throws AlreadyRunningError or SocketPathError before touching anything live. */
   async start(): Promise<void> {
     // A bad MCP server entry (an unset ${VAR}, a broken .mcp.json) refuses the start, naming it.
-    const servers = await this.#serverSpecs(this.#config);
+    const servers = await this.core.serverSpecs();
     prepareSocketDirectory(this.socketPath);
     checkSocketPathFree(this.socketPath);
     this.#lock = acquireSocketLock(this.socketPath);
@@ -249,30 +168,14 @@ export class Daemon implements DaemonState {
       process.umask(previousUmask);
     }
     chmodSync(this.socketPath, 0o600);
-    if (servers.length > 0) this.#startMcp(servers);
+    this.core.startMcp(servers);
     this.#cron?.start();
-    this.logger.info("listening", { socket: this.socketPath, tier: this.info.tier, version: this.info.version, tools: this.#pool.tools.length });
+    this.logger.info("listening", { socket: this.socketPath, tier: this.info.tier, version: this.info.version, tools: this.core.pool().tools.length });
   }
 
   /** Resolves when the daemon has stopped. */
   get stopped(): Promise<void> {
     return this.#stopped.promise;
-  }
-
-  ensureServerStarted(server: string): void {
-    void this.#mcp?.ensureStarted(server);
-  }
-
-  mcp(): McpPool | undefined {
-    return this.#mcp;
-  }
-
-  prefetchEnabled(session: Session): boolean {
-    return this.#flags.current.get("prefetch_enabled", this.flagAttributes(session));
-  }
-
-  prefetchMaxResults(): number {
-    return this.#flags.current.get("prefetch_max_results");
   }
 
   requestShutdown(reason: string): void {
@@ -288,17 +191,19 @@ export class Daemon implements DaemonState {
   async #stop(reason: string): Promise<void> {
     // SPEC §11: out within 10 s, whatever is running. Drain ≤ 5 s, cancel ≤ 1 s, the rest shares what is left.
     const deadline = Date.now() + STOP_BUDGET_MS;
-    this.logger.info("stopping", { reason, inFlight: this.stats.callsInFlight });
+    const stats = this.core.stats;
+    this.logger.info("stopping", { reason, inFlight: stats.callsInFlight });
+    this.core.markClosing();
     this.#dispatcher.stopAcceptingWork();
     const closed = new Promise<void>((resolve) => (this.#server ? this.#server.close(() => resolve()) : resolve()));
-    await drainRequests(this.connections, () => this.stats.callsInFlight, this.logger);
+    await drainRequests(this.connections, () => stats.callsInFlight, this.logger);
     for (const connection of this.connections) connection.close();
     const remaining = () => Math.max(250, deadline - Date.now());
     // Each step is bounded and none may keep the socket and lock behind if it fails. Stopping MCP
     // servers kills their process groups (SIGTERM, then SIGKILL after a grace period).
     await Promise.all([
-      settleStep(this.logger, "stopping MCP servers", () => Promise.race([this.#mcp?.stop(), Bun.sleep(remaining())])),
-      settleStep(this.logger, "closing runtime flags", () => Promise.race([this.#flags.close(), Bun.sleep(Math.min(1_000, remaining()))])),
+      settleStep(this.logger, "stopping MCP servers", () => Promise.race([this.core.stopMcp(), Bun.sleep(remaining())])),
+      settleStep(this.logger, "closing runtime flags", () => Promise.race([this.core.closeFlags(), Bun.sleep(Math.min(1_000, remaining()))])),
       settleStep(this.logger, "closing cron", async () => this.#cron?.close()),
       Promise.race([closed, Bun.sleep(Math.min(1_000, remaining()))]),
     ]);
@@ -313,63 +218,13 @@ export class Daemon implements DaemonState {
     if (this.#stopping) return;
     try {
       const { config } = await loadConfig(this.#configSource);
-      const servers = await this.#serverSpecs(config);
       if (this.#stopping) return;
-      const previous = this.#config;
-      this.#config = config;
-      await this.#flags.reconfigure(previous, config);
-      if (this.#mcp) await this.#mcp.reconfigure(servers);
-      else if (servers.length > 0) this.#startMcp(servers);
-      this.#pool = this.#assemble();
+      await this.core.reconfigure(config);
       this.logger.setLevel(config.logLevel);
-      this.logger.info("config reloaded", { tools: this.#pool.tools.length });
+      this.logger.info("config reloaded", { tools: this.core.pool().tools.length });
     } catch (error) {
       this.logger.error("config reload failed; keeping the previous config", { error: (error as Error).message });
     }
-  }
-
-  #assemble(): Pool {
-    const pool = assemblePool({ builtins: this.#builtins, mcpTools: this.#mcp?.tools() ?? [], deny: this.#config.permissions?.deny ?? [] });
-    for (const collision of pool.collisions) this.logger.warn("tool name collision", { ...collision });
-    const changes = this.search.sync(pool.tools);
-    this.logger.debug("search index synced", changes);
-    return pool;
-  }
-
-  async #serverSpecs(config: Config): Promise<ServerSpec[]> {
-    const configured = await resolveServerSpecs(config, { env: this.#env, configPath: this.#configSource.path });
-    if (!this.#demo) return configured;
-    const names = new Set(configured.map((spec) => spec.name));
-    // Made once: a new temp dir per reload would look like a changed config and restart the demo servers.
-    this.#demoSpecs ??= demoServerSpecs().specs;
-    const demo = this.#demoSpecs.filter((spec) => !names.has(spec.name));
-    return [...configured, ...demo];
-  }
-
-  /**
-   * After the socket listens: the cached catalog enters the pool at once, servers connect in the
-   * background, and every change of MCP tools re-assembles the pool (re-indexing search) and tells
-   * every connection `notifications/tools/list_changed`.
-   */
-  #startMcp(servers: readonly ServerSpec[]): void {
-    // The MCP SDK is loaded only when some server is configured: a daemon of built-ins starts faster and smaller.
-    const { McpPool: Pool } = require("../mcp/mcp-pool.ts") as typeof import("../mcp/mcp-pool.ts");
-    const pool = new Pool({
-      servers,
-      logger: this.logger,
-      env: this.#env,
-      clientVersion: this.info.version,
-      defaultTimeoutMs: () => this.#flags.current.get("mcp_call_timeout_ms"),
-      ...this.#mcpOptions,
-    });
-    this.#mcp = pool;
-    pool.onChange(() => {
-      if (this.#stopping) return;
-      this.#pool = this.#assemble();
-      for (const connection of this.connections) connection.send({ jsonrpc: "2.0", method: Method.ToolsListChanged });
-    });
-    this.#pool = this.#assemble();
-    pool.start();
   }
 
   #accept(socket: import("node:net").Socket): void {
@@ -380,8 +235,8 @@ export class Daemon implements DaemonState {
         closed: (conn) => {
           this.connections.delete(conn);
           this.#cron?.connectionLeft(conn);
-          const session = conn.sessionId ? this.sessions.get(conn.sessionId) : undefined;
-          if (session) this.sessions.detach(session);
+          const session = conn.sessionId ? this.core.sessions.get(conn.sessionId) : undefined;
+          if (session) this.core.sessions.detach(session);
         },
       },
       this.logger,

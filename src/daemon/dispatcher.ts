@@ -11,6 +11,7 @@ import { MAX_IN_FLIGHT_PER_CONNECTION, MAX_JSON_DEPTH } from "../protocol/limits
 import type { ProgressUpdate } from "../tool/tool.ts";
 import type { Connection } from "./connection.ts";
 import type { Logger } from "../runtime/logger.ts";
+import { RequestFault } from "../runtime/errors.ts";
 
 export interface RequestContext {
   connection: Connection;
@@ -135,6 +136,7 @@ export class Dispatcher {
     } catch (error) {
       if (controller.signal.aborted) return this.#answerCancelled(connection, id, controller.signal);
       if (error instanceof RpcError) return this.#fail(connection, id, error.code, error.message, error.data);
+      if (error instanceof RequestFault) return this.#fail(connection, id, ErrorCode.InvalidParams, `Invalid params: ${error.message}`);
       this.logger.error("internal error while handling a request", {
         method: name,
         error: error instanceof Error ? (error.stack ?? error.message) : String(error),

@@ -3,7 +3,9 @@
  * truth (SPEC §8): everything here except the settings can be rebuilt from the messages, so a
  * daemon restart loses nothing a client cannot give back.
  */
+import type { FlagAttributes } from "../flags/runtime-flags.ts";
 import type { PermissionSettings } from "../permissions/rules.ts";
+import type { Tool } from "../tool/tool.ts";
 import { CallScheduler } from "./call-scheduler.ts";
 
 export type Delivery = "auto" | "native" | "proxy" | "standard";
@@ -41,6 +43,18 @@ export interface RuntimeSnapshot {
   disabledTools: readonly string[];
 }
 
+/**
+ * The tools a session has beyond the pool, built once for its delivery so their bytes never change
+ * mid-conversation: its ToolSearch and ExecuteExtraTool, and StructuredOutput when it has a schema.
+ */
+export interface SessionOwnTools {
+  toolSearch: Tool;
+  executeExtraTool: Tool;
+  structuredOutput?: Tool;
+  /** The schema `structuredOutput` was built from (a re-opened session may change it). */
+  outputSchema: Record<string, unknown> | null;
+}
+
 export class Session {
   readonly scheduler = new CallScheduler();
   /** Scratch space for tools that keep per-session state (TodoWrite). */
@@ -51,6 +65,16 @@ export class Session {
   lastActiveAt = Date.now();
   /** Deferred tools the last assembled transcript discovered (for ExecuteExtraTool). */
   discovered: ReadonlySet<string> = new Set();
+  /**
+   * Deferred tools this session saw the schema of without a transcript to show it: its own
+   * ToolSearch results, proxy prefetch suggestions, and blind calls that validated. A bridge or
+   * plain MCP client sends no transcript, so this is how they count as discovered.
+   */
+  readonly searched = new Set<string>();
+  /** Built on first use by the core (src/core/session-tools.ts), then fixed for the session's life. */
+  ownTools: SessionOwnTools | undefined;
+  #settings: SessionSettings;
+  #flagAttributes: FlagAttributes | undefined;
 
   /** Connections currently attached (a session may be resumed from a new connection). */
   attached = 0;
@@ -58,8 +82,31 @@ export class Session {
 
   constructor(
     readonly id: string,
-    public settings: SessionSettings,
-  ) {}
+    settings: SessionSettings,
+  ) {
+    this.#settings = settings;
+  }
+
+  get settings(): SessionSettings {
+    return this.#settings;
+  }
+
+  /** New settings (a re-opened session): what was derived from the old ones is derived again. */
+  set settings(next: SessionSettings) {
+    this.#settings = next;
+    this.#flagAttributes = undefined;
+  }
+
+  /** The flag attributes of the current settings, made once per settings (flag reads cache by identity). */
+  flagAttributes(make: (settings: SessionSettings) => FlagAttributes): FlagAttributes {
+    this.#flagAttributes ??= make(this.#settings);
+    return this.#flagAttributes;
+  }
+
+  /** Whether this conversation has seen the tool's schema (its transcript or its own searches). */
+  hasDiscovered(name: string): boolean {
+    return this.discovered.has(name) || this.searched.has(name);
+  }
 
   touch(): void {
     this.lastActiveAt = Date.now();

@@ -7,7 +7,7 @@ import { realpathSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import type { z } from "zod";
 import type { Config } from "../config/schema.ts";
-import { ErrorCode, RpcError } from "../protocol/jsonrpc.ts";
+import { SettingsError } from "../runtime/errors.ts";
 import type { sessionParams } from "../protocol/methods.ts";
 import type { AnnouncementStyle, Provider, RuntimeSnapshot, SessionSettings } from "./session.ts";
 
@@ -96,10 +96,10 @@ function realDirectory(path: string, field: string, base: string): string {
   try {
     real = realpathSync(absolute);
   } catch {
-    throw new RpcError(ErrorCode.InvalidParams, `Invalid params: field "${field}": ${absolute} does not exist`);
+    throw new SettingsError(field, `${absolute} does not exist`);
   }
   if (!statSync(real).isDirectory()) {
-    throw new RpcError(ErrorCode.InvalidParams, `Invalid params: field "${field}": ${real} is not a directory`);
+    throw new SettingsError(field, `${real} is not a directory`);
   }
   return real;
 }

@@ -84,7 +84,7 @@ describe("toolpool mcp bridge (SDK client in memory, daemon on a socket)", () =>
     await waitUntil(() => daemon.gate.running === 1, "the gate tool to start");
     controller.abort("user pressed stop");
     await expect(call).rejects.toThrow();
-    await waitUntil(() => daemon.gate.running === 0 && daemon.daemon.stats.callsInFlight === 0, "the daemon to stop the call");
+    await waitUntil(() => daemon.gate.running === 0 && daemon.daemon.core.stats.callsInFlight === 0, "the daemon to stop the call");
   });
 
   test("an unknown tool is a protocol error (-32602), as MCP specifies; a tool failure is a result", async () => {

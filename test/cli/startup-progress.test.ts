@@ -96,7 +96,7 @@ describe("start-up progress of MCP servers (toolpool serve in a terminal)", () =
       },
     });
     let written = "";
-    await reportStartupProgress({ servers: () => harness.daemon.mcp()?.servers() ?? [], write: (text) => (written += text), intervalMs: 10 });
+    await reportStartupProgress({ servers: () => harness.daemon.core.mcp()?.servers() ?? [], write: (text) => (written += text), intervalMs: 10 });
     const lines = written.trimEnd().split("\n");
     expect(lines[0]).toBe("MCP servers: starting 2 (fixture, crashing)");
     expect(lines.slice(1, 3).sort()).toEqual([expect.stringMatching(/^ {2}✓ fixture {3}\s+\d+ tools {2}\d+\.\d s$/), expect.stringMatching(/^ {2}✗ crashing {2}(failed|parked): /)].sort());

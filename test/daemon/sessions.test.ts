@@ -141,8 +141,8 @@ describe("config reload", () => {
     const stopping = daemon.stop("test");
     await daemon.reload();
     await stopping;
-    expect(daemon.mcp()).toBeUndefined();
-    expect(daemon.config().mcpServers).toEqual({});
+    expect(daemon.core.mcp()).toBeUndefined();
+    expect(daemon.core.config().mcpServers).toEqual({});
   });
 
   test("a reload with a bad config keeps the previous one; a good one applies", async () => {
@@ -159,24 +159,24 @@ describe("config reload", () => {
     });
     await daemon.start();
     try {
-      expect(daemon.pool().get("Echo")).toBeUndefined();
+      expect(daemon.core.pool().get("Echo")).toBeUndefined();
       writeFileSync(configPath, JSON.stringify({ permissions: { mode: "sometimes" } }));
       await daemon.reload();
-      expect(daemon.pool().get("Echo")).toBeUndefined();
+      expect(daemon.core.pool().get("Echo")).toBeUndefined();
       expect(logs.some((line) => line.includes("config reload failed") && line.includes("permissions.mode"))).toBe(true);
       // A malformed rule is a bad config too: refused whole, naming the field, the old config kept.
       writeFileSync(configPath, JSON.stringify({ permissions: { mode: "bypass", deny: ["Echo", "bad rule"] } }));
       await daemon.reload();
-      expect(daemon.config().permissions).toEqual({ mode: "default", allow: [], deny: ["Echo"] });
+      expect(daemon.core.config().permissions).toEqual({ mode: "default", allow: [], deny: ["Echo"] });
       expect(logs.some((line) => line.includes("config reload failed") && line.includes("permissions.deny.1"))).toBe(true);
       // A workspace root that does not exist would fail every session: refused at reload too.
       writeFileSync(configPath, JSON.stringify({ workspaceRoots: [join(dir, "no-such-dir")] }));
       await daemon.reload();
-      expect(daemon.config().workspaceRoots).toBeUndefined();
+      expect(daemon.core.config().workspaceRoots).toBeUndefined();
       expect(logs.some((line) => line.includes("config reload failed") && line.includes('field \\"workspaceRoots.0\\"') && line.includes("does not exist"))).toBe(true);
       writeFileSync(configPath, JSON.stringify({}));
       await daemon.reload();
-      expect(daemon.pool().get("Echo")?.name).toBe("Echo");
+      expect(daemon.core.pool().get("Echo")?.name).toBe("Echo");
     } finally {
       await daemon.stop("test finished");
     }

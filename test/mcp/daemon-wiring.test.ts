@@ -61,12 +61,12 @@ describe("the MCP pool in the daemon", () => {
   test("a tool list change re-assembles the pool and notifies every connection", async () => {
     await using running = await startDaemon({ fx: server() });
     const { client } = running;
-    await waitFor(() => running.daemon.mcp()?.server("fx")?.state === "connected", "connected");
+    await waitFor(() => running.daemon.core.mcp()?.server("fx")?.state === "connected", "connected");
     const notified: string[] = [];
     client.onNotification((method) => notified.push(method));
     await client.call({ name: "mcp__fx__add_tool", input: { name: "late_arrival" } });
     await waitFor(() => notified.includes("notifications/tools/list_changed"), "the notification");
-    await waitFor(() => running.daemon.pool().get("mcp__fx__late_arrival"), "the new tool in the pool");
+    await waitFor(() => running.daemon.core.pool().get("mcp__fx__late_arrival"), "the new tool in the pool");
     const found = await client.search({ query: "select:mcp__fx__late_arrival" });
     expect(JSON.stringify(found)).toContain("mcp__fx__late_arrival");
   });
@@ -93,18 +93,18 @@ describe("the MCP pool in the daemon", () => {
   test("SIGHUP's reload applies the server diff; stop() leaves no server process behind", async () => {
     await using running = await startDaemon({ old: server() });
     const { daemon, configPath } = running;
-    await waitFor(() => daemon.mcp()?.server("old")?.state === "connected", "connected");
-    const oldPid = daemon.mcp()!.server("old")!.pid!;
+    await waitFor(() => daemon.core.mcp()?.server("old")?.state === "connected", "connected");
+    const oldPid = daemon.core.mcp()!.server("old")!.pid!;
     writeFileSync(configPath, JSON.stringify({ mcpServers: { fresh: server() } }));
     await daemon.reload();
     expect(groupMembers(oldPid)).toEqual([]);
-    await waitFor(() => daemon.mcp()?.server("fresh")?.state === "connected", "the new server");
-    expect(daemon.pool().get("mcp__old__echo")).toBeUndefined();
-    expect(daemon.pool().get("mcp__fresh__echo")).toBeDefined();
-    const freshPid = daemon.mcp()!.server("fresh")!.pid!;
+    await waitFor(() => daemon.core.mcp()?.server("fresh")?.state === "connected", "the new server");
+    expect(daemon.core.pool().get("mcp__old__echo")).toBeUndefined();
+    expect(daemon.core.pool().get("mcp__fresh__echo")).toBeDefined();
+    const freshPid = daemon.core.mcp()!.server("fresh")!.pid!;
     writeFileSync(configPath, JSON.stringify({ mcpServers: { bad: { command: "${UNSET_FOR_THIS_TEST}" } } }));
     await daemon.reload();
-    expect(daemon.mcp()?.server("fresh")?.state).toBe("connected");
+    expect(daemon.core.mcp()?.server("fresh")?.state).toBe("connected");
     await daemon.stop("test");
     expect(groupMembers(freshPid)).toEqual([]);
   });

@@ -27,7 +27,7 @@ async function startDaemon() {
   await daemon.start();
   const client = await ToolpoolClient.connect(socketPath);
   // With nothing cached, a lazy server is started once to learn its tools, then stopped.
-  await waitFor(() => daemon.mcp()?.server("lazy")?.state === "idle" && daemon.pool().get("mcp__lazy__echo"), "discovery, then idle");
+  await waitFor(() => daemon.core.mcp()?.server("lazy")?.state === "idle" && daemon.core.pool().get("mcp__lazy__echo"), "discovery, then idle");
   return {
     daemon,
     client,
@@ -44,9 +44,9 @@ describe("lazy server warm-up", () => {
     const { client, daemon } = running;
     const { sessionId } = await client.session({ delivery: "proxy", model: "gpt-5", prefetch: false });
     await client.call({ sessionId, name: "ToolSearch", input: { query: "echo text back" } });
-    expect(daemon.mcp()?.server("lazy")?.state).toBe("idle");
+    expect(daemon.core.mcp()?.server("lazy")?.state).toBe("idle");
     await client.call({ sessionId, name: "ToolSearch", input: { query: "select:mcp__lazy__echo" } });
-    await waitFor(() => daemon.mcp()?.server("lazy")?.state === "connected", "the lazy server started by select:");
+    await waitFor(() => daemon.core.mcp()?.server("lazy")?.state === "connected", "the lazy server started by select:");
   });
 
   if (feature("PREFETCH")) {
@@ -55,11 +55,11 @@ describe("lazy server warm-up", () => {
       const { client, daemon } = running;
       const { sessionId } = await client.session({ delivery: "proxy", model: "gpt-5" });
       const messages = [{ role: "user", content: "echo this text back to me" }];
-      expect(daemon.mcp()?.server("lazy")?.state).toBe("idle");
+      expect(daemon.core.mcp()?.server("lazy")?.state).toBe("idle");
       await client.request("toolpool/turnStarted", { sessionId, messages });
       const prefetched = await client.request<{ suggestions: { name: string }[] }>("toolpool/prefetch", { sessionId, messages });
       expect(prefetched.suggestions.map((suggestion) => suggestion.name)).toContain("mcp__lazy__echo");
-      await waitFor(() => daemon.mcp()?.server("lazy")?.state === "connected", "the lazy server started by prefetch");
+      await waitFor(() => daemon.core.mcp()?.server("lazy")?.state === "connected", "the lazy server started by prefetch");
     });
   }
 });
@@ -79,10 +79,10 @@ describe("MCP pool on reload", () => {
     });
     await daemon.start();
     try {
-      expect(daemon.mcp()).toBeUndefined();
+      expect(daemon.core.mcp()).toBeUndefined();
       writeFileSync(configPath, JSON.stringify({ mcpServers: { late: { command: process.execPath, args: [FIXTURE_SERVER] } } }));
       await daemon.reload();
-      await waitFor(() => daemon.pool().get("mcp__late__echo"), "the added server's tools in the pool");
+      await waitFor(() => daemon.core.pool().get("mcp__late__echo"), "the added server's tools in the pool");
     } finally {
       await daemon.stop("test finished");
     }

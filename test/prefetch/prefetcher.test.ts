@@ -3,7 +3,7 @@ import { z } from "zod";
 import { MAX_PREFETCH_SESSIONS, Prefetcher, type PrefetchSession } from "../../src/prefetch/prefetcher.ts";
 import { SuggestedSet } from "../../src/prefetch/suggested-set.ts";
 import { lastUserText, MAX_QUERY_CHARS } from "../../src/prefetch/user-query.ts";
-import { SearchSync } from "../../src/daemon/search-sync.ts";
+import { SearchSync } from "../../src/core/search-sync.ts";
 import { buildTool } from "../../src/tool/build-tool.ts";
 import { textResult } from "../../src/tool/result.ts";
 import type { Tool } from "../../src/tool/tool.ts";

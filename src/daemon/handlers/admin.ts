@@ -14,33 +14,37 @@ import {
 import { ErrorCode, RpcError } from "../../protocol/jsonrpc.ts";
 import { Method } from "../../protocol/method-names.ts";
 import { method, type Dispatcher } from "../dispatcher.ts";
-import type { DaemonState } from "../state.ts";
+import type { SessionBinding, WireFacts } from "../state.ts";
+import type { ToolPoolCore } from "../../core/tool-pool-core.ts";
 import { isDeferredTool } from "../../deferral/is-deferred.ts";
 import { z } from "zod";
 
 const flagsParams = z.strictObject({ sessionId: z.string().min(1).max(128).optional() });
 
-export function registerAdminMethods(dispatcher: Dispatcher, state: DaemonState): void {
+/** What the admin methods use of the core. */
+export type AdminCore = Pick<ToolPoolCore, "pool" | "sessions" | "stats" | "mcp" | "flags" | "flagAttributes">;
+
+export function registerAdminMethods(dispatcher: Dispatcher, core: AdminCore, wire: SessionBinding & WireFacts): void {
   dispatcher.register(
     Method.Status,
     method(noParams, (): StatusResult => {
-      const tools = state.pool().tools;
+      const tools = core.pool().tools;
       const mcp = tools.filter((tool) => tool.isMcp).length;
       const memory = process.memoryUsage();
       return {
-        version: state.info.version,
-        tier: state.info.tier,
-        features: [...state.info.features],
-        compiled: state.info.compiled,
+        version: wire.info.version,
+        tier: wire.info.tier,
+        features: [...wire.info.features],
+        compiled: wire.info.compiled,
         pid: process.pid,
-        socket: state.socketPath,
-        uptimeMs: Date.now() - state.startedAt,
-        sessions: state.sessions.counts(),
-        connections: state.connections.size,
+        socket: wire.socketPath,
+        uptimeMs: Date.now() - wire.startedAt,
+        sessions: core.sessions.counts(),
+        connections: wire.connections.size,
         tools: { total: tools.length, builtin: tools.length - mcp, mcp },
-        calls: { total: state.stats.callsTotal, inFlight: state.stats.callsInFlight },
+        calls: { total: core.stats.callsTotal, inFlight: core.stats.callsInFlight },
         memory: { rssBytes: memory.rss, heapUsedBytes: memory.heapUsed },
-        mcpServers: countStates(state.mcp()?.servers() ?? []),
+        mcpServers: countStates(core.mcp()?.servers() ?? []),
       };
     }),
   );
@@ -48,7 +52,7 @@ export function registerAdminMethods(dispatcher: Dispatcher, state: DaemonState)
   dispatcher.register(
     Method.Tools,
     method(noParams, (): ToolsResult => {
-      const pool = state.pool();
+      const pool = core.pool();
       return {
         tools: pool.tools.map((tool) => ({
           name: tool.name,
@@ -63,7 +67,7 @@ export function registerAdminMethods(dispatcher: Dispatcher, state: DaemonState)
           destructive: tool.hints.destructiveHint ?? true,
           openWorld: tool.hints.openWorldHint ?? true,
           alwaysLoad: tool.alwaysLoad,
-          ...state.mcp()?.toolFlags(tool),
+          ...core.mcp()?.toolFlags(tool),
         })),
         collisions: pool.collisions.map((collision) => ({ ...collision, dropped: [...collision.dropped] })),
       };
@@ -72,13 +76,13 @@ export function registerAdminMethods(dispatcher: Dispatcher, state: DaemonState)
 
   dispatcher.register(
     Method.Servers,
-    method(noParams, (): ServersResult => ({ servers: state.mcp()?.servers() ?? [] })),
+    method(noParams, (): ServersResult => ({ servers: core.mcp()?.servers() ?? [] })),
   );
 
   dispatcher.register(
     Method.ServerLogs,
     method(serverNameParams, ({ name }): ServerLogsResult => {
-      const lines = state.mcp()?.logs(name);
+      const lines = core.mcp()?.logs(name);
       if (!lines) throw unknownServer(name);
       return { name, lines };
     }),
@@ -87,7 +91,7 @@ export function registerAdminMethods(dispatcher: Dispatcher, state: DaemonState)
   dispatcher.register(
     Method.ServerRestart,
     method(serverNameParams, async ({ name }): Promise<ServerRestartResult> => {
-      const pool = state.mcp();
+      const pool = core.mcp();
       if (!pool?.server(name)) throw unknownServer(name);
       try {
         return { server: await pool.restart(name) };
@@ -101,8 +105,8 @@ export function registerAdminMethods(dispatcher: Dispatcher, state: DaemonState)
   dispatcher.register(
     Method.Flags,
     method(flagsParams, (params, { connection }) => {
-      const session = params.sessionId ? state.sessions.get(params.sessionId) : connection.sessionId ? state.sessions.get(connection.sessionId) : undefined;
-      return state.flags().describe(session ? state.flagAttributes(session) : undefined);
+      const session = params.sessionId ? core.sessions.get(params.sessionId) : connection.sessionId ? core.sessions.get(connection.sessionId) : undefined;
+      return core.flags().describe(session ? core.flagAttributes(session) : undefined);
     }),
   );
 
@@ -110,7 +114,7 @@ export function registerAdminMethods(dispatcher: Dispatcher, state: DaemonState)
     Method.Shutdown,
     method(noParams, () => {
       // Answer first, then stop: the caller should hear that its request was taken.
-      setImmediate(() => state.requestShutdown("toolpool/shutdown"));
+      setImmediate(() => wire.requestShutdown("toolpool/shutdown"));
       return { stopping: true };
     }),
   );

@@ -10,67 +10,48 @@ import {
   type SessionResult,
 } from "../../protocol/methods.ts";
 import { Method } from "../../protocol/method-names.ts";
-import { resolveSettings } from "../../session/settings.ts";
-import type { Session } from "../../session/session.ts";
-import { providerToolResult } from "../format-result.ts";
+import { providerToolResult } from "../../core/format-result.ts";
 import { method, type Dispatcher } from "../dispatcher.ts";
-import type { DaemonState } from "../state.ts";
-import { assembleForSession } from "../assemble-tools.ts";
+import type { SessionBinding } from "../state.ts";
 import { scanTranscript } from "../../assembly/scan-transcript.ts";
 import { renderCompactionBlock } from "../../assembly/compaction.ts";
-import { sessionTools } from "../session-tools.ts";
+import type { ToolPoolCore } from "../../core/tool-pool-core.ts";
 import { createStructuredOutputTool, OutputSchemaError } from "../../builtin/structured-output.ts";
 import type { JsonSchemaCompiler } from "../../validate/ajv.ts";
 import { searchParams } from "../../protocol/methods.ts";
 import { isDeferredTool } from "../../deferral/is-deferred.ts";
 
-export function registerHarnessMethods(dispatcher: Dispatcher, state: DaemonState): void {
+/** What the harness methods use of the core. */
+export type HarnessCore = Pick<ToolPoolCore, "openSession" | "sessionToolDeps" | "assemble" | "call" | "pool" | "search" | "pendingServers" | "logger">;
+
+export function registerHarnessMethods(dispatcher: Dispatcher, core: HarnessCore, wire: SessionBinding): void {
   dispatcher.register(
     Method.Session,
     method(sessionParams, (params, { connection }): SessionResult => {
       // Refused before anything changes: a broken schema must not open (or alter) a session.
-      if (params.outputSchema) checkOutputSchema(params.outputSchema, state.sessionToolDeps().compiler);
-      const existing = params.sessionId ? state.sessions.get(params.sessionId) : undefined;
-      let session: Session;
-      if (existing) {
-        existing.settings = resolveSettings(params, state.settingsDefaults(), existing.settings);
-        session = existing;
-      } else {
-        // An unknown id is honoured, not refused: after a daemon restart the client resumes its
-        // conversation under the same id and the transcript rebuilds the rest.
-        session = state.sessions.create(resolveSettings(params, state.settingsDefaults()), params.sessionId);
-      }
-      const previous = connection.sessionId ? state.sessions.get(connection.sessionId) : undefined;
-      if (previous !== session) {
-        if (previous) state.sessions.detach(previous);
-        state.sessions.attach(session);
-        connection.sessionId = session.id;
-        // After the switch, so what it gives back is not handed straight back to it.
-        if (previous) state.sessionLeft(connection);
-      }
-      sessionTools(session, state.sessionToolDeps());
-      // Before attaching: the delivery that attaching starts must already see it.
+      if (params.outputSchema) checkOutputSchema(params.outputSchema, core.sessionToolDeps().compiler);
+      const { session, resumed } = core.openSession(params);
+      // Before binding: the delivery that binding starts must already see it.
       connection.cronAcks = params.cronAcks ?? connection.cronAcks;
-      state.sessionAttached(session);
-      state.logger.info("session opened", { session: session.id, resumed: Boolean(existing), model: session.settings.model });
-      return { sessionId: session.id, resumed: Boolean(existing), settings: { ...session.settings } };
+      wire.bind(connection, session);
+      core.logger.info("session opened", { session: session.id, resumed, model: session.settings.model });
+      return { sessionId: session.id, resumed, settings: { ...session.settings } };
     }),
   );
 
   dispatcher.register(
     Method.Assemble,
     method(assembleParams, (params, { connection }) => {
-      const session = state.sessionFor(connection, params.sessionId);
-      return assembleForSession(state, state.sessionToolDeps(), session, params.messages, params.system);
+      return core.assemble(wire.sessionFor(connection, params.sessionId), params.messages, params.system);
     }),
   );
 
   dispatcher.register(
     Method.Call,
     method(callParams, async (params, { connection, signal, sendProgress }) => {
-      const session = state.sessionFor(connection, params.sessionId);
+      const session = wire.sessionFor(connection, params.sessionId);
       if (params.messages) session.discovered = scanTranscript(params.messages).discovered;
-      const result = await state.runTool(session, params.name, params.input, signal, sendProgress);
+      const result = await core.call(session, params.name, params.input, signal, sendProgress);
       const toolUseId = params.toolUseId ?? "";
       return {
         content: result.content,
@@ -84,10 +65,10 @@ export function registerHarnessMethods(dispatcher: Dispatcher, state: DaemonStat
   dispatcher.register(
     Method.Compact,
     method(assembleParams, (params, { connection }) => {
-      const session = state.sessionFor(connection, params.sessionId);
+      const session = wire.sessionFor(connection, params.sessionId);
       const scan = scanTranscript(params.messages, { system: params.system });
       // Tools the session found through its own searches count too: a bridge sends no transcript.
-      const discovered = new Set([...scan.discovered, ...sessionTools(session, state.sessionToolDeps()).searched]);
+      const discovered = new Set([...scan.discovered, ...session.searched]);
       return { sessionId: session.id, block: renderCompactionBlock(discovered), discovered: [...discovered].sort() };
     }),
   );
@@ -95,10 +76,10 @@ export function registerHarnessMethods(dispatcher: Dispatcher, state: DaemonStat
   dispatcher.register(
     Method.Search,
     method(searchParams, (params) => {
-      const pool = state.pool();
-      const result = state.search.index.query(params.query, {
+      const pool = core.pool();
+      const result = core.search.index.query(params.query, {
         ...(params.maxResults !== undefined && { maxResults: params.maxResults }),
-        pendingServers: state.sessionToolDeps().pendingServers(),
+        pendingServers: core.pendingServers(),
       });
       return {
         ...result,

@@ -15,10 +15,11 @@ import {
 import { Method } from "../../protocol/method-names.ts";
 import { z } from "zod";
 import { method, type Dispatcher } from "../dispatcher.ts";
-import type { DaemonState } from "../state.ts";
-import { assembleForSession } from "../assemble-tools.ts";
-import { sessionLookup } from "../session-tools.ts";
-import { mcpToolView } from "../../tool/mcp-view.ts";
+import type { SessionBinding } from "../state.ts";
+import type { ToolPoolCore } from "../../core/tool-pool-core.ts";
+
+/** What the MCP face uses of the core: the session's one MCP view, its lookup, and the pipeline. */
+export type McpCore = Pick<ToolPoolCore, "info" | "mcpTools" | "lookup" | "call">;
 
 const initializeParams = z.looseObject({
   protocolVersion: z.string(),
@@ -29,7 +30,7 @@ const initializeParams = z.looseObject({
 /** tools/list page size: big enough for most pools in one page, small enough to bound a line. */
 const TOOLS_PAGE_SIZE = 500;
 
-export function registerMcpMethods(dispatcher: Dispatcher, state: DaemonState): void {
+export function registerMcpMethods(dispatcher: Dispatcher, core: McpCore, wire: SessionBinding): void {
   dispatcher.register(
     Method.Initialize,
     method(initializeParams, (params, { connection }) => {
@@ -40,8 +41,8 @@ export function registerMcpMethods(dispatcher: Dispatcher, state: DaemonState): 
       return {
         protocolVersion,
         capabilities: { tools: { listChanged: true } },
-        serverInfo: { name: "toolpool", version: state.info.version },
-        instructions: `toolpool ${state.info.tier} daemon: call toolpool/session to configure deferral, or use the tools directly.`,
+        serverInfo: { name: "toolpool", version: core.info.version },
+        instructions: `toolpool ${core.info.tier} daemon: call toolpool/session to configure deferral, or use the tools directly.`,
       };
     }),
   );
@@ -59,13 +60,9 @@ export function registerMcpMethods(dispatcher: Dispatcher, state: DaemonState): 
     Method.ToolsList,
     method(mcpToolsListParams, (params, { connection }) => {
       // The session's own view: core tools, plus ToolSearch and ExecuteExtraTool when it defers.
-      const session = state.sessionFor(connection, undefined);
-      const lookup = sessionLookup(session, state.sessionToolDeps());
-      const assembled = assembleForSession(state, state.sessionToolDeps(), session, [], undefined, false);
-      const names = assembled.tools.map((wire) => ("function" in wire ? wire.function.name : wire.name));
-      const tools = names.map((name) => lookup(name)).filter((tool) => tool !== undefined);
+      const tools = core.mcpTools(wire.sessionFor(connection, undefined));
       const start = params.cursor === undefined ? 0 : decodeCursor(params.cursor);
-      const page = tools.slice(start, start + TOOLS_PAGE_SIZE).map(mcpToolView);
+      const page = tools.slice(start, start + TOOLS_PAGE_SIZE);
       const next = start + TOOLS_PAGE_SIZE;
       return next < tools.length ? { tools: page, nextCursor: String(next) } : { tools: page };
     }),
@@ -74,11 +71,11 @@ export function registerMcpMethods(dispatcher: Dispatcher, state: DaemonState): 
   dispatcher.register(
     Method.ToolsCall,
     method(mcpToolsCallParams, async (params, { connection, signal, sendProgress }) => {
-      const session = state.sessionFor(connection, undefined);
-      if (!sessionLookup(session, state.sessionToolDeps())(params.name)) {
+      const session = wire.sessionFor(connection, undefined);
+      if (!core.lookup(session)(params.name)) {
         throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
       }
-      const result = await state.runTool(session, params.name, params.arguments ?? {}, signal, sendProgress);
+      const result = await core.call(session, params.name, params.arguments ?? {}, signal, sendProgress);
       return {
         content: result.content,
         isError: result.isError,

@@ -3,32 +3,35 @@
  * this module and src/prefetch are required inside that feature() branch, so lite has neither.
  */
 import { z } from "zod";
-import { deliveryOf } from "../assemble-tools.ts";
+import { deliveryOf } from "../../core/session-delivery.ts";
 import { Prefetcher, type PrefetchSession } from "../../prefetch/prefetcher.ts";
 import { Method } from "../../protocol/method-names.ts";
 import type { Session } from "../../session/session.ts";
 import { method, type Dispatcher } from "../dispatcher.ts";
-import { sessionTools } from "../session-tools.ts";
-import type { DaemonState } from "../state.ts";
+import type { SessionBinding } from "../state.ts";
+import type { ToolPoolCore } from "../../core/tool-pool-core.ts";
+
+/** What prefetch uses of the core. */
+export type PrefetchCore = Pick<ToolPoolCore, "search" | "pool" | "ensureServerStarted" | "prefetchMaxResults" | "prefetchEnabled" | "logger">;
 
 const prefetchParams = z.strictObject({
   sessionId: z.string().min(1).max(128).optional(),
   messages: z.array(z.unknown()).default([]),
 });
 
-export function registerPrefetchMethods(dispatcher: Dispatcher, state: DaemonState): void {
+export function registerPrefetchMethods(dispatcher: Dispatcher, core: PrefetchCore, wire: SessionBinding): void {
   const prefetcher = new Prefetcher({
-    engine: state.search.index,
-    lookup: (name) => state.pool().get(name),
-    warmServer: (server) => state.ensureServerStarted(server),
-    maxResults: () => state.prefetchMaxResults(),
+    engine: core.search.index,
+    lookup: (name) => core.pool().get(name),
+    warmServer: (server) => core.ensureServerStarted(server),
+    maxResults: () => core.prefetchMaxResults(),
   });
   const view = (session: Session): PrefetchSession => {
     const delivery = deliveryOf(session);
     return {
       id: session.id,
       delivery: delivery === "native" ? "native" : "proxy",
-      enabled: session.settings.prefetch && delivery !== "standard" && state.prefetchEnabled(session),
+      enabled: session.settings.prefetch && delivery !== "standard" && core.prefetchEnabled(session),
       discovered: session.discovered,
     };
   };
@@ -40,29 +43,26 @@ export function registerPrefetchMethods(dispatcher: Dispatcher, state: DaemonSta
     const parsed = prefetchParams.safeParse(params);
     if (!parsed.success) return;
     try {
-      turnStarted(state.sessionFor(connection, parsed.data.sessionId), parsed.data.messages);
+      turnStarted(wire.sessionFor(connection, parsed.data.sessionId), parsed.data.messages);
     } catch (error) {
-      state.logger.warn("turnStarted ignored", { error: (error as Error).message });
+      core.logger.warn("turnStarted ignored", { error: (error as Error).message });
     }
   });
   dispatcher.register(
     Method.TurnStarted,
     method(prefetchParams, (params, { connection }) => {
-      turnStarted(state.sessionFor(connection, params.sessionId), params.messages);
+      turnStarted(wire.sessionFor(connection, params.sessionId), params.messages);
       return { started: true };
     }),
   );
   dispatcher.register(
     Method.Prefetch,
     method(prefetchParams, (params, { connection }) => {
-      const session = state.sessionFor(connection, params.sessionId);
+      const session = wire.sessionFor(connection, params.sessionId);
       const current = view(session);
       const result = prefetcher.prefetch(current, params.messages);
       // In proxy delivery a suggestion carries its schema, so ExecuteExtraTool may run it at once.
-      if (current.delivery === "proxy") {
-        const own = sessionTools(session, state.sessionToolDeps());
-        for (const suggestion of result.suggestions) own.searched.add(suggestion.name);
-      }
+      if (current.delivery === "proxy") for (const suggestion of result.suggestions) session.searched.add(suggestion.name);
       return { sessionId: session.id, ...result };
     }),
   );

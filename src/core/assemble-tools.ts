@@ -1,39 +1,46 @@
 /**
- * `toolpool/assemble`: the session's settings and the daemon's runtime facts turned into the input
- * of the pure `assembleRequest`, and its answer into the protocol result. Remembers the transcript's
- * discovered set on the session for ExecuteExtraTool.
+ * `toolpool/assemble` for one session: its settings and the core's runtime facts turned into the
+ * input of the pure `assembleRequest`. Remembers the transcript's discovered set on the session for
+ * ExecuteExtraTool.
  */
-import { assembleRequest, sessionDelivery, type AssembledRequest, type AssembleSettings } from "../assembly/assemble-request.ts";
+import { assembleRequest, type AssembledRequest, type AssembleSettings } from "../assembly/assemble-request.ts";
 import type { Tool } from "../tool/tool.ts";
-import { experimentalBetasDisabled } from "../deferral/mode-setting.ts";
+import type { Pool } from "../pool/assemble.ts";
 import type { Session } from "../session/session.ts";
-import type { SessionToolDeps } from "./session-tools.ts";
-import { sessionTools } from "./session-tools.ts";
-import type { DaemonState } from "./state.ts";
+import type { Logger } from "../runtime/logger.ts";
+import { sessionTools, type SessionToolDeps } from "./session-tools.ts";
+
+export interface AssembleDeps {
+  tools: SessionToolDeps;
+  pool: () => Pool;
+  logger: Logger;
+  /** DISABLE_EXPERIMENTAL_BETAS, read from the daemon's environment. */
+  experimentalBetasDisabled: boolean;
+}
 
 export function assembleForSession(
-  state: DaemonState,
-  deps: SessionToolDeps,
+  deps: AssembleDeps,
   session: Session,
   messages: readonly unknown[],
   system?: unknown,
   /** False for a look at the array (MCP tools/list): it sends no transcript, so it must not reset the discovered set. */
   remember = true,
 ): AssembledRequest & { sessionId: string } {
-  const own = sessionTools(session, deps);
+  const own = sessionTools(session, deps.tools);
+  const poolTools = withoutKilled(deps.pool().tools, session);
   const assembled = assembleRequest({
-    settings: assembleSettings(state, session),
+    settings: assembleSettings(session, deps.experimentalBetasDisabled),
     // StructuredOutput goes last: it is the session's own, so it never shifts a pool tool.
-    tools: own.structuredOutput ? [...withoutKilled(state.pool().tools, session), own.structuredOutput] : withoutKilled(state.pool().tools, session),
+    tools: own.structuredOutput ? [...poolTools, own.structuredOutput] : poolTools,
     messages,
     ...(system !== undefined && { system }),
     metaTools: () => ({ toolSearch: own.toolSearch, executeExtraTool: own.executeExtraTool }),
-    pendingServers: deps.pendingServers(),
+    pendingServers: deps.tools.pendingServers(),
     schemaCache: session.serializedTools,
   });
   if (remember) session.discovered = new Set(assembled.discovered);
-  for (const warning of assembled.warnings) state.logger.warn("session setting fell back to a default", { session: session.id, warning });
-  state.logger.debug("assembled", {
+  for (const warning of assembled.warnings) deps.logger.warn("session setting fell back to a default", { session: session.id, warning });
+  deps.logger.debug("assembled", {
     session: session.id,
     mode: assembled.mode.mode,
     modeReason: assembled.mode.reason,
@@ -44,7 +51,7 @@ export function assembleForSession(
   return { sessionId: session.id, ...assembled };
 }
 
-export function assembleSettings(state: DaemonState, session: Session): AssembleSettings {
+function assembleSettings(session: Session, disableExperimentalBetas: boolean): AssembleSettings {
   const settings = session.settings;
   return {
     model: settings.model,
@@ -53,17 +60,12 @@ export function assembleSettings(state: DaemonState, session: Session): Assemble
     delivery: settings.delivery,
     format: settings.format,
     toolSearch: settings.toolSearch,
-    disableExperimentalBetas: experimentalBetasDisabled(state.settingsDefaults().env),
+    disableExperimentalBetas,
     contextWindow: settings.contextWindow,
     announcements: settings.announcements,
     unsupportedModels: settings.runtime.unsupportedModels,
     autoPercent: settings.runtime.autoPercent,
   };
-}
-
-/** The session's delivery, decided from its settings and the flags it opened with. */
-export function deliveryOf(session: Session): "native" | "proxy" | "standard" {
-  return sessionDelivery({ ...session.settings, unsupportedModels: session.settings.runtime.unsupportedModels }).delivery;
 }
 
 /** Tools the kill switch had removed when the session opened stay out of its arrays. */

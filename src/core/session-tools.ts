@@ -1,13 +1,14 @@
 /**
  * The tools a session has beyond the pool: its ToolSearch and ExecuteExtraTool, built for the
- * session's delivery (fixed for the session's life, so their bytes never change mid-conversation).
- * `lookup` is what the session's calls resolve names with: its own tools first, then the pool.
+ * session's delivery (fixed for the session's life, so their bytes never change mid-conversation),
+ * and StructuredOutput when its settings give an output schema. The session holds them.
+ * `sessionLookup` is what the session's calls resolve names with: its own tools first, then the pool.
  */
 import { createExecuteExtraTool } from "../builtin/execute-extra-tool.ts";
 import { createToolSearchTool, type ToolSearchEngine } from "../builtin/tool-search.ts";
-import { deliveryOf } from "./assemble-tools.ts";
+import { deliveryOf } from "./session-delivery.ts";
 import type { Pool } from "../pool/assemble.ts";
-import type { Session } from "../session/session.ts";
+import type { Session, SessionOwnTools } from "../session/session.ts";
 import type { Tool } from "../tool/tool.ts";
 import { createStructuredOutputTool } from "../builtin/structured-output.ts";
 import type { JsonSchemaCompiler } from "../validate/ajv.ts";
@@ -16,42 +17,27 @@ export interface SessionToolDeps {
   pool: () => Pool;
   engine: ToolSearchEngine;
   pendingServers: () => readonly string[];
-  killSwitch?: (tool: Tool, session: Session) => string | undefined;
   /** Starts a lazily started MCP server in the background (a `select:` of one of its tools). */
   warmServer?: (server: string) => void;
   /** Shared by every session's StructuredOutput: one compilation per distinct schema. */
   compiler: JsonSchemaCompiler;
 }
 
-export interface SessionTools {
-  toolSearch: Tool;
-  executeExtraTool: Tool;
-  /** Names found by this session's own ToolSearch calls: counted as discovered for ExecuteExtraTool. */
-  searched: Set<string>;
-  /** The session's StructuredOutput, when its settings give an output schema. */
-  structuredOutput?: Tool;
-  /** The schema `structuredOutput` was built from (a re-opened session may change it). */
-  outputSchema: Record<string, unknown> | null;
-}
-
-const built = new WeakMap<Session, SessionTools>();
-
-export function sessionTools(session: Session, deps: SessionToolDeps): SessionTools {
-  const cached = built.get(session);
-  if (cached) {
-    if (cached.outputSchema !== session.settings.outputSchema) withStructuredOutput(cached, session.settings.outputSchema, deps);
-    return cached;
+export function sessionTools(session: Session, deps: SessionToolDeps): SessionOwnTools {
+  const own = session.ownTools;
+  if (own) {
+    if (own.outputSchema !== session.settings.outputSchema) withStructuredOutput(own, session.settings.outputSchema, deps);
+    return own;
   }
   const decided = deliveryOf(session);
   const delivery = decided === "native" ? "native" : "proxy";
-  const searched = new Set<string>();
   const lookup = (name: string) => deps.pool().get(name);
   const engine: ToolSearchEngine = {
     query(text, options) {
       const result = deps.engine.query(text, options);
       // A bridge or harness that sends no transcript still gets what its own searches found.
       // discover: shows schemas without discovering (SPEC §7), so it marks nothing found.
-      if (result.kind !== "discover") for (const match of result.matches) searched.add(match.name);
+      if (result.kind !== "discover") for (const match of result.matches) session.searched.add(match.name);
       // Selecting a tool means a call is coming: start its server now if it starts lazily.
       if (result.kind === "select") {
         for (const name of result.found ?? []) {
@@ -62,8 +48,7 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionTo
       return result;
     },
   };
-  const tools: SessionTools = {
-    searched,
+  const tools: SessionOwnTools = {
     outputSchema: null,
     toolSearch: createToolSearchTool({
       engine,
@@ -75,12 +60,12 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionTo
     executeExtraTool: createExecuteExtraTool({ lookup }),
   };
   withStructuredOutput(tools, session.settings.outputSchema, deps);
-  built.set(session, tools);
+  session.ownTools = tools;
   return tools;
 }
 
 /** Throws OutputSchemaError for a schema that does not compile (the session handler reports it). */
-function withStructuredOutput(tools: SessionTools, schema: Record<string, unknown> | null, deps: SessionToolDeps): void {
+function withStructuredOutput(tools: SessionOwnTools, schema: Record<string, unknown> | null, deps: SessionToolDeps): void {
   if (schema) tools.structuredOutput = createStructuredOutputTool(schema, deps.compiler);
   else delete tools.structuredOutput;
   tools.outputSchema = schema;

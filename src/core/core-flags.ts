@@ -1,6 +1,6 @@
 /**
- * The daemon's runtime flags and the rules for reading them: one attributes object per session
- * settings (flag reads cache by identity), the values a session fixes when it opens, the kill
+ * The core's runtime flags and the rules for reading them: one attributes object per session
+ * settings, held by the session (flag reads cache by identity), the values a session fixes when it opens, the kill
  * switch, and re-creation when the config's `flags` section changes on reload.
  */
 import type { BuildInfo } from "../build-info.ts";
@@ -8,12 +8,12 @@ import type { Config } from "../config/schema.ts";
 import { createRuntimeFlags, flagsConfigChanged } from "../flags/create-flags.ts";
 import { globalFlagAttributes, sessionFlagAttributes } from "../flags/flag-attributes.ts";
 import type { FlagAttributes, RuntimeFlags } from "../flags/runtime-flags.ts";
-import type { Session, SessionSettings } from "../session/session.ts";
+import type { Session } from "../session/session.ts";
 import type { RuntimeDefaults, RuntimeFacts } from "../session/settings.ts";
 import type { Tool } from "../tool/tool.ts";
 import type { Logger } from "../runtime/logger.ts";
 
-export interface DaemonFlagsOptions {
+export interface CoreFlagsOptions {
   info: BuildInfo;
   logger: Logger;
   /** The config file's folder: a relative `flags.file` resolves against it. */
@@ -22,13 +22,12 @@ export interface DaemonFlagsOptions {
   injected?: RuntimeFlags;
 }
 
-export class DaemonFlags {
+export class CoreFlags {
   #flags: RuntimeFlags;
-  readonly #attributes = new WeakMap<SessionSettings, FlagAttributes>();
 
   constructor(
     config: Config,
-    private readonly options: DaemonFlagsOptions,
+    private readonly options: CoreFlagsOptions,
   ) {
     this.#flags = options.injected ?? this.#create(config);
   }
@@ -38,12 +37,7 @@ export class DaemonFlags {
   }
 
   attributes(session: Session): FlagAttributes {
-    let attributes = this.#attributes.get(session.settings);
-    if (!attributes) {
-      attributes = sessionFlagAttributes(session.settings);
-      this.#attributes.set(session.settings, attributes);
-    }
-    return attributes;
+    return session.flagAttributes(sessionFlagAttributes);
   }
 
   /** What a session opening with these facts fixes for its life (SPEC §6: no mid-session reshaping). */

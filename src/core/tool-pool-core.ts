@@ -1,0 +1,305 @@
+/**
+ * The transport-agnostic core: the live pool (built-ins + MCP pool + change events), the search
+ * index and its sync, sessions, runtime flags and the call pipeline, behind a small typed API. It
+ * knows nothing of sockets or JSON-RPC; the daemon (src/daemon/) is the wire in front of it, and
+ * tests drive it directly (test/helpers/core-harness.ts).
+ */
+import type { BuildInfo } from "../build-info.ts";
+import type { Config } from "../config/schema.ts";
+import type { ConfigSource } from "../config/load.ts";
+import { isDeferredTool } from "../deferral/is-deferred.ts";
+import { experimentalBetasDisabled } from "../deferral/mode-setting.ts";
+import type { FlagAttributes, RuntimeFlags } from "../flags/runtime-flags.ts";
+import { demoServerSpecs } from "../mcp/demo-config.ts";
+import type { McpPool, McpPoolOptions } from "../mcp/mcp-pool.ts";
+import { resolveServerSpecs, type ServerSpec } from "../mcp/server-spec.ts";
+import { assemblePool, type Pool } from "../pool/assemble.ts";
+import type { Logger } from "../runtime/logger.ts";
+import { SessionStore } from "../session/session-store.ts";
+import type { Session } from "../session/session.ts";
+import { resolveSettings, type SessionRequest, type SettingsDefaults } from "../session/settings.ts";
+import { executeTool } from "../tool/execute.ts";
+import { mcpToolView, type McpToolView } from "../tool/mcp-view.ts";
+import type { ToolResult } from "../tool/result.ts";
+import type { ProgressUpdate, Tool } from "../tool/tool.ts";
+import { JsonSchemaCompiler } from "../validate/ajv.ts";
+import { assembleForSession, type AssembleDeps } from "./assemble-tools.ts";
+import { CoreFlags } from "./core-flags.ts";
+import { SearchSync } from "./search-sync.ts";
+import { sessionLookup, sessionTools, type SessionToolDeps } from "./session-tools.ts";
+import { dirname } from "node:path";
+
+export interface CoreOptions {
+  config: Config;
+  configSource: ConfigSource;
+  builtins: readonly Tool[];
+  logger: Logger;
+  info: BuildInfo;
+  env?: NodeJS.ProcessEnv;
+  /** Adds the reference MCP servers from ./node_modules/.bin (`toolpool serve --demo`). */
+  demo?: boolean;
+  /** Runtime flags; by default built from `config.flags` (GrowthBook, or embedded defaults). */
+  flags?: RuntimeFlags;
+  /** Overrides for the MCP pool (tests: cache path, timings). */
+  mcpOptions?: Partial<Omit<McpPoolOptions, "servers" | "logger">>;
+}
+
+export interface CallStats {
+  callsTotal: number;
+  callsInFlight: number;
+}
+
+export class ToolPoolCore {
+  readonly info: BuildInfo;
+  readonly logger: Logger;
+  readonly sessions = new SessionStore();
+  readonly stats: CallStats = { callsTotal: 0, callsInFlight: 0 };
+  readonly search = new SearchSync();
+  readonly #toolDeps: SessionToolDeps;
+  readonly #builtins: readonly Tool[];
+  readonly #env: NodeJS.ProcessEnv;
+  readonly #configSource: ConfigSource;
+  readonly #flags: CoreFlags;
+  readonly #demo: boolean;
+  readonly #mcpOptions: Partial<Omit<McpPoolOptions, "servers" | "logger">>;
+  readonly #changeListeners = new Set<() => void>();
+  #config: Config;
+  #pool: Pool;
+  #mcp: McpPool | undefined;
+  #demoSpecs: ServerSpec[] | undefined;
+  #closed = false;
+
+  constructor(options: CoreOptions) {
+    this.info = options.info;
+    this.logger = options.logger;
+    this.#config = options.config;
+    this.#configSource = options.configSource;
+    this.#builtins = options.builtins;
+    this.#env = options.env ?? process.env;
+    this.#demo = options.demo ?? false;
+    this.#mcpOptions = options.mcpOptions ?? {};
+    this.#flags = new CoreFlags(options.config, {
+      info: this.info,
+      logger: this.logger,
+      configDir: this.#configSource.path ? dirname(this.#configSource.path) : undefined,
+      ...(options.flags && { injected: options.flags }),
+    });
+    this.#pool = this.#assemble();
+    this.#toolDeps = {
+      pool: () => this.#pool,
+      engine: this.search.index,
+      pendingServers: () => this.#mcp?.pendingServers() ?? [],
+      warmServer: (server) => this.ensureServerStarted(server),
+      compiler: new JsonSchemaCompiler(),
+    };
+  }
+
+  config(): Config {
+    return this.#config;
+  }
+
+  pool(): Pool {
+    return this.#pool;
+  }
+
+  /** The MCP client pool, once started (undefined before, or with no server configured). */
+  mcp(): McpPool | undefined {
+    return this.#mcp;
+  }
+
+  flags(): RuntimeFlags {
+    return this.#flags.current;
+  }
+
+  flagAttributes(session: Session): FlagAttributes {
+    return this.#flags.attributes(session);
+  }
+
+  /** What a session's own tools (ToolSearch, ExecuteExtraTool, StructuredOutput) are built from. */
+  sessionToolDeps(): SessionToolDeps {
+    return this.#toolDeps;
+  }
+
+  settingsDefaults(): SettingsDefaults {
+    return {
+      config: this.#config,
+      env: this.#env,
+      daemonCwd: process.cwd(),
+      prefetchCompiled: this.info.features.includes("PREFETCH"),
+      runtime: (facts) => this.#flags.runtimeDefaults(facts),
+    };
+  }
+
+  /**
+   * Opens a session, or re-opens one under its id with new settings (an unknown id is honoured:
+   * after a restart the client resumes its conversation and the transcript rebuilds the rest).
+   * Throws SettingsError before anything changes.
+   */
+  openSession(request: SessionRequest): { session: Session; resumed: boolean } {
+    const existing = request.sessionId ? this.sessions.get(request.sessionId) : undefined;
+    if (existing) {
+      existing.settings = resolveSettings(request, this.settingsDefaults(), existing.settings);
+      sessionTools(existing, this.#toolDeps);
+      return { session: existing, resumed: true };
+    }
+    const session = this.sessions.create(resolveSettings(request, this.settingsDefaults()), request.sessionId);
+    sessionTools(session, this.#toolDeps);
+    return { session, resumed: false };
+  }
+
+  /** The proxy session of a client that speaks plain MCP (it sends no transcript). */
+  openImplicitSession(): Session {
+    return this.sessions.create(resolveSettings({ delivery: "proxy" }, this.settingsDefaults()));
+  }
+
+  /** Resolves a name as the session's calls do: its own tools first, then the pool. */
+  lookup(session: Session): (name: string) => Tool | undefined {
+    return sessionLookup(session, this.#toolDeps);
+  }
+
+  assemble(session: Session, messages: readonly unknown[], system?: unknown, remember = true) {
+    return assembleForSession(this.#assembleDeps(), session, messages, system, remember);
+  }
+
+  /** The one MCP view of a session's tools: what every front door (socket, bridge) lists. */
+  mcpTools(session: Session): McpToolView[] {
+    const lookup = this.lookup(session);
+    const assembled = this.assemble(session, [], undefined, false);
+    const names = assembled.tools.map((wire) => ("function" in wire ? wire.function.name : wire.name));
+    return names.flatMap((name) => {
+      const tool = lookup(name);
+      return tool ? [mcpToolView(tool)] : [];
+    });
+  }
+
+  /** Runs a call through the one pipeline, under the session's rules and ordering. */
+  async call(session: Session, name: string, input: unknown, signal: AbortSignal, onProgress?: (update: ProgressUpdate) => void): Promise<ToolResult> {
+    session.touch();
+    session.calls++;
+    this.stats.callsTotal++;
+    this.stats.callsInFlight++;
+    try {
+      return await executeTool(
+        name,
+        input,
+        {
+          signal,
+          sessionId: session.id,
+          workspaceRoots: session.settings.workspaceRoots,
+          cwd: session.settings.cwd,
+          sessionState: session.toolState,
+          ...(onProgress && { onProgress }),
+        },
+        {
+          lookup: this.lookup(session),
+          permissions: session.settings.permissions,
+          killSwitch: (target) => this.#flags.killSwitch(target, session),
+          schedule: (exclusive, task) => session.scheduler.run(exclusive, task),
+          isDeferred: isDeferredTool,
+          discovery: { has: (tool) => session.hasDiscovered(tool), add: (tool) => session.searched.add(tool) },
+        },
+      );
+    } finally {
+      this.stats.callsInFlight--;
+    }
+  }
+
+  ensureServerStarted(server: string): void {
+    void this.#mcp?.ensureStarted(server);
+  }
+
+  pendingServers(): readonly string[] {
+    return this.#mcp?.pendingServers() ?? [];
+  }
+
+  prefetchEnabled(session: Session): boolean {
+    return this.#flags.current.get("prefetch_enabled", this.flagAttributes(session));
+  }
+
+  prefetchMaxResults(): number {
+    return this.#flags.current.get("prefetch_max_results");
+  }
+
+  /** Called after every change of the pool's tools (an MCP server listed, left, changed). */
+  onToolsChanged(listener: () => void): () => void {
+    this.#changeListeners.add(listener);
+    return () => this.#changeListeners.delete(listener);
+  }
+
+  /** The MCP servers this config names (plus the demo ones); throws naming a bad entry. */
+  async serverSpecs(config: Config = this.#config): Promise<ServerSpec[]> {
+    const configured = await resolveServerSpecs(config, { env: this.#env, configPath: this.#configSource.path });
+    if (!this.#demo) return configured;
+    const names = new Set(configured.map((spec) => spec.name));
+    // Made once: a new temp dir per reload would look like a changed config and restart the demo servers.
+    this.#demoSpecs ??= demoServerSpecs().specs;
+    return [...configured, ...this.#demoSpecs.filter((spec) => !names.has(spec.name))];
+  }
+
+  /** A new config (SIGHUP): flags, servers and the pool follow it. Throws before changing anything on a bad server entry. */
+  async reconfigure(config: Config): Promise<void> {
+    const servers = await this.serverSpecs(config);
+    if (this.#closed) return;
+    const previous = this.#config;
+    this.#config = config;
+    await this.#flags.reconfigure(previous, config);
+    if (this.#mcp) await this.#mcp.reconfigure(servers);
+    else if (servers.length > 0) this.startMcp(servers);
+    this.#pool = this.#assemble();
+  }
+
+  /**
+   * The cached catalog enters the pool at once, servers connect in the background, and every
+   * change of MCP tools re-assembles the pool (re-indexing search) and tells the listeners.
+   */
+  startMcp(servers: readonly ServerSpec[]): void {
+    if (servers.length === 0) return;
+    // The MCP SDK is loaded only when some server is configured: a daemon of built-ins starts faster and smaller.
+    const { McpPool: Pool } = require("../mcp/mcp-pool.ts") as typeof import("../mcp/mcp-pool.ts");
+    const pool = new Pool({
+      servers,
+      logger: this.logger,
+      env: this.#env,
+      clientVersion: this.info.version,
+      defaultTimeoutMs: () => this.#flags.current.get("mcp_call_timeout_ms"),
+      ...this.#mcpOptions,
+    });
+    this.#mcp = pool;
+    pool.onChange(() => {
+      if (this.#closed) return;
+      this.#pool = this.#assemble();
+      for (const listener of this.#changeListeners) listener();
+    });
+    this.#pool = this.#assemble();
+    pool.start();
+  }
+
+  /** No more pool changes are announced from here on (the daemon is stopping). */
+  markClosing(): void {
+    this.#closed = true;
+  }
+
+  get closing(): boolean {
+    return this.#closed;
+  }
+
+  stopMcp(): Promise<void> {
+    return this.#mcp?.stop() ?? Promise.resolve();
+  }
+
+  closeFlags(): Promise<void> {
+    return this.#flags.close();
+  }
+
+  #assembleDeps(): AssembleDeps {
+    return { tools: this.#toolDeps, pool: () => this.#pool, logger: this.logger, experimentalBetasDisabled: experimentalBetasDisabled(this.#env) };
+  }
+
+  #assemble(): Pool {
+    const pool = assemblePool({ builtins: this.#builtins, mcpTools: this.#mcp?.tools() ?? [], deny: this.#config.permissions?.deny ?? [] });
+    for (const collision of pool.collisions) this.logger.warn("tool name collision", { ...collision });
+    const changes = this.search.sync(pool.tools);
+    this.logger.debug("search index synced", changes);
+    return pool;
+  }
+}
