@@ -40,7 +40,7 @@ for (let index = 0; index < iterations; index++) {
   ];
   client.notify("toolpool/turnStarted", { sessionId, messages });
   let start = performance.now();
-  const result = await client.request<{ precomputed: boolean; suggestions: unknown[] }>("toolpool/prefetch", { sessionId, messages });
+  const result = await client.request("toolpool/prefetch", { sessionId, messages });
   precomputed.push(performance.now() - start);
   if (result.precomputed && result.suggestions.length > 0) answered++;
   const { sessionId: other } = await client.session({ model: "gpt-5", delivery: "proxy" });

@@ -73,7 +73,7 @@ export class DaemonBridge {
   /** `tools/call` on the session's connection: the daemon answers an unknown tool with -32602, as MCP says. */
   async callTool(name: string, input: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
     const { client } = await this.#ready();
-    return client.request<CallToolResult>(
+    const result = await client.request(
       Method.ToolsCall,
       { name, arguments: input },
       {
@@ -81,6 +81,9 @@ export class DaemonBridge {
         ...(options.onProgress && { onProgress: (params) => options.onProgress?.(progressFrom(params)) }),
       },
     );
+    // The SDK's content type has no tool_reference: that block appears only in native delivery,
+    // never in a bridge's proxy session.
+    return { ...result, content: result.content as CallToolResult["content"] };
   }
 
   /** What the host's model should know up front: how to reach the deferred tools, and their names. */

@@ -1,5 +1,5 @@
 /** `toolpool flags`: every runtime flag, its value, where the value came from, and the payloads' age. */
-import type { FlagsReport } from "../flags/runtime-flags.ts";
+import type { FlagsResult } from "../protocol/methods.ts";
 import { Method } from "../protocol/method-names.ts";
 import { withClient, type ClientCommandOptions } from "./commands.ts";
 import { ExitCode } from "./exit-codes.ts";
@@ -7,13 +7,13 @@ import { formatDuration } from "./format.ts";
 
 export function flags(options: ClientCommandOptions): Promise<number> {
   return withClient(options, async (client) => {
-    const report = await client.request<FlagsReport>(Method.Flags);
+    const report = await client.request(Method.Flags);
     options.out(options.json ? JSON.stringify(report) : formatFlags(report));
     return ExitCode.Ok;
   });
 }
 
-export function formatFlags(report: FlagsReport): string {
+export function formatFlags(report: FlagsResult): string {
   const width = Math.max(...report.flags.map((flag) => flag.key.length));
   const lines = [`runtime flags (${report.implementation})`];
   for (const flag of report.flags) {

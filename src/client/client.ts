@@ -6,7 +6,12 @@ import { connect as netConnect, type Socket } from "node:net";
 import { LineFramer } from "../protocol/line-framer.ts";
 import type { JsonRpcErrorObject, RequestId } from "../protocol/jsonrpc.ts";
 import { MAX_LINE_BYTES } from "../protocol/limits.ts";
+import type { MethodName, ParamsOf, ResultOf } from "../protocol/method-table.ts";
 import {
+  type CompactResult,
+  type PrefetchParams,
+  type PrefetchResult,
+  type SearchResult,
   type AssembleParams,
   type AssembleResult,
   type CallParams,
@@ -20,6 +25,8 @@ import {
   type StatusResult,
   type ToolsResult,
 } from "../protocol/methods.ts";
+
+export type { CompactResult, PrefetchParams, PrefetchResult };
 import { Method } from "../protocol/method-names.ts";
 
 /** A JSON-RPC error answer from the daemon. */
@@ -31,28 +38,6 @@ export class DaemonError extends Error {
   ) {
     super(message);
   }
-}
-
-export interface CompactResult {
-  sessionId: string;
-  /** Put this in the summary message (nothing when null). */
-  block: string | null;
-  discovered: string[];
-}
-
-export interface PrefetchParams {
-  sessionId?: string;
-  messages: unknown[];
-}
-
-export interface PrefetchResult {
-  sessionId: string;
-  suggestions: { name: string; description: string; server?: string }[];
-  /** A `<tool-discovery>` block to insert before the next request, or null. */
-  attachment: string | null;
-  query: string;
-  precomputed: boolean;
-  skipped?: string;
 }
 
 /** The daemon is not there (no socket, or nobody listening). */
@@ -109,14 +94,19 @@ export class ToolpoolClient {
     });
   }
 
-  request<T = unknown>(method: string, params: Record<string, unknown> = {}, options: RequestOptions = {}): Promise<T> {
+  /** One method of the table, its params and result typed from it (src/protocol/method-table.ts). */
+  request<M extends MethodName>(method: M, params?: ParamsOf<M>, options?: RequestOptions): Promise<ResultOf<M>> {
+    return this.#send(method, (params ?? {}) as Record<string, unknown>, options ?? {}) as Promise<ResultOf<M>>;
+  }
+
+  #send(method: string, params: Record<string, unknown>, options: RequestOptions): Promise<unknown> {
     if (this.#closed) return Promise.reject(new Error("connection to the daemon is closed"));
     // Already cancelled: an abort event will never fire, so the request must not be sent at all.
     if (options.signal?.aborted) return Promise.reject(new DaemonError(-32800, "request cancelled"));
     const id = this.#nextId++;
     const withMeta = options.onProgress ? { ...params, _meta: { progressToken: id } } : params;
     const signal = options.signal;
-    return new Promise<T>((resolve, reject) => {
+    return new Promise<unknown>((resolve, reject) => {
       const onAbort = () => {
         if (!this.#pending.delete(id)) return;
         this.notify(Method.Cancelled, { requestId: id, reason: "cancelled by the client" });
@@ -127,7 +117,7 @@ export class ToolpoolClient {
         signal?.removeEventListener("abort", onAbort);
         finish(...args);
       };
-      const pending: Pending = { resolve: settled(resolve as (value: unknown) => void), reject: settled(reject) };
+      const pending: Pending = { resolve: settled(resolve), reject: settled(reject) };
       if (options.onProgress) pending.onProgress = options.onProgress;
       this.#pending.set(id, pending);
       signal?.addEventListener("abort", onAbort, { once: true });
@@ -156,24 +146,24 @@ export class ToolpoolClient {
   }
 
   session(params: SessionParams = {}): Promise<SessionResult> {
-    return this.request(Method.Session, params as Record<string, unknown>);
+    return this.request(Method.Session, params);
   }
 
   assemble(params: AssembleParams): Promise<AssembleResult> {
-    return this.request(Method.Assemble, params as Record<string, unknown>);
+    return this.request(Method.Assemble, params);
   }
 
   call(params: CallParams, options?: RequestOptions): Promise<CallResult> {
-    return this.request(Method.Call, params as Record<string, unknown>, options);
+    return this.request(Method.Call, params, options);
   }
 
-  search(params: SearchParams): Promise<Record<string, unknown>> {
-    return this.request(Method.Search, params as Record<string, unknown>);
+  search(params: SearchParams): Promise<SearchResult> {
+    return this.request(Method.Search, params);
   }
 
   /** The block to put in a compaction summary so no discovered tool is lost. */
   compact(params: AssembleParams): Promise<CompactResult> {
-    return this.request(Method.Compact, params as Record<string, unknown>);
+    return this.request(Method.Compact, params);
   }
 
   /** The assistant turn began (tiers with PREFETCH): the daemon precomputes suggestions meanwhile. */
@@ -183,7 +173,7 @@ export class ToolpoolClient {
 
   /** Suggestions for the turn that just ran, and the attachment to insert before the next request. */
   prefetch(params: PrefetchParams): Promise<PrefetchResult> {
-    return this.request(Method.Prefetch, { ...params });
+    return this.request(Method.Prefetch, params);
   }
 
   status(): Promise<StatusResult> {

@@ -5,28 +5,14 @@
  * `toolpool/cronSubscribe`, so another session can follow a job, and `toolpool/cronAck`, with which
  * a client that opened its session with `cronAcks: true` acknowledges the firings it was sent.
  */
-import { z } from "zod";
 import { CronDelivery, type CronSink } from "../cron/cron-delivery.ts";
 import type { CronService } from "../cron/cron-service.ts";
 import { ErrorCode, RpcError } from "../protocol/jsonrpc.ts";
 import { Method } from "../protocol/method-names.ts";
 import type { Connection } from "./connection.ts";
-import { method, type Dispatcher } from "./dispatcher.ts";
+import type { Dispatcher } from "./dispatcher.ts";
 import type { SessionBinding } from "./state.ts";
 import type { Logger } from "../runtime/logger.ts";
-
-const subscribeParams = z.strictObject({
-  sessionId: z.string().min(1).max(128).optional(),
-  jobId: z.string().min(1).max(128),
-});
-
-/** Firing ids per `toolpool/cronAck`: a client acknowledges what it was sent, in batches at most this long. */
-export const MAX_ACK_IDS = 500;
-
-const ackParams = z.strictObject({
-  sessionId: z.string().min(1).max(128).optional(),
-  firingIds: z.array(z.string().min(1).max(128)).min(1).max(MAX_ACK_IDS),
-});
 
 export class CronLink {
   readonly #delivery: CronDelivery;
@@ -51,21 +37,21 @@ export class CronLink {
     });
     dispatcher.register(
       Method.CronSubscribe,
-      method(subscribeParams, (params, { connection }) => {
+      (params, { connection }) => {
         const session = sessions.sessionFor(connection, params.sessionId);
         if (!service.scheduler.subscribe(session.id, params.jobId)) {
           throw new RpcError(ErrorCode.InvalidParams, `Invalid params: field "jobId": no cron job ${JSON.stringify(params.jobId)}`);
         }
         setImmediate(() => this.sessionAttached(session.id));
         return { subscribed: true, jobId: params.jobId, sessionId: session.id };
-      }),
+      },
     );
     dispatcher.register(
       Method.CronAck,
-      method(ackParams, (params, { connection }) => {
+      (params, { connection }) => {
         const session = sessions.sessionFor(connection, params.sessionId);
         return { acked: this.#delivery.acknowledge(session.id, params.firingIds) };
-      }),
+      },
     );
   }
 

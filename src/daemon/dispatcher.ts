@@ -4,6 +4,7 @@
  * stays usable after every error except an oversized line.
  */
 import type { z } from "zod";
+import { METHOD_PARAMS, type MethodName, type ParsedParamsOf, type ResultOf } from "../protocol/method-table.ts";
 import { describeIssues } from "../config/load.ts";
 import { ErrorCode, RpcError, type RequestId } from "../protocol/jsonrpc.ts";
 import { jsonDepthExceeds } from "../protocol/line-framer.ts";
@@ -21,19 +22,24 @@ export interface RequestContext {
   sendProgress?: (update: ProgressUpdate) => void;
 }
 
-export interface MethodSpec<Schema extends z.ZodType = z.ZodType> {
-  params: Schema;
-  handle: (params: z.output<Schema>, context: RequestContext) => unknown;
+/** A handler as the method table types it: its params parsed, its result the method's result type. */
+export type MethodHandler<M extends MethodName> = (params: ParsedParamsOf<M>, context: RequestContext) => ResultOf<M> | Promise<ResultOf<M>>;
+
+/**
+ * Assignability lets a function return more than its declared result (no excess-property check on
+ * inferred returns), so fields a result type lacks are refused here: the drift would reach clients.
+ */
+export type NoExtraFields<M extends MethodName, H extends MethodHandler<M>> =
+  [Exclude<keyof Awaited<ReturnType<H>>, keyof ResultOf<M>>] extends [never]
+    ? unknown
+    : { "the result has fields its type in src/protocol/method-table.ts lacks": Exclude<keyof Awaited<ReturnType<H>>, keyof ResultOf<M>> };
+
+interface MethodSpec {
+  params: z.ZodType;
+  handle: (params: unknown, context: RequestContext) => unknown;
 }
 
 export type NotificationHandler = (params: Record<string, unknown>, connection: Connection) => void;
-
-export function method<Schema extends z.ZodType>(
-  params: Schema,
-  handle: (params: z.output<Schema>, context: RequestContext) => unknown,
-): MethodSpec {
-  return { params, handle } as MethodSpec;
-}
 
 export class Dispatcher {
   readonly #methods = new Map<string, MethodSpec>();
@@ -42,8 +48,9 @@ export class Dispatcher {
 
   constructor(private readonly logger: Logger) {}
 
-  register(name: string, spec: MethodSpec): void {
-    this.#methods.set(name, spec);
+  /** The method's params schema comes from the table, so a handler cannot validate against another. */
+  register<M extends MethodName, H extends MethodHandler<M>>(name: M, handle: H & NoExtraFields<M, H>): void {
+    this.#methods.set(name, { params: METHOD_PARAMS[name], handle: handle as MethodSpec["handle"] });
   }
 
   onNotification(name: string, handler: NotificationHandler): void {

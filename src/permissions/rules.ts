@@ -12,6 +12,7 @@
  * of them denies, and an allow list covers the command only if every part is covered and nothing in
  * it (a substitution, a redirection to a file) escapes a static reading.
  */
+import { PERMISSION_RULE_SYNTAX, permissionRuleProblem } from "../protocol/permission-rule-syntax.ts";
 import type { Tool, ToolInput } from "../tool/tool.ts";
 import { splitShellCommand } from "./shell-command.ts";
 
@@ -34,10 +35,8 @@ export interface ParsedRule {
 }
 
 export function parseRule(rule: string): ParsedRule {
-  const match = /^([a-zA-Z0-9_-]+)(?:\((.*)\))?$/s.exec(rule.trim());
-  if (!match?.[1]) {
-    throw new Error(`Permission rule ${JSON.stringify(rule)} is malformed: use "Tool", "mcp__server" or "Tool(pattern)"`);
-  }
+  const match = PERMISSION_RULE_SYNTAX.exec(rule.trim());
+  if (!match?.[1]) throw new Error(permissionRuleProblem(rule));
   const parsed: ParsedRule = { target: match[1], source: rule };
   if (match[2] !== undefined) parsed.pattern = wildcardToRegExp(match[2]);
   return parsed;

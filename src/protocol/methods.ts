@@ -4,7 +4,8 @@
  * docs/protocol.md describes each with an example; keep the two in step.
  */
 import { z } from "zod";
-import { parseRule } from "../permissions/rules.ts";
+import { permissionRuleProblem } from "./permission-rule-syntax.ts";
+import type { ContentBlock } from "./content.ts";
 
 export const MCP_PROTOCOL_VERSION = "2025-06-18";
 export const SUPPORTED_PROTOCOL_VERSIONS = ["2025-06-18", "2025-03-26", "2024-11-05", "2025-11-25"];
@@ -13,11 +14,8 @@ const sessionRef = { sessionId: z.string().min(1).max(128).optional() };
 
 /** A rule is checked where it enters (session params, config), not at the first call it would judge. */
 const permissionRule = z.string().superRefine((rule, context) => {
-  try {
-    parseRule(rule);
-  } catch (error) {
-    context.addIssue({ code: "custom", message: (error as Error).message });
-  }
+  const problem = permissionRuleProblem(rule);
+  if (problem) context.addIssue({ code: "custom", message: problem });
 });
 
 export const permissionsSchema = z.strictObject({
@@ -88,6 +86,34 @@ export const cancelledParams = z.looseObject({
   reason: z.string().optional(),
 });
 
+export const initializeParams = z.looseObject({
+  protocolVersion: z.string(),
+  capabilities: z.record(z.string(), z.unknown()).default({}),
+  clientInfo: z.looseObject({ name: z.string(), version: z.string().optional() }).optional(),
+});
+
+/** `toolpool/turnStarted` and `toolpool/prefetch`. */
+export const prefetchParams = z.strictObject({
+  ...sessionRef,
+  messages: z.array(z.unknown()).default([]),
+});
+
+/** `toolpool/flags`: the values for one session's attributes, or the daemon's. */
+export const flagsParams = z.strictObject(sessionRef);
+
+export const cronSubscribeParams = z.strictObject({
+  ...sessionRef,
+  jobId: z.string().min(1).max(128),
+});
+
+/** Firing ids per `toolpool/cronAck`: a client acknowledges what it was sent, in batches at most this long. */
+export const MAX_ACK_IDS = 500;
+
+export const cronAckParams = z.strictObject({
+  ...sessionRef,
+  firingIds: z.array(z.string().min(1).max(128)).min(1).max(MAX_ACK_IDS),
+});
+
 /** `toolpool/servers/logs` and `toolpool/servers/restart`: one configured MCP server. */
 export const serverNameParams = z.strictObject({ name: z.string().min(1).max(200) });
 
@@ -145,16 +171,115 @@ export interface ToolsResult {
 }
 
 export interface CallResult {
-  content: unknown[];
+  content: ContentBlock[];
   isError: boolean;
   structuredContent?: Record<string, unknown>;
   /** The result in the session's provider format, ready to append to the transcript. */
   toolResult: Record<string, unknown>;
 }
 
+/** What `toolpool/assemble` decided for the next request (docs/protocol.md has every field). */
 export interface AssembleResult {
+  sessionId: string;
+  format: "anthropic" | "openai";
+  /** The request's tools array, in the session's provider format. */
   tools: unknown[];
-  [key: string]: unknown;
+  announcement: { style: string; text: string; persist: boolean; added: string[]; removed: string[] } | null;
+  betas: string[];
+  deferring: boolean;
+  mode: { mode: string; reason: string };
+  delivery: { delivery: string; reason: string };
+  discovered: string[];
+  counts: { core: number; deferred: number; discovered: number; toolTokens: number; toolTokenCounter: string };
+  warnings: string[];
+}
+
+export interface CompactResult {
+  sessionId: string;
+  /** Put this in the summary message (nothing when null). */
+  block: string | null;
+  discovered: string[];
+}
+
+export interface SearchResultMatch {
+  name: string;
+  score: number;
+  description: string;
+  deferred: boolean;
+  server?: string;
+}
+
+export interface SearchResult {
+  kind: "select" | "discover" | "keyword";
+  matches: SearchResultMatch[];
+  found?: string[];
+  missing?: string[];
+  exactName?: string;
+  server?: string;
+  [detail: string]: unknown;
+}
+
+export type PrefetchParams = z.input<typeof prefetchParams>;
+
+export interface PrefetchResult {
+  sessionId: string;
+  suggestions: { name: string; description: string; server?: string }[];
+  /** A `<tool-discovery>` block to insert before the next request, or null. */
+  attachment: string | null;
+  query: string;
+  precomputed: boolean;
+  skipped?: string;
+}
+
+/** `toolpool/flags`: every runtime flag with its value and where it came from (src/flags/runtime-flags.ts). */
+export interface FlagsResult {
+  implementation: "static" | "growthbook";
+  attributes: { readonly [name: string]: string | number | boolean | readonly string[] | null | undefined };
+  flags: {
+    key: string;
+    type: string;
+    description: string;
+    value: unknown;
+    defaultValue: unknown;
+    source: "default" | "static" | "file" | "remote" | "cached";
+    ageMs: number | null;
+    requires: string | null;
+    compiled: boolean;
+  }[];
+  payloads: {
+    source: "file" | "remote";
+    location: string;
+    state: "waiting" | "loaded" | "cached" | "failed";
+    ageMs: number | null;
+    features: number;
+    lastError: string | null;
+  }[];
+}
+
+export interface InitializeResult {
+  protocolVersion: string;
+  capabilities: { tools: { listChanged: boolean } };
+  serverInfo: { name: string; version: string };
+  instructions: string;
+}
+
+/** One tool as MCP hosts see it. */
+export interface McpTool {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown> & { type: "object" };
+  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; openWorldHint?: boolean };
+}
+
+export interface McpToolsListResult {
+  tools: McpTool[];
+  nextCursor?: string;
+}
+
+export interface McpToolsCallResult {
+  content: ContentBlock[];
+  isError: boolean;
+  structuredContent?: Record<string, unknown>;
 }
 
 export interface StatusResult {
@@ -170,7 +295,8 @@ export interface StatusResult {
   tools: { total: number; builtin: number; mcp: number };
   calls: { total: number; inFlight: number };
   memory: { rssBytes: number; heapUsedBytes: number };
-  [key: string]: unknown;
+  /** Servers by state, plus `total`. */
+  mcpServers: Record<string, number>;
 }
 
 /** One configured MCP server as `toolpool/servers` reports it. */

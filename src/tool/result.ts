@@ -1,9 +1,8 @@
 /** Tool results: what a call returns to the model, in MCP's content-block shape. */
 
-export type ContentBlock =
-  | { type: "text"; text: string }
-  | { type: "image"; data: string; mimeType: string }
-  | { type: "tool_reference"; tool_name: string };
+import type { ContentBlock } from "../protocol/content.ts";
+
+export type { ContentBlock };
 
 export interface ToolResult {
   content: ContentBlock[];

@@ -15,6 +15,7 @@ const status: StatusResult = {
   tools: { total: 3, builtin: 2, mcp: 1 },
   calls: { total: 57, inFlight: 1 },
   memory: { rssBytes: 80 * 1048576, heapUsedBytes: 1 },
+  mcpServers: { total: 0 },
 };
 
 const tool = (name: string, deferred: boolean, server?: string) => ({

@@ -52,7 +52,7 @@ describe("the MCP pool in the daemon", () => {
     const invalid = await client.call({ name: "mcp__fx__echo", input: { text: 42 } });
     expect(invalid.isError).toBe(true);
     expect(JSON.stringify(invalid.content)).toContain("Invalid input for mcp__fx__echo");
-    const viaMcp = await client.request<{ content: unknown[] }>("tools/call", { name: "mcp__fx__echo", arguments: { text: "mcp" } });
+    const viaMcp = await client.request("tools/call", { name: "mcp__fx__echo", arguments: { text: "mcp" } });
     expect(viaMcp.content).toEqual([{ type: "text", text: "mcp" }]);
     const status = await client.status();
     expect(status.mcpServers).toEqual({ total: 1, connected: 1 });

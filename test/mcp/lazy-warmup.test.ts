@@ -57,7 +57,7 @@ describe("lazy server warm-up", () => {
       const messages = [{ role: "user", content: "echo this text back to me" }];
       expect(daemon.core.mcp()?.server("lazy")?.state).toBe("idle");
       await client.request("toolpool/turnStarted", { sessionId, messages });
-      const prefetched = await client.request<{ suggestions: { name: string }[] }>("toolpool/prefetch", { sessionId, messages });
+      const prefetched = await client.request("toolpool/prefetch", { sessionId, messages });
       expect(prefetched.suggestions.map((suggestion) => suggestion.name)).toContain("mcp__lazy__echo");
       await waitFor(() => daemon.core.mcp()?.server("lazy")?.state === "connected", "the lazy server started by prefetch");
     });

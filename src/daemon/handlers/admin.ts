@@ -3,8 +3,6 @@
  * `toolpool/shutdown`: looking at the daemon, its MCP servers, and stopping it.
  */
 import {
-  noParams,
-  serverNameParams,
   type ServerLogsResult,
   type ServerRestartResult,
   type ServersResult,
@@ -13,13 +11,10 @@ import {
 } from "../../protocol/methods.ts";
 import { ErrorCode, RpcError } from "../../protocol/jsonrpc.ts";
 import { Method } from "../../protocol/method-names.ts";
-import { method, type Dispatcher } from "../dispatcher.ts";
+import type { Dispatcher } from "../dispatcher.ts";
 import type { SessionBinding, WireFacts } from "../state.ts";
 import type { ToolPoolCore } from "../../core/tool-pool-core.ts";
 import { isDeferredTool } from "../../deferral/is-deferred.ts";
-import { z } from "zod";
-
-const flagsParams = z.strictObject({ sessionId: z.string().min(1).max(128).optional() });
 
 /** What the admin methods use of the core. */
 export type AdminCore = Pick<ToolPoolCore, "pool" | "sessions" | "stats" | "mcp" | "flags" | "flagAttributes">;
@@ -27,7 +22,7 @@ export type AdminCore = Pick<ToolPoolCore, "pool" | "sessions" | "stats" | "mcp"
 export function registerAdminMethods(dispatcher: Dispatcher, core: AdminCore, wire: SessionBinding & WireFacts): void {
   dispatcher.register(
     Method.Status,
-    method(noParams, (): StatusResult => {
+    (): StatusResult => {
       const tools = core.pool().tools;
       const mcp = tools.filter((tool) => tool.isMcp).length;
       const memory = process.memoryUsage();
@@ -46,12 +41,12 @@ export function registerAdminMethods(dispatcher: Dispatcher, core: AdminCore, wi
         memory: { rssBytes: memory.rss, heapUsedBytes: memory.heapUsed },
         mcpServers: countStates(core.mcp()?.servers() ?? []),
       };
-    }),
+    },
   );
 
   dispatcher.register(
     Method.Tools,
-    method(noParams, (): ToolsResult => {
+    (): ToolsResult => {
       const pool = core.pool();
       return {
         tools: pool.tools.map((tool) => ({
@@ -71,26 +66,26 @@ export function registerAdminMethods(dispatcher: Dispatcher, core: AdminCore, wi
         })),
         collisions: pool.collisions.map((collision) => ({ ...collision, dropped: [...collision.dropped] })),
       };
-    }),
+    },
   );
 
   dispatcher.register(
     Method.Servers,
-    method(noParams, (): ServersResult => ({ servers: core.mcp()?.servers() ?? [] })),
+    (): ServersResult => ({ servers: core.mcp()?.servers() ?? [] }),
   );
 
   dispatcher.register(
     Method.ServerLogs,
-    method(serverNameParams, ({ name }): ServerLogsResult => {
+    ({ name }): ServerLogsResult => {
       const lines = core.mcp()?.logs(name);
       if (!lines) throw unknownServer(name);
       return { name, lines };
-    }),
+    },
   );
 
   dispatcher.register(
     Method.ServerRestart,
-    method(serverNameParams, async ({ name }): Promise<ServerRestartResult> => {
+    async ({ name }): Promise<ServerRestartResult> => {
       const pool = core.mcp();
       if (!pool?.server(name)) throw unknownServer(name);
       try {
@@ -99,24 +94,24 @@ export function registerAdminMethods(dispatcher: Dispatcher, core: AdminCore, wi
         // A disabled or removed server cannot be restarted: the request, not the daemon, is at fault.
         throw new RpcError(ErrorCode.InvalidParams, `Invalid params: ${(error as Error).message}`);
       }
-    }),
+    },
   );
 
   dispatcher.register(
     Method.Flags,
-    method(flagsParams, (params, { connection }) => {
+    (params, { connection }) => {
       const session = params.sessionId ? core.sessions.get(params.sessionId) : connection.sessionId ? core.sessions.get(connection.sessionId) : undefined;
       return core.flags().describe(session ? core.flagAttributes(session) : undefined);
-    }),
+    },
   );
 
   dispatcher.register(
     Method.Shutdown,
-    method(noParams, () => {
+    () => {
       // Answer first, then stop: the caller should hear that its request was taken.
       setImmediate(() => wire.requestShutdown("toolpool/shutdown"));
       return { stopping: true };
-    }),
+    },
   );
 }
 

@@ -11,7 +11,7 @@ import {
 } from "../../protocol/methods.ts";
 import { Method } from "../../protocol/method-names.ts";
 import { providerToolResult } from "../../core/format-result.ts";
-import { method, type Dispatcher } from "../dispatcher.ts";
+import type { Dispatcher } from "../dispatcher.ts";
 import type { SessionBinding } from "../state.ts";
 import { scanTranscript } from "../../assembly/scan-transcript.ts";
 import { renderCompactionBlock } from "../../assembly/compaction.ts";
@@ -27,7 +27,7 @@ export type HarnessCore = Pick<ToolPoolCore, "openSession" | "sessionToolDeps" |
 export function registerHarnessMethods(dispatcher: Dispatcher, core: HarnessCore, wire: SessionBinding): void {
   dispatcher.register(
     Method.Session,
-    method(sessionParams, (params, { connection }): SessionResult => {
+    (params, { connection }): SessionResult => {
       // Refused before anything changes: a broken schema must not open (or alter) a session.
       if (params.outputSchema) checkOutputSchema(params.outputSchema, core.sessionToolDeps().compiler);
       const { session, resumed } = core.openSession(params);
@@ -36,19 +36,19 @@ export function registerHarnessMethods(dispatcher: Dispatcher, core: HarnessCore
       wire.bind(connection, session);
       core.logger.info("session opened", { session: session.id, resumed, model: session.settings.model });
       return { sessionId: session.id, resumed, settings: { ...session.settings } };
-    }),
+    },
   );
 
   dispatcher.register(
     Method.Assemble,
-    method(assembleParams, (params, { connection }) => {
+    (params, { connection }) => {
       return core.assemble(wire.sessionFor(connection, params.sessionId), params.messages, params.system);
-    }),
+    },
   );
 
   dispatcher.register(
     Method.Call,
-    method(callParams, async (params, { connection, signal, sendProgress }) => {
+    async (params, { connection, signal, sendProgress }) => {
       const session = wire.sessionFor(connection, params.sessionId);
       if (params.messages) session.discovered = scanTranscript(params.messages).discovered;
       const result = await core.call(session, params.name, params.input, signal, sendProgress);
@@ -59,23 +59,23 @@ export function registerHarnessMethods(dispatcher: Dispatcher, core: HarnessCore
         ...(result.structuredContent && { structuredContent: result.structuredContent }),
         toolResult: providerToolResult(result, session.settings.format, toolUseId),
       };
-    }),
+    },
   );
 
   dispatcher.register(
     Method.Compact,
-    method(assembleParams, (params, { connection }) => {
+    (params, { connection }) => {
       const session = wire.sessionFor(connection, params.sessionId);
       const scan = scanTranscript(params.messages, { system: params.system });
       // Tools the session found through its own searches count too: a bridge sends no transcript.
       const discovered = new Set([...scan.discovered, ...session.searched]);
       return { sessionId: session.id, block: renderCompactionBlock(discovered), discovered: [...discovered].sort() };
-    }),
+    },
   );
 
   dispatcher.register(
     Method.Search,
-    method(searchParams, (params) => {
+    (params) => {
       const pool = core.pool();
       const result = core.search.index.query(params.query, {
         ...(params.maxResults !== undefined && { maxResults: params.maxResults }),
@@ -93,7 +93,7 @@ export function registerHarnessMethods(dispatcher: Dispatcher, core: HarnessCore
           };
         }),
       };
-    }),
+    },
   );
 }
 

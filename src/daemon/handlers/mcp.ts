@@ -4,28 +4,14 @@
  * pipeline as `toolpool/call`.
  */
 import { ErrorCode, RpcError } from "../../protocol/jsonrpc.ts";
-import {
-  cancelledParams,
-  emptyParams,
-  MCP_PROTOCOL_VERSION,
-  mcpToolsCallParams,
-  mcpToolsListParams,
-  SUPPORTED_PROTOCOL_VERSIONS,
-} from "../../protocol/methods.ts";
+import { cancelledParams, MCP_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "../../protocol/methods.ts";
 import { Method } from "../../protocol/method-names.ts";
-import { z } from "zod";
-import { method, type Dispatcher } from "../dispatcher.ts";
+import type { Dispatcher } from "../dispatcher.ts";
 import type { SessionBinding } from "../state.ts";
 import type { ToolPoolCore } from "../../core/tool-pool-core.ts";
 
 /** What the MCP face uses of the core: the session's one MCP view, its lookup, and the pipeline. */
 export type McpCore = Pick<ToolPoolCore, "info" | "mcpTools" | "lookup" | "call">;
-
-const initializeParams = z.looseObject({
-  protocolVersion: z.string(),
-  capabilities: z.record(z.string(), z.unknown()).default({}),
-  clientInfo: z.looseObject({ name: z.string(), version: z.string().optional() }).optional(),
-});
 
 /** tools/list page size: big enough for most pools in one page, small enough to bound a line. */
 const TOOLS_PAGE_SIZE = 500;
@@ -33,7 +19,7 @@ const TOOLS_PAGE_SIZE = 500;
 export function registerMcpMethods(dispatcher: Dispatcher, core: McpCore, wire: SessionBinding): void {
   dispatcher.register(
     Method.Initialize,
-    method(initializeParams, (params, { connection }) => {
+    (params, { connection }) => {
       connection.clientName = params.clientInfo?.name ?? "";
       const protocolVersion = SUPPORTED_PROTOCOL_VERSIONS.includes(params.protocolVersion)
         ? params.protocolVersion
@@ -44,12 +30,12 @@ export function registerMcpMethods(dispatcher: Dispatcher, core: McpCore, wire: 
         serverInfo: { name: "toolpool", version: core.info.version },
         instructions: `toolpool ${core.info.tier} daemon: call toolpool/session to configure deferral, or use the tools directly.`,
       };
-    }),
+    },
   );
   dispatcher.onNotification(Method.Initialized, (_params, connection) => {
     connection.initialized = true;
   });
-  dispatcher.register(Method.Ping, method(emptyParams, () => ({})));
+  dispatcher.register(Method.Ping, () => ({}));
   dispatcher.onNotification(Method.Cancelled, (params, connection) => {
     const parsed = cancelledParams.safeParse(params);
     if (!parsed.success) return;
@@ -58,19 +44,19 @@ export function registerMcpMethods(dispatcher: Dispatcher, core: McpCore, wire: 
 
   dispatcher.register(
     Method.ToolsList,
-    method(mcpToolsListParams, (params, { connection }) => {
+    (params, { connection }) => {
       // The session's own view: core tools, plus ToolSearch and ExecuteExtraTool when it defers.
       const tools = core.mcpTools(wire.sessionFor(connection, undefined));
       const start = params.cursor === undefined ? 0 : decodeCursor(params.cursor);
       const page = tools.slice(start, start + TOOLS_PAGE_SIZE);
       const next = start + TOOLS_PAGE_SIZE;
       return next < tools.length ? { tools: page, nextCursor: String(next) } : { tools: page };
-    }),
+    },
   );
 
   dispatcher.register(
     Method.ToolsCall,
-    method(mcpToolsCallParams, async (params, { connection, signal, sendProgress }) => {
+    async (params, { connection, signal, sendProgress }) => {
       const session = wire.sessionFor(connection, undefined);
       if (!core.lookup(session)(params.name)) {
         throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
@@ -81,7 +67,7 @@ export function registerMcpMethods(dispatcher: Dispatcher, core: McpCore, wire: 
         isError: result.isError,
         ...(result.structuredContent && { structuredContent: result.structuredContent }),
       };
-    }),
+    },
   );
 }
 

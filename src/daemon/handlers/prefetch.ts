@@ -2,22 +2,17 @@
  * `toolpool/turnStarted` and `toolpool/prefetch`. Registered only in tiers built with PREFETCH:
  * this module and src/prefetch are required inside that feature() branch, so lite has neither.
  */
-import { z } from "zod";
+import { prefetchParams } from "../../protocol/methods.ts";
 import { deliveryOf } from "../../core/session-delivery.ts";
 import { Prefetcher, type PrefetchSession } from "../../prefetch/prefetcher.ts";
 import { Method } from "../../protocol/method-names.ts";
 import type { Session } from "../../session/session.ts";
-import { method, type Dispatcher } from "../dispatcher.ts";
+import type { Dispatcher } from "../dispatcher.ts";
 import type { SessionBinding } from "../state.ts";
 import type { ToolPoolCore } from "../../core/tool-pool-core.ts";
 
 /** What prefetch uses of the core. */
 export type PrefetchCore = Pick<ToolPoolCore, "search" | "pool" | "ensureServerStarted" | "prefetchMaxResults" | "prefetchEnabled" | "logger">;
-
-const prefetchParams = z.strictObject({
-  sessionId: z.string().min(1).max(128).optional(),
-  messages: z.array(z.unknown()).default([]),
-});
 
 export function registerPrefetchMethods(dispatcher: Dispatcher, core: PrefetchCore, wire: SessionBinding): void {
   const prefetcher = new Prefetcher({
@@ -50,20 +45,20 @@ export function registerPrefetchMethods(dispatcher: Dispatcher, core: PrefetchCo
   });
   dispatcher.register(
     Method.TurnStarted,
-    method(prefetchParams, (params, { connection }) => {
+    (params, { connection }) => {
       turnStarted(wire.sessionFor(connection, params.sessionId), params.messages);
       return { started: true };
-    }),
+    },
   );
   dispatcher.register(
     Method.Prefetch,
-    method(prefetchParams, (params, { connection }) => {
+    (params, { connection }) => {
       const session = wire.sessionFor(connection, params.sessionId);
       const current = view(session);
       const result = prefetcher.prefetch(current, params.messages);
       // In proxy delivery a suggestion carries its schema, so ExecuteExtraTool may run it at once.
       if (current.delivery === "proxy") for (const suggestion of result.suggestions) session.searched.add(suggestion.name);
       return { sessionId: session.id, ...result };
-    }),
+    },
   );
 }

@@ -1,0 +1,93 @@
+/**
+ * The one typed method table: for every request method, its params schema (validated at the door)
+ * and its result type. The dispatcher registers handlers against it and the client sends requests
+ * through it, so a handler that returns the wrong shape, or a client that expects one, fails the
+ * type-check instead of drifting (docs/protocol.md describes each method).
+ */
+import type { z } from "zod";
+import { Method } from "./method-names.ts";
+import {
+  assembleParams,
+  callParams,
+  cronAckParams,
+  cronSubscribeParams,
+  emptyParams,
+  flagsParams,
+  initializeParams,
+  mcpToolsCallParams,
+  mcpToolsListParams,
+  noParams,
+  prefetchParams,
+  searchParams,
+  serverNameParams,
+  sessionParams,
+  type AssembleResult,
+  type CallResult,
+  type CompactResult,
+  type FlagsResult,
+  type InitializeResult,
+  type McpToolsCallResult,
+  type McpToolsListResult,
+  type PrefetchResult,
+  type SearchResult,
+  type ServerLogsResult,
+  type ServerRestartResult,
+  type ServersResult,
+  type SessionResult,
+  type StatusResult,
+  type ToolsResult,
+} from "./methods.ts";
+
+/** Params schemas by method; the result types ride along in `MethodResults`. */
+export const METHOD_PARAMS = {
+  [Method.Initialize]: initializeParams,
+  [Method.Ping]: emptyParams,
+  [Method.ToolsList]: mcpToolsListParams,
+  [Method.ToolsCall]: mcpToolsCallParams,
+  [Method.Session]: sessionParams,
+  [Method.Assemble]: assembleParams,
+  [Method.Call]: callParams,
+  [Method.Search]: searchParams,
+  [Method.Compact]: assembleParams,
+  [Method.TurnStarted]: prefetchParams,
+  [Method.Prefetch]: prefetchParams,
+  [Method.Status]: noParams,
+  [Method.Tools]: noParams,
+  [Method.Servers]: noParams,
+  [Method.ServerLogs]: serverNameParams,
+  [Method.ServerRestart]: serverNameParams,
+  [Method.Flags]: flagsParams,
+  [Method.Shutdown]: noParams,
+  [Method.CronSubscribe]: cronSubscribeParams,
+  [Method.CronAck]: cronAckParams,
+} as const;
+
+export interface MethodResults {
+  [Method.Initialize]: InitializeResult;
+  [Method.Ping]: Record<string, never>;
+  [Method.ToolsList]: McpToolsListResult;
+  [Method.ToolsCall]: McpToolsCallResult;
+  [Method.Session]: SessionResult;
+  [Method.Assemble]: AssembleResult;
+  [Method.Call]: CallResult;
+  [Method.Search]: SearchResult;
+  [Method.Compact]: CompactResult;
+  [Method.TurnStarted]: { started: boolean };
+  [Method.Prefetch]: PrefetchResult;
+  [Method.Status]: StatusResult;
+  [Method.Tools]: ToolsResult;
+  [Method.Servers]: ServersResult;
+  [Method.ServerLogs]: ServerLogsResult;
+  [Method.ServerRestart]: ServerRestartResult;
+  [Method.Flags]: FlagsResult;
+  [Method.Shutdown]: { stopping: boolean };
+  [Method.CronSubscribe]: { subscribed: boolean; jobId: string; sessionId: string };
+  [Method.CronAck]: { acked: number };
+}
+
+export type MethodName = keyof typeof METHOD_PARAMS & keyof MethodResults;
+/** What a client sends (schema input: defaults may be left out). */
+export type ParamsOf<M extends MethodName> = z.input<(typeof METHOD_PARAMS)[M]>;
+/** What a handler receives (schema output: defaults applied). */
+export type ParsedParamsOf<M extends MethodName> = z.output<(typeof METHOD_PARAMS)[M]>;
+export type ResultOf<M extends MethodName> = MethodResults[M];
