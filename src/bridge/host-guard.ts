@@ -5,7 +5,7 @@
  * present, must be a loopback origin too. Anything else is refused with 403 before it reaches MCP.
  */
 
-const LOOPBACK_HOSTNAMES = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
+const LOOPBACK_HOSTNAMES: ReadonlySet<string> = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 
 export interface GuardVerdict {
   allowed: boolean;

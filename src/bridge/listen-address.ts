@@ -12,7 +12,7 @@ export interface ListenAddress {
 
 export class ListenAddressError extends Error {}
 
-const LOOPBACK_HOSTNAMES = new Set(["127.0.0.1", "localhost", "::1"]);
+const LOOPBACK_HOSTNAMES: ReadonlySet<string> = new Set(["127.0.0.1", "localhost", "::1"]);
 
 /** Parses `127.0.0.1:8080`, `localhost:0`, `[::1]:8080` or a bare port (`8080` → 127.0.0.1). */
 export function parseListenAddress(text: string): ListenAddress {

@@ -18,7 +18,7 @@ export const DEFAULT_WEB_FETCH_MAX_BYTES = 5 * 1024 * 1024;
 /** Characters of text returned: a page's worth of context, not a book's. */
 export const DEFAULT_WEB_FETCH_MAX_OUTPUT_CHARS = 80_000;
 export const DEFAULT_WEB_FETCH_MAX_REDIRECTS = 10;
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 /** Checked addresses of one host tried in turn when a connection fails. */
 const MAX_ADDRESSES_TRIED = 4;
 

@@ -18,7 +18,7 @@ export interface StartupProgressOptions {
 }
 
 /** Not settled yet: a line is printed once a server leaves these states. */
-const UNSETTLED = new Set(["pending"]);
+const UNSETTLED: ReadonlySet<string> = new Set(["pending"]);
 
 export async function reportStartupProgress(options: StartupProgressOptions): Promise<void> {
   const now = options.now ?? Date.now;

@@ -17,7 +17,7 @@ const ZONEINFO_LINK = /\/zoneinfo\/(.+)$/;
 /** The leap-second and POSIX copies of the tree: `posix/Europe/Berlin` is `Europe/Berlin`. */
 const VARIANT_PREFIX = /^(?:posix|right)\//;
 /** Names ICU reports as `UTC`. */
-const UTC_ALIASES = new Set(["UTC", "Etc/UTC", "Etc/UCT", "UCT", "Etc/Universal", "Universal", "Etc/Zulu", "Zulu", "Etc/GMT", "GMT"]);
+const UTC_ALIASES: ReadonlySet<string> = new Set(["UTC", "Etc/UTC", "Etc/UCT", "UCT", "Etc/Universal", "Universal", "Etc/Zulu", "Zulu", "Etc/GMT", "GMT"]);
 
 export interface TimezoneSources {
   env?: NodeJS.ProcessEnv;

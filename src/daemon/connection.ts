@@ -13,10 +13,10 @@ export interface ConnectionHandlers {
   closed: (connection: Connection) => void;
 }
 
-let nextConnectionId = 1;
 
 export class Connection {
-  readonly id = nextConnectionId++;
+  /** For log lines only: random, so no counter is shared between daemons in one process. */
+  readonly id = crypto.randomUUID().slice(0, 8);
   readonly inFlight = new Map<RequestId, AbortController>();
   /** The session requests on this connection use when they name none. */
   sessionId: string | undefined;

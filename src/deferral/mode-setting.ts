@@ -27,8 +27,8 @@ export interface ModeSetting {
   invalid?: string;
 }
 
-const TRUE_WORDS = new Set(["true", "1", "yes", "on"]);
-const FALSE_WORDS = new Set(["false", "0", "no", "off"]);
+const TRUE_WORDS: ReadonlySet<string> = new Set(["true", "1", "yes", "on"]);
+const FALSE_WORDS: ReadonlySet<string> = new Set(["false", "0", "no", "off"]);
 
 /** Reads one ENABLE_TOOL_SEARCH-style value. `autoPercent` fills in for a bare `auto`. */
 export function parseModeSetting(raw: string | undefined, autoPercent = DEFAULT_AUTO_PERCENT): ModeSetting {

@@ -7,7 +7,7 @@ import { hostname, userInfo } from "node:os";
 import type { FlagAttributes } from "./runtime-flags.ts";
 
 /** Facts about the binary: a session may not claim another tier or version to get other flags. */
-const DAEMON_FACTS = new Set(["tier", "version"]);
+const DAEMON_FACTS: ReadonlySet<string> = new Set(["tier", "version"]);
 
 /**
  * A stable id for this user on this host (hashed, so the host and user names do not leave the

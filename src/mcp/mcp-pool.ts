@@ -69,7 +69,7 @@ interface Entry {
 }
 
 /** States whose tools are not offered: nothing to call (disabled), given up on (parked), gone (stopped). */
-const HIDDEN_STATES = new Set(["disabled", "parked", "stopped"]);
+const HIDDEN_STATES: ReadonlySet<string> = new Set(["disabled", "parked", "stopped"]);
 
 export class McpPool {
   readonly #entries = new Map<string, Entry>();

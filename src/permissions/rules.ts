@@ -64,7 +64,7 @@ interface CallSubject {
 }
 
 /** Tools whose subject is a shell command, split before matching. MCP tools never are. */
-const SHELL_TOOLS = new Set(["Bash"]);
+const SHELL_TOOLS: ReadonlySet<string> = new Set(["Bash"]);
 
 function callSubject(tool: Tool, input: ToolInput, cwd: string): CallSubject {
   const whole = tool.permissionSubject(input, cwd);
