@@ -1,11 +1,14 @@
 #!/usr/bin/env bun
 /**
- * `npm test`: type-check, build every tier, then run the whole suite once per tier with that
- * tier's compile-time features (`bun test --feature=A --feature=B`, one flag per `--feature`: a
- * comma list would silently turn them all off) and its binary as the end-to-end target.
+ * `npm test`: type-check, build every tier, run the test files that differ by tier once per tier
+ * with that tier's compile-time features (`bun test --feature=A --feature=B`, one flag per
+ * `--feature`: a comma list would silently turn them all off) and its binary as the end-to-end
+ * target, and every other file once (scripts/test-plan.ts decides which is which).
  * Prints one closing line, "tests: N passed, N failed", summed over the runs.
  */
+import { join } from "node:path";
 import { TIERS, type TierName } from "../features/tiers.ts";
+import { testPlan } from "./test-plan.ts";
 
 const bun = process.execPath;
 const extraArgs = process.argv.slice(2);
@@ -45,13 +48,22 @@ if (build.code !== 0) {
 let passed = 0;
 let failed = 0;
 let failedRuns = 0;
-for (const tier of Object.keys(TIERS) as TierName[]) {
-  const features = TIERS[tier].map((flag) => `--feature=${flag}`);
-  console.error(`\n=== bun test for tier ${tier} (${TIERS[tier].join(", ") || "no features"}) ===`);
-  const result = await run([bun, "test", ...features, ...extraArgs], { TOOLPOOL_TEST_TIER: tier });
+const record = (result: { code: number; output: string }) => {
   passed += count(result.output, "pass");
   failed += count(result.output, "fail");
   if (result.code !== 0) failedRuns++;
+};
+// Extra arguments (a filter, a path) narrow the run: then everything they select runs per tier.
+const plan = extraArgs.length > 0 ? undefined : testPlan(join(import.meta.dir, ".."));
+if (plan) {
+  console.error(`\n=== bun test, once: ${plan.once.length} files that no tier changes ===`);
+  record(await run([bun, "test", ...plan.once]));
+}
+for (const tier of Object.keys(TIERS) as TierName[]) {
+  const features = TIERS[tier].map((flag) => `--feature=${flag}`);
+  const files = plan ? plan.perTier : extraArgs;
+  console.error(`\n=== bun test for tier ${tier} (${TIERS[tier].join(", ") || "no features"})${plan ? `: ${files.length} files` : ""} ===`);
+  record(await run([bun, "test", ...features, ...files], { TOOLPOOL_TEST_TIER: tier }));
 }
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
 console.log(`\ntiers: ${Object.keys(TIERS).length}, suite time ${seconds} s`);

@@ -101,6 +101,9 @@ export const prefetchParams = z.strictObject({
 /** `toolpool/flags`: the values for one session's attributes, or the daemon's. */
 export const flagsParams = z.strictObject(sessionRef);
 
+/** `toolpool/status`, `tools`, `servers`: like every `toolpool/*` method they take an optional `sessionId` (it must exist). */
+export const sessionRefParams = z.strictObject(sessionRef);
+
 export const cronSubscribeParams = z.strictObject({
   ...sessionRef,
   jobId: z.string().min(1).max(128),

@@ -55,6 +55,13 @@ describe("wire protocol over the socket", () => {
       const unknownField = await fresh.request(method, { bogus: 1 });
       expect({ method, error: unknownField.error }).toMatchObject({ method, error: { code: -32602, message: expect.stringContaining("bogus") } });
     }
+    // status, tools and servers take the optional sessionId every toolpool/* method takes; it must exist.
+    const { sessionId } = (await fresh.request("toolpool/session", {})).result as { sessionId: string };
+    for (const method of ["toolpool/status", "toolpool/tools", "toolpool/servers"]) {
+      expect({ method, error: (await fresh.request(method, { sessionId })).error }).toEqual({ method, error: undefined });
+      const missing = await fresh.request(method, { sessionId: "no-such-session" });
+      expect({ method, error: missing.error }).toMatchObject({ method, error: { code: -32602, message: expect.stringContaining("no-such-session") } });
+    }
 
     const deep = `{"jsonrpc":"2.0","id":99,"method":"ping","params":{"a":${"[".repeat(100)}${"]".repeat(100)}}}`;
     client.sendLine(deep);

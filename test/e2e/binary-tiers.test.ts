@@ -25,7 +25,8 @@ describe(`compiled binary (${testTier()})`, () => {
       const flags = TIERS[tier] as readonly string[];
       expect({ tier, hasSleep, hasPrefetch }).toEqual({ tier, hasSleep: flags.includes("PROACTIVE"), hasPrefetch: flags.includes("PREFETCH") });
     }
-  });
+    // Scans three ~100 MB binaries: seconds on a busy machine.
+  }, 30_000);
 
   test("no daemon: status says so and exits 3", async () => {
     const { code, stderr } = await runBinary(["status", "--socket", "/tmp/toolpool-none-here/x.sock"]);

@@ -22,7 +22,8 @@ export type AdminCore = Pick<ToolPoolCore, "pool" | "sessions" | "stats" | "mcp"
 export function registerAdminMethods(dispatcher: Dispatcher, core: AdminCore, wire: SessionBinding & WireFacts): void {
   dispatcher.register(
     Method.Status,
-    (): StatusResult => {
+    (params, { connection }): StatusResult => {
+      if (params.sessionId) wire.sessionFor(connection, params.sessionId);
       const tools = core.pool().tools;
       const mcp = tools.filter((tool) => tool.isMcp).length;
       const memory = process.memoryUsage();
@@ -46,7 +47,8 @@ export function registerAdminMethods(dispatcher: Dispatcher, core: AdminCore, wi
 
   dispatcher.register(
     Method.Tools,
-    (): ToolsResult => {
+    (params, { connection }): ToolsResult => {
+      if (params.sessionId) wire.sessionFor(connection, params.sessionId);
       const pool = core.pool();
       return {
         tools: pool.tools.map((tool) => ({
@@ -71,7 +73,10 @@ export function registerAdminMethods(dispatcher: Dispatcher, core: AdminCore, wi
 
   dispatcher.register(
     Method.Servers,
-    (): ServersResult => ({ servers: core.mcp()?.servers() ?? [] }),
+    (params, { connection }): ServersResult => {
+      if (params.sessionId) wire.sessionFor(connection, params.sessionId);
+      return { servers: core.mcp()?.servers() ?? [] };
+    },
   );
 
   dispatcher.register(
