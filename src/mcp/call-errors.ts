@@ -11,16 +11,11 @@ export interface CallFailure {
   /** Why the connection ended, if it ended under the call. */
   lostReason: string | undefined;
   timeoutMs: number;
-  hardCapMs: number;
-  hitHardCap: boolean;
 }
 
 export function describeCallFailure(failure: CallFailure): string {
   const { server, tool, error } = failure;
   const subject = `MCP server "${server}"`;
-  if (failure.hitHardCap) {
-    return `${subject} was still running ${tool} after ${seconds(failure.hardCapMs)}, the hard limit for any call, and the call was cancelled.`;
-  }
   if (failure.lostReason !== undefined || (error instanceof McpError && error.code === ErrorCode.ConnectionClosed)) {
     return `${subject} stopped while running ${tool} (${failure.lostReason ?? "the connection closed"}). The call did not finish; it is being restarted, so retry in a few seconds.`;
   }

@@ -1,12 +1,12 @@
 /**
  * A server's CallToolResult made into the project's ToolResult, and bounded. Text and images pass;
  * audio, resources and links become text the model can read (our result shape has no blocks for
- * them). Text past MAX_RESULT_TEXT_CHARS, images past MAX_RESULT_IMAGE_CHARS and oversized
+ * them). Text is capped by the call pipeline; images past MAX_RESULT_IMAGE_CHARS and oversized
  * structuredContent are cut with a note saying so — the server is never blamed for a big answer.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { capResult, type ContentBlock, type ToolResult } from "../tool/result.ts";
-import { MAX_RESULT_IMAGE_CHARS, MAX_RESULT_TEXT_CHARS, MAX_STRUCTURED_CONTENT_CHARS } from "./limits.ts";
+import { MAX_RESULT_IMAGE_CHARS, MAX_STRUCTURED_CONTENT_CHARS } from "./limits.ts";
 
 export interface ResultLimits {
   textChars?: number;
@@ -57,7 +57,8 @@ export function convertResult(result: CallToolResult, limits: ResultLimits = {})
     // A result with only structured content still needs something the model can read.
     if (content.length === 0 && size <= structuredBudget) converted.content.push({ type: "text", text: JSON.stringify(structured) });
   }
-  const capped = capResult(converted, limits.textChars ?? MAX_RESULT_TEXT_CHARS);
+  // Text is capped once, by the pipeline (the tool's maxResultSizeChars); `textChars` is for callers outside it.
+  const capped = limits.textChars === undefined ? converted : capResult(converted, limits.textChars);
   if (notes.length === 0) return capped;
   return { ...capped, content: [...capped.content, ...notes.map((text): ContentBlock => ({ type: "text", text }))] };
 }

@@ -10,19 +10,18 @@ import { mcpToolName } from "../tool/names.ts";
 import type { ToolResult } from "../tool/result.ts";
 import type { JsonSchema, Tool, ToolContext, ToolInput } from "../tool/tool.ts";
 import type { JsonSchemaCompiler } from "../validate/ajv.ts";
-import { HARD_CALL_CAP_MS, MAX_DESCRIPTION_CHARS, MAX_SCHEMA_CHARS } from "./limits.ts";
-
-/**
- * The pipeline's outer deadline for MCP tools. The pool enforces the real limit (the server's
- * timeout, extended by progress up to the hard cap); this is later, so the pool's clearer message wins.
- */
-export const MCP_TOOL_DEADLINE_MS = HARD_CALL_CAP_MS + 5_000;
+import { MAX_DESCRIPTION_CHARS, MAX_SCHEMA_CHARS, MAX_RESULT_TEXT_CHARS } from "./limits.ts";
 
 export interface PoolToolOptions {
   server: string;
   compiler: JsonSchemaCompiler;
   /** The config's `alwaysLoad`: raw tool names or pool names. */
   alwaysLoad: ReadonlySet<string>;
+  /**
+   * The call's one deadline, which the pipeline owns: however much progress a server reports, the
+   * call ends here (the pool's own timeout is the server's silence, reset by progress).
+   */
+  deadlineMs: number;
   call: (tool: string, input: ToolInput, context: ToolContext) => Promise<ToolResult>;
 }
 
@@ -48,7 +47,9 @@ export function toPoolTool(definition: McpTool, options: PoolToolOptions): Tool 
       ...(definition.outputSchema && { outputSchema: definition.outputSchema as JsonSchema }),
       mcpInfo: { server: options.server, tool: definition.name },
       alwaysLoad: meta["anthropic/alwaysLoad"] === true || options.alwaysLoad.has(definition.name) || options.alwaysLoad.has(name),
-      timeoutMs: MCP_TOOL_DEADLINE_MS,
+      timeoutMs: options.deadlineMs,
+      // The pipeline's one result cap; the conversion only bounds what MCP alone has (images, structured content).
+      maxResultSizeChars: MAX_RESULT_TEXT_CHARS,
       // The server's own hints, relayed as it gave them; one it left out stays out (the cautious default).
       isReadOnly: readOnly,
       // Read-only tools cannot interfere with each other, so they may run side by side.

@@ -142,13 +142,11 @@ export class ServerSupervisor {
   }
 
   async #call(connection: ServerConnection, tool: string, input: ToolInput, context: ToolContext, mayReinitialize: boolean): Promise<ToolResult> {
-    // The hard cap is ours, not the SDK's maxTotalTimeout: aborting sends the server
-    // notifications/cancelled, where the SDK's cap would only stop waiting.
-    const hardCap = new AbortController();
-    const timer = this.deps.timers.setTimeout(() => hardCap.abort(new Error("hard cap")), this.deps.hardCapMs);
+    // The call's deadline is the pipeline's (the hard cap): its signal aborts the request, which
+    // sends the server notifications/cancelled. Ours is only the server's silence, reset by progress.
     try {
       const result = await connection.callTool(tool, input, {
-        signal: AbortSignal.any([context.signal, hardCap.signal]),
+        signal: context.signal,
         timeoutMs: this.#timeoutMs(),
         ...(context.onProgress && { onProgress: context.onProgress }),
       });
@@ -171,12 +169,8 @@ export class ServerSupervisor {
           error,
           lostReason: this.#lostReasons.get(connection),
           timeoutMs: this.#timeoutMs(),
-          hardCapMs: this.deps.hardCapMs,
-          hitHardCap: hardCap.signal.aborted,
         }),
       );
-    } finally {
-      this.deps.timers.clearTimeout(timer);
     }
   }
 

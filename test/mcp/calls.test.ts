@@ -1,4 +1,6 @@
 /** Calls through the pool to real servers: size caps, timeouts, progress, cancellation, list_changed, HTTP sessions. */
+import { executeTool } from "../../src/tool/execute.ts";
+import { DEFAULT_PERMISSIONS } from "../../src/permissions/rules.ts";
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -18,7 +20,8 @@ describe("calls", () => {
     await waitFor(() => pool.server("big")?.state === "connected", "connected");
     const pid = pool.server("big")!.pid;
     const big = pool.tools().find((tool) => tool.name === "mcp__big__big")!;
-    const result = await big.call({ bytes: 12 * MiB }, toolContext());
+    // Capped once, by the pipeline, at the tool's own limit.
+    const result = await executeTool(big.name, { bytes: 12 * MiB }, toolContext(), { lookup: () => big, permissions: DEFAULT_PERMISSIONS });
     const text = resultText(result);
     expect(result.isError).toBe(false);
     expect(text.length).toBeLessThan(101_000);
@@ -73,8 +76,10 @@ describe("calls", () => {
     pool.start();
     await waitFor(() => pool.server("capped")?.state === "connected", "connected");
     const slow = pool.tools().find((tool) => tool.name === "mcp__capped__slow")!;
-    const result = await slow.call({ ms: 5_000, progressEveryMs: 50 }, toolContext());
-    expect(resultText(result)).toBe('MCP server "capped" was still running slow after 0.5 s, the hard limit for any call, and the call was cancelled.');
+    // The hard cap is the tool's deadline, owned by the one pipeline.
+    expect(slow.timeoutMs).toBe(500);
+    const result = await executeTool(slow.name, { ms: 5_000, progressEveryMs: 50 }, toolContext(), { lookup: () => slow, permissions: DEFAULT_PERMISSIONS });
+    expect(resultText(result)).toBe("mcp__capped__slow timed out after 500 ms and was stopped.");
   });
 
   test("a client's cancellation reaches the server as notifications/cancelled", async () => {

@@ -3,7 +3,8 @@ import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { convertResult } from "../../src/mcp/convert-result.ts";
 import { MAX_DESCRIPTION_CHARS } from "../../src/mcp/limits.ts";
 import { listAllTools } from "../../src/mcp/list-tools.ts";
-import { capDescription, MCP_TOOL_DEADLINE_MS, toPoolTool } from "../../src/mcp/pool-tool.ts";
+import { capDescription, toPoolTool } from "../../src/mcp/pool-tool.ts";
+import { HARD_CALL_CAP_MS } from "../../src/mcp/limits.ts";
 import { textResult } from "../../src/tool/result.ts";
 import { JsonSchemaCompiler } from "../../src/validate/ajv.ts";
 import { toolContext } from "./helpers.ts";
@@ -14,6 +15,7 @@ const options = (alwaysLoad: string[] = []) => ({
   server: "github",
   compiler,
   alwaysLoad: new Set(alwaysLoad),
+  deadlineMs: HARD_CALL_CAP_MS,
   call: async (tool: string, input: Record<string, unknown>) => {
     calls.push([tool, input]);
     return textResult("ok");
@@ -49,7 +51,7 @@ describe("toPoolTool", () => {
       readOnly: true,
       concurrencySafe: true,
       hints: { readOnlyHint: true, destructiveHint: false, openWorldHint: true },
-      timeoutMs: MCP_TOOL_DEADLINE_MS,
+      timeoutMs: HARD_CALL_CAP_MS,
     });
     await tool.call({ q: "crash" }, toolContext());
     expect(calls.at(-1)).toEqual(["search.issues", { q: "crash" }]);
