@@ -15,6 +15,7 @@ import type { McpPool, McpPoolOptions } from "../mcp/mcp-pool.ts";
 import { resolveServerSpecs, type ServerSpec } from "../mcp/server-spec.ts";
 import { assemblePool, type Pool } from "../pool/assemble.ts";
 import type { Logger } from "../runtime/logger.ts";
+import { systemClock, type Clock } from "../runtime/clock.ts";
 import { SessionStore } from "../session/session-store.ts";
 import type { Session } from "../session/session.ts";
 import { resolveSettings, type SessionRequest, type SettingsDefaults } from "../session/settings.ts";
@@ -42,6 +43,7 @@ export interface CoreOptions {
   flags?: RuntimeFlags;
   /** Overrides for the MCP pool (tests: cache path, timings). */
   mcpOptions?: Partial<Omit<McpPoolOptions, "servers" | "logger">>;
+  clock?: Clock;
 }
 
 export interface CallStats {
@@ -52,7 +54,7 @@ export interface CallStats {
 export class ToolPoolCore {
   readonly info: BuildInfo;
   readonly logger: Logger;
-  readonly sessions = new SessionStore();
+  readonly sessions: SessionStore;
   readonly stats: CallStats = { callsTotal: 0, callsInFlight: 0 };
   readonly search = new SearchSync();
   readonly #toolDeps: SessionToolDeps;
@@ -72,6 +74,7 @@ export class ToolPoolCore {
   constructor(options: CoreOptions) {
     this.info = options.info;
     this.logger = options.logger;
+    this.sessions = new SessionStore(options.clock ?? systemClock);
     this.#config = options.config;
     this.#configSource = options.configSource;
     this.#builtins = options.builtins;

@@ -5,18 +5,19 @@
 import { randomUUID } from "node:crypto";
 import { DETACHED_SESSION_TTL_MS, MAX_DETACHED_SESSIONS } from "../protocol/limits.ts";
 import { Session, type SessionSettings } from "./session.ts";
+import { systemClock, type Clock } from "../runtime/clock.ts";
 
 export class SessionStore {
   readonly #sessions = new Map<string, Session>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(private readonly clock: Clock = systemClock) {}
 
   get(id: string): Session | undefined {
     return this.#sessions.get(id);
   }
 
   create(settings: SessionSettings, id: string = randomUUID()): Session {
-    const session = new Session(id, settings);
+    const session = new Session(id, settings, this.clock);
     this.#sessions.set(id, session);
     this.#evict();
     return session;
@@ -44,7 +45,7 @@ export class SessionStore {
   }
 
   #evict(): void {
-    const cutoff = this.now() - DETACHED_SESSION_TTL_MS;
+    const cutoff = this.clock.now() - DETACHED_SESSION_TTL_MS;
     const detached: Session[] = [];
     for (const session of this.#sessions.values()) {
       if (session.attached > 0) continue;

@@ -7,6 +7,7 @@ import type { FlagAttributes } from "../flags/runtime-flags.ts";
 import type { PermissionSettings } from "../permissions/rules.ts";
 import type { Tool } from "../tool/tool.ts";
 import { CallScheduler } from "./call-scheduler.ts";
+import { systemClock, type Clock } from "../runtime/clock.ts";
 
 export type Delivery = "auto" | "native" | "proxy" | "standard";
 export type Format = "anthropic" | "openai";
@@ -61,8 +62,8 @@ export class Session {
   readonly toolState = new Map<string, unknown>();
   /** Serialized tool bytes, frozen at first use so a tool's schema never changes mid-session. */
   readonly serializedTools = new Map<string, string>();
-  readonly createdAt = Date.now();
-  lastActiveAt = Date.now();
+  readonly createdAt: number;
+  lastActiveAt: number;
   /** Deferred tools the last assembled transcript discovered (for ExecuteExtraTool). */
   discovered: ReadonlySet<string> = new Set();
   /**
@@ -83,8 +84,11 @@ export class Session {
   constructor(
     readonly id: string,
     settings: SessionSettings,
+    private readonly clock: Clock = systemClock,
   ) {
     this.#settings = settings;
+    this.createdAt = clock.now();
+    this.lastActiveAt = this.createdAt;
   }
 
   get settings(): SessionSettings {
@@ -109,6 +113,6 @@ export class Session {
   }
 
   touch(): void {
-    this.lastActiveAt = Date.now();
+    this.lastActiveAt = this.clock.now();
   }
 }
