@@ -5,6 +5,7 @@
  */
 import { stat } from "node:fs/promises";
 import { basename } from "node:path";
+import type { LinearRegex } from "../runtime/linear-regex.ts";
 import { FileWalk, type WalkedFile } from "./file-walk.ts";
 import { hasExtension } from "./file-types.ts";
 import { contextGroups, findMatches, type FileMatches } from "./grep-matcher.ts";
@@ -25,7 +26,7 @@ export interface GrepRequest {
   root: string;
   /** The root is one file: search it whatever the filters say, and print lines without its name. */
   singleFile: boolean;
-  regex: RegExp;
+  regex: LinearRegex;
   multiline: boolean;
   mode: GrepMode;
   before: number;
@@ -62,7 +63,7 @@ export async function searchFiles(request: GrepRequest): Promise<GrepOutcome> {
     const text = await searchableText(file.path);
     if (text === "oversized") oversized++;
     if (typeof text !== "object") continue;
-    const matches = findMatches(text.value, request.regex, request.multiline);
+    const matches = await findMatches(text.value, request.regex, request.multiline, { signal: request.signal });
     if (matches.matched.length === 0) continue;
     matchingFiles++;
     matchingLines += matches.matched.length;

@@ -1,7 +1,7 @@
 /**
  * Grep: a regular-expression search over the workspace, in TypeScript so no ripgrep binary is
  * needed. The walk skips .git, node_modules, binary files and files over a size cap; matching is
- * JavaScript RegExp (grep-matcher.ts); the output follows ripgrep's shapes.
+ * linear-time (RE2 semantics, grep-matcher.ts); the output follows ripgrep's shapes.
  */
 import { z } from "zod";
 import { buildTool } from "../tool/build-tool.ts";
@@ -65,7 +65,7 @@ export const grepTool = buildTool({
   async validateInput(input) {
     const problems: FieldProblem[] = [];
     const compiled = compilePattern(input.pattern, { ignoreCase: input["-i"] ?? false, multiline: input.multiline ?? false });
-    if (typeof compiled === "string") problems.push({ field: "pattern", problem: `is not a valid JavaScript regular expression (${compiled})` });
+    if (typeof compiled === "string") problems.push({ field: "pattern", problem: `cannot be used: ${compiled}` });
     if (input.type !== undefined && !extensionsOfType(input.type)) {
       problems.push({ field: "type", problem: `"${input.type}" is not a known file type; use one of ${knownFileTypes().join(", ")}, or a glob` });
     }
@@ -78,7 +78,7 @@ export const grepTool = buildTool({
     const info = await statOrUndefined(root);
     if (!info) return errorResult(`Path does not exist: ${root}`);
     const regex = compilePattern(input.pattern, { ignoreCase: input["-i"] ?? false, multiline: input.multiline ?? false });
-    if (typeof regex === "string") return errorResult(`pattern is not a valid regular expression: ${regex}`);
+    if (typeof regex === "string") return errorResult(`pattern cannot be used: ${regex}`);
 
     const request: GrepRequest = {
       root,
