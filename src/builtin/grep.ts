@@ -11,6 +11,7 @@ import { newestFirst } from "./file-walk.ts";
 import { extensionsOfType, knownFileTypes } from "./file-types.ts";
 import { compilePattern } from "./grep-matcher.ts";
 import { searchFiles, type GrepRequest } from "./grep-search.ts";
+import { pathLimitProblem } from "./path-limits.ts";
 import { statOrUndefined } from "./text-file.ts";
 import { confineToWorkspace, realPathSubject, resolveInWorkspace } from "./workspace-paths.ts";
 import description from "./grep.txt" with { type: "text" };
@@ -64,21 +65,23 @@ export const grepTool = buildTool({
   isConcurrencySafe: () => true,
   async validateInput(input) {
     const problems: FieldProblem[] = [];
+    const globTooLong = input.glob === undefined ? undefined : pathLimitProblem(input.glob, "glob");
+    if (globTooLong) problems.push({ field: "glob", problem: globTooLong.replace(/^glob /, "") });
     const compiled = compilePattern(input.pattern, { ignoreCase: input["-i"] ?? false, multiline: input.multiline ?? false });
-    if (typeof compiled === "string") problems.push({ field: "pattern", problem: `cannot be used: ${compiled}` });
+    if (typeof compiled === "string") problems.push({ field: "pattern", problem: compiled });
     if (input.type !== undefined && !extensionsOfType(input.type)) {
       problems.push({ field: "type", problem: `"${input.type}" is not a known file type; use one of ${knownFileTypes().join(", ")}, or a glob` });
     }
     return problems.length > 0 ? formatProblems("Grep", problems) : undefined;
   },
-  checkPermissions: async (input, context) => confineToWorkspace(input.path ?? context.cwd, context),
+  checkPermissions: async (input, context) => confineToWorkspace(input.path ?? context.cwd, context, "path"),
   permissionSubject: (input, cwd) => realPathSubject(input.path ?? cwd, cwd),
   async call(input, context) {
-    const root = resolveInWorkspace(input.path ?? context.cwd, context);
+    const root = resolveInWorkspace(input.path ?? context.cwd, context, "path");
     const info = await statOrUndefined(root);
     if (!info) return errorResult(`Path does not exist: ${root}`);
     const regex = compilePattern(input.pattern, { ignoreCase: input["-i"] ?? false, multiline: input.multiline ?? false });
-    if (typeof regex === "string") return errorResult(`pattern cannot be used: ${regex}`);
+    if (typeof regex === "string") return errorResult(`pattern ${regex}`);
 
     const request: GrepRequest = {
       root,

@@ -43,10 +43,10 @@ export const notebookEditTool = buildTool({
     }
     return undefined;
   },
-  checkPermissions: async ({ notebook_path }, context) => confineToWorkspace(notebook_path, context),
+  checkPermissions: async ({ notebook_path }, context) => confineToWorkspace(notebook_path, context, "notebook_path"),
   permissionSubject: ({ notebook_path }, cwd) => realPathSubject(notebook_path, cwd),
   async call(input, context) {
-    const path = resolveInWorkspace(input.notebook_path, context);
+    const path = resolveInWorkspace(input.notebook_path, context, "notebook_path");
     const file = await readTextFile(path, MAX_NOTEBOOK_BYTES, path);
     if (!file.ok) return errorResult(`Cannot edit: ${file.reason}`);
     let notebook: Notebook;

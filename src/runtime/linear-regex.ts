@@ -32,15 +32,18 @@ export class UnsupportedPatternError extends Error {
   override readonly name = "UnsupportedPatternError";
 }
 
-/** Compiles `pattern` (JavaScript syntax) for linear-time matching, or throws UnsupportedPatternError. */
+/**
+ * Compiles `pattern` (JavaScript syntax) for linear-time matching, or throws UnsupportedPatternError
+ * whose message completes the sentence "The pattern …".
+ */
 export function compileLinearRegex(pattern: string, options: LinearRegexOptions = {}): LinearRegex {
   if (pattern.length > MAX_PATTERN_CHARS) {
-    throw new UnsupportedPatternError(`it is ${pattern.length} characters long; the limit is ${MAX_PATTERN_CHARS}`);
+    throw new UnsupportedPatternError(`is ${pattern.length} characters long; the limit is ${MAX_PATTERN_CHARS}`);
   }
   const construct = unsupportedConstruct(pattern);
   if (construct) {
     throw new UnsupportedPatternError(
-      `it uses ${construct}, which needs backtracking; patterns are matched by a linear-time engine (RE2 syntax) ` +
+      `uses ${construct}, which needs backtracking; patterns are matched by a linear-time engine (RE2 syntax) ` +
         "so that no pattern can stall the daemon. Rewrite it without that construct",
     );
   }
@@ -51,11 +54,11 @@ export function compileLinearRegex(pattern: string, options: LinearRegexOptions 
     compiled = RE2JS.compile(RE2JS.translateRegExp(pattern), flags);
   } catch (error) {
     const message = error instanceof Error ? error.message.replace(/^error parsing regexp: /, "") : String(error);
-    throw new UnsupportedPatternError(message);
+    throw new UnsupportedPatternError(`is not a valid regular expression (${message})`);
   }
   if (compiled.programSize() > MAX_PROGRAM_SIZE) {
     throw new UnsupportedPatternError(
-      `it compiles to ${compiled.programSize()} instructions, more than the ${MAX_PROGRAM_SIZE} allowed (large repeat counts such as {1000} multiply); use smaller counts`,
+      `compiles to ${compiled.programSize()} instructions, more than the ${MAX_PROGRAM_SIZE} allowed (large repeat counts such as {1000} multiply); use smaller counts`,
     );
   }
   return {
