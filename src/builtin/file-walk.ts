@@ -2,10 +2,13 @@
  * The directory walk behind Glob and Grep. It never follows symlinks (a link could lead out of the
  * workspace or into a cycle), prunes directories no one means to search (.git, node_modules), and
  * stops after a bounded number of entries so one call on `/`-sized trees cannot run for minutes.
+ * Each directory is opened as a descriptor and verified to lie below the walk's root before it is
+ * listed (workspace-file.ts), so a directory swapped for a symlink mid-walk lists nothing outside.
  */
 import type { Dirent } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { openInWorkspace, PROC_FD_DIRECTORY } from "./workspace-file.ts";
 
 /** Directories skipped unless the caller asks for them by name. */
 export const DEFAULT_SKIPPED_DIRECTORIES: readonly string[] = [".git", ".hg", ".svn", "node_modules"];
@@ -49,7 +52,7 @@ export class FileWalk {
       const directory = stack.pop();
       if (!directory) break;
       if (this.#options.signal?.aborted) throw new Error("the search was cancelled");
-      const entries = await listDirectory(join(this.#root, directory.relative));
+      const entries = await listDirectory(join(this.#root, directory.relative), this.#root);
       const subdirectories: Array<{ relative: string; depth: number }> = [];
       for (const entry of entries) {
         if (++seen > maxEntries) {
@@ -71,9 +74,14 @@ export class FileWalk {
   }
 }
 
-async function listDirectory(path: string): Promise<Dirent[]> {
+async function listDirectory(path: string, root: string): Promise<Dirent[]> {
+  const opened = await openInWorkspace(path, [root], true).catch(() => undefined);
+  if (!opened?.ok) return [];
+  await using directory = opened.entry;
   try {
-    const entries = await readdir(path, { withFileTypes: true });
+    // Listed through the verified descriptor (Linux), not by a path that could change meanwhile.
+    const listed = process.platform === "linux" ? `${PROC_FD_DIRECTORY}/${directory.handle.fd}` : directory.path;
+    const entries = await readdir(listed, { withFileTypes: true });
     return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   } catch {
     // Unreadable or vanished mid-walk: skip it rather than fail the whole search.
