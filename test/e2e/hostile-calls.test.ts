@@ -102,31 +102,39 @@ describe("hostile calls (compiled binary)", () => {
     expect({ exited, withinBudget: performance.now() - started < 10_000 }).toEqual({ exited: 0, withinBudget: true });
   });
 
-  test("racing a large file against a FIFO during Read never wedges the daemon's I/O", async () => {
+  test("racing a large or a small file against a FIFO during Read never wedges the daemon's I/O", async () => {
     const root = workspace();
     const large = join(root, "large.log");
     writeFileSync(large, "");
     truncateSync(large, 64 * 1024 * 1024);
+    const small = join(root, "small.log");
+    writeFileSync(small, "small\n");
     const fifo = join(root, "pipe");
     mkfifo(fifo);
-    const target = join(root, "target.log");
-    linkSync(large, target);
+    const targets = [join(root, "large-target.log"), join(root, "small-target.log")] as const;
+    linkSync(large, targets[0]);
+    linkSync(small, targets[1]);
     writeFileSync(join(root, "ok.txt"), "still served\n");
     const socketPath = join(tempSocketDir(), "f.sock");
     await using _daemon = await startBinaryDaemon(socketPath, [], {}, undefined, root);
     using client = await RawClient.open(socketPath);
-    const swapper = Bun.spawn([process.execPath, SWAP_FILE, target, large, fifo], { stdout: "pipe", stderr: "inherit" });
+    const swappers = [
+      Bun.spawn([process.execPath, SWAP_FILE, targets[0], large, fifo], { stdout: "pipe", stderr: "inherit" }),
+      Bun.spawn([process.execPath, SWAP_FILE, targets[1], small, fifo], { stdout: "pipe", stderr: "inherit" }),
+    ];
     try {
-      const reader = swapper.stdout.getReader();
-      await reader.read();
-      reader.releaseLock();
-      for (let attempt = 0; attempt < 200; attempt++) {
-        const outcome = await within(10_000, call(client, "Read", { file_path: target, offset: 1, limit: 5 }));
-        if (outcome === "timed out") throw new Error(`Read ${attempt} never answered: the daemon's I/O is wedged`);
+      for (const swapper of swappers) {
+        const reader = swapper.stdout.getReader();
+        await reader.read();
+        reader.releaseLock();
+      }
+      for (let attempt = 0; attempt < 300; attempt++) {
+        const reads = Promise.all(targets.map((target) => call(client, "Read", { file_path: target, offset: 1, limit: 5 })));
+        if ((await within(10_000, reads)) === "timed out") throw new Error(`Read ${attempt} never answered: the daemon's I/O is wedged`);
       }
     } finally {
-      swapper.kill("SIGKILL");
-      await swapper.exited;
+      for (const swapper of swappers) swapper.kill("SIGKILL");
+      await Promise.all(swappers.map((swapper) => swapper.exited));
     }
     const after = await within(10_000, Promise.all([call(client, "Read", { file_path: join(root, "ok.txt") }), call(client, "Bash", { command: "echo bash ok" })]));
     expect(after === "timed out" ? after : after.map((response) => response.result?.content[0]?.text)).toEqual(["     1\tstill served", "bash ok\nExit code: 0"]);
