@@ -4,8 +4,8 @@
  * so neither `..` nor a symlink (to a file, to a directory, or dangling) can lead outside a root.
  * The tools then do their I/O on the resolved path, never on the text the model sent.
  *
- * Not defended: a process that swaps a directory for a symlink between this check and the I/O.
- * A model cannot race itself, and anything that can already runs with Bash's rights.
+ * This check is by name, so a directory swapped for a symlink after it could still lead out: the I/O
+ * layer closes that gap by verifying each opened descriptor (workspace-file.ts, workspace-write.ts).
  */
 import { lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { isAbsolute, join, resolve, sep } from "node:path";
