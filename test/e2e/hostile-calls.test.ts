@@ -125,8 +125,9 @@ describe("hostile calls (compiled binary)", () => {
     try {
       for (const swapper of swappers) {
         const reader = swapper.stdout.getReader();
-        await reader.read();
+        const { value } = await reader.read();
         reader.releaseLock();
+        if (!new TextDecoder().decode(value).includes("ready")) throw new Error("a swapper did not start");
       }
       for (let attempt = 0; attempt < 300; attempt++) {
         const reads = Promise.all(targets.map((target) => call(client, "Read", { file_path: target, offset: 1, limit: 5 })));
