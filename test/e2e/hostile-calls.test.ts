@@ -5,7 +5,7 @@
  * to minutes, or a hang) breaks; the latency targets themselves are measured in bench/hostile-calls.ts.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { linkSync, mkdirSync, mkdtempSync, realpathSync, renameSync, writeFileSync, truncateSync } from "node:fs";
+import { linkSync, mkdtempSync, readFileSync, realpathSync, renameSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { RawClient } from "../helpers/raw-client.ts";
 import { tempSocketDir } from "../helpers/daemon-harness.ts";
@@ -51,6 +51,14 @@ async function slowestPingDuring<T>(socketPath: string, work: Promise<T>): Promi
   });
   await pinging;
   return { value, slowestPingMs: slowest };
+}
+
+/** The process's peak resident memory (VmHWM), in MB. */
+function peakRssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kilobytes = Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1]);
+  if (!Number.isFinite(kilobytes)) throw new Error(`no VmHWM in /proc/${pid}/status`);
+  return kilobytes / 1024;
 }
 
 /** Resolves with the outcome, or "timed out" after `ms`: a wedged daemon fails the test instead of hanging it. */
@@ -139,6 +147,33 @@ describe("hostile calls (compiled binary)", () => {
     }
     const after = await within(10_000, Promise.all([call(client, "Read", { file_path: join(root, "ok.txt") }), call(client, "Bash", { command: "echo bash ok" })]));
     expect(after === "timed out" ? after : after.map((response) => response.result?.content[0]?.text)).toEqual(["     1\tstill served", "bash ok\nExit code: 0"]);
+  });
+
+  test("a large file swapped in after Read's size check is never loaded: the daemon's peak RSS stays under 300 MB", async () => {
+    const root = workspace();
+    const small = join(root, "small.txt");
+    writeFileSync(small, "small\n");
+    // Sparse: 1 GB that takes no disk; a read of it that ignores the size check costs 1 GB of memory.
+    const huge = join(root, "huge.bin");
+    writeFileSync(huge, "");
+    truncateSync(huge, 1024 * 1024 * 1024);
+    const target = join(root, "target.txt");
+    writeFileSync(target, "small\n");
+    const socketPath = join(tempSocketDir(), "r.sock");
+    await using daemon = await startBinaryDaemon(socketPath, [], {}, undefined, root);
+    using client = await RawClient.open(socketPath);
+    const swapper = Bun.spawn([process.execPath, SWAP_FILE, target, small, huge], { stdout: "pipe", stderr: "inherit" });
+    try {
+      const reader = swapper.stdout.getReader();
+      const { value } = await reader.read();
+      reader.releaseLock();
+      if (!new TextDecoder().decode(value).includes("ready")) throw new Error("the swapper did not start");
+      for (let attempt = 0; attempt < 300; attempt++) await call(client, "Read", { file_path: target });
+    } finally {
+      swapper.kill("SIGKILL");
+      await swapper.exited;
+    }
+    expect(peakRssMb(daemon.child.pid)).toBeLessThan(300);
   });
 
   test("a SIGHUP while the config path is a FIFO is refused and logged; file tools keep working", async () => {
