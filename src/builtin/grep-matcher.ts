@@ -32,7 +32,7 @@ export type Yielder = () => Promise<void>;
 export const yieldToEventLoop: Yielder = () => new Promise((resolve) => setImmediate(resolve));
 
 export interface FileMatches {
-  /** The file's lines, without line terminators. */
+  /** The file's lines, without line terminators (left empty when no line matched). */
   lines: string[];
   /** 0-based indices of matching lines, ascending, without repeats. */
   matched: number[];
@@ -54,6 +54,8 @@ export async function findMatches(text: string, regex: LinearRegex, multiline: b
     if (options.signal?.aborted) throw new Error("the search was cancelled");
     sliceStart = now();
   };
+  // Most files of a search match nowhere: one pass of the automaton says so without splitting lines.
+  if (!multiline && !regex.mayMatchAnyLine(text)) return { lines: [], matched: [] };
   const raw = text === "" ? [] : text.split("\n");
   if (raw.length > 1 && raw[raw.length - 1] === "") raw.pop();
   const lines = raw.map((line) => (line.endsWith("\r") ? line.slice(0, -1) : line));

@@ -25,6 +25,11 @@ export interface LinearRegexOptions {
 export interface LinearRegex {
   readonly source: string;
   test(text: string): boolean;
+  /**
+   * False only when no line of `text` (split at "\n") can match: one automaton pass over the whole
+   * text, so a file without a match is not matched line by line. True when unsure.
+   */
+  mayMatchAnyLine(text: string): boolean;
   matches(text: string): IterableIterator<{ index: number; length: number }>;
 }
 
@@ -61,13 +66,25 @@ export function compileLinearRegex(pattern: string, options: LinearRegexOptions 
       `compiles to ${compiled.programSize()} instructions, more than the ${MAX_PROGRAM_SIZE} allowed (large repeat counts such as {1000} multiply); use smaller counts`,
     );
   }
+  const wholeText = lineWiseEquivalent(pattern, options) ? RE2JS.compile(compiled.pattern(), compiled.flags() | RE2JS.MULTILINE) : undefined;
   return {
     source: pattern,
     test: (text) => compiled.test(text),
+    // With "\r" in the text, `$` before "\r\n" differs between the whole text and a stripped line.
+    mayMatchAnyLine: (text) => wholeText === undefined || text.includes("\r") || wholeText.test(text),
     *matches(text) {
       for (const match of compiled.matchAll(text)) yield { index: match.index ?? 0, length: match[0]?.length ?? 0 };
     },
   };
+}
+
+/**
+ * Whether "some line matches" implies "the whole text matches" with `^`/`$` at line boundaries:
+ * true unless the pattern anchors to the whole text (`\A`, `\z`) or turns multiline off inline.
+ */
+function lineWiseEquivalent(pattern: string, options: LinearRegexOptions): boolean {
+  if (options.multiline) return false;
+  return !/\\[Az]/.test(pattern) && !/\(\?[a-zA-Z]*-/.test(pattern);
 }
 
 /**
