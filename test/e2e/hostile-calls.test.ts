@@ -184,6 +184,9 @@ describe("hostile calls (compiled binary)", () => {
     writeFileSync(configPath, JSON.stringify({ workspaceRoots: [root] }));
     const socketPath = join(tempSocketDir(), "h.sock");
     await using daemon = await startBinaryDaemon(socketPath, ["--config", configPath], {}, undefined, root);
+    using client = await RawClient.open(socketPath);
+    // serve installs its signal handlers just after "listening": an answered request means they are in.
+    await client.request("ping");
     mkfifo(join(configDir, "fifo"));
     renameSync(join(configDir, "fifo"), configPath);
     daemon.child.kill("SIGHUP");
@@ -191,7 +194,6 @@ describe("hostile calls (compiled binary)", () => {
     const deadline = Date.now() + 10_000;
     while (!daemon.stderr().includes("config reload failed") && Date.now() < deadline) await Bun.sleep(10);
     expect(daemon.stderr()).toContain(`cannot read config ${configPath}: not a regular file`);
-    using client = await RawClient.open(socketPath);
     const read = await within(10_000, call(client, "Read", { file_path: join(root, "ok.txt") }));
     expect(read === "timed out" ? read : read.result).toEqual({ content: [{ type: "text", text: "     1\tstill served" }], isError: false });
   });
