@@ -5,6 +5,7 @@
  * large file does not delay another client's request.
  */
 import { compileLinearRegex, UnsupportedPatternError, type LinearRegex } from "../runtime/linear-regex.ts";
+import { timeSlicer, type TimeSliceOptions } from "./time-slice.ts";
 
 export interface PatternOptions {
   ignoreCase: boolean;
@@ -12,8 +13,6 @@ export interface PatternOptions {
   multiline: boolean;
 }
 
-/** Matching runs this long at most before it yields to the event loop (a ping waits no longer). */
-export const MATCH_SLICE_MS = 8;
 /** Lines matched between two looks at the clock. */
 const LINES_PER_CLOCK_CHECK = 64;
 
@@ -27,10 +26,6 @@ export function compilePattern(pattern: string, options: PatternOptions): Linear
   }
 }
 
-/** Gives the event loop a turn (timers, sockets) before matching goes on. */
-export type Yielder = () => Promise<void>;
-export const yieldToEventLoop: Yielder = () => new Promise((resolve) => setImmediate(resolve));
-
 export interface FileMatches {
   /** The file's lines, without line terminators (left empty when no line matched). */
   lines: string[];
@@ -38,22 +33,8 @@ export interface FileMatches {
   matched: number[];
 }
 
-export interface MatchOptions {
-  signal?: AbortSignal | undefined;
-  yielder?: Yielder;
-  now?: () => number;
-}
-
-export async function findMatches(text: string, regex: LinearRegex, multiline: boolean, options: MatchOptions = {}): Promise<FileMatches> {
-  const yielder = options.yielder ?? yieldToEventLoop;
-  const now = options.now ?? (() => performance.now());
-  let sliceStart = now();
-  const pause = async () => {
-    if (now() - sliceStart < MATCH_SLICE_MS) return;
-    await yielder();
-    if (options.signal?.aborted) throw new Error("the search was cancelled");
-    sliceStart = now();
-  };
+export async function findMatches(text: string, regex: LinearRegex, multiline: boolean, options: TimeSliceOptions = {}): Promise<FileMatches> {
+  const pause = timeSlicer(options);
   // Most files of a search match nowhere: one pass of the automaton says so without splitting lines.
   if (!multiline && !regex.mayMatchAnyLine(text)) return { lines: [], matched: [] };
   const raw = text === "" ? [] : text.split("\n");

@@ -137,7 +137,7 @@ async function searchableText(path: string, root: string): Promise<{ value: stri
     await using file = opened.entry;
     if (!file.stats.isFile()) return undefined;
     if (file.stats.size > MAX_GREP_FILE_BYTES) return "oversized";
-    const { bytes, more } = await readAtMost(file.handle, MAX_GREP_FILE_BYTES);
+    const { bytes, more } = await readAtMost(file.handle, MAX_GREP_FILE_BYTES, file.stats.size);
     if (more) return "oversized";
     if (hasNulByte(bytes, BINARY_SNIFF_BYTES)) return undefined;
     const value = decodeUtf8(bytes);

@@ -55,7 +55,7 @@ export const readTool = buildTool({
     if (!info.isFile()) return errorResult(`${path} is not a regular file.`);
 
     // A file Read may return whole is read once; only larger files are streamed (a range of a big log).
-    const small = info.size <= MAX_READ_BYTES ? await readAtMost(file.handle, MAX_READ_BYTES) : undefined;
+    const small = info.size <= MAX_READ_BYTES ? await readAtMost(file.handle, MAX_READ_BYTES, info.size) : undefined;
     // A file that grew past the limit after the fstat is treated as the large file it now is.
     const whole = small && !small.more ? small.bytes : undefined;
     const size = whole ? whole.length : Math.max(info.size, MAX_READ_BYTES + 1);
@@ -124,7 +124,7 @@ async function readImage(path: string, size: number, whole: Uint8Array | undefin
   }
   let bytes = whole;
   if (!bytes) {
-    const read = await readAtMost(handle, MAX_IMAGE_BYTES);
+    const read = await readAtMost(handle, MAX_IMAGE_BYTES, size);
     if (read.more) return errorResult(`${path} grew past ${formatBytes(MAX_IMAGE_BYTES)} while it was read; images over that cannot be returned.`);
     bytes = read.bytes;
   }

@@ -47,7 +47,7 @@ export async function readTextFile(path: string, maxBytes: number, roots: readon
   if (file.stats.size > maxBytes) {
     return { ok: false, reason: `${displayPath} is ${formatBytes(file.stats.size)}, over the ${formatBytes(maxBytes)} limit.`, missing: false };
   }
-  const { bytes, more } = await readAtMost(file.handle, maxBytes);
+  const { bytes, more } = await readAtMost(file.handle, maxBytes, file.stats.size);
   if (more) return { ok: false, reason: `${displayPath} grew past the ${formatBytes(maxBytes)} limit while it was read.`, missing: false };
   if (hasNulByte(bytes, BINARY_SNIFF_BYTES)) return { ok: false, reason: `${displayPath} is a binary file (it contains NUL bytes).`, missing: false };
   const text = decodeUtf8(bytes);
