@@ -2,13 +2,12 @@
  * Edit: exact string replacement in one file. The text to replace must be found, and found once
  * unless `replace_all` says otherwise, so an edit never lands somewhere the model did not mean.
  */
-import { mkdir } from "node:fs/promises";
-import { dirname } from "node:path";
 import { z } from "zod";
 import { buildTool } from "../tool/build-tool.ts";
 import { errorResult, textResult } from "../tool/result.ts";
-import { numberedLine, readTextFile, statOrUndefined } from "./text-file.ts";
-import { confineToWorkspace, realPathSubject, resolveInWorkspace } from "./workspace-paths.ts";
+import { numberedLine, readTextFile } from "./text-file.ts";
+import { confineToWorkspace, realPathSubject, realRoots, resolveInWorkspace } from "./workspace-paths.ts";
+import { writeInWorkspace } from "./workspace-write.ts";
 import description from "./edit.txt" with { type: "text" };
 
 /** Edits load the whole file; past this size a Bash tool (sed, a script) is the better instrument. */
@@ -42,18 +41,18 @@ export const editTool = buildTool({
   permissionSubject: ({ file_path }, cwd) => realPathSubject(file_path, cwd),
   async call({ file_path, old_string, new_string, replace_all = false }, context) {
     const path = resolveInWorkspace(file_path, context);
-    if (!(await statOrUndefined(path))) {
+    const roots = realRoots(context.workspaceRoots);
+    const file = await readTextFile(path, MAX_EDIT_BYTES, roots, path);
+    if (!file.ok && file.missing) {
       if (old_string !== "") return errorResult(`File does not exist: ${path}. To create a new file, use Write.`);
-      await mkdir(dirname(path), { recursive: true });
-      await Bun.write(path, new_string);
-      return textResult(`Created ${path} with the given text.`);
+      const created = await writeInWorkspace(path, new_string, roots);
+      return created.ok ? textResult(`Created ${path} with the given text.`) : errorResult(`Cannot edit: ${created.reason}`);
     }
-    const file = await readTextFile(path, MAX_EDIT_BYTES, path);
     if (!file.ok) return errorResult(`Cannot edit: ${file.reason}`);
     if (old_string === "") {
       if (file.text !== "") return errorResult(`old_string is empty but ${path} is not: give the exact text to replace.`);
-      await Bun.write(path, new_string);
-      return textResult(`Wrote the given text into the empty file ${path}.`);
+      const filled = await writeInWorkspace(path, new_string, roots);
+      return filled.ok ? textResult(`Wrote the given text into the empty file ${path}.`) : errorResult(`Cannot edit: ${filled.reason}`);
     }
 
     const { search, replacement } = matchLineEndings(file.text, old_string, new_string);
@@ -72,7 +71,8 @@ export const editTool = buildTool({
     const updated = replace_all
       ? file.text.split(search).join(replacement)
       : file.text.slice(0, first) + replacement + file.text.slice(first + search.length);
-    await Bun.write(path, updated);
+    const written = await writeInWorkspace(path, updated, roots);
+    if (!written.ok) return errorResult(`Cannot edit: ${written.reason}`);
     const noun = count === 1 ? "occurrence" : "occurrences";
     return textResult(
       `Edited ${path}: replaced ${count} ${noun}.\n${snippet(updated, first, replacement.length)}`,

@@ -2,10 +2,13 @@
  * The directory walk behind Glob and Grep. It never follows symlinks (a link could lead out of the
  * workspace or into a cycle), prunes directories no one means to search (.git, node_modules), and
  * stops after a bounded number of entries so one call on `/`-sized trees cannot run for minutes.
+ * Each directory is opened as a descriptor and verified to lie below the walk's root before it is
+ * listed (workspace-file.ts), so a directory swapped for a symlink mid-walk lists nothing outside.
  */
-import type { Dirent } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { timeSlicer } from "./time-slice.ts";
+import { openInWorkspace, PROC_FD_DIRECTORY } from "./workspace-file.ts";
 
 /** Directories skipped unless the caller asks for them by name. */
 export const DEFAULT_SKIPPED_DIRECTORIES: readonly string[] = [".git", ".hg", ".svn", "node_modules"];
@@ -44,24 +47,27 @@ export class FileWalk {
     const maxDepth = this.#options.maxDepth ?? Number.POSITIVE_INFINITY;
     const maxEntries = this.#options.maxEntries ?? DEFAULT_MAX_WALK_ENTRIES;
     let seen = 0;
+    // The consumer's work per file (matching a name, searching a file) runs inside this loop too.
+    const pause = timeSlicer({ signal: this.#options.signal });
     const stack: Array<{ relative: string; depth: number }> = [{ relative: "", depth: 0 }];
     while (stack.length > 0) {
       const directory = stack.pop();
       if (!directory) break;
       if (this.#options.signal?.aborted) throw new Error("the search was cancelled");
-      const entries = await listDirectory(join(this.#root, directory.relative));
+      const entries = await listDirectory(join(this.#root, directory.relative), this.#root);
       const subdirectories: Array<{ relative: string; depth: number }> = [];
       for (const entry of entries) {
+        await pause();
         if (++seen > maxEntries) {
           this.truncated = true;
           return;
         }
         const relative = directory.relative === "" ? entry.name : `${directory.relative}/${entry.name}`;
-        if (entry.isDirectory()) {
+        if (entry.directory) {
           if (!skip.has(entry.name) && directory.depth + 1 < maxDepth) {
             subdirectories.push({ relative, depth: directory.depth + 1 });
           }
-        } else if (entry.isFile()) {
+        } else if (entry.file) {
           yield { path: join(this.#root, relative), relative };
         }
       }
@@ -71,10 +77,23 @@ export class FileWalk {
   }
 }
 
-async function listDirectory(path: string): Promise<Dirent[]> {
+interface ListedEntry {
+  name: string;
+  directory: boolean;
+  file: boolean;
+}
+
+async function listDirectory(path: string, root: string): Promise<ListedEntry[]> {
+  const opened = await openInWorkspace(path, [root], true).catch(() => undefined);
+  if (!opened?.ok) return [];
+  await using directory = opened.entry;
   try {
-    const entries = await readdir(path, { withFileTypes: true });
-    return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    // Listed through the verified descriptor (Linux), not by a path that could change meanwhile.
+    const listed = process.platform === "linux" ? `${PROC_FD_DIRECTORY}/${directory.handle.fd}` : directory.path;
+    const entries = await readdir(listed, { withFileTypes: true });
+    // Plain values first: sorting Dirents by their `name` getter took 300 ms for 50,000 entries.
+    const plain = entries.map((entry) => ({ name: entry.name, directory: entry.isDirectory(), file: entry.isFile() }));
+    return plain.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   } catch {
     // Unreadable or vanished mid-walk: skip it rather than fail the whole search.
     return [];

@@ -9,6 +9,7 @@ import { buildTool } from "../tool/build-tool.ts";
 import { errorResult, textResult } from "../tool/result.ts";
 import { DEFAULT_SKIPPED_DIRECTORIES, FileWalk, newestFirst } from "./file-walk.ts";
 import { globDepth, namedSegments, splitGlobPattern } from "./glob-pattern.ts";
+import { pathLimitProblem } from "./path-limits.ts";
 import { statOrUndefined } from "./text-file.ts";
 import { confineToWorkspace, realPathSubject, resolveInWorkspace } from "./workspace-paths.ts";
 import description from "./glob.txt" with { type: "text" };
@@ -34,11 +35,14 @@ export const globTool = buildTool({
   isReadOnly: true,
   openWorld: false,
   isConcurrencySafe: () => true,
-  checkPermissions: async (input, context) => confineToWorkspace(searchBase(input, context.cwd), context),
+  async validateInput({ pattern }) {
+    return pathLimitProblem(pattern, "pattern");
+  },
+  checkPermissions: async (input, context) => confineToWorkspace(searchBase(input, context.cwd), context, "path"),
   permissionSubject: (input, cwd) => realPathSubject(searchBase(input, cwd), cwd),
   async call(input, context) {
     const { rest } = splitGlobPattern(input.pattern);
-    const base = resolveInWorkspace(searchBase(input, context.cwd), context);
+    const base = resolveInWorkspace(searchBase(input, context.cwd), context, "path");
     const info = await statOrUndefined(base);
     if (!info) return errorResult(`Directory does not exist: ${base}`);
     if (!info.isDirectory()) return errorResult(`${base} is not a directory; give a directory as path.`);

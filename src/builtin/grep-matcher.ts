@@ -1,8 +1,11 @@
 /**
- * The matching half of Grep: which lines of one text match a JavaScript regular expression, and
- * which lines to print around them. Pure functions over strings, so every mode is testable without
- * touching a disk.
+ * The matching half of Grep: which lines of one text match a pattern, and which lines to print
+ * around them. Matching uses the linear-time engine (runtime/linear-regex.ts), never JavaScript's
+ * backtracking RegExp, and hands the event loop back every few milliseconds, so one search over a
+ * large file does not delay another client's request.
  */
+import { compileLinearRegex, UnsupportedPatternError, type LinearRegex } from "../runtime/linear-regex.ts";
+import { timeSlicer, type TimeSliceOptions } from "./time-slice.ts";
 
 export interface PatternOptions {
   ignoreCase: boolean;
@@ -10,41 +13,48 @@ export interface PatternOptions {
   multiline: boolean;
 }
 
-/** The compiled expression, or the engine's complaint when the pattern is not a valid regex. */
-export function compilePattern(pattern: string, options: PatternOptions): RegExp | string {
-  const flags = (options.multiline ? "gms" : "") + (options.ignoreCase ? "i" : "");
+/** Lines matched between two looks at the clock. */
+const LINES_PER_CLOCK_CHECK = 64;
+
+/** The compiled pattern, or why it is refused (invalid, or a construct only a backtracking engine runs). */
+export function compilePattern(pattern: string, options: PatternOptions): LinearRegex | string {
   try {
-    return new RegExp(pattern, flags);
+    return compileLinearRegex(pattern, options);
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    if (error instanceof UnsupportedPatternError) return error.message;
+    throw error;
   }
 }
 
 export interface FileMatches {
-  /** The file's lines, without line terminators. */
+  /** The file's lines, without line terminators (left empty when no line matched). */
   lines: string[];
   /** 0-based indices of matching lines, ascending, without repeats. */
   matched: number[];
 }
 
-export function findMatches(text: string, regex: RegExp, multiline: boolean): FileMatches {
+export async function findMatches(text: string, regex: LinearRegex, multiline: boolean, options: TimeSliceOptions = {}): Promise<FileMatches> {
+  const pause = timeSlicer(options);
+  // Most files of a search match nowhere: one pass of the automaton says so without splitting lines.
+  if (!multiline && !regex.mayMatchAnyLine(text)) return { lines: [], matched: [] };
   const raw = text === "" ? [] : text.split("\n");
   if (raw.length > 1 && raw[raw.length - 1] === "") raw.pop();
   const lines = raw.map((line) => (line.endsWith("\r") ? line.slice(0, -1) : line));
   if (!multiline) {
     const matched: number[] = [];
-    lines.forEach((line, index) => {
-      if (regex.test(line)) matched.push(index);
-    });
+    for (let index = 0; index < lines.length; index++) {
+      if (index % LINES_PER_CLOCK_CHECK === 0) await pause();
+      if (regex.test(lines[index] ?? "")) matched.push(index);
+    }
     return { lines, matched };
   }
   const starts = lineStarts(text);
   const matched = new Set<number>();
-  regex.lastIndex = 0;
-  for (const match of text.matchAll(regex)) {
+  for (const match of regex.matches(text)) {
     const first = lineAt(starts, match.index);
-    const last = lineAt(starts, match.index + Math.max(match[0].length - 1, 0));
+    const last = lineAt(starts, match.index + Math.max(match.length - 1, 0));
     for (let line = first; line <= last && line < lines.length; line++) matched.add(line);
+    await pause();
   }
   return { lines, matched: [...matched].sort((a, b) => a - b) };
 }

@@ -3,12 +3,13 @@
  * should not be searched, and turns matches into output lines in ripgrep's shapes:
  * `path:12:text` for matches, `path-13-text` for context, `--` between groups, `path:3` for counts.
  */
-import { stat } from "node:fs/promises";
 import { basename } from "node:path";
+import type { LinearRegex } from "../runtime/linear-regex.ts";
 import { FileWalk, type WalkedFile } from "./file-walk.ts";
 import { hasExtension } from "./file-types.ts";
 import { contextGroups, findMatches, type FileMatches } from "./grep-matcher.ts";
 import { BINARY_SNIFF_BYTES, cutLongLine, decodeUtf8, formatBytes, hasNulByte } from "./text-file.ts";
+import { openInWorkspace, readAtMost } from "./workspace-file.ts";
 
 /** Files above this size are skipped: they are logs or bundles, and reading them would stall the call. */
 export const MAX_GREP_FILE_BYTES = 5 * 1024 * 1024;
@@ -25,7 +26,7 @@ export interface GrepRequest {
   root: string;
   /** The root is one file: search it whatever the filters say, and print lines without its name. */
   singleFile: boolean;
-  regex: RegExp;
+  regex: LinearRegex;
   multiline: boolean;
   mode: GrepMode;
   before: number;
@@ -59,10 +60,10 @@ export async function searchFiles(request: GrepRequest): Promise<GrepOutcome> {
   for await (const file of files) {
     if (request.signal?.aborted) throw new Error("the search was cancelled");
     if (!request.singleFile && !accepts(file)) continue;
-    const text = await searchableText(file.path);
+    const text = await searchableText(file.path, request.root);
     if (text === "oversized") oversized++;
     if (typeof text !== "object") continue;
-    const matches = findMatches(text.value, request.regex, request.multiline);
+    const matches = await findMatches(text.value, request.regex, request.multiline, { signal: request.signal });
     if (matches.matched.length === 0) continue;
     matchingFiles++;
     matchingLines += matches.matched.length;
@@ -125,12 +126,19 @@ async function* single(path: string): AsyncGenerator<WalkedFile> {
   yield { path, relative: basename(path) };
 }
 
-/** The file's text, "oversized", or undefined for binary and unreadable files (skipped silently, as ripgrep does). */
-async function searchableText(path: string): Promise<{ value: string } | "oversized" | undefined> {
+/**
+ * The file's text, "oversized", or undefined for binary, special and unreadable files (skipped
+ * silently, as ripgrep does). Size and bytes come from one descriptor verified below the root.
+ */
+async function searchableText(path: string, root: string): Promise<{ value: string } | "oversized" | undefined> {
   try {
-    const info = await stat(path);
-    if (info.size > MAX_GREP_FILE_BYTES) return "oversized";
-    const bytes = await Bun.file(path).bytes();
+    const opened = await openInWorkspace(path, [root]);
+    if (!opened.ok) return undefined;
+    await using file = opened.entry;
+    if (!file.stats.isFile()) return undefined;
+    if (file.stats.size > MAX_GREP_FILE_BYTES) return "oversized";
+    const { bytes, more } = await readAtMost(file.handle, MAX_GREP_FILE_BYTES, file.stats.size);
+    if (more) return "oversized";
     if (hasNulByte(bytes, BINARY_SNIFF_BYTES)) return undefined;
     const value = decodeUtf8(bytes);
     if (value === undefined) return undefined;

@@ -1,7 +1,7 @@
 /**
  * Grep: a regular-expression search over the workspace, in TypeScript so no ripgrep binary is
  * needed. The walk skips .git, node_modules, binary files and files over a size cap; matching is
- * JavaScript RegExp (grep-matcher.ts); the output follows ripgrep's shapes.
+ * linear-time (RE2 semantics, grep-matcher.ts); the output follows ripgrep's shapes.
  */
 import { z } from "zod";
 import { buildTool } from "../tool/build-tool.ts";
@@ -11,6 +11,7 @@ import { newestFirst } from "./file-walk.ts";
 import { extensionsOfType, knownFileTypes } from "./file-types.ts";
 import { compilePattern } from "./grep-matcher.ts";
 import { searchFiles, type GrepRequest } from "./grep-search.ts";
+import { pathLimitProblem } from "./path-limits.ts";
 import { statOrUndefined } from "./text-file.ts";
 import { confineToWorkspace, realPathSubject, resolveInWorkspace } from "./workspace-paths.ts";
 import description from "./grep.txt" with { type: "text" };
@@ -65,21 +66,23 @@ export const grepTool = buildTool({
   isConcurrencySafe: () => true,
   async validateInput(input) {
     const problems: FieldProblem[] = [];
+    const globTooLong = input.glob === undefined ? undefined : pathLimitProblem(input.glob, "glob");
+    if (globTooLong) problems.push({ field: "glob", problem: globTooLong.replace(/^glob /, "") });
     const compiled = compilePattern(input.pattern, { ignoreCase: input["-i"] ?? false, multiline: input.multiline ?? false });
-    if (typeof compiled === "string") problems.push({ field: "pattern", problem: `is not a valid JavaScript regular expression (${compiled})` });
+    if (typeof compiled === "string") problems.push({ field: "pattern", problem: compiled });
     if (input.type !== undefined && !extensionsOfType(input.type)) {
       problems.push({ field: "type", problem: `"${input.type}" is not a known file type; use one of ${knownFileTypes().join(", ")}, or a glob` });
     }
     return problems.length > 0 ? formatProblems("Grep", problems) : undefined;
   },
-  checkPermissions: async (input, context) => confineToWorkspace(input.path ?? context.cwd, context),
+  checkPermissions: async (input, context) => confineToWorkspace(input.path ?? context.cwd, context, "path"),
   permissionSubject: (input, cwd) => realPathSubject(input.path ?? cwd, cwd),
   async call(input, context) {
-    const root = resolveInWorkspace(input.path ?? context.cwd, context);
+    const root = resolveInWorkspace(input.path ?? context.cwd, context, "path");
     const info = await statOrUndefined(root);
     if (!info) return errorResult(`Path does not exist: ${root}`);
     const regex = compilePattern(input.pattern, { ignoreCase: input["-i"] ?? false, multiline: input.multiline ?? false });
-    if (typeof regex === "string") return errorResult(`pattern is not a valid regular expression: ${regex}`);
+    if (typeof regex === "string") return errorResult(`pattern ${regex}`);
 
     const request: GrepRequest = {
       root,

@@ -9,7 +9,8 @@ import { buildTool } from "../tool/build-tool.ts";
 import { errorResult, textResult } from "../tool/result.ts";
 import { editNotebook, NotebookFormatError, parseNotebook, type Notebook, type NotebookEditRequest } from "./notebook-document.ts";
 import { readTextFile } from "./text-file.ts";
-import { confineToWorkspace, realPathSubject, resolveInWorkspace } from "./workspace-paths.ts";
+import { confineToWorkspace, realPathSubject, realRoots, resolveInWorkspace } from "./workspace-paths.ts";
+import { writeInWorkspace } from "./workspace-write.ts";
 import description from "./notebook-edit.txt" with { type: "text" };
 
 /** Notebooks carry their outputs (images included); past this, editing belongs to Jupyter itself. */
@@ -44,11 +45,12 @@ export const notebookEditTool = buildTool({
     }
     return undefined;
   },
-  checkPermissions: async ({ notebook_path }, context) => confineToWorkspace(notebook_path, context),
+  checkPermissions: async ({ notebook_path }, context) => confineToWorkspace(notebook_path, context, "notebook_path"),
   permissionSubject: ({ notebook_path }, cwd) => realPathSubject(notebook_path, cwd),
   async call(input, context) {
-    const path = resolveInWorkspace(input.notebook_path, context);
-    const file = await readTextFile(path, MAX_NOTEBOOK_BYTES, path);
+    const path = resolveInWorkspace(input.notebook_path, context, "notebook_path");
+    const roots = realRoots(context.workspaceRoots);
+    const file = await readTextFile(path, MAX_NOTEBOOK_BYTES, roots, path);
     if (!file.ok) return errorResult(`Cannot edit: ${file.reason}`);
     let notebook: Notebook;
     try {
@@ -60,7 +62,8 @@ export const notebookEditTool = buildTool({
     const request = editRequest(input, notebook);
     if (typeof request === "string") return errorResult(request);
     const { text, cell } = editNotebook(notebook, request);
-    await Bun.write(path, text);
+    const written = await writeInWorkspace(path, text, roots);
+    if (!written.ok) return errorResult(`Cannot edit: ${written.reason}`);
     return textResult(describeEdit(request, cell.id, path), { mode: request.mode, index: request.index, cell });
   },
 });

@@ -3,7 +3,9 @@
  * range of a multi-gigabyte log. Memory stays bounded even for a file that is one enormous line:
  * only the first `keepChars` characters of each line in the window are kept.
  */
+import type { FileHandle } from "node:fs/promises";
 import { MAX_DISPLAY_LINE_CHARS } from "./text-file.ts";
+import { readChunks } from "./workspace-file.ts";
 
 export interface LineWindowRequest {
   /** 1-based number of the first line wanted. */
@@ -27,8 +29,8 @@ export type LineWindow =
   | { ok: true; lines: WindowLine[]; totalLines?: number }
   | { ok: false; reason: "binary" | "invalid-utf8" };
 
-/** `source` is a path to stream from, or the bytes of a small file already read whole. */
-export async function readLineWindow(source: string | Uint8Array, request: LineWindowRequest): Promise<LineWindow> {
+/** `source` is an open descriptor to stream from, or the bytes of a small file already read whole. */
+export async function readLineWindow(source: FileHandle | Uint8Array, request: LineWindowRequest): Promise<LineWindow> {
   const keep = request.keepChars ?? MAX_DISPLAY_LINE_CHARS + 1;
   const end = request.start + request.count; // first line number past the window
   const decoder = new TextDecoder("utf-8", { fatal: true });
@@ -62,12 +64,10 @@ export async function readLineWindow(source: string | Uint8Array, request: LineW
     take(text.slice(from));
   };
 
-  const reader = (typeof source === "string" ? Bun.file(source).stream() : new Blob([source]).stream()).getReader();
+  const chunks = source instanceof Uint8Array ? wholeChunks(source) : readChunks(source);
   try {
-    for (;;) {
+    for await (const value of chunks) {
       if (request.signal?.aborted) throw new Error("the read was cancelled");
-      const { done, value } = await reader.read();
-      if (done) break;
       if (value.includes(0)) return { ok: false, reason: "binary" };
       feed(decoder.decode(value, { stream: true }));
       if (!request.readToEnd && lineNumber >= end) return { ok: true, lines };
@@ -77,9 +77,13 @@ export async function readLineWindow(source: string | Uint8Array, request: LineW
     if (error instanceof TypeError) return { ok: false, reason: "invalid-utf8" };
     throw error;
   } finally {
-    await reader.cancel().catch(() => {});
+    await chunks.return(undefined);
   }
   // A last line without a trailing newline is still a line; an empty file has none.
   if (currentLength > 0) finishLine();
   return { ok: true, lines, totalLines: lineNumber - 1 };
+}
+
+async function* wholeChunks(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
+  yield bytes;
 }

@@ -2,14 +2,15 @@
  * Read: a file's lines with their numbers, a range of a large file, or an image. Text is decoded
  * strictly; binary files are refused with a reason instead of being shown as noise.
  */
-import { open } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
 import { z } from "zod";
 import { buildTool } from "../tool/build-tool.ts";
 import { errorResult, textResult, type ToolResult } from "../tool/result.ts";
 import { MAX_IMAGE_BYTES, sniffImageType } from "./image-file.ts";
 import { readLineWindow, type WindowLine } from "./read-lines.ts";
-import { formatBytes, numberedLine, statOrUndefined } from "./text-file.ts";
-import { confineToWorkspace, realPathSubject, resolveInWorkspace } from "./workspace-paths.ts";
+import { formatBytes, numberedLine } from "./text-file.ts";
+import { openInWorkspace, readAtMost } from "./workspace-file.ts";
+import { confineToWorkspace, realPathSubject, realRoots, resolveInWorkspace } from "./workspace-paths.ts";
 import description from "./read.txt" with { type: "text" };
 
 export const DEFAULT_READ_LINES = 2000;
@@ -46,26 +47,32 @@ export const readTool = buildTool({
   permissionSubject: ({ file_path }, cwd) => realPathSubject(file_path, cwd),
   async call({ file_path, offset, limit }, context) {
     const path = resolveInWorkspace(file_path, context);
-    const info = await statOrUndefined(path);
-    if (!info) return errorResult(`File does not exist: ${path}`);
+    // Type, size and bytes all come from one descriptor: nothing swapped in after a check is read.
+    const opened = await openInWorkspace(path, realRoots(context.workspaceRoots));
+    if (!opened.ok) return errorResult(opened.missing ? `File does not exist: ${path}` : `${opened.reason}.`);
+    await using file = opened.entry;
+    const info = file.stats;
     if (info.isDirectory()) return errorResult(`${path} is a directory. Use Glob to list its files.`);
     if (!info.isFile()) return errorResult(`${path} is not a regular file.`);
 
     // A file Read may return whole is read once; only larger files are streamed (a range of a big log).
-    const whole = info.size <= MAX_READ_BYTES ? await Bun.file(path).bytes() : undefined;
-    const image = await readImage(path, info.size, whole);
+    const small = info.size <= MAX_READ_BYTES ? await readAtMost(file.handle, MAX_READ_BYTES, info.size) : undefined;
+    // A file that grew past the limit after the fstat is treated as the large file it now is.
+    const whole = small && !small.more ? small.bytes : undefined;
+    const size = whole ? whole.length : Math.max(info.size, MAX_READ_BYTES + 1);
+    const image = await readImage(path, size, whole, file.handle);
     if (image) return image;
 
     const ranged = offset !== undefined || limit !== undefined;
-    if (!ranged && info.size > MAX_READ_BYTES) {
+    if (!ranged && size > MAX_READ_BYTES) {
       return errorResult(
-        `${path} is ${formatBytes(info.size)}, more than the ${formatBytes(MAX_READ_BYTES)} Read returns at once. ` +
+        `${path} is ${formatBytes(size)}, more than the ${formatBytes(MAX_READ_BYTES)} Read returns at once. ` +
           "Read a range with offset and limit (for example offset 1, limit 500), or use Grep to find the lines you need.",
       );
     }
     const start = Math.max(offset ?? 1, 1);
     const count = limit ?? DEFAULT_READ_LINES;
-    const window = await readLineWindow(whole ?? path, { start, count, readToEnd: info.size <= MAX_READ_BYTES, signal: context.signal });
+    const window = await readLineWindow(whole ?? file.handle, { start, count, readToEnd: whole !== undefined, signal: context.signal });
     if (!window.ok) {
       const why = window.reason === "binary" ? "it contains NUL bytes" : "it is not valid UTF-8 text";
       return errorResult(`${path} looks like a binary file (${why}); Read only shows text and images.`);
@@ -79,15 +86,10 @@ export const readTool = buildTool({
   },
 });
 
-async function readHead(path: string): Promise<Uint8Array> {
-  const handle = await open(path, "r");
+async function readHead(handle: FileHandle): Promise<Uint8Array> {
   const head = new Uint8Array(16);
-  try {
-    await handle.read(head, 0, head.length, 0);
-  } finally {
-    await handle.close();
-  }
-  return head;
+  const { bytesRead } = await handle.read(head, 0, head.length, 0);
+  return head.subarray(0, bytesRead);
 }
 
 function formatWindow(lines: readonly WindowLine[], start: number, total: number | undefined): string {
@@ -114,18 +116,24 @@ function formatWindow(lines: readonly WindowLine[], start: number, total: number
   return out.join("\n");
 }
 
-async function readImage(path: string, size: number, whole: Uint8Array | undefined): Promise<ToolResult | undefined> {
-  const head = whole ? whole.subarray(0, 16) : await readHead(path);
+async function readImage(path: string, size: number, whole: Uint8Array | undefined, handle: FileHandle): Promise<ToolResult | undefined> {
+  const head = whole ? whole.subarray(0, 16) : await readHead(handle);
   const mimeType = sniffImageType(head);
   if (!mimeType) return undefined;
   if (size > MAX_IMAGE_BYTES) {
     return errorResult(`${path} is a ${formatBytes(size)} image (${mimeType}); images over ${formatBytes(MAX_IMAGE_BYTES)} cannot be returned.`);
   }
-  const data = Buffer.from(whole ?? (await Bun.file(path).bytes())).toString("base64");
+  let bytes = whole;
+  if (!bytes) {
+    const read = await readAtMost(handle, MAX_IMAGE_BYTES, size);
+    if (read.more) return errorResult(`${path} grew past ${formatBytes(MAX_IMAGE_BYTES)} while it was read; images over that cannot be returned.`);
+    bytes = read.bytes;
+  }
+  const data = Buffer.from(bytes).toString("base64");
   return {
     content: [
       { type: "image", data, mimeType },
-      { type: "text", text: `${path}: ${mimeType} image, ${formatBytes(size)}.` },
+      { type: "text", text: `${path}: ${mimeType} image, ${formatBytes(bytes.length)}.` },
     ],
     isError: false,
   };

@@ -3,6 +3,7 @@
  * and the `cat -n` line format the model sees (and copies from when it edits).
  */
 import { stat } from "node:fs/promises";
+import { openInWorkspace, readAtMost } from "./workspace-file.ts";
 
 /** How much of a file is sniffed for NUL bytes, the way grep and git decide a file is binary. */
 export const BINARY_SNIFF_BYTES = 8192;
@@ -29,24 +30,28 @@ export function decodeUtf8(bytes: Uint8Array): string | undefined {
   }
 }
 
-export type TextFile = { ok: true; text: string; size: number } | { ok: false; reason: string };
+export type TextFile = { ok: true; text: string; size: number } | { ok: false; reason: string; missing: boolean };
 
 /**
- * Reads a whole file as text, refusing directories, files over `maxBytes` and binary content with a
- * reason the model can act on. `displayPath` is how the file is named in that reason.
+ * Reads a whole file as text, refusing directories, special files, files over `maxBytes` and binary
+ * content with a reason the model can act on. The size is checked on the open descriptor and at
+ * most `maxBytes` are read from it (workspace-file.ts), so a file swapped or grown meanwhile cannot
+ * load more. `displayPath` is how the file is named in that reason.
  */
-export async function readTextFile(path: string, maxBytes: number, displayPath = path): Promise<TextFile> {
-  const info = await statOrUndefined(path);
-  if (!info) return { ok: false, reason: `${displayPath} does not exist.` };
-  if (info.isDirectory()) return { ok: false, reason: `${displayPath} is a directory, not a file.` };
-  if (!info.isFile()) return { ok: false, reason: `${displayPath} is not a regular file.` };
-  if (info.size > maxBytes) {
-    return { ok: false, reason: `${displayPath} is ${formatBytes(info.size)}, over the ${formatBytes(maxBytes)} limit.` };
+export async function readTextFile(path: string, maxBytes: number, roots: readonly string[], displayPath = path): Promise<TextFile> {
+  const opened = await openInWorkspace(path, roots);
+  if (!opened.ok) return { ok: false, reason: opened.missing ? `${displayPath} does not exist.` : `${opened.reason}.`, missing: opened.missing };
+  await using file = opened.entry;
+  if (file.stats.isDirectory()) return { ok: false, reason: `${displayPath} is a directory, not a file.`, missing: false };
+  if (!file.stats.isFile()) return { ok: false, reason: `${displayPath} is not a regular file.`, missing: false };
+  if (file.stats.size > maxBytes) {
+    return { ok: false, reason: `${displayPath} is ${formatBytes(file.stats.size)}, over the ${formatBytes(maxBytes)} limit.`, missing: false };
   }
-  const bytes = await Bun.file(path).bytes();
-  if (hasNulByte(bytes, BINARY_SNIFF_BYTES)) return { ok: false, reason: `${displayPath} is a binary file (it contains NUL bytes).` };
+  const { bytes, more } = await readAtMost(file.handle, maxBytes, file.stats.size);
+  if (more) return { ok: false, reason: `${displayPath} grew past the ${formatBytes(maxBytes)} limit while it was read.`, missing: false };
+  if (hasNulByte(bytes, BINARY_SNIFF_BYTES)) return { ok: false, reason: `${displayPath} is a binary file (it contains NUL bytes).`, missing: false };
   const text = decodeUtf8(bytes);
-  if (text === undefined) return { ok: false, reason: `${displayPath} is not valid UTF-8 text (binary or another encoding).` };
+  if (text === undefined) return { ok: false, reason: `${displayPath} is not valid UTF-8 text (binary or another encoding).`, missing: false };
   return { ok: true, text, size: bytes.length };
 }
 

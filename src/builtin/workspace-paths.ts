@@ -4,12 +4,13 @@
  * so neither `..` nor a symlink (to a file, to a directory, or dangling) can lead outside a root.
  * The tools then do their I/O on the resolved path, never on the text the model sent.
  *
- * Not defended: a process that swaps a directory for a symlink between this check and the I/O.
- * A model cannot race itself, and anything that can already runs with Bash's rights.
+ * This check is by name, so a directory swapped for a symlink after it could still lead out: the I/O
+ * layer closes that gap by verifying each opened descriptor (workspace-file.ts, workspace-write.ts).
  */
 import { lstatSync, readlinkSync, realpathSync } from "node:fs";
-import { basename, dirname, isAbsolute, join, resolve, sep } from "node:path";
+import { isAbsolute, join, resolve, sep } from "node:path";
 import type { PermissionDecision, ToolContext } from "../tool/tool.ts";
+import { pathLimitProblem } from "./path-limits.ts";
 
 /** Linux gives up after 40 links in one lookup; so do we. */
 const MAX_SYMLINK_HOPS = 40;
@@ -23,39 +24,53 @@ export type WorkspaceContext = Pick<ToolContext, "cwd" | "workspaceRoots">;
 /**
  * The real absolute path `filePath` refers to, following every symlink that exists along it.
  * Parts that do not exist yet are appended as written. Never checks the roots: see `resolveInWorkspace`.
+ * `field` names the input in the message when a path breaks a length limit (path-limits.ts).
+ *
+ * Linear in the path: the deepest existing prefix is found by bisection (whether a prefix resolves
+ * only ever changes once along a path), not by resolving every shorter prefix in turn, which was
+ * quadratic and let one long path stall the daemon.
  */
-export function resolveRealPath(filePath: string, cwd: string): string {
+export function resolveRealPath(filePath: string, cwd: string, field = "file_path"): string {
+  const tooLong = pathLimitProblem(filePath, field);
+  if (tooLong) throw new WorkspacePathError(tooLong);
   let pending = isAbsolute(filePath) ? resolve(filePath) : resolve(cwd, filePath);
   for (let hop = 0; hop <= MAX_SYMLINK_HOPS; hop++) {
-    const missing: string[] = [];
-    let probe = pending;
-    for (;;) {
-      const real = tryRealpath(probe);
-      if (real !== undefined) return missing.length === 0 ? real : join(real, ...missing);
-      const link = danglingLinkTarget(probe);
-      if (link !== undefined) {
-        // A dangling symlink: writing through it would create its target, wherever that is.
-        pending = join(resolve(dirname(probe), link), ...missing);
-        break;
+    const limit = pathLimitProblem(pending, `${field} (as the absolute path ${pending.slice(0, 60)}…)`);
+    if (limit) throw new WorkspacePathError(limit);
+    const parts = pending.split(sep).filter((part) => part !== "");
+    const prefix = (count: number) => sep + parts.slice(0, count).join(sep);
+    let found = 0;
+    let foundReal = tryRealpath(sep) ?? sep;
+    let high = parts.length;
+    while (found < high) {
+      const middle = (found + high + 1) >> 1;
+      const real = tryRealpath(prefix(middle));
+      if (real === undefined) {
+        high = middle - 1;
+      } else {
+        found = middle;
+        foundReal = real;
       }
-      const parent = dirname(probe);
-      if (parent === probe) return pending;
-      missing.unshift(basename(probe));
-      probe = parent;
     }
+    if (found === parts.length) return foundReal;
+    const missing = parts.slice(found);
+    const link = danglingLinkTarget(join(foundReal, missing[0] ?? ""));
+    // A dangling symlink: writing through it would create its target, wherever that is.
+    if (link === undefined) return join(foundReal, ...missing);
+    pending = join(resolve(foundReal, link), ...missing.slice(1));
   }
   throw new WorkspacePathError(`${filePath} has too many levels of symbolic links.`);
 }
 
 /** Resolves `filePath` and refuses it unless it lies inside one of the workspace roots. */
-export function resolveInWorkspace(filePath: string, context: WorkspaceContext): string {
-  if (filePath.trim() === "") throw new WorkspacePathError("file_path is empty: give the path of a file.");
-  if (filePath.includes("\0")) throw new WorkspacePathError("file_path contains a NUL character.");
+export function resolveInWorkspace(filePath: string, context: WorkspaceContext, field = "file_path"): string {
+  if (filePath.trim() === "") throw new WorkspacePathError(`${field} is empty: give the path of a file.`);
+  if (filePath.includes("\0")) throw new WorkspacePathError(`${field} contains a NUL character.`);
   const roots = realRoots(context.workspaceRoots);
   if (roots.length === 0) {
     throw new WorkspacePathError("This session has no workspace roots, so file tools cannot touch any path.");
   }
-  const real = resolveRealPath(filePath, context.cwd);
+  const real = resolveRealPath(filePath, context.cwd, field);
   if (roots.some((root) => isInside(real, root))) return real;
   const lexical = isAbsolute(filePath) ? resolve(filePath) : resolve(context.cwd, filePath);
   const how = roots.some((root) => isInside(lexical, root)) ? " through a symbolic link" : "";
@@ -72,7 +87,7 @@ export function isInside(path: string, root: string): boolean {
   return path.startsWith(prefix);
 }
 
-function realRoots(roots: readonly string[]): string[] {
+export function realRoots(roots: readonly string[]): string[] {
   // Roots are promised to be real paths; resolving again costs little and survives a caller that forgot.
   return roots.map((root) => tryRealpath(root) ?? resolve(root));
 }
@@ -98,9 +113,9 @@ function danglingLinkTarget(path: string): string | undefined {
  * refuses a path outside the roots in every mode, bypass included, because the pipeline always runs
  * a tool's own check before the session's rules.
  */
-export async function confineToWorkspace(filePath: string, context: WorkspaceContext): Promise<PermissionDecision> {
+export async function confineToWorkspace(filePath: string, context: WorkspaceContext, field = "file_path"): Promise<PermissionDecision> {
   try {
-    resolveInWorkspace(filePath, context);
+    resolveInWorkspace(filePath, context, field);
     return { behavior: "passthrough" };
   } catch (error) {
     if (error instanceof WorkspacePathError) return { behavior: "deny", message: error.message };

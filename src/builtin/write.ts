@@ -1,15 +1,15 @@
 /**
  * Write: creates or overwrites one file inside the workspace, creating missing parent directories.
  * The bytes go to the resolved real path, so a symlink inside the workspace is written through and
- * one pointing outside is refused before anything is created.
+ * one pointing outside is refused before anything is created; the write itself goes through a
+ * verified directory descriptor and a temp file renamed into place (workspace-write.ts).
  */
-import { mkdir } from "node:fs/promises";
-import { dirname } from "node:path";
 import { z } from "zod";
 import { buildTool } from "../tool/build-tool.ts";
 import { errorResult, textResult } from "../tool/result.ts";
-import { formatBytes, splitLines, statOrUndefined } from "./text-file.ts";
-import { confineToWorkspace, realPathSubject, resolveInWorkspace } from "./workspace-paths.ts";
+import { formatBytes, splitLines } from "./text-file.ts";
+import { confineToWorkspace, realPathSubject, realRoots, resolveInWorkspace } from "./workspace-paths.ts";
+import { writeInWorkspace } from "./workspace-write.ts";
 import description from "./write.txt" with { type: "text" };
 
 const inputSchema = z.strictObject({
@@ -28,14 +28,10 @@ export const writeTool = buildTool({
   permissionSubject: ({ file_path }, cwd) => realPathSubject(file_path, cwd),
   async call({ file_path, content }, context) {
     const path = resolveInWorkspace(file_path, context);
-    const existing = await statOrUndefined(path);
-    if (existing?.isDirectory()) return errorResult(`${path} is a directory; give the path of a file inside it.`);
-    if (existing && !existing.isFile()) return errorResult(`${path} exists and is not a regular file; it was left alone.`);
-    // The missing parents all lie below the real, in-workspace ancestor `resolveInWorkspace` found.
-    await mkdir(dirname(path), { recursive: true });
-    const bytes = await Bun.write(path, content);
+    const written = await writeInWorkspace(path, content, realRoots(context.workspaceRoots));
+    if (!written.ok) return errorResult(written.reason);
     const lines = splitLines(content).length;
-    const verb = existing ? "Overwrote" : "Created";
-    return textResult(`${verb} ${path} (${lines} ${lines === 1 ? "line" : "lines"}, ${formatBytes(bytes)}).`);
+    const verb = written.created ? "Created" : "Overwrote";
+    return textResult(`${verb} ${path} (${lines} ${lines === 1 ? "line" : "lines"}, ${formatBytes(written.bytes)}).`);
   },
 });

@@ -4,11 +4,14 @@
  * fine (built-in tools only); a named file that is missing, or any file with an error, is refused.
  */
 import { statSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import type { z } from "zod";
+import { readRegularFileSync } from "../runtime/bounded-file.ts";
 import { configSchema, type Config } from "./schema.ts";
+
+/** A config is a page of JSON; past this it is a mistake (or a device), not a config. */
+export const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
 
 export class ConfigError extends Error {}
 
@@ -27,15 +30,14 @@ export function locateConfig(flag: string | undefined, env: NodeJS.ProcessEnv = 
 
 export async function loadConfig(source: ConfigSource): Promise<{ config: Config; path: string | null }> {
   if (!source.path) return { config: parseConfig({}, "(defaults)"), path: null };
-  let text: string;
-  try {
-    text = await readFile(source.path, "utf8");
-  } catch (error) {
-    if (!source.explicit && (error as NodeJS.ErrnoException).code === "ENOENT") {
-      return { config: parseConfig({}, "(defaults)"), path: null };
-    }
-    throw new ConfigError(`cannot read config ${source.path}: ${(error as Error).message}`);
+  // One non-blocking descriptor, checked and read: a FIFO at the config path (at start or on SIGHUP)
+  // is refused instead of blocking the daemon in open(2).
+  const read = readRegularFileSync(source.path, MAX_CONFIG_BYTES);
+  if (!read.ok) {
+    if (!source.explicit && read.missing) return { config: parseConfig({}, "(defaults)"), path: null };
+    throw new ConfigError(`cannot read config ${source.path}: ${read.reason}`);
   }
+  const text = read.text;
   let raw: unknown;
   try {
     raw = JSON.parse(text);

@@ -4,10 +4,10 @@
  * the watcher reports it. A bad or vanished file is logged with the reason and the last good payload
  * stays in force; to clear the file's values, write `{"features": {}}`.
  */
-import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
 import type { Logger } from "../runtime/logger.ts";
 import type { Closeable, WatchFile } from "./file-watcher.ts";
 import { MAX_PAYLOAD_BYTES, type Payload, parsePayloadText } from "./payload.ts";
+import { readRegularFileSync, type BoundedRead } from "../runtime/bounded-file.ts";
 import { type LayerUpdated, type PayloadLayer, RepeatGuard } from "./payload-layer.ts";
 import type { PayloadReport } from "./runtime-flags.ts";
 
@@ -92,24 +92,8 @@ export class FeaturesFileSource implements PayloadLayer {
   }
 }
 
-type ReadResult = { ok: true; text: string } | { ok: false; reason: string; missing: boolean };
-
-function readBounded(path: string): ReadResult {
-  let fd: number | undefined;
-  try {
-    // Opened without blocking and checked on the open descriptor: a FIFO or device (even one swapped
-    // in after a check by name) would otherwise block this synchronous read, and the whole daemon.
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) return { ok: false, reason: "not a regular file", missing: false };
-    if (stat.size > MAX_PAYLOAD_BYTES) return { ok: false, reason: `file is ${stat.size} bytes; the limit is ${MAX_PAYLOAD_BYTES}`, missing: false };
-    const text = readFileSync(fd, "utf8");
-    if (text.length > MAX_PAYLOAD_BYTES) return { ok: false, reason: `file grew past the ${MAX_PAYLOAD_BYTES}-byte limit while read`, missing: false };
-    return { ok: true, text };
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return { ok: false, reason: code === "ENOENT" ? "file not found" : `cannot read: ${(error as Error).message}`, missing: code === "ENOENT" };
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
+function readBounded(path: string): BoundedRead {
+  // Checked and read on one non-blocking descriptor: a FIFO or device (even one swapped in after a
+  // check by name) would otherwise block this synchronous read, and the whole daemon.
+  return readRegularFileSync(path, MAX_PAYLOAD_BYTES);
 }

@@ -2,8 +2,13 @@
  * Ajv side of the validation seam, for the JSON Schemas MCP servers publish. Each distinct schema is
  * compiled once, on first use (7,000 tools must not cost 7,000 compilations at start-up), and the
  * compiled function is shared by every tool with the same schema.
+ *
+ * A server's schema is as untrusted as a model's input: its `pattern`s are matched by the linear-time
+ * engine (a backtracking `^(a+)+$` would stall every client during validation), and a schema that
+ * refers to itself without end is answered as a tool error instead of overflowing the stack.
  */
 import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
+import { compileLinearRegex, UnsupportedPatternError } from "../runtime/linear-regex.ts";
 import { formatProblems, isPlainObject, type Validator } from "./validator.ts";
 import type { JsonSchema } from "../tool/tool.ts";
 
@@ -26,7 +31,20 @@ export class JsonSchemaCompiler {
       }
       // A schema the server got wrong cannot judge inputs; the server will, so let the call through.
       if (compiled instanceof Error) return { ok: true, value: input };
-      if (compiled(input)) return { ok: true, value: input };
+      let valid: boolean;
+      try {
+        valid = compiled(input) as boolean;
+      } catch (error) {
+        // `{"$ref": "#"}` and its cousins recurse without consuming input until the stack is gone.
+        if (!(error instanceof RangeError)) throw error;
+        return {
+          ok: false,
+          message:
+            `${toolName} cannot be called: its input schema refers to itself without end (a recursive $ref), so no input can be checked against it. ` +
+            "This is a fault of the tool's server, not of the input; use another tool.",
+        };
+      }
+      if (valid) return { ok: true, value: input };
       return { ok: false, message: formatProblems(toolName, describeErrors(compiled.errors ?? [])) };
     };
   }
@@ -55,13 +73,32 @@ export class JsonSchemaCompiler {
 
 function createAjv7(): Ajv {
   const { Ajv: Draft7 } = require("ajv") as typeof import("ajv");
-  return withFormats(new Draft7({ allErrors: true, strict: false, validateFormats: true }));
+  return withFormats(new Draft7({ allErrors: true, strict: false, validateFormats: true, code: { regExp: linearRegExp } }));
 }
 
 function createAjv2020(): Ajv {
   const { Ajv2020 } = require("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js");
-  return withFormats(new Ajv2020({ allErrors: true, strict: false }));
+  return withFormats(new Ajv2020({ allErrors: true, strict: false, code: { regExp: linearRegExp } }));
 }
+
+/**
+ * Ajv's hook for `pattern` and `patternProperties`. A pattern the linear engine refuses (a
+ * backreference, a lookaround) is not checked here: the server still validates its own input, and
+ * refusing the whole tool over one unsupported pattern would punish the user for the server's regex.
+ */
+const linearRegExp = Object.assign(
+  (pattern: string, _unicodeFlag: string) => {
+    try {
+      const regex = compileLinearRegex(pattern);
+      return { test: (text: string) => regex.test(text), toString: () => `linear:${pattern}` };
+    } catch (error) {
+      if (!(error instanceof UnsupportedPatternError)) throw error;
+      return { test: () => true, toString: () => `unchecked:${pattern}` };
+    }
+  },
+  // Ajv names the function in generated code by this; any stable identifier does.
+  { code: "linearRegExp" },
+);
 
 function withFormats<T extends Ajv>(ajv: T): T {
   const addFormats = require("ajv-formats") as typeof import("ajv-formats");

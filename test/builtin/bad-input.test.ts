@@ -19,7 +19,7 @@ const cases: ReadonlyArray<{ tool: string; input: unknown; field: string; proble
   { tool: "Grep", input: { pattern: "x", output_mode: "lines" }, field: "output_mode", problem: /files_with_matches/ },
   { tool: "Grep", input: { pattern: "x", "-C": -2 }, field: "-C", problem: />=0/ },
   { tool: "Grep", input: { pattern: "x", head_limit: 0 }, field: "head_limit", problem: />0/ },
-  { tool: "Grep", input: { pattern: "(unclosed" }, field: "pattern", problem: /not a valid JavaScript regular expression/ },
+  { tool: "Grep", input: { pattern: "(unclosed" }, field: "pattern", problem: /pattern: is not a valid regular expression \(missing closing \)/ },
   { tool: "Grep", input: { pattern: "x", type: "cobol" }, field: "type", problem: /not a known file type; use one of c, cpp/ },
 ];
 

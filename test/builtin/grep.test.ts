@@ -1,7 +1,8 @@
 /** Grep: the three output modes, context, filters, limits and what is skipped. */
 import { describe, expect, test } from "bun:test";
 import { utimesSync } from "node:fs";
-import { contextGroups, findMatches } from "../../src/builtin/grep-matcher.ts";
+import { compilePattern, contextGroups, findMatches } from "../../src/builtin/grep-matcher.ts";
+import type { LinearRegex } from "../../src/runtime/linear-regex.ts";
 import { MAX_GREP_FILE_BYTES } from "../../src/builtin/grep-search.ts";
 import { makeWorkspace, type Workspace } from "./fixture.ts";
 
@@ -130,14 +131,33 @@ describe("Grep", () => {
 });
 
 describe("grep-matcher", () => {
-  test("findMatches works line by line, drops a final empty line and CRs", () => {
-    expect(findMatches("a1\r\nb\r\na2\r\n", /a/, false)).toEqual({ lines: ["a1", "b", "a2"], matched: [0, 2] });
-    expect(findMatches("", /x?/, false)).toEqual({ lines: [], matched: [] });
+  const regex = (pattern: string, multiline = false) => compilePattern(pattern, { ignoreCase: false, multiline }) as LinearRegex;
+
+  test("findMatches works line by line, drops a final empty line and CRs", async () => {
+    expect(await findMatches("a1\r\nb\r\na2\r\n", regex("a"), false)).toEqual({ lines: ["a1", "b", "a2"], matched: [0, 2] });
+    expect(await findMatches("", regex("x?"), false)).toEqual({ lines: [], matched: [] });
   });
 
-  test("findMatches in multiline mode marks every line a match covers", () => {
-    expect(findMatches("x\nbegin\nmid\nend\ny\n", /begin.*?end/gms, true).matched).toEqual([1, 2, 3]);
-    expect(findMatches("a\nb\n", /^/gms, true).matched).toEqual([0, 1]);
+  test("findMatches in multiline mode marks every line a match covers", async () => {
+    expect((await findMatches("x\nbegin\nmid\nend\ny\n", regex("begin.*?end", true), true)).matched).toEqual([1, 2, 3]);
+    expect((await findMatches("a\nb\n", regex("^", true), true)).matched).toEqual([0, 1]);
+  });
+
+  test("findMatches yields to the event loop between slices and stops when cancelled", async () => {
+    let clock = 0;
+    let yields = 0;
+    const controller = new AbortController();
+    const lines = Array.from({ length: 1000 }, (_, index) => `line ${index}`).join("\n");
+    const outcome = findMatches(lines, regex("line"), false, {
+      signal: controller.signal,
+      now: () => (clock += 10),
+      yielder: async () => {
+        yields++;
+        if (yields === 3) controller.abort();
+      },
+    });
+    await expect(outcome).rejects.toThrow("the search was cancelled");
+    expect(yields).toBe(3);
   });
 
   test("contextGroups merges overlapping and adjacent ranges only", () => {

@@ -103,3 +103,40 @@ describe("JsonSchemaCompiler", () => {
     expect(validate("text").ok).toBe(false);
   });
 });
+
+describe("hostile JSON Schemas from MCP servers", () => {
+  const catastrophic = `${"a".repeat(40)}!`;
+
+  test("a self-referencing $ref is a validation failure that names the cause, not a thrown RangeError", () => {
+    const validate = new JsonSchemaCompiler().validator("mcp__x__loop", { type: "object", $ref: "#" });
+    expect(validate({ a: 1 })).toEqual({
+      ok: false,
+      message:
+        "mcp__x__loop cannot be called: its input schema refers to itself without end (a recursive $ref), so no input can be checked against it. " +
+        "This is a fault of the tool's server, not of the input; use another tool.",
+    });
+  });
+
+  test("pattern and patternProperties run on the linear-time engine: a catastrophic pattern answers at once", () => {
+    const compiler = new JsonSchemaCompiler();
+    const text = compiler.validator("t", { type: "object", properties: { text: { type: "string", pattern: "^(a+)+$" } } });
+    const keys = compiler.validator("k", { type: "object", patternProperties: { "^(a+)+$": { type: "number" } }, additionalProperties: false });
+    // A backtracking engine takes about 2^40 steps on each of these.
+    expect(text({ text: catastrophic })).toEqual({
+      ok: false,
+      message: 'Invalid input for t:\n- text: must match pattern "^(a+)+$"\nRewrite the input so it satisfies the tool\'s input schema, then call it again.',
+    });
+    expect(text({ text: "aaaa" })).toEqual({ ok: true, value: { text: "aaaa" } });
+    expect(keys({ [catastrophic]: 1 }).ok).toBe(false);
+    expect(keys({ aaa: 1 })).toEqual({ ok: true, value: { aaa: 1 } });
+  });
+
+  test("a pattern the linear engine cannot run (a backreference) is left to the server; the rest of the schema still applies", () => {
+    const validate = new JsonSchemaCompiler().validator("t", {
+      type: "object",
+      properties: { text: { type: "string", pattern: "^(a)\\1$" }, count: { type: "number" } },
+    });
+    expect(validate({ text: "anything" })).toEqual({ ok: true, value: { text: "anything" } });
+    expect(validate({ text: "x", count: "many" }).ok).toBe(false);
+  });
+});
