@@ -12,7 +12,7 @@ import { z } from "zod";
 import { isDeferredTool } from "../deferral/is-deferred.ts";
 import { EXECUTE_EXTRA_TOOL_NAME, isMetaToolName, TOOL_SEARCH_TOOL_NAME } from "../deferral/meta-tools.ts";
 import { executeTool, type ExecuteOptions } from "../tool/execute.ts";
-import { buildTool } from "../tool/build-tool.ts";
+import { buildTool, NO_PATHS } from "../tool/build-tool.ts";
 import { errorResult, type ToolResult } from "../tool/result.ts";
 import type { Tool, ToolContext, ToolInput } from "../tool/tool.ts";
 import description from "./execute-extra-tool.txt" with { type: "text" };
@@ -61,6 +61,7 @@ export function createExecuteExtraTool(deps: ExecuteExtraToolDeps): Tool {
     name: EXECUTE_EXTRA_TOOL_NAME,
     description,
     inputSchema,
+    access: () => NO_PATHS,
     timeoutMs: OUTER_TIMEOUT_MS,
     // The inner result is already capped at the target's own limit.
     maxResultSizeChars: Number.MAX_SAFE_INTEGER,

@@ -73,6 +73,8 @@ export const grepTool = buildTool({
   },
   checkPermissions: async (input, context) => confineToWorkspace(input.path ?? context.cwd, context),
   permissionSubject: (input, cwd) => realPathSubject(input.path ?? cwd, cwd),
+  // The root itself; the files found below it are filtered one by one (pathAllowed).
+  access: (input, cwd) => ({ reads: [realPathSubject(input.path ?? cwd, cwd)], writes: [] }),
   async call(input, context) {
     const root = resolveInWorkspace(input.path ?? context.cwd, context);
     const info = await statOrUndefined(root);
@@ -91,6 +93,7 @@ export const grepTool = buildTool({
       lineNumbers: input["-n"] ?? true,
       limit: input.head_limit,
       signal: context.signal,
+      ...(context.pathAllowed && { readable: (path: string) => context.pathAllowed?.(path, "read") ?? true }),
       ...filters(input),
     };
     const outcome = await searchFiles(request);

@@ -25,6 +25,8 @@ export const writeTool = buildTool({
   isDestructive: () => true,
   checkPermissions: async ({ file_path }, context) => confineToWorkspace(file_path, context),
   permissionSubject: ({ file_path }, cwd) => realPathSubject(file_path, cwd),
+  // The answer names the file and counts its lines, but shows none of what was there.
+  access: ({ file_path }, cwd) => ({ reads: [], writes: [realPathSubject(file_path, cwd)] }),
   async call({ file_path, content }, context) {
     const path = resolveInWorkspace(file_path, context);
     const existing = await statOrUndefined(path);

@@ -3,7 +3,7 @@
  * look up (name or alias) → enabled → validate → permissions → call (abort + timeout) → cap.
  * Every failure along the way is a result with `isError`, worded for the model; nothing throws.
  */
-import { evaluateRules, type PermissionSettings } from "../permissions/rules.ts";
+import { evaluateRules, pathFilter, type PermissionSettings } from "../permissions/rules.ts";
 import { capResult, errorResult, type ToolResult } from "./result.ts";
 import type { Tool, ToolContext } from "./tool.ts";
 
@@ -40,11 +40,13 @@ export async function executeTool(
 
     const own = await tool.checkPermissions(value, context);
     if (own.behavior === "deny") return errorResult(`Permission denied for ${tool.name}: ${own.message}`);
-    const verdict = evaluateRules(options.permissions, tool, value, context.cwd);
+    const access = await tool.access(value, context.cwd);
+    const verdict = evaluateRules(options.permissions, tool, value, context.cwd, access);
     if (!verdict.allowed) return errorResult(`Permission denied for ${tool.name}: ${verdict.reason}.`);
 
     const timeoutMs = tool.timeoutMs ?? options.defaultTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
-    const result = await callWithDeadline(tool, value, context, timeoutMs);
+    const pathAllowed = pathFilter(options.permissions, context.cwd);
+    const result = await callWithDeadline(tool, value, { ...context, pathAllowed }, timeoutMs);
     return capResult(result, tool.maxResultSizeChars);
   } catch (error) {
     return errorResult(`${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`);

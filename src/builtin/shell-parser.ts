@@ -1,0 +1,66 @@
+/**
+ * Bash commands read through a real grammar: tree-sitter-bash, run by web-tree-sitter as
+ * WebAssembly (pure WASM shipped inside the npm packages; nothing downloaded or compiled at install).
+ * The parser is loaded on the first Bash permission check, so a daemon's cold start does not pay
+ * for it, and kept by its owner (the Bash tool) after that.
+ *
+ * Each tree lives in WebAssembly memory until deleted: every tree made for one command, the nested
+ * `bash -c` scripts' too, is deleted when the reading is done.
+ */
+import type { Parser, Tree } from "web-tree-sitter";
+import { readShellFacts, type ShellFacts } from "../permissions/shell-facts.ts";
+
+/** Longer commands are not read (and so not allowed by any rule that needs the reading). */
+export const MAX_SHELL_COMMAND_CHARS = 64 * 1024;
+/** A parse that takes longer than this is abandoned: the command is then opaque, not allowed. */
+const PARSE_BUDGET_MS = 250;
+
+export class ShellParser {
+  #loading: Promise<Parser> | undefined;
+
+  /** What the command runs and touches, read from its parse; opaque when it cannot be read. */
+  async read(command: string, cwd: string): Promise<ShellFacts> {
+    if (command.length > MAX_SHELL_COMMAND_CHARS) return opaque(`a command longer than ${MAX_SHELL_COMMAND_CHARS} characters`);
+    let parser: Parser;
+    try {
+      parser = await this.#load();
+    } catch (error) {
+      // Not kept: the next check tries again, and until one succeeds no rule can see inside a command.
+      this.#loading = undefined;
+      return opaque(`a command the shell parser could not read (it failed to load: ${(error as Error).message})`);
+    }
+    const trees: Tree[] = [];
+    const parse = (text: string) => {
+      if (text.length > MAX_SHELL_COMMAND_CHARS) return undefined;
+      const started = performance.now();
+      const tree = parser.parse(text, null, { progressCallback: () => performance.now() - started > PARSE_BUDGET_MS });
+      if (!tree) return undefined;
+      trees.push(tree);
+      return tree.rootNode;
+    };
+    try {
+      const root = parse(command);
+      return root ? readShellFacts(root, { cwd, parse }) : opaque("a command the parser gave up on");
+    } finally {
+      for (const tree of trees) tree.delete();
+    }
+  }
+
+  #load(): Promise<Parser> {
+    this.#loading ??= loadBashParser();
+    return this.#loading;
+  }
+}
+
+async function loadBashParser(): Promise<Parser> {
+  const [{ Parser, Language }, files] = await Promise.all([import("web-tree-sitter"), import("./shell-grammar-files.ts")]);
+  await Parser.init({ wasmBinary: await Bun.file(files.RUNTIME_WASM_PATH).bytes() });
+  const bash = await Language.load(await Bun.file(files.BASH_GRAMMAR_WASM_PATH).bytes());
+  const parser = new Parser();
+  parser.setLanguage(bash);
+  return parser;
+}
+
+function opaque(reason: string): ShellFacts {
+  return { commands: [], reads: [], writes: [], opaque: reason };
+}
