@@ -129,10 +129,9 @@ export function evaluateRules(
     [settings.sessionAllow ?? [], "this session"],
   ];
   for (const [list, whose] of lists) {
-    if (list.length === 0 || coveredByAllowRules(list.map(parse), call)) continue;
-    const escape = access.shell?.opaque ?? access.shell?.unsafe;
-    const why = isShell(tool) && escape !== undefined ? ` (the command contains ${escape}, which no allow rule can cover)` : "";
-    return { allowed: false, reason: `no allow rule of ${whose} covers it${why}` };
+    const gap = list.length === 0 ? undefined : uncoveredPart(list.map(parse), call);
+    if (gap === undefined) continue;
+    return { allowed: false, reason: `no allow rule of ${whose} covers it${gap}` };
   }
   return { allowed: true };
 }
@@ -171,18 +170,24 @@ function shellPaths(shell: ShellFacts | undefined, kind: "read" | "write"): read
   return kind === "read" ? shell.reads : shell.writes;
 }
 
-/** Whether allow rules cover every part of a call (a tool-wide rule covers all of it). */
-function coveredByAllowRules(rules: readonly ParsedRule[], call: Call): boolean {
+/**
+ * What allow rules leave uncovered: undefined when they cover the whole call (a tool-wide rule
+ * covers all of it), else a note for the message, empty when there is nothing more to say.
+ */
+function uncoveredPart(rules: readonly ParsedRule[], call: Call): string | undefined {
   const relevant = rules.filter((rule) => ruleTargetsTool(rule, call.tool));
-  if (relevant.some((rule) => rule.glob === undefined)) return true;
+  if (relevant.some((rule) => rule.glob === undefined)) return undefined;
   const globs = relevant.flatMap((rule) => (rule.glob === undefined ? [] : [rule.glob]));
   if (!isShell(call.tool)) {
     const subject = call.subject;
-    return subject !== undefined && globs.some((glob) => patternMatches(glob, subject, call.cwd, mustMatch));
+    return subject !== undefined && globs.some((glob) => patternMatches(glob, subject, call.cwd, mustMatch)) ? undefined : "";
   }
   const shell = call.access.shell;
-  if (!shell || shell.opaque !== undefined || shell.unsafe !== undefined || shell.commands.length === 0) return false;
-  return shell.commands.every((command) => globs.some((glob) => mustMatch(glob, command.reading)));
+  const escape = shell?.opaque ?? shell?.unsafe;
+  if (!shell || escape !== undefined) return ` (the command contains ${escape ?? "what could not be read"}, which no allow rule can cover)`;
+  if (shell.commands.length === 0) return "";
+  const gap = shell.commands.find((command) => !globs.some((glob) => mustMatch(glob, command.reading)));
+  return gap === undefined ? undefined : ` (it runs ${showTemplate(gap.reading)})`;
 }
 
 /**

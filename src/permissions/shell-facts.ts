@@ -144,12 +144,12 @@ class ShellWalk {
     const [name, value] = named(node);
     if (!name) return [HOLE];
     const operator = node.text.slice(name.text.length).startsWith("+=") ? "+=" : "=";
-    if (!value) return [`${name.text}${operator}`];
+    if (!value) return [`${name.text}${operator}`, "''"];
     if (value.type === "array") {
       for (const element of named(value)) this.#word(element, depth);
       return [`${name.text}${operator}`, HOLE];
     }
-    return [`${name.text}${operator}`, ...this.#word(value, depth)];
+    return [`${name.text}${operator}`, ...renderWord(this.#word(value, depth))];
   }
 
   #command(node: SyntaxNode, depth: number): void {
@@ -186,8 +186,10 @@ class ShellWalk {
 
   #simple(assignments: Template[], words: Template[], depth = 0): void {
     const join = (templates: Template[]) => joinWords(templates.map(renderWord));
+    // Assignments come rendered (`NAME=` and the value in bash's quoting).
+    const prefix = assignments.length > 0 ? [joinWords(assignments)] : [];
     if (words.length === 0) {
-      this.#commands.push({ reading: join(assignments), alsoReadings: [] });
+      this.#commands.push({ reading: joinWords(assignments), alsoReadings: [] });
       return;
     }
     const name = words[0] ?? [HOLE];
@@ -214,7 +216,7 @@ class ShellWalk {
         }
       }
     }
-    this.#commands.push({ reading: join([...assignments, ...words]), alsoReadings });
+    this.#commands.push({ reading: joinWords([...prefix, join(words)]), alsoReadings });
   }
 
   /** Shells, `eval` and the hidden runners: read the script they run, or say it cannot be read. */
