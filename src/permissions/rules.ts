@@ -17,6 +17,7 @@
  * denies, an allow list covers it only if every command in it is covered and nothing escapes the
  * reading.
  */
+import { mcpServerPrefix } from "../tool/names.ts";
 import type { CallAccess, Tool, ToolInput } from "../tool/tool.ts";
 import type { ShellFacts } from "./shell-facts.ts";
 import { mayMatch, mustMatch, showTemplate, type Template } from "./star-match.ts";
@@ -71,7 +72,7 @@ function wildcardToRegExp(pattern: string): RegExp {
  */
 export function ruleTargetsTool(rule: ParsedRule, tool: Pick<Tool, "name" | "aliases" | "mcpInfo">): boolean {
   if (rule.target === tool.name || tool.aliases.includes(rule.target)) return true;
-  return tool.mcpInfo !== undefined && rule.target === `mcp__${tool.mcpInfo.server}`;
+  return tool.mcpInfo !== undefined && rule.target === mcpServerPrefix(tool.mcpInfo.server);
 }
 
 /** Rules named after these tools also govern the paths every other tool reads or writes. */

@@ -33,6 +33,9 @@ const mcp = (server: string, tool: string) =>
 const slackPost = mcp("slack", "post");
 const slackRead = mcp("slack", "read");
 const slackbotPost = mcp("slackbot", "post");
+// Server names may hold "__" (the config allows [a-zA-Z0-9_-]): rules match the server's identity.
+const doubleServer = mcp("x__y", "t");
+const plainServerTool = mcp("x", "y__t");
 // What an MCP tool with `readOnlyHint: true` becomes: read-only and concurrency-safe.
 const slackReadOnly = buildMcpTool(
   { name: "mcp__slack__history", description: "d", inputJSONSchema: { type: "object" }, mcpInfo: { server: "slack", tool: "history" }, isReadOnly: () => true, isConcurrencySafe: () => true, call },
@@ -135,6 +138,11 @@ const table: Row[] = [
   ["a pattern rule never matches a tool without a subject", settings("default", [], ["NoSubject(*)"]), NoSubject, {}, ALLOWED],
   ["mcp__slack denies every slack tool", settings("default", [], ["mcp__slack"]), slackRead, {}, 'denied by the rule "mcp__slack"'],
   ["mcp__slack does not reach mcp__slackbot", settings("default", [], ["mcp__slack"]), slackbotPost, {}, ALLOWED],
+  ["mcp__x__y denies every tool of server x__y", settings("default", [], ["mcp__x__y"]), doubleServer, {}, 'denied by the rule "mcp__x__y"'],
+  ["mcp__x does not reach server x__y", settings("default", [], ["mcp__x"]), doubleServer, {}, ALLOWED],
+  ["mcp__x__y does not reach tool y__t of server x", settings("default", [], ["mcp__x__y"]), plainServerTool, {}, ALLOWED],
+  ["mcp__x denies tool y__t of server x", settings("default", [], ["mcp__x"]), plainServerTool, {}, 'denied by the rule "mcp__x"'],
+  ["allowing server x does not cover server x__y", settings("default", ["mcp__x"]), doubleServer, {}, NOT_COVERED],
   ["mcp__slack__post denies only that tool", settings("default", [], ["mcp__slack__post"]), slackPost, {}, 'denied by the rule "mcp__slack__post"'],
   ["mcp__slack__post leaves mcp__slack__read", settings("default", [], ["mcp__slack__post"]), slackRead, {}, ALLOWED],
   ["allowing a server covers its tools", settings("default", ["mcp__slack"]), slackPost, {}, ALLOWED],
@@ -183,5 +191,8 @@ describe("rule parsing and outright denial", () => {
     expect(isToolDeniedOutright({ deny: ["mcp__slack"] }, slackPost)).toBe(true);
     expect(isToolDeniedOutright({ deny: ["mcp__slack"] }, slackbotPost)).toBe(false);
     expect(isToolDeniedOutright({ deny: ["View"] }, Read)).toBe(true);
+    expect(isToolDeniedOutright({ deny: ["mcp__x__y"] }, doubleServer)).toBe(true);
+    expect(isToolDeniedOutright({ deny: ["mcp__x"] }, doubleServer)).toBe(false);
+    expect(isToolDeniedOutright({ deny: ["mcp__x__y"] }, plainServerTool)).toBe(false);
   });
 });
