@@ -12,8 +12,13 @@ import { readShellFacts, type ShellFacts } from "../permissions/shell-facts.ts";
 
 /** Longer commands are not read (and so not allowed by any rule that needs the reading). */
 export const MAX_SHELL_COMMAND_CHARS = 64 * 1024;
-/** A parse that takes longer than this is abandoned: the command is then opaque, not allowed. */
-const PARSE_BUDGET_MS = 250;
+/**
+ * Parsing and reading run on the thread that serves every client, so each is cut off after this
+ * long (a 64 KiB command of plain words parses in ~60 ms once warm, 3,000 nested `$(` in ~700 ms):
+ * a command cut off is opaque, which no rule allows and every deny rule refuses.
+ */
+const PARSE_BUDGET_MS = 50;
+const READ_BUDGET_MS = 50;
 
 export class ShellParser {
   #loading: Promise<Parser> | undefined;
@@ -40,7 +45,9 @@ export class ShellParser {
     };
     try {
       const root = parse(command);
-      return root ? readShellFacts(root, { cwd, parse }) : opaque("a command the parser gave up on");
+      if (!root) return opaque(`a command that took more than ${PARSE_BUDGET_MS} ms to parse`);
+      const readUntil = performance.now() + READ_BUDGET_MS;
+      return readShellFacts(root, { cwd, parse, expired: () => performance.now() > readUntil });
     } finally {
       for (const tree of trees) tree.delete();
     }

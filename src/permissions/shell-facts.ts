@@ -35,6 +35,8 @@ export interface ShellReadOptions {
   cwd: string;
   /** Parses a script found in the command (`bash -c`, `eval`); undefined when it cannot. */
   parse: (script: string) => SyntaxNode | undefined;
+  /** Asked now and then during the walk; true stops it and makes the command opaque. */
+  expired?: () => boolean;
 }
 
 /** Bounds on the walk: a hostile command cannot make it run long or deep. */
@@ -85,7 +87,7 @@ class ShellWalk {
   }
 
   statement(node: SyntaxNode, depth: number): void {
-    if (++this.#nodes > MAX_NODES || depth > MAX_DEPTH) return this.opaque("a command too large or deeply nested to check");
+    if (!this.#tick() || depth > MAX_DEPTH) return this.opaque("a command too large, too deeply nested or too slow to check");
     if (node.isError || node.isMissing) return this.opaque(`a syntax error near ${JSON.stringify(node.text.slice(0, 40))}`);
     if (CONTAINERS.has(node.type)) return this.#container(node, depth);
     switch (node.type) {
@@ -132,7 +134,18 @@ class ShellWalk {
     this.#word(child, depth);
   }
 
+  /** Counts a node; false once the walk is over its bounds (then it stops descending). */
+  #tick(): boolean {
+    this.#nodes++;
+    if (this.#nodes % 256 === 0 && this.options.expired?.()) this.#nodes = MAX_NODES + 1;
+    return this.#nodes <= MAX_NODES;
+  }
+
   #word(node: SyntaxNode, depth: number): Template {
+    if (!this.#tick()) {
+      this.opaque("a command too large, too deeply nested or too slow to check");
+      return [HOLE];
+    }
     const context: WordContext = {
       statement: (inner) => this.statement(inner, depth + 1),
       opaque: (reason) => this.opaque(reason),

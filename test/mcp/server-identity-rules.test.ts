@@ -31,7 +31,8 @@ async function serverNames(deny: string[]): Promise<string[]> {
   await daemon.start();
   const client = await ToolpoolClient.connect(socketPath);
   try {
-    await waitFor(async () => (await client.status()).mcpServers.connected === 3, "three connected servers");
+    const connected = async () => ((await client.status()) as unknown as { mcpServers: { connected: number } }).mcpServers.connected;
+    await waitFor(async () => (await connected()) === 3, "three connected servers");
     const tools = (await client.tools()).tools.filter((tool) => tool.source === "mcp");
     return [...new Set(tools.map((tool) => tool.server ?? ""))].sort();
   } finally {
