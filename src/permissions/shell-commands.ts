@@ -34,6 +34,17 @@ export const NO_PATH_COMMANDS = new Set([
   "jobs", "which", "type", "date", "whoami", "id", "uname", "seq", "kill",
 ]);
 
+/**
+ * Commands that read every file below a directory they are given (or the working directory when
+ * given none): each argument then names the files below it too. For grep and cp only with their
+ * recursive options.
+ */
+export function readsRecursively(base: string, args: readonly string[]): boolean {
+  if (["rg", "ag", "ack", "tar", "zip", "rsync", "scp"].includes(base)) return true;
+  const recursive = args.some((arg) => /^-[a-zA-Z]*[rR]/.test(arg) || arg === "--recursive" || arg === "--dereference-recursive" || (base === "cp" && /^-[a-zA-Z]*a/.test(arg)));
+  return recursive && ["grep", "egrep", "fgrep", "cp"].includes(base);
+}
+
 /** Where a word is a shell's `-c` option (`-c`, `-ec`, `-lc`): its script is the next argument. */
 export function isShellScriptOption(word: string): boolean {
   return /^-[a-z]*c[a-z]*$/.test(word);

@@ -11,7 +11,7 @@
  *   time, `source`, arithmetic on variables, a construct not understood). Deny rules cannot be shown
  *   not to match an opaque command, so the rules treat it as matching every deny rule.
  */
-import { HIDDEN_RUNNERS, isShellScriptOption, NO_PATH_COMMANDS, READ_ONLY_COMMANDS, SHELLS, WRAPPERS } from "./shell-commands.ts";
+import { HIDDEN_RUNNERS, isShellScriptOption, NO_PATH_COMMANDS, READ_ONLY_COMMANDS, readsRecursively, SHELLS, WRAPPERS } from "./shell-commands.ts";
 import { HOLE, hasHole, type Template, type TemplatePart } from "./star-match.ts";
 import { named, readWord, renderWord, type SyntaxNode, type WordContext } from "./shell-words.ts";
 
@@ -227,6 +227,12 @@ class ShellWalk {
           this.#reads.push(path);
           if (!READ_ONLY_COMMANDS.has(base)) this.#writes.push(path);
         }
+      }
+      const args = words.slice(1).map((word) => word.map((part) => (part === HOLE ? "" : part)).join(""));
+      if (readsRecursively(base, args)) {
+        // `grep -r KEY .` shows what is below `.`: every argument, and the working directory, as a directory.
+        const directories = [...words.slice(1).flatMap((word) => pathCandidates(word, this.options.cwd)), [this.options.cwd]];
+        for (const directory of directories) this.#reads.push([...directory, "/", HOLE]);
       }
     }
     this.#commands.push({ reading: joinWords([...prefix, join(words)]), alsoReadings });

@@ -36,13 +36,15 @@ const PLAIN_ARITHMETIC = /^[\s0-9+\-*/%()<>=!&|^~?:,]*$/;
 
 export function readWord(node: SyntaxNode, context: WordContext): Template {
   const parts: TemplatePart[] = [];
-  appendWord(node, context, parts, { first: true });
+  appendWord(node, context, parts, { first: true, whole: true });
   return merge(parts);
 }
 
 interface Position {
   /** Whether this piece starts the word (where `~` expands). */
   first: boolean;
+  /** Whether this piece is the whole word (`[` alone is a command; inside `{a,b}` a brace expands). */
+  whole: boolean;
 }
 
 function appendWord(node: SyntaxNode, context: WordContext, parts: TemplatePart[], position: Position): void {
@@ -51,7 +53,7 @@ function appendWord(node: SyntaxNode, context: WordContext, parts: TemplatePart[
     case "number":
     case "extglob_pattern":
     case "special_variable_name":
-      unquoted(node.text, context, parts, position.first);
+      unquoted(node.text, context, parts, position);
       return;
     case "raw_string":
       parts.push(node.text.slice(1, -1));
@@ -67,7 +69,7 @@ function appendWord(node: SyntaxNode, context: WordContext, parts: TemplatePart[
       }
       return;
     case "concatenation":
-      named(node).forEach((child, index) => appendWord(child, context, parts, { first: position.first && index === 0 }));
+      named(node).forEach((child, index) => appendWord(child, context, parts, { first: position.first && index === 0, whole: false }));
       return;
     default:
       appendExpansion(node, context, parts);
@@ -128,8 +130,8 @@ function checkParameterExpansion(node: SyntaxNode, context: WordContext): void {
 }
 
 /** Backslashes quote the next character; expanding characters and a leading `~` become holes. */
-function unquoted(text: string, context: WordContext, parts: TemplatePart[], first: boolean): void {
-  if (LITERAL_WORDS.has(text)) {
+function unquoted(text: string, context: WordContext, parts: TemplatePart[], { first, whole }: Position): void {
+  if (whole && LITERAL_WORDS.has(text)) {
     parts.push(text);
     return;
   }

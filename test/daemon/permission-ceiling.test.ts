@@ -90,9 +90,9 @@ describe("Read(...) rules govern every tool that reads the path", () => {
     expect(await call(client, id, "Grep", { pattern: "hunter2", path: ".env" })).toEqual(denied("Grep", join(root, ".env")));
     expect(await call(client, id, "Grep", { pattern: "hunter2", glob: ".env", "-i": true })).toEqual({ text: "No matches found.", isError: false });
     expect((await call(client, id, "Glob", { pattern: "**/.env*" })).text).toBe(`No files match **/.env* in ${root}.`);
-    for (const command of ["cat .env", "cat ./.env", "head -c 100 $PWD/.env", "cat < .env", "cp .env x; cat x"]) {
+    for (const command of ["cat .env", "cat ./.env", "head -c 100 $PWD/.env", "cat < .env", "cp .env x; cat x", "grep -r hunter2 .", "rg hunter2", "cat .e*", "cat ~/../../$PWD/.env"]) {
       const result = await call(client, id, "Bash", { command });
-      expect({ command, isError: result.isError, leaked: result.text.includes("hunter2") }).toEqual({ command, isError: true, leaked: false });
+      expect({ command, isError: result.isError, leaked: result.text.includes(SECRET) }).toEqual({ command, isError: true, leaked: false });
     }
     const edit = await call(client, id, "Edit", { file_path: ".env", old_string: "API_KEY", new_string: "KEY" });
     expect(edit).toEqual({ text: `Permission denied for Edit: denied by the rule "Read(**/.env)" (the call reads ${join(root, ".env")}).`, isError: true });
