@@ -3,7 +3,7 @@
  * `toolpool/session`, the config's deny rules and allow list keep applying to its calls.
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { RawClient } from "../helpers/raw-client.ts";
 import { startTestDaemon } from "../helpers/daemon-harness.ts";
@@ -15,6 +15,10 @@ function workspace(): string {
   writeFileSync(join(root, ".env"), `${SECRET}\n`);
   writeFileSync(join(root, "victim.txt"), "keep me\n");
   return root;
+}
+
+function notebook(source: string) {
+  return { cells: [{ cell_type: "code", id: "a1", metadata: {}, source: [source], outputs: [], execution_count: null }], metadata: {}, nbformat: 4, nbformat_minor: 5 };
 }
 
 async function open(client: RawClient, params: Record<string, unknown>) {
@@ -81,7 +85,7 @@ describe("Read(...) rules govern every tool that reads the path", () => {
   test("Read, Grep, Glob, Bash cat and Edit's snippet do not show a denied file", async () => {
     const root = workspace();
     writeFileSync(join(root, "notes.txt"), "API_KEY is documented elsewhere\n");
-    await using harness = await startTestDaemon({ config: { workspaceRoots: [root], permissions: { deny: ["Read(**/.env)"] } } });
+    await using harness = await startTestDaemon({ config: { workspaceRoots: [root], permissions: { deny: ["Read(**/.env)", "Read(**/*.secret.ipynb)"] } } });
     using client = await RawClient.open(harness.socketPath);
     const id = ((await open(client, {})).result as { sessionId: string }).sessionId;
     const denied = (tool: string, path: string) => ({ text: `Permission denied for ${tool}: denied by the rule "Read(**/.env)" (the call reads ${path}).`, isError: true });
@@ -94,6 +98,14 @@ describe("Read(...) rules govern every tool that reads the path", () => {
       const result = await call(client, id, "Bash", { command });
       expect({ command, isError: result.isError, leaked: result.text.includes(SECRET) }).toEqual({ command, isError: true, leaked: false });
     }
+    symlinkSync(join(root, ".env"), join(root, "innocent.txt"));
+    for (const [tool, input] of [["Read", { file_path: "innocent.txt" }], ["Bash", { command: "cat innocent.txt" }]] as const) {
+      const result = await call(client, id, tool, input);
+      expect({ tool, isError: result.isError, leaked: result.text.includes(SECRET) }).toEqual({ tool, isError: true, leaked: false });
+    }
+    writeFileSync(join(root, "keys.secret.ipynb"), JSON.stringify(notebook(SECRET)));
+    const cell = await call(client, id, "NotebookEdit", { notebook_path: "keys.secret.ipynb", cell_number: 0, new_source: "x" });
+    expect(cell).toEqual({ text: `Permission denied for NotebookEdit: denied by the rule "Read(**/*.secret.ipynb)" (the call reads ${join(root, "keys.secret.ipynb")}).`, isError: true });
     const edit = await call(client, id, "Edit", { file_path: ".env", old_string: "API_KEY", new_string: "KEY" });
     expect(edit).toEqual({ text: `Permission denied for Edit: denied by the rule "Read(**/.env)" (the call reads ${join(root, ".env")}).`, isError: true });
   });

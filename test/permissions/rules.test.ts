@@ -116,6 +116,14 @@ function bashRows(): Row[] {
     row("a variable argument does not stop an unrelated allow", settings("default", ["Bash(echo *)"]), 'echo "$HOME"', ALLOWED),
     row("a glob is a hole the allow rule must absorb", settings("default", ["Bash(ls *)"]), "ls *.ts", ALLOWED),
     row("a glob in the name is opaque", denyRm, "r? -rf x", OPAQUE_RM("a command name known only at run time")),
+    // Path rules over Bash.
+    row("Read(**/.env) denies cat .env", settings("default", [], ["Read(**/.env)"]), "cat .env", 'denied by the rule "Read(**/.env)" (the call reads /w/.env)'),
+    row("Read(**/.env) denies an argument known only at run time", settings("default", [], ["Read(**/.env)"]), 'cat "$f"', 'denied by the rule "Read(**/.env)" (the call reads …)'),
+    row("Read(**/.env) leaves echo .env alone (echo opens nothing)", settings("default", [], ["Read(**/.env)"]), "echo .env", ALLOWED),
+    row("Edit(**/.env) leaves cat .env alone (cat only reads)", settings("default", [], ["Edit(**/.env)"]), "cat .env", ALLOWED),
+    row("Write(**/.env) governs Bash writes too", settings("default", [], ["Write(**/.env)"]), "echo x > .env", 'denied by the rule "Write(**/.env)" (the call writes /w/.env)'),
+    row("NotebookEdit(...) governs Bash writes too", settings("default", [], ["NotebookEdit(*.ipynb)"]), "cp a.ipynb b.ipynb", 'denied by the rule "NotebookEdit(*.ipynb)" (the call writes /w/a.ipynb)'),
+    row("a path rule refuses an opaque command", settings("default", [], ["Read(**/.env)"]), "source x.sh", 'denied by the rule "Read(**/.env)": the command contains `source`, which runs commands the rules cannot see, so the paths it reads cannot be known'),
   ];
 }
 
@@ -160,6 +168,13 @@ const table: Row[] = [
   ["readOnly: deny still wins over a read", settings("readOnly", [], ["Read(**/.env)"]), Read, { file_path: "/w/.env" }, 'denied by the rule "Read(**/.env)"'],
   // Bash commands are read from their parse; every command needs an allow rule, any command can be denied.
   ...bashRows(),
+  ["Read(...) governs Grep's path", settings("default", [], ["Read(**/.env)"]), Grep, { path: "/w/.env" }, 'denied by the rule "Read(**/.env)" (the call reads /w/.env)'],
+  ["Read(...) governs Edit, whose answer shows the file", settings("default", [], ["Read(**/.env)"]), Edit, { file_path: "/w/.env" }, 'denied by the rule "Read(**/.env)" (the call reads /w/.env)'],
+  ["Edit(...) governs Write", settings("default", [], ["Edit(**/.env)"]), Write, { file_path: "/w/.env" }, 'denied by the rule "Edit(**/.env)" (the call writes /w/.env)'],
+  ["Edit(...) leaves Read alone", settings("default", [], ["Edit(**/.env)"]), Read, { file_path: "/w/.env" }, ALLOWED],
+  ["a tool that declares no paths is refused by any path rule", settings("default", [], ["Read(**/.env)"]), Undeclared, {}, 'denied by the rule "Read(**/.env)", which governs the paths every tool reads: Undeclared does not declare the paths it touches'],
+  ["a tool that declares no paths runs when no path rule applies", settings("default", [], ["Bash(rm *)"]), Undeclared, {}, ALLOWED],
+  ["an MCP tool is not governed by path rules", settings("default", [], ["Read(**/.env)"]), slackRead, {}, ALLOWED],
   ["splitting is for Bash only: a path with ; is one subject", settings("default", [], ["Read(*rm*)"]), Read, { file_path: "/w/a;b" }, ALLOWED],
   ["bypass allows what no rule covers", settings("bypass", ["Bash(git *)"]), Bash, { command: "make" }, ALLOWED],
   ["bypass: deny still wins", settings("bypass", [], ["Write"]), Write, { file_path: "/w/a" }, 'denied by the rule "Write"'],

@@ -36,7 +36,7 @@ describe("mayMatch / mustMatch", () => {
   }
 
   test("a long subject stays linear in its length", () => {
-    const long = ["echo ", HOLE, "x".repeat(200_000), HOLE];
+    const long: Template = ["echo ", HOLE, "x".repeat(200_000), HOLE];
     const started = performance.now();
     expect(mayMatch("*rm -rf*", long)).toBe(true);
     expect(mustMatch("echo *", long)).toBe(true);
