@@ -23,6 +23,9 @@ const READ_BUDGET_MS = 50;
 export class ShellParser {
   #loading: Promise<Parser> | undefined;
 
+  /** `load` makes the parser; tests pass one that fails. */
+  constructor(private readonly load: () => Promise<Parser> = loadBashParser) {}
+
   /** What the command runs and touches, read from its parse; opaque when it cannot be read. */
   async read(command: string, cwd: string): Promise<ShellFacts> {
     if (command.length > MAX_SHELL_COMMAND_CHARS) return opaque(`a command longer than ${MAX_SHELL_COMMAND_CHARS} characters`);
@@ -54,7 +57,7 @@ export class ShellParser {
   }
 
   #load(): Promise<Parser> {
-    this.#loading ??= loadBashParser();
+    this.#loading ??= this.load();
     return this.#loading;
   }
 }
