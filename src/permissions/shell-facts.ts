@@ -43,6 +43,10 @@ export interface ShellReadOptions {
 const MAX_NODES = 20_000;
 const MAX_DEPTH = 200;
 const MAX_SCRIPT_NESTING = 3;
+/** Paths kept per command line; past this it is opaque rather than half-checked. */
+const MAX_PATHS = 1024;
+/** Where a wrapper's command may start (`sudo -u x -g y rm`): past this many words it is opaque. */
+const MAX_WRAPPER_STARTS = 16;
 
 const CONTAINERS = new Set([
   "program", "list", "pipeline", "subshell", "compound_statement", "do_group", "if_statement", "elif_clause",
@@ -73,6 +77,7 @@ class ShellWalk {
   constructor(private readonly options: ShellReadOptions) {}
 
   facts(): ShellFacts {
+    if (this.#reads.length + this.#writes.length > MAX_PATHS) this.opaque(`more than ${MAX_PATHS} paths`);
     return {
       commands: this.#commands,
       reads: this.#reads,
@@ -214,7 +219,8 @@ class ShellWalk {
     if (base !== path) alsoReadings.push(join([[base], ...words.slice(1)]));
     this.#runsScripts(base, words, depth);
     if (WRAPPERS.has(base)) {
-      for (let start = 1; start < words.length; start++) {
+      if (words.length > MAX_WRAPPER_STARTS + 1) this.opaque(`\`${base}\` with more than ${MAX_WRAPPER_STARTS} arguments`);
+      for (let start = 1; start < Math.min(words.length, MAX_WRAPPER_STARTS + 1); start++) {
         const tail = words.slice(start);
         alsoReadings.push(join(tail), joinWords([...tail.map(renderWord), [HOLE]]));
         const inner = tail[0];

@@ -50,13 +50,14 @@ function templateUnits(template: Template | string): Unit[] {
 function matches(pattern: string, template: Template | string, holesAbsorb: boolean): boolean {
   const p = patternUnits(pattern);
   const t = templateUnits(template);
-  // row[i]: pattern[0..i) and template[0..j) can be made equal.
-  let row: Uint8Array = new Uint8Array(p.length + 1);
+  // row[i]: pattern[0..i) and template[0..j) can be made equal. Two rows, swapped: no garbage per character.
+  let row = new Uint8Array(p.length + 1);
+  let next = new Uint8Array(p.length + 1);
   row[0] = 1;
-  row = closeOverPatternStars(row, p);
+  closeOverPatternStars(row, p);
   for (let j = 0; j < t.length; j++) {
     const unit = t[j];
-    const next = new Uint8Array(p.length + 1);
+    next.fill(0);
     const first = row.indexOf(1);
     if (unit === null && holesAbsorb) {
       // A hole can be any text, so it can be whatever the rest of the pattern takes from `first` on.
@@ -69,16 +70,16 @@ function matches(pattern: string, template: Template | string, holesAbsorb: bool
         else if (want === unit) next[i + 1] = 1;
       }
     }
-    row = closeOverPatternStars(next, p);
+    closeOverPatternStars(next, p);
+    [row, next] = [next, row];
     if (row.indexOf(1) === -1) return false;
   }
   return row[p.length] === 1;
 }
 
 /** A `*` may take nothing: wherever the pattern stands before a `*`, it may stand after it too. */
-function closeOverPatternStars(row: Uint8Array, p: readonly Unit[]): Uint8Array {
+function closeOverPatternStars(row: Uint8Array, p: readonly Unit[]): void {
   for (let i = 0; i < p.length; i++) if (row[i] && p[i] === null) row[i + 1] = 1;
-  return row;
 }
 
 export function mayMatch(pattern: string, template: Template | string): boolean {

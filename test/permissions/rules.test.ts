@@ -94,6 +94,7 @@ function bashRows(): Row[] {
     row("a path to the program does not dodge a deny rule", denyRm, "/bin/rm -rf x", DENIED_RM("rm -rf x")),
     row("a tab for a space does not dodge a deny rule", denyRm, "rm\t-rf x", DENIED_RM("rm -rf x")),
     row("a wrapper does not dodge a deny rule", denyRm, "sudo -n rm -rf x", DENIED_RM("rm -rf x")),
+    row("a wrapper with too many words to check is opaque", denyRm, `env ${Array.from({ length: 20 }, (_, index) => `V${index}=1`).join(" ")} rm -rf x`, OPAQUE_RM("`env` with more than 16 arguments")),
     row("xargs does not dodge a deny rule", denyRm, "ls | xargs rm", DENIED_RM("rm …")),
     row("bash -c is parsed and checked", denyRm, "bash -c 'rm -rf x'", DENIED_RM("rm -rf x")),
     row("eval is parsed and checked", denyRm, "eval 'rm -rf x'", DENIED_RM("rm -rf x")),
