@@ -11,9 +11,10 @@
  *   time, `source`, arithmetic on variables, a construct not understood). Deny rules cannot be shown
  *   not to match an opaque command, so the rules treat it as matching every deny rule.
  */
-import { HIDDEN_RUNNERS, isShellScriptOption, NO_PATH_COMMANDS, READ_ONLY_COMMANDS, readsRecursively, SHELLS, WRAPPERS } from "./shell-commands.ts";
-import { HOLE, hasHole, type Template, type TemplatePart } from "./star-match.ts";
-import { named, readWord, renderWord, type SyntaxNode, type WordContext } from "./shell-words.ts";
+import { baseName, commandPaths, commandReadings, HIDDEN_RUNNERS, isShellScriptOption, MAX_WRAPPER_STARTS, SHELLS } from "./shell-commands.ts";
+import { isDescriptorTarget, redirectEffect } from "./shell-paths.ts";
+import { HOLE, hasHole, type Template } from "./star-match.ts";
+import { joinWords, named, readWord, renderWord, type SyntaxNode, type WordContext } from "./shell-words.ts";
 
 export interface ShellCommand {
   /** Assignments and words, each in bash's quoting, space-separated. Allow rules must cover this. */
@@ -45,17 +46,12 @@ const MAX_DEPTH = 200;
 const MAX_SCRIPT_NESTING = 3;
 /** Paths kept per command line; past this it is opaque rather than half-checked. */
 const MAX_PATHS = 1024;
-/** Where a wrapper's command may start (`sudo -u x -g y rm`): past this many words it is opaque. */
-const MAX_WRAPPER_STARTS = 16;
 
 const CONTAINERS = new Set([
   "program", "list", "pipeline", "subshell", "compound_statement", "do_group", "if_statement", "elif_clause",
   "else_clause", "while_statement", "negated_command", "case_statement", "case_item", "for_statement",
 ]);
 const REDIRECTS = new Set(["file_redirect", "heredoc_redirect", "herestring_redirect"]);
-const WRITE_OPERATORS = new Set([">", ">>", ">|", "&>", "&>>", ">&"]);
-/** Redirect targets that are no file of the workspace. */
-const DEVICE_TARGET = /^\/dev\/(null|stdout|stderr|stdin|tty|fd\/[0-9]+)$/;
 const PLAIN_ARITHMETIC_COMMAND = /^\(\([\s0-9+\-*/%()<>=!&|^~?:,]*\)\)$/;
 const ARITHMETIC_TESTS = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"]);
 
@@ -203,45 +199,21 @@ class ShellWalk {
   }
 
   #simple(assignments: Template[], words: Template[], depth = 0): void {
-    const join = (templates: Template[]) => joinWords(templates.map(renderWord));
-    // Assignments come rendered (`NAME=` and the value in bash's quoting).
-    const prefix = assignments.length > 0 ? [joinWords(assignments)] : [];
     if (words.length === 0) {
       this.#commands.push({ reading: joinWords(assignments), alsoReadings: [] });
       return;
     }
     const name = words[0] ?? [HOLE];
     if (hasHole(name) || name.length !== 1) return this.opaque("a command name known only at run time");
-    const path = String(name[0]);
-    const base = path.includes("/") ? path.slice(path.lastIndexOf("/") + 1) : path;
-    const alsoReadings: Template[] = [];
-    if (assignments.length > 0) alsoReadings.push(join(words));
-    if (base !== path) alsoReadings.push(join([[base], ...words.slice(1)]));
+    const base = baseName(String(name[0]));
     this.#runsScripts(base, words, depth);
-    if (WRAPPERS.has(base)) {
-      if (words.length > MAX_WRAPPER_STARTS + 1) this.opaque(`\`${base}\` with more than ${MAX_WRAPPER_STARTS} arguments`);
-      for (let start = 1; start < Math.min(words.length, MAX_WRAPPER_STARTS + 1); start++) {
-        const tail = words.slice(start);
-        alsoReadings.push(join(tail), joinWords([...tail.map(renderWord), [HOLE]]));
-        const inner = tail[0];
-        if (inner?.length === 1 && typeof inner[0] === "string") this.#runsScripts(inner[0].slice(inner[0].lastIndexOf("/") + 1), tail, depth);
-      }
-    }
-    if (!NO_PATH_COMMANDS.has(base)) {
-      for (const word of words.slice(1)) {
-        for (const path of pathCandidates(word, this.options.cwd)) {
-          this.#reads.push(path);
-          if (!READ_ONLY_COMMANDS.has(base)) this.#writes.push(path);
-        }
-      }
-      const args = words.slice(1).map((word) => word.map((part) => (part === HOLE ? "" : part)).join(""));
-      if (readsRecursively(base, args)) {
-        // `grep -r KEY .` shows what is below `.`: every argument, and the working directory, as a directory.
-        const directories = [...words.slice(1).flatMap((word) => pathCandidates(word, this.options.cwd)), [this.options.cwd]];
-        for (const directory of directories) this.#reads.push([...directory, "/", HOLE]);
-      }
-    }
-    this.#commands.push({ reading: joinWords([...prefix, join(words)]), alsoReadings });
+    const readings = commandReadings(assignments, words, base);
+    if (readings.tooLong) this.opaque(`\`${base}\` with more than ${MAX_WRAPPER_STARTS} arguments`);
+    for (const tail of readings.innerCommands) this.#runsScripts(baseName(String(tail[0]?.[0] ?? "")), tail, depth);
+    const paths = commandPaths(base, words, this.options.cwd);
+    this.#reads.push(...paths.reads);
+    this.#writes.push(...paths.writes);
+    this.#commands.push({ reading: readings.reading, alsoReadings: readings.alsoReadings });
   }
 
   /** Shells, `eval` and the hidden runners: read the script they run, or say it cannot be read. */
@@ -289,19 +261,15 @@ class ShellWalk {
       return;
     }
     const operator = node.children.find((child) => child !== null && !child.isNamed)?.type ?? "";
-    const targets = named(node).filter((child) => child.type !== "file_descriptor");
-    for (const target of targets) {
-      if ((operator === ">&" || operator === "<&") && /^([0-9]+-?|-)$/.test(target.text)) continue;
-      const template = this.#word(target, depth);
-      if (template.length === 1 && DEVICE_TARGET.test(String(template[0]))) continue;
-      const path = resolvePath(template, this.options.cwd);
-      if (operator === "<" || operator === "<>" || operator === "<&") this.#reads.push(path);
-      if (WRITE_OPERATORS.has(operator) || operator === "<>") {
-        this.#writes.push(path);
+    for (const target of named(node).filter((child) => child.type !== "file_descriptor")) {
+      if (isDescriptorTarget(operator, target.text)) continue;
+      const effect = redirectEffect(operator, this.#word(target, depth), this.options.cwd);
+      if (effect.read) this.#reads.push(effect.read);
+      if (effect.write) {
+        this.#writes.push(effect.write);
         this.#unsafe ??= "an output redirection to a file";
-      } else if (operator !== "<" && operator !== "<&") {
-        this.opaque(`the redirection ${operator}`);
       }
+      if (effect.unknown) this.opaque(effect.unknown);
     }
   }
 
@@ -319,46 +287,4 @@ class ShellWalk {
     };
     visit(node);
   }
-}
-
-function joinWords(words: readonly Template[]): Template {
-  const parts: TemplatePart[] = [];
-  words.forEach((word, index) => {
-    if (index > 0) parts.push(" ");
-    parts.push(...word);
-  });
-  return parts;
-}
-
-/** The paths an argument may name: itself, and what follows `=` (`--file=x`, `of=x`). */
-function pathCandidates(word: Template, cwd: string): Template[] {
-  const candidates = [word];
-  const head = word[0];
-  if (typeof head === "string" && head.includes("=")) candidates.push([head.slice(head.indexOf("=") + 1), ...word.slice(1)]);
-  return candidates.filter((candidate) => candidate.length > 0).map((candidate) => resolvePath(candidate, cwd));
-}
-
-/** Absolute, with `.` and `..` folded; a `..` after a hole could go anywhere, so what precedes it becomes one. */
-export function resolvePath(template: Template, cwd: string): Template {
-  const head = template[0];
-  const absolute: Template = head === HOLE || (typeof head === "string" && head.startsWith("/")) ? template : [`${cwd}/${head ?? ""}`, ...template.slice(1)];
-  if (!hasHole(absolute)) return [normalize(String(absolute[0] ?? "/"))];
-  let lastDotDot = -1;
-  absolute.forEach((part, index) => {
-    if (typeof part === "string" && /(^|\/)\.\.(\/|$)/.test(part)) lastDotDot = index;
-  });
-  if (lastDotDot === -1) return absolute.map((part) => (typeof part === "string" ? part.replaceAll("/./", "/") : part));
-  const part = String(absolute[lastDotDot]);
-  const after = part.slice(part.lastIndexOf("..") + 2);
-  return [HOLE, after, ...absolute.slice(lastDotDot + 1)];
-}
-
-function normalize(path: string): string {
-  const out: string[] = [];
-  for (const segment of path.split("/")) {
-    if (segment === "" || segment === ".") continue;
-    if (segment === "..") out.pop();
-    else out.push(segment);
-  }
-  return `/${out.join("/")}`;
 }

@@ -187,3 +187,13 @@ export function renderWord(word: Template): Template {
   }
   return word;
 }
+
+/** Words joined by single spaces, as a rule reads a command. */
+export function joinWords(words: readonly Template[]): Template {
+  const parts: TemplatePart[] = [];
+  words.forEach((word, index) => {
+    if (index > 0) parts.push(" ");
+    parts.push(...word);
+  });
+  return parts;
+}
