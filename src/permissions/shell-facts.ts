@@ -14,7 +14,7 @@
 import { baseName, commandPaths, commandReadings, HIDDEN_RUNNERS, isShellScriptOption, MAX_WRAPPER_STARTS, SHELLS } from "./shell-commands.ts";
 import { isDescriptorTarget, redirectEffect } from "./shell-paths.ts";
 import { HOLE, hasHole, type Template } from "./star-match.ts";
-import { joinWords, named, readWord, renderWord, type SyntaxNode, type WordContext } from "./shell-words.ts";
+import { joinWords, named, readWord, renderWord, splitsWordAtContinuation, type SyntaxNode, type WordContext } from "./shell-words.ts";
 
 export interface ShellCommand {
   /** Assignments and words, each in bash's quoting, space-separated. Allow rules must cover this. */
@@ -90,6 +90,7 @@ class ShellWalk {
   statement(node: SyntaxNode, depth: number): void {
     if (!this.#tick() || depth > MAX_DEPTH) return this.opaque("a command too large, too deeply nested or too slow to check");
     if (node.isError || node.isMissing) return this.opaque(`a syntax error near ${JSON.stringify(node.text.slice(0, 40))}`);
+    if (splitsWordAtContinuation(node)) this.opaque("a line continuation inside a word");
     if (CONTAINERS.has(node.type)) return this.#container(node, depth);
     switch (node.type) {
       case "command":
@@ -256,7 +257,14 @@ class ShellWalk {
           this.#part(child, depth);
           continue;
         }
-        for (const piece of named(child)) if (piece.type !== "heredoc_content") this.#word(piece, depth);
+        for (const piece of named(child)) {
+          if (piece.type !== "heredoc_content") this.#word(piece, depth);
+          // The grammar leaves backquotes and `$[...]` in a heredoc as text; bash runs them.
+          else if (/`|\$\[|\$\(|\$\{/.test(piece.text)) this.opaque("a substitution the parser left as text in a heredoc");
+        }
+        if (named(child).length === 0 && !isQuotedHeredoc(node) && /`|\$\[|\$\(|\$\{/.test(child.text)) {
+          this.opaque("a substitution the parser left as text in a heredoc");
+        }
       }
       return;
     }
@@ -287,4 +295,10 @@ class ShellWalk {
     };
     visit(node);
   }
+}
+
+/** `<<'E'`, `<<"E"`, `<<\E`: the body is text, nothing in it expands. */
+function isQuotedHeredoc(node: SyntaxNode): boolean {
+  const start = named(node).find((child) => child.type === "heredoc_start");
+  return start !== undefined && /['"\\]/.test(start.text);
 }

@@ -13,6 +13,9 @@ export interface SyntaxNode {
   readonly isNamed: boolean;
   readonly isMissing: boolean;
   readonly isError: boolean;
+  /** Offsets in the parsed text, to see what lies between two children. */
+  readonly startIndex: number;
+  readonly endIndex: number;
   readonly children: readonly (SyntaxNode | null)[];
   readonly namedChildren: readonly (SyntaxNode | null)[];
 }
@@ -48,6 +51,7 @@ interface Position {
 }
 
 function appendWord(node: SyntaxNode, context: WordContext, parts: TemplatePart[], position: Position): void {
+  if (splitsWordAtContinuation(node)) context.opaque("a line continuation inside a word");
   switch (node.type) {
     case "word":
     case "number":
@@ -159,6 +163,23 @@ function unquoted(text: string, context: WordContext, parts: TemplatePart[], { f
 function doubleQuoted(text: string, context: WordContext): string {
   if (/(^|[^\\])`/.test(text)) context.opaque("a backquote the parser left inside a string");
   return text.replace(/\\([$`"\\\n])/g, (_, char: string) => (char === "\n" ? "" : char));
+}
+
+/**
+ * tree-sitter-bash reads a backslash-newline between two characters of one word (`r\<newline>m`) as
+ * a break between two words; bash joins them. A child followed by only line continuations before the
+ * next named child is that misreading.
+ */
+export function splitsWordAtContinuation(node: SyntaxNode): boolean {
+  const children = node.children;
+  for (let index = 1; index < children.length; index++) {
+    const before = children[index - 1];
+    const after = children[index];
+    if (!before?.isNamed || !after?.isNamed || after.startIndex === before.endIndex) continue;
+    const gap = node.text.slice(before.endIndex - node.startIndex, after.startIndex - node.startIndex);
+    if (/^(\\\r?\n)+$/.test(gap)) return true;
+  }
+  return false;
 }
 
 export function named(node: SyntaxNode): SyntaxNode[] {
