@@ -51,6 +51,9 @@ export class ShellParser {
       if (!root) return opaque(`a command that took more than ${PARSE_BUDGET_MS} ms to parse`);
       const readUntil = performance.now() + READ_BUDGET_MS;
       return readShellFacts(root, { cwd, parse, expired: () => performance.now() > readUntil });
+    } catch (error) {
+      // A fault in the reader must not become a pass: the command is opaque.
+      return opaque(`a command the checker failed on (${(error as Error).message})`);
     } finally {
       for (const tree of trees) tree.delete();
     }

@@ -14,7 +14,7 @@
 import { baseName, commandPaths, commandReadings, HIDDEN_RUNNERS, isShellScriptOption, MAX_WRAPPER_STARTS, SHELLS } from "./shell-commands.ts";
 import { isDescriptorTarget, redirectEffect } from "./shell-paths.ts";
 import { HOLE, hasHole, type Template } from "./star-match.ts";
-import { joinWords, named, readWord, renderWord, splitsWordAtContinuation, type SyntaxNode, type WordContext } from "./shell-words.ts";
+import { joinWords, named, readWord, renderWord, misreadsContinuation, type SyntaxNode, type WordContext } from "./shell-words.ts";
 
 export interface ShellCommand {
   /** Assignments and words, each in bash's quoting, space-separated. Allow rules must cover this. */
@@ -90,7 +90,7 @@ class ShellWalk {
   statement(node: SyntaxNode, depth: number): void {
     if (!this.#tick() || depth > MAX_DEPTH) return this.opaque("a command too large, too deeply nested or too slow to check");
     if (node.isError || node.isMissing) return this.opaque(`a syntax error near ${JSON.stringify(node.text.slice(0, 40))}`);
-    if (splitsWordAtContinuation(node)) this.opaque("a line continuation inside a word");
+    if (misreadsContinuation(node)) this.opaque("a line continuation inside a word");
     if (CONTAINERS.has(node.type)) return this.#container(node, depth);
     switch (node.type) {
       case "command":
@@ -156,6 +156,7 @@ class ShellWalk {
   }
 
   #assignment(node: SyntaxNode, depth: number): Template {
+    if (misreadsContinuation(node)) this.opaque("a line continuation inside a word");
     const [name, value] = named(node);
     if (!name) return [HOLE];
     const operator = node.text.slice(name.text.length).startsWith("+=") ? "+=" : "=";
@@ -226,10 +227,12 @@ class ShellWalk {
       return this.#script(args.map((word) => word.join("")).join(" "), depth);
     }
     if (!SHELLS.has(base)) return;
+    // `bash $x 'rm f'` with x=-c runs the script: an unknown word could be any option.
+    if (words.some((word) => hasHole(word))) return this.opaque(`\`${base}\` with arguments known only at run time`);
     const option = words.findIndex((word, index) => index > 0 && word.length === 1 && isShellScriptOption(String(word[0])));
     const operands = words.slice(1).filter((word) => !(word.length === 1 && String(word[0]).startsWith("-")));
     if (option === -1) {
-      if (operands.length === 0 || words.some((word) => word.join("") === "-s")) this.opaque(`\`${base}\` reading commands from its input`);
+      if (operands.length === 0 || words.some((word) => word.length === 1 && word[0] === "-s")) this.opaque(`\`${base}\` reading commands from its input`);
       return;
     }
     const script = words[option + 1];

@@ -51,7 +51,7 @@ interface Position {
 }
 
 function appendWord(node: SyntaxNode, context: WordContext, parts: TemplatePart[], position: Position): void {
-  if (splitsWordAtContinuation(node)) context.opaque("a line continuation inside a word");
+  if (misreadsContinuation(node)) context.opaque("a line continuation inside a word");
   switch (node.type) {
     case "word":
     case "number":
@@ -143,7 +143,8 @@ function unquoted(text: string, context: WordContext, parts: TemplatePart[], { f
   for (let index = 0; index < text.length; index++) {
     const char = text[index] ?? "";
     if (char === "\\") {
-      literal += text[index + 1] ?? "";
+      // A backslash-newline is deleted; any other escaped character is itself.
+      if (text[index + 1] !== "\n") literal += text[index + 1] ?? "";
       index++;
     } else if (METACHARACTERS.test(char)) {
       context.opaque(`a word the parser may have misread (${JSON.stringify(text.slice(0, 80))})`);
@@ -165,19 +166,26 @@ function doubleQuoted(text: string, context: WordContext): string {
   return text.replace(/\\([$`"\\\n])/g, (_, char: string) => (char === "\n" ? "" : char));
 }
 
+/** Parts of one word: whatever lies between their children is inside the word. */
+const WORD_LEVEL = new Set(["variable_assignment", "concatenation", "expansion", "subscript"]);
+
 /**
- * tree-sitter-bash reads a backslash-newline between two characters of one word (`r\<newline>m`) as
- * a break between two words; bash joins them. A child followed by only line continuations before the
- * next named child is that misreading.
+ * tree-sitter-bash misreads line continuations (backslash-newline, which bash deletes before it reads
+ * anything): `r\<newline>m` becomes two words where bash sees `rm`, and `a=\<newline> rm f` assigns
+ * `rm` where bash runs `rm f`. Between two parts of one word only continuations may stand; between two
+ * words, not only continuations.
  */
-export function splitsWordAtContinuation(node: SyntaxNode): boolean {
+export function misreadsContinuation(node: SyntaxNode): boolean {
   const children = node.children;
+  const wordLevel = WORD_LEVEL.has(node.type);
   for (let index = 1; index < children.length; index++) {
     const before = children[index - 1];
     const after = children[index];
-    if (!before?.isNamed || !after?.isNamed || after.startIndex === before.endIndex) continue;
+    if (!before || !after || after.startIndex === before.endIndex) continue;
     const gap = node.text.slice(before.endIndex - node.startIndex, after.startIndex - node.startIndex);
-    if (/^(\\\r?\n)+$/.test(gap)) return true;
+    if (!gap.includes("\\\n") && !gap.includes("\\\r\n")) continue;
+    const onlyContinuations = /^(\\\r?\n)+$/.test(gap);
+    if (wordLevel ? !onlyContinuations : onlyContinuations && before.isNamed && after.isNamed) return true;
   }
   return false;
 }

@@ -48,7 +48,7 @@ const EXTRA = [
   "a=rm; $a f", "${a:-rm} f", "r\\m f", "'r'm f", "\"r\"m f", "command rm f", "env rm f", "xargs rm <<< f", "nice -n 1 rm f",
   "timeout 5 rm f", "exec rm f", "builtin eval rm f", "x='a[$(rm f)]'; echo $((x))", "x='a[$(rm f)]'; [[ $x -eq 0 ]]",
   "x='$(rm f)'; echo ${x@P}", "echo ${x/$(rm f)/y}", "diff <(rm f) /dev/null", "echo >(rm f)", "time rm f", "coproc rm f",
-  "alias e='rm f'\ne", "r\\\nm f", "echo $(r\\\nm f)", "x=a\\\nb rm f", "cat <<E\n$[1] `rm f`\nE", "cat <<E\n${x:-$(rm f)}\nE", "trap 'rm f' EXIT", "source /dev/stdin <<< 'rm f'", ". <(echo rm f)", "echo x; exec 3<&0; rm f",
+  "alias e='rm f'\ne", "r\\\nm f", "echo $(r\\\nm f)", "x=a\\\nb rm f", "a=\\\n rm f", "x=-c; bash $x 'rm f'", "bash -s <<< 'rm f'", "cat <<E\n$[1] `rm f`\nE", "cat <<E\n${x:-$(rm f)}\nE", "trap 'rm f' EXIT", "source /dev/stdin <<< 'rm f'", ". <(echo rm f)", "echo x; exec 3<&0; rm f",
 ];
 
 const corpus = [...PIECES.flatMap((piece) => FORMS.map((form) => form(piece))), ...EXTRA];

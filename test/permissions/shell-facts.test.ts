@@ -60,6 +60,7 @@ const commands: [command: string, expected: Awaited<ReturnType<typeof read>>][] 
   ["r* x", { commands: [], opaque: "a command name known only at run time" }],
   ["echo x | sh", { commands: ["echo x", "sh"], opaque: "`sh` reading commands from its input" }],
   ["bash -c \"$x\"", { commands: ["bash -c …"], opaque: "`bash -c` with a script known only at run time" }],
+  ["bash $x 'rm f'", { commands: ["bash … 'rm f'"], opaque: "`bash` with arguments known only at run time" }],
   ["eval $x", { commands: ["eval …"], opaque: "`eval` of text known only at run time" }],
   ["source ./env.sh", { commands: ["source ./env.sh"], opaque: "`source`, which runs commands the rules cannot see" }],
   [". ./env.sh", { commands: [". ./env.sh"], opaque: "`.`, which runs commands the rules cannot see" }],
