@@ -227,16 +227,17 @@ class ShellWalk {
       return this.#script(args.map((word) => word.join("")).join(" "), depth);
     }
     if (!SHELLS.has(base)) return;
+    const option = words.findIndex((word, index) => index > 0 && word.length === 1 && isShellScriptOption(String(word[0])));
+    const script = option === -1 ? undefined : words[option + 1];
+    if (script && hasHole(script)) return this.opaque(`\`${base} -c\` with a script known only at run time`);
     // `bash $x 'rm f'` with x=-c runs the script: an unknown word could be any option.
     if (words.some((word) => hasHole(word))) return this.opaque(`\`${base}\` with arguments known only at run time`);
-    const option = words.findIndex((word, index) => index > 0 && word.length === 1 && isShellScriptOption(String(word[0])));
     const operands = words.slice(1).filter((word) => !(word.length === 1 && String(word[0]).startsWith("-")));
     if (option === -1) {
       if (operands.length === 0 || words.some((word) => word.length === 1 && word[0] === "-s")) this.opaque(`\`${base}\` reading commands from its input`);
       return;
     }
-    const script = words[option + 1];
-    if (!script || hasHole(script)) return this.opaque(`\`${base} -c\` with a script known only at run time`);
+    if (!script) return this.opaque(`\`${base} -c\` without a script`);
     this.#script(script.join(""), depth);
   }
 
