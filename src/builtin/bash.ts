@@ -12,6 +12,8 @@ import { buildTool } from "../tool/build-tool.ts";
 import type { Tool } from "../tool/tool.ts";
 import { errorResult, type ToolResult } from "../tool/result.ts";
 import { BoundedOutput, pump } from "./bounded-output.ts";
+import { shellAccess } from "./shell-access.ts";
+import { ShellParser } from "./shell-parser.ts";
 import { terminateGroup } from "./process-group.ts";
 import { statOrUndefined } from "./text-file.ts";
 import description from "./bash.txt" with { type: "text" };
@@ -25,6 +27,8 @@ export const BASH_OUTPUT_TAIL_BYTES = 10_000;
 export interface BashToolOptions {
   /** Between SIGTERM and SIGKILL when a command is stopped. */
   killGraceMs?: number;
+  /** Reads commands for the permission rules; made on first use unless one is given. */
+  shellParser?: ShellParser;
   /**
    * How long to keep reading after bash exits. A job it left in the background may hold the pipes
    * open forever; output already written arrives well within this.
@@ -50,6 +54,7 @@ const inputSchema = z.strictObject({
 export function createBashTool(options: BashToolOptions = {}): Tool {
   const killGraceMs = options.killGraceMs ?? 2_000;
   const drainAfterExitMs = options.drainAfterExitMs ?? 250;
+  const shellParser = options.shellParser ?? new ShellParser();
   return buildTool({
     name: "Bash",
     description,
@@ -59,6 +64,7 @@ export function createBashTool(options: BashToolOptions = {}): Tool {
     timeoutMs: MAX_BASH_TIMEOUT_MS + killGraceMs + drainAfterExitMs + 5_000,
     openWorld: true,
     permissionSubject: ({ command }) => command,
+    access: ({ command }, cwd) => shellAccess(shellParser, command, cwd),
     async call({ command, timeout }, context): Promise<ToolResult> {
       const cwd = await statOrUndefined(context.cwd);
       if (!cwd?.isDirectory()) return errorResult(`The working directory ${context.cwd} does not exist, so the command was not run.`);

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { CronExpressionError, parseCronExpression } from "../cron/cron-expression.ts";
 import { CronError, MAX_PROMPT_CHARS, type CronScheduler } from "../cron/cron-scheduler.ts";
 import type { CronJobRecord } from "../cron/cron-schema.ts";
-import { buildTool } from "../tool/build-tool.ts";
+import { buildTool, NO_PATHS } from "../tool/build-tool.ts";
 import { errorResult, textResult, type ToolResult } from "../tool/result.ts";
 import type { Tool } from "../tool/tool.ts";
 import createDescription from "./cron-create.txt" with { type: "text" };
@@ -38,6 +38,7 @@ export function createCronTools(scheduler: CronScheduler): Tool[] {
     description: createDescription.trimEnd() + zoneNote,
     searchHint: "schedule recurring task later reminder timer every day",
     inputSchema: createSchema,
+    access: () => NO_PATHS,
     shouldDefer: true,
     permissionSubject: ({ cron }) => cron,
     async validateInput({ cron }) {
@@ -67,6 +68,7 @@ export function createCronTools(scheduler: CronScheduler): Tool[] {
     description: listDescription.trimEnd() + zoneNote,
     searchHint: "scheduled jobs show list cron timers",
     inputSchema: listSchema,
+    access: () => NO_PATHS,
     shouldDefer: true,
     isReadOnly: true,
     isConcurrencySafe: () => true,
@@ -89,6 +91,7 @@ export function createCronTools(scheduler: CronScheduler): Tool[] {
     description: deleteDescription.trimEnd(),
     searchHint: "cancel remove scheduled job stop cron timer",
     inputSchema: deleteSchema,
+    access: () => NO_PATHS,
     shouldDefer: true,
     destructive: true,
     permissionSubject: ({ id }) => id,

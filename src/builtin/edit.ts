@@ -39,6 +39,11 @@ export const editTool = buildTool({
   },
   checkPermissions: async ({ file_path }, context) => confineToWorkspace(file_path, context),
   permissionSubject: ({ file_path }, cwd) => realPathSubject(file_path, cwd),
+  // Reads too: the answer shows the changed region of the file.
+  access: ({ file_path }, cwd) => {
+    const path = realPathSubject(file_path, cwd);
+    return { reads: [path], writes: [path] };
+  },
   async call({ file_path, old_string, new_string, replace_all = false }, context) {
     const path = resolveInWorkspace(file_path, context);
     const roots = realRoots(context.workspaceRoots);

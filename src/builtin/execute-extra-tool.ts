@@ -12,7 +12,7 @@
 import { z } from "zod";
 import { isDeferredTool } from "../deferral/is-deferred.ts";
 import { EXECUTE_EXTRA_TOOL_NAME, isMetaToolName, TOOL_SEARCH_TOOL_NAME } from "../deferral/meta-tools.ts";
-import { buildTool } from "../tool/build-tool.ts";
+import { buildTool, NO_PATHS } from "../tool/build-tool.ts";
 import { errorResult } from "../tool/result.ts";
 import type { Tool, ToolInput, ToolRedirect } from "../tool/tool.ts";
 import description from "./execute-extra-tool.txt" with { type: "text" };
@@ -51,6 +51,7 @@ export function createExecuteExtraTool(deps: ExecuteExtraToolDeps): Tool {
     // Every capability question (read-only, concurrency, hints, timeout, result cap) is answered by
     // the target inside the pipeline; this tool's own answers are the fail-closed defaults.
     redirect,
+    access: () => NO_PATHS,
     async call() {
       return errorResult(`${EXECUTE_EXTRA_TOOL_NAME} runs only through the daemon's call pipeline, which hands the call to its target.`);
     },

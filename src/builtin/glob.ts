@@ -5,7 +5,7 @@
  */
 import { isAbsolute, join } from "node:path";
 import { z } from "zod";
-import { buildTool } from "../tool/build-tool.ts";
+import { buildTool, NO_PATHS } from "../tool/build-tool.ts";
 import { errorResult, textResult } from "../tool/result.ts";
 import { DEFAULT_SKIPPED_DIRECTORIES, FileWalk, newestFirst } from "./file-walk.ts";
 import { globDepth, namedSegments, splitGlobPattern } from "./glob-pattern.ts";
@@ -40,6 +40,8 @@ export const globTool = buildTool({
   },
   checkPermissions: async (input, context) => confineToWorkspace(searchBase(input, context.cwd), context, "path"),
   permissionSubject: (input, cwd) => realPathSubject(searchBase(input, cwd), cwd),
+  // Glob shows names, not contents; still, a file the rules forbid reading is not listed (pathAllowed).
+  access: () => NO_PATHS,
   async call(input, context) {
     const { rest } = splitGlobPattern(input.pattern);
     const base = resolveInWorkspace(searchBase(input, context.cwd), context, "path");
@@ -57,6 +59,7 @@ export const globTool = buildTool({
     const matches: string[] = [];
     for await (const file of walk.files()) {
       if (!matcher.match(file.relative)) continue;
+      if (context.pathAllowed && !context.pathAllowed(file.path, "read")) continue;
       matches.push(file.path);
       if (matches.length >= MAX_GLOB_MATCHES) break;
     }

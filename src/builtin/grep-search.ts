@@ -36,6 +36,8 @@ export interface GrepRequest {
   type?: ReadonlySet<string>;
   glob?: string;
   signal?: AbortSignal;
+  /** The session's path rules: a file they forbid reading is skipped as if absent. */
+  readable?: (path: string) => boolean;
 }
 
 export interface GrepOutcome {
@@ -60,6 +62,7 @@ export async function searchFiles(request: GrepRequest): Promise<GrepOutcome> {
   for await (const file of files) {
     if (request.signal?.aborted) throw new Error("the search was cancelled");
     if (!request.singleFile && !accepts(file)) continue;
+    if (request.readable && !request.readable(file.path)) continue;
     const text = await searchableText(file.path, request.root);
     if (text === "oversized") oversized++;
     if (typeof text !== "object") continue;

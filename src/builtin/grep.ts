@@ -77,6 +77,8 @@ export const grepTool = buildTool({
   },
   checkPermissions: async (input, context) => confineToWorkspace(input.path ?? context.cwd, context, "path"),
   permissionSubject: (input, cwd) => realPathSubject(input.path ?? cwd, cwd),
+  // The root itself; the files found below it are filtered one by one (pathAllowed).
+  access: (input, cwd) => ({ reads: [realPathSubject(input.path ?? cwd, cwd)], writes: [] }),
   async call(input, context) {
     const root = resolveInWorkspace(input.path ?? context.cwd, context, "path");
     const info = await statOrUndefined(root);
@@ -95,6 +97,7 @@ export const grepTool = buildTool({
       lineNumbers: input["-n"] ?? true,
       limit: input.head_limit,
       signal: context.signal,
+      ...(context.pathAllowed && { readable: (path: string) => context.pathAllowed?.(path, "read") ?? true }),
       ...filters(input),
     };
     const outcome = await searchFiles(request);

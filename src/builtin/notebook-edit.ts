@@ -47,6 +47,11 @@ export const notebookEditTool = buildTool({
   },
   checkPermissions: async ({ notebook_path }, context) => confineToWorkspace(notebook_path, context, "notebook_path"),
   permissionSubject: ({ notebook_path }, cwd) => realPathSubject(notebook_path, cwd),
+  // Reads too: the answer shows the cell as it now is.
+  access: ({ notebook_path }, cwd) => {
+    const path = realPathSubject(notebook_path, cwd);
+    return { reads: [path], writes: [path] };
+  },
   async call(input, context) {
     const path = resolveInWorkspace(input.notebook_path, context, "notebook_path");
     const roots = realRoots(context.workspaceRoots);

@@ -45,6 +45,7 @@ export const readTool = buildTool({
   isConcurrencySafe: () => true,
   checkPermissions: async ({ file_path }, context) => confineToWorkspace(file_path, context),
   permissionSubject: ({ file_path }, cwd) => realPathSubject(file_path, cwd),
+  access: ({ file_path }, cwd) => ({ reads: [realPathSubject(file_path, cwd)], writes: [] }),
   async call({ file_path, offset, limit }, context) {
     const path = resolveInWorkspace(file_path, context);
     // Type, size and bytes all come from one descriptor: nothing swapped in after a check is read.

@@ -6,7 +6,7 @@
  * AGENT_TRIGGERS_REMOTE; required only inside that `feature()` branch.
  */
 import { z } from "zod";
-import { buildTool } from "../tool/build-tool.ts";
+import { buildTool, NO_PATHS } from "../tool/build-tool.ts";
 import { errorResult, textResult } from "../tool/result.ts";
 import type { Tool } from "../tool/tool.ts";
 import { readBoundedBody } from "./web-content.ts";
@@ -56,6 +56,7 @@ export function createRemoteTriggerTool(options: RemoteTriggerOptions): Tool {
     description: `${description.trimEnd()}\n\n${listed}`,
     searchHint: "webhook http endpoint deploy hook notify run remote job",
     inputSchema,
+    access: () => NO_PATHS,
     shouldDefer: true,
     timeoutMs: timeoutMs + 5_000,
     openWorld: true,

@@ -1,6 +1,6 @@
 /** Sleep: a bounded, cancellable wait. Gated behind PROACTIVE; imported only inside that branch. */
 import { z } from "zod";
-import { buildTool } from "../tool/build-tool.ts";
+import { buildTool, NO_PATHS } from "../tool/build-tool.ts";
 import { textResult } from "../tool/result.ts";
 import description from "./sleep.txt" with { type: "text" };
 
@@ -20,6 +20,7 @@ export const sleepTool = buildTool({
   description,
   searchHint: "pause wait delay seconds before polling again",
   inputSchema,
+  access: () => NO_PATHS,
   shouldDefer: true,
   timeoutMs: (MAX_SLEEP_SECONDS + 5) * 1000,
   isConcurrencySafe: () => true,

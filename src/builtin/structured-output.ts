@@ -8,7 +8,7 @@
  * distinct schema's compilation, so a thousand sessions with the same schema compile it once.
  */
 import { z } from "zod";
-import { buildTool } from "../tool/build-tool.ts";
+import { buildTool, NO_PATHS } from "../tool/build-tool.ts";
 import { textResult } from "../tool/result.ts";
 import type { JsonSchema, Tool } from "../tool/tool.ts";
 import type { JsonSchemaCompiler } from "../validate/ajv.ts";
@@ -39,6 +39,7 @@ export function createStructuredOutputTool(schema: JsonSchema, compiler: JsonSch
     searchHint: "final answer structured result json schema",
     // Replaced below by the session's schema; zod only stands in for the builder's shape.
     inputSchema: z.looseObject({}),
+    access: () => NO_PATHS,
     alwaysLoad: true,
     isReadOnly: true,
     isConcurrencySafe: () => true,

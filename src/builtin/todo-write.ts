@@ -4,7 +4,7 @@
  * which keeps the tool idempotent: the result is exactly what was sent.
  */
 import { z } from "zod";
-import { buildTool } from "../tool/build-tool.ts";
+import { buildTool, NO_PATHS } from "../tool/build-tool.ts";
 import { textResult } from "../tool/result.ts";
 import type { ToolContext } from "../tool/tool.ts";
 import description from "./todo-write.txt" with { type: "text" };
@@ -45,6 +45,7 @@ export const todoWriteTool = buildTool({
   description,
   searchHint: "task list plan track progress steps checklist",
   inputSchema,
+  access: () => NO_PATHS,
   shouldDefer: true,
   // It writes only the session's own in-memory scratch, nothing the user owns: a read-only session
   // may still keep a plan.

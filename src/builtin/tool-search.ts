@@ -17,7 +17,7 @@ import { EXECUTE_EXTRA_TOOL_NAME, isMetaToolName, TOOL_SEARCH_TOOL_NAME } from "
 import { formatDiscoveredLine } from "../assembly/discovered-line.ts";
 import { toolAsText } from "../assembly/tool-text.ts";
 import type { QueryOptions, QueryResult } from "../search/types.ts";
-import { buildTool, DEFAULT_MAX_RESULT_SIZE_CHARS } from "../tool/build-tool.ts";
+import { buildTool, NO_PATHS, DEFAULT_MAX_RESULT_SIZE_CHARS } from "../tool/build-tool.ts";
 import type { ContentBlock, ToolResult } from "../tool/result.ts";
 import type { Tool } from "../tool/tool.ts";
 import descriptionText from "./tool-search.txt" with { type: "text" };
@@ -60,6 +60,7 @@ export function createToolSearchTool(deps: ToolSearchDeps): Tool {
     description: descriptionFor(deps.delivery),
     searchHint: "find load deferred tools by name or keywords",
     inputSchema,
+    access: () => NO_PATHS,
     isConcurrencySafe: () => true,
     isReadOnly: true,
     openWorld: false,

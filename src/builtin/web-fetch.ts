@@ -5,7 +5,7 @@
  * all bounded. Built by `createWebFetchTool(options)` with the operator's `webFetch` config.
  */
 import { z } from "zod";
-import { buildTool } from "../tool/build-tool.ts";
+import { buildTool, NO_PATHS } from "../tool/build-tool.ts";
 import { errorResult, textResult } from "../tool/result.ts";
 import type { Tool } from "../tool/tool.ts";
 import { readBoundedBody, toReadable } from "./web-content.ts";
@@ -76,6 +76,7 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool {
     description,
     searchHint: "download web page url http read website markdown",
     inputSchema,
+    access: () => NO_PATHS,
     shouldDefer: true,
     // The deadline below is ours; the pipeline's only has to outlast it.
     timeoutMs: timeoutMs + 5_000,

@@ -26,6 +26,8 @@ export const writeTool = buildTool({
   openWorld: false,
   checkPermissions: async ({ file_path }, context) => confineToWorkspace(file_path, context),
   permissionSubject: ({ file_path }, cwd) => realPathSubject(file_path, cwd),
+  // The answer names the file and counts its lines, but shows none of what was there.
+  access: ({ file_path }, cwd) => ({ reads: [], writes: [realPathSubject(file_path, cwd)] }),
   async call({ file_path, content }, context) {
     const path = resolveInWorkspace(file_path, context);
     const written = await writeInWorkspace(path, content, realRoots(context.workspaceRoots));

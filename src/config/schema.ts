@@ -40,7 +40,12 @@ export const configSchema = z.strictObject({
   toolSearch: z.string().regex(/^(true|false|auto(:\d{1,3})?)$/, "expected true, false, auto or auto:N").optional(),
   delivery: z.enum(["auto", "native", "proxy", "standard"]).optional(),
   announcements: z.enum(["list", "delta"]).optional(),
-  permissions: permissionsSchema.optional(),
+  permissions: permissionsSchema
+    .extend({
+      /** Lets a session choose any mode, `bypass` included (src/permissions/ceiling.ts). */
+      allowSessionBypass: z.boolean().optional(),
+    })
+    .optional(),
   mcpServers: z.record(z.string().regex(/^[a-zA-Z0-9_-]+$/, "server names use [a-zA-Z0-9_-]"), mcpServerSchema).default({}),
   mcpConfig: z.array(z.string()).default([]),
   flags: z

@@ -1,27 +1,37 @@
 /**
  * Per-session permission rules. A rule names a tool (`"Write"`), a whole MCP server (`"mcp__slack"`),
  * one MCP tool (`"mcp__slack__post"`), or a tool and a pattern over its subject (`"Bash(git *)"`,
- * `"Read(**\/.env)"`), where `*` matches any run of characters.
+ * `"Read(**\/.env)"`), where `*` matches any run of characters, `/` included.
  *
- * Order of decision: a deny rule that matches wins; `bypass` allows the rest; `readOnly` allows
- * read-only calls and refuses every other one, allow rules notwithstanding; `default` allows reads,
- * and writes too unless the session has an allow list, in which case a write needs a rule covering
- * it. Nothing is allowed by accident: a tool that does not declare itself read-only counts as a write.
+ * Order of decision: a deny rule that matches (or cannot be shown not to match) wins; `bypass`
+ * allows the rest; `readOnly` allows read-only calls and refuses every other one, allow rules
+ * notwithstanding; `default` allows reads, and writes too unless an allow list applies, in which
+ * case a write needs a rule covering it in every non-empty list (the config's, the session's).
  *
- * Bash subjects are split into their simple commands (`shell-command.ts`): a deny rule matching any
- * of them denies, and an allow list covers the command only if every part is covered and nothing in
- * it (a substitution, a redirection to a file) escapes a static reading.
+ * Path rules govern every tool: `Read(pattern)` matches every path a call reads (Read, Grep, Glob,
+ * Edit and NotebookEdit, whose answers show the file, and Bash arguments), `Edit(pattern)`,
+ * `Write(pattern)` and `NotebookEdit(pattern)` every path a call writes. A tool that cannot say
+ * which paths it touches is refused by any path rule.
+ *
+ * Bash rules match the command's parse (`shell-facts.ts`): a deny rule matching any command in it
+ * denies, an allow list covers it only if every command in it is covered and nothing escapes the
+ * reading.
  */
 import { PERMISSION_RULE_SYNTAX, permissionRuleProblem } from "../protocol/permission-rule-syntax.ts";
-import type { Tool, ToolInput } from "../tool/tool.ts";
-import { splitShellCommand } from "./shell-command.ts";
+import { mcpServerPrefix } from "../tool/names.ts";
+import type { CallAccess, Tool, ToolInput } from "../tool/tool.ts";
+import type { ShellFacts } from "./shell-facts.ts";
+import { mayMatch, mustMatch, showTemplate, type Template } from "./star-match.ts";
 
 export type PermissionMode = "default" | "readOnly" | "bypass";
 
 export interface PermissionSettings {
   mode: PermissionMode;
+  /** The config's allow list (or the only one when no config set any). */
   allow: readonly string[];
   deny: readonly string[];
+  /** The session's own allow list (see ceiling.ts): in default mode it must cover a write too. */
+  sessionAllow?: readonly string[];
 }
 
 export const DEFAULT_PERMISSIONS: PermissionSettings = { mode: "default", allow: [], deny: [] };
@@ -29,16 +39,22 @@ export const DEFAULT_PERMISSIONS: PermissionSettings = { mode: "default", allow:
 export interface ParsedRule {
   /** Tool name, or `mcp__server` for a whole server. */
   target: string;
-  /** The pattern inside the parentheses, if any. */
+  /** The pattern inside the parentheses, if any, as a regular expression. */
   pattern?: RegExp;
+  /** The same pattern as written: literal text and `*`. */
+  glob?: string;
   source: string;
 }
 
 export function parseRule(rule: string): ParsedRule {
-  const match = PERMISSION_RULE_SYNTAX.exec(rule.trim());
-  if (!match?.[1]) throw new Error(permissionRuleProblem(rule));
+  const problem = permissionRuleProblem(rule);
+  const match = problem === undefined ? PERMISSION_RULE_SYNTAX.exec(rule.trim()) : null;
+  if (!match?.[1]) throw new Error(problem);
   const parsed: ParsedRule = { target: match[1], source: rule };
-  if (match[2] !== undefined) parsed.pattern = wildcardToRegExp(match[2]);
+  if (match[2] !== undefined) {
+    parsed.pattern = wildcardToRegExp(match[2]);
+    parsed.glob = match[2];
+  }
   return parsed;
 }
 
@@ -47,60 +63,40 @@ function wildcardToRegExp(pattern: string): RegExp {
   return new RegExp(`^${escaped}$`, "s");
 }
 
-/** Whether a rule names this tool (ignoring its pattern). */
-export function ruleTargetsTool(rule: ParsedRule, tool: Pick<Tool, "name" | "aliases">): boolean {
+/**
+ * Whether a rule names this tool (ignoring its pattern). A server rule matches on the server's
+ * identity, never on a name prefix: `mcp__x` is not a rule about server `x__y`.
+ */
+export function ruleTargetsTool(rule: ParsedRule, tool: Pick<Tool, "name" | "aliases" | "mcpInfo">): boolean {
   if (rule.target === tool.name || tool.aliases.includes(rule.target)) return true;
-  return rule.target.startsWith("mcp__") && !rule.target.slice(5).includes("__") && tool.name.startsWith(`${rule.target}__`);
+  return tool.mcpInfo !== undefined && rule.target === mcpServerPrefix(tool.mcpInfo.server);
 }
 
-/** What pattern rules are matched against for one call. */
-interface CallSubject {
-  /** The subject as a whole (a Bash command as written), if the tool has one. */
-  whole?: string;
-  /** The pieces an allow list must cover one by one: the simple commands of a Bash command. */
-  parts: readonly string[];
-  /** Why no allow rule may cover this call, if a static reading cannot be trusted. */
-  unsafe?: string;
-}
+/** Rules named after these tools also govern the paths every other tool reads or writes. */
+const PATH_RULES: Record<string, "read" | "write"> = { Read: "read", Edit: "write", Write: "write", NotebookEdit: "write" };
 
-/** Tools whose subject is a shell command, split before matching. MCP tools never are. */
+/** Tools whose subject is a shell command, read from its parse. MCP tools never are. */
 const SHELL_TOOLS: ReadonlySet<string> = new Set(["Bash"]);
 
-function callSubject(tool: Tool, input: ToolInput, cwd: string): CallSubject {
-  const whole = tool.permissionSubject(input, cwd);
-  if (whole === undefined) return { parts: [] };
-  if (tool.isMcp || !SHELL_TOOLS.has(tool.name)) return { whole, parts: [whole] };
-  const split = splitShellCommand(whole);
-  return { whole, parts: split.parts, ...(split.unsafe !== undefined && { unsafe: split.unsafe }) };
+interface Call {
+  tool: Tool;
+  subject: string | undefined;
+  access: CallAccess;
+  cwd: string;
 }
 
-function patternMatches(pattern: RegExp, subject: string, cwd: string): boolean {
-  if (pattern.test(subject)) return true;
-  // Path patterns may be written relative to the working directory.
+function isShell(tool: Tool): boolean {
+  return !tool.isMcp && SHELL_TOOLS.has(tool.name);
+}
+
+/** A pattern against a subject; path patterns may be written relative to the working directory. */
+function patternMatches(glob: string, subject: Template | string, cwd: string, match: typeof mayMatch): boolean {
+  if (match(glob, subject)) return true;
   const prefix = cwd.endsWith("/") ? cwd : `${cwd}/`;
-  return subject.startsWith(prefix) && pattern.test(subject.slice(prefix.length));
-}
-
-/** Whether a rule matches a call: for a Bash command, the whole command or any one of its parts. */
-export function ruleMatches(rule: ParsedRule, tool: Tool, input: ToolInput, cwd: string): boolean {
-  return ruleMatchesSubject(rule, tool, callSubject(tool, input, cwd), cwd);
-}
-
-function ruleMatchesSubject(rule: ParsedRule, tool: Tool, subject: CallSubject, cwd: string): boolean {
-  if (!ruleTargetsTool(rule, tool)) return false;
-  const pattern = rule.pattern;
-  if (!pattern) return true;
-  const candidates = subject.whole === undefined ? [] : [subject.whole, ...subject.parts];
-  return candidates.some((candidate) => patternMatches(pattern, candidate, cwd));
-}
-
-/** Whether allow rules cover every part of a call (a tool-wide rule covers all of it). */
-function coveredByAllowRules(rules: readonly ParsedRule[], tool: Tool, subject: CallSubject, cwd: string): boolean {
-  const relevant = rules.filter((rule) => ruleTargetsTool(rule, tool));
-  if (relevant.some((rule) => !rule.pattern)) return true;
-  if (subject.whole === undefined || subject.unsafe !== undefined || subject.parts.length === 0) return false;
-  const patterns = relevant.flatMap((rule) => (rule.pattern ? [rule.pattern] : []));
-  return subject.parts.every((part) => patterns.some((pattern) => patternMatches(pattern, part, cwd)));
+  const parts = typeof subject === "string" ? [subject] : subject;
+  const head = parts[0];
+  if (typeof head !== "string" || !head.startsWith(prefix)) return false;
+  return match(glob, [head.slice(prefix.length), ...parts.slice(1)]);
 }
 
 export type RuleVerdict = { allowed: true } | { allowed: false; reason: string };
@@ -111,25 +107,98 @@ export function evaluateRules(
   tool: Tool,
   input: ToolInput,
   cwd: string,
+  access: CallAccess,
   parse: (rule: string) => ParsedRule = parseRule,
 ): RuleVerdict {
-  const subject = callSubject(tool, input, cwd);
-  const denied = settings.deny.map(parse).find((rule) => ruleMatchesSubject(rule, tool, subject, cwd));
-  if (denied) return { allowed: false, reason: `denied by the rule "${denied.source}"` };
+  const call: Call = { tool, subject: tool.permissionSubject(input, cwd), access, cwd };
+  for (const rule of settings.deny.map(parse)) {
+    const reason = denialReason(rule, call);
+    if (reason) return { allowed: false, reason };
+  }
   if (settings.mode === "bypass") return { allowed: true };
   const readOnly = tool.isReadOnly(input);
   if (settings.mode === "readOnly") {
     // Strict on purpose: an allow rule written for normal sessions must not open a read-only one.
     return readOnly ? { allowed: true } : { allowed: false, reason: "the session is read-only and this call may write" };
   }
-  if (readOnly || settings.allow.length === 0) return { allowed: true };
-  if (coveredByAllowRules(settings.allow.map(parse), tool, subject, cwd)) return { allowed: true };
-  const why = subject.unsafe === undefined ? "" : ` (the command contains ${subject.unsafe}, which no allow rule can cover)`;
-  return { allowed: false, reason: `no allow rule of this session covers it${why}` };
+  if (readOnly) return { allowed: true };
+  const lists: [readonly string[], string][] = [
+    [settings.allow, "the daemon's config"],
+    [settings.sessionAllow ?? [], "this session"],
+  ];
+  for (const [list, whose] of lists) {
+    const gap = list.length === 0 ? undefined : uncoveredPart(list.map(parse), call);
+    if (gap === undefined) continue;
+    return { allowed: false, reason: `no allow rule of ${whose} covers it${gap}` };
+  }
+  return { allowed: true };
+}
+
+/** Why a deny rule refuses the call, or undefined when it does not apply. */
+function denialReason(rule: ParsedRule, call: Call): string | undefined {
+  const denied = `denied by the rule "${rule.source}"`;
+  const glob = rule.glob;
+  if (ruleTargetsTool(rule, call.tool)) {
+    if (glob === undefined) return denied;
+    if (isShell(call.tool)) {
+      const shell = call.access.shell;
+      if (call.subject !== undefined && mayMatch(glob, call.subject)) return denied;
+      if (!shell) return `${denied}: the command could not be read`;
+      if (shell.opaque) return `${denied}: the command contains ${shell.opaque}, which the rules cannot see through`;
+      const hit = shell.commands.flatMap((command) => [command.reading, ...command.alsoReadings]).find((reading) => mayMatch(glob, reading));
+      if (hit) return `${denied} (it runs ${showTemplate(hit)})`;
+    } else if (call.subject !== undefined && patternMatches(glob, call.subject, call.cwd, mayMatch)) {
+      return denied;
+    }
+  }
+  const kind = PATH_RULES[rule.target];
+  if (kind === undefined || glob === undefined) return undefined;
+  const verb = kind === "read" ? "reads" : "writes";
+  if (call.access.unknown !== undefined) return `${denied}, which governs the paths every tool ${verb}: ${call.tool.name} ${call.access.unknown}`;
+  const shell = call.access.shell;
+  if (shell?.opaque) return `${denied}: the command contains ${shell.opaque}, so the paths it ${verb.slice(0, -1)}s cannot be known`;
+  const paths: (Template | string)[] = [...(kind === "read" ? call.access.reads : call.access.writes), ...shellPaths(shell, kind)];
+  const hit = paths.find((path) => patternMatches(glob, path, call.cwd, mayMatch));
+  if (hit === undefined) return undefined;
+  return `${denied} (the call ${verb} ${typeof hit === "string" ? hit : showTemplate(hit)})`;
+}
+
+function shellPaths(shell: ShellFacts | undefined, kind: "read" | "write"): readonly Template[] {
+  if (!shell) return [];
+  return kind === "read" ? shell.reads : shell.writes;
+}
+
+/**
+ * What allow rules leave uncovered: undefined when they cover the whole call (a tool-wide rule
+ * covers all of it), else a note for the message, empty when there is nothing more to say.
+ */
+function uncoveredPart(rules: readonly ParsedRule[], call: Call): string | undefined {
+  const relevant = rules.filter((rule) => ruleTargetsTool(rule, call.tool));
+  if (relevant.some((rule) => rule.glob === undefined)) return undefined;
+  const globs = relevant.flatMap((rule) => (rule.glob === undefined ? [] : [rule.glob]));
+  if (!isShell(call.tool)) {
+    const subject = call.subject;
+    return subject !== undefined && globs.some((glob) => patternMatches(glob, subject, call.cwd, mustMatch)) ? undefined : "";
+  }
+  const shell = call.access.shell;
+  const escape = shell?.opaque ?? shell?.unsafe;
+  if (!shell || escape !== undefined) return ` (the command contains ${escape ?? "what could not be read"}, which no allow rule can cover)`;
+  if (shell.commands.length === 0) return "";
+  const gap = shell.commands.find((command) => !globs.some((glob) => mustMatch(glob, command.reading)));
+  return gap === undefined ? undefined : ` (it runs ${showTemplate(gap.reading)})`;
+}
+
+/**
+ * For calls that list or search files (Grep, Glob): whether a path may be shown, i.e. no deny rule
+ * of the kind that governs that access matches it. The rules are parsed once per call.
+ */
+export function pathFilter(settings: Pick<PermissionSettings, "deny">, cwd: string, parse: (rule: string) => ParsedRule = parseRule): (path: string, kind: "read" | "write") => boolean {
+  const rules = settings.deny.map(parse).filter((rule) => rule.glob !== undefined && PATH_RULES[rule.target] !== undefined);
+  return (path, kind) => !rules.some((rule) => PATH_RULES[rule.target] === kind && patternMatches(rule.glob ?? "", path, cwd, mayMatch));
 }
 
 /** Deny rules that name whole tools remove them from the pool before any model sees them. */
-export function isToolDeniedOutright(settings: Pick<PermissionSettings, "deny">, tool: Pick<Tool, "name" | "aliases">): boolean {
+export function isToolDeniedOutright(settings: Pick<PermissionSettings, "deny">, tool: Pick<Tool, "name" | "aliases" | "mcpInfo">): boolean {
   return settings.deny.some((rule) => {
     const parsed = parseRule(rule);
     return parsed.pattern === undefined && ruleTargetsTool(parsed, tool);

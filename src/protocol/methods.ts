@@ -24,6 +24,16 @@ export const permissionsSchema = z.strictObject({
   deny: z.array(permissionRule).default([]),
 });
 
+/**
+ * What a session may ask for: nothing has a default, so an absent field keeps the config's choice
+ * (src/permissions/ceiling.ts merges it under the config's rules).
+ */
+export const sessionPermissionsSchema = z.strictObject({
+  mode: z.enum(["default", "readOnly", "bypass"]).optional(),
+  allow: z.array(permissionRule).max(1000).optional(),
+  deny: z.array(permissionRule).max(1000).optional(),
+});
+
 export const sessionParams = z.strictObject({
   ...sessionRef,
   model: z.string().max(200).optional(),
@@ -35,7 +45,7 @@ export const sessionParams = z.strictObject({
   contextWindow: z.number().int().positive().optional(),
   workspaceRoots: z.array(z.string().min(1)).max(64).optional(),
   cwd: z.string().min(1).optional(),
-  permissions: permissionsSchema.optional(),
+  permissions: sessionPermissionsSchema.optional(),
   announcements: z.enum(["list", "delta"]).optional(),
   prefetch: z.boolean().optional(),
   outputSchema: z.record(z.string(), z.unknown()).optional(),
@@ -140,7 +150,8 @@ export interface SessionResult {
     contextWindow: number | null;
     workspaceRoots: string[];
     cwd: string;
-    permissions: { mode: string; allow: readonly string[]; deny: readonly string[] };
+    /** The effective rules: the config's, narrowed by the session's (`sessionAllow` is its own allow list). */
+    permissions: { mode: string; allow: readonly string[]; deny: readonly string[]; sessionAllow?: readonly string[] };
     announcements: string;
     prefetch: boolean;
     outputSchema: Record<string, unknown> | null;

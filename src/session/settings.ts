@@ -8,6 +8,8 @@ import { isAbsolute, resolve } from "node:path";
 import type { z } from "zod";
 import type { Config } from "../config/schema.ts";
 import { SettingsError } from "../runtime/errors.ts";
+import { applyPermissionCeiling, OPERATOR_DEFAULTS, PermissionCeilingError } from "../permissions/ceiling.ts";
+import type { PermissionSettings } from "../permissions/rules.ts";
 import type { sessionParams } from "../protocol/methods.ts";
 import type { AnnouncementStyle, Provider, RuntimeSnapshot, SessionSettings } from "./session.ts";
 
@@ -68,7 +70,7 @@ export function resolveSettings(
     contextWindow: request.contextWindow ?? previous?.contextWindow ?? null,
     workspaceRoots,
     cwd,
-    permissions: request.permissions ?? previous?.permissions ?? config.permissions ?? { mode: "default", allow: [], deny: [] },
+    permissions: request.permissions || !previous ? sessionPermissions(config, request) : previous.permissions,
     announcements: request.announcements ?? previous?.announcements ?? config.announcements ?? runtime.announcements,
     prefetch: defaults.prefetchCompiled && (request.prefetch ?? previous?.prefetch ?? true),
     outputSchema: request.outputSchema ?? previous?.outputSchema ?? null,
@@ -81,6 +83,16 @@ export function resolveSettings(
       disabledTools: runtime.disabledTools,
     },
   };
+}
+
+/** The config's rules with the session's merged under them; asking for more is a params error. */
+function sessionPermissions(config: Config, request: SessionRequest): PermissionSettings {
+  try {
+    return applyPermissionCeiling(config.permissions ?? OPERATOR_DEFAULTS, request.permissions);
+  } catch (error) {
+    if (!(error instanceof PermissionCeilingError)) throw error;
+    throw new SettingsError(error.field, error.message);
+  }
 }
 
 function inferProvider(model: string | undefined): Provider {

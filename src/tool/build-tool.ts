@@ -6,9 +6,15 @@
 import type { z } from "zod";
 import { zodToWireSchema, zodValidator } from "../validate/zod.ts";
 import type { JsonSchemaCompiler } from "../validate/ajv.ts";
-import type { JsonSchema, McpInfo, PermissionDecision, Tool, ToolContext, ToolHints, ToolInput, ToolRedirect } from "./tool.ts";
+import type { CallAccess, JsonSchema, McpInfo, PermissionDecision, Tool, ToolContext, ToolHints, ToolInput, ToolRedirect } from "./tool.ts";
 import type { ToolResult } from "./result.ts";
 import { isValidToolName } from "./names.ts";
+
+/** For tools that touch no file: path rules never concern them. */
+export const NO_PATHS: CallAccess = Object.freeze({ reads: [], writes: [] });
+
+/** The fail-closed answer for a built-in that does not declare its paths. */
+const UNDECLARED_PATHS: CallAccess = Object.freeze({ reads: [], writes: [], unknown: "does not declare the paths it touches" });
 
 /** Default cap on a result's text: large enough for a real file, small enough for a context window. */
 export const DEFAULT_MAX_RESULT_SIZE_CHARS = 100_000;
@@ -37,6 +43,8 @@ interface CommonDefinition<Input> {
   validateInput?: (input: Input, context: ToolContext) => Promise<string | undefined>;
   checkPermissions?: (input: Input, context: ToolContext) => Promise<PermissionDecision>;
   permissionSubject?: (input: Input, cwd: string) => string | undefined;
+  /** The paths a call reads and writes; left out, every path rule refuses the tool's calls. */
+  access?: (input: Input, cwd: string) => CallAccess | Promise<CallAccess>;
   call: (input: Input, context: ToolContext) => Promise<ToolResult>;
   redirect?: (input: Input) => ToolRedirect;
 }
@@ -54,7 +62,7 @@ export function buildTool<Schema extends z.ZodType>(definition: BuiltinToolDefin
   // Safe: the pipeline only hands `call` and the predicates input that `validator` accepted,
   // and the validator is the zod schema itself.
   const typed = definition as unknown as CommonDefinition<ToolInput>;
-  return finish(typed, {
+  return finish(typed, UNDECLARED_PATHS, {
     inputJSONSchema: zodToWireSchema(definition.inputSchema),
     validator: zodValidator(definition.name, definition.inputSchema),
     isMcp: false,
@@ -62,7 +70,8 @@ export function buildTool<Schema extends z.ZodType>(definition: BuiltinToolDefin
 }
 
 export function buildMcpTool(definition: McpToolDefinition, compiler: JsonSchemaCompiler): Tool {
-  return finish(definition, {
+  // An MCP server's files are its own business: its tools are governed by mcp__ rules, not path rules.
+  return finish(definition, NO_PATHS, {
     inputJSONSchema: definition.inputJSONSchema,
     validator: compiler.validator(definition.name, definition.inputJSONSchema),
     isMcp: true,
@@ -72,6 +81,7 @@ export function buildMcpTool(definition: McpToolDefinition, compiler: JsonSchema
 
 function finish(
   definition: CommonDefinition<ToolInput>,
+  defaultAccess: CallAccess,
   wire: Pick<Tool, "inputJSONSchema" | "validator" | "isMcp"> & { mcpInfo?: McpInfo },
 ): Tool {
   if (!isValidToolName(definition.name)) {
@@ -96,6 +106,7 @@ function finish(
     validateInput: definition.validateInput ?? (async () => undefined),
     checkPermissions: definition.checkPermissions ?? (async () => ({ behavior: "passthrough" })),
     permissionSubject: definition.permissionSubject ?? (() => undefined),
+    access: async (input, cwd) => (definition.access ? definition.access(input, cwd) : defaultAccess),
     call: definition.call,
   };
   return Object.freeze({

@@ -9,7 +9,7 @@
  * What is checked, scheduled, timed and capped is always the tool that really runs. Every failure
  * along the way is a result with `isError`, worded for the model; nothing throws.
  */
-import { evaluateRules, isToolDeniedOutright, type PermissionSettings } from "../permissions/rules.ts";
+import { evaluateRules, isToolDeniedOutright, pathFilter, type PermissionSettings } from "../permissions/rules.ts";
 import { capResult, errorResult, type ToolResult } from "./result.ts";
 import type { Tool, ToolContext, ToolInput } from "./tool.ts";
 
@@ -65,12 +65,14 @@ export async function executeTool(name: string, input: unknown, context: ToolCon
     if (problem) return errorResult(problem);
     const own = await tool.checkPermissions(value, context);
     if (own.behavior === "deny") return errorResult(`Permission denied for ${tool.name}: ${own.message}`);
-    const verdict = evaluateRules(options.permissions, tool, value, context.cwd);
+    const access = await tool.access(value, context.cwd);
+    const verdict = evaluateRules(options.permissions, tool, value, context.cwd, access);
     if (!verdict.allowed) return errorResult(`Permission denied for ${tool.name}: ${verdict.reason}.`);
     if (blind) options.discovery?.add(tool.name);
 
     const timeoutMs = tool.timeoutMs ?? options.defaultTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
-    const run = () => callWithDeadline(tool, value, context, timeoutMs);
+    const pathAllowed = pathFilter(options.permissions, context.cwd);
+    const run = () => callWithDeadline(tool, value, { ...context, pathAllowed }, timeoutMs);
     const exclusive = !tool.isConcurrencySafe(value);
     const result = await (options.schedule ? options.schedule(exclusive, run) : run());
     return capResult(result, tool.maxResultSizeChars);

@@ -4,6 +4,7 @@
  * so that every capability a tool does not declare falls back to the safe answer.
  */
 import type { ContentBlock, ToolResult } from "./result.ts";
+import type { ShellFacts } from "../permissions/shell-facts.ts";
 import type { Validator } from "../validate/validator.ts";
 
 export type JsonSchema = Record<string, unknown>;
@@ -28,6 +29,21 @@ export type PermissionDecision =
   | { behavior: "deny"; message: string }
   | { behavior: "passthrough" };
 
+/**
+ * What one call reads and writes, as its tool declares it for a validated input, so that path rules
+ * (`Read(**\/.env)`, `Edit(src/**)`) govern every tool that touches a path, not only the one named.
+ */
+export interface CallAccess {
+  /** Real absolute paths whose contents the call reads or shows. */
+  readonly reads: readonly string[];
+  /** Real absolute paths the call creates, changes or deletes. */
+  readonly writes: readonly string[];
+  /** Set when the tool cannot say which paths it touches: every path rule then refuses the call. */
+  readonly unknown?: string;
+  /** A shell tool's command as read from its parse: what it runs and the paths its words name. */
+  readonly shell?: ShellFacts;
+}
+
 /** Everything a call may use besides its input; passed in, never reached for. */
 export interface ToolContext {
   signal: AbortSignal;
@@ -39,6 +55,11 @@ export interface ToolContext {
   onProgress?: (update: ProgressUpdate) => void;
   /** Per-session scratch space for tools that keep state within a session (e.g. TodoWrite). */
   sessionState: Map<string, unknown>;
+  /**
+   * Whether the session's path rules let this call show `path` (Grep and Glob filter their results
+   * with it). The pipeline sets it; a context without it comes from a caller that runs no rules.
+   */
+  pathAllowed?: (path: string, kind: "read" | "write") => boolean;
 }
 
 /**
@@ -84,6 +105,8 @@ export interface Tool {
    * written against; without it `.env` would slip past that rule.
    */
   permissionSubject(input: ToolInput, cwd: string): string | undefined;
+  /** The paths this call reads and writes (see CallAccess); a tool that declares none is `unknown`. */
+  access(input: ToolInput, cwd: string): Promise<CallAccess>;
   call(input: ToolInput, context: ToolContext): Promise<ToolResult>;
   /**
    * Routers only (ExecuteExtraTool): the tool that really runs, given this tool's validated input.

@@ -156,7 +156,7 @@ describe("Bash", () => {
       isError: true,
     });
     expect((await workspace.run("Bash", { command: "touch y" }, { permissions })).text).toBe(
-      "Permission denied for Bash: no allow rule of this session covers it.",
+      "Permission denied for Bash: no allow rule of the daemon's config covers it (it runs touch y).",
     );
   });
 });

@@ -1,20 +1,16 @@
 /** Permission rules as a table: which calls each session setting allows and which it refuses. */
 import { describe, expect, test } from "bun:test";
 import { z } from "zod";
+import { createBashTool } from "../../src/builtin/bash.ts";
 import { evaluateRules, isToolDeniedOutright, parseRule, type PermissionSettings } from "../../src/permissions/rules.ts";
-import { buildMcpTool, buildTool } from "../../src/tool/build-tool.ts";
+import { buildMcpTool, buildTool, NO_PATHS } from "../../src/tool/build-tool.ts";
 import { textResult } from "../../src/tool/result.ts";
 import type { Tool } from "../../src/tool/tool.ts";
 import { JsonSchemaCompiler } from "../../src/validate/ajv.ts";
 
 const call = async () => textResult("");
-const Bash = buildTool({
-  name: "Bash",
-  description: "d",
-  inputSchema: z.strictObject({ command: z.string() }),
-  permissionSubject: ({ command }) => command,
-  call,
-});
+// The real Bash tool: its access is the command's parse, which these rules are about.
+const Bash = createBashTool();
 const Read = buildTool({
   name: "Read",
   aliases: ["View"],
@@ -22,17 +18,24 @@ const Read = buildTool({
   inputSchema: z.strictObject({ file_path: z.string() }),
   isReadOnly: () => true,
   permissionSubject: ({ file_path }) => file_path,
+  access: ({ file_path }) => ({ reads: [file_path], writes: [] }),
   call,
 });
-const Write = buildTool({ name: "Write", description: "d", inputSchema: z.strictObject({ file_path: z.string() }), permissionSubject: ({ file_path }) => file_path, call });
-const Edit = buildTool({ name: "Edit", description: "d", inputSchema: z.strictObject({ file_path: z.string() }), destructive: true, permissionSubject: ({ file_path }) => file_path, call });
-const NoSubject = buildTool({ name: "NoSubject", description: "d", inputSchema: z.strictObject({}), call });
+const Write = buildTool({ name: "Write", description: "d", inputSchema: z.strictObject({ file_path: z.string() }), permissionSubject: ({ file_path }) => file_path, access: ({ file_path }) => ({ reads: [], writes: [file_path] }), call });
+const Edit = buildTool({ name: "Edit", description: "d", inputSchema: z.strictObject({ file_path: z.string() }), destructive: true, permissionSubject: ({ file_path }) => file_path, access: ({ file_path }) => ({ reads: [file_path], writes: [file_path] }), call });
+const Grep = buildTool({ name: "Grep", description: "d", inputSchema: z.strictObject({ path: z.string() }), isReadOnly: () => true, permissionSubject: ({ path }) => path, access: ({ path }) => ({ reads: [path], writes: [] }), call });
+const NoSubject = buildTool({ name: "NoSubject", description: "d", inputSchema: z.strictObject({}), access: () => NO_PATHS, call });
+// Declares nothing about its paths: buildTool's fail-closed default.
+const Undeclared = buildTool({ name: "Undeclared", description: "d", inputSchema: z.strictObject({}), isReadOnly: () => true, call });
 const compiler = new JsonSchemaCompiler();
 const mcp = (server: string, tool: string) =>
   buildMcpTool({ name: `mcp__${server}__${tool}`, description: "d", inputJSONSchema: { type: "object" }, mcpInfo: { server, tool }, call }, compiler);
 const slackPost = mcp("slack", "post");
 const slackRead = mcp("slack", "read");
 const slackbotPost = mcp("slackbot", "post");
+// Server names may hold "__" (the config allows [a-zA-Z0-9_-]): rules match the server's identity.
+const doubleServer = mcp("x__y", "t");
+const plainServerTool = mcp("x", "y__t");
 // What an MCP tool with `readOnlyHint: true` becomes: read-only and concurrency-safe.
 const slackReadOnly = buildMcpTool(
   { name: "mcp__slack__history", description: "d", inputJSONSchema: { type: "object" }, mcpInfo: { server: "slack", tool: "history" }, isReadOnly: () => true, isConcurrencySafe: () => true, call },
@@ -44,7 +47,86 @@ const settings = (mode: PermissionSettings["mode"], allow: string[] = [], deny: 
 type Row = [label: string, PermissionSettings, Tool, Record<string, unknown>, true | string];
 const ALLOWED = true;
 const READ_ONLY = "the session is read-only and this call may write";
-const NOT_COVERED = "no allow rule of this session covers it";
+const NOT_COVERED = "no allow rule of the daemon's config covers it";
+
+const RUNS = (command: string) => `${NOT_COVERED} (it runs ${command})`;
+const ESCAPES = (what: string) => `${NOT_COVERED} (the command contains ${what}, which no allow rule can cover)`;
+const DENIED_RM = (command: string) => `denied by the rule "Bash(rm *)" (it runs ${command})`;
+const OPAQUE_RM = (what: string) => `denied by the rule "Bash(rm *)": the command contains ${what}, which the rules cannot see through`;
+
+function bashRows(): Row[] {
+  const git = settings("default", ["Bash(git *)"]);
+  const echoNotRm = settings("default", ["Bash(echo *)"], ["Bash(rm *)"]);
+  const denyRm = settings("default", [], ["Bash(rm *)"]);
+  const row = (label: string, session: PermissionSettings, command: string, expected: true | string): Row => [label, session, Bash, { command }, expected];
+  return [
+    row("Bash(git *) does not cover git && rm", git, "git status && rm -rf x", RUNS("rm -rf x")),
+    row("Bash(git *) does not cover git; rm", git, "git status; rm -rf x", RUNS("rm -rf x")),
+    row("Bash(git *) does not cover git || rm", git, "git pull || rm -rf x", RUNS("rm -rf x")),
+    row("Bash(git *) does not cover a pipe into sh", git, "git log | sh", ESCAPES("`sh` reading commands from its input")),
+    row("Bash(git *) does not cover a second line", git, "git status\nrm -rf x", RUNS("rm -rf x")),
+    row("Bash(git *) does not cover a backgrounded second command", git, "git status & rm -rf x", RUNS("rm -rf x")),
+    row("Bash(git *) does not cover the command inside $(...)", git, "git log $(rm -rf x)", RUNS("rm -rf x")),
+    row("Bash(git *) does not cover the command inside backticks", git, "git log `rm -rf x`", RUNS("rm -rf x")),
+    row("Bash(git *) does not cover $(...) inside double quotes", git, 'git commit -m "$(rm -rf x)"', RUNS("rm -rf x")),
+    row("Bash(git *) does not cover a redirection into a file", git, "git diff > ~/.bashrc", ESCAPES("an output redirection to a file")),
+    row("Bash(git *) covers git with stderr folded into stdout", git, "git status 2>&1", ALLOWED),
+    row("Bash(git *) covers git with output sent to /dev/null", git, "git fetch >/dev/null 2>&1", ALLOWED),
+    row("separators inside quotes are text", git, "git commit -m 'a && rm -rf x; b | c'", ALLOWED),
+    row("every command covered by some allow rule", settings("default", ["Bash(git *)", "Bash(npm test)"]), "git pull && npm test", ALLOWED),
+    row("git piped into grep, both allowed", settings("default", ["Bash(git *)", "Bash(grep *)"]), "git log | grep fix", ALLOWED),
+    row("a substitution whose commands are all covered is covered", settings("default", ["Bash(git *)", "Bash(date)"]), "git commit -m \"$(date)\"", ALLOWED),
+    row("a tool-wide Bash allow rule covers compound commands", settings("default", ["Bash"]), "git status && rm -rf x", ALLOWED),
+    row("a deny rule matching any command denies", denyRm, "git status && rm -rf x", DENIED_RM("rm -rf x")),
+    row("a deny rule matching a command inside $(...) denies", denyRm, "echo $(rm -rf x)", DENIED_RM("rm -rf x")),
+    row("a deny rule matching inside a subshell denies", denyRm, "(cd /tmp && rm -rf x)", DENIED_RM("rm -rf x")),
+    row("a deny rule on a command wins in bypass too", settings("bypass", [], ["Bash(rm *)"]), "ls; rm -rf x", DENIED_RM("rm -rf x")),
+    row("a deny rule can still match the whole command", settings("default", [], ["Bash(*--force*)"]), "git push --force && echo ok", 'denied by the rule "Bash(*--force*)"'),
+    // The attacks the old scanner lost to (issue 15).
+    row("an ANSI-C string does not hide the command after it", echoNotRm, "echo $'a\\'b' ; rm -f x", DENIED_RM("rm -f x")),
+    row("an ANSI-C string with \\' is not closed early (allow side)", settings("default", ["Bash(echo *)"]), "echo $'a\\'b' ; touch x", RUNS("touch x")),
+    row("a command substitution inside ${x:-...} is checked", echoNotRm, "echo ${x:-$(rm -f f)}", DENIED_RM("rm -f f")),
+    row("a substitution in a parameter expansion inside quotes is checked", echoNotRm, 'echo "${x:-"$(rm -f f)"}"', DENIED_RM("rm -f f")),
+    row(">&1file writes a file: no allow rule covers it", echoNotRm, "echo >&1file", ESCAPES("an output redirection to a file")),
+    row("$(...) is checked with no allow list too", denyRm, "echo $(rm -f f)", DENIED_RM("rm -f f")),
+    row("quoting the name does not dodge a deny rule", denyRm, "'rm' -rf x", DENIED_RM("rm -rf x")),
+    row("a backslash in the name does not dodge a deny rule", denyRm, "\\rm -rf x", DENIED_RM("rm -rf x")),
+    row("a path to the program does not dodge a deny rule", denyRm, "/bin/rm -rf x", DENIED_RM("rm -rf x")),
+    row("a tab for a space does not dodge a deny rule", denyRm, "rm\t-rf x", DENIED_RM("rm -rf x")),
+    row("a wrapper does not dodge a deny rule", denyRm, "sudo -n rm -rf x", DENIED_RM("rm -rf x")),
+    row("a wrapper with too many words to check is opaque", denyRm, `env ${Array.from({ length: 20 }, (_, index) => `V${index}=1`).join(" ")} rm -rf x`, OPAQUE_RM("`env` with more than 16 arguments")),
+    row("xargs does not dodge a deny rule", denyRm, "ls | xargs rm", DENIED_RM("rm …")),
+    row("bash -c is parsed and checked", denyRm, "bash -c 'rm -rf x'", DENIED_RM("rm -rf x")),
+    row("eval is parsed and checked", denyRm, "eval 'rm -rf x'", DENIED_RM("rm -rf x")),
+    row("a function body is checked", denyRm, "f() { rm -rf x; }; f", DENIED_RM("rm -rf x")),
+    row("a heredoc body's substitution is checked", denyRm, "cat <<EOF\n$(rm -rf x)\nEOF", DENIED_RM("rm -rf x")),
+    row("a quoted heredoc body is text", denyRm, "cat <<'EOF'\n$(rm -rf x)\nEOF", ALLOWED),
+    row("a command name known only at run time is denied when a deny rule exists", denyRm, "$cmd -rf x", OPAQUE_RM("a command name known only at run time")),
+    row("a shell reading its input is denied when a deny rule exists", denyRm, "echo 'rm -rf x' | bash", OPAQUE_RM("`bash` reading commands from its input")),
+    row("source is opaque", denyRm, "source ./script.sh", OPAQUE_RM("`source`, which runs commands the rules cannot see")),
+    row("arithmetic on variables is opaque", denyRm, "x='a[$(rm -f f)]'; echo $((x))", OPAQUE_RM("arithmetic on variables (bash evaluates their values, which can run commands)")),
+    row("${x@P} is opaque", denyRm, "echo ${x@P}", OPAQUE_RM("the parameter expansion ${x@P}")),
+    row("nested backquotes are opaque", denyRm, "echo `echo \\`rm x\\``", OPAQUE_RM("nested backquotes")),
+    row("a syntax error is opaque", denyRm, "echo (", OPAQUE_RM('a syntax error near "("')),
+    row("an opaque command is never covered", settings("default", ["Bash(echo *)"]), "eval \"$x\"", ESCAPES("`eval` of text known only at run time")),
+    row("an opaque command without any rule to check runs (nothing to see)", settings("default"), "eval \"$x\"", ALLOWED),
+    row("a function definition is never covered", settings("default", ["Bash(echo *)"]), "echo() { git push; }; echo", ESCAPES("a function definition")),
+    row("an env prefix is part of the reading allow rules match", git, "GIT_SSH_COMMAND='rm -rf x' git fetch", RUNS("GIT_SSH_COMMAND='rm -rf x' git fetch")),
+    row("a deny rule sees the command without its env prefix", denyRm, "X=1 rm -rf x", DENIED_RM("rm -rf x")),
+    row("an argument with a variable still matches a deny rule", settings("default", [], ["Bash(rm -rf /)"]), 'rm -rf "$dir"', 'denied by the rule "Bash(rm -rf /)" (it runs rm -rf …)'),
+    row("a variable argument does not stop an unrelated allow", settings("default", ["Bash(echo *)"]), 'echo "$HOME"', ALLOWED),
+    row("a glob is a hole the allow rule must absorb", settings("default", ["Bash(ls *)"]), "ls *.ts", ALLOWED),
+    row("a glob in the name is opaque", denyRm, "r? -rf x", OPAQUE_RM("a command name known only at run time")),
+    // Path rules over Bash.
+    row("Read(**/.env) denies cat .env", settings("default", [], ["Read(**/.env)"]), "cat .env", 'denied by the rule "Read(**/.env)" (the call reads /w/.env)'),
+    row("Read(**/.env) denies an argument known only at run time", settings("default", [], ["Read(**/.env)"]), 'cat "$f"', 'denied by the rule "Read(**/.env)" (the call reads …)'),
+    row("Read(**/.env) leaves echo .env alone (echo opens nothing)", settings("default", [], ["Read(**/.env)"]), "echo .env", ALLOWED),
+    row("Edit(**/.env) leaves cat .env alone (cat only reads)", settings("default", [], ["Edit(**/.env)"]), "cat .env", ALLOWED),
+    row("Write(**/.env) governs Bash writes too", settings("default", [], ["Write(**/.env)"]), "echo x > .env", 'denied by the rule "Write(**/.env)" (the call writes /w/.env)'),
+    row("NotebookEdit(...) governs Bash writes too", settings("default", [], ["NotebookEdit(*.ipynb)"]), "cp a.ipynb b.ipynb", 'denied by the rule "NotebookEdit(*.ipynb)" (the call writes /w/a.ipynb)'),
+    row("a path rule refuses an opaque command", settings("default", [], ["Read(**/.env)"]), "source x.sh", 'denied by the rule "Read(**/.env)": the command contains `source`, which runs commands the rules cannot see, so the paths it reads cannot be known'),
+  ];
+}
 
 const table: Row[] = [
   ["default mode, no rules: writes are allowed", settings("default"), Write, { file_path: "/w/a" }, ALLOWED],
@@ -54,9 +136,9 @@ const table: Row[] = [
   ["Bash(rm *) denies rm", settings("default", [], ["Bash(rm *)"]), Bash, { command: "rm -rf /" }, 'denied by the rule "Bash(rm *)"'],
   ["Bash(rm *) allows ls", settings("default", [], ["Bash(rm *)"]), Bash, { command: "ls" }, ALLOWED],
   ["Bash(git *) allows git", settings("default", ["Bash(git *)"]), Bash, { command: "git status" }, ALLOWED],
-  ["with an allow list, an uncovered write is refused", settings("default", ["Bash(git *)"]), Bash, { command: "npm install" }, "no allow rule of this session covers it"],
+  ["with an allow list, an uncovered write is refused", settings("default", ["Bash(git *)"]), Bash, { command: "npm install" }, `${NOT_COVERED} (it runs npm install)`],
   ["with an allow list, reads need no rule", settings("default", ["Bash(git *)"]), Read, { file_path: "/w/a" }, ALLOWED],
-  ["a pattern is anchored: Bash(git *) does not match 'legit x'", settings("default", ["Bash(git *)"]), Bash, { command: "legit x" }, "no allow rule of this session covers it"],
+  ["a pattern is anchored: Bash(git *) does not match 'legit x'", settings("default", ["Bash(git *)"]), Bash, { command: "legit x" }, `${NOT_COVERED} (it runs legit x)`],
   ["regex characters in a rule are literal", settings("default", [], ["Bash(echo a.b)"]), Bash, { command: "echo aXb" }, ALLOWED],
   ["Read(**/.env) denies .env at the top", settings("default", [], ["Read(**/.env)"]), Read, { file_path: "/w/.env" }, 'denied by the rule "Read(**/.env)"'],
   ["Read(**/.env) denies a nested .env", settings("default", [], ["Read(**/.env)"]), Read, { file_path: "/w/app/config/.env" }, 'denied by the rule "Read(**/.env)"'],
@@ -65,6 +147,11 @@ const table: Row[] = [
   ["a pattern rule never matches a tool without a subject", settings("default", [], ["NoSubject(*)"]), NoSubject, {}, ALLOWED],
   ["mcp__slack denies every slack tool", settings("default", [], ["mcp__slack"]), slackRead, {}, 'denied by the rule "mcp__slack"'],
   ["mcp__slack does not reach mcp__slackbot", settings("default", [], ["mcp__slack"]), slackbotPost, {}, ALLOWED],
+  ["mcp__x__y denies every tool of server x__y", settings("default", [], ["mcp__x__y"]), doubleServer, {}, 'denied by the rule "mcp__x__y"'],
+  ["mcp__x does not reach server x__y", settings("default", [], ["mcp__x"]), doubleServer, {}, ALLOWED],
+  ["mcp__x__y does not reach tool y__t of server x", settings("default", [], ["mcp__x__y"]), plainServerTool, {}, ALLOWED],
+  ["mcp__x denies tool y__t of server x", settings("default", [], ["mcp__x"]), plainServerTool, {}, 'denied by the rule "mcp__x"'],
+  ["allowing server x does not cover server x__y", settings("default", ["mcp__x"]), doubleServer, {}, NOT_COVERED],
   ["mcp__slack__post denies only that tool", settings("default", [], ["mcp__slack__post"]), slackPost, {}, 'denied by the rule "mcp__slack__post"'],
   ["mcp__slack__post leaves mcp__slack__read", settings("default", [], ["mcp__slack__post"]), slackRead, {}, ALLOWED],
   ["allowing a server covers its tools", settings("default", ["mcp__slack"]), slackPost, {}, ALLOWED],
@@ -80,38 +167,29 @@ const table: Row[] = [
   ["readOnly is strict: a tool-wide allow rule does not open Write", settings("readOnly", ["Write"]), Write, { file_path: "/w/a" }, READ_ONLY],
   ["readOnly is strict: allowing a server does not open its writing tools", settings("readOnly", ["mcp__slack"]), slackPost, {}, READ_ONLY],
   ["readOnly: deny still wins over a read", settings("readOnly", [], ["Read(**/.env)"]), Read, { file_path: "/w/.env" }, 'denied by the rule "Read(**/.env)"'],
-  // Bash commands are split into simple commands; every part needs an allow rule, any part can be denied.
-  ["Bash(git *) does not cover git && rm", settings("default", ["Bash(git *)"]), Bash, { command: "git status && rm -rf x" }, NOT_COVERED],
-  ["Bash(git *) does not cover git; rm", settings("default", ["Bash(git *)"]), Bash, { command: "git status; rm -rf x" }, NOT_COVERED],
-  ["Bash(git *) does not cover git || rm", settings("default", ["Bash(git *)"]), Bash, { command: "git pull || rm -rf x" }, NOT_COVERED],
-  ["Bash(git *) does not cover a pipe into sh", settings("default", ["Bash(git *)"]), Bash, { command: "git log | sh" }, NOT_COVERED],
-  ["Bash(git *) does not cover a second line", settings("default", ["Bash(git *)"]), Bash, { command: "git status\nrm -rf x" }, NOT_COVERED],
-  ["Bash(git *) does not cover a backgrounded second command", settings("default", ["Bash(git *)"]), Bash, { command: "git status & rm -rf x" }, NOT_COVERED],
-  ["Bash(git *) does not cover $(...)", settings("default", ["Bash(git *)"]), Bash, { command: "git log $(rm -rf x)" }, `${NOT_COVERED} (the command contains a command substitution $(...), which no allow rule can cover)`],
-  ["Bash(git *) does not cover backticks", settings("default", ["Bash(git *)"]), Bash, { command: "git log `rm -rf x`" }, `${NOT_COVERED} (the command contains a command substitution \`...\`, which no allow rule can cover)`],
-  ["Bash(git *) does not cover $(...) inside double quotes", settings("default", ["Bash(git *)"]), Bash, { command: 'git commit -m "$(rm -rf x)"' }, `${NOT_COVERED} (the command contains a command substitution $(...), which no allow rule can cover)`],
-  ["Bash(git *) does not cover a redirection into a file", settings("default", ["Bash(git *)"]), Bash, { command: "git diff > ~/.bashrc" }, `${NOT_COVERED} (the command contains an output redirection to a file, which no allow rule can cover)`],
-  ["Bash(git *) covers git with stderr folded into stdout", settings("default", ["Bash(git *)"]), Bash, { command: "git status 2>&1" }, ALLOWED],
-  ["Bash(git *) covers git with output sent to /dev/null", settings("default", ["Bash(git *)"]), Bash, { command: "git fetch >/dev/null 2>&1" }, ALLOWED],
-  ["separators inside quotes are text", settings("default", ["Bash(git *)"]), Bash, { command: "git commit -m 'a && rm -rf x; b | c'" }, ALLOWED],
-  ["every part covered by some allow rule", settings("default", ["Bash(git *)", "Bash(npm test)"]), Bash, { command: "git pull && npm test" }, ALLOWED],
-  ["git piped into grep, both allowed", settings("default", ["Bash(git *)", "Bash(grep *)"]), Bash, { command: "git log | grep fix" }, ALLOWED],
-  ["a tool-wide Bash allow rule covers compound commands", settings("default", ["Bash"]), Bash, { command: "git status && rm -rf x" }, ALLOWED],
-  ["a deny rule matching any part denies", settings("default", [], ["Bash(rm *)"]), Bash, { command: "git status && rm -rf x" }, 'denied by the rule "Bash(rm *)"'],
-  ["a deny rule matching a command inside $(...) denies", settings("default", [], ["Bash(rm *)"]), Bash, { command: "echo $(rm -rf x)" }, 'denied by the rule "Bash(rm *)"'],
-  ["a deny rule matching inside a subshell denies", settings("default", [], ["Bash(rm *)"]), Bash, { command: "(cd /tmp && rm -rf x)" }, 'denied by the rule "Bash(rm *)"'],
-  ["a deny rule on a part wins in bypass too", settings("bypass", [], ["Bash(rm *)"]), Bash, { command: "ls; rm -rf x" }, 'denied by the rule "Bash(rm *)"'],
-  ["a deny rule can still match the whole command", settings("default", [], ["Bash(*--force*)"]), Bash, { command: "git push --force && echo ok" }, 'denied by the rule "Bash(*--force*)"'],
+  // Bash commands are read from their parse; every command needs an allow rule, any command can be denied.
+  ...bashRows(),
+  ["Read(...) governs Grep's path", settings("default", [], ["Read(**/.env)"]), Grep, { path: "/w/.env" }, 'denied by the rule "Read(**/.env)" (the call reads /w/.env)'],
+  ["Read(...) governs Edit, whose answer shows the file", settings("default", [], ["Read(**/.env)"]), Edit, { file_path: "/w/.env" }, 'denied by the rule "Read(**/.env)" (the call reads /w/.env)'],
+  ["Edit(...) governs Write", settings("default", [], ["Edit(**/.env)"]), Write, { file_path: "/w/.env" }, 'denied by the rule "Edit(**/.env)" (the call writes /w/.env)'],
+  ["Edit(...) leaves Read alone", settings("default", [], ["Edit(**/.env)"]), Read, { file_path: "/w/.env" }, ALLOWED],
+  ["a tool that declares no paths is refused by any path rule", settings("default", [], ["Read(**/.env)"]), Undeclared, {}, 'denied by the rule "Read(**/.env)", which governs the paths every tool reads: Undeclared does not declare the paths it touches'],
+  ["a tool that declares no paths runs when no path rule applies", settings("default", [], ["Bash(rm *)"]), Undeclared, {}, ALLOWED],
+  ["an MCP tool is not governed by path rules", settings("default", [], ["Read(**/.env)"]), slackRead, {}, ALLOWED],
   ["splitting is for Bash only: a path with ; is one subject", settings("default", [], ["Read(*rm*)"]), Read, { file_path: "/w/a;b" }, ALLOWED],
   ["bypass allows what no rule covers", settings("bypass", ["Bash(git *)"]), Bash, { command: "make" }, ALLOWED],
   ["bypass: deny still wins", settings("bypass", [], ["Write"]), Write, { file_path: "/w/a" }, 'denied by the rule "Write"'],
 ];
 
+async function verdict(settings: PermissionSettings, tool: Tool, input: Record<string, unknown>) {
+  return evaluateRules(settings, tool, input, "/w", await tool.access(input, "/w"));
+}
+
 describe("evaluateRules", () => {
   for (const [label, session, tool, input, expected] of table) {
-    test(label, () => {
-      const verdict = evaluateRules(session, tool, input, "/w");
-      expect(verdict).toEqual(expected === ALLOWED ? { allowed: true } : { allowed: false, reason: expected });
+    test(label, async () => {
+      const verdict_ = await verdict(session, tool, input);
+      expect(verdict_).toEqual(expected === ALLOWED ? { allowed: true } : { allowed: false, reason: expected });
     });
   }
 });
@@ -129,5 +207,8 @@ describe("rule parsing and outright denial", () => {
     expect(isToolDeniedOutright({ deny: ["mcp__slack"] }, slackPost)).toBe(true);
     expect(isToolDeniedOutright({ deny: ["mcp__slack"] }, slackbotPost)).toBe(false);
     expect(isToolDeniedOutright({ deny: ["View"] }, Read)).toBe(true);
+    expect(isToolDeniedOutright({ deny: ["mcp__x__y"] }, doubleServer)).toBe(true);
+    expect(isToolDeniedOutright({ deny: ["mcp__x"] }, doubleServer)).toBe(false);
+    expect(isToolDeniedOutright({ deny: ["mcp__x__y"] }, plainServerTool)).toBe(false);
   });
 });

@@ -1,0 +1,103 @@
+/**
+ * What the Bash rules know about command names, by name only. These lists decide how far the rules
+ * look into a command; none of them lets anything through that a rule would refuse:
+ * - wrappers run their arguments as a command (`sudo rm x`): deny rules also see every tail of
+ *   their argv, with unknown arguments after it (`xargs rm`);
+ * - shells run a script: `bash -c 'SCRIPT'` and `eval 'SCRIPT'` are parsed and checked like the
+ *   command itself; a shell without `-c` reads a file or its input, which no rule can see;
+ * - hidden commands (`source`, `alias`, `trap`, ...) run text the parse cannot see;
+ * - read-only commands never write the files their arguments name, and commands that open no file
+ *   of their arguments (`echo`) name no path at all. Every other command is taken to read and
+ *   write every path its arguments name.
+ */
+import { pathCandidates } from "./shell-paths.ts";
+import { HOLE, type Template } from "./star-match.ts";
+import { joinWords, renderWord } from "./shell-words.ts";
+
+/** Where a wrapper's command may start (`sudo -u x -g y rm`): past this many words it is opaque. */
+export const MAX_WRAPPER_STARTS = 16;
+
+export const WRAPPERS: ReadonlySet<string> = new Set([
+  "builtin", "caffeinate", "chroot", "chrt", "command", "coproc", "doas", "env", "exec", "flock", "ionice",
+  "ltrace", "nice", "nohup", "parallel", "run0", "setsid", "stdbuf", "strace", "sudo", "taskset", "time",
+  "timeout", "unbuffer", "watch", "xargs", "find",
+]);
+
+export const SHELLS: ReadonlySet<string> = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox", "fish", "csh", "tcsh", "yash"]);
+
+/** Commands that run text the parse cannot see: a file, a definition used later, a handler. */
+export const HIDDEN_RUNNERS: ReadonlySet<string> = new Set(["source", ".", "alias", "trap", "hash", "enable", "fc", "let", "bind", "complete", "compgen"]);
+
+export const READ_ONLY_COMMANDS: ReadonlySet<string> = new Set([
+  "cat", "head", "tail", "less", "more", "wc", "grep", "egrep", "fgrep", "rg", "ls", "stat", "file", "diff",
+  "cmp", "realpath", "readlink", "md5sum", "sha1sum", "sha256sum", "sha512sum", "cksum", "od", "hexdump",
+  "strings", "du", "tree", "jq", "nl", "comm", "column",
+]);
+
+export const NO_PATH_COMMANDS: ReadonlySet<string> = new Set([
+  "echo", "printf", "true", "false", "test", "[", "pwd", "cd", "pushd", "popd", "basename", "dirname", "sleep",
+  "export", "declare", "local", "readonly", "typeset", "unset", "set", "shift", "exit", "return", "wait",
+  "jobs", "which", "type", "date", "whoami", "id", "uname", "seq", "kill",
+]);
+
+/**
+ * Commands that read every file below a directory they are given (or the working directory when
+ * given none): each argument then names the files below it too. For grep and cp only with their
+ * recursive options.
+ */
+export function readsRecursively(base: string, args: readonly string[]): boolean {
+  if (["rg", "ag", "ack", "tar", "zip", "rsync", "scp"].includes(base)) return true;
+  const recursive = args.some((arg) => /^-[a-zA-Z]*[rR]/.test(arg) || arg === "--recursive" || arg === "--dereference-recursive" || (base === "cp" && /^-[a-zA-Z]*a/.test(arg)));
+  return recursive && ["grep", "egrep", "fgrep", "cp"].includes(base);
+}
+
+/** Where a word is a shell's `-c` option (`-c`, `-ec`, `-lc`): its script is the next argument. */
+export function isShellScriptOption(word: string): boolean {
+  return /^-[a-z]*c[a-z]*$/.test(word);
+}
+
+export function baseName(path: string): string {
+  return path.slice(path.lastIndexOf("/") + 1);
+}
+
+export interface CommandReadings {
+  /** Assignments and words in bash's quoting: what allow rules must cover. */
+  reading: Template;
+  /** What deny rules also check: without the assignments, by base name, a wrapper's tails. */
+  alsoReadings: Template[];
+  /** A wrapper's tails that start with a word, to be checked as commands in turn (shells, eval). */
+  innerCommands: Template[][];
+  /** A wrapper with more words than the tails checked. */
+  tooLong: boolean;
+}
+
+/** `assignments` come rendered (`NAME=` and the value in bash's quoting); `words[0]` is static. */
+export function commandReadings(assignments: readonly Template[], words: readonly Template[], base: string): CommandReadings {
+  const join = (templates: readonly Template[]) => joinWords(templates.map(renderWord));
+  const alsoReadings: Template[] = [];
+  const innerCommands: Template[][] = [];
+  if (assignments.length > 0) alsoReadings.push(join(words));
+  if (base !== String(words[0]?.[0] ?? "")) alsoReadings.push(join([[base], ...words.slice(1)]));
+  if (WRAPPERS.has(base)) {
+    for (let start = 1; start < Math.min(words.length, MAX_WRAPPER_STARTS + 1); start++) {
+      const tail = words.slice(start);
+      alsoReadings.push(join(tail), joinWords([...tail.map(renderWord), [HOLE]]));
+      if (tail[0]?.length === 1 && typeof tail[0][0] === "string") innerCommands.push(tail);
+    }
+  }
+  const reading = joinWords([...(assignments.length > 0 ? [joinWords(assignments)] : []), join(words)]);
+  return { reading, alsoReadings, innerCommands, tooLong: WRAPPERS.has(base) && words.length > MAX_WRAPPER_STARTS + 1 };
+}
+
+/** The paths a command's arguments name, read and (unless the command only reads) written. */
+export function commandPaths(base: string, words: readonly Template[], cwd: string): { reads: Template[]; writes: Template[] } {
+  if (NO_PATH_COMMANDS.has(base)) return { reads: [], writes: [] };
+  const named = words.slice(1).flatMap((word) => pathCandidates(word, cwd));
+  const reads = [...named];
+  const args = words.slice(1).map((word) => word.map((part) => (part === HOLE ? "" : part)).join(""));
+  if (readsRecursively(base, args)) {
+    // `grep -r KEY .` shows what is below `.`: every argument, and the working directory, as a directory.
+    for (const directory of [...named, [cwd]]) reads.push([...directory, "/", HOLE]);
+  }
+  return { reads, writes: READ_ONLY_COMMANDS.has(base) ? [] : named };
+}

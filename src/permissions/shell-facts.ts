@@ -1,0 +1,308 @@
+/**
+ * What a Bash command runs and touches, read from its parse tree (tree-sitter-bash). Every node of
+ * the tree is visited; each kind is either understood here or makes the command opaque:
+ *
+ * - `commands`: every simple command, wherever it sits (lists, pipelines, subshells, `{ }`, if /
+ *   while / for / case bodies, function bodies, `$(...)`, `` `...` ``, `<(...)`, `>(...)`, heredoc
+ *   bodies, `bash -c 'SCRIPT'` and `eval 'SCRIPT'` with a static script), as a rule reads it;
+ * - `reads` / `writes`: the paths its arguments and redirects name, absolute, holes where unknown;
+ * - `unsafe`: why no allow rule may cover it (it writes a file through a redirect, defines a function);
+ * - `opaque`: why the reading cannot be complete (a syntax error, a command name known only at run
+ *   time, `source`, arithmetic on variables, a construct not understood). Deny rules cannot be shown
+ *   not to match an opaque command, so the rules treat it as matching every deny rule.
+ */
+import { baseName, commandPaths, commandReadings, HIDDEN_RUNNERS, isShellScriptOption, MAX_WRAPPER_STARTS, SHELLS } from "./shell-commands.ts";
+import { isDescriptorTarget, redirectEffect } from "./shell-paths.ts";
+import { HOLE, hasHole, type Template } from "./star-match.ts";
+import { joinWords, named, readWord, renderWord, misreadsContinuation, type SyntaxNode, type WordContext } from "./shell-words.ts";
+
+export interface ShellCommand {
+  /** Assignments and words, each in bash's quoting, space-separated. Allow rules must cover this. */
+  reading: Template;
+  /** Further readings deny rules check: without the assignments, by the name's basename, a wrapper's tails. */
+  alsoReadings: Template[];
+}
+
+export interface ShellFacts {
+  commands: ShellCommand[];
+  reads: Template[];
+  writes: Template[];
+  unsafe?: string;
+  opaque?: string;
+}
+
+export interface ShellReadOptions {
+  /** Relative paths in arguments resolve here. */
+  cwd: string;
+  /** Parses a script found in the command (`bash -c`, `eval`); undefined when it cannot. */
+  parse: (script: string) => SyntaxNode | undefined;
+  /** Asked now and then during the walk; true stops it and makes the command opaque. */
+  expired?: () => boolean;
+}
+
+/** Bounds on the walk: a hostile command cannot make it run long or deep. */
+const MAX_NODES = 20_000;
+const MAX_DEPTH = 200;
+const MAX_SCRIPT_NESTING = 3;
+/** Paths kept per command line; past this it is opaque rather than half-checked. */
+const MAX_PATHS = 1024;
+
+const CONTAINERS: ReadonlySet<string> = new Set([
+  "program", "list", "pipeline", "subshell", "compound_statement", "do_group", "if_statement", "elif_clause",
+  "else_clause", "while_statement", "negated_command", "case_statement", "case_item", "for_statement",
+]);
+const REDIRECTS: ReadonlySet<string> = new Set(["file_redirect", "heredoc_redirect", "herestring_redirect"]);
+const PLAIN_ARITHMETIC_COMMAND = /^\(\([\s0-9+\-*/%()<>=!&|^~?:,]*\)\)$/;
+const ARITHMETIC_TESTS: ReadonlySet<string> = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"]);
+
+export function readShellFacts(root: SyntaxNode, options: ShellReadOptions): ShellFacts {
+  const walk = new ShellWalk(options);
+  walk.statement(root, 0);
+  return walk.facts();
+}
+
+class ShellWalk {
+  readonly #commands: ShellCommand[] = [];
+  readonly #reads: Template[] = [];
+  readonly #writes: Template[] = [];
+  #unsafe: string | undefined;
+  #opaque: string | undefined;
+  #nodes = 0;
+  #nesting = 0;
+
+  constructor(private readonly options: ShellReadOptions) {}
+
+  facts(): ShellFacts {
+    if (this.#reads.length + this.#writes.length > MAX_PATHS) this.opaque(`more than ${MAX_PATHS} paths`);
+    return {
+      commands: this.#commands,
+      reads: this.#reads,
+      writes: this.#writes,
+      ...(this.#unsafe !== undefined && { unsafe: this.#unsafe }),
+      ...(this.#opaque !== undefined && { opaque: this.#opaque }),
+    };
+  }
+
+  opaque(reason: string): void {
+    this.#opaque ??= reason;
+  }
+
+  statement(node: SyntaxNode, depth: number): void {
+    if (!this.#tick() || depth > MAX_DEPTH) return this.opaque("a command too large, too deeply nested or too slow to check");
+    if (node.isError || node.isMissing) return this.opaque(`a syntax error near ${JSON.stringify(node.text.slice(0, 40))}`);
+    if (misreadsContinuation(node)) this.opaque("a line continuation inside a word");
+    if (CONTAINERS.has(node.type)) return this.#container(node, depth);
+    switch (node.type) {
+      case "command":
+        return this.#command(node, depth);
+      case "redirected_statement":
+        for (const child of node.children) if (child) this.#part(child, depth);
+        return;
+      case "variable_assignment":
+      case "variable_assignments":
+        return this.#simple(node.type === "variable_assignment" ? [this.#assignment(node, depth)] : named(node).map((child) => this.#assignment(child, depth)), []);
+      case "declaration_command":
+      case "unset_command":
+        return this.#declaration(node, depth);
+      case "function_definition":
+        this.#unsafe ??= "a function definition";
+        for (const child of named(node).slice(1)) this.statement(child, depth + 1);
+        return;
+      case "test_command":
+        return this.#test(node, depth);
+      case "comment":
+        return;
+      default:
+        if (REDIRECTS.has(node.type)) return this.#redirect(node, depth);
+        return this.opaque(`a construct the checker does not know (${node.type})`);
+    }
+  }
+
+  #container(node: SyntaxNode, depth: number): void {
+    if (node.type === "compound_statement" && node.text.startsWith("((")) {
+      if (!PLAIN_ARITHMETIC_COMMAND.test(node.text)) this.opaque("arithmetic on variables (bash evaluates their values, which can run commands)");
+      return;
+    }
+    for (const child of node.children) if (child) this.#part(child, depth);
+  }
+
+  /** A child of a statement: another statement, a redirect, a word (for values, case patterns), or a token. */
+  #part(child: SyntaxNode, depth: number): void {
+    if (child.isMissing || child.isError) return this.opaque(`a syntax error near ${JSON.stringify(child.text.slice(0, 40))}`);
+    if (!child.isNamed || child.type === "variable_name" || child.type === "heredoc_start" || child.type === "heredoc_end") return;
+    if (CONTAINERS.has(child.type) || ["command", "redirected_statement", "variable_assignment", "variable_assignments", "declaration_command", "unset_command", "function_definition", "test_command", "comment"].includes(child.type) || REDIRECTS.has(child.type)) {
+      return this.statement(child, depth + 1);
+    }
+    this.#word(child, depth);
+  }
+
+  /** Counts a node; false once the walk is over its bounds (then it stops descending). */
+  #tick(): boolean {
+    this.#nodes++;
+    if (this.#nodes % 256 === 0 && this.options.expired?.()) this.#nodes = MAX_NODES + 1;
+    return this.#nodes <= MAX_NODES;
+  }
+
+  #word(node: SyntaxNode, depth: number): Template {
+    if (!this.#tick()) {
+      this.opaque("a command too large, too deeply nested or too slow to check");
+      return [HOLE];
+    }
+    const context: WordContext = {
+      statement: (inner) => this.statement(inner, depth + 1),
+      opaque: (reason) => this.opaque(reason),
+    };
+    return readWord(node, context);
+  }
+
+  #assignment(node: SyntaxNode, depth: number): Template {
+    if (misreadsContinuation(node)) this.opaque("a line continuation inside a word");
+    const [name, value] = named(node);
+    if (!name) return [HOLE];
+    const operator = node.text.slice(name.text.length).startsWith("+=") ? "+=" : "=";
+    if (!value) return [`${name.text}${operator}`, "''"];
+    if (value.type === "array") {
+      for (const element of named(value)) this.#word(element, depth);
+      return [`${name.text}${operator}`, HOLE];
+    }
+    return [`${name.text}${operator}`, ...renderWord(this.#word(value, depth))];
+  }
+
+  #command(node: SyntaxNode, depth: number): void {
+    const assignments: Template[] = [];
+    const words: Template[] = [];
+    for (const child of node.children) {
+      if (!child) continue;
+      if (child.isMissing || child.isError || !child.isNamed) {
+        this.opaque(`a construct the checker does not know (${JSON.stringify(child.text.slice(0, 40))})`);
+      } else if (child.type === "variable_assignment") {
+        assignments.push(this.#assignment(child, depth));
+      } else if (REDIRECTS.has(child.type)) {
+        this.#redirect(child, depth);
+      } else if (child.type === "command_name") {
+        const inner = named(child)[0];
+        words.push(inner ? this.#word(inner, depth) : [HOLE]);
+      } else {
+        words.push(this.#word(child, depth));
+      }
+    }
+    this.#simple(assignments, words, depth);
+  }
+
+  #declaration(node: SyntaxNode, depth: number): void {
+    const keyword = node.children[0]?.text ?? "";
+    const words: Template[] = [[keyword]];
+    for (const child of named(node)) {
+      if (child.type === "variable_assignment") words.push(this.#assignment(child, depth));
+      else if (child.type === "variable_name") words.push([child.text]);
+      else words.push(this.#word(child, depth));
+    }
+    this.#simple([], words, depth);
+  }
+
+  #simple(assignments: Template[], words: Template[], depth = 0): void {
+    if (words.length === 0) {
+      this.#commands.push({ reading: joinWords(assignments), alsoReadings: [] });
+      return;
+    }
+    const name = words[0] ?? [HOLE];
+    if (hasHole(name) || name.length !== 1) return this.opaque("a command name known only at run time");
+    const base = baseName(String(name[0]));
+    this.#runsScripts(base, words, depth);
+    const readings = commandReadings(assignments, words, base);
+    if (readings.tooLong) this.opaque(`\`${base}\` with more than ${MAX_WRAPPER_STARTS} arguments`);
+    for (const tail of readings.innerCommands) this.#runsScripts(baseName(String(tail[0]?.[0] ?? "")), tail, depth);
+    const paths = commandPaths(base, words, this.options.cwd);
+    this.#reads.push(...paths.reads);
+    this.#writes.push(...paths.writes);
+    this.#commands.push({ reading: readings.reading, alsoReadings: readings.alsoReadings });
+  }
+
+  /** Shells, `eval` and the hidden runners: read the script they run, or say it cannot be read. */
+  #runsScripts(base: string, words: Template[], depth: number): void {
+    if (HIDDEN_RUNNERS.has(base)) return this.opaque(`\`${base}\`, which runs commands the rules cannot see`);
+    if (base === "eval") {
+      const args = words.slice(1);
+      if (args.some((word) => hasHole(word))) return this.opaque("`eval` of text known only at run time");
+      return this.#script(args.map((word) => word.join("")).join(" "), depth);
+    }
+    if (!SHELLS.has(base)) return;
+    const option = words.findIndex((word, index) => index > 0 && word.length === 1 && isShellScriptOption(String(word[0])));
+    const script = option === -1 ? undefined : words[option + 1];
+    if (script && hasHole(script)) return this.opaque(`\`${base} -c\` with a script known only at run time`);
+    // `bash $x 'rm f'` with x=-c runs the script: an unknown word could be any option.
+    if (words.some((word) => hasHole(word))) return this.opaque(`\`${base}\` with arguments known only at run time`);
+    const operands = words.slice(1).filter((word) => !(word.length === 1 && String(word[0]).startsWith("-")));
+    if (option === -1) {
+      if (operands.length === 0 || words.some((word) => word.length === 1 && word[0] === "-s")) this.opaque(`\`${base}\` reading commands from its input`);
+      return;
+    }
+    if (!script) return this.opaque(`\`${base} -c\` without a script`);
+    this.#script(script.join(""), depth);
+  }
+
+  #script(script: string, depth: number): void {
+    if (this.#nesting >= MAX_SCRIPT_NESTING) return this.opaque("scripts nested too deeply to check");
+    const tree = this.options.parse(script);
+    if (!tree) return this.opaque("a script the parser could not read");
+    this.#nesting++;
+    this.statement(tree, depth + 1);
+    this.#nesting--;
+  }
+
+  #redirect(node: SyntaxNode, depth: number): void {
+    if (node.type === "herestring_redirect") {
+      for (const child of named(node)) this.#word(child, depth);
+      return;
+    }
+    if (node.type === "heredoc_redirect") {
+      for (const child of named(node)) {
+        if (child.type !== "heredoc_body") {
+          this.#part(child, depth);
+          continue;
+        }
+        for (const piece of named(child)) {
+          if (piece.type !== "heredoc_content") this.#word(piece, depth);
+          // The grammar leaves backquotes and `$[...]` in a heredoc as text; bash runs them.
+          else if (/`|\$\[|\$\(|\$\{/.test(piece.text)) this.opaque("a substitution the parser left as text in a heredoc");
+        }
+        if (named(child).length === 0 && !isQuotedHeredoc(node) && /`|\$\[|\$\(|\$\{/.test(child.text)) {
+          this.opaque("a substitution the parser left as text in a heredoc");
+        }
+      }
+      return;
+    }
+    const operator = node.children.find((child) => child !== null && !child.isNamed)?.type ?? "";
+    for (const target of named(node).filter((child) => child.type !== "file_descriptor")) {
+      if (isDescriptorTarget(operator, target.text)) continue;
+      const effect = redirectEffect(operator, this.#word(target, depth), this.options.cwd);
+      if (effect.read) this.#reads.push(effect.read);
+      if (effect.write) {
+        this.#writes.push(effect.write);
+        this.#unsafe ??= "an output redirection to a file";
+      }
+      if (effect.unknown) this.opaque(effect.unknown);
+    }
+  }
+
+  #test(node: SyntaxNode, depth: number): void {
+    const visit = (current: SyntaxNode): void => {
+      for (const child of current.children) {
+        if (!child) continue;
+        if (child.isMissing || child.isError) this.opaque("a syntax error in a test");
+        else if (child.type === "test_operator" && ARITHMETIC_TESTS.has(child.text)) this.opaque(`the arithmetic test ${child.text} (bash evaluates its operands)`);
+        else if (["binary_expression", "unary_expression", "parenthesized_expression"].includes(child.type)) visit(child);
+        else if (child.type === "regex") {
+          if (/\$\(|`/.test(child.text)) this.opaque("a substitution inside a test pattern");
+        } else if (child.isNamed && child.type !== "test_operator") this.#word(child, depth);
+      }
+    };
+    visit(node);
+  }
+}
+
+/** `<<'E'`, `<<"E"`, `<<\E`: the body is text, nothing in it expands. */
+function isQuotedHeredoc(node: SyntaxNode): boolean {
+  const start = named(node).find((child) => child.type === "heredoc_start");
+  return start !== undefined && /['"\\]/.test(start.text);
+}

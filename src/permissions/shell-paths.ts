@@ -1,0 +1,65 @@
+/**
+ * The paths a Bash command names, as templates (literal text and holes): its arguments, the value
+ * after `=` in `--file=x`, and its redirect targets, made absolute against the session's working
+ * directory with `.` and `..` folded.
+ */
+import { HOLE, hasHole, type Template } from "./star-match.ts";
+
+const WRITE_OPERATORS: ReadonlySet<string> = new Set([">", ">>", ">|", "&>", "&>>", ">&"]);
+const READ_OPERATORS: ReadonlySet<string> = new Set(["<", "<&"]);
+/** Redirect targets that are no file of the workspace. */
+const DEVICE_TARGET = /^\/dev\/(null|stdout|stderr|stdin|tty|fd\/[0-9]+)$/;
+
+/** `2>&1`, `<&3`, `>&-`: the target is a descriptor, not a file. */
+export function isDescriptorTarget(operator: string, target: string): boolean {
+  return (operator === ">&" || operator === "<&") && /^([0-9]+-?|-)$/.test(target);
+}
+
+export interface RedirectEffect {
+  read?: Template;
+  write?: Template;
+  /** An operator this reader does not know. */
+  unknown?: string;
+}
+
+export function redirectEffect(operator: string, target: Template, cwd: string): RedirectEffect {
+  if (target.length === 1 && DEVICE_TARGET.test(String(target[0]))) return {};
+  const path = resolvePath(target, cwd);
+  if (operator === "<>") return { read: path, write: path };
+  if (READ_OPERATORS.has(operator)) return { read: path };
+  if (WRITE_OPERATORS.has(operator)) return { write: path };
+  return { unknown: `the redirection ${operator}` };
+}
+
+/** The paths an argument may name: itself, and what follows `=` (`--file=x`, `of=x`). */
+export function pathCandidates(word: Template, cwd: string): Template[] {
+  const candidates = [word];
+  const head = word[0];
+  if (typeof head === "string" && head.includes("=")) candidates.push([head.slice(head.indexOf("=") + 1), ...word.slice(1)]);
+  return candidates.filter((candidate) => candidate.length > 0).map((candidate) => resolvePath(candidate, cwd));
+}
+
+/** Absolute, with `.` and `..` folded; a `..` after a hole could go anywhere, so what precedes it becomes one. */
+export function resolvePath(template: Template, cwd: string): Template {
+  const head = template[0];
+  const absolute: Template = head === HOLE || (typeof head === "string" && head.startsWith("/")) ? template : [`${cwd}/${head ?? ""}`, ...template.slice(1)];
+  if (!hasHole(absolute)) return [normalize(String(absolute[0] ?? "/"))];
+  let lastDotDot = -1;
+  absolute.forEach((part, index) => {
+    if (typeof part === "string" && /(^|\/)\.\.(\/|$)/.test(part)) lastDotDot = index;
+  });
+  if (lastDotDot === -1) return absolute.map((part) => (typeof part === "string" ? part.replaceAll("/./", "/") : part));
+  const part = String(absolute[lastDotDot]);
+  const after = part.slice(part.lastIndexOf("..") + 2);
+  return [HOLE, after, ...absolute.slice(lastDotDot + 1)];
+}
+
+function normalize(path: string): string {
+  const out: string[] = [];
+  for (const segment of path.split("/")) {
+    if (segment === "" || segment === ".") continue;
+    if (segment === "..") out.pop();
+    else out.push(segment);
+  }
+  return `/${out.join("/")}`;
+}

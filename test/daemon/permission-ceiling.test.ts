@@ -1,0 +1,125 @@
+/**
+ * The operator's rules are a ceiling, over the real socket: whatever a session sends in
+ * `toolpool/session`, the config's deny rules and allow list keep applying to its calls.
+ */
+import { describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { RawClient } from "../helpers/raw-client.ts";
+import { startTestDaemon } from "../helpers/daemon-harness.ts";
+
+const SECRET = "API_KEY=hunter2-secret";
+
+function workspace(): string {
+  const root = realpathSync(mkdtempSync(join(process.env.TOOLPOOL_TEST_ROOT!, "ceiling-")));
+  writeFileSync(join(root, ".env"), `${SECRET}\n`);
+  writeFileSync(join(root, "victim.txt"), "keep me\n");
+  return root;
+}
+
+function notebook(source: string) {
+  return { cells: [{ cell_type: "code", id: "a1", metadata: {}, source: [source], outputs: [], execution_count: null }], metadata: {}, nbformat: 4, nbformat_minor: 5 };
+}
+
+async function open(client: RawClient, params: Record<string, unknown>) {
+  return client.request("toolpool/session", params);
+}
+
+async function call(client: RawClient, sessionId: string, name: string, input: Record<string, unknown>) {
+  const reply = await client.request("toolpool/call", { sessionId, name, input });
+  const result = reply.result as { content: { text?: string }[]; isError: boolean };
+  return { text: result.content.map((block) => block.text ?? "").join(""), isError: result.isError };
+}
+
+describe("the config's permissions are a ceiling for every session", () => {
+  test("hostile session permissions keep the operator's deny rules and allow list", async () => {
+    const root = workspace();
+    await using harness = await startTestDaemon({
+      config: { workspaceRoots: [root], permissions: { mode: "default", allow: ["Bash(echo *)", "Bash(cat *)"], deny: ["Bash(rm *)", "Read(**/.env)"] } },
+    });
+    using client = await RawClient.open(harness.socketPath);
+    const hostile = [{ mode: "default" }, { deny: [] }, { mode: "default", allow: ["Bash(*)", "Read"], deny: [] }];
+    for (const permissions of hostile) {
+      const opened = (await open(client, { permissions })).result as { sessionId: string; settings: { permissions: unknown } };
+      expect(opened.settings.permissions).toMatchObject({ mode: "default", allow: ["Bash(echo *)", "Bash(cat *)"], deny: ["Bash(rm *)", "Read(**/.env)"] });
+      const id = opened.sessionId;
+      expect(await call(client, id, "Bash", { command: "rm -f victim.txt" })).toEqual({ text: 'Permission denied for Bash: denied by the rule "Bash(rm *)".', isError: true });
+      expect(await call(client, id, "Read", { file_path: ".env" })).toMatchObject({ isError: true });
+      expect((await call(client, id, "Bash", { command: "touch made.txt" })).text).toContain("no allow rule of the daemon's config covers it");
+    }
+    expect(existsSync(join(root, "victim.txt"))).toBe(true);
+    expect(existsSync(join(root, "made.txt"))).toBe(false);
+  });
+
+  test("bypass is refused unless the config allows it; a re-open cannot shed the operator's rules", async () => {
+    const root = workspace();
+    await using harness = await startTestDaemon({ config: { workspaceRoots: [root], permissions: { deny: ["Bash(rm *)"] } } });
+    using client = await RawClient.open(harness.socketPath);
+    const bypass = await open(client, { permissions: { mode: "bypass" } });
+    expect(bypass.error).toMatchObject({ code: -32602 });
+    expect((bypass.error as { message: string }).message).toBe(
+      'Invalid params: field "permissions.mode": a session may not choose "bypass": the daemon\'s config does not set permissions.allowSessionBypass',
+    );
+    const opened = (await open(client, { permissions: { deny: ["Bash(curl *)"] } })).result as { sessionId: string };
+    const reopened = (await open(client, { sessionId: opened.sessionId, permissions: { mode: "default", deny: [] } })).result as { resumed: boolean; settings: { permissions: unknown } };
+    expect(reopened).toMatchObject({ resumed: true, settings: { permissions: { mode: "default", allow: [], deny: ["Bash(rm *)"] } } });
+    expect((await call(client, opened.sessionId, "Bash", { command: "rm -f victim.txt" })).isError).toBe(true);
+    expect((await open(client, { sessionId: opened.sessionId, permissions: { mode: "bypass" } })).error).toMatchObject({ code: -32602 });
+    expect(existsSync(join(root, "victim.txt"))).toBe(true);
+  });
+
+  test("allowSessionBypass lets a session choose bypass; the operator's deny rules still apply", async () => {
+    const root = workspace();
+    await using harness = await startTestDaemon({
+      config: { workspaceRoots: [root], permissions: { allow: ["Bash(echo *)"], deny: ["Bash(rm *)"], allowSessionBypass: true } },
+    });
+    using client = await RawClient.open(harness.socketPath);
+    const opened = (await open(client, { permissions: { mode: "bypass", deny: [] } })).result as { sessionId: string };
+    expect(await call(client, opened.sessionId, "Bash", { command: "touch made.txt" })).toEqual({ text: "(no output)\nExit code: 0", isError: false });
+    expect((await call(client, opened.sessionId, "Bash", { command: "rm -f victim.txt" })).isError).toBe(true);
+    expect(existsSync(join(root, "victim.txt"))).toBe(true);
+  });
+});
+
+describe("Read(...) rules govern every tool that reads the path", () => {
+  test("Read, Grep, Glob, Bash cat and Edit's snippet do not show a denied file", async () => {
+    const root = workspace();
+    writeFileSync(join(root, "notes.txt"), "API_KEY is documented elsewhere\n");
+    await using harness = await startTestDaemon({ config: { workspaceRoots: [root], permissions: { deny: ["Read(**/.env)", "Read(**/*.secret.ipynb)"] } } });
+    using client = await RawClient.open(harness.socketPath);
+    const id = ((await open(client, {})).result as { sessionId: string }).sessionId;
+    const denied = (tool: string, path: string) => ({ text: `Permission denied for ${tool}: denied by the rule "Read(**/.env)" (the call reads ${path}).`, isError: true });
+    expect(await call(client, id, "Read", { file_path: ".env" })).toEqual({ text: `Permission denied for Read: denied by the rule "Read(**/.env)".`, isError: true });
+    expect(await call(client, id, "Grep", { pattern: "API_KEY", output_mode: "content" })).toEqual({ text: `${join(root, "notes.txt")}:1:API_KEY is documented elsewhere`, isError: false });
+    expect(await call(client, id, "Grep", { pattern: "hunter2", path: ".env" })).toEqual(denied("Grep", join(root, ".env")));
+    expect(await call(client, id, "Grep", { pattern: "hunter2", glob: ".env", "-i": true })).toEqual({ text: "No matches found.", isError: false });
+    expect((await call(client, id, "Glob", { pattern: "**/.env*" })).text).toBe(`No files match **/.env* in ${root}.`);
+    for (const command of ["cat .env", "cat ./.env", "head -c 100 $PWD/.env", "cat < .env", "cp .env x; cat x", "grep -r hunter2 .", "rg hunter2", "cat .e*", "cat ~/../../$PWD/.env"]) {
+      const result = await call(client, id, "Bash", { command });
+      expect({ command, isError: result.isError, leaked: result.text.includes(SECRET) }).toEqual({ command, isError: true, leaked: false });
+    }
+    symlinkSync(join(root, ".env"), join(root, "innocent.txt"));
+    for (const [tool, input] of [["Read", { file_path: "innocent.txt" }], ["Bash", { command: "cat innocent.txt" }]] as const) {
+      const result = await call(client, id, tool, input);
+      expect({ tool, isError: result.isError, leaked: result.text.includes(SECRET) }).toEqual({ tool, isError: true, leaked: false });
+    }
+    writeFileSync(join(root, "keys.secret.ipynb"), JSON.stringify(notebook(SECRET)));
+    const cell = await call(client, id, "NotebookEdit", { notebook_path: "keys.secret.ipynb", cell_number: 0, new_source: "x" });
+    expect(cell).toEqual({ text: `Permission denied for NotebookEdit: denied by the rule "Read(**/*.secret.ipynb)" (the call reads ${join(root, "keys.secret.ipynb")}).`, isError: true });
+    const edit = await call(client, id, "Edit", { file_path: ".env", old_string: "API_KEY", new_string: "KEY" });
+    expect(edit).toEqual({ text: `Permission denied for Edit: denied by the rule "Read(**/.env)" (the call reads ${join(root, ".env")}).`, isError: true });
+  });
+
+  test("Edit(...) rules govern Write, Edit and Bash writes; a symlink does not hide the target", async () => {
+    const root = workspace();
+    await using harness = await startTestDaemon({ config: { workspaceRoots: [root], permissions: { deny: ["Edit(**/.env)"] } } });
+    using client = await RawClient.open(harness.socketPath);
+    const id = ((await open(client, {})).result as { sessionId: string }).sessionId;
+    expect((await call(client, id, "Write", { file_path: ".env", content: "x" })).isError).toBe(true);
+    for (const command of ["echo x > .env", "echo x >> ./.env", "cp victim.txt .env", "sed -i s/API/X/ .env", "tee .env < victim.txt", "ln -s .env link; echo x > link"]) {
+      expect({ command, isError: (await call(client, id, "Bash", { command })).isError }).toEqual({ command, isError: true });
+    }
+    expect((await call(client, id, "Bash", { command: "cat .env" })).text).toContain("hunter2");
+    expect(await Bun.file(join(root, ".env")).text()).toBe(`${SECRET}\n`);
+  });
+});

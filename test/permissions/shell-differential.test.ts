@@ -1,0 +1,87 @@
+/**
+ * The Bash reader against bash itself: each command runs under a real `bash -c` whose PATH holds a
+ * stand-in `rm` that only logs. Whenever bash ran `rm`, the deny rule `Bash(rm *)` must have denied
+ * the command, and an allow list of `Bash(echo *)` alone must not have covered it (refusing more
+ * than bash runs is allowed; missing a run is the bug this hunts).
+ */
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createBashTool } from "../../src/builtin/bash.ts";
+import { evaluateRules } from "../../src/permissions/rules.ts";
+
+setDefaultTimeout(60_000);
+
+const sandbox = mkdtempSync(join(process.env.TOOLPOOL_TEST_ROOT ?? "/tmp", "shell-diff-"));
+const bin = join(sandbox, "bin");
+const log = join(sandbox, "rm.log");
+mkdirSync(bin);
+writeFileSync(join(bin, "rm"), `#!/bin/sh\necho "rm $*" >> ${log}\n`);
+chmodSync(join(bin, "rm"), 0o755);
+afterAll(() => rmSync(sandbox, { recursive: true, force: true }));
+
+const bash = createBashTool();
+const denyRm = { mode: "default" as const, allow: [], deny: ["Bash(rm *)"] };
+const allowEcho = { mode: "default" as const, allow: ["Bash(echo *)"], deny: [] };
+
+/** Pieces that have fooled shell scanners: quoting, escapes, expansions, comments, heredocs. */
+const PIECES = [
+  "$'a\\'b'", "'a\\'", '"a\\"b"', "\\'", '$"x"', "#", "\\#", "a#b", "${x:-'}'}", "${x:-\"}\"}", "$(echo ')')",
+  "`echo \\`echo x\\``", "$'\\x27'", "'\"'", '"\'"', "${x#'}'}", "$((1))", "{a,b}", "a\\\nb", "\\;", "';'", '";"',
+  "$'\\n'", "$'\\\\'", "x=$'\\''", "${#x}", "${x:+$'\\''}", "\"${x:-'}\"", "\\$(", "'$('", "$(( 2 ))",
+];
+const FORMS = [
+  (piece: string) => `echo ${piece} ; rm f`,
+  (piece: string) => `echo ${piece} rm f`,
+  (piece: string) => `echo ${piece}\nrm f`,
+  (piece: string) => `echo ${piece} $(rm f)`,
+  (piece: string) => `echo "${piece}" && rm f`,
+  (piece: string) => `echo ${piece} \`rm f\``,
+  (piece: string) => `echo ${piece} | rm f`,
+  (piece: string) => `x=${piece} rm f`,
+];
+const EXTRA = [
+  "echo ${x:-$(rm f)}", 'echo "${x:-$(rm f)}"', "echo ${x-`rm f`}", "cat <<E\n$(rm f)\nE", "cat <<'E'\n$(rm f)\nE",
+  "cat <<E\n`rm f`\nE", "eval 'rm f'", "eval \"rm\" f", "bash -c 'rm f'", "sh -ec 'rm f'", "echo rm f | bash", "bash <<< 'rm f'",
+  "f() { rm f; }; f", "f() ( rm f ); f", "if true; then rm f; fi", "for i in 1; do rm f; done", "case x in x) rm f;; esac",
+  "while false; do :; done; rm f", "true && rm f", "false || rm f", "! rm f", "{ rm f; }", "(rm f)", "echo $(echo $(rm f))",
+  "a=rm; $a f", "${a:-rm} f", "r\\m f", "'r'm f", "\"r\"m f", "command rm f", "env rm f", "xargs rm <<< f", "nice -n 1 rm f",
+  "timeout 5 rm f", "exec rm f", "builtin eval rm f", "x='a[$(rm f)]'; echo $((x))", "x='a[$(rm f)]'; [[ $x -eq 0 ]]",
+  "x='$(rm f)'; echo ${x@P}", "echo ${x/$(rm f)/y}", "diff <(rm f) /dev/null", "echo >(rm f)", "time rm f", "coproc rm f",
+  "alias e='rm f'\ne", "r\\\nm f", "echo $(r\\\nm f)", "x=a\\\nb rm f", "a=\\\n rm f", "x=-c; bash $x 'rm f'", "bash -s <<< 'rm f'", "cat <<E\n$[1] `rm f`\nE", "cat <<E\n${x:-$(rm f)}\nE", "trap 'rm f' EXIT", "source /dev/stdin <<< 'rm f'", ". <(echo rm f)", "echo x; exec 3<&0; rm f",
+];
+
+const corpus = [...PIECES.flatMap((piece) => FORMS.map((form) => form(piece))), ...EXTRA];
+
+async function ranRm(command: string): Promise<boolean> {
+  rmSync(log, { force: true });
+  const child = Bun.spawn(["bash", "-c", command], {
+    cwd: sandbox,
+    env: { PATH: `${bin}:/usr/bin:/bin`, HOME: sandbox },
+    stdin: "ignore",
+    stdout: "ignore",
+    stderr: "ignore",
+  });
+  const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+  await child.exited;
+  clearTimeout(timer);
+  return existsSync(log) && readFileSync(log, "utf8").includes("rm");
+}
+
+describe("Bash(rm *) against what bash runs", () => {
+  test(`every command of ${corpus.length} that runs rm is denied, and never covered by Bash(echo *)`, async () => {
+    const missed: string[] = [];
+    let ran = 0;
+    for (const command of corpus) {
+      if (!(await ranRm(command))) continue;
+      ran++;
+      const input = { command };
+      const access = await bash.access(input, sandbox);
+      if (evaluateRules(denyRm, bash, input, sandbox, access).allowed) missed.push(`not denied: ${command}`);
+      if (evaluateRules(allowEcho, bash, input, sandbox, access).allowed) missed.push(`covered by Bash(echo *): ${command}`);
+    }
+    expect(missed).toEqual([]);
+    // The corpus must exercise the rule: most of it does run rm.
+    expect(ran).toBeGreaterThan(corpus.length / 2);
+  });
+});
