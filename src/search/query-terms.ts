@@ -31,7 +31,12 @@ export interface PreparedQuery {
   impossible: boolean;
   /** Minimum matching CJK terms for a tool that matches no other term; 0 when the query has no CJK. */
   cjkMinimum: number;
+  /** The query says "reverse" (or "reversed", …): a tool named for the reverse direction is wanted. */
+  asksReverse: boolean;
 }
+
+/** The stemmed term of "reverse", "reversed", "reversing". */
+export const REVERSE_TERM = "revers";
 
 export const PAIR_BASE = 2 ** 22;
 const DIGITS = /^\d+$/;
@@ -98,6 +103,7 @@ export function prepareQuery(index: InvertedIndex, tokens: QueryTokens, options:
     requiredAll,
     impossible,
     cjkMinimum: Math.min(CJK_MIN_BIGRAM_MATCHES, cjkTerms.size),
+    asksReverse: tokens.text.includes(REVERSE_TERM) || tokens.required.some((word) => word.includes(REVERSE_TERM)),
   };
 }
 

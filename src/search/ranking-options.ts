@@ -31,6 +31,17 @@ export interface RankingOptions {
    * found, once those are at least `candidates` (it cannot bring in new ones); 1 turns this off.
    */
   frequentTermShare: number;
+  /**
+   * A server named inside a query credits every tool of that server as if the name occurred once
+   * in a field of this weight, instead of by how often its texts repeat the name; 0 turns it off.
+   */
+  serverMembership: number;
+  /** A server word counts as naming the server when at least this share of the tools using its rarest term are the server's. */
+  mentionShare: number;
+  /** Share of a query term's IDF a tool gets in the coverage factor when it matches only as an enum value. */
+  valueCoverage: number;
+  /** Score factor of a tool whose name says "reverse" when the query does not (direction matters). */
+  unaskedReverse: number;
   /** Hard cap on distinct query terms (highest IDF kept), so a 10,000-character query stays fast. */
   maxQueryTerms: number;
 }
@@ -46,6 +57,7 @@ export const DEFAULT_RANKING: RankingOptions = {
     parameterDescription: 0.6,
     server: 1.5,
     serverDescription: 0.3,
+    parameterValue: 0.6,
   },
   lengthNormalization: {
     name: 0.5,
@@ -56,6 +68,8 @@ export const DEFAULT_RANKING: RankingOptions = {
     parameterDescription: 0.5,
     server: 0.5,
     serverDescription: 0.75,
+    // Enum values are single words: a long enum is not less about each of its values.
+    parameterValue: 0,
   },
   candidates: 50,
   coverage: 2,
@@ -65,6 +79,10 @@ export const DEFAULT_RANKING: RankingOptions = {
   numberWeight: 0.3,
   frequentTermShare: 0.1,
   maxQueryTerms: 64,
+  serverMembership: 1.5,
+  mentionShare: 0.5,
+  valueCoverage: 1,
+  unaskedReverse: 0.7,
 };
 
 /** Defaults overlaid with a partial set of knobs (field maps merge key by key). */

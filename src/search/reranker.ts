@@ -1,6 +1,7 @@
 import type { InvertedIndex } from "./inverted-index.ts";
 import { PAIR_BASE, type PreparedQuery } from "./query-terms.ts";
 import type { RankingOptions } from "./ranking-options.ts";
+import type { ServerMention } from "./server-mention.ts";
 
 export interface Candidate {
   slot: number;
@@ -18,6 +19,7 @@ export function rerank(
   index: InvertedIndex,
   options: RankingOptions,
   idfByTerm: Float64Array,
+  mention?: ServerMention,
 ): Candidate[] {
   if (candidates.length === 0) return candidates;
   const coverageWeight =
@@ -31,19 +33,25 @@ export function rerank(
       total += options.descriptionPhrase * pairWeight(terms, distinct, query.pairs, idfByTerm);
     }
     if (coverageWeight > 0) {
-      const share = matchedIdf(terms, distinct, idfByTerm) / query.totalIdf;
+      const outside = index.outsideValueCounts[slot]!;
+      let matched = matchedIdf(terms, 0, outside, idfByTerm);
+      if (options.valueCoverage > 0) matched += options.valueCoverage * matchedIdf(terms, outside, distinct, idfByTerm);
+      // A member has the mention by membership: its own use of the words does not count again.
+      if (mention !== undefined && mention.isMember(slot)) matched += mention.idf - mentionIdfIn(terms, distinct, mention, idfByTerm);
+      const share = Math.min(1, matched / query.totalIdf);
       total *= 1 + coverageWeight * share ** options.coverageExponent;
     }
+    if (options.unaskedReverse < 1 && !query.asksReverse && index.reverseNamed[slot] === 1) total *= options.unaskedReverse;
     candidate.score = total;
   }
   candidates.sort((a, b) => b.score - a.score || a.slot - b.slot);
   return candidates;
 }
 
-/** IDF sum of the query terms among a tool's distinct terms (`terms[0, end)`); `idfByTerm` is zero for other terms. */
-function matchedIdf(terms: Int32Array, end: number, idfByTerm: Float64Array): number {
+/** IDF sum of the query terms among a tool's distinct terms `terms[start, end)`; `idfByTerm` is zero for other terms. */
+function matchedIdf(terms: Int32Array, start: number, end: number, idfByTerm: Float64Array): number {
   let total = 0;
-  for (let i = 0; i < end; i++) total += idfByTerm[terms[i]!]!;
+  for (let i = start; i < end; i++) total += idfByTerm[terms[i]!]!;
   return total;
 }
 
@@ -64,6 +72,19 @@ function pairWeight(
     if (weight === undefined || seen?.includes(key)) continue;
     (seen ??= []).push(key);
     total += weight;
+  }
+  return total;
+}
+
+/** IDF of the mention's terms that a tool's distinct terms contain. */
+function mentionIdfIn(terms: Int32Array, end: number, mention: ServerMention, idfByTerm: Float64Array): number {
+  let total = 0;
+  for (const id of mention.termIds) {
+    for (let i = 0; i < end; i++) {
+      if (terms[i] !== id) continue;
+      total += idfByTerm[id]!;
+      break;
+    }
   }
   return total;
 }

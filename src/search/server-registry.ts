@@ -12,8 +12,18 @@ export class ServerRegistry {
   private readonly members: Set<string>[] = [];
 
   idOf(server: string): number | undefined {
-    const id = this.idByKey.get(squash(server));
+    return this.idOfKey(squash(server));
+  }
+
+  /** Like idOf, for a name already squashed. */
+  idOfKey(key: string): number | undefined {
+    const id = this.idByKey.get(key);
     return id !== undefined && this.members[id]!.size > 0 ? id : undefined;
+  }
+
+  /** Ids of servers that have tools now. */
+  liveIds(): number[] {
+    return this.names.map((_, id) => id).filter((id) => this.members[id]!.size > 0);
   }
 
   /** The server's name as first registered. */

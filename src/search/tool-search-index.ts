@@ -7,6 +7,7 @@ import { NAME_PUNCTUATION, QueryCache, type CachedQuery } from "./query-cache.ts
 import { isNameLike, type ParsedQuery } from "./query-parser.ts";
 import type { QueryTokens } from "./query-terms.ts";
 import { rankingOptions, type RankingOptions } from "./ranking-options.ts";
+import { findMentions, type MentionCandidate, type MentionInput } from "./server-mention.ts";
 import { ServerRegistry } from "./server-registry.ts";
 import { Tokenizer } from "./tokenizer.ts";
 import type { QueryOptions, QueryResult, SearchDocument, SearchMatch } from "./types.ts";
@@ -129,10 +130,11 @@ export class ToolSearchIndex {
 
   private search(
     parsed: Exclude<ParsedQuery, { kind: "select" }>,
-    { tokens, identifiers }: CachedQuery,
+    cached: CachedQuery,
     maxResults: number,
     filter: ((name: string) => boolean) | undefined,
   ): QueryResult {
+    const { tokens, identifiers } = cached;
     const result: QueryResult = { kind: parsed.kind, matches: [] };
     const passes = (name: string) => filter === undefined || filter(name);
     const exact = this.lookup.resolve(parsed.whole);
@@ -147,7 +149,8 @@ export class ToolSearchIndex {
       if (serverIds.length === 0) return result;
     }
     const hasTerms = tokens.text.length > 0 || tokens.required.length > 0;
-    if (hasTerms) result.matches = this.rank(tokens, maxResults, passes, serverIds);
+    const mention = serverIds === undefined ? this.mentionIn(cached.mentions) : undefined;
+    if (hasTerms) result.matches = this.rank(tokens, maxResults, passes, serverIds, mention);
     if (parsed.required.length === 0 && identifiers.length > 0) {
       result.matches = this.mentionedFirst(identifiers, result.matches, maxResults, passes, serverIds);
     }
@@ -173,16 +176,37 @@ export class ToolSearchIndex {
     return id === undefined ? undefined : [id];
   }
 
+  /** The servers a longer query names, as membership evidence for the ranker. */
+  private mentionIn(candidates: readonly MentionCandidate[]): MentionInput | undefined {
+    if (candidates.length === 0) return undefined;
+    const found = findMentions(candidates, (key) => this.servers.idOfKey(key));
+    if (found.servers.length === 0) return undefined;
+    const memberSlots: number[] = [];
+    for (const id of found.servers) {
+      for (const name of this.servers.membersOf(id)) memberSlots.push(this.index.slotOf(name)!);
+    }
+    const total = Math.max(this.index.liveCount, 1);
+    const count = memberSlots.length;
+    const servers = found.servers;
+    return {
+      terms: found.terms,
+      memberSlots,
+      isMember: (slot) => servers.includes(this.serverOfSlot[slot]!),
+      membershipIdf: Math.log(1 + (total - count + 0.5) / (count + 0.5)),
+    };
+  }
+
   private rank(
     tokens: QueryTokens,
     maxResults: number,
     passes: (name: string) => boolean,
     serverIds: readonly number[] | undefined,
+    mention?: MentionInput,
   ): SearchMatch[] {
     const accept = (slot: number) =>
       (serverIds === undefined || serverIds.includes(this.serverOfSlot[slot]!)) && passes(this.index.names[slot]!);
     return this.ranker
-      .rank(tokens, maxResults, accept)
+      .rank(tokens, maxResults, accept, mention)
       .map(({ slot, score }) => ({ name: this.index.names[slot]!, score }));
   }
 
