@@ -61,8 +61,11 @@ for (const spec of specs) {
   }
 }
 
-const previous = existsSync(out) && only !== undefined ? (JSON.parse(readFileSync(out, "utf8")) as { servers: CapturedServer[] }).servers : [];
-const merged = [...previous.filter((old) => !captured.some((fresh) => fresh.server === old.server)), ...captured];
+type DataFile = { servers: CapturedServer[]; skipped: typeof skipped };
+const previous: DataFile = existsSync(out) && only !== undefined ? JSON.parse(readFileSync(out, "utf8")) : { servers: [], skipped: [] };
+const retried = (server: string) => specs.some((spec) => spec.server === server);
+const merged = [...previous.servers.filter((old) => !retried(old.server)), ...captured];
+skipped.push(...previous.skipped.filter((old) => !retried(old.server)));
 merged.sort((a, b) => a.server.localeCompare(b.server));
 writeFileSync(
   out,
@@ -101,10 +104,12 @@ function run(command: string, argv: string[], options: { cwd: string; timeoutMs:
 
 /** initialize → notifications/initialized → tools/list (every page), over newline-delimited JSON-RPC. */
 function listTools(spec: RealServerSpec, entry: string, cwd: string): Promise<Omit<CapturedServer, "server" | "package" | "version" | "license">> {
+  for (const [file, text] of Object.entries(spec.files ?? {})) writeFileSync(join(cwd, file), text);
+  const env = Object.fromEntries(Object.entries(spec.env ?? {}).map(([key, value]) => [key, value.replace("$TMP", cwd)]));
   const child = spawn("node", [entry, ...(spec.args ?? []).map((arg) => arg.replace("$TMP", cwd))], {
     cwd,
     stdio: ["pipe", "pipe", "pipe"],
-    env: { PATH: process.env.PATH ?? "", HOME: home, NODE_ENV: "production", PUPPETEER_SKIP_DOWNLOAD: "1", ...spec.env },
+    env: { PATH: process.env.PATH ?? "", HOME: home, NODE_ENV: "production", PUPPETEER_SKIP_DOWNLOAD: "1", ...env },
   });
   let stderr = "";
   child.stderr.on("data", (chunk) => (stderr = (stderr + chunk).slice(-1500)));

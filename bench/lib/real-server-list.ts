@@ -11,6 +11,8 @@ export interface RealServerSpec {
   env?: Record<string, string>;
   /** File to run inside the package when its `bin` is not the server. */
   entry?: string;
+  /** Files written into the server's folder ($TMP) before it starts: dummy credential files. */
+  files?: Record<string, string>;
 }
 
 const DUMMY = "dummy-token-for-tools-list";
@@ -41,7 +43,15 @@ export const REAL_SERVERS: readonly RealServerSpec[] = [
   { server: "hubspot", package: "@hubspot/mcp-server", env: { PRIVATE_APP_ACCESS_TOKEN: DUMMY } },
   { server: "shortcut", package: "@shortcut/mcp", env: { SHORTCUT_API_TOKEN: DUMMY } },
   { server: "launchdarkly", package: "@launchdarkly/mcp-server", args: ["start", "--api-key", DUMMY] },
-  { server: "google-calendar", package: "@cocal/google-calendar-mcp", env: { GOOGLE_OAUTH_CREDENTIALS: "/nonexistent/gcp-oauth.keys.json" } },
+  {
+    server: "google-calendar",
+    package: "@cocal/google-calendar-mcp",
+    env: { GOOGLE_OAUTH_CREDENTIALS: "$TMP/gcp-oauth.keys.json", GOOGLE_CALENDAR_MCP_TOKEN_PATH: "$TMP/tokens.json" },
+    files: {
+      "gcp-oauth.keys.json": JSON.stringify({ installed: { client_id: "dummy.apps.googleusercontent.com", client_secret: DUMMY, redirect_uris: ["http://127.0.0.1"] } }),
+      "tokens.json": JSON.stringify({ normal: { access_token: DUMMY, refresh_token: DUMMY, expiry_date: 4102444800000, token_type: "Bearer" } }),
+    },
+  },
   { server: "desktop-commander", package: "@wonderwhy-er/desktop-commander" },
   { server: "context7", package: "@upstash/context7-mcp" },
   { server: "firecrawl", package: "firecrawl-mcp", env: { FIRECRAWL_API_KEY: "fc-" + DUMMY } },

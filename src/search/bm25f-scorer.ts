@@ -16,11 +16,9 @@ export interface QueryTerm {
 }
 
 const FIELD_MASK = (1 << FIELD_BITS) - 1;
-/** Fields up to this id (name, alias, search hint) say what a tool is; the rest describe it. */
-const LAST_NAME_FIELD = FIELD_ID.hint;
 
 function counts(member: number, field: number): boolean {
-  return member === 1 ? field <= LAST_NAME_FIELD : field < FIELD_ID.server || field === FIELD_ID.parameterValue;
+  return member === 1 ? field <= FIELD_ID.hint : field < FIELD_ID.server || field === FIELD_ID.parameterValue;
 }
 
 /** Terms counted only in name fields for the slots `mask` marks with 1. */
@@ -102,8 +100,9 @@ export class Bm25fScorer {
 
   /**
    * A term of a server mention, from the raw postings: a tool of the named server counts it only
-   * in its own name fields (membership stands for the rest); any other tool counts it everywhere
-   * but in its server fields (a similarly named server is not the one named).
+   * in its name fields (membership stands for the rest, equally for every member, however often a
+   * description repeats the name); any other tool counts it everywhere but in its server fields
+   * (a similarly named server is not the one named).
    */
   private runMentionTerm(index: InvertedIndex, term: QueryTerm, scale: number, mask: Uint8Array, touchedCount: number): number {
     const postings = index.postings[term.id]!;

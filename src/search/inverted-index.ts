@@ -8,6 +8,8 @@ const MAX_FREQUENCY = 0xffff;
 const COMPACT_RATIO = 0.25;
 const COMPACT_MIN = 4096;
 const VALUE_FIELD = FIELD_ID.parameterValue;
+/** Stemmed first words of tool names that read rather than act. */
+const READING_ACTIONS = new Set(["list", "get", "search", "find", "queri", "read", "fetch", "show", "describ", "retriev", "view", "count", "lookup", "brows"]);
 
 /**
  * Term-at-a-time postings over document slots. One posting list per term holds
@@ -40,6 +42,11 @@ export class InvertedIndex implements TermInterner {
   outsideValueCounts = new Int32Array(64);
   /** 1 when a slot's name says "reverse" (reverse geocoding, reverse lookup): a direction the query must ask for. */
   reverseNamed = new Uint8Array(64);
+  /**
+   * 1 when a slot's name begins with a reading action (list, get, search…): its enum values are
+   * filters ("state: open"), which say what it can narrow to, not what it does.
+   */
+  readerNamed = new Uint8Array(64);
   slotCount = 0;
   liveCount = 0;
   /** Bumped on every change, so derived per-slot data knows when to refresh. */
@@ -120,6 +127,8 @@ export class InvertedIndex implements TermInterner {
     this.slotTerms[slot] = terms;
     this.distinctCounts[slot] = distinctCount;
     this.outsideValueCounts[slot] = front;
+    const first = fields[FIELD_ID.name]!.length > 0 ? this.terms[fields[FIELD_ID.name]![0]!]! : "";
+    this.readerNamed[slot] = READING_ACTIONS.has(first) ? 1 : 0;
     const reverse = this.termIds.get(REVERSE_TERM);
     this.reverseNamed[slot] = reverse !== undefined && fields[FIELD_ID.name]!.includes(reverse) ? 1 : 0;
     this.names[slot] = name;
@@ -184,6 +193,7 @@ export class InvertedIndex implements TermInterner {
     this.distinctCounts = ensureInt32(this.distinctCounts, this.slotCount);
     this.outsideValueCounts = ensureInt32(this.outsideValueCounts, this.slotCount);
     this.reverseNamed = ensureUint8(this.reverseNamed, this.slotCount);
+    this.readerNamed = ensureUint8(this.readerNamed, this.slotCount);
     this.fieldLengths = ensureFloat32(this.fieldLengths, this.slotCount * FIELD_COUNT);
     return slot;
   }

@@ -33,6 +33,8 @@ export interface PreparedQuery {
   cjkMinimum: number;
   /** The query says "reverse" (or "reversed", …): a tool named for the reverse direction is wanted. */
   asksReverse: boolean;
+  /** Term id of the query's first free-text word (an imperative's verb), or -1. */
+  leadingTerm: number;
 }
 
 /** The stemmed term of "reverse", "reversed", "reversing". */
@@ -103,6 +105,7 @@ export function prepareQuery(index: InvertedIndex, tokens: QueryTokens, options:
     requiredAll,
     impossible,
     cjkMinimum: Math.min(CJK_MIN_BIGRAM_MATCHES, cjkTerms.size),
+    leadingTerm: sequence.length > 0 && kept.has(sequence[0]!) ? sequence[0]! : -1,
     asksReverse: tokens.text.includes(REVERSE_TERM) || tokens.required.some((word) => word.includes(REVERSE_TERM)),
   };
 }

@@ -36,10 +36,18 @@ export interface RankingOptions {
    * in a field of this weight, instead of by how often its texts repeat the name; 0 turns it off.
    */
   serverMembership: number;
+  /** Tools of a server the query names are multiplied by 1 + this after the re-rank. */
+  serverBoost: number;
   /** A server word counts as naming the server when at least this share of the tools using its rarest term are the server's. */
   mentionShare: number;
   /** Share of a query term's IDF a tool gets in the coverage factor when it matches only as an enum value. */
   valueCoverage: number;
+  /**
+   * What a query term matched only as an enum value of a reading tool (list_…, get_…, search_…)
+   * keeps of its first-stage score and of its coverage share: there the value is a filter
+   * ("state: open"), and a verb of the query ("open a pull request") is not answered by it.
+   */
+  filterValue: number;
   /** Score factor of a tool whose name says "reverse" when the query does not (direction matters). */
   unaskedReverse: number;
   /** Hard cap on distinct query terms (highest IDF kept), so a 10,000-character query stays fast. */
@@ -81,7 +89,9 @@ export const DEFAULT_RANKING: RankingOptions = {
   maxQueryTerms: 64,
   serverMembership: 1.5,
   mentionShare: 0.5,
+  serverBoost: 0.5,
   valueCoverage: 1,
+  filterValue: 0,
   unaskedReverse: 0.7,
 };
 

@@ -24,6 +24,8 @@ export function rerank(
   if (candidates.length === 0) return candidates;
   const coverageWeight =
     query.totalIdf > 0 ? options.coverage * Math.min(1, options.coverageFadeTerms / Math.max(1, query.idfById.size)) : 0;
+  const k1 = options.k1;
+  const valueWeight = options.weights.parameterValue;
   for (const candidate of candidates) {
     const slot = candidate.slot;
     let total = candidate.score;
@@ -32,15 +34,22 @@ export function rerank(
     if (options.descriptionPhrase > 0 && query.pairs.size > 0) {
       total += options.descriptionPhrase * pairWeight(terms, distinct, query.pairs, idfByTerm);
     }
+    const outside = index.outsideValueCounts[slot]!;
+    const filter = index.readerNamed[slot] === 1;
+    const valueOnly = outside < distinct ? matchedIdf(terms, outside, distinct, idfByTerm) : 0;
+    // The query's verb (its first word) met as a reading tool's enum value is a filter, not what
+    // the tool does: take back most of what it added in the first stage and in coverage.
+    const verbIdf = filter && valueOnly > 0 && query.leadingTerm >= 0 && contains(terms, outside, distinct, query.leadingTerm) ? idfByTerm[query.leadingTerm]! : 0;
+    if (verbIdf > 0) total -= (1 - options.filterValue) * verbIdf * (k1 + 1) * (valueWeight / (k1 + valueWeight));
     if (coverageWeight > 0) {
-      const outside = index.outsideValueCounts[slot]!;
       let matched = matchedIdf(terms, 0, outside, idfByTerm);
-      if (options.valueCoverage > 0) matched += options.valueCoverage * matchedIdf(terms, outside, distinct, idfByTerm);
+      matched += (valueOnly - verbIdf) * options.valueCoverage + verbIdf * options.filterValue;
       // A member has the mention by membership: its own use of the words does not count again.
       if (mention !== undefined && mention.isMember(slot)) matched += mention.idf - mentionIdfIn(terms, distinct, mention, idfByTerm);
       const share = Math.min(1, matched / query.totalIdf);
       total *= 1 + coverageWeight * share ** options.coverageExponent;
     }
+    if (mention !== undefined && options.serverBoost > 0 && mention.isMember(slot)) total *= 1 + options.serverBoost;
     if (options.unaskedReverse < 1 && !query.asksReverse && index.reverseNamed[slot] === 1) total *= options.unaskedReverse;
     candidate.score = total;
   }
@@ -87,4 +96,10 @@ function mentionIdfIn(terms: Int32Array, end: number, mention: ServerMention, id
     }
   }
   return total;
+}
+
+
+function contains(terms: Int32Array, start: number, end: number, id: number): boolean {
+  for (let i = start; i < end; i++) if (terms[i] === id) return true;
+  return false;
 }
