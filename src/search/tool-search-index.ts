@@ -156,6 +156,7 @@ export class ToolSearchIndex {
     }
     if (result.matches.length === 0 && serverIds !== undefined) {
       result.matches = this.listServers(serverIds, maxResults, passes);
+      result.listed = true;
     }
     if (isNameLike(parsed.whole) && (result.matches.length === 0 || NAME_PUNCTUATION.test(parsed.whole))) {
       const suggestions = this.lookup.suggest(parsed.whole);

@@ -9,7 +9,7 @@ import { CallScheduler } from "./call-scheduler.ts";
 export type Delivery = "auto" | "native" | "proxy" | "standard";
 export type Format = "anthropic" | "openai";
 export type Provider = "anthropic" | "openai" | "other";
-export type AnnouncementStyle = "list" | "delta";
+export type AnnouncementStyle = "list" | "delta" | "servers";
 
 export interface SessionSettings {
   model: string;
