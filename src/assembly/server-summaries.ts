@@ -25,7 +25,7 @@ export interface SummaryTool {
 
 /** Instructions are cut here (at a sentence end when there is one): a line, not a manual. */
 export const MAX_SUMMARY_CHARS = 160;
-const TERMS_PER_SERVER = 8;
+const TERMS_PER_SERVER = 6;
 /** Description text read per tool: the opening, where tools say what they do. */
 const DESCRIPTION_CHARS = 300;
 const WORD = /[\p{L}][\p{L}\p{N}]+/gu;

@@ -29,6 +29,7 @@ export function assembleForSession(
     ...(system !== undefined && { system }),
     metaTools: () => ({ toolSearch: own.toolSearch, executeExtraTool: own.executeExtraTool }),
     pendingServers: deps.pendingServers(),
+    ...(session.settings.announcements === "servers" && deps.serverInstructions && { serverInstructions: deps.serverInstructions() }),
     schemaCache: session.serializedTools,
   });
   if (remember) session.discovered = new Set(assembled.discovered);

@@ -105,6 +105,8 @@ export class Daemon implements DaemonState {
       pool: () => this.#pool,
       engine: this.search.index,
       pendingServers: () => this.#mcp?.pendingServers() ?? [],
+      cachedServers: () => this.#mcp?.cachedPendingServers() ?? [],
+      serverInstructions: () => this.#mcp?.serverInstructions() ?? new Map(),
       killSwitch: (tool, session) => this.#flags.killSwitch(tool, session),
       warmServer: (server) => this.ensureServerStarted(server),
       compiler: new JsonSchemaCompiler(),
