@@ -36,7 +36,7 @@
  * definition, so each change is announced once.
  */
 import { nameLines, taggedBlocks } from "./discovered-line.ts";
-import { isValidToolName } from "../tool/names.ts";
+import { isValidToolName, sanitizeNamePart } from "../tool/names.ts";
 import type { ServerSummary } from "./server-summaries.ts";
 
 export type AnnouncementStyle = "list" | "delta" | "servers";
@@ -95,7 +95,9 @@ export function renderServers({ servers, builtins, pending = [] }: ServersInput)
     lines.push(SERVERS_HEADER);
     for (const server of servers) {
       const count = `${server.toolCount} tool${server.toolCount === 1 ? "" : "s"}`;
-      lines.push(server.description.length > 0 ? `${server.name} (${count}): ${server.description}` : `${server.name} (${count})`);
+      // The name as tool names spell it, so "mcp__<name>" works as written.
+      const name = sanitizeNamePart(server.name);
+      lines.push(server.description.length > 0 ? `${name} (${count}): ${server.description}` : `${name} (${count})`);
     }
   }
   if (builtinNames.length > 0) lines.push(`${BUILTINS_HEADER} ${builtinNames.join(", ")}`);

@@ -5,7 +5,6 @@
  * the rest of the pool (most frequent in its tool names and descriptions, weighted by how few
  * other servers use them). A pure function of the pool: the same tools give the same lines.
  */
-import { STOP_WORDS } from "../search/stop-words.ts";
 
 export interface ServerSummary {
   name: string;
@@ -29,8 +28,16 @@ const TERMS_PER_SERVER = 6;
 /** Description text read per tool: the opening, where tools say what they do. */
 const DESCRIPTION_CHARS = 300;
 const WORD = /[\p{L}][\p{L}\p{N}]+/gu;
-/** Words every tool catalog uses; they set no server apart. */
-const GENERIC = new Set(["tool", "tools", "use", "using", "used", "returns", "return", "given", "specified", "optional", "required", "default", "true", "false", "null"]);
+/** Function words and words every tool catalog uses: they set no server apart. */
+const COMMON = new Set(
+  (
+    "a an and any are as at be by can do does each for from has have if in into is it its may more must no not of on one or " +
+    "other should so such than that the their then there these this those to up use used using via what when which while " +
+    "will with within without you your all also new tool tools returns return given specified optional required default true false null"
+  ).split(" "),
+);
+/** Longer "words" are unsplit runs (CJK text, hashes): not terms a reader scans. */
+const MAX_WORD_CHARS = 20;
 
 export function summarizeServers(tools: readonly SummaryTool[], instructions: ReadonlyMap<string, string> = new Map()): ServerSummary[] {
   const byServer = new Map<string, SummaryTool[]>();
@@ -41,7 +48,8 @@ export function summarizeServers(tools: readonly SummaryTool[], instructions: Re
     const own = new Map<string, number>();
     for (const tool of members) {
       // The name counts twice: it is what the tool is; the description says how.
-      for (const word of [...words(tool.tool), ...words(tool.tool), ...words(tool.description.slice(0, DESCRIPTION_CHARS))]) {
+      const name = words(tool.tool, true);
+      for (const word of [...name, ...name, ...words(tool.description.slice(0, DESCRIPTION_CHARS), false)]) {
         own.set(word, (own.get(word) ?? 0) + 1);
       }
     }
@@ -53,10 +61,11 @@ export function summarizeServers(tools: readonly SummaryTool[], instructions: Re
     const toolCount = byServer.get(server)!.length;
     const given = firstSentence(instructions.get(server) ?? "");
     if (given.length > 0) return { name: server, toolCount, description: given, source: "instructions" as const };
-    const serverWords = new Set(words(server));
+    // The server's own name says nothing new: neither its words nor the name run together.
+    const serverWords = new Set([...words(server, true), words(server, false).join("")]);
     const ranked = [...counts.get(server)!]
       .filter(([word]) => !serverWords.has(word))
-      .map(([word, count]) => ({ word, weight: count * Math.log(1 + total / serversWith.get(word)!) }))
+      .map(([word, count]) => ({ word, weight: (1 + Math.log(count)) * Math.log((1 + total) / serversWith.get(word)!) }))
       .sort((a, b) => b.weight - a.weight || a.word.localeCompare(b.word))
       .slice(0, TERMS_PER_SERVER)
       .map(({ word }) => word);
@@ -64,10 +73,14 @@ export function summarizeServers(tools: readonly SummaryTool[], instructions: Re
   });
 }
 
-/** Lowercased content words of a text, CamelCase and snake_case split. */
-function words(text: string): string[] {
-  const spaced = text.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, "$1 $2").replace(/[_\-./]+/g, " ").toLowerCase();
-  return (spaced.match(WORD) ?? []).filter((word) => !STOP_WORDS.has(word) && !GENERIC.has(word));
+/**
+ * Lowercased content words of a text, snake_case and kebab-case split; CamelCase too in names
+ * (`getUser`), not in prose, where it is a brand ("GitHub" is one word, not "git hub").
+ */
+function words(text: string, camel: boolean): string[] {
+  const split = camel ? text.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, "$1 $2") : text;
+  const spaced = split.replace(/[_\-./]+/g, " ").toLowerCase();
+  return (spaced.match(WORD) ?? []).filter((word) => word.length <= MAX_WORD_CHARS && !COMMON.has(word));
 }
 
 /** The first sentence of a text on one line, at most MAX_SUMMARY_CHARS. */
