@@ -65,7 +65,8 @@ export const DEFAULT_RANKING: RankingOptions = {
     parameterDescription: 0.6,
     server: 1.5,
     serverDescription: 0.3,
-    parameterValue: 0.6,
+    // Below the description: a value says what a tool accepts, the description what it does.
+    parameterValue: 0.75,
   },
   lengthNormalization: {
     name: 0.5,
