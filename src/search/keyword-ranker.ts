@@ -101,6 +101,8 @@ export class KeywordRanker {
     for (const id of termIds) if (rarest < 0 || this.index.documentFrequency[id]! < this.index.documentFrequency[rarest]!) rarest = id;
     const frequency = this.index.documentFrequency[rarest]!;
     if (frequency === 0) return true;
+    // Fewer member tools than the share needs: no need to walk the postings of a common word.
+    if (input.memberSlots.length < this.options.mentionShare * frequency) return false;
     let members = 0;
     const postings = this.index.postings[rarest]!;
     const length = this.index.postingLengths[rarest]!;

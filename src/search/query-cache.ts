@@ -18,6 +18,8 @@ export interface CachedQuery {
   identifiers: string[];
   /** Word windows that could name a server ("GitLab", "Google Calendar"). */
   mentions: MentionCandidate[];
+  /** The servers those windows named, for the server registry's `liveVersion` it was found at. */
+  found?: { version: number; servers: number[]; terms: string[] };
 }
 
 /** Least-recently-used cache of parsed queries, keyed by the (length-capped) query text. */

@@ -7,7 +7,7 @@ import { NAME_PUNCTUATION, QueryCache, type CachedQuery } from "./query-cache.ts
 import { isNameLike, type ParsedQuery } from "./query-parser.ts";
 import type { QueryTokens } from "./query-terms.ts";
 import { rankingOptions, type RankingOptions } from "./ranking-options.ts";
-import { findMentions, type MentionCandidate, type MentionInput } from "./server-mention.ts";
+import { findMentions, type MentionInput } from "./server-mention.ts";
 import { ServerRegistry } from "./server-registry.ts";
 import { Tokenizer } from "./tokenizer.ts";
 import type { QueryOptions, QueryResult, SearchDocument, SearchMatch } from "./types.ts";
@@ -149,7 +149,7 @@ export class ToolSearchIndex {
       if (serverIds.length === 0) return result;
     }
     const hasTerms = tokens.text.length > 0 || tokens.required.length > 0;
-    const mention = serverIds === undefined ? this.mentionIn(cached.mentions) : undefined;
+    const mention = serverIds === undefined ? this.mentionIn(cached) : undefined;
     if (hasTerms) result.matches = this.rank(tokens, maxResults, passes, serverIds, mention);
     if (parsed.required.length === 0 && identifiers.length > 0) {
       result.matches = this.mentionedFirst(identifiers, result.matches, maxResults, passes, serverIds);
@@ -178,9 +178,13 @@ export class ToolSearchIndex {
   }
 
   /** The servers a longer query names, as membership evidence for the ranker. */
-  private mentionIn(candidates: readonly MentionCandidate[]): MentionInput | undefined {
-    if (candidates.length === 0) return undefined;
-    const found = findMentions(candidates, (key) => this.servers.idOfKey(key));
+  private mentionIn(cached: CachedQuery): MentionInput | undefined {
+    if (cached.mentions.length === 0) return undefined;
+    const version = this.servers.liveVersion;
+    if (cached.found?.version !== version) {
+      cached.found = { version, ...findMentions(cached.mentions, (key) => this.servers.idOfKey(key)) };
+    }
+    const found = cached.found;
     if (found.servers.length === 0) return undefined;
     const memberSlots: number[] = [];
     for (const id of found.servers) {
