@@ -77,8 +77,9 @@ export const DEFAULT_RANKING: RankingOptions = {
     parameterDescription: 0.5,
     server: 0.5,
     serverDescription: 0.75,
-    // Enum values are single words: a long enum is not less about each of its values.
-    parameterValue: 0,
+    // Enum values are single words: a long enum is hardly less about each of its values. Most
+    // tools have none, so the average is tiny and any larger b punishes a long enum hard.
+    parameterValue: 0.03,
   },
   candidates: 50,
   coverage: 2,
