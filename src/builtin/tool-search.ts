@@ -15,12 +15,12 @@ import { z } from "zod";
 import { isDeferredTool } from "../deferral/is-deferred.ts";
 import { EXECUTE_EXTRA_TOOL_NAME, isMetaToolName, TOOL_SEARCH_TOOL_NAME } from "../deferral/meta-tools.ts";
 import { formatDiscoveredLine } from "../assembly/discovered-line.ts";
-import { firstSentence } from "../assembly/server-summaries.ts";
 import { toolAsText } from "../assembly/tool-text.ts";
 import type { QueryOptions, QueryResult } from "../search/types.ts";
 import { buildTool, DEFAULT_MAX_RESULT_SIZE_CHARS } from "../tool/build-tool.ts";
 import type { ContentBlock, ToolResult } from "../tool/result.ts";
 import type { Tool } from "../tool/tool.ts";
+import { pendingNote, serverListing } from "./tool-search-notes.ts";
 import descriptionText from "./tool-search.txt" with { type: "text" };
 import type { AnnouncementStyle } from "../assembly/announcements.ts";
 
@@ -110,9 +110,10 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
     filter: (name) => deferredTool(name) !== undefined,
     pendingServers: pending,
   });
+  const cached = new Set(deps.cachedServers?.() ?? []);
   if (result.listed === true && result.server !== undefined) {
     const all = deps.engine.query(query, { maxResults: MAX_TOOL_SEARCH_RESULTS, filter: (name) => deferredTool(name) !== undefined });
-    return serverListing(result.server, all.matches.map((match) => deferredTool(match.name)).filter((tool) => tool !== undefined), pending);
+    return serverListing(result.server, all.matches.map((match) => deferredTool(match.name)).filter((tool) => tool !== undefined), pending, cached);
   }
   const outcome = classify(result, deps.lookup, deferredTool);
   const structured: Record<string, unknown> = {
@@ -125,7 +126,6 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
   if (result.didYouMean && result.didYouMean.length > 0) structured.did_you_mean = result.didYouMean;
   // Every result says which servers are still connecting, found something or not: a match from
   // the servers that are up is no proof that a connecting one has no better tool.
-  const cached = new Set(deps.cachedServers?.() ?? []);
   const absent = pending.filter((server) => !cached.has(server));
   const stale = pending.filter((server) => cached.has(server));
   if (absent.length > 0) structured.pending_mcp_servers = absent;
@@ -184,17 +184,6 @@ function noteLines(
   return notes;
 }
 
-/** Which servers this search could not see in full, and why. */
-function pendingNote(pending: readonly string[], cached: ReadonlySet<string> = new Set()): string {
-  const absent = pending.filter((server) => !cached.has(server));
-  const stale = pending.filter((server) => cached.has(server));
-  const parts: string[] = [];
-  if (absent.length > 0) parts.push(`MCP servers still connecting: ${absent.join(", ")}. Their tools are not searchable yet — search again shortly.`);
-  if (stale.length > 0) {
-    parts.push(`MCP servers still connecting, searched from their cached tool lists (may be stale until they connect): ${stale.join(", ")}.`);
-  }
-  return parts.join(" ");
-}
 
 function nativeResult(loaded: readonly Tool[], notes: readonly string[], structured: Record<string, unknown>): ToolResult {
   const lines = loaded.length > 0 ? [`Loaded ${loaded.length} tool(s): ${loaded.map((tool) => tool.name).join(", ")}. Call them directly.`] : [];
@@ -236,20 +225,4 @@ function render(
   if (options.discovered && shown.length > 0) parts.push(formatDiscoveredLine(shown));
   structured.matches = shown;
   return { content: [{ type: "text", text: parts.join("\n\n") }], isError: false, structuredContent: structured };
-}
-
-/**
- * `mcp__server` alone: the server's deferred tools by name with the first sentence of each
- * description, loading none of them (a server can have a hundred tools); the model selects.
- */
-function serverListing(server: string, tools: readonly Tool[], pending: readonly string[]): ToolResult {
-  const lines = tools.map((tool) => `- ${tool.name}: ${firstSentence(tool.description)}`);
-  const head =
-    tools.length > 0
-      ? `MCP server ${server}: ${tools.length} deferred tool(s), not loaded. Load the ones you need with ${TOOL_SEARCH_TOOL_NAME} "select:<name>,<name>".`
-      : `MCP server ${server} has no deferred tools to load.`;
-  const notes = pending.length > 0 ? [pendingNote(pending)] : [];
-  const structured: Record<string, unknown> = { query: `mcp__${server}`, kind: "server", server, tools: tools.map((tool) => tool.name) };
-  if (pending.length > 0) structured.pending_mcp_servers = [...pending];
-  return { content: [{ type: "text", text: [head, ...notes, ...lines].join("\n") }], isError: false, structuredContent: structured };
 }

@@ -87,3 +87,10 @@ export function findMentions(
   }
   return { servers, terms };
 }
+
+/** Membership evidence for the ranker: the mention's terms, the members, and how rare membership is. */
+export function mentionInput(terms: readonly string[], memberSlots: readonly number[], liveCount: number, isMember: (slot: number) => boolean): MentionInput {
+  const total = Math.max(liveCount, 1);
+  const count = memberSlots.length;
+  return { terms, memberSlots, isMember, membershipIdf: Math.log(1 + (total - count + 0.5) / (count + 0.5)) };
+}

@@ -7,7 +7,7 @@ import { NAME_PUNCTUATION, QueryCache, type CachedQuery } from "./query-cache.ts
 import { isNameLike, type ParsedQuery } from "./query-parser.ts";
 import type { QueryTokens } from "./query-terms.ts";
 import { rankingOptions, type RankingOptions } from "./ranking-options.ts";
-import { findMentions, type MentionInput } from "./server-mention.ts";
+import { findMentions, mentionInput, type MentionInput } from "./server-mention.ts";
 import { ServerRegistry } from "./server-registry.ts";
 import { Tokenizer } from "./tokenizer.ts";
 import type { QueryOptions, QueryResult, SearchDocument, SearchMatch } from "./types.ts";
@@ -184,21 +184,12 @@ export class ToolSearchIndex {
     if (cached.found?.version !== version) {
       cached.found = { version, ...findMentions(cached.mentions, (key) => this.servers.idOfKey(key)) };
     }
-    const found = cached.found;
-    if (found.servers.length === 0) return undefined;
-    const memberSlots: number[] = [];
-    for (const id of found.servers) {
-      for (const name of this.servers.membersOf(id)) memberSlots.push(this.index.slotOf(name)!);
-    }
-    const total = Math.max(this.index.liveCount, 1);
-    const count = memberSlots.length;
-    const servers = found.servers;
-    return {
-      terms: found.terms,
-      memberSlots,
-      isMember: (slot) => servers.includes(this.serverOfSlot[slot]!),
-      membershipIdf: Math.log(1 + (total - count + 0.5) / (count + 0.5)),
-    };
+    if (cached.found.servers.length === 0) return undefined;
+    const servers = cached.found.servers;
+    const memberNames = servers.flatMap((id) => [...this.servers.membersOf(id)]);
+    return mentionInput(cached.found.terms, memberNames.map((name) => this.index.slotOf(name)!), this.index.liveCount, (slot) =>
+      servers.includes(this.serverOfSlot[slot]!),
+    );
   }
 
   private rank(
