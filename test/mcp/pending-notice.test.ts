@@ -12,13 +12,13 @@ import { Daemon } from "../../src/daemon/daemon.ts";
 import { silentLogger } from "../../src/runtime/logger.ts";
 import { resultText, type ToolResult } from "../../src/tool/result.ts";
 import { tempSocketDir } from "../helpers/daemon-harness.ts";
-import { FAST_BACKOFF, FIXTURE_SERVER, waitFor } from "./helpers.ts";
+import { FAST_BACKOFF, FIXTURE_SERVER, tempDir, waitFor } from "./helpers.ts";
 
 setDefaultTimeout(30_000);
 
 const fixture = (env: Record<string, string>) => ({ command: process.execPath, args: [FIXTURE_SERVER], env, timeoutMs: 60_000 });
 
-async function startDaemon(mcpServers: Record<string, unknown>) {
+async function startDaemon(mcpServers: Record<string, unknown>, cachePath: string | null = null) {
   const socketPath = join(tempSocketDir(), "d.sock");
   const daemon = new Daemon({
     socketPath,
@@ -26,7 +26,7 @@ async function startDaemon(mcpServers: Record<string, unknown>) {
     configSource: { path: null, explicit: false },
     builtins: builtinTools(),
     logger: silentLogger,
-    mcpOptions: { cachePath: null, backoff: FAST_BACKOFF, graceMs: 500 },
+    mcpOptions: { cachePath, backoff: FAST_BACKOFF, graceMs: 500 },
   });
   await daemon.start();
   const client = await ToolpoolClient.connect(socketPath);
@@ -72,5 +72,26 @@ describe("ToolSearch while servers connect", () => {
     const listed = (await client.call({ sessionId, name: "ToolSearch", input: { query: "mcp__fast" } })) as ToolResult;
     expect(listed.structuredContent).toMatchObject({ kind: "server", server: "fast", pending_mcp_servers: ["slowpoke"] });
     expect((listed.structuredContent as { tools: string[] }).tools).toContain("mcp__fast__echo");
+  });
+
+  test("a connecting server with a cached catalog is searched and marked stale, not absent", async () => {
+    const cachePath = join(tempDir(), "catalog.sqlite");
+    {
+      await using first = await startDaemon({ fx: fixture({}) }, cachePath);
+      await waitFor(() => first.daemon.mcp()?.server("fx")?.state === "connected", "the first run to list fx");
+    }
+    await using running = await startDaemon({ fx: fixture({ FIXTURE_INIT_DELAY_MS: "120000" }) }, cachePath);
+    const { client, daemon } = running;
+    await waitFor(() => daemon.pool().get("mcp__fx__echo") !== undefined, "fx's cached tools in the pool");
+    expect(daemon.mcp()?.server("fx")?.state).toBe("pending");
+    const { sessionId } = await client.session({ delivery: "proxy", model: "gpt-5", prefetch: false });
+    const found = (await client.call({ sessionId, name: "ToolSearch", input: { query: "echo text back" } })) as ToolResult;
+    const structured = found.structuredContent as { matches: string[]; stale_mcp_servers: string[]; stale_matches: string[] };
+    expect(structured.stale_mcp_servers).toEqual(["fx"]);
+    // Every match of fx is marked stale; the built-ins found beside them are not.
+    expect(structured.stale_matches).toEqual(structured.matches.filter((name) => name.startsWith("mcp__fx__")));
+    expect(structured.stale_matches).toContain("mcp__fx__echo");
+    expect(found.structuredContent).not.toHaveProperty("pending_mcp_servers");
+    expect(resultText(found)).toContain("searched from their cached tool lists (may be stale until they connect): fx.");
   });
 });
