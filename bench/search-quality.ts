@@ -4,7 +4,11 @@
  * and prints hit@1/5/10, MRR@10 and all@5 overall, per source, per language group, plus latency.
  *
  *   bun bench/search-quality.ts [--tools FILE] [--queries FILE] [--rankings OUT.jsonl] [--json]
- *        [--ranking '{"k1":1.5}'] [--half a|b] [--subsets]
+ *        [--ranking '{"k1":1.5}'] [--half a|b] [--subsets] [--real-rankings OUT.jsonl]
+ *
+ * The JSON also has `realServers`: the same engine over bench/data (the tools/list of 31 popular
+ * npm MCP servers and requests written against them), per failure class and style. That set is
+ * not split into halves: it is a check on real pools, not a tuning set.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -14,6 +18,7 @@ import { ToolSearchIndex } from "../src/search/tool-search-index.ts";
 import { parseArgs } from "./lib/args.ts";
 import { defaultEvalDir, hasCjk, readJsonl, type EvalQuery, type EvalTool } from "./lib/eval-data.ts";
 import { judge, score, type RetrievalScores } from "./lib/retrieval-metrics.ts";
+import { readRealCatalogs, readRealRequests, realCatalogTools } from "./lib/real-servers.ts";
 import { mean, percentile, round } from "./lib/stats.ts";
 
 const RANKED = 10;
@@ -26,6 +31,7 @@ const args = parseArgs(Bun.argv.slice(2), {
   ranking: "value",
   half: "value",
   subsets: "flag",
+  "real-rankings": "value",
 });
 const evalDir = defaultEvalDir();
 const tools = readJsonl<EvalTool>(args.get("tools") ?? join(evalDir, "tools.jsonl"));
@@ -82,6 +88,7 @@ const report = {
     (query.lang ?? "en") === "en" ? undefined : hasCjk(query.query) ? "cjk" : "other-non-english",
   ),
   ...(args.has("subsets") ? { bySubset: groupScores((query) => `${query.source}/${query.subset ?? "-"}`) } : {}),
+  realServers: realServerScores(),
   latencyMs: {
     p50: round(percentile(warmMs, 50)),
     p99: round(percentile(warmMs, 99)),
@@ -113,6 +120,34 @@ if (args.has("json")) {
     console.log(name.padEnd(32) + cells.map((cell) => String(cell).padStart(8)).join(""));
   }
   console.log(`latency ms: ${JSON.stringify(report.latencyMs)}`);
+}
+
+/** The real-server set: 31 npm MCP servers' catalogs and the requests in bench/data. */
+function realServerScores() {
+  const catalogs = readRealCatalogs();
+  const realIndex = new ToolSearchIndex({ ranking });
+  for (const tool of realCatalogTools(catalogs)) realIndex.add(searchDocumentFromTool(tool));
+  const requests = readRealRequests();
+  const ranked = requests.map((request) => realIndex.query(request.query, { maxResults: RANKED }).matches.map((match) => match.name));
+  const verdicts = requests.map((request, i) => judge(request, ranked[i]!));
+  const groups = (key: (i: number) => string) => {
+    const members = new Map<string, number[]>();
+    requests.forEach((_, i) => members.set(key(i), [...(members.get(key(i)) ?? []), i]));
+    return Object.fromEntries([...members].sort(([a], [b]) => a.localeCompare(b)).map(([name, list]) => [name, score(list.map((i) => verdicts[i]!))]));
+  };
+  const path = args.get("real-rankings");
+  if (path !== undefined) {
+    writeFileSync(path, requests.map((request, i) => JSON.stringify({ id: request.id, query: request.query, gold: request.gold, ranked: ranked[i] })).join("\n") + "\n");
+  }
+  return {
+    servers: catalogs.length,
+    pool: realIndex.size,
+    queries: requests.length,
+    overall: score(verdicts),
+    byClass: groups((i) => requests[i]!.class),
+    byStyle: groups((i) => requests[i]!.style),
+    byClassAndStyle: groups((i) => `${requests[i]!.class}/${requests[i]!.style}`),
+  };
 }
 
 /** A stable split of the dev queries into halves, to check that a change generalises. */

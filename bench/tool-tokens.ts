@@ -10,6 +10,7 @@
 import { getEncoding } from "js-tiktoken";
 import { assembleRequest, type AssembleSettings } from "../src/assembly/assemble-request.ts";
 import { baseWireTool, emitWireTool } from "../src/assembly/wire-format.ts";
+import { isDeferredTool } from "../src/deferral/is-deferred.ts";
 import { createExecuteExtraTool } from "../src/builtin/execute-extra-tool.ts";
 import { builtinTools } from "../src/builtin/list.ts";
 import { createToolSearchTool, type ToolSearchEngine } from "../src/builtin/tool-search.ts";
@@ -66,8 +67,15 @@ const metaTools = (delivery: "native" | "proxy") => ({
 const encoder = getEncoding("o200k_base");
 const tokens = (text: string) => encoder.encode(text).length;
 
-function measure(settings: AssembleSettings) {
-  const result = assembleRequest({ settings, tools: pool.tools, messages: [], metaTools });
+/** LiveMCPBench's server descriptions, standing in for the servers' `instructions`. */
+const serverDescriptions = new Map(
+  readJsonl<EvalTool>(join(evalDir(), "tools.jsonl"))
+    .filter((row) => row.source === SOURCE && row.server_description)
+    .map((row) => [row.server, row.server_description!]),
+);
+
+function measure(settings: AssembleSettings, serverInstructions?: ReadonlyMap<string, string>) {
+  const result = assembleRequest({ settings, tools: pool.tools, messages: [], metaTools, ...(serverInstructions && { serverInstructions }) });
   const json = JSON.stringify(result.tools);
   return {
     delivery: result.delivery,
@@ -85,6 +93,28 @@ const native = measure({ ...base, delivery: "native" });
 const proxy = measure({ ...base, delivery: "proxy" });
 const openaiStandard = measure({ ...base, format: "openai", provider: "openai", model: "gpt-4o", delivery: "standard" });
 const openaiProxy = measure({ ...base, format: "openai", provider: "openai", model: "gpt-4o", delivery: "proxy" });
+
+// The first request of a session: tools array plus the announcement, per announcement style.
+const firstRequest = (delivery: "native" | "proxy", announcements: AssembleSettings["announcements"], instructions?: ReadonlyMap<string, string>) => {
+  const measured = measure({ ...base, delivery, announcements }, instructions);
+  return { tools_array: measured.tokens, announcement: measured.announcement_tokens, total: measured.tokens + measured.announcement_tokens };
+};
+const styles = (delivery: "native" | "proxy") => {
+  const rows = {
+    list: firstRequest(delivery, "list"),
+    delta: firstRequest(delivery, "delta"),
+    servers: firstRequest(delivery, "servers"),
+    servers_with_instructions: firstRequest(delivery, "servers", serverDescriptions),
+  };
+  // The core built-ins (Bash, Read, …) are sent in full in every style; this is the share of the rest.
+  const core = tokens(JSON.stringify(pool.tools.filter((tool) => tool.isEnabled() && !isDeferredTool(tool)).map(emitted)));
+  return Object.fromEntries(
+    Object.entries(rows).map(([style, row]) => [
+      style,
+      { ...row, reduction_vs_standard: reduction(row.total, standard.tokens), core_builtin_tokens: core, reduction_beyond_core: reduction(row.total - core, standard.tokens - core) },
+    ]),
+  );
+};
 
 const emitted = (tool: Tool) => emitWireTool(baseWireTool(tool, "anthropic"));
 const reduction = (tokens: number, from: number) => Number((1 - tokens / from).toFixed(4));
@@ -125,6 +155,14 @@ console.log(
         reduction_native: reduction(native.tokens + native.announcement_tokens, standard.tokens),
         reduction_proxy: reduction(proxy.tokens + proxy.announcement_tokens, standard.tokens),
       },
+      first_request_by_announcement: {
+        note: "tokens of the tools array plus the announcement a session's first request carries; standard sends every tool in full and no announcement",
+        standard: standard.tokens,
+        target_reduction_servers: 0.97,
+        native: styles("native"),
+        proxy: styles("proxy"),
+      },
+      servers_announcement_text: measureText(),
       openai_format_tokens: {
         standard: openaiStandard.tokens,
         proxy: openaiProxy.tokens,
@@ -136,3 +174,8 @@ console.log(
     2,
   ),
 );
+
+function measureText(): string {
+  const result = assembleRequest({ settings: { ...base, delivery: "native", announcements: "servers" }, tools: pool.tools, messages: [], metaTools });
+  return (result.announcement?.text ?? "").split("\n").slice(0, 6).join("\n") + "\n…";
+}

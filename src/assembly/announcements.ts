@@ -23,15 +23,26 @@
  *   Read #3fa2c1d0e9ab
  *   </deferred-tools-delta>
  *
+ * `servers` — like `list`, sent with every request and not kept, but one line per MCP server
+ * instead of one per tool (see server-summaries.ts), plus the deferred built-ins by name:
+ *
+ *   <available-deferred-servers>
+ *   Deferred MCP servers. Their tools load through ToolSearch: …
+ *   github (26 tools): repository, pull, request, issue, branch, …
+ *   Deferred built-in tools: CronCreate, CronDelete
+ *   </available-deferred-servers>
+ *
  * A section appears only when it has names. The `#…` after a changed tool is a fingerprint of its new
  * definition, so each change is announced once.
  */
 import { nameLines, taggedBlocks } from "./discovered-line.ts";
-import { isValidToolName } from "../tool/names.ts";
+import { isValidToolName, sanitizeNamePart } from "../tool/names.ts";
+import type { ServerSummary } from "./server-summaries.ts";
 
-export type AnnouncementStyle = "list" | "delta";
+export type AnnouncementStyle = "list" | "delta" | "servers";
 
 export const LIST_TAG = "available-deferred-tools";
+export const SERVERS_TAG = "available-deferred-servers";
 export const DELTA_TAG = "deferred-tools-delta";
 
 const ADDED_HEADER = "Deferred tools now available (load them with ToolSearch):";
@@ -59,6 +70,44 @@ export function renderList(deferredNames: Iterable<string>): Announcement | null
     text: [`<${LIST_TAG}>`, ...names, `</${LIST_TAG}>`].join("\n"),
     persist: false,
     added: names,
+    removed: [],
+    changed: [],
+  };
+}
+
+export const SERVERS_HEADER =
+  'Deferred MCP servers. Their tools load through ToolSearch: name the server in your query ("github create issue"), or query "mcp__<server>" to list its tools.';
+const BUILTINS_HEADER = "Deferred built-in tools:";
+const PENDING_HEADER = "Still connecting (search again shortly):";
+
+export interface ServersInput {
+  servers: readonly ServerSummary[];
+  /** Deferred tools that belong to no MCP server, by name. */
+  builtins: Iterable<string>;
+  pending?: readonly string[];
+}
+
+export function renderServers({ servers, builtins, pending = [] }: ServersInput): Announcement | null {
+  const builtinNames = [...new Set(builtins)].sort();
+  if (servers.length === 0 && builtinNames.length === 0 && pending.length === 0) return null;
+  const lines = [`<${SERVERS_TAG}>`];
+  if (servers.length > 0) {
+    lines.push(SERVERS_HEADER);
+    for (const server of servers) {
+      const count = `${server.toolCount} tool${server.toolCount === 1 ? "" : "s"}`;
+      // The name as tool names spell it, so "mcp__<name>" works as written.
+      const name = sanitizeNamePart(server.name);
+      lines.push(server.description.length > 0 ? `${name} (${count}): ${server.description}` : `${name} (${count})`);
+    }
+  }
+  if (builtinNames.length > 0) lines.push(`${BUILTINS_HEADER} ${builtinNames.join(", ")}`);
+  if (pending.length > 0) lines.push(`${PENDING_HEADER} ${[...pending].sort().join(", ")}`);
+  lines.push(`</${SERVERS_TAG}>`);
+  return {
+    style: "servers",
+    text: lines.join("\n"),
+    persist: false,
+    added: [...servers.map((server) => server.name), ...builtinNames],
     removed: [],
     changed: [],
   };

@@ -20,7 +20,8 @@ import { isDeferredTool } from "../deferral/is-deferred.ts";
 import { ADVANCED_TOOL_USE_BETA, isMetaToolName } from "../deferral/meta-tools.ts";
 import { parseModeSetting, type ModeSetting } from "../deferral/mode-setting.ts";
 import type { Tool } from "../tool/tool.ts";
-import { computeDelta, renderList, type Announcement, type AnnouncementStyle } from "./announcements.ts";
+import { computeDelta, renderList, renderServers, type Announcement, type AnnouncementStyle } from "./announcements.ts";
+import { summarizeServers } from "./server-summaries.ts";
 import { scanTranscript } from "./scan-transcript.ts";
 import { pinDefinition, type SerializedToolCache } from "./schema-cache.ts";
 import { baseWireTool, emitWireTool, type AnthropicWireTool, type OpenAIWireTool, type WireFacts, type WireTool } from "./wire-format.ts";
@@ -63,6 +64,8 @@ export interface AssembleInput {
   pendingServers?: readonly string[];
   /** The session's pinned tool bytes (name → serialized base definition); written on first use. */
   schemaCache?: SerializedToolCache;
+  /** MCP servers' `instructions` from initialize, by server name (the `servers` announcement's lines). */
+  serverInstructions?: ReadonlyMap<string, string>;
 }
 
 interface AssembledCommon {
@@ -145,7 +148,9 @@ export function assembleRequest(input: AssembleInput): AssembledRequest {
   const announcement =
     settings.announcements === "list"
       ? deferring ? renderList(deferredNames) : null
-      : computeDelta({ state: scan, deferred: deferredNames, inPool: new Set(poolTools.map((tool) => tool.name)), changed });
+      : settings.announcements === "servers"
+        ? deferring ? serversAnnouncement(deferredTools, input.serverInstructions, pending) : null
+        : computeDelta({ state: scan, deferred: deferredNames, inPool: new Set(poolTools.map((tool) => tool.name)), changed });
 
   const common: AssembledCommon = {
     announcement,
@@ -181,6 +186,16 @@ export function sessionDelivery(settings: Pick<AssembleSettings, "delivery" | "p
     format: settings.format,
     unsupportedModels: settings.unsupportedModels,
   });
+}
+
+/** The `servers` announcement: a line per MCP server of the deferred tools, built-ins by name. */
+function serversAnnouncement(deferred: readonly Tool[], instructions: ReadonlyMap<string, string> | undefined, pending: readonly string[]): Announcement | null {
+  const mcp = deferred.filter((tool) => tool.mcpInfo !== undefined);
+  const servers = summarizeServers(
+    mcp.map((tool) => ({ server: tool.mcpInfo!.server, tool: tool.mcpInfo!.tool, description: tool.description })),
+    instructions,
+  );
+  return renderServers({ servers, builtins: deferred.filter((tool) => tool.mcpInfo === undefined).map((tool) => tool.name), pending });
 }
 
 function settingWarnings(setting: ModeSetting): string[] {

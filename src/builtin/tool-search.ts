@@ -20,7 +20,9 @@ import type { QueryOptions, QueryResult } from "../search/types.ts";
 import { buildTool, NO_PATHS, DEFAULT_MAX_RESULT_SIZE_CHARS } from "../tool/build-tool.ts";
 import type { ContentBlock, ToolResult } from "../tool/result.ts";
 import type { Tool } from "../tool/tool.ts";
+import { pendingNote, serverListing } from "./tool-search-notes.ts";
 import descriptionText from "./tool-search.txt" with { type: "text" };
+import type { AnnouncementStyle } from "../assembly/announcements.ts";
 
 export const DEFAULT_TOOL_SEARCH_RESULTS = 5;
 export const MAX_TOOL_SEARCH_RESULTS = 100;
@@ -39,8 +41,12 @@ export interface ToolSearchDeps {
   isDeferred?: (tool: Tool) => boolean;
   /** MCP servers still connecting, read at call time. */
   pendingServers?: () => readonly string[];
+  /** Of those, the ones whose tools are in the pool from a catalog cache (searchable, maybe stale). */
+  cachedServers?: () => readonly string[];
   /** `max_results` when the model gives none (a runtime flag); default 5. */
   defaultMaxResults?: number;
+  /** The session's announcement style; `servers` changes how the description says tools are announced. */
+  announcements?: AnnouncementStyle;
 }
 
 export function createToolSearchTool(deps: ToolSearchDeps): Tool {
@@ -57,7 +63,7 @@ export function createToolSearchTool(deps: ToolSearchDeps): Tool {
   });
   return buildTool({
     name: TOOL_SEARCH_TOOL_NAME,
-    description: descriptionFor(deps.delivery),
+    description: descriptionFor(deps.delivery, descriptionText, deps.announcements),
     searchHint: "find load deferred tools by name or keywords",
     inputSchema,
     access: () => NO_PATHS,
@@ -70,15 +76,19 @@ export function createToolSearchTool(deps: ToolSearchDeps): Tool {
   });
 }
 
-/** The description for a delivery: shared lines, plus the lines marked `native|` or `proxy|`. */
-export function descriptionFor(delivery: "native" | "proxy", text: string = descriptionText): string {
+/**
+ * The description for a delivery and announcement style: shared lines, plus the lines marked
+ * `native|` or `proxy|`, and `names|` (list, delta) or `servers|`.
+ */
+export function descriptionFor(delivery: "native" | "proxy", text: string = descriptionText, announcements: AnnouncementStyle = "list"): string {
+  const style = announcements === "servers" ? "servers" : "names";
   return text
     .trim()
     .split("\n")
     .flatMap((line) => {
-      const marked = /^(native|proxy)\| (.*)$/.exec(line);
+      const marked = /^(native|proxy|names|servers)\| (.*)$/.exec(line);
       if (!marked) return [line];
-      return marked[1] === delivery ? [marked[2]!] : [];
+      return marked[1] === delivery || marked[1] === style ? [marked[2]!] : [];
     })
     .join("\n");
 }
@@ -102,6 +112,11 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
     filter: (name) => deferredTool(name) !== undefined,
     pendingServers: pending,
   });
+  const cached = new Set(deps.cachedServers?.() ?? []);
+  if (result.listed === true && result.server !== undefined) {
+    const all = deps.engine.query(query, { maxResults: MAX_TOOL_SEARCH_RESULTS, filter: (name) => deferredTool(name) !== undefined });
+    return serverListing(result.server, all.matches.map((match) => deferredTool(match.name)).filter((tool) => tool !== undefined), pending, cached);
+  }
   const outcome = classify(result, deps.lookup, deferredTool);
   const structured: Record<string, unknown> = {
     query,
@@ -111,12 +126,18 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
   if (outcome.alreadyLoaded.length > 0) structured.already_loaded = outcome.alreadyLoaded;
   if (outcome.missing.length > 0) structured.missing = outcome.missing;
   if (result.didYouMean && result.didYouMean.length > 0) structured.did_you_mean = result.didYouMean;
-  // Servers still connecting matter when something was not found: their tools may be it.
-  const unresolved = outcome.loaded.length === 0 || outcome.missing.length > 0;
-  const stillPending = unresolved ? [...pending] : [];
-  if (stillPending.length > 0) structured.pending_mcp_servers = stillPending;
+  // Every result says which servers are still connecting, found something or not: a match from
+  // the servers that are up is no proof that a connecting one has no better tool.
+  const absent = pending.filter((server) => !cached.has(server));
+  const stale = pending.filter((server) => cached.has(server));
+  if (absent.length > 0) structured.pending_mcp_servers = absent;
+  if (stale.length > 0) {
+    structured.stale_mcp_servers = stale;
+    const staleMatches = outcome.loaded.filter((tool) => tool.mcpInfo !== undefined && cached.has(tool.mcpInfo.server)).map((tool) => tool.name);
+    if (staleMatches.length > 0) structured.stale_matches = staleMatches;
+  }
 
-  const notes = noteLines(query, outcome, result.didYouMean ?? [], stillPending);
+  const notes = noteLines(query, outcome, result.didYouMean ?? [], pending, cached);
   if (result.kind === "discover") return render(outcome.loaded, notes, structured, { schema: true, discovered: false });
   if (deps.delivery === "native") return nativeResult(outcome.loaded, notes, structured);
   return render(outcome.loaded, notes, structured, { schema: true, discovered: true });
@@ -143,7 +164,13 @@ function classify(result: QueryResult, lookup: ToolSearchDeps["lookup"], deferre
   return outcome;
 }
 
-function noteLines(query: string, outcome: Outcome, didYouMean: readonly string[], pending: readonly string[]): string[] {
+function noteLines(
+  query: string,
+  outcome: Outcome,
+  didYouMean: readonly string[],
+  pending: readonly string[],
+  cached: ReadonlySet<string>,
+): string[] {
   const notes: string[] = [];
   if (outcome.alreadyLoaded.length > 0) {
     notes.push(
@@ -155,11 +182,10 @@ function noteLines(query: string, outcome: Outcome, didYouMean: readonly string[
   if (outcome.loaded.length === 0 && outcome.alreadyLoaded.length === 0 && outcome.missing.length === 0) {
     notes.push(`No deferred tools matched ${JSON.stringify(query)}.`);
   }
-  if (pending.length > 0) {
-    notes.push(`MCP servers still connecting: ${pending.join(", ")}. Their tools are not searchable yet — search again shortly.`);
-  }
+  if (pending.length > 0) notes.push(pendingNote(pending, cached));
   return notes;
 }
+
 
 function nativeResult(loaded: readonly Tool[], notes: readonly string[], structured: Record<string, unknown>): ToolResult {
   const lines = loaded.length > 0 ? [`Loaded ${loaded.length} tool(s): ${loaded.map((tool) => tool.name).join(", ")}. Call them directly.`] : [];

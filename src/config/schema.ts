@@ -39,7 +39,7 @@ export const configSchema = z.strictObject({
   workspaceRoots: z.array(z.string().min(1)).optional(),
   toolSearch: z.string().regex(/^(true|false|auto(:\d{1,3})?)$/, "expected true, false, auto or auto:N").optional(),
   delivery: z.enum(["auto", "native", "proxy", "standard"]).optional(),
-  announcements: z.enum(["list", "delta"]).optional(),
+  announcements: z.enum(["list", "delta", "servers"]).optional(),
   permissions: permissionsSchema
     .extend({
       /** Lets a session choose any mode, `bypass` included (src/permissions/ceiling.ts). */

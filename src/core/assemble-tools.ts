@@ -36,6 +36,7 @@ export function assembleForSession(
     ...(system !== undefined && { system }),
     metaTools: () => ({ toolSearch: own.toolSearch, executeExtraTool: own.executeExtraTool }),
     pendingServers: deps.tools.pendingServers(),
+    ...(session.settings.announcements === "servers" && deps.tools.serverInstructions && { serverInstructions: deps.tools.serverInstructions() }),
     schemaCache: session.serializedTools,
   });
   if (remember) session.discovered = new Set(assembled.discovered);

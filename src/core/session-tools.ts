@@ -17,6 +17,9 @@ export interface SessionToolDeps {
   pool: () => Pool;
   engine: ToolSearchEngine;
   pendingServers: () => readonly string[];
+  /** Connecting servers whose cached tools are searchable (marked stale); MCP servers' instructions. */
+  cachedServers?: () => readonly string[];
+  serverInstructions?: () => ReadonlyMap<string, string>;
   /** Starts a lazily started MCP server in the background (a `select:` of one of its tools). */
   warmServer?: (server: string) => void;
   /** Shared by every session's StructuredOutput: one compilation per distinct schema. */
@@ -55,6 +58,8 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionOw
       lookup,
       delivery,
       pendingServers: deps.pendingServers,
+      ...(deps.cachedServers && { cachedServers: deps.cachedServers }),
+      announcements: session.settings.announcements,
       defaultMaxResults: session.settings.runtime.searchMaxResults,
     }),
     executeExtraTool: createExecuteExtraTool({ lookup }),

@@ -92,6 +92,8 @@ export class ToolPoolCore {
       pool: () => this.#pool,
       engine: this.search.index,
       pendingServers: () => this.#mcp?.pendingServers() ?? [],
+      cachedServers: () => this.#mcp?.cachedPendingServers() ?? [],
+      serverInstructions: () => this.#mcp?.serverInstructions() ?? new Map(),
       warmServer: (server) => this.ensureServerStarted(server),
       compiler: new JsonSchemaCompiler(),
     };

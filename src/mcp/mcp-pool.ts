@@ -155,6 +155,23 @@ export class McpPool {
     return [...this.#entries.values()].filter((entry) => entry.supervisor.state === "pending").map((entry) => entry.supervisor.spec.name);
   }
 
+  /** Servers still connecting whose tools are offered from a cached or earlier catalog (stale, not absent). */
+  cachedPendingServers(): string[] {
+    return [...this.#entries.values()]
+      .filter((entry) => entry.supervisor.state === "pending" && entry.visible && entry.catalog !== undefined)
+      .map((entry) => entry.supervisor.spec.name);
+  }
+
+  /** Each server's `instructions` from initialize, for the `servers` announcement. */
+  serverInstructions(): Map<string, string> {
+    const found = new Map<string, string>();
+    for (const entry of this.#entries.values()) {
+      const text = entry.supervisor.instructions;
+      if (text !== undefined) found.set(entry.supervisor.spec.name, text);
+    }
+    return found;
+  }
+
   /** Starts a lazy server whose tool was selected or prefetched; resolves with its status once settled. */
   async ensureStarted(name: string): Promise<ServerStatus | undefined> {
     const entry = this.#entries.get(name);

@@ -32,6 +32,8 @@ export interface CallOptions {
 
 export interface ServerConnection {
   readonly pid: number | undefined;
+  /** The server's `instructions` from initialize (cut to MAX_INSTRUCTIONS_CHARS), when it gave any. */
+  readonly instructions?: string | undefined;
   listTools(timeoutMs: number): Promise<Listing>;
   callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult>;
   /** Called on `notifications/tools/list_changed`. */
@@ -40,6 +42,9 @@ export interface ServerConnection {
   onLost(listener: (reason: string) => void): void;
   close(): Promise<void>;
 }
+
+/** A server's instructions are kept up to here: only their opening is ever shown (a summary line). */
+export const MAX_INSTRUCTIONS_CHARS = 4096;
 
 export interface ConnectDeps {
   spawn: SpawnProcess;
@@ -91,10 +96,12 @@ export const connectServer: Connector = async (spec, deps) => {
     }
     throw error;
   }
+  const instructions = client.getInstructions();
   return {
     get pid() {
       return transport instanceof StdioProcessTransport ? transport.pid : undefined;
     },
+    instructions: typeof instructions === "string" && instructions.trim().length > 0 ? instructions.slice(0, MAX_INSTRUCTIONS_CHARS) : undefined,
     listTools: (timeoutMs) =>
       listAllTools((cursor) => client.request({ method: "tools/list", params: cursor === undefined ? {} : { cursor } }, looseToolPageSchema, { timeout: timeoutMs })),
     // client.request, not client.callTool: callTool rejects results that break the tool's output

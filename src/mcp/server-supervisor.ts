@@ -52,6 +52,7 @@ export class ServerSupervisor {
   #restarts = 0;
   #inFlight = 0;
   #connection: ServerConnection | undefined;
+  #instructions: string | undefined;
   #connectedAt = 0;
   #attempt: { controller: AbortController; done: Promise<void> } | undefined;
   #retry: { handle: TimerHandle; at: number } | undefined;
@@ -84,6 +85,11 @@ export class ServerSupervisor {
   get inFlight(): number {
     return this.#inFlight;
   }
+  /** The instructions of the last connection that gave any (kept while reconnecting). */
+  get instructions(): string | undefined {
+    return this.#instructions;
+  }
+
   get pid(): number | undefined {
     return this.#connection?.pid;
   }
@@ -218,6 +224,7 @@ export class ServerSupervisor {
       if (lost !== undefined) throw new Error(lost);
       for (const warning of listing.warnings) this.deps.logger.warn("MCP tool list trimmed", { server: this.spec.name, warning });
       this.#connection = connection;
+      if (connection.instructions !== undefined) this.#instructions = connection.instructions;
       this.#connectedAt = this.deps.timers.now();
       this.#setState("connected", undefined);
       this.deps.logger.info("MCP server connected", { server: this.spec.name, tools: listing.tools.length, ms: this.#connectedAt - started, pid: connection.pid });

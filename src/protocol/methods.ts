@@ -46,7 +46,7 @@ export const sessionParams = z.strictObject({
   workspaceRoots: z.array(z.string().min(1)).max(64).optional(),
   cwd: z.string().min(1).optional(),
   permissions: sessionPermissionsSchema.optional(),
-  announcements: z.enum(["list", "delta"]).optional(),
+  announcements: z.enum(["list", "delta", "servers"]).optional(),
   prefetch: z.boolean().optional(),
   outputSchema: z.record(z.string(), z.unknown()).optional(),
   clientName: z.string().max(200).optional(),

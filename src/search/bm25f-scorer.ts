@@ -1,9 +1,9 @@
-import { FIELD_BITS, FIELD_COUNT, FIELDS } from "./fields.ts";
+import { FIELD_BITS, FIELD_COUNT, FIELD_ID, FIELDS } from "./fields.ts";
 import type { InvertedIndex } from "./inverted-index.ts";
 import type { RankingOptions } from "./ranking-options.ts";
 
 // Postings pack `slot << FIELD_BITS | field`, which doubles as the index into `norms`.
-if (FIELD_COUNT !== 1 << FIELD_BITS) throw new Error("FIELD_COUNT must equal 1 << FIELD_BITS");
+if (FIELD_COUNT > 1 << FIELD_BITS) throw new Error("FIELD_COUNT must fit in FIELD_BITS bits");
 
 export interface QueryTerm {
   id: number;
@@ -13,6 +13,18 @@ export interface QueryTerm {
   /** One bit per required word this term belongs to; 0 when optional. */
   requiredBit: number;
   cjk: boolean;
+}
+
+const FIELD_MASK = (1 << FIELD_BITS) - 1;
+
+function counts(member: number, field: number): boolean {
+  return member === 1 ? field <= FIELD_ID.hint : field < FIELD_ID.server || field === FIELD_ID.parameterValue;
+}
+
+/** Terms counted only in name fields for the slots `mask` marks with 1. */
+export interface SkipMembers {
+  termIds: ReadonlySet<number>;
+  mask: Uint8Array;
 }
 
 interface Impacts {
@@ -43,8 +55,12 @@ export class Bm25fScorer {
 
   constructor(private readonly options: RankingOptions) {}
 
-  /** Scores `terms`, which must come rarest first (capTerms sorts them so). */
-  run(index: InvertedIndex, terms: readonly QueryTerm[], track: boolean): void {
+  /**
+   * Scores `terms`, which must come rarest first (capTerms sorts them so). A term in `skip.termIds`
+   * counts only in the name fields of the slots `skip.mask` marks (a named server's tools, credited
+   * by membership instead).
+   */
+  run(index: InvertedIndex, terms: readonly QueryTerm[], track: boolean, skip?: SkipMembers): void {
     this.reset();
     this.ensureCapacity(index.slotCount);
     this.tracked = track;
@@ -55,6 +71,10 @@ export class Bm25fScorer {
     for (const term of terms) {
       const impacts = this.impactsOf(index, term.id);
       const scale = term.weight * term.idf * (k1 + 1);
+      if (skip !== undefined && skip.termIds.has(term.id)) {
+        touchedCount = this.runMentionTerm(index, term, scale, skip.mask, touchedCount);
+        continue;
+      }
       const { slots, values, length } = impacts;
       // "Continue" strategy: once rarer terms found enough candidates for the re-rank, a frequent
       // term only adds to those tools, which keeps long natural-language queries from touching
@@ -76,6 +96,50 @@ export class Bm25fScorer {
       if (track) for (let i = 0; i < length; i++) this.record(slots[i]!, term);
     }
     this.touchedCount = touchedCount;
+  }
+
+  /**
+   * A term of a server mention, from the raw postings: a tool of the named server counts it only
+   * in its name fields (membership stands for the rest, equally for every member, however often a
+   * description repeats the name); any other tool counts it everywhere but in its server fields
+   * (a similarly named server is not the one named).
+   */
+  private runMentionTerm(index: InvertedIndex, term: QueryTerm, scale: number, mask: Uint8Array, touchedCount: number): number {
+    const postings = index.postings[term.id]!;
+    const frequencies = index.frequencies[term.id]!;
+    const length = index.postingLengths[term.id]!;
+    const { norms, scores, touched } = this;
+    const k1 = this.options.k1;
+    let current = -1;
+    let pseudo = 0;
+    for (let i = 0; i <= length; i++) {
+      const packed = i < length ? postings[i]! : -1;
+      const slot = packed >>> FIELD_BITS;
+      if (packed >= 0 && slot === current) {
+        if (counts(mask[slot]!, packed & FIELD_MASK)) pseudo += norms[packed]! * frequencies[i]!;
+        continue;
+      }
+      if (pseudo > 0) {
+        const before = scores[current]!;
+        if (before === 0) touched[touchedCount++] = current;
+        scores[current] = before + (scale * pseudo) / (k1 + pseudo);
+        if (this.tracked) this.record(current, term);
+      }
+      if (packed < 0) break;
+      current = slot;
+      pseudo = counts(mask[slot]!, packed & FIELD_MASK) ? norms[packed]! * frequencies[i]! : 0;
+    }
+    return touchedCount;
+  }
+
+  /** Adds `value` to every slot of `slots` (membership evidence); call after `run`. */
+  addToSlots(slots: readonly number[], value: number): void {
+    const { scores, touched } = this;
+    for (const slot of slots) {
+      if (scores[slot] === 0) touched[this.touchedCount++] = slot;
+      scores[slot] = scores[slot]! + value;
+      if (this.tracked) this.otherMatches[slot] = 1;
+    }
   }
 
   /**
@@ -146,7 +210,7 @@ export class Bm25fScorer {
     this.cjkMatches = new Uint8Array(size);
     this.otherMatches = new Uint8Array(size);
     this.touched = new Int32Array(size);
-    this.norms = new Float32Array(size * FIELD_COUNT);
+    this.norms = new Float32Array(size << FIELD_BITS);
     this.normVersion = -1;
   }
 
@@ -162,13 +226,13 @@ export class Bm25fScorer {
     for (let slot = 0; slot < index.slotCount; slot++) {
       const alive = index.alive[slot] === 1;
       for (let field = 0; field < FIELD_COUNT; field++) {
-        const at = slot * FIELD_COUNT + field;
+        const at = (slot << FIELD_BITS) | field;
         const average = averages[field]!;
         const b = bs[field]!;
         norms[at] = !alive
           ? 0
           : average > 0
-            ? weights[field]! / (1 - b + (b * lengths[at]!) / average)
+            ? weights[field]! / (1 - b + (b * lengths[slot * FIELD_COUNT + field]!) / average)
             : weights[field]!;
       }
     }

@@ -55,7 +55,7 @@ export function documentFields(doc: SearchDocument, tokenizer: Tokenizer): Field
   for (const parameter of (doc.parameters ?? []).slice(0, PARAMETER_LIMIT)) {
     tokenize(FIELD_ID.parameterName, parameter.name);
     tokenize(FIELD_ID.parameterDescription, parameter.description);
-    for (const value of parameter.values ?? []) tokenize(FIELD_ID.parameterDescription, value);
+    for (const value of parameter.values ?? []) tokenize(FIELD_ID.parameterValue, value);
   }
   tokenize(FIELD_ID.server, doc.server);
   tokenize(FIELD_ID.serverDescription, doc.serverDescription);

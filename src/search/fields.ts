@@ -1,4 +1,4 @@
-/** The indexed fields of a tool, in posting-list order. A field id fits in FIELD_BITS bits. */
+/** The indexed fields of a tool, in posting-list order. A field id fits in FIELD_BITS bits (FIELD_COUNT ≤ 2^FIELD_BITS). */
 export const FIELDS = [
   "name",
   "alias",
@@ -8,12 +8,14 @@ export const FIELDS = [
   "parameterDescription",
   "server",
   "serverDescription",
+  /** String `enum` values of parameters: a filter value ("open", "closed") is weak evidence of what a tool does. */
+  "parameterValue",
 ] as const;
 
 export type FieldName = (typeof FIELDS)[number];
 
 export const FIELD_COUNT = FIELDS.length;
-export const FIELD_BITS = 3;
+export const FIELD_BITS = 4;
 
 export const FIELD_ID: Readonly<Record<FieldName, number>> = Object.fromEntries(
   FIELDS.map((field, id) => [field, id]),
@@ -21,3 +23,6 @@ export const FIELD_ID: Readonly<Record<FieldName, number>> = Object.fromEntries(
 
 /** Per-field term ids of one document in text order, indexed by field id. */
 export type FieldTerms = number[][];
+
+/** The stemmed term of "reverse", "reversed", "reversing". */
+export const REVERSE_TERM = "revers";

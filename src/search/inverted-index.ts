@@ -1,4 +1,4 @@
-import { FIELD_BITS, FIELD_COUNT, FIELD_ID, type FieldTerms } from "./fields.ts";
+import { FIELD_BITS, FIELD_COUNT, FIELD_ID, REVERSE_TERM, type FieldTerms } from "./fields.ts";
 import { ensureFloat32, ensureInt32, ensureUint16, ensureUint8 } from "./growable.ts";
 import type { TermInterner } from "./tokenizer.ts";
 
@@ -6,6 +6,9 @@ const MAX_FREQUENCY = 0xffff;
 /** Dead postings are swept once they are this share of all postings (and at least COMPACT_MIN). */
 const COMPACT_RATIO = 0.25;
 const COMPACT_MIN = 4096;
+const VALUE_FIELD = FIELD_ID.parameterValue;
+/** Stemmed first words of tool names that read rather than act. */
+const READING_ACTIONS: ReadonlySet<string> = new Set(["list", "get", "search", "find", "queri", "read", "fetch", "show", "describ", "retriev", "view", "count", "lookup", "brows"]);
 
 /**
  * Term-at-a-time postings over document slots. One posting list per term holds
@@ -34,6 +37,15 @@ export class InvertedIndex implements TermInterner {
    */
   readonly slotTerms: (Int32Array | undefined)[] = [];
   distinctCounts = new Int32Array(64);
+  /** How many of a slot's distinct terms (the first ones) occur in a field other than enum values. */
+  outsideValueCounts = new Int32Array(64);
+  /** 1 when a slot's name says "reverse" (reverse geocoding, reverse lookup): a direction the query must ask for. */
+  reverseNamed = new Uint8Array(64);
+  /**
+   * 1 when a slot's name begins with a reading action (list, get, search…): its enum values are
+   * filters ("state: open"), which say what it can narrow to, not what it does.
+   */
+  readerNamed = new Uint8Array(64);
   slotCount = 0;
   liveCount = 0;
   /** Bumped on every change, so derived per-slot data knows when to refresh. */
@@ -82,12 +94,26 @@ export class InvertedIndex implements TermInterner {
         this.countScratch[this.localIndex[id]! * FIELD_COUNT + field]!++;
       }
     }
+    // Distinct terms found outside enum values come first, so the coverage share can tell a tool
+    // that does what the query says from one that merely accepts the word as a filter value.
     const terms = new Int32Array(distinctCount + description.length);
-    for (let i = 0; i < distinctCount; i++) terms[i] = this.distinctScratch[i]!;
+    const order = new Int32Array(distinctCount);
+    let front = 0;
+    let back = distinctCount;
+    for (let local = 0; local < distinctCount; local++) {
+      let outside = false;
+      for (let field = 0; field < FIELD_COUNT && !outside; field++) {
+        outside = field !== VALUE_FIELD && this.countScratch[local * FIELD_COUNT + field]! > 0;
+      }
+      if (outside) order[front++] = local;
+      else order[--back] = local;
+    }
+    for (let i = 0; i < distinctCount; i++) terms[i] = this.distinctScratch[order[i]!]!;
     for (let i = 0; i < description.length; i++) terms[distinctCount + i] = description[i]!;
     let appended = 0;
-    for (let local = 0; local < distinctCount; local++) {
-      const id = terms[local]!;
+    for (let i = 0; i < distinctCount; i++) {
+      const local = order[i]!;
+      const id = terms[i]!;
       this.documentFrequency[id]!++;
       for (let field = 0; field < FIELD_COUNT; field++) {
         const count = this.countScratch[local * FIELD_COUNT + field]!;
@@ -99,6 +125,11 @@ export class InvertedIndex implements TermInterner {
     this.postingCounts[slot] = appended;
     this.slotTerms[slot] = terms;
     this.distinctCounts[slot] = distinctCount;
+    this.outsideValueCounts[slot] = front;
+    const first = fields[FIELD_ID.name]!.length > 0 ? this.terms[fields[FIELD_ID.name]![0]!]! : "";
+    this.readerNamed[slot] = READING_ACTIONS.has(first) ? 1 : 0;
+    const reverse = this.termIds.get(REVERSE_TERM);
+    this.reverseNamed[slot] = reverse !== undefined && fields[FIELD_ID.name]!.includes(reverse) ? 1 : 0;
     this.names[slot] = name;
     this.alive[slot] = 1;
     this.slotByName.set(name, slot);
@@ -120,6 +151,7 @@ export class InvertedIndex implements TermInterner {
     this.postingCounts[slot] = 0;
     this.slotTerms[slot] = undefined;
     this.distinctCounts[slot] = 0;
+    this.outsideValueCounts[slot] = 0;
     this.names[slot] = undefined;
     this.alive[slot] = 0;
     this.slotByName.delete(name);
@@ -158,6 +190,9 @@ export class InvertedIndex implements TermInterner {
     this.alive = ensureUint8(this.alive, this.slotCount);
     this.postingCounts = ensureInt32(this.postingCounts, this.slotCount);
     this.distinctCounts = ensureInt32(this.distinctCounts, this.slotCount);
+    this.outsideValueCounts = ensureInt32(this.outsideValueCounts, this.slotCount);
+    this.reverseNamed = ensureUint8(this.reverseNamed, this.slotCount);
+    this.readerNamed = ensureUint8(this.readerNamed, this.slotCount);
     this.fieldLengths = ensureFloat32(this.fieldLengths, this.slotCount * FIELD_COUNT);
     return slot;
   }

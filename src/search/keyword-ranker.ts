@@ -1,8 +1,10 @@
 import { Bm25fScorer } from "./bm25f-scorer.ts";
+import { FIELD_BITS } from "./fields.ts";
 import type { InvertedIndex } from "./inverted-index.ts";
 import { prepareQuery, type PreparedQuery, type QueryTokens } from "./query-terms.ts";
 import type { RankingOptions } from "./ranking-options.ts";
 import { rerank, type Candidate } from "./reranker.ts";
+import type { MentionInput, ServerMention } from "./server-mention.ts";
 import { TopK } from "./top-k.ts";
 
 /**
@@ -14,6 +16,8 @@ export class KeywordRanker {
   private readonly heap = new TopK();
   /** Query IDF by term id, zero elsewhere; set around each re-rank and cleared after it. */
   private idfByTerm = new Float64Array(1024);
+  /** Slots of a named server's tools, set around one first-stage run and cleared after it. */
+  private memberMask = new Uint8Array(0);
 
   constructor(
     private readonly index: InvertedIndex,
@@ -23,12 +27,37 @@ export class KeywordRanker {
   }
 
   /** Up to `limit` slots, best first; `accept` is asked only about slots that could make the cut. */
-  rank(tokens: QueryTokens, limit: number, accept: (slot: number) => boolean): Candidate[] {
+  rank(tokens: QueryTokens, limit: number, accept: (slot: number) => boolean, input?: MentionInput): Candidate[] {
     const query = prepareQuery(this.index, tokens, this.options);
-    if (query.impossible || query.terms.length === 0) return [];
-    const { scorer, heap } = this;
+    if (query.impossible || (query.terms.length === 0 && input === undefined)) return [];
     const track = query.requiredAll !== 0 || query.cjkMinimum > 0;
-    scorer.run(this.index, query.terms, track);
+    const mention = input === undefined || this.options.serverMembership === 0 ? undefined : this.resolve(input, query);
+    if (mention === undefined) {
+      this.scorer.run(this.index, query.terms, track);
+    } else {
+      this.runWithMembership(query, track, mention);
+    }
+    return this.rerank(this.collect(query, limit, accept, track), query, mention).slice(0, limit);
+  }
+
+  private runWithMembership(query: PreparedQuery, track: boolean, mention: ServerMention): void {
+    if (this.memberMask.length < this.index.slotCount) {
+      this.memberMask = new Uint8Array(Math.max(this.index.slotCount, this.memberMask.length * 2));
+    }
+    for (const slot of mention.memberSlots) this.memberMask[slot] = 1;
+    try {
+      this.scorer.run(this.index, query.terms, track, { termIds: mention.termIds, mask: this.memberMask });
+    } finally {
+      for (const slot of mention.memberSlots) this.memberMask[slot] = 0;
+    }
+    // Membership weighs like a term as rare as the server found once in a field of weight `serverMembership`.
+    const pseudo = this.options.serverMembership;
+    const k1 = this.options.k1;
+    this.scorer.addToSlots(mention.memberSlots, mention.membershipIdf * (k1 + 1) * (pseudo / (k1 + pseudo)));
+  }
+
+  private collect(query: PreparedQuery, limit: number, accept: (slot: number) => boolean, track: boolean): Candidate[] {
+    const { scorer, heap } = this;
     heap.reset(Math.max(limit, this.options.candidates));
     const { scores, requiredMask, cjkMatches, otherMatches, touched } = scorer;
     let threshold = -Infinity;
@@ -45,16 +74,55 @@ export class KeywordRanker {
       heap.push(slot, score);
       threshold = heap.threshold();
     }
-    return this.rerank(heap.drain(), query).slice(0, limit);
+    return heap.drain();
   }
 
-  private rerank(candidates: Candidate[], query: PreparedQuery): Candidate[] {
+  private resolve(input: MentionInput, query: PreparedQuery): ServerMention | undefined {
+    const termIds = new Set<number>();
+    let idf = 0;
+    for (const term of input.terms) {
+      const id = this.index.termId(term);
+      if (id === undefined || termIds.has(id)) continue;
+      const termIdf = query.idfById.get(id);
+      if (termIdf === undefined) continue;
+      termIds.add(id);
+      idf += termIdf;
+    }
+    if (termIds.size > 0 && !this.namesServer(input, termIds)) return undefined;
+    return { ...input, termIds, idf };
+  }
+
+  /**
+   * Whether the words name the server rather than say what a tool does: the rarest of them must
+   * be mostly found in the server's own tools ("GitLab"), not across the pool ("weather", "time").
+   */
+  private namesServer(input: MentionInput, termIds: ReadonlySet<number>): boolean {
+    let rarest = -1;
+    for (const id of termIds) if (rarest < 0 || this.index.documentFrequency[id]! < this.index.documentFrequency[rarest]!) rarest = id;
+    const frequency = this.index.documentFrequency[rarest]!;
+    if (frequency === 0) return true;
+    // Fewer member tools than the share needs: no need to walk the postings of a common word.
+    if (input.memberSlots.length < this.options.mentionShare * frequency) return false;
+    let members = 0;
+    const postings = this.index.postings[rarest]!;
+    const length = this.index.postingLengths[rarest]!;
+    let previous = -1;
+    for (let i = 0; i < length; i++) {
+      const slot = postings[i]! >>> FIELD_BITS;
+      if (slot === previous) continue;
+      previous = slot;
+      if (this.index.alive[slot] === 1 && input.isMember(slot)) members++;
+    }
+    return members >= this.options.mentionShare * frequency;
+  }
+
+  private rerank(candidates: Candidate[], query: PreparedQuery, mention: ServerMention | undefined): Candidate[] {
     if (this.idfByTerm.length < this.index.terms.length) {
       this.idfByTerm = new Float64Array(Math.max(this.index.terms.length, this.idfByTerm.length * 2));
     }
     for (const term of query.terms) this.idfByTerm[term.id] = term.idf;
     try {
-      return rerank(candidates, query, this.index, this.options, this.idfByTerm);
+      return rerank(candidates, query, this.index, this.options, this.idfByTerm, mention);
     } finally {
       for (const term of query.terms) this.idfByTerm[term.id] = 0;
     }

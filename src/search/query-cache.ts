@@ -1,5 +1,6 @@
 import { MAX_QUERY_CHARS, parseQuery, type ParsedQuery } from "./query-parser.ts";
 import type { QueryTokens } from "./query-terms.ts";
+import { mentionCandidates, type MentionCandidate } from "./server-mention.ts";
 import type { Tokenizer } from "./tokenizer.ts";
 
 /** Parsed and tokenized queries kept for reuse: prefetch re-asks, and models retry and refine. */
@@ -15,6 +16,10 @@ export interface CachedQuery {
   tokens: QueryTokens;
   /** Identifier-like words of the free text (tool names typed into the query). */
   identifiers: string[];
+  /** Word windows that could name a server ("GitLab", "Google Calendar"). */
+  mentions: MentionCandidate[];
+  /** The servers those windows named, for the server registry's `liveVersion` it was found at. */
+  found?: { version: number; servers: number[]; terms: string[] };
 }
 
 /** Least-recently-used cache of parsed queries, keyed by the (length-capped) query text. */
@@ -39,7 +44,9 @@ export class QueryCache {
 
   private parse(text: string): CachedQuery {
     const parsed = parseQuery(text);
-    if (parsed.kind === "select") return { parsed, tokens: { text: [], required: [] }, identifiers: [] };
+    if (parsed.kind === "select") return { parsed, tokens: { text: [], required: [] }, identifiers: [], mentions: [] };
+    const mentions = mentionCandidates(parsed.text);
+    for (const mention of mentions) this.tokenizer.tokenize(mention.words, mention.terms);
     return {
       parsed,
       tokens: {
@@ -47,6 +54,7 @@ export class QueryCache {
         required: parsed.required.map((word) => this.tokenizer.tokenize(word)),
       },
       identifiers: identifierWords(parsed.text),
+      mentions,
     };
   }
 }

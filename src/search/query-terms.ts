@@ -2,6 +2,7 @@ import type { QueryTerm } from "./bm25f-scorer.ts";
 import type { InvertedIndex } from "./inverted-index.ts";
 import type { RankingOptions } from "./ranking-options.ts";
 import { isCjkTerm } from "./tokenizer.ts";
+import { REVERSE_TERM } from "./fields.ts";
 
 /** Required words beyond this many are treated as optional (one bit each in a Uint32). */
 const MAX_REQUIRED_TERMS = 31;
@@ -31,7 +32,12 @@ export interface PreparedQuery {
   impossible: boolean;
   /** Minimum matching CJK terms for a tool that matches no other term; 0 when the query has no CJK. */
   cjkMinimum: number;
+  /** The query says "reverse" (or "reversed", …): a tool named for the reverse direction is wanted. */
+  asksReverse: boolean;
+  /** Term id of the query's first free-text word (an imperative's verb), or -1. */
+  leadingTerm: number;
 }
+
 
 export const PAIR_BASE = 2 ** 22;
 const DIGITS = /^\d+$/;
@@ -98,6 +104,8 @@ export function prepareQuery(index: InvertedIndex, tokens: QueryTokens, options:
     requiredAll,
     impossible,
     cjkMinimum: Math.min(CJK_MIN_BIGRAM_MATCHES, cjkTerms.size),
+    leadingTerm: sequence.length > 0 && kept.has(sequence[0]!) ? sequence[0]! : -1,
+    asksReverse: tokens.text.includes(REVERSE_TERM) || tokens.required.some((word) => word.includes(REVERSE_TERM)),
   };
 }
 

@@ -31,6 +31,25 @@ export interface RankingOptions {
    * found, once those are at least `candidates` (it cannot bring in new ones); 1 turns this off.
    */
   frequentTermShare: number;
+  /**
+   * A server named inside a query credits every tool of that server as if the name occurred once
+   * in a field of this weight, instead of by how often its texts repeat the name; 0 turns it off.
+   */
+  serverMembership: number;
+  /** Tools of a server the query names are multiplied by 1 + this after the re-rank. */
+  serverBoost: number;
+  /** A server word counts as naming the server when at least this share of the tools using its rarest term are the server's. */
+  mentionShare: number;
+  /** Share of a query term's IDF a tool gets in the coverage factor when it matches only as an enum value. */
+  valueCoverage: number;
+  /**
+   * What a query term matched only as an enum value of a reading tool (list_…, get_…, search_…)
+   * keeps of its first-stage score and of its coverage share: there the value is a filter
+   * ("state: open"), and a verb of the query ("open a pull request") is not answered by it.
+   */
+  filterValue: number;
+  /** Score factor of a tool whose name says "reverse" when the query does not (direction matters). */
+  unaskedReverse: number;
   /** Hard cap on distinct query terms (highest IDF kept), so a 10,000-character query stays fast. */
   maxQueryTerms: number;
 }
@@ -46,6 +65,8 @@ export const DEFAULT_RANKING: RankingOptions = {
     parameterDescription: 0.6,
     server: 1.5,
     serverDescription: 0.3,
+    // Below the description: a value says what a tool accepts, the description what it does.
+    parameterValue: 0.75,
   },
   lengthNormalization: {
     name: 0.5,
@@ -56,6 +77,9 @@ export const DEFAULT_RANKING: RankingOptions = {
     parameterDescription: 0.5,
     server: 0.5,
     serverDescription: 0.75,
+    // Enum values are single words: a long enum is hardly less about each of its values. Most
+    // tools have none, so the average is tiny and any larger b punishes a long enum hard.
+    parameterValue: 0.03,
   },
   candidates: 50,
   coverage: 2,
@@ -65,6 +89,12 @@ export const DEFAULT_RANKING: RankingOptions = {
   numberWeight: 0.3,
   frequentTermShare: 0.1,
   maxQueryTerms: 64,
+  serverMembership: 1.5,
+  mentionShare: 0.5,
+  serverBoost: 0.5,
+  valueCoverage: 1,
+  filterValue: 0,
+  unaskedReverse: 0.7,
 };
 
 /** Defaults overlaid with a partial set of knobs (field maps merge key by key). */

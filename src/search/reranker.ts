@@ -1,6 +1,7 @@
 import type { InvertedIndex } from "./inverted-index.ts";
 import { PAIR_BASE, type PreparedQuery } from "./query-terms.ts";
 import type { RankingOptions } from "./ranking-options.ts";
+import type { ServerMention } from "./server-mention.ts";
 
 export interface Candidate {
   slot: number;
@@ -18,10 +19,13 @@ export function rerank(
   index: InvertedIndex,
   options: RankingOptions,
   idfByTerm: Float64Array,
+  mention?: ServerMention,
 ): Candidate[] {
   if (candidates.length === 0) return candidates;
   const coverageWeight =
     query.totalIdf > 0 ? options.coverage * Math.min(1, options.coverageFadeTerms / Math.max(1, query.idfById.size)) : 0;
+  const k1 = options.k1;
+  const valueWeight = options.weights.parameterValue;
   for (const candidate of candidates) {
     const slot = candidate.slot;
     let total = candidate.score;
@@ -30,20 +34,33 @@ export function rerank(
     if (options.descriptionPhrase > 0 && query.pairs.size > 0) {
       total += options.descriptionPhrase * pairWeight(terms, distinct, query.pairs, idfByTerm);
     }
+    const outside = index.outsideValueCounts[slot]!;
+    const filter = index.readerNamed[slot] === 1;
+    const valueOnly = outside < distinct ? matchedIdf(terms, outside, distinct, idfByTerm) : 0;
+    // The query's verb (its first word) met as a reading tool's enum value is a filter, not what
+    // the tool does: take back most of what it added in the first stage and in coverage.
+    const verbIdf = filter && valueOnly > 0 && query.leadingTerm >= 0 && contains(terms, outside, distinct, query.leadingTerm) ? idfByTerm[query.leadingTerm]! : 0;
+    if (verbIdf > 0) total -= (1 - options.filterValue) * verbIdf * (k1 + 1) * (valueWeight / (k1 + valueWeight));
     if (coverageWeight > 0) {
-      const share = matchedIdf(terms, distinct, idfByTerm) / query.totalIdf;
+      let matched = matchedIdf(terms, 0, outside, idfByTerm);
+      matched += (valueOnly - verbIdf) * options.valueCoverage + verbIdf * options.filterValue;
+      // A member has the mention by membership: its own use of the words does not count again.
+      if (mention !== undefined && mention.isMember(slot)) matched += mention.idf - mentionIdfIn(terms, distinct, mention, idfByTerm);
+      const share = Math.min(1, matched / query.totalIdf);
       total *= 1 + coverageWeight * share ** options.coverageExponent;
     }
+    if (mention !== undefined && options.serverBoost > 0 && mention.isMember(slot)) total *= 1 + options.serverBoost;
+    if (options.unaskedReverse < 1 && !query.asksReverse && index.reverseNamed[slot] === 1) total *= options.unaskedReverse;
     candidate.score = total;
   }
   candidates.sort((a, b) => b.score - a.score || a.slot - b.slot);
   return candidates;
 }
 
-/** IDF sum of the query terms among a tool's distinct terms (`terms[0, end)`); `idfByTerm` is zero for other terms. */
-function matchedIdf(terms: Int32Array, end: number, idfByTerm: Float64Array): number {
+/** IDF sum of the query terms among a tool's distinct terms `terms[start, end)`; `idfByTerm` is zero for other terms. */
+function matchedIdf(terms: Int32Array, start: number, end: number, idfByTerm: Float64Array): number {
   let total = 0;
-  for (let i = 0; i < end; i++) total += idfByTerm[terms[i]!]!;
+  for (let i = start; i < end; i++) total += idfByTerm[terms[i]!]!;
   return total;
 }
 
@@ -66,4 +83,23 @@ function pairWeight(
     total += weight;
   }
   return total;
+}
+
+/** IDF of the mention's terms that a tool's distinct terms contain. */
+function mentionIdfIn(terms: Int32Array, end: number, mention: ServerMention, idfByTerm: Float64Array): number {
+  let total = 0;
+  for (const id of mention.termIds) {
+    for (let i = 0; i < end; i++) {
+      if (terms[i] !== id) continue;
+      total += idfByTerm[id]!;
+      break;
+    }
+  }
+  return total;
+}
+
+
+function contains(terms: Int32Array, start: number, end: number, id: number): boolean {
+  for (let i = start; i < end; i++) if (terms[i] === id) return true;
+  return false;
 }

@@ -10,10 +10,22 @@ export class ServerRegistry {
   private readonly idByName = new Map<string, number>();
   private readonly names: string[] = [];
   private readonly members: Set<string>[] = [];
+  /** Bumped when a server gains its first tool or loses its last: which names are live changed. */
+  liveVersion = 0;
 
   idOf(server: string): number | undefined {
-    const id = this.idByKey.get(squash(server));
+    return this.idOfKey(squash(server));
+  }
+
+  /** Like idOf, for a name already squashed. */
+  idOfKey(key: string): number | undefined {
+    const id = this.idByKey.get(key);
     return id !== undefined && this.members[id]!.size > 0 ? id : undefined;
+  }
+
+  /** Ids of servers that have tools now. */
+  liveIds(): number[] {
+    return this.names.map((_, id) => id).filter((id) => this.members[id]!.size > 0);
   }
 
   /** The server's name as first registered. */
@@ -28,6 +40,7 @@ export class ServerRegistry {
   addMember(server: string, name: string): number {
     const known = this.idByName.get(server);
     if (known !== undefined) {
+      if (this.members[known]!.size === 0) this.liveVersion++;
       this.members[known]!.add(name);
       return known;
     }
@@ -39,12 +52,14 @@ export class ServerRegistry {
       this.names.push(server);
       this.members.push(new Set());
     }
+    if (this.members[id]!.size === 0) this.liveVersion++;
     this.members[id]!.add(name);
     this.idByName.set(server, id);
     return id;
   }
 
   removeMember(id: number, name: string): void {
-    this.members[id]?.delete(name);
+    const members = this.members[id];
+    if (members?.delete(name) && members.size === 0) this.liveVersion++;
   }
 }

@@ -7,6 +7,7 @@ import { NAME_PUNCTUATION, QueryCache, type CachedQuery } from "./query-cache.ts
 import { isNameLike, type ParsedQuery } from "./query-parser.ts";
 import type { QueryTokens } from "./query-terms.ts";
 import { rankingOptions, type RankingOptions } from "./ranking-options.ts";
+import { findMentions, mentionInput, type MentionInput } from "./server-mention.ts";
 import { ServerRegistry } from "./server-registry.ts";
 import { Tokenizer } from "./tokenizer.ts";
 import type { QueryOptions, QueryResult, SearchDocument, SearchMatch } from "./types.ts";
@@ -129,10 +130,11 @@ export class ToolSearchIndex {
 
   private search(
     parsed: Exclude<ParsedQuery, { kind: "select" }>,
-    { tokens, identifiers }: CachedQuery,
+    cached: CachedQuery,
     maxResults: number,
     filter: ((name: string) => boolean) | undefined,
   ): QueryResult {
+    const { tokens, identifiers } = cached;
     const result: QueryResult = { kind: parsed.kind, matches: [] };
     const passes = (name: string) => filter === undefined || filter(name);
     const exact = this.lookup.resolve(parsed.whole);
@@ -147,12 +149,14 @@ export class ToolSearchIndex {
       if (serverIds.length === 0) return result;
     }
     const hasTerms = tokens.text.length > 0 || tokens.required.length > 0;
-    if (hasTerms) result.matches = this.rank(tokens, maxResults, passes, serverIds);
+    const mention = serverIds === undefined ? this.mentionIn(cached) : undefined;
+    if (hasTerms) result.matches = this.rank(tokens, maxResults, passes, serverIds, mention);
     if (parsed.required.length === 0 && identifiers.length > 0) {
       result.matches = this.mentionedFirst(identifiers, result.matches, maxResults, passes, serverIds);
     }
     if (result.matches.length === 0 && serverIds !== undefined) {
       result.matches = this.listServers(serverIds, maxResults, passes);
+      result.listed = true;
     }
     if (isNameLike(parsed.whole) && (result.matches.length === 0 || NAME_PUNCTUATION.test(parsed.whole))) {
       const suggestions = this.lookup.suggest(parsed.whole);
@@ -173,16 +177,32 @@ export class ToolSearchIndex {
     return id === undefined ? undefined : [id];
   }
 
+  /** The servers a longer query names, as membership evidence for the ranker. */
+  private mentionIn(cached: CachedQuery): MentionInput | undefined {
+    if (cached.mentions.length === 0) return undefined;
+    const version = this.servers.liveVersion;
+    if (cached.found?.version !== version) {
+      cached.found = { version, ...findMentions(cached.mentions, (key) => this.servers.idOfKey(key)) };
+    }
+    if (cached.found.servers.length === 0) return undefined;
+    const servers = cached.found.servers;
+    const memberNames = servers.flatMap((id) => [...this.servers.membersOf(id)]);
+    return mentionInput(cached.found.terms, memberNames.map((name) => this.index.slotOf(name)!), this.index.liveCount, (slot) =>
+      servers.includes(this.serverOfSlot[slot]!),
+    );
+  }
+
   private rank(
     tokens: QueryTokens,
     maxResults: number,
     passes: (name: string) => boolean,
     serverIds: readonly number[] | undefined,
+    mention?: MentionInput,
   ): SearchMatch[] {
     const accept = (slot: number) =>
       (serverIds === undefined || serverIds.includes(this.serverOfSlot[slot]!)) && passes(this.index.names[slot]!);
     return this.ranker
-      .rank(tokens, maxResults, accept)
+      .rank(tokens, maxResults, accept, mention)
       .map(({ slot, score }) => ({ name: this.index.names[slot]!, score }));
   }
 

@@ -50,6 +50,8 @@ export interface QueryResult {
   exactName?: string;
   /** Set when the query narrowed the search to one MCP server. */
   server?: string;
+  /** The matches are that server's tools in pool order (the query named only the server, or nothing else matched). */
+  listed?: boolean;
   /** Pool names close to a name-like query (or to a missing `select:` name) that matched nothing exactly. */
   didYouMean?: string[];
   /** Echo of `QueryOptions.pendingServers` when nothing matched and some servers are still connecting. */

@@ -12,7 +12,7 @@ import { systemClock, type Clock } from "../runtime/clock.ts";
 export type Delivery = "auto" | "native" | "proxy" | "standard";
 export type Format = "anthropic" | "openai";
 export type Provider = "anthropic" | "openai" | "other";
-export type AnnouncementStyle = "list" | "delta";
+export type AnnouncementStyle = "list" | "delta" | "servers";
 
 export interface SessionSettings {
   model: string;

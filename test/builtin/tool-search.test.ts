@@ -90,8 +90,36 @@ describe("ToolSearch (proxy)", () => {
     const result = await search("kanban roadmap", { pendingServers: () => ["linear"] });
     expect(result.structuredContent).toMatchObject({ matches: [], pending_mcp_servers: ["linear"] });
     expect(resultText(result)).toContain("MCP servers still connecting: linear.");
+  });
+
+  test("a result that found tools still names the servers still connecting", async () => {
     const found = await search("github issue", { pendingServers: () => ["linear"] });
-    expect(found.structuredContent).not.toHaveProperty("pending_mcp_servers");
+    expect(found.structuredContent).toMatchObject({ matches: ["mcp__github__create_issue", "mcp__github__get_issue"], pending_mcp_servers: ["linear"] });
+    expect(resultText(found)).toContain("MCP servers still connecting: linear. Their tools are not searchable yet");
+    const settled = await search("github issue", { pendingServers: () => [] });
+    expect(settled.structuredContent).not.toHaveProperty("pending_mcp_servers");
+    expect(resultText(settled)).not.toContain("still connecting");
+  });
+
+  test("a connecting server whose tools come from the cache is marked stale, not absent", async () => {
+    const found = await search("github issue", { pendingServers: () => ["github", "linear"], cachedServers: () => ["github"] });
+    expect(found.structuredContent).toMatchObject({
+      pending_mcp_servers: ["linear"],
+      stale_mcp_servers: ["github"],
+      stale_matches: ["mcp__github__create_issue", "mcp__github__get_issue"],
+    });
+    const text = resultText(found);
+    expect(text).toContain("MCP servers still connecting: linear.");
+    expect(text).toContain("searched from their cached tool lists (may be stale until they connect): github.");
+  });
+
+  test("mcp__server alone lists that server's deferred tools without loading them", async () => {
+    const result = await search("mcp__github");
+    expect(result.structuredContent).toEqual({ query: "mcp__github", kind: "server", server: "github", tools: ["mcp__github__create_issue", "mcp__github__get_issue"] });
+    const text = resultText(result);
+    expect(text).toStartWith("MCP server github: 2 deferred tool(s), not loaded.");
+    expect(text).toContain("- mcp__github__create_issue: ");
+    expect(discoveredBy(result)).toEqual([]);
   });
 
   test("a query that matches nothing says so", async () => {
@@ -156,5 +184,15 @@ describe("ToolSearch as a tool", () => {
     expect(text.includes("ExecuteExtraTool")).toBe(delivery === "proxy");
     expect(text.includes("call it directly, like any other tool")).toBe(delivery === "native");
     expect(text).toContain("<available-deferred-tools>");
+    expect(text).not.toMatch(/^(names|servers)\|/m);
+    expect(text).not.toContain("<available-deferred-servers>");
+  });
+
+  test("with announcements: servers, the description says servers are announced and how to list one", () => {
+    const text = descriptionFor("native", undefined, "servers");
+    expect(text).toContain("<available-deferred-servers>");
+    expect(text).toContain('query "mcp__<server>" to list that server\'s tools');
+    expect(text).not.toContain("<available-deferred-tools>");
+    expect(descriptionFor("native", undefined, "delta")).toBe(descriptionFor("native"));
   });
 });

@@ -1,0 +1,96 @@
+/**
+ * One line per MCP server, for the `servers` announcement style: the server's name, how many of
+ * its tools are deferred, and what it is for — the server's own `instructions` (MCP initialize)
+ * when it gives them, cut to their first sentence, else the words that set its tools apart from
+ * the rest of the pool (most frequent in its tool names and descriptions, weighted by how few
+ * other servers use them). A pure function of the pool: the same tools give the same lines.
+ */
+
+export interface ServerSummary {
+  name: string;
+  toolCount: number;
+  /** One line: the server's instructions or its distinctive terms. */
+  description: string;
+  /** Where the line came from. */
+  source: "instructions" | "terms";
+}
+
+export interface SummaryTool {
+  server: string;
+  /** The server's own tool name (`create_issue`). */
+  tool: string;
+  description: string;
+}
+
+/** Instructions are cut here (at a sentence end when there is one): a line, not a manual. */
+export const MAX_SUMMARY_CHARS = 160;
+const TERMS_PER_SERVER = 6;
+/** Description text read per tool: the opening, where tools say what they do. */
+const DESCRIPTION_CHARS = 300;
+const WORD = /[\p{L}][\p{L}\p{N}]+/gu;
+/** Function words and words every tool catalog uses: they set no server apart. */
+const COMMON: ReadonlySet<string> = new Set(
+  (
+    "a an and any are as at be by can do does each for from has have if in into is it its may more must no not of on one or " +
+    "other should so such than that the their then there these this those to up use used using via what when which while " +
+    "will with within without you your all also new tool tools returns return given specified optional required default true false null"
+  ).split(" "),
+);
+/** Longer "words" are unsplit runs (CJK text, hashes): not terms a reader scans. */
+const MAX_WORD_CHARS = 20;
+
+export function summarizeServers(tools: readonly SummaryTool[], instructions: ReadonlyMap<string, string> = new Map()): ServerSummary[] {
+  const byServer = new Map<string, SummaryTool[]>();
+  for (const tool of tools) byServer.set(tool.server, [...(byServer.get(tool.server) ?? []), tool]);
+  const counts = new Map<string, Map<string, number>>();
+  const serversWith = new Map<string, number>();
+  for (const [server, members] of byServer) {
+    const own = new Map<string, number>();
+    for (const tool of members) {
+      // The name counts twice: it is what the tool is; the description says how.
+      const name = words(tool.tool, true);
+      for (const word of [...name, ...name, ...words(tool.description.slice(0, DESCRIPTION_CHARS), false)]) {
+        own.set(word, (own.get(word) ?? 0) + 1);
+      }
+    }
+    for (const word of own.keys()) serversWith.set(word, (serversWith.get(word) ?? 0) + 1);
+    counts.set(server, own);
+  }
+  const total = byServer.size;
+  return [...byServer.keys()].sort().map((server) => {
+    const toolCount = byServer.get(server)!.length;
+    const given = firstSentence(instructions.get(server) ?? "");
+    if (given.length > 0) return { name: server, toolCount, description: given, source: "instructions" as const };
+    // The server's own name says nothing new: neither its words nor the name run together.
+    const serverWords = new Set([...words(server, true), words(server, false).join("")]);
+    const ranked = [...counts.get(server)!]
+      .filter(([word]) => !serverWords.has(word))
+      .map(([word, count]) => ({ word, weight: (1 + Math.log(count)) * Math.log((1 + total) / serversWith.get(word)!) }))
+      .sort((a, b) => b.weight - a.weight || a.word.localeCompare(b.word))
+      .slice(0, TERMS_PER_SERVER)
+      .map(({ word }) => word);
+    return { name: server, toolCount, description: ranked.join(", "), source: "terms" as const };
+  });
+}
+
+/**
+ * Lowercased content words of a text, snake_case and kebab-case split; CamelCase too in names
+ * (`getUser`), not in prose, where it is a brand ("GitHub" is one word, not "git hub").
+ */
+function words(text: string, camel: boolean): string[] {
+  const split = camel ? text.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, "$1 $2") : text;
+  const spaced = split.replace(/[_\-./]+/g, " ").toLowerCase();
+  return (spaced.match(WORD) ?? []).filter((word) => word.length <= MAX_WORD_CHARS && !COMMON.has(word));
+}
+
+/** The first sentence of a text on one line, at most MAX_SUMMARY_CHARS. */
+export function firstSentence(text: string): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  if (line.length === 0) return "";
+  const end = line.search(/[.!?](\s|$)/);
+  const sentence = end >= 0 ? line.slice(0, end + 1) : line;
+  if (sentence.length <= MAX_SUMMARY_CHARS) return sentence;
+  const cut = sentence.slice(0, MAX_SUMMARY_CHARS - 1);
+  const space = cut.lastIndexOf(" ");
+  return (space > MAX_SUMMARY_CHARS / 2 ? cut.slice(0, space) : cut) + "…";
+}

@@ -1,0 +1,39 @@
+/**
+ * Parts of ToolSearch's answers that are about the pool rather than one match: the listing of a
+ * server (`mcp__server` alone) and the note on servers still connecting.
+ */
+import { firstSentence } from "../assembly/server-summaries.ts";
+import { TOOL_SEARCH_TOOL_NAME } from "../deferral/meta-tools.ts";
+import type { ToolResult } from "../tool/result.ts";
+import type { Tool } from "../tool/tool.ts";
+
+/** Which servers this search could not see in full, and why. */
+export function pendingNote(pending: readonly string[], cached: ReadonlySet<string> = new Set()): string {
+  const absent = pending.filter((server) => !cached.has(server));
+  const stale = pending.filter((server) => cached.has(server));
+  const parts: string[] = [];
+  if (absent.length > 0) parts.push(`MCP servers still connecting: ${absent.join(", ")}. Their tools are not searchable yet — search again shortly.`);
+  if (stale.length > 0) {
+    parts.push(`MCP servers still connecting, searched from their cached tool lists (may be stale until they connect): ${stale.join(", ")}.`);
+  }
+  return parts.join(" ");
+}
+
+/**
+ * `mcp__server` alone: the server's deferred tools by name with the first sentence of each
+ * description, loading none of them (a server can have a hundred tools); the model selects.
+ */
+export function serverListing(server: string, tools: readonly Tool[], pending: readonly string[], cached: ReadonlySet<string>): ToolResult {
+  const lines = tools.map((tool) => `- ${tool.name}: ${firstSentence(tool.description)}`);
+  const head =
+    tools.length > 0
+      ? `MCP server ${server}: ${tools.length} deferred tool(s), not loaded. Load the ones you need with ${TOOL_SEARCH_TOOL_NAME} "select:<name>,<name>".`
+      : `MCP server ${server} has no deferred tools to load.`;
+  const notes = pending.length > 0 ? [pendingNote(pending, cached)] : [];
+  const structured: Record<string, unknown> = { query: `mcp__${server}`, kind: "server", server, tools: tools.map((tool) => tool.name) };
+  const absent = pending.filter((name) => !cached.has(name));
+  const stale = pending.filter((name) => cached.has(name));
+  if (absent.length > 0) structured.pending_mcp_servers = absent;
+  if (stale.length > 0) structured.stale_mcp_servers = stale;
+  return { content: [{ type: "text", text: [head, ...notes, ...lines].join("\n") }], isError: false, structuredContent: structured };
+}

@@ -1,0 +1,87 @@
+import { describe, expect, test } from "bun:test";
+import { assembleRequest, type AssembleInput } from "../../src/assembly/assemble-request.ts";
+import { renderServers, SERVERS_HEADER } from "../../src/assembly/announcements.ts";
+import { firstSentence, MAX_SUMMARY_CHARS, summarizeServers } from "../../src/assembly/server-summaries.ts";
+import { createExecuteExtraTool } from "../../src/builtin/execute-extra-tool.ts";
+import { createToolSearchTool } from "../../src/builtin/tool-search.ts";
+import { textResult } from "../../src/tool/result.ts";
+import { indexOf, samplePool } from "./fixtures.ts";
+
+const tools = [
+  { server: "github", tool: "create_pull_request", description: "Create a new pull request in a GitHub repository." },
+  { server: "github", tool: "merge_pull_request", description: "Merge a pull request." },
+  { server: "github", tool: "create_issue", description: "Create a new issue in a GitHub repository." },
+  { server: "gitlab", tool: "create_merge_request", description: "Create a new merge request in a GitLab project." },
+  { server: "gitlab", tool: "create_issue", description: "Create a new issue in a GitLab project." },
+];
+
+describe("server summaries", () => {
+  test("without instructions: the server's distinctive words, not the words every server shares", () => {
+    const [github, gitlab] = summarizeServers(tools);
+    expect(github).toEqual({ name: "github", toolCount: 3, description: expect.any(String), source: "terms" });
+    const githubWords = github!.description.split(", ");
+    const gitlabWords = gitlab!.description.split(", ");
+    expect(githubWords[0]).toBe("pull");
+    expect(gitlabWords[0]).toBe("project");
+    // "create" and "issue" are in both servers: they come after what sets each apart.
+    expect(githubWords.indexOf("create")).toBeGreaterThan(githubWords.indexOf("repository"));
+    // The server's own name is never a term, whole or in pieces.
+    for (const word of ["github", "git", "hub", "gitlab", "lab"]) expect([...githubWords, ...gitlabWords]).not.toContain(word);
+  });
+
+  test("instructions win, cut to their first sentence and MAX_SUMMARY_CHARS", () => {
+    const [github, gitlab] = summarizeServers(tools, new Map([["github", "Work with GitHub repositories.\nSecond line of the manual."], ["gitlab", "x ".repeat(400)]]));
+    expect(github).toEqual({ name: "github", toolCount: 3, description: "Work with GitHub repositories.", source: "instructions" });
+    expect(gitlab!.source).toBe("instructions");
+    expect(gitlab!.description.length).toBeLessThanOrEqual(MAX_SUMMARY_CHARS);
+    expect(gitlab!.description.endsWith("…")).toBe(true);
+    expect(firstSentence("  \n ")).toBe("");
+  });
+
+  test("the same tools give the same lines, whatever their order", () => {
+    expect(summarizeServers([...tools].reverse())).toEqual(summarizeServers(tools));
+  });
+
+  test("renderServers: header, a line per server, built-ins by name, connecting servers; nothing → null", () => {
+    const announcement = renderServers({ servers: summarizeServers(tools.slice(3)), builtins: ["WebFetch", "CronCreate"], pending: ["slack"] });
+    expect(announcement?.text.split("\n")).toEqual([
+      "<available-deferred-servers>",
+      SERVERS_HEADER,
+      `gitlab (2 tools): ${summarizeServers(tools.slice(3))[0]!.description}`,
+      "Deferred built-in tools: CronCreate, WebFetch",
+      "Still connecting (search again shortly): slack",
+      "</available-deferred-servers>",
+    ]);
+    expect(announcement).toMatchObject({ style: "servers", persist: false, added: ["gitlab", "CronCreate", "WebFetch"] });
+    expect(renderServers({ servers: [], builtins: [] })).toBeNull();
+  });
+});
+
+describe("assembleRequest with announcements: servers", () => {
+  const pool = samplePool();
+  const engine = indexOf(pool);
+  const input = (announcements: "list" | "servers"): AssembleInput => ({
+    settings: { model: "claude-sonnet-4-5", provider: "anthropic", format: "anthropic", delivery: "native", announcements },
+    tools: pool.tools,
+    messages: [],
+    metaTools: (delivery) => ({
+      toolSearch: createToolSearchTool({ engine, lookup: pool.get, delivery }),
+      executeExtraTool: createExecuteExtraTool({ lookup: pool.get }),
+    }),
+    serverInstructions: new Map([["jira", "Jira tickets and boards."]]),
+  });
+
+  test("server lines instead of tool names, built-ins by name, the same tools array as list", () => {
+    const servers = assembleRequest(input("servers"));
+    const list = assembleRequest(input("list"));
+    expect(servers.tools).toEqual(list.tools);
+    const lines = servers.announcement!.text.split("\n");
+    expect(lines).toContain("jira (1 tool): Jira tickets and boards.");
+    expect(lines.some((line) => line.startsWith("github (2 tools): "))).toBe(true);
+    // slack's list_channels is alwaysLoad (core): only its deferred tool counts.
+    expect(lines.some((line) => line.startsWith("slack (1 tool): "))).toBe(true);
+    expect(lines).toContain("Deferred built-in tools: NotebookEdit, WebFetch");
+    expect(servers.announcement!.text).not.toContain("mcp__github__create_issue");
+    expect(servers.announcement!.text.length).toBeLessThan(list.announcement!.text.length + 400);
+  });
+});

@@ -1,0 +1,85 @@
+/**
+ * The failure classes of natural requests on a real pool (issue 17): the catalogs of 31 npm MCP
+ * servers as captured in bench/data. Each case failed on the ranking before the fix.
+ */
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { searchDocumentFromTool } from "../../src/search/tool-document.ts";
+import { ToolSearchIndex } from "../../src/search/tool-search-index.ts";
+
+interface Catalog {
+  server: string;
+  instructions?: string;
+  tools: { name: string; description?: string; inputSchema?: unknown }[];
+}
+
+const catalogs = (JSON.parse(readFileSync(join(import.meta.dir, "../../bench/data/real-servers.json"), "utf8")) as { servers: Catalog[] }).servers;
+
+function realPool(ranking = {}): ToolSearchIndex {
+  const index = new ToolSearchIndex({ ranking });
+  for (const catalog of catalogs) {
+    for (const tool of catalog.tools) {
+      index.add(
+        searchDocumentFromTool({
+          name: `mcp__${catalog.server}__${tool.name}`,
+          server: catalog.server,
+          rawToolName: tool.name,
+          description: tool.description ?? "",
+          inputSchema: tool.inputSchema,
+        }),
+      );
+    }
+  }
+  return index;
+}
+
+const index = realPool();
+const first = (query: string) => index.query(query, { maxResults: 5 }).matches[0]?.name;
+
+describe("natural requests on a real pool", () => {
+  test("the pool is the captured one", () => {
+    expect(catalogs.length).toBeGreaterThanOrEqual(20);
+    expect(index.size).toBeGreaterThan(400);
+  });
+
+  test("a server word is membership: the named server's tool wins, not the tool whose text repeats a word", () => {
+    expect(first("create a feature flag in LaunchDarkly for the new checkout")).toBe("mcp__launchdarkly__create-feature-flag");
+    // firecrawl_monitor_create says "monitor" in its name too; the query named Datadog.
+    expect(first("which Datadog monitors are alerting")).toBe("mcp__datadog__get_monitors");
+  });
+
+  test("any spelling of the server name counts: GitHub, github, Google Calendar, google-calendar", () => {
+    for (const query of ["fork the repository on GitHub", "fork the repository on github"]) {
+      expect(first(query)).toBe("mcp__github__fork_repository");
+    }
+    for (const query of ["free busy slots in Google Calendar", "free busy slots in google-calendar"]) {
+      expect(first(query)).toBe("mcp__google-calendar__get-freebusy");
+    }
+  });
+
+  test("a common word that happens to be a server name is not a mention", () => {
+    // "memory" names a server, but it is not the server's own word: no boost for memory's tools.
+    const ranked = index.query("take a heap snapshot to find the memory leak", { maxResults: 3 }).matches.map((match) => match.name);
+    expect(ranked[0]).toBe("mcp__chrome-devtools__take_heapsnapshot");
+  });
+
+  test("an enum value does not answer the query's verb: 'open' a pull request is not list(state: open)", () => {
+    expect(first("open a pull request on github")).toBe("mcp__github__create_pull_request");
+    expect(first("open pull request")).toBe("mcp__github__create_pull_request");
+    // The same value still counts when the tool sets it rather than filters by it.
+    expect(first("close issue 42")).toBe("mcp__github__update_issue");
+  });
+
+  test("a tool named for the reverse direction needs the query to ask for it", () => {
+    expect(first("what are the coordinates of 1600 Amphitheatre Parkway")).toBe("mcp__google-maps__maps_geocode");
+    expect(first("reverse geocode these coordinates")).toBe("mcp__google-maps__maps_reverse_geocode");
+  });
+
+  test("each fix is a knob: turned off, today's failures come back", () => {
+    const off = realPool({ serverMembership: 0, filterValue: 1, unaskedReverse: 1 });
+    const top = (query: string) => off.query(query, { maxResults: 5 }).matches[0]?.name;
+    expect(top("open a pull request on github")).toBe("mcp__github__list_pull_requests");
+    expect(top("what are the coordinates of 1600 Amphitheatre Parkway")).toBe("mcp__google-maps__maps_reverse_geocode");
+  });
+});
