@@ -38,6 +38,10 @@ options:
   --root DIR            (mcp) a workspace root for the bridge's sessions; repeatable
   --binary PATH         (service) the toolpool binary the service runs (default: this one)
   --platform NAME       (service print) linux or darwin (default: this system)
+  --log-level LEVEL     (serve) debug | info | warn | error; wins over the config's logLevel
+  --log-format FORMAT   (serve) text (one line per event; the default on a terminal) or json (the
+                        default when stderr is not a terminal)
+  --session ID          (explain) the session to explain for (default: the most recent one)
   --json                machine-readable output
   --max N               (search) how many results, default 5
 
@@ -65,6 +69,9 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         watch: { type: "boolean", default: false },
         binary: { type: "string" },
         platform: { type: "string" },
+        "log-level": { type: "string" },
+        "log-format": { type: "string" },
+        session: { type: "string" },
       },
     });
   } catch (error) {
@@ -78,7 +85,13 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     switch (command) {
       case "serve": {
         const { serve } = await import("./serve.ts");
-        return await serve({ ...(values.socket && { socket: values.socket }), ...(values.config && { config: values.config }), demo: values.demo });
+        return await serve({
+          ...(values.socket && { socket: values.socket }),
+          ...(values.config && { config: values.config }),
+          demo: values.demo,
+          ...(values["log-level"] !== undefined && { logLevel: values["log-level"] }),
+          ...(values["log-format"] !== undefined && { logFormat: values["log-format"] }),
+        });
       }
       case "status":
         if (values.watch) return await (await import("./watch.ts")).watchStatus({ ...(values.socket && { socket: values.socket }) });

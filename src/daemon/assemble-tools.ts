@@ -10,6 +10,7 @@ import type { Session } from "../session/session.ts";
 import type { SessionToolDeps } from "./session-tools.ts";
 import { sessionTools } from "./session-tools.ts";
 import type { DaemonState } from "./state.ts";
+import { tokensSavedEvent } from "../telemetry/tokens-saved.ts";
 
 export function assembleForSession(
   state: DaemonState,
@@ -32,6 +33,7 @@ export function assembleForSession(
     schemaCache: session.serializedTools,
   });
   if (remember) session.discovered = new Set(assembled.discovered);
+  if (state.metrics.enabled) state.metrics.tokensSaved(tokensSavedEvent(assembled, state.pool().tools));
   for (const warning of assembled.warnings) state.logger.warn("session setting fell back to a default", { session: session.id, warning });
   state.logger.debug("assembled", {
     session: session.id,

@@ -38,6 +38,10 @@ import type { CronService } from "../cron/cron-service.ts";
 import type { CronLink } from "./cron-link.ts";
 import { JsonSchemaCompiler } from "../validate/ajv.ts";
 import { sessionLookup, type SessionToolDeps } from "./session-tools.ts";
+import { logEviction, logRefusal } from "../runtime/event-logs.ts";
+import type { Metrics } from "../telemetry/metrics.ts";
+import { createMetrics } from "../telemetry/create-metrics.ts";
+import { deliveryOf } from "./assemble-tools.ts";
 
 export interface DaemonOptions {
   socketPath: string;
@@ -55,6 +59,8 @@ export interface DaemonOptions {
   cron?: CronService;
   /** Overrides for the MCP pool (tests: cache path, timings). */
   mcpOptions?: Partial<Omit<McpPoolOptions, "servers" | "logger">>;
+  /** Where metrics go; by default from `config.telemetry` and the environment (off unless asked). */
+  metrics?: Metrics;
 }
 
 export class Daemon implements DaemonState {
@@ -62,10 +68,11 @@ export class Daemon implements DaemonState {
   readonly socketPath: string;
   readonly startedAt = Date.now();
   readonly logger: Logger;
-  readonly sessions = new SessionStore();
+  readonly sessions = new SessionStore(Date.now, (session, reason) => logEviction(this.logger, session, reason));
   readonly stats: DaemonStats = { callsTotal: 0, callsInFlight: 0 };
   readonly connections = new Set<Connection>();
   readonly search = new SearchSync();
+  readonly metrics: Metrics;
   readonly #toolDeps: SessionToolDeps;
   readonly #dispatcher: Dispatcher;
   readonly #builtins: readonly Tool[];
@@ -100,6 +107,9 @@ export class Daemon implements DaemonState {
       configDir: this.#configSource.path ? dirname(this.#configSource.path) : undefined,
       ...(options.flags && { injected: options.flags }),
     });
+    this.metrics =
+      options.metrics ?? createMetrics({ config: options.config.telemetry, env: this.#env, logger: this.logger, service: { version: this.info.version, tier: this.info.tier } });
+    this.metrics.watchServers(() => this.#mcp?.servers() ?? []);
     this.#pool = this.#assemble();
     this.#toolDeps = {
       pool: () => this.#pool,
@@ -108,6 +118,8 @@ export class Daemon implements DaemonState {
       killSwitch: (tool, session) => this.#flags.killSwitch(tool, session),
       warmServer: (server) => this.ensureServerStarted(server),
       compiler: new JsonSchemaCompiler(),
+      metrics: this.metrics,
+      onRefused: (session, refusal) => logRefusal(this.logger, session.id, refusal),
     };
     this.#dispatcher = new Dispatcher(this.logger);
     registerMcpMethods(this.#dispatcher, this);
@@ -193,8 +205,11 @@ export class Daemon implements DaemonState {
     session.calls++;
     this.stats.callsTotal++;
     this.stats.callsInFlight++;
+    const started = performance.now();
+    let refused = false;
+    let result: ToolResult | undefined;
     try {
-      return await session.scheduler.run(exclusive, () =>
+      return (result = await session.scheduler.run(exclusive, () =>
         executeTool(
           name,
           input,
@@ -206,11 +221,23 @@ export class Daemon implements DaemonState {
             sessionState: session.toolState,
             ...(onProgress && { onProgress }),
           },
-          { lookup, permissions: session.settings.permissions, killSwitch: (target) => this.#flags.killSwitch(target, session) },
+          {
+            lookup,
+            permissions: session.settings.permissions,
+            killSwitch: (target) => this.#flags.killSwitch(target, session),
+            onRefused: (refusal) => {
+              refused = true;
+              logRefusal(this.logger, session.id, refusal);
+            },
+          },
         ),
-      );
+      ));
     } finally {
       this.stats.callsInFlight--;
+      if (this.metrics.enabled) {
+        const outcome = refused ? "refused" : result?.isError === false ? "ok" : "error";
+        this.metrics.call({ tool: tool?.name, server: tool?.mcpInfo?.server, durationMs: performance.now() - started, outcome, delivery: deliveryOf(session) });
+      }
     }
   }
 
@@ -295,6 +322,7 @@ export class Daemon implements DaemonState {
       settleStep(this.logger, "stopping MCP servers", () => Promise.race([this.#mcp?.stop(), Bun.sleep(remaining())])),
       settleStep(this.logger, "closing runtime flags", () => Promise.race([this.#flags.close(), Bun.sleep(Math.min(1_000, remaining()))])),
       settleStep(this.logger, "closing cron", async () => this.#cron?.close()),
+      settleStep(this.logger, "flushing metrics", () => this.metrics.shutdown(Math.min(2_000, remaining()))),
       Promise.race([closed, Bun.sleep(Math.min(1_000, remaining()))]),
     ]);
     tryUnlink(this.socketPath);

@@ -12,6 +12,8 @@ import type { Session } from "../session/session.ts";
 import type { Tool } from "../tool/tool.ts";
 import { createStructuredOutputTool } from "../builtin/structured-output.ts";
 import type { JsonSchemaCompiler } from "../validate/ajv.ts";
+import type { CallRefusal } from "../tool/execute.ts";
+import type { Metrics } from "../telemetry/metrics.ts";
 
 export interface SessionToolDeps {
   pool: () => Pool;
@@ -22,6 +24,9 @@ export interface SessionToolDeps {
   warmServer?: (server: string) => void;
   /** Shared by every session's StructuredOutput: one compilation per distinct schema. */
   compiler: JsonSchemaCompiler;
+  metrics?: Metrics;
+  /** Told of a call the pipeline refused (through ExecuteExtraTool), for the log. */
+  onRefused?: (session: Session, refusal: CallRefusal) => void;
 }
 
 export interface SessionTools {
@@ -51,6 +56,7 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionTo
   const engine: ToolSearchEngine = {
     query(text, options) {
       const result = deps.engine.query(text, options);
+      deps.metrics?.search({ kind: result.kind, results: result.matches.length, source: "tool_search", delivery });
       // A bridge or harness that sends no transcript still gets what its own searches found.
       // discover: shows schemas without discovering (SPEC §7), so it marks nothing found.
       if (result.kind !== "discover") for (const match of result.matches) searched.add(match.name);
@@ -82,6 +88,7 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionTo
           lookup,
           permissions: permissions(),
           ...(deps.killSwitch && { killSwitch: (tool: Tool) => deps.killSwitch?.(tool, session) }),
+          ...(deps.onRefused && { onRefused: (refusal: CallRefusal) => deps.onRefused?.(session, refusal) }),
         })(name, input, context),
     }),
   };

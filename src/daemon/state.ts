@@ -16,6 +16,7 @@ import type { McpPool } from "../mcp/mcp-pool.ts";
 import type { SearchSync } from "./search-sync.ts";
 import type { FlagAttributes, RuntimeFlags } from "../flags/runtime-flags.ts";
 import type { SessionToolDeps } from "./session-tools.ts";
+import type { Metrics } from "../telemetry/metrics.ts";
 
 export interface DaemonStats {
   callsTotal: number;
@@ -31,6 +32,8 @@ export interface DaemonState {
   readonly stats: DaemonStats;
   readonly connections: ReadonlySet<Connection>;
   readonly search: SearchSync;
+  /** Counters and durations for OpenTelemetry (a no-op unless telemetry is on). */
+  readonly metrics: Metrics;
   config(): Config;
   /** What a session's own tools (ToolSearch, ExecuteExtraTool) are built from. */
   sessionToolDeps(): SessionToolDeps;

@@ -16,6 +16,16 @@ export interface ExecuteOptions {
   defaultTimeoutMs?: number;
   /** A reason the tool is switched off at run time (the kill-switch flag), if it is. */
   killSwitch?: (tool: Tool) => string | undefined;
+  /** Told when the pipeline refuses a call before the tool runs (the daemon logs it, with the reason). */
+  onRefused?: (refusal: CallRefusal) => void;
+}
+
+/** A call the pipeline turned away before the tool ran. */
+export interface CallRefusal {
+  kind: "unknown_tool" | "kill_switch" | "not_enabled" | "permission_denied";
+  /** The name asked for (unknown tools) or the tool's own name. */
+  tool: string;
+  reason: string;
 }
 
 export async function executeTool(
@@ -24,11 +34,15 @@ export async function executeTool(
   context: ToolContext,
   options: ExecuteOptions,
 ): Promise<ToolResult> {
+  const refuse = (kind: CallRefusal["kind"], tool: string, reason: string, message: string) => {
+    options.onRefused?.({ kind, tool, reason });
+    return errorResult(message);
+  };
   const tool = options.lookup(name);
-  if (!tool) return errorResult(`No tool named "${name}" is available. Use one of the tools you were given.`);
+  if (!tool) return refuse("unknown_tool", name, "no such tool", `No tool named "${name}" is available. Use one of the tools you were given.`);
   const killed = options.killSwitch?.(tool);
-  if (killed) return errorResult(`${tool.name} is switched off: ${killed}`);
-  if (!tool.isEnabled()) return errorResult(`${tool.name} is not enabled in this daemon.`);
+  if (killed) return refuse("kill_switch", tool.name, killed, `${tool.name} is switched off: ${killed}`);
+  if (!tool.isEnabled()) return refuse("not_enabled", tool.name, "not enabled", `${tool.name} is not enabled in this daemon.`);
 
   const validated = tool.validator(input);
   if (!validated.ok) return errorResult(validated.message);
@@ -39,9 +53,9 @@ export async function executeTool(
     if (problem) return errorResult(problem);
 
     const own = await tool.checkPermissions(value, context);
-    if (own.behavior === "deny") return errorResult(`Permission denied for ${tool.name}: ${own.message}`);
+    if (own.behavior === "deny") return refuse("permission_denied", tool.name, own.message, `Permission denied for ${tool.name}: ${own.message}`);
     const verdict = evaluateRules(options.permissions, tool, value, context.cwd);
-    if (!verdict.allowed) return errorResult(`Permission denied for ${tool.name}: ${verdict.reason}.`);
+    if (!verdict.allowed) return refuse("permission_denied", tool.name, verdict.reason, `Permission denied for ${tool.name}: ${verdict.reason}.`);
 
     const timeoutMs = tool.timeoutMs ?? options.defaultTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     const result = await callWithDeadline(tool, value, context, timeoutMs);

@@ -100,6 +100,7 @@ export function registerHarnessMethods(dispatcher: Dispatcher, state: DaemonStat
         ...(params.maxResults !== undefined && { maxResults: params.maxResults }),
         pendingServers: state.sessionToolDeps().pendingServers(),
       });
+      state.metrics.search({ kind: result.kind, results: result.matches.length, source: "cli" });
       return {
         ...result,
         matches: result.matches.map((match) => {
