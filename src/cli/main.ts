@@ -21,6 +21,7 @@ commands:
   search QUERY          search the pool as ToolSearch does (keywords, select:A,B, discover:words)
   servers               list the MCP servers: state, reason, tools, pid, restarts
   servers restart NAME  restart an MCP server (also un-parks one that failed repeatedly)
+  explain NAME          why a tool is or is not in a session's tools array (--session ID, --json)
   flags                 show runtime flags: value, source (default/file/remote/cached), payload age
   stop                  stop the running daemon
   mcp                   an MCP server on stdio bridged to the daemon (starts one if none runs)
@@ -111,6 +112,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         return await (await import("./flags-command.ts")).flags(options);
       case "stop":
         return await (await commands()).stop(options);
+      case "explain":
+        return await (await import("./explain-command.ts")).explain(options, rest[0], values.session);
       case "service":
         return await (await import("./service.ts")).serviceCommand(rest[0], {
           ...options,

@@ -22,6 +22,7 @@ import { drainRequests, settleStep } from "./shutdown-steps.ts";
 import { registerAdminMethods } from "./handlers/admin.ts";
 import { registerHarnessMethods, unknownSession } from "./handlers/harness.ts";
 import { registerMcpMethods } from "./handlers/mcp.ts";
+import { registerExplainMethod } from "./handlers/explain.ts";
 import type { Logger } from "../runtime/logger.ts";
 import { acquireSocketLock, tryUnlink, type SocketLock } from "./socket-lock.ts";
 import { checkSocketPathFree, prepareSocketDirectory } from "./socket-path.ts";
@@ -125,6 +126,7 @@ export class Daemon implements DaemonState {
     registerMcpMethods(this.#dispatcher, this);
     registerHarnessMethods(this.#dispatcher, this);
     registerAdminMethods(this.#dispatcher, this);
+    registerExplainMethod(this.#dispatcher, this);
     if (feature("PREFETCH")) {
       (require("./handlers/prefetch.ts") as typeof import("./handlers/prefetch.ts")).registerPrefetchMethods(this.#dispatcher, this);
     }
@@ -295,6 +297,10 @@ export class Daemon implements DaemonState {
 
   prefetchMaxResults(): number {
     return this.#flags.current.get("prefetch_max_results");
+  }
+
+  explainSources(): { offered: readonly Tool[]; configPath: string | null } {
+    return { offered: [...this.#builtins, ...(this.#mcp?.tools() ?? [])], configPath: this.#configSource.path };
   }
 
   requestShutdown(reason: string): void {

@@ -14,6 +14,7 @@ import { createStructuredOutputTool } from "../builtin/structured-output.ts";
 import type { JsonSchemaCompiler } from "../validate/ajv.ts";
 import type { CallRefusal } from "../tool/execute.ts";
 import type { Metrics } from "../telemetry/metrics.ts";
+import type { Discovery } from "../protocol/explain.ts";
 
 export interface SessionToolDeps {
   pool: () => Pool;
@@ -34,6 +35,8 @@ export interface SessionTools {
   executeExtraTool: Tool;
   /** Names found by this session's own ToolSearch calls: counted as discovered for ExecuteExtraTool. */
   searched: Set<string>;
+  /** How each name in `searched` was found (for `toolpool explain`); keys are pool names, so bounded by the pool. */
+  found: Map<string, Discovery>;
   /** The session's StructuredOutput, when its settings give an output schema. */
   structuredOutput?: Tool;
   /** The schema `structuredOutput` was built from (a re-opened session may change it). */
@@ -51,6 +54,7 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionTo
   const decided = deliveryOf(session);
   const delivery = decided === "native" ? "native" : "proxy";
   const searched = new Set<string>();
+  const found = new Map<string, Discovery>();
   const lookup = (name: string) => deps.pool().get(name);
   const permissions = (): PermissionSettings => session.settings.permissions;
   const engine: ToolSearchEngine = {
@@ -59,7 +63,12 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionTo
       deps.metrics?.search({ kind: result.kind, results: result.matches.length, source: "tool_search", delivery });
       // A bridge or harness that sends no transcript still gets what its own searches found.
       // discover: shows schemas without discovering (SPEC §7), so it marks nothing found.
-      if (result.kind !== "discover") for (const match of result.matches) searched.add(match.name);
+      if (result.kind !== "discover") {
+        for (const match of result.matches) {
+          searched.add(match.name);
+          found.set(match.name, { via: "search", query: text.slice(0, 200) });
+        }
+      }
       // Selecting a tool means a call is coming: start its server now if it starts lazily.
       if (result.kind === "select") {
         for (const name of result.found ?? []) {
@@ -72,6 +81,7 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionTo
   };
   const tools: SessionTools = {
     searched,
+    found,
     outputSchema: null,
     toolSearch: createToolSearchTool({
       engine,

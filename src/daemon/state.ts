@@ -9,7 +9,7 @@ import type { Session } from "../session/session.ts";
 import type { SessionStore } from "../session/session-store.ts";
 import type { SettingsDefaults } from "../session/settings.ts";
 import type { ToolResult } from "../tool/result.ts";
-import type { ProgressUpdate } from "../tool/tool.ts";
+import type { ProgressUpdate, Tool } from "../tool/tool.ts";
 import type { Connection } from "./connection.ts";
 import type { Logger } from "../runtime/logger.ts";
 import type { McpPool } from "../mcp/mcp-pool.ts";
@@ -64,4 +64,6 @@ export interface DaemonState {
   /** Runtime switches for prefetch (flags), beyond the session's own setting. */
   prefetchEnabled(session: Session): boolean;
   prefetchMaxResults(): number;
+  /** For `toolpool/explain`: every tool offered before the config's deny rules, and the config file. */
+  explainSources(): { offered: readonly Tool[]; configPath: string | null };
 }

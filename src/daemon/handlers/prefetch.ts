@@ -61,7 +61,10 @@ export function registerPrefetchMethods(dispatcher: Dispatcher, state: DaemonSta
       // In proxy delivery a suggestion carries its schema, so ExecuteExtraTool may run it at once.
       if (current.delivery === "proxy") {
         const own = sessionTools(session, state.sessionToolDeps());
-        for (const suggestion of result.suggestions) own.searched.add(suggestion.name);
+        for (const suggestion of result.suggestions) {
+          own.searched.add(suggestion.name);
+          own.found.set(suggestion.name, { via: "prefetch" });
+        }
       }
       return { sessionId: session.id, ...result };
     }),
