@@ -351,6 +351,7 @@ export class Daemon implements DaemonState {
       else if (servers.length > 0) this.#startMcp(servers);
       this.#pool = this.#assemble();
       this.logger.setLevel(config.logLevel);
+      if (JSON.stringify(previous.telemetry) !== JSON.stringify(config.telemetry)) this.logger.warn("telemetry settings changed; they apply from the next start");
       this.logger.info("config reloaded", { tools: this.#pool.tools.length });
     } catch (error) {
       this.logger.error("config reload failed; keeping the previous config", { error: (error as Error).message });

@@ -93,6 +93,11 @@ describe("observing the compiled binary", () => {
     }
   });
 
+  test("a telemetry setting it cannot use refuses the start (exit 5), naming it", async () => {
+    const bad = await runBinary(["serve", "--socket", join(tempSocketDir(), "b.sock")], { TOOLPOOL_TELEMETRY: "1", OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" });
+    expect({ code: bad.code, stderr: bad.stderr.trim() }).toEqual({ code: 5, stderr: 'toolpool: OTEL_EXPORTER_OTLP_PROTOCOL: toolpool sends http/json or http/protobuf (got "grpc"; grpc is not supported)' });
+  });
+
   test("a bad --log-level or --log-format is a usage error", async () => {
     const bad = await runBinary(["serve", "--socket", join(tempSocketDir(), "b.sock"), "--log-level", "loud"]);
     expect({ code: bad.code, stderr: bad.stderr.trim() }).toEqual({ code: 2, stderr: 'toolpool: --log-level takes one of debug, info, warn, error (got "loud")' });
