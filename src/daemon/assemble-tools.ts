@@ -33,7 +33,8 @@ export function assembleForSession(
     schemaCache: session.serializedTools,
   });
   if (remember) session.discovered = new Set(assembled.discovered);
-  if (state.metrics.enabled) state.metrics.tokensSaved(tokensSavedEvent(assembled, state.pool().tools));
+  const saved = state.metrics.enabled ? tokensSavedEvent(assembled, state.pool().tools) : undefined;
+  if (saved) state.metrics.tokensSaved(saved);
   for (const warning of assembled.warnings) state.logger.warn("session setting fell back to a default", { session: session.id, warning });
   state.logger.debug("assembled", {
     session: session.id,

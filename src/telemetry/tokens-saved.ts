@@ -1,8 +1,8 @@
 /**
  * `toolpool.tokens.saved` for one assembled request: what `standard` delivery would have sent (every
  * enabled tool in full) minus what was sent (the tools array plus the announcement), both counted by
- * the same counter the assembly used — chars/2.5 unless a tokenizer was given, so the metric carries
- * the counter's name and says "estimate" when it is one.
+ * the same counter the assembly used (chars/2.5, the daemon's only one today), so the metric carries
+ * the counter's name and says it is an estimate.
  */
 import { charsPerTokenCounter, countDefinitionTokens } from "../deferral/auto-threshold.ts";
 import { isMetaToolName } from "../deferral/meta-tools.ts";
@@ -17,10 +17,12 @@ export interface AssembledFacts {
   counts: { toolTokens: number; toolTokenCounter: string };
 }
 
-export function tokensSavedEvent(assembled: AssembledFacts, poolTools: readonly Tool[]): TokensEvent {
+/** Undefined when the assembly counted with another counter: two counters' figures do not subtract. */
+export function tokensSavedEvent(assembled: AssembledFacts, poolTools: readonly Tool[]): TokensEvent | undefined {
   const counter = charsPerTokenCounter;
+  if (assembled.counts.toolTokenCounter !== counter.label) return undefined;
   const delivery = assembled.delivery.delivery;
-  const label = assembled.counts.toolTokenCounter === counter.label ? `${counter.label} (estimate)` : assembled.counts.toolTokenCounter;
+  const label = `${counter.label} (estimate)`;
   if (delivery === "standard") return { saved: 0, delivery, counter: label };
   const everything = poolTools.filter((tool) => tool.isEnabled() && !isMetaToolName(tool.name)).map((tool) => baseWireTool(tool, assembled.format));
   const standard = countDefinitionTokens(JSON.stringify(everything), counter);

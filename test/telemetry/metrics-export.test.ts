@@ -6,6 +6,7 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { z } from "zod";
 import { parseConfig } from "../../src/config/load.ts";
+import { STOP_BUDGET_MS } from "../../src/protocol/limits.ts";
 import { Daemon } from "../../src/daemon/daemon.ts";
 import { silentLogger } from "../../src/runtime/logger.ts";
 import { buildTool } from "../../src/tool/build-tool.ts";
@@ -139,6 +140,16 @@ describe("OpenTelemetry metrics", () => {
       expect(text).toContain(name);
     }
     expect(leaked(collector.requests)).toEqual([]);
+  });
+
+  test("a collector that accepts and never answers does not hold the stop past its budget", async () => {
+    await using stuck = await startConnectionCounter({ hang: true });
+    const daemon = await startDaemon({ TOOLPOOL_TELEMETRY: "1", OTEL_EXPORTER_OTLP_ENDPOINT: stuck.url, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" });
+    await workload(daemon);
+    const started = performance.now();
+    await daemon.stop("test finished");
+    expect(stuck.connections()).toBeGreaterThan(0);
+    expect(performance.now() - started).toBeLessThan(STOP_BUDGET_MS);
   });
 
   test("off by default: an OTLP endpoint in the environment alone makes no connection", async () => {

@@ -36,19 +36,26 @@ export function startCollector(): Collector {
 }
 
 /** A bare TCP listener that counts connections: proof that nothing dialled, not just that nothing was sent. */
-export async function startConnectionCounter(): Promise<{ url: string; connections: () => number } & AsyncDisposable> {
+export async function startConnectionCounter(options: { hang?: boolean } = {}): Promise<{ url: string; connections: () => number } & AsyncDisposable> {
   const { createServer } = await import("node:net");
   let connections = 0;
+  const held: import("node:net").Socket[] = [];
+  // hang: accept and never answer, as a collector that is stuck would.
   const server = createServer((socket) => {
     connections++;
-    socket.destroy();
+    if (options.hang) held.push(socket);
+    else socket.destroy();
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };
   return {
     url: `http://127.0.0.1:${port}`,
     connections: () => connections,
-    [Symbol.asyncDispose]: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    [Symbol.asyncDispose]: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of held) socket.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 
