@@ -5,8 +5,9 @@
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
-import { binaryPath, runBinary, startBinaryDaemon } from "../helpers/binary.ts";
+import { binaryPath, runBinary, startBinaryDaemon, testTier } from "../helpers/binary.ts";
 import { tempSocketDir } from "../helpers/daemon-harness.ts";
+import { TIERS } from "../../features/tiers.ts";
 import { RawClient } from "../helpers/raw-client.ts";
 import { latest, startCollector } from "../telemetry/otlp-collector.ts";
 
@@ -39,7 +40,7 @@ describe("observing the compiled binary", () => {
       if (protocol === "http/json") {
         const calls = latest(collector.requests).filter((point) => point.metric === "toolpool.tool.calls");
         expect(calls.map((point) => [point.attributes.tool, point.value]).sort()).toEqual([["Glob", 1], ["ToolSearch", 1]]);
-        expect(calls[0]?.attributes).toMatchObject({ delivery: "proxy", tier: "pro", outcome: "ok" });
+        expect(calls[0]?.attributes).toMatchObject({ delivery: "proxy", tier: testTier(), outcome: "ok" });
       } else {
         expect(collector.requests[0]?.contentType).toBe("application/x-protobuf");
         for (const name of ["toolpool.search.count", "toolpool.tool.calls", "toolpool.tool.duration", "Glob"]) expect(body).toContain(name);
@@ -63,6 +64,21 @@ describe("observing the compiled binary", () => {
     expect(typo.code).toBe(0);
   });
 
+  test("explain Sleep: compiled out of a tier without PROACTIVE, in the pool of one with it", async () => {
+    const socketPath = join(tempSocketDir(), "s.sock");
+    await using _daemon = await startBinaryDaemon(socketPath);
+    const { stdout, code } = await runBinary(["explain", "Sleep", "--json", "--socket", socketPath]);
+    expect(code).toBe(0);
+    const result = JSON.parse(stdout) as { decisions: { step: string; verdict: string }[]; summary: string };
+    const tier = testTier();
+    if (TIERS[tier].includes("PROACTIVE" as never)) {
+      expect(result.decisions[0]).toMatchObject({ step: "pool", verdict: "pass" });
+    } else {
+      expect(result.summary).toBe(`Sleep is not in this binary: tier ${tier} is built without PROACTIVE`);
+      expect(result.decisions).toEqual([expect.objectContaining({ step: "compiled", verdict: "blocked" })]);
+    }
+  });
+
   test.skipIf(Bun.which("script") === null)("logs: text lines on a terminal (a pty), JSON when asked", async () => {
     for (const [extra, expectText] of [[[], true], [["--log-format", "json"], false]] as const) {
       const socketPath = join(tempSocketDir(), "t.sock");
@@ -83,7 +99,7 @@ describe("observing the compiled binary", () => {
       await reading;
       const output = chunks.join("");
       if (expectText) {
-        expect(output).toMatch(/\d\d:\d\d:\d\d\.\d{3} INFO  listening socket=\S+ tier=pro version=\S+ tools=\d+/);
+        expect(output).toMatch(new RegExp(`\\d\\d:\\d\\d:\\d\\d\\.\\d{3} INFO  listening socket=\\S+ tier=${testTier()} version=\\S+ tools=\\d+`));
         expect(output).toMatch(/DEBUG search index synced/);
         expect(output).not.toContain('{"time"');
       } else {
