@@ -42,6 +42,7 @@ import { sessionLookup, type SessionToolDeps } from "./session-tools.ts";
 import { logEviction, logRefusal } from "../runtime/event-logs.ts";
 import type { Metrics } from "../telemetry/metrics.ts";
 import { createMetrics } from "../telemetry/create-metrics.ts";
+import { meteredCall } from "../telemetry/metered-call.ts";
 import { deliveryOf } from "./assemble-tools.ts";
 
 export interface DaemonOptions {
@@ -207,11 +208,8 @@ export class Daemon implements DaemonState {
     session.calls++;
     this.stats.callsTotal++;
     this.stats.callsInFlight++;
-    const started = performance.now();
-    let refused = false;
-    let result: ToolResult | undefined;
     try {
-      return (result = await session.scheduler.run(exclusive, () =>
+      return await meteredCall(this.metrics, { tool, delivery: () => deliveryOf(session) }, (refused) => session.scheduler.run(exclusive, () =>
         executeTool(
           name,
           input,
@@ -228,7 +226,7 @@ export class Daemon implements DaemonState {
             permissions: session.settings.permissions,
             killSwitch: (target) => this.#flags.killSwitch(target, session),
             onRefused: (refusal) => {
-              refused = true;
+              refused();
               logRefusal(this.logger, session.id, refusal);
             },
           },
@@ -236,10 +234,6 @@ export class Daemon implements DaemonState {
       ));
     } finally {
       this.stats.callsInFlight--;
-      if (this.metrics.enabled) {
-        const outcome = refused ? "refused" : result?.isError === false ? "ok" : "error";
-        this.metrics.call({ tool: tool?.name, server: tool?.mcpInfo?.server, durationMs: performance.now() - started, outcome, delivery: deliveryOf(session) });
-      }
     }
   }
 

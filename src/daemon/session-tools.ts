@@ -13,7 +13,9 @@ import type { Tool } from "../tool/tool.ts";
 import { createStructuredOutputTool } from "../builtin/structured-output.ts";
 import type { JsonSchemaCompiler } from "../validate/ajv.ts";
 import type { CallRefusal } from "../tool/execute.ts";
-import type { Metrics } from "../telemetry/metrics.ts";
+import { noopMetrics, type Metrics } from "../telemetry/metrics.ts";
+import { meteredCall } from "../telemetry/metered-call.ts";
+import { EXECUTE_EXTRA_TOOL_NAME } from "../deferral/meta-tools.ts";
 import type { Discovery } from "../protocol/explain.ts";
 
 export interface SessionToolDeps {
@@ -93,13 +95,19 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionTo
     executeExtraTool: createExecuteExtraTool({
       lookup,
       discovered: () => new Set([...session.discovered, ...searched]),
+      // Counted as the tool it runs (via ExecuteExtraTool): in proxy delivery that is every deferred call.
       execute: (name, input, context) =>
-        pipelineExecutor({
-          lookup,
-          permissions: permissions(),
-          ...(deps.killSwitch && { killSwitch: (tool: Tool) => deps.killSwitch?.(tool, session) }),
-          ...(deps.onRefused && { onRefused: (refusal: CallRefusal) => deps.onRefused?.(session, refusal) }),
-        })(name, input, context),
+        meteredCall(deps.metrics ?? noopMetrics, { tool: lookup(name), delivery: () => delivery, via: EXECUTE_EXTRA_TOOL_NAME }, (refused) =>
+          pipelineExecutor({
+            lookup,
+            permissions: permissions(),
+            ...(deps.killSwitch && { killSwitch: (tool: Tool) => deps.killSwitch?.(tool, session) }),
+            onRefused: (refusal: CallRefusal) => {
+              refused();
+              deps.onRefused?.(session, refusal);
+            },
+          })(name, input, context),
+        ),
     }),
   };
   withStructuredOutput(tools, session.settings.outputSchema, deps);

@@ -29,6 +29,8 @@ export interface CallEvent {
   durationMs: number;
   outcome: CallOutcome;
   delivery: string;
+  /** `ExecuteExtraTool` for a call it made on the model's behalf (that call is counted as itself too). */
+  via?: string;
 }
 
 export interface TokensEvent {

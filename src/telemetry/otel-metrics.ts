@@ -78,6 +78,7 @@ export function createOtelMetrics({ settings, logger, service }: OtelMetricsOpti
         delivery: event.delivery,
         tier,
         ...(event.server && { server: event.server }),
+        ...(event.via && { via: event.via }),
       };
       calls.add(1, attributes);
       duration.record(Math.max(0, event.durationMs), attributes);

@@ -76,6 +76,8 @@ async function workload(daemon: Daemon): Promise<void> {
   await ok(client, "toolpool/call", { name: "Note", input: { text: `denied ${SECRET_INPUT}` } });
   await ok(client, "toolpool/call", { name: "mcp__fx__echo", input: { text: SECRET_INPUT } });
   await ok(client, "toolpool/call", { name: SECRET_NAME, input: { text: SECRET_INPUT } });
+  await ok(client, "toolpool/call", { name: "ToolSearch", input: { query: "select:mcp__fx__echo" } });
+  await ok(client, "toolpool/call", { name: "ExecuteExtraTool", input: { tool_name: "mcp__fx__echo", params: { text: SECRET_INPUT } } });
 }
 
 function leaked(requests: readonly CollectedRequest[]): string[] {
@@ -114,7 +116,11 @@ describe("OpenTelemetry metrics", () => {
     expect(value("toolpool.tool.calls", { tool: "Note", outcome: "refused", delivery: "proxy", tier })).toBe(1);
     expect(value("toolpool.tool.calls", { tool: "mcp__fx__echo", outcome: "ok", delivery: "proxy", tier, server: "fx" })).toBe(1);
     expect(value("toolpool.tool.calls", { tool: "(unknown)", outcome: "refused", delivery: "proxy", tier })).toBe(1);
-    expect(value("toolpool.tool.calls", { tool: "ToolSearch", outcome: "ok", delivery: "proxy", tier })).toBe(2);
+    expect(value("toolpool.tool.calls", { tool: "ToolSearch", outcome: "ok", delivery: "proxy", tier })).toBe(3);
+    expect(value("toolpool.search.count", { kind: "select", source: "tool_search", tier, delivery: "proxy" })).toBe(1);
+    // Through ExecuteExtraTool: counted as itself, and as the tool it ran (via).
+    expect(value("toolpool.tool.calls", { tool: "ExecuteExtraTool", outcome: "ok", delivery: "proxy", tier })).toBe(1);
+    expect(value("toolpool.tool.calls", { tool: "mcp__fx__echo", outcome: "ok", delivery: "proxy", tier, server: "fx", via: "ExecuteExtraTool" })).toBe(1);
     expect(value("toolpool.tool.duration", { tool: "mcp__fx__echo", outcome: "ok", delivery: "proxy", tier, server: "fx" })).toBe(1);
     // Proxy delivery sends two meta-tools instead of the deferred definitions; a small pool may save little.
     expect(series.find((point) => point.metric === "toolpool.tokens.saved")?.attributes).toEqual({ delivery: "proxy", counter: "chars/2.5 (estimate)", tier });
