@@ -62,7 +62,7 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionTo
   const engine: ToolSearchEngine = {
     query(text, options) {
       const result = deps.engine.query(text, options);
-      deps.metrics?.search({ kind: result.kind, results: result.matches.length, source: "tool_search", delivery });
+      deps.metrics?.search({ kind: result.kind, results: result.matches.length, source: "tool_search", delivery: decided });
       // A bridge or harness that sends no transcript still gets what its own searches found.
       // discover: shows schemas without discovering (SPEC §7), so it marks nothing found.
       if (result.kind !== "discover") {
@@ -97,7 +97,7 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionTo
       discovered: () => new Set([...session.discovered, ...searched]),
       // Counted as the tool it runs (via ExecuteExtraTool): in proxy delivery that is every deferred call.
       execute: (name, input, context) =>
-        meteredCall(deps.metrics ?? noopMetrics, { tool: lookup(name), delivery: () => delivery, via: EXECUTE_EXTRA_TOOL_NAME }, (refused) =>
+        meteredCall(deps.metrics ?? noopMetrics, { tool: lookup(name), delivery: () => decided, via: EXECUTE_EXTRA_TOOL_NAME }, (refused) =>
           pipelineExecutor({
             lookup,
             permissions: permissions(),
