@@ -4,7 +4,7 @@ import { join, relative } from "node:path";
 
 const SRC = join(import.meta.dir, "..", "src");
 /** Parts that must stay pure: they may not reach the daemon, the CLI, or I/O modules. */
-const PURE = ["tool", "protocol", "deferral", "assembly", "permissions", "pool"];
+const PURE = ["tool", "protocol", "deferral", "assembly", "permissions", "pool", "explain"];
 const FORBIDDEN_TARGETS = ["daemon", "cli", "mcp", "session"];
 const IO_MODULES = /^(node:(fs|net|child_process|http|https|dgram)|fs|net|child_process|bun:sqlite)(\/|$)/;
 
