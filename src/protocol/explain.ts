@@ -50,7 +50,10 @@ export interface Explanation {
   session?: string;
   /** In the session's tools array right now (proxy delivery runs discovered tools without it). */
   inToolsArray: boolean;
-  /** Would a call by this session run (permission rules on its input aside). */
+  /**
+   * Can the session's model call it now: directly, or through ExecuteExtraTool once discovered in
+   * proxy delivery (permission rules on its input aside). Without a session: it is in the pool.
+   */
   callable: boolean;
   summary: string;
   decisions: Decision[];
