@@ -12,6 +12,13 @@ import packageJson from "./package.json" with { type: "json" };
 
 const DIST = join(import.meta.dir, "dist");
 const ENTRY = join(import.meta.dir, "src", "main.ts");
+/**
+ * Embedded beside the main bundle, not in it: the OpenTelemetry SDK is required from here only when
+ * telemetry is on, so a daemon that sends no metrics does not carry its bytecode in memory.
+ * At run time it is /$bunfs/root/telemetry/otel-metrics.js (paths are relative to src/, the
+ * entrypoints' common root); src/telemetry/create-metrics.ts loads it.
+ */
+const LAZY_ENTRIES = [join(import.meta.dir, "src", "telemetry", "otel-metrics.ts")];
 
 interface ManifestEntry {
   tier: TierName;
@@ -28,7 +35,7 @@ async function buildTier(tier: TierName): Promise<ManifestEntry> {
   const outfile = join(DIST, `toolpool-${tier}`);
   const started = performance.now();
   const result = await Bun.build({
-    entrypoints: [ENTRY],
+    entrypoints: [ENTRY, ...LAZY_ENTRIES],
     compile: {
       outfile,
       // A daemon must not pick up a .env, bunfig.toml or tsconfig.json from whatever directory it

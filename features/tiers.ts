@@ -8,6 +8,14 @@ export const FEATURES = {
 
 export type FeatureName = keyof typeof FEATURES;
 
+/** The built-in tools each flag gates: a tier built without the flag contains none of their code. */
+export const GATED_TOOLS: Record<FeatureName, readonly string[]> = {
+  PROACTIVE: ["Sleep"],
+  PREFETCH: [],
+  AGENT_TRIGGERS: ["CronCreate", "CronList", "CronDelete"],
+  AGENT_TRIGGERS_REMOTE: ["RemoteTrigger"],
+};
+
 /** Product tiers: each is one binary, built with exactly these flags. */
 export const TIERS = {
   lite: [],

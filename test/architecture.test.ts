@@ -9,7 +9,7 @@ import { dirname, join, relative, resolve } from "node:path";
 
 const SRC = join(import.meta.dir, "..", "src");
 /** Parts that must stay pure: they may not reach the rooms above them, or I/O modules. */
-const PURE = ["tool", "protocol", "deferral", "assembly", "permissions", "pool", "search"];
+const PURE = ["tool", "protocol", "deferral", "assembly", "permissions", "pool", "search", "explain"];
 const IO_MODULES = /^(node:(fs|net|child_process|http|https|dgram)|fs|net|child_process|bun:sqlite)(\/|$)/;
 
 /** Room → the rooms of src/ it must never import (besides its own). */
@@ -24,6 +24,8 @@ const FORBIDDEN: Record<string, readonly string[]> = {
   pool: ["daemon", "cli", "mcp", "session", "core", "bridge", "client"],
   search: ["daemon", "cli", "mcp", "session", "core", "bridge", "client", "builtin"],
   session: ["daemon", "cli", "core", "bridge", "client", "mcp"],
+  explain: ["daemon", "cli", "mcp", "session", "core", "bridge", "client"],
+  telemetry: ["daemon", "cli", "core", "bridge", "client", "session"],
   mcp: ["daemon", "cli", "core", "bridge", "client", "session"],
   flags: ["daemon", "cli", "core", "bridge", "client", "mcp"],
   // The core is transport-agnostic: no socket layer, no command line, no bridge.

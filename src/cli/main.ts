@@ -21,6 +21,7 @@ commands:
   search QUERY          search the pool as ToolSearch does (keywords, select:A,B, discover:words)
   servers               list the MCP servers: state, reason, tools, pid, restarts
   servers restart NAME  restart an MCP server (also un-parks one that failed repeatedly)
+  explain NAME          why a tool is or is not in a session's tools array (--session ID, --json)
   flags                 show runtime flags: value, source (default/file/remote/cached), payload age
   stop                  stop the running daemon
   mcp                   an MCP server on stdio bridged to the daemon (starts one if none runs)
@@ -38,6 +39,10 @@ options:
   --root DIR            (mcp) a workspace root for the bridge's sessions; repeatable
   --binary PATH         (service) the toolpool binary the service runs (default: this one)
   --platform NAME       (service print) linux or darwin (default: this system)
+  --log-level LEVEL     (serve) debug | info | warn | error; wins over the config's logLevel
+  --log-format FORMAT   (serve) text (one line per event; the default on a terminal) or json (the
+                        default when stderr is not a terminal)
+  --session ID          (explain) the session to explain for (default: the most recent one)
   --json                machine-readable output
   --max N               (search) how many results, default 5
 
@@ -65,6 +70,9 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         watch: { type: "boolean", default: false },
         binary: { type: "string" },
         platform: { type: "string" },
+        "log-level": { type: "string" },
+        "log-format": { type: "string" },
+        session: { type: "string" },
       },
     });
   } catch (error) {
@@ -78,7 +86,13 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     switch (command) {
       case "serve": {
         const { serve } = await import("./serve.ts");
-        return await serve({ ...(values.socket && { socket: values.socket }), ...(values.config && { config: values.config }), demo: values.demo });
+        return await serve({
+          ...(values.socket && { socket: values.socket }),
+          ...(values.config && { config: values.config }),
+          demo: values.demo,
+          ...(values["log-level"] !== undefined && { logLevel: values["log-level"] }),
+          ...(values["log-format"] !== undefined && { logFormat: values["log-format"] }),
+        });
       }
       case "status":
         if (values.watch) return await (await import("./watch.ts")).watchStatus({ ...(values.socket && { socket: values.socket }) });
@@ -98,6 +112,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         return await (await import("./flags-command.ts")).flags(options);
       case "stop":
         return await (await commands()).stop(options);
+      case "explain":
+        return await (await import("./explain-command.ts")).explain(options, rest[0], values.session);
       case "service":
         return await (await import("./service.ts")).serviceCommand(rest[0], {
           ...options,

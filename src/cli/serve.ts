@@ -4,12 +4,12 @@ import { builtinTools } from "../builtin/list.ts";
 import type { CronService } from "../cron/cron-service.ts";
 import { ConfigError, loadConfig, locateConfig } from "../config/load.ts";
 import { Daemon } from "../daemon/daemon.ts";
-import { createLogger } from "../runtime/logger.ts";
+import { chooseLogFormat, createLogger, LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from "../runtime/logger.ts";
 import { AlreadyRunningError } from "../daemon/socket-lock.ts";
 import { resolveSocketPath, SocketPathError } from "../daemon/socket-path.ts";
 import { isAbsolute, relative } from "node:path";
 import { buildInfo } from "../build-info.ts";
-import { ExitCode } from "./exit-codes.ts";
+import { ExitCode, UsageError } from "./exit-codes.ts";
 import { reportStartupProgress } from "./startup-progress.ts";
 
 export interface ServeOptions {
@@ -17,10 +17,20 @@ export interface ServeOptions {
   config?: string;
   /** Add the reference MCP servers from ./node_modules/.bin. */
   demo?: boolean;
+  /** `--log-level`: wins over the config's logLevel, also after a reload. */
+  logLevel?: string;
+  /** `--log-format`: text or json; by default text on a terminal, JSON otherwise. */
+  logFormat?: string;
 }
 
 export async function serve(options: ServeOptions): Promise<number> {
-  const logger = createLogger("info");
+  const level = oneOf(options.logLevel, LOG_LEVELS, "--log-level");
+  const format = chooseLogFormat(oneOf(options.logFormat, LOG_FORMATS, "--log-format"), process.stderr.isTTY === true);
+  const logger = createLogger(level ?? "info", undefined, {
+    format,
+    color: format === "text" && process.stderr.isTTY === true && !process.env.NO_COLOR,
+    pinned: level !== undefined,
+  });
   const socketPath = resolveSocketPath(options.socket);
   const configSource = locateConfig(options.config);
   let daemon: Daemon;
@@ -66,6 +76,12 @@ export async function serve(options: ServeOptions): Promise<number> {
   }
   await daemon.stopped;
   return ExitCode.Ok;
+}
+
+function oneOf<T extends LogLevel | LogFormat>(value: string | undefined, allowed: readonly T[], flag: string): T | undefined {
+  if (value === undefined) return undefined;
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new UsageError(`${flag} takes one of ${allowed.join(", ")} (got ${JSON.stringify(value.slice(0, 40))})`);
 }
 
 /** How to run this same binary again from here: `./dist/toolpool-pro`, or `toolpool` from source. */

@@ -70,6 +70,15 @@ export const configSchema = z.strictObject({
     .strictObject({ allowPrivateAddresses: z.boolean().default(false), allowHosts: z.array(z.string()).default([]) })
     .optional(),
   logLevel: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  /** OpenTelemetry metrics (docs/operations.md); off unless `enabled` or TOOLPOOL_TELEMETRY=1. */
+  telemetry: z
+    .strictObject({
+      enabled: z.boolean().default(false),
+      endpoint: z.string().url().optional(),
+      protocol: z.enum(["http/json", "http/protobuf"]).optional(),
+      exportIntervalMs: z.number().int().min(100).max(3_600_000).optional(),
+    })
+    .optional(),
 });
 
 export type Config = z.output<typeof configSchema>;

@@ -9,6 +9,8 @@ import type { Pool } from "../pool/assemble.ts";
 import type { Session } from "../session/session.ts";
 import type { Logger } from "../runtime/logger.ts";
 import { sessionTools, type SessionToolDeps } from "./session-tools.ts";
+import type { Metrics } from "../telemetry/metrics.ts";
+import { tokensSavedEvent } from "../telemetry/tokens-saved.ts";
 
 export interface AssembleDeps {
   tools: SessionToolDeps;
@@ -16,6 +18,7 @@ export interface AssembleDeps {
   logger: Logger;
   /** DISABLE_EXPERIMENTAL_BETAS, read from the daemon's environment. */
   experimentalBetasDisabled: boolean;
+  metrics?: Metrics;
 }
 
 export function assembleForSession(
@@ -39,6 +42,8 @@ export function assembleForSession(
     ...(session.settings.announcements === "servers" && deps.tools.serverInstructions && { serverInstructions: deps.tools.serverInstructions() }),
     schemaCache: session.serializedTools,
   });
+  const saved = deps.metrics?.enabled ? tokensSavedEvent(assembled, deps.pool().tools) : undefined;
+  if (saved) deps.metrics?.tokensSaved(saved);
   if (remember) session.discovered = new Set(assembled.discovered);
   for (const warning of assembled.warnings) deps.logger.warn("session setting fell back to a default", { session: session.id, warning });
   deps.logger.debug("assembled", {
@@ -52,7 +57,7 @@ export function assembleForSession(
   return { sessionId: session.id, ...assembled };
 }
 
-function assembleSettings(session: Session, disableExperimentalBetas: boolean): AssembleSettings {
+export function assembleSettings(session: Session, disableExperimentalBetas: boolean): AssembleSettings {
   const settings = session.settings;
   return {
     model: settings.model,

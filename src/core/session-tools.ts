@@ -12,6 +12,7 @@ import type { Session, SessionOwnTools } from "../session/session.ts";
 import type { Tool } from "../tool/tool.ts";
 import { createStructuredOutputTool } from "../builtin/structured-output.ts";
 import type { JsonSchemaCompiler } from "../validate/ajv.ts";
+import type { Metrics } from "../telemetry/metrics.ts";
 
 export interface SessionToolDeps {
   pool: () => Pool;
@@ -20,6 +21,8 @@ export interface SessionToolDeps {
   /** Connecting servers whose cached tools are searchable (marked stale); MCP servers' instructions. */
   cachedServers?: () => readonly string[];
   serverInstructions?: () => ReadonlyMap<string, string>;
+  /** Counters for OpenTelemetry (a no-op unless telemetry is on). */
+  metrics?: Metrics;
   /** Starts a lazily started MCP server in the background (a `select:` of one of its tools). */
   warmServer?: (server: string) => void;
   /** Shared by every session's StructuredOutput: one compilation per distinct schema. */
@@ -38,9 +41,15 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionOw
   const engine: ToolSearchEngine = {
     query(text, options) {
       const result = deps.engine.query(text, options);
+      deps.metrics?.search({ kind: result.kind, results: result.matches.length, source: "tool_search", delivery: decided });
       // A bridge or harness that sends no transcript still gets what its own searches found.
       // discover: shows schemas without discovering (SPEC §7), so it marks nothing found.
-      if (result.kind !== "discover") for (const match of result.matches) session.searched.add(match.name);
+      if (result.kind !== "discover") {
+        for (const match of result.matches) {
+          session.searched.add(match.name);
+          session.found.set(match.name, { via: "search", query: text.slice(0, 200) });
+        }
+      }
       // Selecting a tool means a call is coming: start its server now if it starts lazily.
       if (result.kind === "select") {
         for (const name of result.found ?? []) {

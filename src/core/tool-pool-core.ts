@@ -29,6 +29,11 @@ import { CoreFlags } from "./core-flags.ts";
 import { SearchSync } from "./search-sync.ts";
 import { sessionLookup, sessionTools, type SessionToolDeps } from "./session-tools.ts";
 import { dirname } from "node:path";
+import { logEviction, logRefusal } from "../runtime/event-logs.ts";
+import type { Metrics } from "../telemetry/metrics.ts";
+import { createMetrics } from "../telemetry/create-metrics.ts";
+import { meteredCall } from "../telemetry/metered-call.ts";
+import { deliveryOf } from "./session-delivery.ts";
 
 export interface CoreOptions {
   config: Config;
@@ -44,6 +49,8 @@ export interface CoreOptions {
   /** Overrides for the MCP pool (tests: cache path, timings). */
   mcpOptions?: Partial<Omit<McpPoolOptions, "servers" | "logger">>;
   clock?: Clock;
+  /** Where metrics go; by default from `config.telemetry` and the environment (off unless asked). */
+  metrics?: Metrics;
 }
 
 export interface CallStats {
@@ -57,6 +64,7 @@ export class ToolPoolCore {
   readonly sessions: SessionStore;
   readonly stats: CallStats = { callsTotal: 0, callsInFlight: 0 };
   readonly search = new SearchSync();
+  readonly metrics: Metrics;
   readonly #toolDeps: SessionToolDeps;
   readonly #builtins: readonly Tool[];
   readonly #env: NodeJS.ProcessEnv;
@@ -74,7 +82,7 @@ export class ToolPoolCore {
   constructor(options: CoreOptions) {
     this.info = options.info;
     this.logger = options.logger;
-    this.sessions = new SessionStore(options.clock ?? systemClock);
+    this.sessions = new SessionStore(options.clock ?? systemClock, (session, reason) => logEviction(this.logger, session, reason));
     this.#config = options.config;
     this.#configSource = options.configSource;
     this.#builtins = options.builtins;
@@ -87,6 +95,9 @@ export class ToolPoolCore {
       configDir: this.#configSource.path ? dirname(this.#configSource.path) : undefined,
       ...(options.flags && { injected: options.flags }),
     });
+    this.metrics =
+      options.metrics ?? createMetrics({ config: options.config.telemetry, env: this.#env, logger: this.logger, service: { version: this.info.version, tier: this.info.tier } });
+    this.metrics.watchServers(() => this.#mcp?.servers() ?? []);
     this.#pool = this.#assemble();
     this.#toolDeps = {
       pool: () => this.#pool,
@@ -96,6 +107,7 @@ export class ToolPoolCore {
       serverInstructions: () => this.#mcp?.serverInstructions() ?? new Map(),
       warmServer: (server) => this.ensureServerStarted(server),
       compiler: new JsonSchemaCompiler(),
+      metrics: this.metrics,
     };
   }
 
@@ -177,36 +189,62 @@ export class ToolPoolCore {
     });
   }
 
-  /** Runs a call through the one pipeline, under the session's rules and ordering. */
+  /** Runs a call through the one pipeline, under the session's rules and ordering; metered and logged when refused. */
   async call(session: Session, name: string, input: unknown, signal: AbortSignal, onProgress?: (update: ProgressUpdate) => void): Promise<ToolResult> {
     session.touch();
     session.calls++;
     this.stats.callsTotal++;
     this.stats.callsInFlight++;
+    const lookup = this.lookup(session);
+    // Counted as the tool that ran; a call through ExecuteExtraTool also counts as the router, with `via`.
+    let target: Tool | undefined = lookup(name);
+    let via: string | undefined;
+    const delivery = () => deliveryOf(session);
     try {
-      return await executeTool(
-        name,
-        input,
-        {
-          signal,
-          sessionId: session.id,
-          workspaceRoots: session.settings.workspaceRoots,
-          cwd: session.settings.cwd,
-          sessionState: session.toolState,
-          ...(onProgress && { onProgress }),
-        },
-        {
-          lookup: this.lookup(session),
-          permissions: session.settings.permissions,
-          killSwitch: (target) => this.#flags.killSwitch(target, session),
-          schedule: (exclusive, task) => session.scheduler.run(exclusive, task),
-          isDeferred: isDeferredTool,
-          discovery: { has: (tool) => session.hasDiscovered(tool), add: (tool) => session.searched.add(tool) },
-        },
+      return await meteredCall(this.metrics, { tool: lookup(name), delivery }, (refused) =>
+        executeTool(
+          name,
+          input,
+          {
+            signal,
+            sessionId: session.id,
+            workspaceRoots: session.settings.workspaceRoots,
+            cwd: session.settings.cwd,
+            sessionState: session.toolState,
+            ...(onProgress && { onProgress }),
+          },
+          {
+            lookup,
+            permissions: session.settings.permissions,
+            killSwitch: (tool) => this.#flags.killSwitch(tool, session),
+            schedule: (exclusive, task) => session.scheduler.run(exclusive, task),
+            isDeferred: isDeferredTool,
+            discovery: { has: (tool) => session.hasDiscovered(tool), add: (tool) => session.searched.add(tool) },
+            onResolved: (tool, router) => {
+              if (router) [target, via] = [tool, router.name];
+            },
+            onRefused: (refusal) => {
+              refused();
+              logRefusal(this.logger, session.id, refusal);
+            },
+          },
+        ).then((result) => {
+          if (via && target && this.metrics.enabled) this.metrics.call({ tool: target.name, server: target.mcpInfo?.server, durationMs: 0, outcome: result.isError ? "error" : "ok", delivery: delivery(), via });
+          return result;
+        }),
       );
     } finally {
       this.stats.callsInFlight--;
     }
+  }
+
+  /** For `toolpool/explain`: every tool offered before the config's deny rules, and the config file. */
+  explainSources(): { offered: readonly Tool[]; configPath: string | null } {
+    return { offered: [...this.#builtins, ...(this.#mcp?.tools() ?? [])], configPath: this.#configSource.path };
+  }
+
+  killSwitch(tool: Tool, session: Session): string | undefined {
+    return this.#flags.killSwitch(tool, session);
   }
 
   ensureServerStarted(server: string): void {
@@ -246,6 +284,7 @@ export class ToolPoolCore {
     const servers = await this.serverSpecs(config);
     if (this.#closed) return;
     const previous = this.#config;
+    if (JSON.stringify(previous.telemetry) !== JSON.stringify(config.telemetry)) this.logger.warn("telemetry settings changed; they apply from the next start");
     this.#config = config;
     await this.#flags.reconfigure(previous, config);
     if (this.#mcp) await this.#mcp.reconfigure(servers);
@@ -297,7 +336,12 @@ export class ToolPoolCore {
   }
 
   #assembleDeps(): AssembleDeps {
-    return { tools: this.#toolDeps, pool: () => this.#pool, logger: this.logger, experimentalBetasDisabled: experimentalBetasDisabled(this.#env) };
+    return { tools: this.#toolDeps, pool: () => this.#pool, logger: this.logger, experimentalBetasDisabled: experimentalBetasDisabled(this.#env), metrics: this.metrics };
+  }
+
+  /** The assemble facts without an assemble (explain looks, pins nothing). */
+  experimentalBetasDisabled(): boolean {
+    return experimentalBetasDisabled(this.#env);
   }
 
   #assemble(): Pool {

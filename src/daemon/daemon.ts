@@ -18,6 +18,7 @@ import { drainRequests, settleStep } from "./shutdown-steps.ts";
 import { registerAdminMethods } from "./handlers/admin.ts";
 import { registerHarnessMethods, unknownSession } from "./handlers/harness.ts";
 import { registerMcpMethods } from "./handlers/mcp.ts";
+import { registerExplainMethod } from "./handlers/explain.ts";
 import type { Logger } from "../runtime/logger.ts";
 import { acquireSocketLock, tryUnlink, type SocketLock } from "./socket-lock.ts";
 import { checkSocketPathFree, prepareSocketDirectory } from "./socket-path.ts";
@@ -85,6 +86,7 @@ export class Daemon implements SessionBinding, WireFacts {
     registerMcpMethods(this.#dispatcher, this.core, this);
     registerHarnessMethods(this.#dispatcher, this.core, this);
     registerAdminMethods(this.#dispatcher, this.core, this);
+    registerExplainMethod(this.#dispatcher, this.core);
     if (feature("PREFETCH")) {
       (require("./handlers/prefetch.ts") as typeof import("./handlers/prefetch.ts")).registerPrefetchMethods(this.#dispatcher, this.core, this);
     }
@@ -205,6 +207,7 @@ export class Daemon implements SessionBinding, WireFacts {
       settleStep(this.logger, "stopping MCP servers", () => Promise.race([this.core.stopMcp(), Bun.sleep(remaining())])),
       settleStep(this.logger, "closing runtime flags", () => Promise.race([this.core.closeFlags(), Bun.sleep(Math.min(1_000, remaining()))])),
       settleStep(this.logger, "closing cron", async () => this.#cron?.close()),
+      settleStep(this.logger, "flushing metrics", () => this.core.metrics.shutdown(Math.min(2_000, remaining()))),
       Promise.race([closed, Bun.sleep(Math.min(1_000, remaining()))]),
     ]);
     tryUnlink(this.socketPath);

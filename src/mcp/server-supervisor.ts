@@ -40,6 +40,8 @@ export interface SupervisorDeps {
   onState: (server: string) => void;
 }
 
+const STATE_WORDING = { pending: "MCP server connecting", idle: "MCP server idle (starts again on first use)", stopped: "MCP server stopped" } as const;
+
 export class ServerSupervisor {
   /** Never past the hard cap, whatever a config or a flag says. */
   #timeoutMs(): number {
@@ -362,6 +364,11 @@ export class ServerSupervisor {
   }
 
   #setState(state: ServerState, reason: string | undefined): void {
+    const from = this.#state;
+    // connected, failed and parked have their own, richer line; every other change gets this one.
+    if (from !== state && (state === "pending" || state === "idle" || state === "stopped")) {
+      this.deps.logger.info(STATE_WORDING[state], { server: this.spec.name, from, to: state });
+    }
     this.#state = state;
     this.#reason = reason;
     this.deps.onState(this.spec.name);

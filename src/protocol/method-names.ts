@@ -25,4 +25,5 @@ export const Method = {
   Servers: "toolpool/servers",
   ServerLogs: "toolpool/servers/logs",
   ServerRestart: "toolpool/servers/restart",
+  Explain: "toolpool/explain",
 } as const;

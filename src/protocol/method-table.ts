@@ -6,6 +6,7 @@
  */
 import type { z } from "zod";
 import { Method } from "./method-names.ts";
+import { explainParams, type Explanation } from "./explain.ts";
 import {
   assembleParams,
   callParams,
@@ -61,6 +62,7 @@ export const METHOD_PARAMS = {
   [Method.Shutdown]: noParams,
   [Method.CronSubscribe]: cronSubscribeParams,
   [Method.CronAck]: cronAckParams,
+  [Method.Explain]: explainParams,
 } as const;
 
 export interface MethodResults {
@@ -84,6 +86,7 @@ export interface MethodResults {
   [Method.Shutdown]: { stopping: boolean };
   [Method.CronSubscribe]: { subscribed: boolean; jobId: string; sessionId: string };
   [Method.CronAck]: { acked: number };
+  [Method.Explain]: Explanation;
 }
 
 export type MethodName = keyof typeof METHOD_PARAMS & keyof MethodResults;

@@ -7,10 +7,17 @@ import { DETACHED_SESSION_TTL_MS, MAX_DETACHED_SESSIONS } from "../protocol/limi
 import { Session, type SessionSettings } from "./session.ts";
 import { systemClock, type Clock } from "../runtime/clock.ts";
 
+/** Why a detached session was dropped (worded for the log). */
+export type EvictionReason = "idle" | "over_limit";
+
 export class SessionStore {
   readonly #sessions = new Map<string, Session>();
 
-  constructor(private readonly clock: Clock = systemClock) {}
+  constructor(
+    private readonly clock: Clock = systemClock,
+    /** Told of every session dropped by the bounds (the daemon logs it). */
+    private readonly onEvict: (session: Session, reason: EvictionReason) => void = () => {},
+  ) {}
 
   get(id: string): Session | undefined {
     return this.#sessions.get(id);
@@ -49,11 +56,16 @@ export class SessionStore {
     const detached: Session[] = [];
     for (const session of this.#sessions.values()) {
       if (session.attached > 0) continue;
-      if (session.lastActiveAt < cutoff) this.#sessions.delete(session.id);
+      if (session.lastActiveAt < cutoff) this.#drop(session, "idle");
       else detached.push(session);
     }
     if (detached.length <= MAX_DETACHED_SESSIONS) return;
     detached.sort((a, b) => a.lastActiveAt - b.lastActiveAt);
-    for (const session of detached.slice(0, detached.length - MAX_DETACHED_SESSIONS)) this.#sessions.delete(session.id);
+    for (const session of detached.slice(0, detached.length - MAX_DETACHED_SESSIONS)) this.#drop(session, "over_limit");
+  }
+
+  #drop(session: Session, reason: EvictionReason): void {
+    this.#sessions.delete(session.id);
+    this.onEvict(session, reason);
   }
 }

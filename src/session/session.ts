@@ -4,6 +4,7 @@
  * daemon restart loses nothing a client cannot give back.
  */
 import type { FlagAttributes } from "../flags/runtime-flags.ts";
+import type { Discovery } from "../protocol/explain.ts";
 import type { PermissionSettings } from "../permissions/rules.ts";
 import type { Tool } from "../tool/tool.ts";
 import { CallScheduler } from "./call-scheduler.ts";
@@ -72,6 +73,8 @@ export class Session {
    * plain MCP client sends no transcript, so this is how they count as discovered.
    */
   readonly searched = new Set<string>();
+  /** How each name in `searched` was found (for `toolpool explain`); keys are pool names, so bounded by the pool. */
+  readonly found = new Map<string, Discovery>();
   /** Built on first use by the core (src/core/session-tools.ts), then fixed for the session's life. */
   ownTools: SessionOwnTools | undefined;
   #settings: SessionSettings;

@@ -37,6 +37,18 @@ export interface ExecuteOptions {
    */
   discovery?: Discovery;
   isDeferred?: (tool: Tool) => boolean;
+  /** Told which tool a call resolved to, and the router it came through (metrics count the target). */
+  onResolved?: (tool: Tool, router: Tool | undefined) => void;
+  /** Told when the pipeline refuses a call before the tool runs (the daemon logs it, with the reason). */
+  onRefused?: (refusal: CallRefusal) => void;
+}
+
+/** A call the pipeline turned away before the tool ran. */
+export interface CallRefusal {
+  kind: "unknown_tool" | "kill_switch" | "not_enabled" | "permission_denied";
+  /** The name asked for (unknown tools) or the tool's own name. */
+  tool: string;
+  reason: string;
 }
 
 interface Resolved {
@@ -47,13 +59,18 @@ interface Resolved {
 }
 
 export async function executeTool(name: string, input: unknown, context: ToolContext, options: ExecuteOptions): Promise<ToolResult> {
-  const resolved = resolve(name, input, options);
+  const refuse = (kind: CallRefusal["kind"], tool: string, reason: string, message: string) => {
+    options.onRefused?.({ kind, tool, reason });
+    return errorResult(message);
+  };
+  const resolved = resolve(name, input, options, refuse);
   if ("isError" in resolved) return resolved;
   const { tool } = resolved;
+  options.onResolved?.(tool, resolved.router);
 
   const killed = options.killSwitch?.(tool);
-  if (killed) return errorResult(`${tool.name} is switched off: ${killed}`);
-  if (!tool.isEnabled()) return errorResult(`${tool.name} is not enabled in this daemon.`);
+  if (killed) return refuse("kill_switch", tool.name, killed, `${tool.name} is switched off: ${killed}`);
+  if (!tool.isEnabled()) return refuse("not_enabled", tool.name, "not enabled", `${tool.name} is not enabled in this daemon.`);
 
   const blind = options.discovery !== undefined && options.isDeferred?.(tool) === true && !options.discovery.has(tool.name);
   const validated = tool.validator(resolved.input);
@@ -64,10 +81,10 @@ export async function executeTool(name: string, input: unknown, context: ToolCon
     const problem = await tool.validateInput(value, context);
     if (problem) return errorResult(problem);
     const own = await tool.checkPermissions(value, context);
-    if (own.behavior === "deny") return errorResult(`Permission denied for ${tool.name}: ${own.message}`);
+    if (own.behavior === "deny") return refuse("permission_denied", tool.name, own.message, `Permission denied for ${tool.name}: ${own.message}`);
     const access = await tool.access(value, context.cwd);
     const verdict = evaluateRules(options.permissions, tool, value, context.cwd, access);
-    if (!verdict.allowed) return errorResult(`Permission denied for ${tool.name}: ${verdict.reason}.`);
+    if (!verdict.allowed) return refuse("permission_denied", tool.name, verdict.reason, `Permission denied for ${tool.name}: ${verdict.reason}.`);
     if (blind) options.discovery?.add(tool.name);
 
     const timeoutMs = tool.timeoutMs ?? options.defaultTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
@@ -82,12 +99,19 @@ export async function executeTool(name: string, input: unknown, context: ToolCon
 }
 
 /** The resolve stage: the named tool, or the target its router names (one hop; routers do not nest). */
-function resolve(name: string, input: unknown, options: ExecuteOptions): Resolved | ToolResult {
+function resolve(
+  name: string,
+  input: unknown,
+  options: ExecuteOptions,
+  refuse: (kind: CallRefusal["kind"], tool: string, reason: string, message: string) => ToolResult,
+): Resolved | ToolResult {
   const tool = options.lookup(name);
-  if (!tool) return errorResult(`No tool named "${name}" is available. Use one of the tools you were given.`);
+  if (!tool) return refuse("unknown_tool", name, "no such tool", `No tool named "${name}" is available. Use one of the tools you were given.`);
   if (!tool.redirect) return { tool, input };
   // A deny rule on the router itself still closes it.
-  if (isToolDeniedOutright(options.permissions, tool)) return errorResult(`Permission denied for ${tool.name}: denied by a rule of this session.`);
+  if (isToolDeniedOutright(options.permissions, tool)) {
+    return refuse("permission_denied", tool.name, "a deny rule names it", `Permission denied for ${tool.name}: denied by a rule of this session.`);
+  }
   const own = tool.validator(input);
   if (!own.ok) return errorResult(own.message);
   const routed = tool.redirect(own.value);

@@ -222,7 +222,13 @@ describe("hostile calls (compiled binary)", () => {
     });
     const { value, slowestPingMs } = await slowestPingDuring(socketPath, call(client, "mcp__hostile__redos", { text: `${"a".repeat(40)}!` }));
     expect(value.result).toEqual({
-      content: [{ type: "text", text: 'Invalid input for mcp__hostile__redos:\n- text: must match pattern "^(a+)+$"\nRewrite the input so it satisfies the tool\'s input schema, then call it again.' }],
+      // A blind call (never discovered in this session): the error also carries the schema.
+      content: [
+        {
+          type: "text",
+          text: 'Invalid input for mcp__hostile__redos:\n- text: must match pattern "^(a+)+$"\nRewrite the input so it satisfies the tool\'s input schema, then call it again.\n\nThe input schema of mcp__hostile__redos:\n{"type":"object","properties":{"text":{"type":"string","pattern":"^(a+)+$"}},"required":["text"]}',
+        },
+      ],
       isError: true,
     });
     expect(slowestPingMs).toBeLessThan(1_000);

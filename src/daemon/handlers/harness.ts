@@ -22,7 +22,7 @@ import { searchParams } from "../../protocol/methods.ts";
 import { isDeferredTool } from "../../deferral/is-deferred.ts";
 
 /** What the harness methods use of the core. */
-export type HarnessCore = Pick<ToolPoolCore, "openSession" | "sessionToolDeps" | "assemble" | "call" | "pool" | "search" | "pendingServers" | "logger">;
+export type HarnessCore = Pick<ToolPoolCore, "openSession" | "sessionToolDeps" | "assemble" | "call" | "pool" | "search" | "pendingServers" | "logger" | "metrics">;
 
 export function registerHarnessMethods(dispatcher: Dispatcher, core: HarnessCore, wire: SessionBinding): void {
   dispatcher.register(
@@ -81,6 +81,7 @@ export function registerHarnessMethods(dispatcher: Dispatcher, core: HarnessCore
         ...(params.maxResults !== undefined && { maxResults: params.maxResults }),
         pendingServers: core.pendingServers(),
       });
+      core.metrics.search({ kind: result.kind, results: result.matches.length, source: "cli" });
       return {
         ...result,
         matches: result.matches.map((match) => {

@@ -57,7 +57,12 @@ export function registerPrefetchMethods(dispatcher: Dispatcher, core: PrefetchCo
       const current = view(session);
       const result = prefetcher.prefetch(current, params.messages);
       // In proxy delivery a suggestion carries its schema, so ExecuteExtraTool may run it at once.
-      if (current.delivery === "proxy") for (const suggestion of result.suggestions) session.searched.add(suggestion.name);
+      if (current.delivery === "proxy") {
+        for (const suggestion of result.suggestions) {
+          session.searched.add(suggestion.name);
+          session.found.set(suggestion.name, { via: "prefetch" });
+        }
+      }
       return { sessionId: session.id, ...result };
     },
   );

@@ -1,0 +1,27 @@
+import { expect, test } from "bun:test";
+import { formatExplanation } from "../../src/cli/explain-command.ts";
+
+test("explain's text form: the summary, one marked line per decision, and the two answers", () => {
+  const text = formatExplanation({
+    name: "mcp__fx__echo",
+    tool: "mcp__fx__echo",
+    session: "s1",
+    inToolsArray: false,
+    callable: false,
+    summary: "mcp__fx__echo is deferred and not discovered yet: it waits behind ToolSearch",
+    decisions: [
+      { step: "server", verdict: "pass", reason: "MCP server fx is connected", server: "fx", state: "connected" },
+      { step: "deferral", verdict: "note", reason: "an MCP tool: deferred whenever the session defers", rule: "mcp_tool" },
+      { step: "discovered", verdict: "blocked", reason: "not discovered in this session yet" },
+    ],
+  });
+  expect(text).toBe(
+    [
+      "mcp__fx__echo (session s1): mcp__fx__echo is deferred and not discovered yet: it waits behind ToolSearch",
+      "  ✓ server       MCP server fx is connected",
+      "  · deferral     an MCP tool: deferred whenever the session defers",
+      "  ✗ discovered   not discovered in this session yet",
+      "  in the tools array: no; callable: no",
+    ].join("\n"),
+  );
+});
