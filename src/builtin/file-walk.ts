@@ -96,7 +96,7 @@ async function listDirectory(path: string, root: string, pause: () => Promise<vo
       if (rows.length % PAUSE_EVERY === 0) await pause();
       rows.push({ name: entry.name, directory: entry.isDirectory(), file: entry.isFile() });
     }
-    return await sortByName(rows, pause);
+    return await sortSliced(rows, (a, b) => a.name <= b.name, pause);
   } catch {
     // Unreadable or vanished mid-walk: skip it rather than fail the whole search.
     return [];
@@ -107,10 +107,10 @@ async function listDirectory(path: string, root: string, pause: () => Promise<vo
 const PAUSE_EVERY = 1024;
 
 /**
- * Bottom-up merge sort by name (UTF-16 code units, as `<` compares) that pauses as it goes:
+ * A stable bottom-up merge sort that pauses as it goes (`inOrder(a, b)`: may `a` come first):
  * `Array.prototype.sort` with a comparator held the event loop 300 ms for 50,000 entries.
  */
-export async function sortByName<T extends { name: string }>(rows: T[], pause: () => Promise<void>): Promise<T[]> {
+export async function sortSliced<T>(rows: T[], inOrder: (a: T, b: T) => boolean, pause: () => Promise<void>): Promise<T[]> {
   let source = rows;
   let target: T[] = new Array<T>(rows.length);
   for (let width = 1; width < source.length; width *= 2) {
@@ -123,7 +123,7 @@ export async function sortByName<T extends { name: string }>(rows: T[], pause: (
         if (out % PAUSE_EVERY === 0) await pause();
         const a = source[left];
         const b = source[right];
-        if (left < middle && (right >= end || (a as T).name <= (b as T).name)) {
+        if (left < middle && (right >= end || inOrder(a as T, b as T))) {
           target[out] = a as T;
           left++;
         } else {
@@ -142,6 +142,6 @@ export async function newestFirst(paths: readonly string[]): Promise<string[]> {
   const stamped = await Promise.all(
     paths.map(async (path) => ({ path, mtime: await stat(path).then((info) => info.mtimeMs, () => 0) })),
   );
-  stamped.sort((a, b) => b.mtime - a.mtime || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return stamped.map((entry) => entry.path);
+  const sorted = await sortSliced(stamped, (a, b) => a.mtime > b.mtime || (a.mtime === b.mtime && a.path <= b.path), timeSlicer());
+  return sorted.map((entry) => entry.path);
 }

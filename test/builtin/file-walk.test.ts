@@ -1,17 +1,17 @@
 /** The walk behind Glob and Grep: name order without holding the event loop, even for huge directories. */
 import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
-import { FileWalk, sortByName } from "../../src/builtin/file-walk.ts";
+import { FileWalk, sortSliced } from "../../src/builtin/file-walk.ts";
 import { timeSlicer } from "../../src/builtin/time-slice.ts";
 import { makeWorkspace } from "./fixture.ts";
 
-describe("sortByName", () => {
+describe("sortSliced", () => {
   test("orders as `<` does (UTF-16 code units), stable for every length, pausing as it goes", async () => {
     const names = ["b", "B", "a", "ä", "a1", "a10", "a2", "Z", "😀", "é", "", "aa", "a"];
     let pauses = 0;
     for (let length = 0; length <= names.length; length++) {
       const rows = names.slice(0, length).map((name, index) => ({ name, index }));
-      const sorted = await sortByName(rows, async () => {
+      const sorted = await sortSliced(rows, (a, b) => a.name <= b.name, async () => {
         pauses++;
       });
       const expected = [...rows].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.index - b.index));
@@ -25,7 +25,7 @@ describe("sortByName", () => {
     let clock = 0;
     let yields = 0;
     const pause = timeSlicer({ now: () => (clock += 1), sliceMs: 8, yielder: async () => void yields++ });
-    const sorted = await sortByName(rows, pause);
+    const sorted = await sortSliced(rows, (a, b) => a.name <= b.name, pause);
     expect(sorted.every((row, index) => index === 0 || (sorted[index - 1] as { name: string }).name <= row.name)).toBe(true);
     expect(yields).toBeGreaterThan(10);
   });
