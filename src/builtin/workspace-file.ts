@@ -59,7 +59,9 @@ export async function openInWorkspace(path: string, roots: readonly string[], di
     }
     return {
       ok: true,
-      entry: { handle, path: real, stats, [Symbol.asyncDispose]: () => handle.close() },
+      // Closing a read-only descriptor cannot fail in a way the caller could act on, so the answer
+      // does not wait one more trip to the I/O threads for it.
+      entry: { handle, path: real, stats, [Symbol.asyncDispose]: async () => void handle.close().catch(() => {}) },
     };
   } catch (error) {
     await handle.close();
@@ -85,6 +87,9 @@ export async function readAtMost(handle: FileHandle, maxBytes: number, expectedB
     if (bytesRead === 0) break;
     chunks.push(buffer.subarray(0, bytesRead));
     total += bytesRead;
+    // Exactly the expected size and the byte asked for past it did not come: that is the end, and a
+    // further read (one more trip to the I/O threads) would only confirm it.
+    if (total === expectedBytes && bytesRead < want) break;
     size = READ_CHUNK_BYTES;
   }
   const bytes = chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks, total);

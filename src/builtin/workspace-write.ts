@@ -32,7 +32,7 @@ export async function writeInWorkspace(path: string, content: string | Uint8Arra
   try {
     directory = process.platform === "linux" ? await openDirectory(dirname(path), roots) : await pathDirectory(dirname(path), roots);
   } catch (error) {
-    if (error instanceof WriteRefused) return { ok: false, reason: error.message };
+    if (error instanceof WriteRefused) return { ok: false, reason: `${error.message}.` };
     throw error;
   }
   try {

@@ -5,7 +5,7 @@
  * linear time (backreferences, lookaround) is refused here with the reason, before RE2's own parser
  * would report it in its terms or, for `\k<name>`, silently read it as literal text.
  */
-import { RE2JS } from "re2js";
+import type { RE2JS } from "re2js";
 
 /** Longest pattern accepted: a model's search needs far less, and compile cost grows with it. */
 export const MAX_PATTERN_CHARS = 4096;
@@ -52,6 +52,8 @@ export function compileLinearRegex(pattern: string, options: LinearRegexOptions 
         "so that no pattern can stall the daemon. Rewrite it without that construct",
     );
   }
+  // Loaded on the first pattern, not at start-up: the engine costs tens of ms to load.
+  const { RE2JS } = require("re2js") as typeof import("re2js");
   let compiled: RE2JS;
   try {
     const flags =

@@ -1,6 +1,6 @@
 /** Write and Edit: creating, overwriting, exact replacement, uniqueness, line endings. */
 import { describe, expect, test } from "bun:test";
-import { chmodSync, statSync, symlinkSync } from "node:fs";
+import { chmodSync, readdirSync, statSync, symlinkSync } from "node:fs";
 import { makeWorkspace } from "./fixture.ts";
 
 describe("Write", () => {
@@ -16,6 +16,20 @@ describe("Write", () => {
       isError: false,
     });
     expect(await Bun.file(path).text()).toBe("x");
+  });
+
+  test("writes by temp file and rename: no temp file is left, and a file in the way of a parent is named", async () => {
+    using workspace = makeWorkspace();
+    await workspace.run("Write", { file_path: "deep/er/x.txt", content: "one" });
+    await workspace.run("Write", { file_path: "deep/er/x.txt", content: "two" });
+    await workspace.run("Edit", { file_path: "deep/er/x.txt", old_string: "two", new_string: "three" });
+    expect(readdirSync(workspace.path("deep/er"))).toEqual(["x.txt"]);
+    expect(await Bun.file(workspace.path("deep/er/x.txt")).text()).toBe("three");
+    workspace.file("plain.txt", "a file");
+    expect(await workspace.run("Write", { file_path: "plain.txt/inner.txt", content: "x" })).toEqual({
+      text: `${workspace.path("plain.txt")} is not a directory, so no file can be written inside it.`,
+      isError: true,
+    });
   });
 
   test("keeps an overwritten file's mode", async () => {
