@@ -12,6 +12,7 @@ import { assemblePool, type Pool } from "../pool/assemble.ts";
 import { STOP_BUDGET_MS } from "../protocol/limits.ts";
 import { SessionStore } from "../session/session-store.ts";
 import type { Session } from "../session/session.ts";
+import { OPERATOR_DEFAULTS, reapplyPermissionCeiling } from "../permissions/ceiling.ts";
 import { resolveSettings, type SettingsDefaults } from "../session/settings.ts";
 import { executeTool } from "../tool/execute.ts";
 import type { ToolResult } from "../tool/result.ts";
@@ -312,6 +313,8 @@ export class Daemon implements DaemonState {
       if (this.#stopping) return;
       const previous = this.#config;
       this.#config = config;
+      // The operator's rules are a ceiling for open sessions too, from this reload on.
+      for (const session of this.sessions.all()) session.settings = { ...session.settings, permissions: reapplyPermissionCeiling(config.permissions ?? OPERATOR_DEFAULTS, session.settings.permissions) };
       await this.#flags.reconfigure(previous, config);
       if (this.#mcp) await this.#mcp.reconfigure(servers);
       else if (servers.length > 0) this.#startMcp(servers);
