@@ -29,6 +29,7 @@ import { CoreFlags } from "./core-flags.ts";
 import { SearchSync } from "./search-sync.ts";
 import { sessionLookup, sessionTools, type SessionToolDeps } from "./session-tools.ts";
 import { dirname } from "node:path";
+import { OPERATOR_DEFAULTS, reapplyPermissionCeiling } from "../permissions/ceiling.ts";
 import { logEviction, logRefusal } from "../runtime/event-logs.ts";
 import type { Metrics } from "../telemetry/metrics.ts";
 import { createMetrics } from "../telemetry/create-metrics.ts";
@@ -284,6 +285,10 @@ export class ToolPoolCore {
     const servers = await this.serverSpecs(config);
     if (this.#closed) return;
     const previous = this.#config;
+    // The operator's rules are a ceiling for open sessions too, from this reload on.
+    for (const session of this.sessions.all()) {
+      session.settings = { ...session.settings, permissions: reapplyPermissionCeiling(config.permissions ?? OPERATOR_DEFAULTS, session.settings.permissions) };
+    }
     if (JSON.stringify(previous.telemetry) !== JSON.stringify(config.telemetry)) this.logger.warn("telemetry settings changed; they apply from the next start");
     this.#config = config;
     await this.#flags.reconfigure(previous, config);

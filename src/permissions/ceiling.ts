@@ -15,7 +15,8 @@
  * - no `permissions` from the session: the config's, as they are.
  *
  * Re-opening a session merges its new request under the config again; what it asked before is
- * replaced, what the operator set is never lost.
+ * replaced, what the operator set is never lost. A config reload merges each open session's own
+ * choices (kept as `sessionMode`, `sessionAllow`, `sessionDeny`) under the new config.
  */
 import type { PermissionMode, PermissionSettings } from "./rules.ts";
 
@@ -61,7 +62,25 @@ export function applyPermissionCeiling(
     allow: base.allow,
     deny: unique([...operator.deny, ...(request.deny ?? [])]),
     ...(request.allow !== undefined && request.allow.length > 0 && { sessionAllow: unique(request.allow) }),
+    ...(request.deny !== undefined && request.deny.length > 0 && { sessionDeny: unique(request.deny) }),
+    ...(request.mode !== undefined && { sessionMode: request.mode }),
   };
+}
+
+/**
+ * After a config reload: an open session's own choices merged under the new config, so the
+ * operator's new rules apply to it at once. A mode the new config no longer allows is narrowed to
+ * the config's (a reload cannot refuse a session that is already open).
+ */
+export function reapplyPermissionCeiling(operator: OperatorPermissions, current: PermissionSettings): PermissionSettings {
+  const request: SessionPermissionRequest = { mode: current.sessionMode, allow: current.sessionAllow, deny: current.sessionDeny };
+  try {
+    return applyPermissionCeiling(operator, request);
+  } catch (error) {
+    if (!(error instanceof PermissionCeilingError)) throw error;
+    const { sessionMode: _refused, ...narrowed } = applyPermissionCeiling(operator, { ...request, mode: undefined });
+    return narrowed;
+  }
 }
 
 function narrowedMode(operator: OperatorPermissions, asked: PermissionMode | undefined): PermissionMode {

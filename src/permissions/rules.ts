@@ -32,6 +32,9 @@ export interface PermissionSettings {
   deny: readonly string[];
   /** The session's own allow list (see ceiling.ts): in default mode it must cover a write too. */
   sessionAllow?: readonly string[];
+  /** What the session itself asked for (already part of `deny` and `mode`), kept for a config reload. */
+  sessionDeny?: readonly string[];
+  sessionMode?: PermissionMode;
 }
 
 export const DEFAULT_PERMISSIONS: PermissionSettings = { mode: "default", allow: [], deny: [] };

@@ -10,7 +10,7 @@
  *   of their arguments (`echo`) name no path at all. Every other command is taken to read and
  *   write every path its arguments name.
  */
-import { pathCandidates } from "./shell-paths.ts";
+import { pathCandidates, type WorkingDirectory } from "./shell-paths.ts";
 import { HOLE, type Template } from "./star-match.ts";
 import { joinWords, renderWord } from "./shell-words.ts";
 
@@ -33,6 +33,9 @@ export const READ_ONLY_COMMANDS: ReadonlySet<string> = new Set([
   "cmp", "realpath", "readlink", "md5sum", "sha1sum", "sha256sum", "sha512sum", "cksum", "od", "hexdump",
   "strings", "du", "tree", "jq", "nl", "comm", "column",
 ]);
+
+/** Commands that change the working directory: relative paths after them may point anywhere. */
+export const DIRECTORY_CHANGERS: ReadonlySet<string> = new Set(["cd", "pushd", "popd"]);
 
 export const NO_PATH_COMMANDS: ReadonlySet<string> = new Set([
   "echo", "printf", "true", "false", "test", "[", "pwd", "cd", "pushd", "popd", "basename", "dirname", "sleep",
@@ -90,14 +93,15 @@ export function commandReadings(assignments: readonly Template[], words: readonl
 }
 
 /** The paths a command's arguments name, read and (unless the command only reads) written. */
-export function commandPaths(base: string, words: readonly Template[], cwd: string): { reads: Template[]; writes: Template[] } {
+export function commandPaths(base: string, words: readonly Template[], cwd: WorkingDirectory): { reads: Template[]; writes: Template[] } {
   if (NO_PATH_COMMANDS.has(base)) return { reads: [], writes: [] };
   const named = words.slice(1).flatMap((word) => pathCandidates(word, cwd));
   const reads = [...named];
   const args = words.slice(1).map((word) => word.map((part) => (part === HOLE ? "" : part)).join(""));
   if (readsRecursively(base, args)) {
     // `grep -r KEY .` shows what is below `.`: every argument, and the working directory, as a directory.
-    for (const directory of [...named, [cwd]]) reads.push([...directory, "/", HOLE]);
+    const working: Template = cwd === undefined ? [HOLE] : [cwd];
+    for (const directory of [...named, working]) reads.push([...directory, "/", HOLE]);
   }
   return { reads, writes: READ_ONLY_COMMANDS.has(base) ? [] : named };
 }

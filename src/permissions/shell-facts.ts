@@ -11,8 +11,8 @@
  *   time, `source`, arithmetic on variables, a construct not understood). Deny rules cannot be shown
  *   not to match an opaque command, so the rules treat it as matching every deny rule.
  */
-import { baseName, commandPaths, commandReadings, HIDDEN_RUNNERS, isShellScriptOption, MAX_WRAPPER_STARTS, SHELLS } from "./shell-commands.ts";
-import { isDescriptorTarget, redirectEffect } from "./shell-paths.ts";
+import { baseName, commandPaths, commandReadings, DIRECTORY_CHANGERS, HIDDEN_RUNNERS, isShellScriptOption, MAX_WRAPPER_STARTS, SHELLS } from "./shell-commands.ts";
+import { isDescriptorTarget, redirectEffect, type WorkingDirectory } from "./shell-paths.ts";
 import { HOLE, hasHole, type Template } from "./star-match.ts";
 import { joinWords, named, readWord, renderWord, misreadsContinuation, type SyntaxNode, type WordContext } from "./shell-words.ts";
 
@@ -69,8 +69,11 @@ class ShellWalk {
   #opaque: string | undefined;
   #nodes = 0;
   #nesting = 0;
+  #cwd: WorkingDirectory;
 
-  constructor(private readonly options: ShellReadOptions) {}
+  constructor(private readonly options: ShellReadOptions) {
+    this.#cwd = options.cwd;
+  }
 
   facts(): ShellFacts {
     if (this.#reads.length + this.#writes.length > MAX_PATHS) this.opaque(`more than ${MAX_PATHS} paths`);
@@ -212,7 +215,9 @@ class ShellWalk {
     const readings = commandReadings(assignments, words, base);
     if (readings.tooLong) this.opaque(`\`${base}\` with more than ${MAX_WRAPPER_STARTS} arguments`);
     for (const tail of readings.innerCommands) this.#runsScripts(baseName(String(tail[0]?.[0] ?? "")), tail, depth);
-    const paths = commandPaths(base, words, this.options.cwd);
+    const paths = commandPaths(base, words, this.#cwd);
+    // Tree order is run order closely enough: a path named before the `cd` kept the old directory.
+    if (DIRECTORY_CHANGERS.has(base)) this.#cwd = undefined;
     this.#reads.push(...paths.reads);
     this.#writes.push(...paths.writes);
     this.#commands.push({ reading: readings.reading, alsoReadings: readings.alsoReadings });
@@ -275,7 +280,7 @@ class ShellWalk {
     const operator = node.children.find((child) => child !== null && !child.isNamed)?.type ?? "";
     for (const target of named(node).filter((child) => child.type !== "file_descriptor")) {
       if (isDescriptorTarget(operator, target.text)) continue;
-      const effect = redirectEffect(operator, this.#word(target, depth), this.options.cwd);
+      const effect = redirectEffect(operator, this.#word(target, depth), this.#cwd);
       if (effect.read) this.#reads.push(effect.read);
       if (effect.write) {
         this.#writes.push(effect.write);

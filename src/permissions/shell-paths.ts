@@ -22,7 +22,10 @@ export interface RedirectEffect {
   unknown?: string;
 }
 
-export function redirectEffect(operator: string, target: Template, cwd: string): RedirectEffect {
+/** The working directory, or undefined once a `cd` may have changed it (relative paths then start unknown). */
+export type WorkingDirectory = string | undefined;
+
+export function redirectEffect(operator: string, target: Template, cwd: WorkingDirectory): RedirectEffect {
   if (target.length === 1 && DEVICE_TARGET.test(String(target[0]))) return {};
   const path = resolvePath(target, cwd);
   if (operator === "<>") return { read: path, write: path };
@@ -32,7 +35,7 @@ export function redirectEffect(operator: string, target: Template, cwd: string):
 }
 
 /** The paths an argument may name: itself, and what follows `=` (`--file=x`, `of=x`). */
-export function pathCandidates(word: Template, cwd: string): Template[] {
+export function pathCandidates(word: Template, cwd: WorkingDirectory): Template[] {
   const candidates = [word];
   const head = word[0];
   if (typeof head === "string" && head.includes("=")) candidates.push([head.slice(head.indexOf("=") + 1), ...word.slice(1)]);
@@ -40,9 +43,11 @@ export function pathCandidates(word: Template, cwd: string): Template[] {
 }
 
 /** Absolute, with `.` and `..` folded; a `..` after a hole could go anywhere, so what precedes it becomes one. */
-export function resolvePath(template: Template, cwd: string): Template {
+export function resolvePath(template: Template, cwd: WorkingDirectory): Template {
   const head = template[0];
-  const absolute: Template = head === HOLE || (typeof head === "string" && head.startsWith("/")) ? template : [`${cwd}/${head ?? ""}`, ...template.slice(1)];
+  const relative = !(head === HOLE || (typeof head === "string" && head.startsWith("/")));
+  if (relative && cwd === undefined) return [HOLE, "/", ...template];
+  const absolute: Template = relative ? [`${cwd}/${head ?? ""}`, ...template.slice(1)] : template;
   if (!hasHole(absolute)) return [normalize(String(absolute[0] ?? "/"))];
   let lastDotDot = -1;
   absolute.forEach((part, index) => {

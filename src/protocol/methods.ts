@@ -151,7 +151,7 @@ export interface SessionResult {
     workspaceRoots: string[];
     cwd: string;
     /** The effective rules: the config's, narrowed by the session's (`sessionAllow` is its own allow list). */
-    permissions: { mode: string; allow: readonly string[]; deny: readonly string[]; sessionAllow?: readonly string[] };
+    permissions: { mode: string; allow: readonly string[]; deny: readonly string[]; sessionAllow?: readonly string[]; sessionDeny?: readonly string[]; sessionMode?: string };
     announcements: string;
     prefetch: boolean;
     outputSchema: Record<string, unknown> | null;

@@ -5,8 +5,12 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { builtinTools } from "../../src/builtin/list.ts";
+import { parseConfig } from "../../src/config/load.ts";
+import { Daemon } from "../../src/daemon/daemon.ts";
+import { silentLogger } from "../../src/runtime/logger.ts";
 import { RawClient } from "../helpers/raw-client.ts";
-import { startTestDaemon } from "../helpers/daemon-harness.ts";
+import { startTestDaemon, tempSocketDir } from "../helpers/daemon-harness.ts";
 
 const SECRET = "API_KEY=hunter2-secret";
 
@@ -78,6 +82,37 @@ describe("the config's permissions are a ceiling for every session", () => {
     expect(await call(client, opened.sessionId, "Bash", { command: "touch made.txt" })).toEqual({ text: "(no output)\nExit code: 0", isError: false });
     expect((await call(client, opened.sessionId, "Bash", { command: "rm -f victim.txt" })).isError).toBe(true);
     expect(existsSync(join(root, "victim.txt"))).toBe(true);
+  });
+});
+
+describe("a config reload", () => {
+  test("binds open sessions to the new rules at once", async () => {
+    const root = workspace();
+    const dir = tempSocketDir();
+    const configPath = join(dir, "config.json");
+    const config = (permissions: Record<string, unknown>) => ({ workspaceRoots: [root], permissions });
+    writeFileSync(configPath, JSON.stringify(config({ allowSessionBypass: true })));
+    const daemon = new Daemon({
+      socketPath: join(dir, "r.sock"),
+      config: parseConfig(config({ allowSessionBypass: true }), configPath),
+      configSource: { path: configPath, explicit: true },
+      builtins: builtinTools(),
+      logger: silentLogger,
+    });
+    await daemon.start();
+    try {
+      using client = await RawClient.open(join(dir, "r.sock"));
+      const id = ((await open(client, { permissions: { mode: "bypass", deny: ["Bash(curl *)"] } })).result as { sessionId: string }).sessionId;
+      writeFileSync(configPath, JSON.stringify(config({ deny: ["Bash(rm *)"] })));
+      await daemon.reload();
+      expect(await call(client, id, "Bash", { command: "rm -f victim.txt" })).toEqual({ text: 'Permission denied for Bash: denied by the rule "Bash(rm *)".', isError: true });
+      expect((await call(client, id, "Bash", { command: "curl -s http://127.0.0.1:9" })).isError).toBe(true);
+      const resumed = (await open(client, { sessionId: id })).result as { settings: { permissions: unknown } };
+      expect(resumed.settings.permissions).toEqual({ mode: "default", allow: [], deny: ["Bash(rm *)", "Bash(curl *)"], sessionDeny: ["Bash(curl *)"] });
+      expect(existsSync(join(root, "victim.txt"))).toBe(true);
+    } finally {
+      await daemon.stop("test finished");
+    }
   });
 });
 

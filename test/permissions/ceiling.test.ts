@@ -1,6 +1,6 @@
 /** The operator's rules as a ceiling: what a session may add, and the hostile requests it may not make. */
 import { describe, expect, test } from "bun:test";
-import { applyPermissionCeiling, OPERATOR_DEFAULTS, PermissionCeilingError, type OperatorPermissions } from "../../src/permissions/ceiling.ts";
+import { applyPermissionCeiling, OPERATOR_DEFAULTS, PermissionCeilingError, reapplyPermissionCeiling, type OperatorPermissions } from "../../src/permissions/ceiling.ts";
 import { evaluateRules } from "../../src/permissions/rules.ts";
 import { createBashTool } from "../../src/builtin/bash.ts";
 
@@ -27,7 +27,7 @@ describe("applyPermissionCeiling", () => {
   });
 
   test('{"mode":"default"} keeps every operator rule (it used to replace them)', () => {
-    expect(applyPermissionCeiling(operator, { mode: "default" })).toEqual({ mode: "default", allow: ["Bash(git *)"], deny: ["Bash(rm *)", "Read(**/.env)"] });
+    expect(applyPermissionCeiling(operator, { mode: "default" })).toEqual({ mode: "default", allow: ["Bash(git *)"], deny: ["Bash(rm *)", "Read(**/.env)"], sessionMode: "default" });
   });
 
   test("deny: [] removes nothing; a session's deny rules are added", () => {
@@ -50,7 +50,7 @@ describe("applyPermissionCeiling", () => {
       message: 'a session may not choose "bypass": the daemon\'s config does not set permissions.allowSessionBypass',
     });
     const bypass = applyPermissionCeiling({ ...operator, allowSessionBypass: true }, { mode: "bypass", deny: [] });
-    expect(bypass).toEqual({ mode: "bypass", allow: ["Bash(git *)"], deny: ["Bash(rm *)", "Read(**/.env)"] });
+    expect(bypass).toEqual({ mode: "bypass", allow: ["Bash(git *)"], deny: ["Bash(rm *)", "Read(**/.env)"], sessionMode: "bypass" });
     expect(await bashVerdict(bypass, "make install")).toEqual({ allowed: true });
     expect(await bashVerdict(bypass, "rm -rf x")).toEqual({ allowed: false, reason: 'denied by the rule "Bash(rm *)"' });
     expect(refused(() => applyPermissionCeiling({ ...operator, allowSessionBypass: false }, { mode: "bypass" })).field).toBe("permissions.mode");
@@ -72,6 +72,14 @@ describe("applyPermissionCeiling", () => {
     const settings = applyPermissionCeiling(operator, { allow: ["Bash(git status)"] });
     expect(await bashVerdict(settings, "git status")).toEqual({ allowed: true });
     expect(await bashVerdict(settings, "git push")).toEqual({ allowed: false, reason: "no allow rule of this session covers it (it runs git push)" });
+  });
+
+  test("a config reload re-applies the ceiling: new operator rules bind open sessions; a mode now too wide is narrowed", () => {
+    const open = applyPermissionCeiling({ ...OPERATOR_DEFAULTS, allowSessionBypass: true }, { mode: "bypass", deny: ["Bash(curl *)"], allow: ["Bash(git *)"] });
+    const reloaded = reapplyPermissionCeiling({ mode: "default", allow: [], deny: ["Bash(rm *)"] }, open);
+    expect(reloaded).toEqual({ mode: "default", allow: [], deny: ["Bash(rm *)", "Bash(curl *)"], sessionAllow: ["Bash(git *)"], sessionDeny: ["Bash(curl *)"] });
+    const readOnly = reapplyPermissionCeiling({ mode: "readOnly", allow: [], deny: [] }, applyPermissionCeiling(OPERATOR_DEFAULTS, { mode: "readOnly" }));
+    expect(readOnly).toEqual({ mode: "readOnly", allow: [], deny: [], sessionMode: "readOnly" });
   });
 
   test("with no operator allow list, a session's own list applies", async () => {

@@ -98,6 +98,11 @@ describe("readShellFacts over tree-sitter-bash", () => {
     expect(facts.writes.map(showTemplate)).toEqual(["/w/sub/e", "/w/sub/f", "/w/sub/g"]);
   });
 
+  test("after a cd, relative paths start unknown", async () => {
+    const facts = await parser.read("cat a; cd /; cat w/.env /abs", "/w");
+    expect(facts.reads.map(showTemplate)).toEqual(["/w/a", "…/w/.env", "/abs"]);
+  });
+
   test("a hole before .. makes everything before it unknown", async () => {
     const facts = await parser.read("cat $d/../.env ./x/./y", "/w");
     expect(facts.reads).toEqual([[HOLE, "/.env"], ["/w/x/y"]]);
