@@ -60,10 +60,11 @@ const builtins = builtinTools();
 const pool = assemblePool({ builtins, mcpTools });
 // The array's bytes do not depend on the engine; ToolSearch is never called here.
 const engine: ToolSearchEngine = { query: () => ({ kind: "keyword", matches: [] }) };
-const metaTools = (delivery: "native" | "proxy") => ({
-  toolSearch: createToolSearchTool({ engine, lookup: pool.get, delivery }),
+const metaToolsFor = (announcements: AssembleSettings["announcements"]) => (delivery: "native" | "proxy") => ({
+  toolSearch: createToolSearchTool({ engine, lookup: pool.get, delivery, announcements }),
   executeExtraTool: createExecuteExtraTool({ lookup: pool.get }),
 });
+const metaTools = metaToolsFor("list");
 const encoder = getEncoding("o200k_base");
 const tokens = (text: string) => encoder.encode(text).length;
 
@@ -75,7 +76,8 @@ const serverDescriptions = new Map(
 );
 
 function measure(settings: AssembleSettings, serverInstructions?: ReadonlyMap<string, string>) {
-  const result = assembleRequest({ settings, tools: pool.tools, messages: [], metaTools, ...(serverInstructions && { serverInstructions }) });
+  // The session's ToolSearch description depends on its announcement style.
+  const result = assembleRequest({ settings, tools: pool.tools, messages: [], metaTools: metaToolsFor(settings.announcements), ...(serverInstructions && { serverInstructions }) });
   const json = JSON.stringify(result.tools);
   return {
     delivery: result.delivery,

@@ -1,7 +1,7 @@
 import { Bm25fScorer } from "./bm25f-scorer.ts";
 import { FIELD_BITS } from "./fields.ts";
 import type { InvertedIndex } from "./inverted-index.ts";
-import { prepareQuery, type PreparedQuery, type QueryTokens } from "./query-terms.ts";
+import { PAIR_BASE, prepareQuery, type PreparedQuery, type QueryTokens } from "./query-terms.ts";
 import type { RankingOptions } from "./ranking-options.ts";
 import { rerank, type Candidate } from "./reranker.ts";
 import type { MentionInput, ServerMention } from "./server-mention.ts";
@@ -89,6 +89,11 @@ export class KeywordRanker {
       idf += termIdf;
     }
     if (termIds.size > 0 && !this.namesServer(input, termIds)) return undefined;
+    // The name is membership, not a phrase: "GitLab" (git + lab) or "request GitLab" found adjacent
+    // in a description would reward each repetition of the name again.
+    for (const key of [...query.pairs.keys()]) {
+      if (termIds.has(Math.floor(key / PAIR_BASE)) || termIds.has(key % PAIR_BASE)) query.pairs.delete(key);
+    }
     return { ...input, termIds, idf };
   }
 

@@ -82,4 +82,24 @@ describe("natural requests on a real pool", () => {
     expect(top("open a pull request on github")).toBe("mcp__github__list_pull_requests");
     expect(top("what are the coordinates of 1600 Amphitheatre Parkway")).toBe("mcp__google-maps__maps_reverse_geocode");
   });
+
+  test("how often a description repeats the server's name does not count (the issue's GitLab case)", () => {
+    const build = (ranking = {}) => {
+      const small = new ToolSearchIndex({ ranking });
+      const add = (server: string, tool: string, description: string) =>
+        small.add({ name: `mcp__${server}__${tool}`, server, rawToolName: tool, description });
+      add("gitlab", "list_merge_requests", "List merge requests of a GitLab project (GitLab.com or a self-hosted GitLab instance; needs a GitLab token).");
+      add("gitlab", "create_merge_request", "Create a new merge request in a project.");
+      add("gitlab", "get_project", "Get a GitLab project by id (GitLab.com or self-hosted GitLab).");
+      add("github", "create_pull_request", "Create a new pull request in a GitHub repository.");
+      return small;
+    };
+    const top = (small: ToolSearchIndex, query: string) => small.query(query).matches[0]?.name;
+    const withServer = "open a merge request in GitLab from feature-x into main";
+    expect(top(build(), "open a merge request from feature-x into main")).toBe("mcp__gitlab__create_merge_request");
+    expect(top(build(), withServer)).toBe("mcp__gitlab__create_merge_request");
+    expect(top(build(), withServer.replace("GitLab", "gitlab"))).toBe("mcp__gitlab__create_merge_request");
+    // Without membership, the name's repetitions win.
+    expect(top(build({ serverMembership: 0 }), withServer)).toBe("mcp__gitlab__list_merge_requests");
+  });
 });
