@@ -1,4 +1,5 @@
 /** The client-side commands: status, tools, call, stop. Each talks to a running daemon. */
+import { readBridgeStats } from "../bridge/bridge-stats.ts";
 import { DaemonError, NotRunningError, ToolpoolClient } from "../client/client.ts";
 import { resolveSocketPath } from "../daemon/socket-path.ts";
 import { ExitCode, UsageError } from "./exit-codes.ts";
@@ -43,7 +44,10 @@ export async function withClient(
 export function status(options: ClientCommandOptions): Promise<number> {
   return withClient(options, async (client) => {
     const result = await client.status();
-    options.out(options.json ? JSON.stringify({ running: true, ...result }) : formatStatus(result));
+    // HTTP bridges are separate processes: their session and eviction counts come from their files.
+    const httpBridges = readBridgeStats(resolveSocketPath(options.socket));
+    if (options.json) options.out(JSON.stringify({ running: true, ...result, ...(httpBridges.length > 0 && { httpBridges }) }));
+    else options.out([formatStatus(result), ...httpBridges.map((bridge) => `  HTTP bridge pid ${bridge.pid} at ${bridge.url}: ${bridge.evictions} idle sessions evicted`)].join("\n"));
     return ExitCode.Ok;
   });
 }
