@@ -17,10 +17,19 @@ export interface ServeOptions {
   config?: string;
   /** Add the reference MCP servers from ./node_modules/.bin. */
   demo?: boolean;
+  /** `json`: keep the JSON log lines on a terminal too. */
+  logFormat?: "json";
 }
 
+/** Info and debug events a terminal already sees as friendly lines (start-up, servers connecting). */
+const QUIET_IN_TERMINAL = /^\{"time":"[^"]*","level":"(info|debug)"/;
+
 export async function serve(options: ServeOptions): Promise<number> {
-  const logger = createLogger("info");
+  // In a terminal the friendly lines below say what the info events say: print each event once.
+  const quiet = process.stdout.isTTY === true && process.stderr.isTTY === true && options.logFormat !== "json";
+  const logger = createLogger("info", (line) => {
+    if (!(quiet && QUIET_IN_TERMINAL.test(line))) process.stderr.write(line);
+  });
   const socketPath = resolveSocketPath(options.socket);
   const configSource = locateConfig(options.config);
   let daemon: Daemon;
