@@ -6,10 +6,11 @@
  * `--release` also writes dist/release/toolpool-<tier>-<os>-<arch>.tar.gz per tier built (a
  * directory holding the binary as `toolpool`, README.md and LICENSE when present) and SHA256SUMS.
  */
-import { copyFile, mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { isTierName, TIERS, type TierName } from "./features/tiers.ts";
+import { writeRelease } from "./scripts/release-archives.ts";
 import packageJson from "./package.json" with { type: "json" };
 
 const DIST = join(import.meta.dir, "dist");
@@ -94,42 +95,7 @@ async function main() {
   const manifest = [...entries.values()].sort((a, b) => a.tier.localeCompare(b.tier));
   await writeFile(manifestPath, `${JSON.stringify({ binaries: manifest }, null, 2)}\n`);
   process.stderr.write(`wrote ${manifestPath}\n`);
-  if (values.release) await writeRelease(tiers);
-}
-
-/** `tar` is a build-time tool here (every Linux and macOS has one); the product never needs it. */
-async function writeRelease(tiers: readonly TierName[]): Promise<void> {
-  const releaseDir = join(DIST, "release");
-  await mkdir(releaseDir, { recursive: true });
-  const platform = `${process.platform}-${process.arch}`;
-  // A release of one tier keeps the sums of the other archives already there.
-  const sumsPath = join(releaseDir, "SHA256SUMS");
-  const built = new Set(tiers.map((tier) => `toolpool-${tier}-${platform}.tar.gz`));
-  const sums = (await readFile(sumsPath, "utf8").catch(() => ""))
-    .split("\n")
-    .filter((line) => /^[0-9a-f]{64}  \S+$/.test(line) && !built.has(line.slice(66)));
-  for (const tier of tiers) {
-    const name = `toolpool-${tier}-${platform}`;
-    const staging = join(releaseDir, name);
-    await rm(staging, { recursive: true, force: true });
-    await mkdir(staging);
-    await copyFile(join(DIST, `toolpool-${tier}`), join(staging, "toolpool"));
-    for (const extra of ["README.md", "LICENSE"]) {
-      await copyFile(join(import.meta.dir, extra), join(staging, extra)).catch(() => {});
-    }
-    const archive = `${name}.tar.gz`;
-    const tar = Bun.spawn(["tar", "-czf", archive, name], { cwd: releaseDir, stdout: "ignore", stderr: "pipe" });
-    const [code, stderr] = await Promise.all([tar.exited, new Response(tar.stderr).text()]);
-    await rm(staging, { recursive: true, force: true });
-    if (code !== 0) throw new Error(`tar failed for ${archive} (exit ${code}): ${stderr.trim()}`);
-    const hasher = new Bun.CryptoHasher("sha256");
-    hasher.update(await readFile(join(releaseDir, archive)));
-    sums.push(`${hasher.digest("hex")}  ${archive}`);
-    process.stderr.write(`wrote dist/release/${archive}\n`);
-  }
-  // The format `sha256sum -c SHA256SUMS` and `shasum -a 256 -c SHA256SUMS` check.
-  await writeFile(sumsPath, `${sums.sort((a, b) => a.slice(66).localeCompare(b.slice(66))).join("\n")}\n`);
-  process.stderr.write("wrote dist/release/SHA256SUMS\n");
+  if (values.release) await writeRelease(DIST, tiers, (line) => process.stderr.write(`${line}\n`));
 }
 
 /** The client library as plain ESM for Node (and any bundler): dist/client/client.js. */

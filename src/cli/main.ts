@@ -91,7 +91,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     // Name the option and show the usage of the command it was given to, not the whole list.
     const named = commandOf(argv, VALUED_OPTIONS);
     const first = (error as Error).message.split(". To specify a positional")[0];
-    err(`toolpool: ${first}\n\n${(named && COMMAND_USAGE[named]?.usage) ?? HELP}`);
+    const usage = named ? COMMAND_USAGE[named]?.usage : undefined;
+    err(`toolpool${usage ? ` ${named}` : ""}: ${first}\n\n${usage ?? HELP}`);
     return ExitCode.Usage;
   }
   const { values, positionals, tokens } = parsed;

@@ -1,0 +1,58 @@
+import { describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, readdirSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { COMMAND_USAGE } from "../../src/cli/usage.ts";
+import { binaryPath, runBinary } from "../helpers/binary.ts";
+
+describe("front doors on the built binary", () => {
+  test("COMMAND --help and -h print that command's usage, exit 0 and start nothing", async () => {
+    const runtime = mkdtempSync(join(tmpdir(), "toolpool-test-help-"));
+    const env = { XDG_RUNTIME_DIR: runtime };
+    for (const command of Object.keys(COMMAND_USAGE).filter((name) => name !== "help")) {
+      for (const flag of ["--help", "-h"]) {
+        const result = await runBinary([command, flag], env);
+        expect({ command, flag, code: result.code, stderr: result.stderr, head: result.stdout.split("\n")[0] }).toEqual({
+          command,
+          flag,
+          code: 0,
+          stderr: "",
+          head: COMMAND_USAGE[command]!.usage.split("\n")[0],
+        });
+      }
+    }
+    // No daemon, socket, log or bridge was started by any of them.
+    expect(readdirSync(runtime)).toEqual([]);
+  });
+
+  test("an unknown option names itself and shows the command's usage (exit 2); a misplaced one too", async () => {
+    const unknown = await runBinary(["serve", "--sokcet", "/tmp/x.sock"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toStartWith("toolpool serve: Unknown option '--sokcet'\n\nusage: toolpool serve ");
+    const misplaced = await runBinary(["tools", "--max", "3"]);
+    expect({ code: misplaced.code, first: misplaced.stderr.split("\n")[0] }).toEqual({ code: 2, first: "toolpool tools: --max is not an option of this command" });
+  });
+
+  test("with HOME at a temp dir: install, then $HOME/.local/bin/toolpool version works; uninstall removes it", async () => {
+    const home = mkdtempSync(join(tmpdir(), "toolpool-test-install-"));
+    const env = { HOME: home, PATH: "/usr/bin:/bin", SHELL: "/bin/bash" };
+    const installed = await runBinary(["install"], env);
+    const target = join(home, ".local", "bin", "toolpool");
+    expect({ code: installed.code, stdout: installed.stdout }).toEqual({
+      code: 0,
+      stdout: `installed ${target} from ${binaryPath()}\n${join(home, ".local", "bin")} is not on your PATH. Add it with:\n  echo 'export PATH="$HOME/.local/bin:$PATH"' >> ~/.bashrc\nthen open a new terminal (or run ${target} directly)\n`,
+    });
+    expect(statSync(target).mode & 0o777).toBe(0o755);
+    const version = Bun.spawnSync([target, "version"], { env: { ...process.env, ...env } });
+    expect(version.exitCode).toBe(0);
+    expect(version.stdout.toString()).toStartWith("toolpool ");
+    // On PATH: it says so; installing again replaces the file atomically.
+    const again = await runBinary(["install", "--json"], { ...env, PATH: `${join(home, ".local", "bin")}:/usr/bin` });
+    expect(JSON.parse(again.stdout)).toEqual({ installed: target, from: binaryPath(), replaced: true, onPath: true });
+    expect(readdirSync(join(home, ".local", "bin"))).toEqual(["toolpool"]);
+    const prefixed = await runBinary(["install", "--prefix", join(home, "opt"), "--json"], env);
+    expect(JSON.parse(prefixed.stdout).installed).toBe(join(home, "opt", "bin", "toolpool"));
+    const removed = await runBinary(["uninstall"], env);
+    expect({ code: removed.code, stdout: removed.stdout, exists: existsSync(target) }).toEqual({ code: 0, stdout: `removed ${target}\n`, exists: false });
+  });
+});
