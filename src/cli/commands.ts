@@ -131,7 +131,7 @@ export function search(options: ClientCommandOptions, words: readonly string[], 
       return ExitCode.Ok;
     }
     for (const match of result.matches) {
-      const summary = match.description.split("\n")[0]?.slice(0, 90) ?? "";
+      const summary = (match.description.split("\n").find((line) => line.trim() !== "") ?? "").trim().slice(0, 90);
       options.out(`${match.name}  ${match.deferred ? "[deferred]" : "[core]"} ${summary}`);
     }
     if (result.matches.length === 0) options.out("no matching tools");
