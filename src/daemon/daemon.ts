@@ -3,7 +3,7 @@
  * listen, serve, reload on SIGHUP, drain and stop on SIGTERM/SIGINT (SPEC §11).
  */
 import { feature } from "bun:bundle";
-import { chmodSync } from "node:fs";
+import { chmodSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { buildInfo, type BuildInfo } from "../build-info.ts";
 import type { Config } from "../config/schema.ts";
@@ -77,6 +77,8 @@ export class Daemon implements DaemonState {
   readonly #flags: DaemonFlags;
   #cron: CronLink | undefined;
   #demoSpecs: ServerSpec[] | undefined;
+  /** The demo's scratch directory, removed at stop (each demo run made one in /tmp and left it). */
+  #demoDir: string | undefined;
   readonly #demo: boolean;
   readonly #mcpOptions: Partial<Omit<McpPoolOptions, "servers" | "logger">>;
   #server: Server | undefined;
@@ -299,6 +301,7 @@ export class Daemon implements DaemonState {
     ]);
     tryUnlink(this.socketPath);
     this.#lock?.release();
+    if (this.#demoDir) rmSync(this.#demoDir, { recursive: true, force: true });
     this.logger.info("stopped");
     this.#stopped.resolve();
   }
@@ -336,7 +339,10 @@ export class Daemon implements DaemonState {
     if (!this.#demo) return configured;
     const names = new Set(configured.map((spec) => spec.name));
     // Made once: a new temp dir per reload would look like a changed config and restart the demo servers.
-    this.#demoSpecs ??= demoServerSpecs().specs;
+    if (!this.#demoSpecs) {
+      const setup = demoServerSpecs();
+      [this.#demoSpecs, this.#demoDir] = [setup.specs, setup.workDir];
+    }
     const demo = this.#demoSpecs.filter((spec) => !names.has(spec.name));
     return [...configured, ...demo];
   }
