@@ -4,6 +4,7 @@ import { DaemonError, NotRunningError, ToolpoolClient } from "../client/client.t
 import { resolveSocketPath } from "../daemon/socket-path.ts";
 import { ExitCode, UsageError } from "./exit-codes.ts";
 import { formatServers, formatStatus, formatTools } from "./format.ts";
+import { invocation } from "./invocation.ts";
 
 export interface ClientCommandOptions {
   socket?: string;
@@ -23,7 +24,7 @@ export async function withClient(
   } catch (error) {
     if (error instanceof NotRunningError) {
       if (options.json) options.out(JSON.stringify({ running: false, socket: socketPath }));
-      options.err(`toolpool: no daemon is running on ${socketPath} (start one with: toolpool serve)`);
+      options.err(`toolpool: no daemon is running on ${socketPath} (start one with: ${invocation()} serve${options.socket ? ` --socket ${socketPath}` : ""})`);
       return ExitCode.NotRunning;
     }
     throw error;

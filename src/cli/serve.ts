@@ -7,9 +7,8 @@ import { Daemon } from "../daemon/daemon.ts";
 import { createLogger } from "../runtime/logger.ts";
 import { AlreadyRunningError } from "../daemon/socket-lock.ts";
 import { resolveSocketPath, SocketPathError } from "../daemon/socket-path.ts";
-import { isAbsolute, relative } from "node:path";
-import { buildInfo } from "../build-info.ts";
 import { ExitCode } from "./exit-codes.ts";
+import { invocation } from "./invocation.ts";
 import { reportStartupProgress } from "./startup-progress.ts";
 
 export interface ServeOptions {
@@ -75,11 +74,4 @@ export async function serve(options: ServeOptions): Promise<number> {
   }
   await daemon.stopped;
   return ExitCode.Ok;
-}
-
-/** How to run this same binary again from here: `./dist/toolpool-pro`, or `toolpool` from source. */
-function invocation(): string {
-  if (!buildInfo().compiled) return "bun src/main.ts";
-  const path = relative(process.cwd(), process.execPath);
-  return path.startsWith("..") || isAbsolute(path) ? process.execPath : path.includes("/") ? `./${path}` : path;
 }

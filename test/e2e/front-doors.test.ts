@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { COMMAND_USAGE } from "../../src/cli/usage.ts";
-import { binaryPath, runBinary } from "../helpers/binary.ts";
+import { binaryPath, REPO_ROOT, runBinary } from "../helpers/binary.ts";
 
 describe("front doors on the built binary", () => {
   test("COMMAND --help and -h print that command's usage, exit 0 and start nothing", async () => {
@@ -31,6 +31,13 @@ describe("front doors on the built binary", () => {
     expect(unknown.stderr).toStartWith("toolpool serve: Unknown option '--sokcet'\n\nusage: toolpool serve ");
     const misplaced = await runBinary(["tools", "--max", "3"]);
     expect({ code: misplaced.code, first: misplaced.stderr.split("\n")[0] }).toEqual({ code: 2, first: "toolpool tools: --max is not an option of this command" });
+  });
+
+  test("the no-daemon hint names a command that runs from here (not `toolpool` when that is not on PATH)", async () => {
+    const runtime = mkdtempSync(join(tmpdir(), "toolpool-test-hint-"));
+    const child = Bun.spawn([binaryPath(), "status"], { cwd: REPO_ROOT, env: { ...process.env, XDG_RUNTIME_DIR: runtime, PATH: "/usr/bin:/bin" }, stdout: "pipe", stderr: "pipe" });
+    const [stderr, code] = await Promise.all([new Response(child.stderr).text(), child.exited]);
+    expect({ code, stderr }).toEqual({ code: 3, stderr: `toolpool: no daemon is running on ${runtime}/toolpool/toolpool.sock (start one with: ./dist/${binaryPath().split("/").at(-1)} serve)\n` });
   });
 
   test("with HOME at a temp dir: install, then $HOME/.local/bin/toolpool version works; uninstall removes it", async () => {
