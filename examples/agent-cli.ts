@@ -74,7 +74,7 @@ export async function connectDaemon(socketPath: string): Promise<ToolpoolClient>
   try {
     return await ToolpoolClient.connect(socketPath);
   } catch (error) {
-    if (error instanceof NotRunningError) throw new Error(`no toolpool daemon on ${socketPath}: start one with \`toolpool serve\``);
+    if (error instanceof NotRunningError) throw new Error(`no toolpool daemon on ${socketPath}: start one from the checkout with \`./dist/toolpool-pro serve\` (or \`toolpool serve\` once installed with \`./dist/toolpool-pro install\`)`);
     throw error;
   }
 }

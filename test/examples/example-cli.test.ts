@@ -41,6 +41,6 @@ describe("the example agents from the command line, offline", () => {
     const { code, stderr } = await runExample("anthropic-agent.ts", join(REPO_ROOT, "no-such-dir", "x.sock"));
     expect(code).toBe(1);
     expect(stderr).toContain("no toolpool daemon on");
-    expect(stderr).toContain("start one with `toolpool serve`");
+    expect(stderr).toContain("start one from the checkout with `./dist/toolpool-pro serve` (or `toolpool serve` once installed");
   });
 });
