@@ -64,7 +64,7 @@ export function startHttpBridge(options: HttpBridgeOptions): HttpBridge {
     maxSessions,
     evictAfterIdleMs,
     onEvict: (id, idle) => {
-      options.log(`toolpool mcp: evicted HTTP session ${id} (idle ${Math.round(idle)} ms, least recently used) to admit a new client; ${sessions.size + 1} of ${maxSessions} sessions in use`);
+      options.log(`toolpool mcp: evicted HTTP session ${id} (idle ${Math.round(idle)} ms, least recently used) to admit a new client (limit ${maxSessions} sessions)`);
       options.onEvict?.(sessions.evictions());
     },
   });
@@ -85,6 +85,7 @@ export function startHttpBridge(options: HttpBridgeOptions): HttpBridge {
       return rpcError(503, `Too many MCP sessions (limit ${maxSessions}, all busy); retry shortly`);
     }
     let registered = false;
+    let initialized: () => void = () => {};
     try {
       const bridge = options.createBridge();
       let instructions: string;
@@ -104,19 +105,26 @@ export function startHttpBridge(options: HttpBridgeOptions): HttpBridge {
         sessionIdGenerator: randomUUID,
         onsessioninitialized: (id) => {
           registered = true;
-          sessions.opened(id, { transport, server, bridge, close });
+          initialized = sessions.opened(id, { transport, server, bridge, close });
         },
         onsessionclosed: (id) => sessions.delete(id),
         // Under Bun's idle timeout below, so a long quiet tool call keeps its stream.
         keepAliveMs: 5_000,
       });
       await server.connect(transport);
-      const done = () => {};
-      const response = await transport.handleRequest(request, { parsedBody: body });
+      let response: Response;
+      try {
+        response = await transport.handleRequest(request, { parsedBody: body });
+      } catch (error) {
+        initialized();
+        throw error;
+      }
       // An initialize the transport refused opened no session: nothing may stay linked to the daemon.
-      if (!registered) close();
-      else if (transport.sessionId !== undefined) return trackResponse(response, sessions.begin(transport.sessionId) ?? done);
-      return response;
+      if (!registered) {
+        close();
+        return response;
+      }
+      return trackResponse(response, initialized);
     } finally {
       if (!registered) sessions.abandoned();
     }

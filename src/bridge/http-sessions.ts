@@ -71,9 +71,11 @@ export class SessionTable<T extends SessionRecord> {
     return { kind: "full" };
   }
 
-  opened(id: string, value: T): void {
+  /** Registers a session whose first request (its initialize) is still in flight; returns its `done`. */
+  opened(id: string, value: T): () => void {
     this.#opening = Math.max(0, this.#opening - 1);
     this.#slots.set(id, { value, lastUsed: this.#now(), inFlight: 0 });
+    return this.begin(id)!;
   }
 
   abandoned(): void {

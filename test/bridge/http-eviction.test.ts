@@ -47,7 +47,7 @@ describe("HTTP bridge session eviction", () => {
     expect(bridge.evictions()).toBe(1_000 - 64);
     const evicted = logs.filter((line) => line.includes("evicted HTTP session"));
     expect(evicted.length).toBe(1_000 - 64);
-    expect(evicted[0]).toMatch(/^toolpool mcp: evicted HTTP session [0-9a-f-]{36} \(idle \d+ ms, least recently used\) to admit a new client; 64 of 64 sessions in use$/);
+    expect(evicted[0]).toMatch(/^toolpool mcp: evicted HTTP session [0-9a-f-]{36} \(idle \d+ ms, least recently used\) to admit a new client \(limit 64 sessions\)$/);
     // Evicted sessions close their daemon connections: no more than the live sessions stay open.
     await waitUntil(() => daemon.daemon.connections.size <= 64, "evicted sessions' daemon connections to close");
   }, 120_000);
@@ -91,11 +91,16 @@ describe("SessionTable (unit)", () => {
     let now = 1_000;
     const closed: string[] = [];
     const table = new SessionTable({ maxSessions: 2, evictAfterIdleMs: 50, now: () => now });
+    const done: Record<string, () => void> = {};
     for (const id of ["a", "b"]) {
       expect(table.admit()).toEqual({ kind: "admitted" });
-      table.opened(id, record(closed, id));
+      // Registered with its initialize in flight: not evictable until that answer is sent.
+      done[id] = table.opened(id, record(closed, id));
     }
+    expect(table.admit()).toEqual({ kind: "full" });
+    done.b!();
     const doneA = table.begin("a")!;
+    done.a!();
     table.begin("b");
     expect(table.admit()).toEqual({ kind: "full" });
     now += 10;
@@ -116,7 +121,7 @@ describe("SessionTable (unit)", () => {
     const table = new SessionTable({ maxSessions: 4, evictAfterIdleMs: 0, now: () => now });
     for (const id of ["a", "b", "c"]) {
       table.admit();
-      table.opened(id, record(closed, id));
+      table.opened(id, record(closed, id))();
     }
     table.begin("b");
     now = 500;

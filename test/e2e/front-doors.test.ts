@@ -1,9 +1,12 @@
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdtempSync, readdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { COMMAND_USAGE } from "../../src/cli/usage.ts";
 import { binaryPath, REPO_ROOT, runBinary } from "../helpers/binary.ts";
+
+// Copies of a 100 MB binary and dozens of spawns: generous on a loaded machine.
+setDefaultTimeout(60_000);
 
 describe("front doors on the built binary", () => {
   test("COMMAND --help and -h print that command's usage, exit 0 and start nothing", async () => {
