@@ -1,5 +1,5 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, mkdtempSync, readdirSync, statSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { COMMAND_USAGE } from "../../src/cli/usage.ts";
@@ -64,5 +64,30 @@ describe("front doors on the built binary", () => {
     expect(JSON.parse(prefixed.stdout).installed).toBe(join(home, "opt", "bin", "toolpool"));
     const removed = await runBinary(["uninstall"], env);
     expect({ code: removed.code, stdout: removed.stdout, exists: existsSync(target) }).toEqual({ code: 0, stdout: `removed ${target}\n`, exists: false });
+  });
+
+  test("config import of a sample file and host add claude-desktop, on the binary: the entry runs the installed binary", async () => {
+    const home = mkdtempSync(join(tmpdir(), "toolpool-test-adopt-"));
+    const env = { HOME: home, XDG_CONFIG_HOME: join(home, ".config"), TOOLPOOL_CONFIG: "" };
+    const sample = join(REPO_ROOT, "test", "fixtures", "hosts", "claude-desktop", "claude_desktop_config.json");
+    const imported = await runBinary(["config", "import", sample], env);
+    expect(imported.code).toBe(0);
+    expect(Object.keys(JSON.parse(imported.stdout).mcpServers)).toEqual(["filesystem", "github", "brave-search"]);
+    const written = await runBinary(["config", "import", sample, "--write"], env);
+    expect(written.stdout.split("\n")[0]).toBe(`wrote ${join(home, ".config", "toolpool", "config.json")} (a new file)`);
+    const desktop = join(home, ".config", "Claude", "claude_desktop_config.json");
+    mkdirSync(join(desktop, ".."), { recursive: true });
+    copyFileSync(sample, desktop);
+    expect((await runBinary(["install"], env)).code).toBe(0);
+    const added = await runBinary(["host", "add", "claude-desktop", "--move", "--json"], env);
+    const outcome = JSON.parse(added.stdout);
+    expect({ code: added.code, entry: outcome.entry, moved: outcome.moved, kept: outcome.kept }).toEqual({ code: 0, entry: "added", moved: ["filesystem", "github", "brave search"], kept: [] });
+    // The host now sees one server: toolpool, run from the installed binary.
+    expect(JSON.parse(readFileSync(desktop, "utf8")).mcpServers).toEqual({ toolpool: { command: join(home, ".local", "bin", "toolpool"), args: ["mcp"] } });
+    expect(readFileSync(outcome.backup, "utf8")).toBe(readFileSync(sample, "utf8"));
+    // --tier names the binary beside this one.
+    const tiered = await runBinary(["host", "add", "cursor", "--tier", "pro", "--json"], env, "pro");
+    expect(JSON.parse(readFileSync(join(home, ".cursor", "mcp.json"), "utf8")).mcpServers.toolpool.command).toBe(binaryPath("pro"));
+    expect(tiered.code).toBe(0);
   });
 });
