@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import { buildInfo } from "../build-info.ts";
 import type { ClientCommandOptions } from "./commands.ts";
 import { ExitCode, UsageError } from "./exit-codes.ts";
+import { nearestKey } from "../config/issue-text.ts";
 import { COMMAND_USAGE, commandOf, misplacedOptions } from "./usage.ts";
 
 // Each command's module is loaded when that command runs: `serve` never pays for the watch view,
@@ -91,8 +92,10 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     // Name the option and show the usage of the command it was given to, not the whole list.
     const named = commandOf(argv, VALUED_OPTIONS);
     const first = (error as Error).message.split(". To specify a positional")[0];
-    const usage = named ? COMMAND_USAGE[named]?.usage : undefined;
-    err(`toolpool${usage ? ` ${named}` : ""}: ${first}\n\n${usage ?? HELP}`);
+    const entry = named ? COMMAND_USAGE[named] : undefined;
+    const unknown = /^Unknown option '--?([^']+)'/.exec(first ?? "")?.[1];
+    const near = unknown && entry ? nearestKey(unknown, entry.options) : undefined;
+    err(`toolpool${entry ? ` ${named}` : ""}: ${first}${near ? ` (did you mean --${near}?)` : ""}\n\n${entry?.usage ?? HELP}`);
     return ExitCode.Usage;
   }
   const { values, positionals, tokens } = parsed;

@@ -31,7 +31,7 @@ describe("front doors on the built binary", () => {
   test("an unknown option names itself and shows the command's usage (exit 2); a misplaced one too", async () => {
     const unknown = await runBinary(["serve", "--sokcet", "/tmp/x.sock"]);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toStartWith("toolpool serve: Unknown option '--sokcet'\n\nusage: toolpool serve ");
+    expect(unknown.stderr).toStartWith("toolpool serve: Unknown option '--sokcet' (did you mean --socket?)\n\nusage: toolpool serve ");
     const misplaced = await runBinary(["tools", "--max", "3"]);
     expect({ code: misplaced.code, first: misplaced.stderr.split("\n")[0] }).toEqual({ code: 2, first: "toolpool tools: --max is not an option of this command" });
   });
