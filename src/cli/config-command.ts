@@ -31,6 +31,7 @@ export async function configCommand(args: readonly string[], options: ConfigComm
   if (action !== "import") throw new UsageError(USAGE);
   if (files.length > MAX_FILES) throw new UsageError(`at most ${MAX_FILES} files at once`);
   const places = defaultPlaces(options.places);
+  const skipped: string[] = [];
   let sources: HostFile[];
   if (files.length > 0) {
     try {
@@ -45,8 +46,14 @@ export async function configCommand(args: readonly string[], options: ConfigComm
       return ExitCode.Failed;
     }
   } else {
-    sources = HOST_NAMES.flatMap((host) => hostFiles(host, places)).filter((file) => existsSync(file.path));
-    if (sources.length === 0) {
+    const found = HOST_NAMES.flatMap((host) => hostFiles(host, places)).filter((file) => existsSync(file.path));
+    // A project's file came with the project (a cloned repository can hold any command): it is
+    // shown, but merged into the user's config only when named on the command line.
+    sources = options.write ? found.filter((file) => file.scope === "user") : found;
+    for (const file of found) {
+      if (options.write && file.scope === "project") skipped.push(`${file.path}: a project's file is not merged unless named: toolpool config import ${file.path} --write`);
+    }
+    if (found.length === 0) {
       const looked = HOST_NAMES.flatMap((host) => hostFiles(host, places)).map((file) => `  ${file.path}`);
       options.err(`toolpool config import: no MCP host config found; looked in:\n${looked.join("\n")}\nname a file: toolpool config import PATH`);
       if (options.json) options.out(JSON.stringify({ mcpServers: {}, files: [], notes: [], collisions: [] }));
@@ -56,6 +63,7 @@ export async function configCommand(args: readonly string[], options: ConfigComm
   let result;
   try {
     result = importFiles(sources, places);
+    result.notes.push(...skipped);
   } catch (error) {
     if (error instanceof HostFileError) {
       options.err(`toolpool config import: ${error.message}`);

@@ -170,6 +170,25 @@ describe("config import with no FILE reads each host's default places", () => {
 });
 
 describe("config import --write", () => {
+  test("with no FILE, a project's own file (this directory's .mcp.json) is shown but not merged unless named", async () => {
+    const home = mkdtempSync(join(tmpdir(), "toolpool-test-home-"));
+    const project = join(home, "cloned-repo");
+    mkdirSync(project);
+    cpSync(join(FIXTURES, "claude-code/.mcp.json"), join(project, ".mcp.json"));
+    cpSync(join(FIXTURES, "windsurf/mcp_config.json"), join(home, "ws.json"));
+    mkdirSync(join(home, ".codeium", "windsurf"), { recursive: true });
+    cpSync(join(FIXTURES, "windsurf/mcp_config.json"), join(home, ".codeium", "windsurf", "mcp_config.json"));
+    const placesHere = { env: { HOME: home }, cwd: project, platform: "linux" as const };
+    const shown = await importJson([], placesHere);
+    expect(Object.keys(shown.mcpServers)).toEqual(["sentry", "db", "legacy-events", "figma", "git"]);
+    const configPath = join(home, "config.json");
+    const written = await importJson([], placesHere, true, configPath);
+    expect(written.write?.added).toEqual(["figma", "git"]);
+    expect(written.notes).toContain(`${join(project, ".mcp.json")}: a project's file is not merged unless named: toolpool config import ${join(project, ".mcp.json")} --write`);
+    const named = await importJson([join(project, ".mcp.json")], placesHere, true, configPath);
+    expect(named.write?.added).toEqual(["sentry", "db", "legacy-events"]);
+  });
+
   test("merges into the config: backup first, an existing different server kept and the import renamed, a second run changes nothing", async () => {
     const dir = mkdtempSync(join(tmpdir(), "toolpool-test-write-"));
     const configPath = join(dir, "config.json");
