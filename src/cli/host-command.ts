@@ -64,6 +64,7 @@ export async function hostCommand(args: readonly string[], options: HostCommandO
     absent: `${outcome.file} has no "toolpool" server; nothing to remove`,
   };
   options.out(said[outcome.entry]);
+  for (const note of outcome.notes) options.out(`  note: ${note}`);
   if (outcome.moved.length > 0) options.out(`  moved into toolpool (taken out of ${name}): ${outcome.moved.join(", ")}`);
   if (outcome.kept.length > 0) {
     options.out(`  left in ${name} (not in toolpool's config yet): ${outcome.kept.join(", ")}`);

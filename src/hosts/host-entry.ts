@@ -4,6 +4,7 @@
  * that toolpool's config already holds (the same definition, after conversion) are taken out of
  * the host, so the host sees one server; one toolpool does not have stays, and is named.
  */
+import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { convertServer, isToolpoolBridge } from "./convert-server.ts";
 import type { FileFormat, HostFile, HostPlaces } from "./host-files.ts";
@@ -38,7 +39,14 @@ export function bridgeEntry(format: FileFormat, binary: string): Record<string, 
 function load(file: HostFile): { content: Record<string, unknown>; notes: string[] } {
   try {
     const { content } = readHostFile(file.path, file.format);
-    return { content, notes: [] };
+    // JSONC (VS Code, Cursor) is written back as JSON: say what the rewrite drops.
+    let plain = true;
+    try {
+      JSON.parse(readFileSync(file.path, "utf8"));
+    } catch {
+      plain = false;
+    }
+    return { content, notes: plain ? [] : [`${file.path} had comments or trailing commas; the rewritten file has none (the backup keeps them)`] };
   } catch (error) {
     if ((error as Error).message.includes("ENOENT")) return { content: {}, notes: [] };
     throw error;

@@ -38,12 +38,19 @@ describe("toolpool host add / remove", () => {
   });
 
   test("each host gets the entry in its own layout (VS Code: servers + type; Claude Code: ~/.claude.json top level)", async () => {
-    const { home, run } = setup();
+    const { home, lines, run } = setup();
     for (const host of ["claude-code", "cursor", "vscode", "windsurf"]) expect(await run(["add", host])).toBe(0);
     const read = (path: string) => JSON.parse(readFileSync(join(home, path), "utf8"));
     expect(read(".claude.json")).toEqual({ mcpServers: { toolpool: { type: "stdio", command: BINARY, args: ["mcp"], env: {} } } });
     expect(read(".cursor/mcp.json")).toEqual({ mcpServers: { toolpool: { command: BINARY, args: ["mcp"] } } });
     expect(read(".config/Code/User/mcp.json")).toEqual({ servers: { toolpool: { type: "stdio", command: BINARY, args: ["mcp"] } } });
+    // A JSONC file keeps its servers and inputs; the note says its comments live on in the backup.
+    cpSync(join(FIXTURES, "vscode/.vscode/mcp.json"), join(home, ".config/Code/User/mcp.json"));
+    lines.length = 0;
+    expect(await run(["add", "vscode"])).toBe(0);
+    const vscode = read(".config/Code/User/mcp.json");
+    expect({ servers: Object.keys(vscode.servers), inputs: vscode.inputs.length }).toEqual({ servers: ["perplexity", "fetch", "github", "settings-bound", "toolpool"], inputs: 1 });
+    expect(lines[1]).toBe(`  note: ${join(home, ".config/Code/User/mcp.json")} had comments or trailing commas; the rewritten file has none (the backup keeps them)`);
     expect(read(".codeium/windsurf/mcp_config.json")).toEqual({ mcpServers: { toolpool: { command: BINARY, args: ["mcp"] } } });
   });
 
