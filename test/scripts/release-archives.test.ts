@@ -18,7 +18,9 @@ describe("build.ts --release archives", () => {
     const release = join(dist, "release");
     expect(sums.map((line) => line.slice(66))).toEqual(["toolpool-lite-linux-x64.tar.gz", "toolpool-pro-linux-x64.tar.gz"]);
     expect(readFileSync(join(release, "SHA256SUMS"), "utf8")).toBe(`${sums.join("\n")}\n`);
-    expect(await run(["sha256sum", "-c", "SHA256SUMS"], release)).toEqual({ code: 0, stdout: "toolpool-lite-linux-x64.tar.gz: OK\ntoolpool-pro-linux-x64.tar.gz: OK\n" });
+    // What users run to check a download (macOS has shasum instead of sha256sum).
+    const check = Bun.which("sha256sum") ? ["sha256sum", "-c", "SHA256SUMS"] : ["shasum", "-a", "256", "-c", "SHA256SUMS"];
+    expect(await run(check, release)).toEqual({ code: 0, stdout: "toolpool-lite-linux-x64.tar.gz: OK\ntoolpool-pro-linux-x64.tar.gz: OK\n" });
     const listing = await run(["tar", "tzf", "toolpool-pro-linux-x64.tar.gz"], release);
     expect(listing.stdout.split("\n").filter(Boolean).sort()).toEqual(["toolpool-pro-linux-x64/", "toolpool-pro-linux-x64/README.md", "toolpool-pro-linux-x64/toolpool"]);
     const unpacked = join(dist, "unpacked");
