@@ -180,6 +180,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         return await (await import("./host-command.ts")).hostCommand(rest, {
           ...options,
           move: values.move,
+          ...(values.config && { config: values.config }),
           ...(values.tier && { tier: values.tier }),
           ...(values.file && { file: values.file }),
         });

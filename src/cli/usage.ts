@@ -92,15 +92,16 @@ export const COMMAND_USAGE: Readonly<Record<string, CommandUsage>> = {
   },
   host: {
     usage: [
-      "usage: toolpool host add NAME [--tier TIER] [--move] [--file PATH] [--json] | toolpool host remove NAME [--file PATH]",
+      "usage: toolpool host add NAME [--tier TIER] [--move] [--file PATH] [--config PATH] [--json] | toolpool host remove NAME [--file PATH]",
       "point an MCP host at toolpool: writes a `toolpool mcp` server entry into its config (backed up first)",
       "hosts: claude-desktop, claude-code, cursor, vscode, windsurf",
       "  --tier TIER         use the installed toolpool-TIER binary beside this one (lite, standard, pro)",
       "  --move              also take the host's other servers out of it (import them first with config import --write)",
       "  --file PATH         the host's config file (default: its usual place on this system)",
+      "  --config PATH       (--move) the toolpool config the host's servers must already be in",
       JSON_OPTION,
     ].join("\n"),
-    options: ["tier", "move", "file", "json"],
+    options: ["tier", "move", "file", "config", "json"],
   },
   help: { usage: "usage: toolpool help [COMMAND]", options: [] },
 };
