@@ -46,7 +46,10 @@ export async function configCommand(args: readonly string[], options: ConfigComm
       return ExitCode.Failed;
     }
   } else {
-    const found = HOST_NAMES.flatMap((host) => hostFiles(host, places)).filter((file) => existsSync(file.path));
+    // Run from the home directory, a project path is a user path (~/.cursor/mcp.json): read it once.
+    const found = HOST_NAMES.flatMap((host) => hostFiles(host, places))
+      .filter((file) => existsSync(file.path))
+      .filter((file, index, all) => all.findIndex((other) => other.path === file.path) === index);
     // A project's file came with the project (a cloned repository can hold any command): it is
     // shown, but merged into the user's config only when named on the command line.
     sources = options.write ? found.filter((file) => file.scope === "user") : found;
@@ -62,7 +65,7 @@ export async function configCommand(args: readonly string[], options: ConfigComm
   }
   let result;
   try {
-    result = importFiles(sources, places);
+    result = importFiles(sources, places, files.length === 0);
     result.notes.push(...skipped);
   } catch (error) {
     if (error instanceof HostFileError) {

@@ -25,7 +25,7 @@ export interface Converted {
 const NAME_RULE = /^[a-zA-Z0-9_-]{1,64}$/;
 const MAX_ARGS = 1_000;
 /** Fields carried over; anything else is named in a note. */
-const CARRIED = new Set(["type", "command", "args", "env", "cwd", "url", "serverUrl", "headers", "disabled"]);
+const CARRIED: ReadonlySet<string> = new Set(["type", "command", "args", "env", "cwd", "url", "serverUrl", "headers", "disabled"]);
 
 /** A name toolpool accepts: the host's name when it fits, else the nearest that does. */
 export function toolpoolName(name: string): string {
@@ -122,7 +122,7 @@ interface TextResult {
 }
 
 const HOST_REFERENCE = /\$\{([^}]*)\}/g;
-const EDITOR_NAMES = new Set(["userHome", "pathSeparator", "workspaceFolder", "workspaceRoot"]);
+const EDITOR_NAMES: ReadonlySet<string> = new Set(["userHome", "pathSeparator", "workspaceFolder", "workspaceRoot"]);
 
 export function convertText(value: string, context: ConvertContext): TextResult {
   const notes: string[] = [];

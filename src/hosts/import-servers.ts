@@ -97,11 +97,20 @@ export function serverEntries(format: FileFormat, content: Record<string, unknow
   return { entries, notes };
 }
 
-export function importFiles(files: readonly HostFile[], places: HostPlaces): ImportResult {
+/** `skipUnreadable`: a file found by looking (not named) that cannot be read is a note, not a failure. */
+export function importFiles(files: readonly HostFile[], places: HostPlaces, skipUnreadable = false): ImportResult {
   const result: ImportResult = { mcpServers: {}, servers: [], files: [], notes: [], collisions: [] };
   const home = places.env.HOME || homedir();
   for (const file of files) {
-    const { format, host, content } = readHostFile(file.path, file.format);
+    let read: ReturnType<typeof readHostFile>;
+    try {
+      read = readHostFile(file.path, file.format);
+    } catch (error) {
+      if (!(skipUnreadable && error instanceof HostFileError)) throw error;
+      result.notes.push(`skipped ${file.path}: ${error.message}`);
+      continue;
+    }
+    const { format, host, content } = read;
     const { entries, notes } = serverEntries(format, content, places.cwd);
     for (const note of notes) result.notes.push(`${file.path}: ${note}`);
     const inputs = new Map<string, string>();

@@ -161,6 +161,16 @@ describe("config import with no FILE reads each host's default places", () => {
     });
   }
 
+  test("a broken file found by looking is skipped with a note; the other hosts are still imported", async () => {
+    const home = mkdtempSync(join(tmpdir(), "toolpool-test-home-"));
+    writeFileSync(join(home, ".claude.json"), '{"mcpServers": {');
+    mkdirSync(join(home, ".cursor"));
+    cpSync(join(FIXTURES, "cursor/.cursor/mcp.json"), join(home, ".cursor", "mcp.json"));
+    const result = await importJson([], { env: { HOME: home }, cwd: home, platform: "linux" });
+    expect({ code: result.code, servers: Object.keys(result.mcpServers).length }).toEqual({ code: 0, servers: 4 });
+    expect(result.notes[0]).toBe(`skipped ${join(home, ".claude.json")}: ${join(home, ".claude.json")} is not valid JSON: line 1, column 17: the text ends where a value should be`);
+  });
+
   test("nothing found: says where it looked, exit 0", async () => {
     const home = mkdtempSync(join(tmpdir(), "toolpool-test-home-"));
     const result = await importJson([], { env: { HOME: home }, cwd: home, platform: "linux" });
