@@ -168,7 +168,7 @@ describe("config import with no FILE reads each host's default places", () => {
     cpSync(join(FIXTURES, "cursor/.cursor/mcp.json"), join(home, ".cursor", "mcp.json"));
     const result = await importJson([], { env: { HOME: home }, cwd: home, platform: "linux" });
     expect({ code: result.code, servers: Object.keys(result.mcpServers).length }).toEqual({ code: 0, servers: 4 });
-    expect(result.notes[0]).toBe(`skipped ${join(home, ".claude.json")}: ${join(home, ".claude.json")} is not valid JSON: line 1, column 17: the text ends where a value should be`);
+    expect(result.notes[0]).toBe(`skipped ${join(home, ".claude.json")}: ${join(home, ".claude.json")} is not valid JSON: line 1, column 17: expected a quoted key or }, found the end of the text`);
   });
 
   test("nothing found: says where it looked, exit 0", async () => {
