@@ -127,6 +127,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         });
       }
       case "status":
+        if (values.watch && values.json) throw new UsageError("--watch is a live view for a terminal; for scripts, run status --json (one snapshot) repeatedly");
         if (values.watch) return await (await import("./watch.ts")).watchStatus({ ...(values.socket && { socket: values.socket }) });
         return await (await commands()).status(options);
       case "tools":

@@ -37,4 +37,16 @@ describe("per-command usage", () => {
     }
     expect(out).toEqual([`${COMMAND_USAGE.stop!.usage}\n`, `${COMMAND_USAGE.stop!.usage}\n`]);
   });
+
+  test("status --watch --json is refused: the live view has no JSON form", async () => {
+    const errors: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string) => errors.push(String(chunk)) > 0) as typeof process.stderr.write;
+    try {
+      expect(await runCli(["status", "--watch", "--json"])).toBe(2);
+    } finally {
+      process.stderr.write = write;
+    }
+    expect(errors).toEqual(["toolpool: --watch is a live view for a terminal; for scripts, run status --json (one snapshot) repeatedly\n"]);
+  });
 });
