@@ -4,10 +4,11 @@
  * beside its destination and renamed over it, so a running `toolpool` (a daemon, a host's bridge)
  * keeps its old file and no one ever runs a half-written binary.
  */
-import { chmodSync, copyFileSync, lstatSync, mkdirSync, realpathSync, renameSync, rmSync } from "node:fs";
+import { chmodSync, copyFileSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, delimiter, join, resolve } from "node:path";
 import { buildInfo } from "../build-info.ts";
+import { serviceFilePath } from "../service/service-spec.ts";
 import { ExitCode, UsageError } from "./exit-codes.ts";
 
 export interface InstallOptions {
@@ -80,7 +81,16 @@ export async function uninstallCommand(options: InstallOptions): Promise<number>
   // Only what install writes: a regular file (a symlink or directory there is someone else's).
   if (!existing.isFile()) throw new Error(`${target} is not a file install wrote (it is a ${existing.isSymbolicLink() ? "symlink" : "directory"}); leaving it`);
   rmSync(target);
-  options.out(options.json ? JSON.stringify({ removed: target }) : `removed ${target}`);
+  // A service whose unit runs this file would fail at its next start: say so.
+  const env = options.env ?? process.env;
+  const platform = process.platform === "darwin" ? "darwin" : "linux";
+  const unit = serviceFilePath(platform, env);
+  const service = readTextOrUndefined(unit)?.includes(target) ? unit : undefined;
+  if (options.json) options.out(JSON.stringify({ removed: target, ...(service && { serviceStillRunsIt: service }) }));
+  else {
+    options.out(`removed ${target}`);
+    if (service) options.out(`note: the background service (${service}) runs that binary: run toolpool service uninstall (or install it again from another binary)`);
+  }
   return ExitCode.Ok;
 }
 
@@ -118,6 +128,14 @@ function canonical(path: string): string {
     return realpathSync(path);
   } catch {
     return resolve(path);
+  }
+}
+
+function readTextOrUndefined(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined;
   }
 }
 

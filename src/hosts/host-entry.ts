@@ -48,7 +48,7 @@ function load(file: HostFile): { content: Record<string, unknown>; notes: string
     }
     return { content, notes: plain ? [] : [`${file.path} had comments or trailing commas; the rewritten file has none (the backup keeps them)`] };
   } catch (error) {
-    if ((error as Error).message.includes("ENOENT")) return { content: {}, notes: [] };
+    if ((error as Error).message.includes("ENOENT")) return { content: {}, notes: [`${file.path} did not exist: it is created (is ${file.host} installed for this user?)`] };
     throw error;
   }
 }
@@ -91,7 +91,7 @@ export function removeBridgeEntry(file: HostFile, now?: Date): HostEditOutcome {
   const key = serversKey(file.format);
   const servers = { ...(typeof content[key] === "object" && content[key] !== null ? (content[key] as Record<string, unknown>) : {}) };
   const current = servers[BRIDGE_ENTRY_NAME] as Record<string, unknown> | undefined;
-  if (current === undefined) return { file: file.path, entry: "absent", moved: [], kept: [], notes };
+  if (current === undefined) return { file: file.path, entry: "absent", moved: [], kept: [], notes: [] };
   if (!isToolpoolBridge(current)) throw new HostEditError(`the "${BRIDGE_ENTRY_NAME}" server in ${file.path} is not toolpool's bridge; leaving it`);
   delete servers[BRIDGE_ENTRY_NAME];
   const written = writeJsonFile(file.path, { ...content, [key]: servers }, now);

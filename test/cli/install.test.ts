@@ -43,4 +43,17 @@ describe("toolpool install (in process)", () => {
     expect(statSync(binary).isFile()).toBe(true);
     await expect(installCommand({ ...io, prefix: " ", env: { HOME: home } })).rejects.toThrow("--prefix takes a directory");
   });
+
+  test("uninstall says when the background service still runs the removed binary", async () => {
+    const { home, lines, io } = setup();
+    const env = { HOME: home, XDG_CONFIG_HOME: join(home, ".config"), PATH: "/usr/bin" };
+    await installCommand({ ...io, env });
+    const target = join(home, ".local", "bin", "toolpool");
+    const unit = process.platform === "darwin" ? join(home, "Library", "LaunchAgents", "dev.toolpool.daemon.plist") : join(home, ".config", "systemd", "user", "toolpool.service");
+    mkdirSync(join(unit, ".."), { recursive: true });
+    writeFileSync(unit, `[Service]\nExecStart=${target} serve\n`);
+    lines.length = 0;
+    expect(await uninstallCommand({ ...io, env })).toBe(0);
+    expect(lines).toEqual([`removed ${target}`, `note: the background service (${unit}) runs that binary: run toolpool service uninstall (or install it again from another binary)`]);
+  });
 });
