@@ -195,9 +195,11 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       case undefined:
         out(HELP);
         return command === undefined && !values.help ? ExitCode.Usage : ExitCode.Ok;
-      default:
-        err(`toolpool: unknown command "${command}"\n\n${HELP}`);
+      default: {
+        const near = nearestKey(command, Object.keys(COMMAND_USAGE));
+        err(`toolpool: unknown command "${command}"${near ? ` (did you mean "${near}"?)` : ""}\n\n${HELP}`);
         return ExitCode.Usage;
+      }
     }
   } catch (error) {
     if (error instanceof UsageError) {

@@ -49,4 +49,16 @@ describe("per-command usage", () => {
     }
     expect(errors).toEqual(["toolpool: --watch is a live view for a terminal; for scripts, run status --json (one snapshot) repeatedly\n"]);
   });
+
+  test("an unknown command gets the nearest command", async () => {
+    const errors: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string) => errors.push(String(chunk)) > 0) as typeof process.stderr.write;
+    try {
+      expect(await runCli(["stauts"])).toBe(2);
+    } finally {
+      process.stderr.write = write;
+    }
+    expect(errors[0]!.split("\n")[0]).toBe('toolpool: unknown command "stauts" (did you mean "status"?)');
+  });
 });
