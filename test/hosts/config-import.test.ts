@@ -212,7 +212,7 @@ describe("config import --write", () => {
     expect(written.toolSearch).toBe("auto");
     expect(Object.keys(written.mcpServers)).toEqual(["github", "filesystem", "github-claude-desktop", "brave-search"]);
     expect(written.mcpServers.github).toEqual({ command: "my-github-server" });
-    expect(statSync(configPath).mode & 0o777).toBe(0o600);
+    expect({ config: statSync(configPath).mode & 0o777, backup: statSync(backup).mode & 0o777 }).toEqual({ config: 0o600, backup: 0o600 });
     expect(() => parseConfig(written, configPath)).not.toThrow();
     const second = await importJson([join(FIXTURES, "claude-desktop/claude_desktop_config.json")], places, true, configPath);
     expect(second.write).toEqual({ configPath, added: [], unchanged: ["filesystem", "github-claude-desktop", "brave-search"], renamed: [] });
