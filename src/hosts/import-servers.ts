@@ -91,7 +91,8 @@ export function serverEntries(format: FileFormat, content: Record<string, unknow
     if (dirname(dir) === dir) break;
   }
   const notes: string[] = [];
-  if (project) entries.push(...record((projects[project] as Record<string, unknown> | undefined)?.mcpServers));
+  // Claude Code prefers a project's local servers to the user's of the same name: they come first.
+  if (project) entries.unshift(...record((projects[project] as Record<string, unknown> | undefined)?.mcpServers));
   const others = Object.entries(projects).filter(([dir, value]) => dir !== project && record((value as Record<string, unknown> | null)?.mcpServers).length > 0);
   if (others.length > 0) notes.push(`${others.length} other project${others.length === 1 ? "" : "s"} in ~/.claude.json ${others.length === 1 ? "has" : "have"} servers of ${others.length === 1 ? "its" : "their"} own (run this from that directory to import them)`);
   return { entries, notes };

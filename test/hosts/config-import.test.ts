@@ -46,10 +46,12 @@ describe("toolpool config import: each host's real format", () => {
 
   test("Claude Code ~/.claude.json: the top-level servers and this project's, other projects counted", async () => {
     const result = await importJson([join(FIXTURES, "claude-code/.claude.json")], { ...places, cwd: "/work/app/src" });
+    // The project's local servers first: Claude Code prefers them to the user's on a shared name.
+    expect(Object.keys(result.mcpServers)).toEqual(["playwright", "memory"]);
     expect({ mcpServers: result.mcpServers, notes: result.notes }).toEqual({
       mcpServers: {
-        memory: { command: "npx", args: ["-y", "@modelcontextprotocol/server-memory"] },
         playwright: { command: "npx", args: ["@playwright/mcp@latest"] },
+        memory: { command: "npx", args: ["-y", "@modelcontextprotocol/server-memory"] },
       },
       notes: ["claude-code/.claude.json: 1 other project in ~/.claude.json has servers of its own (run this from that directory to import them)"],
     });
