@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { convertServer, isToolpoolBridge } from "./convert-server.ts";
 import type { FileFormat, HostFile, HostPlaces } from "./host-files.ts";
-import { readHostFile } from "./import-servers.ts";
+import { nearestProject, readHostFile } from "./import-servers.ts";
 import { writeJsonFile } from "./write-json-file.ts";
 
 export const BRIDGE_ENTRY_NAME = "toolpool";
@@ -28,6 +28,10 @@ export class HostEditError extends Error {}
 
 function serversKey(format: FileFormat): "servers" | "mcpServers" {
   return format === "vscode" ? "servers" : "mcpServers";
+}
+
+function isRecord(value: unknown): value is Record<string, Record<string, unknown>> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 export function bridgeEntry(format: FileFormat, binary: string): Record<string, unknown> {
@@ -69,20 +73,32 @@ export function addBridgeEntry(
   const entry = current === undefined ? "added" : Bun.deepEquals(current, wanted) ? "unchanged" : "updated";
   servers[BRIDGE_ENTRY_NAME] = wanted;
   const outcome: HostEditOutcome = { file: file.path, entry, moved: [], kept: [], notes };
+  let next: Record<string, unknown> = { ...content, [key]: servers };
   if (options.move) {
     const known = Object.values(options.toolpoolServers);
     const home = options.places.env.HOME || homedir();
-    for (const [name, raw] of Object.entries(servers)) {
-      if (name === BRIDGE_ENTRY_NAME) continue;
-      const converted = convertServer(name, raw, { format: file.format, home, inputs: new Map() });
-      if (converted.config && known.some((server) => Bun.deepEquals(server, converted.config))) {
-        delete servers[name];
-        outcome.moved.push(name);
-      } else outcome.kept.push(name);
+    const take = (group: Record<string, unknown>, label: string) => {
+      for (const [name, raw] of Object.entries(group)) {
+        if (name === BRIDGE_ENTRY_NAME) continue;
+        const converted = convertServer(name, raw, { format: file.format, home, inputs: new Map() });
+        if (converted.config && known.some((server) => Bun.deepEquals(server, converted.config))) {
+          delete group[name];
+          outcome.moved.push(`${name}${label}`);
+        } else outcome.kept.push(`${name}${label}`);
+      }
+    };
+    take(servers, "");
+    // Claude Code also shows this directory's project servers from ~/.claude.json (local scope).
+    const projects = file.format === "claude-code-user" && isRecord(content.projects) ? content.projects : undefined;
+    const project = projects ? nearestProject(projects, options.places.cwd) : undefined;
+    if (projects && project && isRecord(projects[project]) && isRecord(projects[project].mcpServers)) {
+      const local = { ...projects[project].mcpServers };
+      take(local, ` (project ${project})`);
+      next = { ...next, projects: { ...projects, [project]: { ...projects[project], mcpServers: local } } };
     }
   }
   if (entry === "unchanged" && outcome.moved.length === 0) return outcome;
-  const written = writeJsonFile(file.path, { ...content, [key]: servers }, options.now);
+  const written = writeJsonFile(file.path, next, options.now);
   return { ...outcome, ...(written.backup && { backup: written.backup }) };
 }
 

@@ -81,15 +81,7 @@ export function serverEntries(format: FileFormat, content: Record<string, unknow
   if (format !== "claude-code-user") return { entries: record(content.mcpServers), notes: [] };
   const entries = record(content.mcpServers);
   const projects = typeof content.projects === "object" && content.projects !== null ? (content.projects as Record<string, unknown>) : {};
-  // The project Claude Code would use here: the nearest ancestor of the working directory it knows.
-  let project: string | undefined;
-  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
-    if (Object.hasOwn(projects, dir)) {
-      project = dir;
-      break;
-    }
-    if (dirname(dir) === dir) break;
-  }
+  const project = nearestProject(projects, cwd);
   const notes: string[] = [];
   // Claude Code prefers a project's local servers to the user's of the same name: they come first.
   if (project) entries.unshift(...record((projects[project] as Record<string, unknown> | undefined)?.mcpServers));
@@ -99,6 +91,14 @@ export function serverEntries(format: FileFormat, content: Record<string, unknow
 }
 
 /** `skipUnreadable`: a file found by looking (not named) that cannot be read is a note, not a failure. */
+/** The project Claude Code would use here: the nearest ancestor of the working directory it knows. */
+export function nearestProject(projects: Record<string, unknown>, cwd: string): string | undefined {
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    if (Object.hasOwn(projects, dir)) return dir;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
 export function importFiles(files: readonly HostFile[], places: HostPlaces, skipUnreadable = false): ImportResult {
   const result: ImportResult = { mcpServers: {}, servers: [], files: [], notes: [], collisions: [] };
   const home = places.env.HOME || homedir();

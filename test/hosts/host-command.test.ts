@@ -73,6 +73,24 @@ describe("toolpool host add / remove", () => {
     ]);
   });
 
+  test("claude-code --move also empties this directory's project servers in ~/.claude.json; other projects untouched", async () => {
+    const { home, lines } = setup();
+    const file = join(home, ".claude.json");
+    cpSync(join(FIXTURES, "claude-code/.claude.json"), file);
+    const places = { env: { HOME: home, XDG_CONFIG_HOME: join(home, ".config") }, cwd: "/work/app", platform: "linux" as const };
+    expect(await configCommand(["import", file], { json: false, write: true, out: () => {}, err: () => {}, places })).toBe(0);
+    const code = await hostCommand(["add", "claude-code"], { json: false, move: true, out: (text) => lines.push(text), err: (text) => lines.push(text), places, binary: BINARY });
+    expect(code).toBe(0);
+    const written = JSON.parse(readFileSync(file, "utf8"));
+    expect({
+      top: Object.keys(written.mcpServers),
+      app: Object.keys(written.projects["/work/app"].mcpServers),
+      other: Object.keys(written.projects["/work/other"].mcpServers),
+      keptKeys: [written.numStartups, written.projects["/work/app"].allowedTools],
+    }).toEqual({ top: ["toolpool"], app: [], other: ["secret-other"], keptKeys: [42, []] });
+    expect(lines[1]).toBe("  moved into toolpool (taken out of claude-code): memory, playwright (project /work/app)");
+  });
+
   test("host remove takes out only toolpool's bridge; a foreign 'toolpool' entry is refused, not replaced", async () => {
     const { home, lines, run } = setup();
     const file = join(home, ".codeium", "windsurf", "mcp_config.json");
