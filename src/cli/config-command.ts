@@ -6,7 +6,9 @@
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
+import { ToolpoolClient } from "../client/client.ts";
 import { ConfigError, locateConfig } from "../config/load.ts";
+import { resolveSocketPath } from "../daemon/socket-path.ts";
 import { defaultPlaces, HOST_NAMES, hostFiles, type HostFile, type HostPlaces } from "../hosts/host-files.ts";
 import { HostFileError, importFiles, readHostFile } from "../hosts/import-servers.ts";
 import { mergeIntoConfig } from "../hosts/merge-config.ts";
@@ -25,6 +27,20 @@ export interface ConfigCommandOptions {
 
 const USAGE = "usage: toolpool config import [FILE...] [--write] [--json] [--config PATH]";
 const MAX_FILES = 64;
+
+/** The pid of a daemon on the default socket, if one answers within a second. */
+async function runningDaemonPid(env: NodeJS.ProcessEnv): Promise<number | undefined> {
+  try {
+    const client = await ToolpoolClient.connect(resolveSocketPath(undefined, env), 1_000);
+    try {
+      return (await client.status()).pid;
+    } finally {
+      client.close();
+    }
+  } catch {
+    return undefined;
+  }
+}
 
 export async function configCommand(args: readonly string[], options: ConfigCommandOptions): Promise<number> {
   const [action, ...files] = args;
@@ -107,6 +123,11 @@ export async function configCommand(args: readonly string[], options: ConfigComm
   if (merge.added.length > 0) options.out(`  added: ${merge.added.join(", ")}`);
   for (const { from, to } of merge.renamed) options.out(`  ${from}: your config already has a different "${from}" (kept); this one was added as "${to}"`);
   if (merge.unchanged.length > 0) options.out(`  already there: ${merge.unchanged.join(", ")}`);
-  options.out("a running daemon picks this up on SIGHUP (kill -HUP its pid; toolpool status shows it) or at its next start");
+  const pid = await runningDaemonPid(places.env);
+  options.out(
+    pid === undefined
+      ? "no daemon answers on the default socket: a daemon reads it when it starts (a running one on SIGHUP)"
+      : `the running daemon (pid ${pid}) reads it on SIGHUP: kill -HUP ${pid} (or at its next start)`,
+  );
   return ExitCode.Ok;
 }
