@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { configCommand } from "../../src/cli/config-command.ts";
 import { parseConfig } from "../../src/config/load.ts";
+import { startTestDaemon } from "../helpers/daemon-harness.ts";
 
 const FIXTURES = join(import.meta.dir, "..", "fixtures", "hosts");
 
@@ -219,6 +220,16 @@ describe("config import --write", () => {
     const second = await importJson([join(FIXTURES, "claude-desktop/claude_desktop_config.json")], places, true, configPath);
     expect(second.write).toEqual({ configPath, added: [], unchanged: ["filesystem", "github-claude-desktop", "brave-search"], renamed: [] });
     expect(readdirSync(dir).filter((name) => name.includes(".bak-")).length).toBe(1);
+  });
+
+  test("with a daemon running, --write names its pid for the reload", async () => {
+    await using daemon = await startTestDaemon({ builtins: [] });
+    const dir = mkdtempSync(join(tmpdir(), "toolpool-test-write-"));
+    const out: string[] = [];
+    const placesWithDaemon = { env: { HOME: "/home/me", TOOLPOOL_SOCKET: daemon.socketPath }, cwd: "/work/app" };
+    const code = await configCommand(["import", join(FIXTURES, "claude-code/.mcp.json")], { json: false, write: true, config: join(dir, "config.json"), out: (text) => out.push(text), err: () => {}, places: placesWithDaemon });
+    expect(code).toBe(0);
+    expect(out.at(-1)).toBe(`the running daemon (pid ${process.pid}) reads it on SIGHUP: kill -HUP ${process.pid} (or at its next start)`);
   });
 
   test("a config that is not valid JSON is not written", async () => {
