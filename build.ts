@@ -3,11 +3,14 @@
  * Builds one single-file binary per product tier: `bun run build.ts` builds every tier,
  * `bun run build.ts --tier NAME` one. Writes dist/toolpool-<tier> and dist/manifest.json
  * (tier, features, version, size, sha256 per binary). Any build error fails the whole run.
+ * `--release` also writes dist/release/toolpool-<tier>-<os>-<arch>.tar.gz per tier built (a
+ * directory holding the binary as `toolpool`, README.md and LICENSE when present) and SHA256SUMS.
  */
 import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { isTierName, TIERS, type TierName } from "./features/tiers.ts";
+import { writeRelease } from "./scripts/release-archives.ts";
 import packageJson from "./package.json" with { type: "json" };
 
 const DIST = join(import.meta.dir, "dist");
@@ -79,7 +82,7 @@ async function buildTier(tier: TierName): Promise<ManifestEntry> {
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { tier: { type: "string" } }, strict: true });
+  const { values } = parseArgs({ options: { tier: { type: "string" }, release: { type: "boolean", default: false } }, strict: true });
   const requested = values.tier;
   if (requested !== undefined && !isTierName(requested)) {
     throw new Error(`unknown tier "${requested}"; tiers are: ${Object.keys(TIERS).join(", ")}`);
@@ -99,6 +102,7 @@ async function main() {
   const manifest = [...entries.values()].sort((a, b) => a.tier.localeCompare(b.tier));
   await writeFile(manifestPath, `${JSON.stringify({ binaries: manifest }, null, 2)}\n`);
   process.stderr.write(`wrote ${manifestPath}\n`);
+  if (values.release) await writeRelease(DIST, tiers, (line) => process.stderr.write(`${line}\n`));
 }
 
 /** The client library as plain ESM for Node (and any bundler): dist/client/client.js. */

@@ -44,6 +44,25 @@ export function parseAgentArgs(argv: readonly string[]): AgentCliOptions {
   };
 }
 
+/**
+ * Says which model answers — the real API, or a recording replayed — and refuses `--prompt` with
+ * a recording: a recording holds the answers to its own prompts, so replaying it for another
+ * prompt would look like an answer to that prompt and is not one.
+ */
+export function announceMode(options: { provider: string; keyVariable: string; live: boolean; scriptPath: string; prompts: readonly string[]; write?: (line: string) => void }): void {
+  const write = options.write ?? ((line: string) => process.stderr.write(`${line}\n`));
+  if (options.live) {
+    write(`${options.provider}: the real API (${options.keyVariable} is set)`);
+    return;
+  }
+  if (options.prompts.length > 0) {
+    throw new Error(
+      `--prompt needs the real ${options.provider} API: set ${options.keyVariable}. Without it this example replays a recording (${options.scriptPath}), which answers only its own prompts.`,
+    );
+  }
+  write(`${options.provider}: replaying a recorded session from ${options.scriptPath} (no ${options.keyVariable} set; set it to talk to the real API)`);
+}
+
 /** The daemon's socket as `toolpool` finds it (docs/protocol.md). */
 export function defaultSocketPath(env: NodeJS.ProcessEnv = process.env): string {
   if (env.TOOLPOOL_SOCKET) return env.TOOLPOOL_SOCKET;
@@ -55,7 +74,7 @@ export async function connectDaemon(socketPath: string): Promise<ToolpoolClient>
   try {
     return await ToolpoolClient.connect(socketPath);
   } catch (error) {
-    if (error instanceof NotRunningError) throw new Error(`no toolpool daemon on ${socketPath}: start one with \`toolpool serve\``);
+    if (error instanceof NotRunningError) throw new Error(`no toolpool daemon on ${socketPath}: start one from the checkout with \`./dist/toolpool-pro serve\` (or \`toolpool serve\` once installed with \`./dist/toolpool-pro install\`)`);
     throw error;
   }
 }

@@ -13,7 +13,7 @@
  */
 import Anthropic from "@anthropic-ai/sdk";
 import { DaemonError, type ToolpoolClient } from "toolpool/client";
-import { connectDaemon, parseAgentArgs, runMain } from "./agent-cli.ts";
+import { announceMode, connectDaemon, parseAgentArgs, runMain } from "./agent-cli.ts";
 import { loadScript, ScriptedModel } from "./scripted-model.ts";
 
 export type Block = { type: string; [key: string]: unknown };
@@ -178,7 +178,9 @@ if (import.meta.main) {
   runMain(async () => {
     const args = parseAgentArgs(process.argv.slice(2));
     const live = Boolean(process.env.ANTHROPIC_API_KEY) && args.scriptPath === undefined;
-    const script = live ? undefined : await loadScript<ModelResponse>(args.scriptPath ?? `${import.meta.dir}/scripted/anthropic.json`);
+    const scriptPath = args.scriptPath ?? `${import.meta.dir}/scripted/anthropic.json`;
+    announceMode({ provider: "Anthropic", keyVariable: "ANTHROPIC_API_KEY", live, scriptPath, prompts: args.prompts });
+    const script = live ? undefined : await loadScript<ModelResponse>(scriptPath);
     const scripted = script && new ScriptedModel<ModelRequest, ModelResponse>(script);
     const client = await connectDaemon(args.socketPath);
     try {

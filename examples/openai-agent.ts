@@ -9,7 +9,7 @@
  */
 import OpenAI from "openai";
 import { DaemonError, type ToolpoolClient } from "toolpool/client";
-import { connectDaemon, parseAgentArgs, runMain } from "./agent-cli.ts";
+import { announceMode, connectDaemon, parseAgentArgs, runMain } from "./agent-cli.ts";
 import { loadScript, ScriptedModel } from "./scripted-model.ts";
 
 export interface ToolCall {
@@ -156,7 +156,9 @@ if (import.meta.main) {
   runMain(async () => {
     const args = parseAgentArgs(process.argv.slice(2));
     const live = Boolean(process.env.OPENAI_API_KEY) && args.scriptPath === undefined;
-    const script = live ? undefined : await loadScript<ChatResponse>(args.scriptPath ?? `${import.meta.dir}/scripted/openai.json`);
+    const scriptPath = args.scriptPath ?? `${import.meta.dir}/scripted/openai.json`;
+    announceMode({ provider: "OpenAI", keyVariable: "OPENAI_API_KEY", live, scriptPath, prompts: args.prompts });
+    const script = live ? undefined : await loadScript<ChatResponse>(scriptPath);
     const scripted = script && new ScriptedModel<ChatRequest, ChatResponse>(script);
     const client = await connectDaemon(args.socketPath);
     try {

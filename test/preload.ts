@@ -1,6 +1,7 @@
 // Isolates every test run: HOME, the XDG dirs and the socket dir point into a fresh temp dir,
 // so no test reads or writes the developer's real config, state or sockets.
-import { mkdtempSync, mkdirSync } from "node:fs";
+import { afterAll } from "bun:test";
+import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -21,3 +22,9 @@ delete process.env.TOOLPOOL_CONFIG;
 delete process.env.ENABLE_TOOL_SEARCH;
 delete process.env.DISABLE_EXPERIMENTAL_BETAS;
 process.env.TOOLPOOL_TEST_ROOT = root;
+// Temp dirs a test (or a binary it runs) makes with os.tmpdir() land inside the run's root too,
+// and the root goes when the run ends: runs no longer leave toolpool-test-* dirs in /tmp.
+const tmp = join(root, "tmp");
+mkdirSync(tmp, { mode: 0o700 });
+process.env.TMPDIR = tmp;
+afterAll(() => rmSync(root, { recursive: true, force: true }));

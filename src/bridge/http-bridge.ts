@@ -4,8 +4,10 @@
  * session, so two hosts never share what their searches discovered. Every request passes the
  * DNS-rebinding guard first (loopback Host and Origin, else 403).
  *
- * Bounded: at most `maxSessions` sessions (503 past it), request bodies of 8 MiB, and a session
- * unused for `idleMs` is closed (its client gets 404 and, as MCP requires, initializes again).
+ * Bounded: at most `maxSessions` sessions, request bodies of 8 MiB, and a session unused for
+ * `idleMs` is closed (its client gets 404 and, as MCP requires, initializes again). At the cap the
+ * least-recently-used idle session is evicted (logged and counted); only when every session has a
+ * request in flight is a new client refused with 503.
  */
 import { randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
@@ -15,6 +17,7 @@ import { MAX_LINE_BYTES } from "../protocol/limits.ts";
 import { createBridgeServer } from "./bridge-server.ts";
 import type { DaemonBridge } from "./daemon-bridge.ts";
 import { checkLoopbackRequest, forbiddenResponse } from "./host-guard.ts";
+import { SessionTable, trackResponse } from "./http-sessions.ts";
 import { endpointUrl, type ListenAddress } from "./listen-address.ts";
 
 export const MCP_HTTP_PATH = "/mcp";
@@ -26,12 +29,18 @@ export interface HttpBridgeOptions {
   log: (message: string) => void;
   maxSessions?: number;
   idleMs?: number;
+  /** At the cap, a session idle at least this long may be evicted for a new one (default 100 ms). */
+  evictAfterIdleMs?: number;
+  /** Called after each eviction, with the running count. */
+  onEvict?: (evictions: number) => void;
 }
 
 export interface HttpBridge extends AsyncDisposable {
   url: string;
   port: number;
   sessionCount(): number;
+  /** Sessions evicted to make room for new clients since start. */
+  evictions(): number;
   stop(): Promise<void>;
 }
 
@@ -39,49 +48,86 @@ interface Entry {
   transport: WebStandardStreamableHTTPServerTransport;
   server: Server;
   bridge: DaemonBridge;
-  lastUsed: number;
+  close(): void;
 }
+
+/** The longest a new client waits for an idle session to become evictable. */
+const MAX_ADMISSION_WAIT_MS = 1_000;
 
 export function startHttpBridge(options: HttpBridgeOptions): HttpBridge {
   const maxSessions = options.maxSessions ?? 64;
   const idleMs = options.idleMs ?? 30 * 60 * 1000;
-  const sessions = new Map<string, Entry>();
+  // Short: a real host pauses seconds between requests (the model is thinking); one exchange's
+  // requests (initialize, initialized, tools/list) follow each other within milliseconds.
+  const evictAfterIdleMs = Math.min(options.evictAfterIdleMs ?? 100, MAX_ADMISSION_WAIT_MS);
+  const sessions: SessionTable<Entry> = new SessionTable<Entry>({
+    maxSessions,
+    evictAfterIdleMs,
+    onEvict: (id, idle) => {
+      options.log(`toolpool mcp: evicted HTTP session ${id} (idle ${Math.round(idle)} ms, least recently used) to admit a new client (limit ${maxSessions} sessions)`);
+      options.onEvict?.(sessions.evictions());
+    },
+  });
 
-  const drop = (id: string) => {
-    const entry = sessions.get(id);
-    if (!entry) return;
-    sessions.delete(id);
-    entry.bridge.close();
-    void entry.server.close().catch(() => {});
+  const admit = async (): Promise<boolean> => {
+    const deadline = Date.now() + MAX_ADMISSION_WAIT_MS;
+    for (;;) {
+      const admission = sessions.admit();
+      if (admission.kind === "admitted") return true;
+      if (admission.kind === "full" || Date.now() >= deadline) return false;
+      await Bun.sleep(Math.max(1, Math.min(admission.ms, deadline - Date.now())));
+    }
   };
 
   const open = async (request: Request, body: unknown): Promise<Response> => {
-    if (sessions.size >= maxSessions) return rpcError(503, `Too many MCP sessions (limit ${maxSessions}); close one (DELETE) and retry`);
-    const bridge = options.createBridge();
-    let instructions: string;
+    if (!(await admit())) {
+      options.log(`toolpool mcp: refused a new HTTP session: all ${maxSessions} sessions have a request in flight`);
+      return rpcError(503, `Too many MCP sessions (limit ${maxSessions}, all busy); retry shortly`);
+    }
+    let registered = false;
+    let initialized: () => void = () => {};
     try {
-      instructions = await bridge.instructions();
-    } catch (error) {
-      bridge.close();
-      options.log(`toolpool mcp: cannot reach the daemon: ${(error as Error).message}`);
-      return rpcError(502, `toolpool daemon unavailable: ${(error as Error).message}`);
+      const bridge = options.createBridge();
+      let instructions: string;
+      try {
+        instructions = await bridge.instructions();
+      } catch (error) {
+        bridge.close();
+        options.log(`toolpool mcp: cannot reach the daemon: ${(error as Error).message}`);
+        return rpcError(502, `toolpool daemon unavailable: ${(error as Error).message}`);
+      }
+      const server = createBridgeServer(bridge, { version: options.version, instructions, log: options.log });
+      const close = () => {
+        bridge.close();
+        void server.close().catch(() => {});
+      };
+      const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: randomUUID,
+        onsessioninitialized: (id) => {
+          registered = true;
+          initialized = sessions.opened(id, { transport, server, bridge, close });
+        },
+        onsessionclosed: (id) => sessions.delete(id),
+        // Under Bun's idle timeout below, so a long quiet tool call keeps its stream.
+        keepAliveMs: 5_000,
+      });
+      await server.connect(transport);
+      let response: Response;
+      try {
+        response = await transport.handleRequest(request, { parsedBody: body });
+      } catch (error) {
+        initialized();
+        throw error;
+      }
+      // An initialize the transport refused opened no session: nothing may stay linked to the daemon.
+      if (!registered) {
+        close();
+        return response;
+      }
+      return trackResponse(response, initialized);
+    } finally {
+      if (!registered) sessions.abandoned();
     }
-    const server = createBridgeServer(bridge, { version: options.version, instructions, log: options.log });
-    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: randomUUID,
-      onsessioninitialized: (id) => void sessions.set(id, { transport, server, bridge, lastUsed: Date.now() }),
-      onsessionclosed: (id) => drop(id),
-      // Under Bun's idle timeout below, so a long quiet tool call keeps its stream.
-      keepAliveMs: 5_000,
-    });
-    await server.connect(transport);
-    const response = await transport.handleRequest(request, { parsedBody: body });
-    // An initialize the transport refused opened no session: nothing may stay linked to the daemon.
-    if (transport.sessionId === undefined || !sessions.has(transport.sessionId)) {
-      bridge.close();
-      void server.close().catch(() => {});
-    }
-    return response;
   };
 
   const handle = async (request: Request): Promise<Response> => {
@@ -91,9 +137,14 @@ export function startHttpBridge(options: HttpBridgeOptions): HttpBridge {
     const sessionId = request.headers.get("mcp-session-id");
     if (sessionId) {
       const entry = sessions.get(sessionId);
-      if (!entry) return rpcError(404, "Session not found: initialize a new session");
-      entry.lastUsed = Date.now();
-      return entry.transport.handleRequest(request);
+      const done = sessions.begin(sessionId);
+      if (!entry || !done) return rpcError(404, "Session not found: initialize a new session");
+      try {
+        return trackResponse(await entry.transport.handleRequest(request), done);
+      } catch (error) {
+        done();
+        throw error;
+      }
     }
     if (request.method !== "POST") return rpcError(400, "Bad Request: no mcp-session-id header; send initialize first");
     let body: unknown;
@@ -120,22 +171,20 @@ export function startHttpBridge(options: HttpBridgeOptions): HttpBridge {
       }
     },
   });
-  const sweep = setInterval(() => {
-    const cutoff = Date.now() - idleMs;
-    for (const [id, entry] of sessions) if (entry.lastUsed < cutoff) drop(id);
-  }, Math.min(idleMs, 60_000));
+  const sweep = setInterval(() => sessions.sweep(idleMs), Math.min(idleMs, 60_000));
   sweep.unref();
 
   const port = httpServer.port ?? options.address.port;
   const stop = async () => {
     clearInterval(sweep);
-    for (const id of [...sessions.keys()]) drop(id);
+    sessions.clear();
     await httpServer.stop(true);
   };
   return {
     url: endpointUrl(options.address.hostname, port, MCP_HTTP_PATH),
     port,
     sessionCount: () => sessions.size,
+    evictions: () => sessions.evictions(),
     stop,
     [Symbol.asyncDispose]: stop,
   };

@@ -1,8 +1,10 @@
 /** The client-side commands: status, tools, call, stop. Each talks to a running daemon. */
+import { readBridgeStats } from "../bridge/bridge-stats.ts";
 import { DaemonError, NotRunningError, ToolpoolClient } from "../client/client.ts";
 import { resolveSocketPath } from "../daemon/socket-path.ts";
 import { ExitCode, UsageError } from "./exit-codes.ts";
 import { formatServers, formatStatus, formatTools } from "./format.ts";
+import { invocation } from "./invocation.ts";
 
 export interface ClientCommandOptions {
   socket?: string;
@@ -22,7 +24,7 @@ export async function withClient(
   } catch (error) {
     if (error instanceof NotRunningError) {
       if (options.json) options.out(JSON.stringify({ running: false, socket: socketPath }));
-      options.err(`toolpool: no daemon is running on ${socketPath} (start one with: toolpool serve)`);
+      options.err(`toolpool: no daemon is running on ${socketPath} (start one with: ${invocation()} serve${options.socket ? ` --socket ${socketPath}` : ""})`);
       return ExitCode.NotRunning;
     }
     throw error;
@@ -43,7 +45,10 @@ export async function withClient(
 export function status(options: ClientCommandOptions): Promise<number> {
   return withClient(options, async (client) => {
     const result = await client.status();
-    options.out(options.json ? JSON.stringify({ running: true, ...result }) : formatStatus(result));
+    // HTTP bridges are separate processes: their session and eviction counts come from their files.
+    const httpBridges = readBridgeStats(resolveSocketPath(options.socket));
+    if (options.json) options.out(JSON.stringify({ running: true, ...result, ...(httpBridges.length > 0 && { httpBridges }) }));
+    else options.out([formatStatus(result), ...httpBridges.map((bridge) => `  HTTP bridge pid ${bridge.pid} at ${bridge.url}: ${bridge.evictions} idle sessions evicted`)].join("\n"));
     return ExitCode.Ok;
   });
 }
@@ -127,7 +132,7 @@ export function search(options: ClientCommandOptions, words: readonly string[], 
       return ExitCode.Ok;
     }
     for (const match of result.matches) {
-      const summary = match.description.split("\n")[0]?.slice(0, 90) ?? "";
+      const summary = (match.description.split("\n").find((line) => line.trim() !== "") ?? "").trim().slice(0, 90);
       options.out(`${match.name}  ${match.deferred ? "[deferred]" : "[core]"} ${summary}`);
     }
     if (result.matches.length === 0) options.out("no matching tools");

@@ -18,8 +18,11 @@ export function formatStatus(status: StatusResult): string {
   return lines.join("\n");
 }
 
+/** Names past this width get a line of their own, so one long MCP name does not push every row. */
+const TOOL_NAME_COLUMN = 40;
+
 export function formatTools(result: ToolsResult): string {
-  const width = Math.min(48, Math.max(4, ...result.tools.map((tool) => tool.name.length)));
+  const width = Math.min(TOOL_NAME_COLUMN, Math.max(4, ...result.tools.map((tool) => tool.name.length)));
   const lines = result.tools.map((tool) => {
     const flags = [
       tool.deferred ? "deferred" : "core",
@@ -31,7 +34,8 @@ export function formatTools(result: ToolsResult): string {
       .filter(Boolean)
       .join(", ");
     const summary = firstSentence(tool.description);
-    return `${tool.name.padEnd(width)}  [${flags}] ${summary}`;
+    const name = tool.name.length > width ? `${tool.name}\n${" ".repeat(width)}` : tool.name.padEnd(width);
+    return `${name}  [${flags}] ${summary}`.trimEnd();
   });
   for (const collision of result.collisions) {
     lines.push(`! name collision on ${collision.name}: kept ${collision.kept}, dropped ${collision.dropped.join(", ")}`);
@@ -45,8 +49,9 @@ export function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }
 
-function firstSentence(text: string): string {
-  const line = text.split("\n")[0] ?? "";
+/** The first sentence of the first line with words (many MCP descriptions open with a newline). */
+export function firstSentence(text: string): string {
+  const line = (text.split("\n").find((candidate) => candidate.trim() !== "") ?? "").trim().replace(/\s+/g, " ");
   const end = line.search(/\.(\s|$)/);
   const sentence = end === -1 ? line : line.slice(0, end + 1);
   return sentence.length > 80 ? `${sentence.slice(0, 77)}...` : sentence;

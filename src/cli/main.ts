@@ -3,6 +3,8 @@ import { parseArgs } from "node:util";
 import { buildInfo } from "../build-info.ts";
 import type { ClientCommandOptions } from "./commands.ts";
 import { ExitCode, UsageError } from "./exit-codes.ts";
+import { nearestKey } from "../config/issue-text.ts";
+import { COMMAND_USAGE, commandOf, misplacedOptions } from "./usage.ts";
 
 // Each command's module is loaded when that command runs: `serve` never pays for the watch view,
 // the service writer or the MCP server bridge, and a client command never loads the daemon.
@@ -29,6 +31,13 @@ commands:
   service ACTION        install | uninstall | status | print the background service (systemd user
                         unit on Linux, launchd agent on macOS) for this binary
   version               print version, tier and compiled features
+  install               copy this binary to ~/.local/bin/toolpool (--prefix DIR: DIR/bin); uninstall removes it
+  config import [FILE]  read the MCP servers of Claude Desktop, Claude Code, Cursor, VS Code, Windsurf
+                        and print (--write: merge) them as toolpool's mcpServers
+  host add NAME         point an MCP host (claude-desktop, claude-code, cursor, vscode, windsurf) at
+                        \`toolpool mcp\`; --move takes its other servers out; host remove NAME undoes it
+
+\`toolpool COMMAND --help\` shows one command's usage and options.
 
 options:
   --socket PATH         the daemon's socket (default: $TOOLPOOL_SOCKET, $XDG_RUNTIME_DIR/toolpool/toolpool.sock)
@@ -48,6 +57,11 @@ options:
 
 exit codes: 0 ok, 1 failed, 2 usage, 3 no daemon running, 4 already running, 5 bad config or socket path`;
 
+/** Options that take a value (so `--socket serve` is not read as the command `serve`). */
+const VALUED_OPTIONS: ReadonlySet<string> = new Set(["socket", "config", "max", "logs", "http", "root", "binary", "platform", "prefix", "tier", "file", "log-format"]);
+/** Every option the usage table knows of; see misplacedOptions. */
+const KNOWN_OPTIONS: ReadonlySet<string> = new Set([...VALUED_OPTIONS, "json", "demo", "watch", "write", "move"]);
+
 export async function runCli(argv: readonly string[]): Promise<number> {
   const out = (text: string) => process.stdout.write(`${text}\n`);
   const err = (text: string) => process.stderr.write(`${text}\n`);
@@ -57,6 +71,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       args: [...argv],
       allowPositionals: true,
       strict: true,
+      tokens: true,
       options: {
         socket: { type: "string" },
         config: { type: "string" },
@@ -73,14 +88,37 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         "log-level": { type: "string" },
         "log-format": { type: "string" },
         session: { type: "string" },
+        prefix: { type: "string" },
+        write: { type: "boolean", default: false },
+        tier: { type: "string" },
+        move: { type: "boolean", default: false },
+        file: { type: "string" },
       },
     });
   } catch (error) {
-    err(`toolpool: ${(error as Error).message}\n\n${HELP}`);
+    // Name the option and show the usage of the command it was given to, not the whole list.
+    const named = commandOf(argv, VALUED_OPTIONS);
+    const first = (error as Error).message.split(". To specify a positional")[0];
+    const entry = named ? COMMAND_USAGE[named] : undefined;
+    const unknown = /^Unknown option '--?([^']+)'/.exec(first ?? "")?.[1];
+    const near = unknown && entry ? nearestKey(unknown, entry.options) : undefined;
+    err(`toolpool${entry ? ` ${named}` : ""}: ${first}${near ? ` (did you mean --${near}?)` : ""}\n\n${entry?.usage ?? HELP}`);
     return ExitCode.Usage;
   }
-  const { values, positionals } = parsed;
+  const { values, positionals, tokens } = parsed;
   const [command, ...rest] = positionals;
+  const usage = command === undefined ? undefined : COMMAND_USAGE[command];
+  // `COMMAND --help` answers before anything runs: `serve --help` must start no daemon.
+  if (values.help && command !== undefined && command !== "help") {
+    out(usage?.usage ?? HELP);
+    return usage ? ExitCode.Ok : ExitCode.Usage;
+  }
+  const given = [...new Set(tokens.flatMap((token) => (token.kind === "option" ? [token.name] : [])))];
+  const misplaced = command === undefined ? [] : misplacedOptions(command, given, KNOWN_OPTIONS);
+  if (misplaced.length > 0) {
+    err(`toolpool ${command}: ${misplaced.map((name) => `--${name}`).join(", ")} ${misplaced.length === 1 ? "is not an option" : "are not options"} of this command\n\n${usage?.usage ?? HELP}`);
+    return ExitCode.Usage;
+  }
   const options: ClientCommandOptions = { json: values.json, out, err, ...(values.socket && { socket: values.socket }) };
   try {
     switch (command) {
@@ -95,6 +133,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         });
       }
       case "status":
+        if (values.watch && values.json) throw new UsageError("--watch is a live view for a terminal; for scripts, run status --json (one snapshot) repeatedly");
         if (values.watch) return await (await import("./watch.ts")).watchStatus({ ...(values.socket && { socket: values.socket }) });
         return await (await commands()).status(options);
       case "tools":
@@ -138,13 +177,37 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         out(values.json ? JSON.stringify(info) : `toolpool ${info.version} (${info.tier}; features: ${info.features.join(", ") || "none"})`);
         return ExitCode.Ok;
       }
-      case undefined:
+      case "install":
+      case "uninstall": {
+        const { installCommand, uninstallCommand } = await import("./install.ts");
+        const run = command === "install" ? installCommand : uninstallCommand;
+        return await run({ ...options, ...(values.prefix && { prefix: values.prefix }) });
+      }
+      case "config":
+        return await (await import("./config-command.ts")).configCommand(rest, { ...options, write: values.write, ...(values.config && { config: values.config }) });
+      case "host":
+        return await (await import("./host-command.ts")).hostCommand(rest, {
+          ...options,
+          move: values.move,
+          ...(values.config && { config: values.config }),
+          ...(values.tier && { tier: values.tier }),
+          ...(values.file && { file: values.file }),
+        });
       case "help":
+        if (rest[0] && COMMAND_USAGE[rest[0]]) {
+          out(COMMAND_USAGE[rest[0]]!.usage);
+          return ExitCode.Ok;
+        }
+        out(HELP);
+        return ExitCode.Ok;
+      case undefined:
         out(HELP);
         return command === undefined && !values.help ? ExitCode.Usage : ExitCode.Ok;
-      default:
-        err(`toolpool: unknown command "${command}"\n\n${HELP}`);
+      default: {
+        const near = nearestKey(command, Object.keys(COMMAND_USAGE));
+        err(`toolpool: unknown command "${command}"${near ? ` (did you mean "${near}"?)` : ""}\n\n${HELP}`);
         return ExitCode.Usage;
+      }
     }
   } catch (error) {
     if (error instanceof UsageError) {

@@ -7,6 +7,7 @@ import { resolve } from "node:path";
 import { buildInfo } from "../build-info.ts";
 import { DaemonBridge } from "../bridge/daemon-bridge.ts";
 import { connectOrStartDaemon } from "../bridge/daemon-launcher.ts";
+import { bridgeStatsPath, removeBridgeStats, writeBridgeStats } from "../bridge/bridge-stats.ts";
 import { startHttpBridge } from "../bridge/http-bridge.ts";
 import { ListenAddressError, parseListenAddress } from "../bridge/listen-address.ts";
 import { runStdioBridge } from "../bridge/stdio-bridge.ts";
@@ -60,12 +61,20 @@ export async function mcpCommand(options: McpCommandOptions): Promise<number> {
     options.err(`toolpool mcp: ${(error as Error).message}`);
     return ExitCode.Failed;
   }
-  const bridge = startHttpBridge({ address, createBridge, version, log: options.err });
+  const statsPath = bridgeStatsPath(socketPath);
+  const startedAt = new Date().toISOString();
+  const publish = () => writeBridgeStats(statsPath, { pid: process.pid, url: bridge.url, sessions: bridge.sessionCount(), evictions: bridge.evictions(), startedAt });
+  const bridge = startHttpBridge({ address, createBridge, version, log: options.err, onEvict: () => publish() });
+  publish();
+  const refresh = setInterval(publish, 5_000);
+  refresh.unref();
   options.out(`toolpool mcp: serving MCP (Streamable HTTP) on ${bridge.url} — loopback only; Ctrl-C stops`);
   const stopped = Promise.withResolvers<void>();
   process.once("SIGINT", () => stopped.resolve());
   process.once("SIGTERM", () => stopped.resolve());
   await stopped.promise;
+  clearInterval(refresh);
+  removeBridgeStats(statsPath);
   await bridge.stop();
   return ExitCode.Ok;
 }

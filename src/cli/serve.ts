@@ -7,9 +7,8 @@ import { Daemon } from "../daemon/daemon.ts";
 import { chooseLogFormat, createLogger, LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from "../runtime/logger.ts";
 import { AlreadyRunningError } from "../daemon/socket-lock.ts";
 import { resolveSocketPath, SocketPathError } from "../daemon/socket-path.ts";
-import { isAbsolute, relative } from "node:path";
-import { buildInfo } from "../build-info.ts";
 import { ExitCode, UsageError } from "./exit-codes.ts";
+import { invocation } from "./invocation.ts";
 import { reportStartupProgress } from "./startup-progress.ts";
 
 export interface ServeOptions {
@@ -26,11 +25,20 @@ export interface ServeOptions {
 export async function serve(options: ServeOptions): Promise<number> {
   const level = oneOf(options.logLevel, LOG_LEVELS, "--log-level");
   const format = chooseLogFormat(oneOf(options.logFormat, LOG_FORMATS, "--log-format"), process.stderr.isTTY === true);
-  const logger = createLogger(level ?? "info", undefined, {
-    format,
-    color: format === "text" && process.stderr.isTTY === true && !process.env.NO_COLOR,
-    pinned: level !== undefined,
-  });
+  // In a terminal the start-up lines below already say what the start-up info events say: until the
+  // servers are ready those events are not printed a second time (warnings and errors always are).
+  let startingUp = process.stdout.isTTY === true && process.stderr.isTTY === true && options.logFormat === undefined && level === undefined;
+  const logger = createLogger(
+    level ?? "info",
+    (line, at) => {
+      if (!(startingUp && (at === "info" || at === "debug"))) process.stderr.write(line);
+    },
+    {
+      format,
+      color: format === "text" && process.stderr.isTTY === true && !process.env.NO_COLOR,
+      pinned: level !== undefined,
+    },
+  );
   const socketPath = resolveSocketPath(options.socket);
   const configSource = locateConfig(options.config);
   let daemon: Daemon;
@@ -72,7 +80,11 @@ export async function serve(options: ServeOptions): Promise<number> {
         `  (set TOOLPOOL_SOCKET=${socketPath} or pass --socket when it is not the default)\n`,
     );
     // In a terminal, show MCP servers connecting; logs stay on stderr either way.
-    void reportStartupProgress({ servers: () => daemon.core.mcp()?.servers() ?? [], write: (text) => process.stdout.write(text) });
+    void reportStartupProgress({ servers: () => daemon.core.mcp()?.servers() ?? [], write: (text) => process.stdout.write(text) }).finally(() => {
+      startingUp = false;
+    });
+  } else {
+    startingUp = false;
   }
   await daemon.stopped;
   return ExitCode.Ok;
@@ -82,11 +94,4 @@ function oneOf<T extends LogLevel | LogFormat>(value: string | undefined, allowe
   if (value === undefined) return undefined;
   if ((allowed as readonly string[]).includes(value)) return value as T;
   throw new UsageError(`${flag} takes one of ${allowed.join(", ")} (got ${JSON.stringify(value.slice(0, 40))})`);
-}
-
-/** How to run this same binary again from here: `./dist/toolpool-pro`, or `toolpool` from source. */
-function invocation(): string {
-  if (!buildInfo().compiled) return "bun src/main.ts";
-  const path = relative(process.cwd(), process.execPath);
-  return path.startsWith("..") || isAbsolute(path) ? process.execPath : path.includes("/") ? `./${path}` : path;
 }

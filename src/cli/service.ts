@@ -6,7 +6,7 @@
 import { ToolpoolClient } from "../client/client.ts";
 import { resolveSocketPath } from "../daemon/socket-path.ts";
 import { installService, renderServiceFile, serviceState, uninstallService, type ServiceHost, type ServiceOutcome } from "../service/service-manager.ts";
-import { buildServiceSpec, currentPlatform, type ServicePlatform } from "../service/service-spec.ts";
+import { buildServiceSpec, currentPlatform, serviceFilePath, type ServicePlatform } from "../service/service-spec.ts";
 import { ExitCode, UsageError } from "./exit-codes.ts";
 
 export interface ServiceCommandOptions {
@@ -20,7 +20,11 @@ export interface ServiceCommandOptions {
   err: (text: string) => void;
   /** Tests pass a host whose commands are recorded, not run. */
   host?: ServiceHost;
+  /** Tests pass what the daemon on the socket says. */
+  daemonFacts?: (socket: string | undefined) => Promise<DaemonFacts>;
 }
+
+export type DaemonFacts = { running: false; socket: string } | { running: true; socket: string; pid: number; version: string; tier: string };
 
 const USAGE = "usage: toolpool service install | uninstall | status | print [--binary PATH] [--config PATH] [--socket PATH] [--platform linux|darwin]";
 
@@ -32,7 +36,10 @@ export async function serviceCommand(action: string | undefined, options: Servic
   });
   switch (action) {
     case "print": {
-      options.out(renderServiceFile(choosePlatform(options.platform ?? options.host?.platform), spec).trimEnd());
+      const platform = choosePlatform(options.platform ?? options.host?.platform);
+      const text = renderServiceFile(platform, spec);
+      if (options.json) options.out(JSON.stringify({ platform, file: serviceFilePath(platform, options.host?.env ?? process.env), text }));
+      else options.out(text.trimEnd());
       return ExitCode.Ok;
     }
     case "install":
@@ -41,14 +48,21 @@ export async function serviceCommand(action: string | undefined, options: Servic
       return report(await uninstallService(hostFor(options)), options, "uninstalled");
     case "status": {
       const state = await serviceState(hostFor(options), spec);
-      const daemon = await daemonFacts(options.socket);
+      const facts = await (options.daemonFacts ?? daemonFacts)(options.socket);
+      // The service's daemon is the one whose pid the service manager reports, nothing else.
+      const daemon = facts.running ? { ...facts, service: state.mainPid !== undefined && state.mainPid === facts.pid } : facts;
       if (options.json) {
         options.out(JSON.stringify({ ...state, daemon }));
         return ExitCode.Ok;
       }
       options.out(`service file: ${state.file} (${state.installed ? (state.current ? "installed, up to date" : "installed, differs from what install would write now") : "not installed"})`);
+      if (state.unreachable) options.out(`service manager: cannot be asked here: ${state.unreachable}`);
       for (const [key, value] of Object.entries(state.manager)) options.out(`${key}: ${value}`);
-      options.out(daemon.running ? `daemon: running, pid ${daemon.pid}, ${daemon.version} (${daemon.tier}) on ${daemon.socket}` : `daemon: not running on ${daemon.socket}`);
+      if (!daemon.running) options.out(`daemon: not running on ${daemon.socket}`);
+      else {
+        const whose = "service" in daemon && daemon.service ? "run by the service" : `not the service's (started by hand or by toolpool mcp)${state.mainPid ? `; the service's daemon is pid ${state.mainPid}` : ""}`;
+        options.out(`daemon: running, pid ${daemon.pid}, ${daemon.version} (${daemon.tier}) on ${daemon.socket} — ${whose}`);
+      }
       return ExitCode.Ok;
     }
     default:
@@ -56,6 +70,7 @@ export async function serviceCommand(action: string | undefined, options: Servic
   }
 }
 
+/** One shape for every outcome: what was done, why the rest was not, the commands still to run. */
 function report(outcome: ServiceOutcome, options: ServiceCommandOptions, verb: string): number {
   if (options.json) {
     options.out(JSON.stringify(outcome));
@@ -63,6 +78,7 @@ function report(outcome: ServiceOutcome, options: ServiceCommandOptions, verb: s
     for (const line of outcome.lines) options.out(line);
     for (const command of outcome.manual) options.out(`  ${command}`);
     if (outcome.ok && outcome.manual.length === 0) options.out(`toolpool service ${verb}`);
+    else if (!outcome.ok) options.out(`toolpool service ${verb === "installed" ? "install" : "uninstall"}: not finished (exit 1); the file step is done, the commands above are left`);
   }
   return outcome.ok ? ExitCode.Ok : ExitCode.Failed;
 }
@@ -89,7 +105,7 @@ function hostFor(options: ServiceCommandOptions): ServiceHost {
   };
 }
 
-async function daemonFacts(socket: string | undefined) {
+async function daemonFacts(socket: string | undefined): Promise<DaemonFacts> {
   const socketPath = resolveSocketPath(socket);
   try {
     const client = await ToolpoolClient.connect(socketPath, 2_000);

@@ -3,6 +3,7 @@
  * from the protocol definitions. Plain node:net, so it works from Node and Bun alike.
  */
 import { connect as netConnect, type Socket } from "node:net";
+import { defaultSocketPath } from "../protocol/default-socket.ts";
 import { LineFramer } from "../protocol/line-framer.ts";
 import type { JsonRpcErrorObject, RequestId } from "../protocol/jsonrpc.ts";
 import { MAX_LINE_BYTES } from "../protocol/limits.ts";
@@ -75,7 +76,8 @@ export class ToolpoolClient {
     socket.on("error", () => {});
   }
 
-  static connect(socketPath: string, timeoutMs = 5_000): Promise<ToolpoolClient> {
+  /** Without a path: the daemon's default socket ($TOOLPOOL_SOCKET, $XDG_RUNTIME_DIR/toolpool/…). */
+  static connect(socketPath: string = defaultSocketPath(process.env, process.getuid?.()), timeoutMs = 5_000): Promise<ToolpoolClient> {
     return new Promise((resolve, reject) => {
       const socket = netConnect(socketPath);
       const timer = setTimeout(() => {

@@ -8,6 +8,8 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import type { z } from "zod";
 import { readRegularFileSync } from "../runtime/bounded-file.ts";
+import { describeIssue } from "./issue-text.ts";
+import { JsonTextError, parseJsonText } from "./json-text.ts";
 import { configSchema, type Config } from "./schema.ts";
 
 /** A config is a page of JSON; past this it is a mistake (or a device), not a config. */
@@ -37,13 +39,7 @@ export async function loadConfig(source: ConfigSource): Promise<{ config: Config
     if (!source.explicit && read.missing) return { config: parseConfig({}, "(defaults)"), path: null };
     throw new ConfigError(`cannot read config ${source.path}: ${read.reason}`);
   }
-  const text = read.text;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    throw new ConfigError(`config ${source.path} is not valid JSON: ${(error as Error).message}`);
-  }
+  const raw = parseConfigText(read.text, `config ${source.path}`);
   const config = parseConfig(raw, source.path);
   checkWorkspaceRoots(config, source.path);
   return { config, path: source.path };
@@ -71,15 +67,20 @@ function checkWorkspaceRoots(config: Config, origin: string): void {
 export function parseConfig(raw: unknown, origin: string): Config {
   const parsed = configSchema.safeParse(raw);
   if (parsed.success) return parsed.data;
-  throw new ConfigError(`config ${origin} is invalid:\n${describeIssues(parsed.error.issues)}`);
+  throw new ConfigError(`config ${origin} is invalid:\n${describeIssues(parsed.error.issues, configSchema)}`);
 }
 
-export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
-  return issues
-    .map((issue) => {
-      const field = issue.path.map(String).join(".");
-      const keys = issue.code === "unrecognized_keys" ? ` (${issue.keys.map((key) => (field ? `${field}.${key}` : key)).join(", ")})` : "";
-      return `  - ${field ? `field "${field}"` : "top level"}: ${issue.message}${keys}`;
-    })
-    .join("\n");
+/** JSON text to a value, or a ConfigError that says where (`line 3, column 5`) the mistake is. */
+export function parseConfigText(text: string, what: string): unknown {
+  try {
+    return parseJsonText(text);
+  } catch (error) {
+    if (error instanceof JsonTextError) throw new ConfigError(`${what} is not valid JSON: ${error.message}`);
+    throw error;
+  }
+}
+
+/** `schema`, when given, lets an unknown key be answered with the nearest known one. */
+export function describeIssues(issues: readonly z.core.$ZodIssue[], schema?: z.ZodType): string {
+  return issues.map((issue) => describeIssue(issue, schema)).join("\n");
 }

@@ -29,6 +29,7 @@ import { CoreFlags } from "./core-flags.ts";
 import { SearchSync } from "./search-sync.ts";
 import { sessionLookup, sessionTools, type SessionToolDeps } from "./session-tools.ts";
 import { dirname } from "node:path";
+import { rmSync } from "node:fs";
 import { OPERATOR_DEFAULTS, reapplyPermissionCeiling } from "../permissions/ceiling.ts";
 import { logEviction, logRefusal } from "../runtime/event-logs.ts";
 import type { Metrics } from "../telemetry/metrics.ts";
@@ -78,6 +79,8 @@ export class ToolPoolCore {
   #pool: Pool;
   #mcp: McpPool | undefined;
   #demoSpecs: ServerSpec[] | undefined;
+  /** The demo's scratch directory, removed at stop (each demo run made one in /tmp and left it). */
+  #demoDir: string | undefined;
   #closed = false;
 
   constructor(options: CoreOptions) {
@@ -276,7 +279,10 @@ export class ToolPoolCore {
     if (!this.#demo) return configured;
     const names = new Set(configured.map((spec) => spec.name));
     // Made once: a new temp dir per reload would look like a changed config and restart the demo servers.
-    this.#demoSpecs ??= demoServerSpecs().specs;
+    if (!this.#demoSpecs) {
+      const setup = demoServerSpecs();
+      [this.#demoSpecs, this.#demoDir] = [setup.specs, setup.workDir];
+    }
     return [...configured, ...this.#demoSpecs.filter((spec) => !names.has(spec.name))];
   }
 
@@ -330,6 +336,11 @@ export class ToolPoolCore {
 
   get closing(): boolean {
     return this.#closed;
+  }
+
+  /** Removes what the core made for itself on disk (the demo's scratch directory). */
+  removeScratch(): void {
+    if (this.#demoDir) rmSync(this.#demoDir, { recursive: true, force: true });
   }
 
   stopMcp(): Promise<void> {

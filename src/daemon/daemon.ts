@@ -212,6 +212,7 @@ export class Daemon implements SessionBinding, WireFacts {
     ]);
     tryUnlink(this.socketPath);
     this.#lock?.release();
+    this.core.removeScratch();
     this.logger.info("stopped");
     this.#stopped.resolve();
   }

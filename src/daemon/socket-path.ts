@@ -6,6 +6,7 @@
  */
 import { lstatSync, mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { defaultSocketPath } from "../protocol/default-socket.ts";
 
 /** sun_path is 108 bytes on Linux and 104 on macOS, including the terminating NUL. */
 export const MAX_SOCKET_PATH_BYTES = process.platform === "darwin" ? 103 : 107;
@@ -13,10 +14,7 @@ export const MAX_SOCKET_PATH_BYTES = process.platform === "darwin" ? 103 : 107;
 export class SocketPathError extends Error {}
 
 export function resolveSocketPath(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
-  if (flag) return resolve(flag);
-  if (env.TOOLPOOL_SOCKET) return resolve(env.TOOLPOOL_SOCKET);
-  if (env.XDG_RUNTIME_DIR) return join(env.XDG_RUNTIME_DIR, "toolpool", "toolpool.sock");
-  return join("/tmp", `toolpool-${process.getuid?.() ?? "user"}`, "toolpool.sock");
+  return resolve(flag || defaultSocketPath(env, process.getuid?.()));
 }
 
 export function checkSocketPathLength(path: string): void {

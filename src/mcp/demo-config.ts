@@ -2,6 +2,8 @@
  * `toolpool serve --demo`: the official reference MCP servers — everything, memory, filesystem
  * (rooted in a fresh temp dir) and sequential-thinking — run from `node_modules/.bin` of the
  * current directory, so a checkout shows real MCP tools in `toolpool tools` with no config at all.
+ * They run under the checkout's own Bun (node_modules/.bin/bun, installed by `npm ci`), not Node:
+ * the product's paths do not depend on which Node the machine has.
  */
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -32,12 +34,15 @@ export function demoServerSpecs(cwd: string = process.cwd(), parentDir: string =
   }
   const workDir = mkdtempSync(join(parentDir, "toolpool-demo-"));
   writeFileSync(join(workDir, "README.txt"), "A scratch directory for the toolpool demo's filesystem server.\n");
+  // Their launchers start with `#!/usr/bin/env node`; run by Bun they need no Node at all.
+  const bun = join(binDir, "bun");
+  const runner = existsSync(bun) ? [bun] : [];
   const specs = DEMO_SERVERS.map(
     (server): StdioServerSpec => ({
       name: server.name,
       transport: "stdio",
-      command: join(binDir, server.bin),
-      args: server.name === "filesystem" ? [workDir] : [...server.args],
+      command: runner[0] ?? join(binDir, server.bin),
+      args: [...(runner.length > 0 ? [join(binDir, server.bin)] : []), ...(server.name === "filesystem" ? [workDir] : server.args)],
       // memory's default file sits inside node_modules; keep the demo's writes in its temp dir.
       env: server.name === "memory" ? { MEMORY_FILE_PATH: join(workDir, "memory.jsonl") } : {},
       cwd,

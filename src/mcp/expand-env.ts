@@ -15,6 +15,7 @@ export interface ExpansionSite {
 
 /** Expands every reference in `text`; `${VAR:-}` (empty default) is allowed and yields "". */
 export function expandText(text: string, env: NodeJS.ProcessEnv, site: ExpansionSite): string {
+  checkReferences(text, site);
   return text.replace(REFERENCE, (_whole, name: string, fallback: string | undefined) => {
     const value = env[name];
     if (value !== undefined && value !== "") return value;
@@ -24,6 +25,21 @@ export function expandText(text: string, env: NodeJS.ProcessEnv, site: Expansion
       `MCP server "${site.server}": field "${site.field}" uses \${${name}}, but ${name} is not set and has no default (write \${${name}:-default} to give one)`,
     );
   });
+}
+
+/**
+ * A `${` that no reference accounts for (`${TOKEN` unclosed, `${1X}`, `${}`) is refused: passed
+ * through literally, the server would get the text `${TOKEN` as its token.
+ */
+function checkReferences(text: string, site: ExpansionSite): void {
+  const rest = text.replace(REFERENCE, "");
+  const at = rest.indexOf("${");
+  if (at === -1) return;
+  const fragment = rest.slice(at, at + 24);
+  const unclosed = !rest.slice(at).includes("}");
+  throw new ConfigError(
+    `MCP server "${site.server}": field "${site.field}" has ${unclosed ? "an unclosed" : "an invalid"} variable reference ${JSON.stringify(fragment)}: write \${NAME} or \${NAME:-default} (NAME: letters, digits, _; not starting with a digit)`,
+  );
 }
 
 export function expandList(values: readonly string[], env: NodeJS.ProcessEnv, site: ExpansionSite): string[] {

@@ -79,7 +79,22 @@ export function buildServerTools(definitions: readonly McpTool[], options: PoolT
   return tools;
 }
 
-export function capDescription(text: string): string {
+/**
+ * Whitespace collapsed first (indentation, runs of spaces, blank-line runs, leading newlines), so
+ * the cap counts words, not layout: some servers indent every line of a description by 8 to 12
+ * spaces, up to a third of its characters.
+ */
+export function collapseWhitespace(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => line.replace(/[ \t\r\f\v]+/g, " ").trim())
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+}
+
+export function capDescription(raw: string): string {
+  const text = collapseWhitespace(raw);
   if (text.length <= MAX_DESCRIPTION_CHARS) return text;
   const marker = `… [description truncated by toolpool: ${text.length} characters, showing the first `;
   const keep = MAX_DESCRIPTION_CHARS - marker.length - 8;

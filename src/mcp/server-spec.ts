@@ -6,7 +6,7 @@
 import { readFile } from "node:fs/promises";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { z } from "zod";
-import { ConfigError, describeIssues } from "../config/load.ts";
+import { ConfigError, describeIssues, parseConfigText } from "../config/load.ts";
 import { mcpServerSchema, type Config, type McpServerConfig } from "../config/schema.ts";
 import { expandList, expandRecord, expandText } from "./expand-env.ts";
 
@@ -111,14 +111,9 @@ async function readIncluded(path: string, readText: (path: string) => Promise<st
   } catch (error) {
     throw new ConfigError(`cannot read MCP config ${path} (named in mcpConfig): ${(error as Error).message}`);
   }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    throw new ConfigError(`MCP config ${path} is not valid JSON: ${(error as Error).message}`);
-  }
+  const raw = parseConfigText(text, `MCP config ${path}`);
   const parsed = includedFileSchema.safeParse(raw);
-  if (!parsed.success) throw new ConfigError(`MCP config ${path} is invalid:\n${describeIssues(parsed.error.issues)}`);
+  if (!parsed.success) throw new ConfigError(`MCP config ${path} is invalid:\n${describeIssues(parsed.error.issues, includedFileSchema)}`);
   return parsed.data.mcpServers;
 }
 

@@ -31,7 +31,8 @@ export interface LoggerOptions {
 
 export function createLogger(
   level: LogLevel = "info",
-  write: (line: string) => void = (line) => process.stderr.write(line),
+  /** Gets each formatted line and the level it was logged at. */
+  write: (line: string, level: LogLevel) => void = (line) => process.stderr.write(line),
   options: LoggerOptions = {},
 ): Logger {
   let threshold = RANK[level];
@@ -44,6 +45,7 @@ export function createLogger(
       format === "text"
         ? formatTextLine(time, at, message, fields, { color: options.color ?? false })
         : `${JSON.stringify({ time: time.toISOString(), level: at, message, ...fields })}\n`,
+      at,
     );
   };
   return {

@@ -91,10 +91,21 @@ describe("toolpool mcp --http (Streamable HTTP on loopback)", () => {
     });
     const first = await post(bridge.url, INITIALIZE);
     expect(first.status).toBe(200);
+    const sessionId = first.headers.get("mcp-session-id")!;
     await first.body?.cancel();
+    // The one session has a tool call in flight: it is active, never evicted.
+    const session = { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-06-18" };
+    (await post(bridge.url, { jsonrpc: "2.0", method: "notifications/initialized" }, session)).body?.cancel();
+    const busy = post(bridge.url, { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "Gate", arguments: {} } }, session);
+    await waitUntil(() => daemon.gate.running === 1, "the gated call to start");
     const over = await post(bridge.url, INITIALIZE);
-    expect(over.status).toBe(503);
-    expect(bridge.sessionCount()).toBe(1);
+    expect({ status: over.status, body: await over.json() }).toEqual({
+      status: 503,
+      body: { jsonrpc: "2.0", id: null, error: { code: -32000, message: "Too many MCP sessions (limit 1, all busy); retry shortly" } },
+    });
+    expect({ sessions: bridge.sessionCount(), evictions: bridge.evictions() }).toEqual({ sessions: 1, evictions: 0 });
+    daemon.gate.release.resolve();
+    expect(await (await busy).text()).toContain("released");
   });
 
   test("DELETE ends a session and closes its daemon connection", async () => {

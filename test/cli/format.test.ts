@@ -28,3 +28,27 @@ describe("CLI formatting", () => {
     ]);
   });
 });
+
+describe("`toolpool tools` columns", () => {
+  const tool = (name: string, description: string) => ({ name, description, deferred: true, readOnly: false, source: "mcp", server: "s" }) as unknown as import("../../src/protocol/methods.ts").ToolSummary;
+
+  test("a description that opens with a newline shows its first line with words", async () => {
+    const { formatTools } = await import("../../src/cli/format.ts");
+    const text = formatTools({ tools: [tool("run_pipeline", "\n\n   Triggers a pipeline.  Then waits.\nMore.")], collisions: [] });
+    expect(text.split("\n")[0]).toBe("run_pipeline  [deferred, mcp:s] Triggers a pipeline.");
+  });
+
+  test("a long name gets its own line; the other rows keep their columns", async () => {
+    const { formatTools } = await import("../../src/cli/format.ts");
+    const long = `hubspot-${"x".repeat(50)}`;
+    const text = formatTools({ tools: [tool("Read", "Reads a file."), tool(long, "Long one."), tool("Grep", "Searches.")], collisions: [] });
+    const pad = " ".repeat(40);
+    expect(text.split("\n")).toEqual([
+      `${"Read".padEnd(40)}  [deferred, mcp:s] Reads a file.`,
+      long,
+      `${pad}  [deferred, mcp:s] Long one.`,
+      `${"Grep".padEnd(40)}  [deferred, mcp:s] Searches.`,
+      "3 tools",
+    ]);
+  });
+});

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { DaemonError, ToolpoolClient } from "../../src/client/client.ts";
+import { defaultSocketPath } from "../../src/protocol/default-socket.ts";
 import { startTestDaemon } from "../helpers/daemon-harness.ts";
 import { echoTool, gateTool } from "../helpers/test-tools.ts";
 
@@ -43,5 +44,25 @@ describe("ToolpoolClient cancellation", () => {
     } finally {
       client.close();
     }
+  });
+});
+
+describe("ToolpoolClient.connect() without a path", () => {
+  test("uses the default socket ($TOOLPOOL_SOCKET, else $XDG_RUNTIME_DIR/toolpool/toolpool.sock)", async () => {
+    await using daemon = await startTestDaemon({ builtins: [] });
+    const saved = process.env.TOOLPOOL_SOCKET;
+    process.env.TOOLPOOL_SOCKET = daemon.socketPath;
+    try {
+      const client = await ToolpoolClient.connect();
+      expect((await client.status()).socket).toBe(daemon.socketPath);
+      client.close();
+    } finally {
+      if (saved === undefined) delete process.env.TOOLPOOL_SOCKET;
+      else process.env.TOOLPOOL_SOCKET = saved;
+    }
+    expect(defaultSocketPath({ XDG_RUNTIME_DIR: "/run/user/1000/" }, 1000)).toBe("/run/user/1000/toolpool/toolpool.sock");
+    expect(defaultSocketPath({}, 1000)).toBe("/tmp/toolpool-1000/toolpool.sock");
+    // Nothing there: the usual NotRunningError, naming the default path, not ERR_MISSING_ARGS.
+    await expect(ToolpoolClient.connect()).rejects.toThrow(`no toolpool daemon is running on ${process.env.XDG_RUNTIME_DIR}/toolpool/toolpool.sock`);
   });
 });

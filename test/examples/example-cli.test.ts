@@ -27,12 +27,20 @@ describe("the example agents from the command line, offline", () => {
       answers: ["Done: I waited a moment with the Sleep tool."],
     });
     expect(stderr).toContain("Sleep");
+    expect(stderr.split("\n")[0]).toMatch(/^(Anthropic|OpenAI): replaying a recorded session from .*examples\/scripted\/(anthropic|openai)\.json \(no (ANTHROPIC|OPENAI)_API_KEY set; set it to talk to the real API\)$/);
+  });
+
+  test("--prompt with a recording is refused, not silently answered by the recording", async () => {
+    await using harness = await startExampleDaemon();
+    const { code, stderr } = await runExample("openai-agent.ts", harness.socketPath, ["--prompt", "Find the TODOs in src"]);
+    expect(code).toBe(1);
+    expect(stderr).toStartWith("--prompt needs the real OpenAI API: set OPENAI_API_KEY. Without it this example replays a recording (");
   });
 
   test("no daemon: a clear message and exit 1", async () => {
     const { code, stderr } = await runExample("anthropic-agent.ts", join(REPO_ROOT, "no-such-dir", "x.sock"));
     expect(code).toBe(1);
     expect(stderr).toContain("no toolpool daemon on");
-    expect(stderr).toContain("start one with `toolpool serve`");
+    expect(stderr).toContain("start one from the checkout with `./dist/toolpool-pro serve` (or `toolpool serve` once installed");
   });
 });

@@ -1,5 +1,5 @@
 /** Starts an in-process daemon on a fresh socket for one test, and stops it at the end of scope. */
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { builtinTools } from "../../src/builtin/list.ts";
 import { parseConfig } from "../../src/config/load.ts";
@@ -40,6 +40,10 @@ export async function startTestDaemon(
     daemon,
     socketPath,
     dir,
-    [Symbol.asyncDispose]: () => daemon.stop("test finished"),
+    // The socket's directory goes too: runs left thousands of /tmp/tp* directories behind.
+    [Symbol.asyncDispose]: async () => {
+      await daemon.stop("test finished");
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
 }

@@ -1,6 +1,7 @@
 /** The compiled binary with real MCP servers: config and --demo, tools over the socket, the CLI, shutdown. */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ToolpoolClient } from "../../src/client/client.ts";
 import { binaryPath, runBinary, startBinaryDaemon } from "../helpers/binary.ts";
@@ -47,9 +48,11 @@ describe("MCP servers in the compiled daemon", () => {
     }
   });
 
-  test("serve --demo shows the reference servers' tools in `toolpool tools`", async () => {
+  test("serve --demo shows the reference servers' tools in `toolpool tools`, and removes its scratch dir at stop", async () => {
+    const demoDirs = () => readdirSync(tmpdir()).filter((name) => name.startsWith("toolpool-demo-"));
+    expect(demoDirs()).toEqual([]);
     const socketPath = join(tempSocketDir(), "demo.sock");
-    const child = Bun.spawn([binaryPath(), "serve", "--demo", "--socket", socketPath], { cwd: REPO_ROOT, stdout: "ignore", stderr: "pipe" });
+    const child = Bun.spawn([binaryPath(), "serve", "--demo", "--socket", socketPath], { cwd: REPO_ROOT, env: { ...process.env }, stdout: "ignore", stderr: "pipe" });
     try {
       const client = await waitFor(() => ToolpoolClient.connect(socketPath).catch(() => undefined), "the daemon's socket");
       client.close();
@@ -64,9 +67,12 @@ describe("MCP servers in the compiled daemon", () => {
       }
       const call = await runBinary(["call", "mcp__everything__echo", '{"message":"demo"}', "--socket", socketPath]);
       expect([call.stdout, call.code]).toEqual(["Echo: demo\n", 0]);
+      expect(demoDirs().length).toBe(1); // made by the daemon, in the TMPDIR it inherited
     } finally {
       child.kill("SIGTERM");
       await child.exited;
     }
+    // The demo's scratch dir goes with the daemon.
+    expect(demoDirs()).toEqual([]);
   });
 });

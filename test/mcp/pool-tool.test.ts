@@ -99,8 +99,19 @@ describe("toPoolTool", () => {
     const long = "word ".repeat(1000);
     const capped = capDescription(long);
     expect(capped.length).toBeLessThanOrEqual(MAX_DESCRIPTION_CHARS);
-    expect(capped).toContain(`[description truncated by toolpool: ${long.length} characters, showing the first`);
+    expect(capped).toContain(`[description truncated by toolpool: ${long.trim().length} characters, showing the first`);
     expect(capDescription("short")).toBe("short");
+  });
+
+  test("the cap counts words, not indentation: whitespace is collapsed first", () => {
+    // 1,700 characters of words, indented 12 spaces a line: 2,400 raw, under the cap once collapsed.
+    const lines = Array.from({ length: 60 }, (_, index) => `            line ${String(index).padStart(3, "0")} of the description`);
+    const raw = `\n\n${lines.join("\n")}\n\n\n\n   trailing   words  `;
+    expect(raw.length).toBeGreaterThan(MAX_DESCRIPTION_CHARS);
+    const capped = capDescription(raw);
+    expect(capped).not.toContain("truncated");
+    expect(capped.split("\n").slice(0, 2)).toEqual(["line 000 of the description", "line 001 of the description"]);
+    expect(capped.endsWith("line 059 of the description\n\ntrailing words")).toBe(true);
   });
 
   test("a schema too large to ship is refused", () => {

@@ -10,8 +10,12 @@ import { REPO_ROOT, tempDir, testPool, toolContext, waitFor } from "./helpers.ts
 setDefaultTimeout(30_000);
 
 describe("reference MCP servers", () => {
-  test("everything, memory, filesystem and sequential-thinking connect; memory's create_entities works end to end", async () => {
-    const { specs, workDir } = demoServerSpecs(REPO_ROOT, tempDir());
+  test("everything, memory, filesystem and sequential-thinking connect (under Bun, no Node on PATH); memory's create_entities works end to end", async () => {
+    const demo = demoServerSpecs(REPO_ROOT, tempDir());
+    const workDir = demo.workDir;
+    // Run by the checkout's Bun: with no Node on PATH at all, every server still connects.
+    expect(demo.specs.map((spec) => spec.command)).toEqual(demo.specs.map(() => join(REPO_ROOT, "node_modules", ".bin", "bun")));
+    const specs = demo.specs.map((spec) => ({ ...spec, env: { ...spec.env, PATH: tempDir() } }));
     await using pool = testPool(specs, { graceMs: 2_000 });
     pool.start();
     await waitFor(() => pool.servers().every((server) => server.state !== "pending"), "every server to settle", 20_000);

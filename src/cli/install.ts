@@ -1,0 +1,148 @@
+/**
+ * `toolpool install [--prefix DIR]` and `toolpool uninstall`: put this compiled binary on PATH as
+ * `toolpool` (~/.local/bin, or DIR/bin), the way single-binary tools install. The copy is written
+ * beside its destination and renamed over it, so a running `toolpool` (a daemon, a host's bridge)
+ * keeps its old file and no one ever runs a half-written binary.
+ */
+import { chmodSync, copyFileSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync } from "node:fs";
+import { homedir } from "node:os";
+import { basename, delimiter, join, resolve } from "node:path";
+import { buildInfo } from "../build-info.ts";
+import { serviceFilePath } from "../service/service-spec.ts";
+import { ExitCode, UsageError } from "./exit-codes.ts";
+
+export interface InstallOptions {
+  prefix?: string;
+  json: boolean;
+  out: (text: string) => void;
+  err: (text: string) => void;
+  /** Tests pass these; the defaults are this process's. */
+  env?: NodeJS.ProcessEnv;
+  binary?: string;
+}
+
+export function installDirectory(prefix: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  if (prefix !== undefined) {
+    if (prefix.trim() === "") throw new UsageError("--prefix takes a directory");
+    return join(resolve(prefix), "bin");
+  }
+  return join(env.HOME || homedir(), ".local", "bin");
+}
+
+/** The compiled binary this process runs; from source there is none to copy. */
+export function runningBinary(): string {
+  if (!buildInfo().compiled) {
+    throw new UsageError("install copies the compiled binary, and this is running from source: build one (bun run build.ts --tier pro), then run dist/toolpool-pro install");
+  }
+  return process.execPath;
+}
+
+export async function installCommand(options: InstallOptions): Promise<number> {
+  const env = options.env ?? process.env;
+  const source = options.binary ?? runningBinary();
+  const directory = installDirectory(options.prefix, env);
+  const target = join(directory, "toolpool");
+  mkdirSync(directory, { recursive: true, mode: 0o755 });
+  const existing = statOrUndefined(target);
+  if (existing?.isDirectory()) throw new Error(`${target} is a directory; remove it or choose another --prefix`);
+  const temporary = join(directory, `.toolpool.install-${process.pid}`);
+  try {
+    copyFileSync(source, temporary);
+    chmodSync(temporary, 0o755);
+    renameSync(temporary, target);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw new Error(`cannot install into ${directory}: ${(error as Error).message}`);
+  }
+  const path = pathAdvice(directory, target, env);
+  if (options.json) {
+    options.out(JSON.stringify({ installed: target, from: source, replaced: existing !== undefined, ...path }));
+    return ExitCode.Ok;
+  }
+  options.out(`installed ${target}${existing ? " (replaced the one there)" : ""} from ${source}`);
+  if (path.onPath && !path.shadowedBy) options.out(`${directory} is on your PATH: run \`toolpool version\` to check`);
+  if (path.shadowedBy) options.out(`note: ${path.shadowedBy} comes first on your PATH; \`toolpool\` runs that one`);
+  if (!path.onPath) {
+    options.out(`${directory} is not on your PATH. Add it with:`);
+    options.out(`  ${path.addToPath}`);
+    options.out(`then open a new terminal (or run ${target} directly)`);
+  }
+  return ExitCode.Ok;
+}
+
+export async function uninstallCommand(options: InstallOptions): Promise<number> {
+  const directory = installDirectory(options.prefix, options.env ?? process.env);
+  const target = join(directory, "toolpool");
+  const existing = statOrUndefined(target);
+  if (existing === undefined) {
+    options.out(options.json ? JSON.stringify({ removed: null, path: target }) : `nothing to remove: ${target} does not exist`);
+    return ExitCode.Ok;
+  }
+  // Only what install writes: a regular file (a symlink or directory there is someone else's).
+  if (!existing.isFile()) throw new Error(`${target} is not a file install wrote (it is a ${existing.isSymbolicLink() ? "symlink" : "directory"}); leaving it`);
+  rmSync(target);
+  // A service whose unit runs this file would fail at its next start: say so.
+  const env = options.env ?? process.env;
+  const platform = process.platform === "darwin" ? "darwin" : "linux";
+  const unit = serviceFilePath(platform, env);
+  const service = readTextOrUndefined(unit)?.includes(target) ? unit : undefined;
+  if (options.json) options.out(JSON.stringify({ removed: target, ...(service && { serviceStillRunsIt: service }) }));
+  else {
+    options.out(`removed ${target}`);
+    if (service) options.out(`note: the background service (${service}) runs that binary: run toolpool service uninstall (or install it again from another binary)`);
+  }
+  return ExitCode.Ok;
+}
+
+interface PathAdvice {
+  onPath: boolean;
+  /** The first `toolpool` on PATH when it is not the one installed. */
+  shadowedBy?: string;
+  /** The line to add to the shell's startup file when the directory is not on PATH. */
+  addToPath?: string;
+}
+
+export function pathAdvice(directory: string, target: string, env: NodeJS.ProcessEnv): PathAdvice {
+  const entries = (env.PATH ?? "").split(delimiter).filter(Boolean);
+  const same = (entry: string) => canonical(entry) === canonical(directory);
+  const index = entries.findIndex(same);
+  if (index === -1) return { onPath: false, addToPath: addToPathLine(directory, env) };
+  for (const entry of entries.slice(0, index)) {
+    const candidate = join(entry, "toolpool");
+    if (statOrUndefined(candidate)?.isFile() && canonical(candidate) !== canonical(target)) return { onPath: true, shadowedBy: candidate };
+  }
+  return { onPath: true };
+}
+
+function addToPathLine(directory: string, env: NodeJS.ProcessEnv): string {
+  const home = env.HOME || homedir();
+  const shown = directory.startsWith(`${home}/`) ? `$HOME/${directory.slice(home.length + 1)}` : directory;
+  const shell = basename(env.SHELL ?? "");
+  if (shell === "fish") return `fish_add_path ${shown}`;
+  const rc = shell === "zsh" ? "~/.zshrc" : shell === "bash" ? "~/.bashrc" : "~/.profile";
+  return `echo 'export PATH="${shown}:$PATH"' >> ${rc}`;
+}
+
+function canonical(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+function readTextOrUndefined(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+function statOrUndefined(path: string) {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,71 @@
+import { describe, expect, test } from "bun:test";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ConfigError, loadConfig, parseConfig } from "../../src/config/load.ts";
+import { JsonTextError, parseJsonText } from "../../src/config/json-text.ts";
+import { nearestKey } from "../../src/config/issue-text.ts";
+import { resolveServerSpecs } from "../../src/mcp/server-spec.ts";
+
+function messageOf(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof JsonTextError) return error.message;
+    throw error;
+  }
+  throw new Error("expected an error");
+}
+
+describe("config errors a person can act on", () => {
+  test("invalid JSON names the line and column", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "toolpool-test-config-"));
+    const path = join(dir, "config.json");
+    writeFileSync(path, '{\n  "workspaceRoots": ["."],\n  "toolSearch": "auto"\n  "logLevel": "debug"\n}\n');
+    await expect(loadConfig({ path, explicit: true })).rejects.toThrow(
+      `config ${path} is not valid JSON: line 4, column 3: expected , or } after the value of "toolSearch", found "\\""`,
+    );
+  });
+
+  test("JSON positions: unclosed strings, trailing commas, the end of the text, depth", () => {
+    expect(messageOf(() => parseJsonText('{"a": "b}'))).toBe('line 1, column 7: a string is not closed (missing ")');
+    expect(messageOf(() => parseJsonText('{"a": [1, 2,]}'))).toBe('line 1, column 13: unexpected "]" where a value should be');
+    expect(messageOf(() => parseJsonText('{"a": 1'))).toBe('line 1, column 8: expected , or } after the value of "a", found the end of the text');
+    expect(messageOf(() => parseJsonText("[".repeat(200) + "]".repeat(200), { comments: true }))).toBe("line 1, column 130: nested deeper than 128 levels");
+    // JSONC (VS Code, Cursor): comments and trailing commas are fine there.
+    expect(parseJsonText('{\n // note\n "a": [1, 2,], /* x */ "b": {"c": true,},\n}', { comments: true })).toEqual({ a: [1, 2], b: { c: true } });
+    // A "__proto__" key is plain data, never a prototype.
+    const parsed = parseJsonText('{"__proto__": {"polluted": true}}', { comments: true }) as Record<string, unknown>;
+    expect({ own: Object.keys(parsed), polluted: ({} as Record<string, unknown>).polluted }).toEqual({ own: ["__proto__"], polluted: undefined });
+  });
+
+  test("an unknown key gets did-you-mean, at the top level and inside a server", () => {
+    expect(messageOf(() => parseConfig({ workspaceRoot: ["."] }, "c.json"))).toStartWith(
+      'config c.json is invalid:\n  - top level: unknown key "workspaceRoot" (did you mean "workspaceRoots"?)',
+    );
+    expect(messageOf(() => parseConfig({ mcpServers: { fs: { command: "x", startp: "lazy" } } }, "c.json"))).toBe(
+      'config c.json is invalid:\n  - field "mcpServers.fs": unknown key "mcpServers.fs.startp" (did you mean "startup"?); known keys here: type, command, args, env, cwd, startup, timeoutMs, disabled, alwaysLoad, url, headers',
+    );
+    expect(messageOf(() => parseConfig({ permissions: { mode: "default", alow: [] } }, "c.json"))).toContain('unknown key "permissions.alow" (did you mean "allow"?)');
+    expect(nearestKey("zzzzzz", ["workspaceRoots", "toolSearch"])).toBeUndefined();
+  });
+
+  test("a server name with a space names the allowed characters", () => {
+    expect(messageOf(() => parseConfig({ mcpServers: { "my server": { command: "x" } } }, "c.json"))).toBe(
+      'config c.json is invalid:\n  - field "mcpServers": the name "my server" is not allowed: server names use [a-zA-Z0-9_-]',
+    );
+  });
+
+  test("an unclosed ${VAR is refused naming the server and the field", async () => {
+    const config = (server: Record<string, unknown>) => parseConfig({ mcpServers: { gh: server } }, "c.json");
+    await expect(resolveServerSpecs(config({ command: "x", args: ["--token", "${GITHUB_TOKEN"] }), { env: { GITHUB_TOKEN: "t" } })).rejects.toThrow(
+      'MCP server "gh": field "args.1" has an unclosed variable reference "${GITHUB_TOKEN": write ${NAME} or ${NAME:-default}',
+    );
+    await expect(resolveServerSpecs(config({ type: "http", url: "https://x.test/mcp", headers: { Authorization: "Bearer ${1TOKEN}" } }), { env: {} })).rejects.toThrow(
+      'MCP server "gh": field "headers.Authorization" has an invalid variable reference "${1TOKEN}"',
+    );
+    // Well-formed references still expand.
+    const [spec] = await resolveServerSpecs(config({ command: "x", args: ["${A}", "${B:-b}"] }), { env: { A: "a" } });
+    expect(spec && "args" in spec ? spec.args : []).toEqual(["a", "b"]);
+  });
+});
