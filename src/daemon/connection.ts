@@ -1,21 +1,37 @@
 /**
  * One client connection: framing in, bounded writes out, and the requests it has in flight (so a
  * cancellation or a disconnect can stop them). It knows nothing of methods; the dispatcher does.
+ *
+ * Its ceilings: a line may stay unfinished only so long; past a share of unsent output the daemon
+ * stops reading its requests until the client reads (back-pressure, not buffering); and what it
+ * holds counts against the budget all connections share, which drops the largest holder first.
  */
 import type { Socket } from "node:net";
 import { LineFramer } from "../protocol/line-framer.ts";
-import type { RequestId } from "../protocol/jsonrpc.ts";
-import { MAX_LINE_BYTES, MAX_OUTBOUND_BYTES } from "../protocol/limits.ts";
+import { ErrorCode, type RequestId } from "../protocol/jsonrpc.ts";
+import { MAX_LINE_BYTES, MAX_OUTBOUND_BYTES, OUTBOUND_PAUSE_BYTES, PARTIAL_LINE_TIMEOUT_MS } from "../protocol/limits.ts";
 import type { Logger } from "../runtime/logger.ts";
+import type { BudgetMember, ConnectionBudget } from "./connection-budget.ts";
 
 export interface ConnectionHandlers {
   line: (connection: Connection, line: string) => void;
   closed: (connection: Connection) => void;
 }
 
+export interface ConnectionLimits {
+  maxLineBytes?: number;
+  partialLineTimeoutMs?: number;
+  outboundPauseBytes?: number;
+  /** Shared by every connection of the daemon; none means this connection is unbudgeted. */
+  budget?: ConnectionBudget;
+}
+
+/** An error line this small can still be queued for a client that is being cut off. */
+const FAREWELL_ROOM_BYTES = 64 * 1024;
+
 let nextConnectionId = 1;
 
-export class Connection {
+export class Connection implements BudgetMember {
   readonly id = nextConnectionId++;
   readonly inFlight = new Map<RequestId, AbortController>();
   /** The session requests on this connection use when they name none. */
@@ -27,27 +43,55 @@ export class Connection {
   #closed = false;
   /** The client shut its write side: no more requests will come. */
   #readEnded = false;
+  /** Reading is paused because the client is not reading what it was sent. */
+  #paused = false;
+  #partialTimer: ReturnType<typeof setTimeout> | undefined;
+  readonly #framer: LineFramer;
+  readonly #budget: ConnectionBudget | undefined;
+  readonly #outboundPauseBytes: number;
 
   constructor(
     private readonly socket: Socket,
     handlers: ConnectionHandlers,
     private readonly logger: Logger,
-    maxLineBytes: number = MAX_LINE_BYTES,
+    limits: ConnectionLimits = {},
   ) {
+    const maxLineBytes = limits.maxLineBytes ?? MAX_LINE_BYTES;
+    const partialLineTimeoutMs = limits.partialLineTimeoutMs ?? PARTIAL_LINE_TIMEOUT_MS;
+    this.#budget = limits.budget;
+    this.#outboundPauseBytes = limits.outboundPauseBytes ?? OUTBOUND_PAUSE_BYTES;
     socket.setNoDelay?.(true);
+    let linesThisChunk = 0;
     const framer = new LineFramer(maxLineBytes, {
-      line: (line) => handlers.line(this, line),
+      line: (line) => {
+        linesThisChunk++;
+        handlers.line(this, line);
+      },
       overflow: (bytes) => {
         logger.warn("closing connection: line over the size limit", { connection: this.id, bytes, limit: maxLineBytes });
-        this.send({
-          jsonrpc: "2.0",
-          id: null,
-          error: { code: -32600, message: `Line exceeds the ${maxLineBytes}-byte limit; closing this connection.` },
-        });
-        this.close();
+        this.#closeWithError(`Line exceeds the ${maxLineBytes}-byte limit; closing this connection.`);
       },
     });
-    socket.on("data", (chunk: Buffer) => framer.push(chunk));
+    this.#framer = framer;
+    socket.on("data", (chunk: Buffer) => {
+      linesThisChunk = 0;
+      framer.push(chunk);
+      if (this.#closed) return;
+      // The timer runs per line: a finished line clears it, a new unfinished one starts it afresh.
+      if (framer.pendingBytes === 0 || linesThisChunk > 0) this.#clearPartialTimer();
+      if (framer.pendingBytes > 0 && !this.#partialTimer) {
+        this.#partialTimer = setTimeout(() => this.#partialLineExpired(partialLineTimeoutMs), partialLineTimeoutMs);
+        this.#partialTimer.unref?.();
+      }
+      this.#report();
+    });
+    socket.on("drain", () => {
+      if (this.#paused && !this.#closed) {
+        this.#paused = false;
+        socket.resume();
+      }
+      this.#report();
+    });
     socket.on("end", () => {
       this.#readEnded = true;
       this.requestSettled();
@@ -55,6 +99,9 @@ export class Connection {
     socket.on("error", (error) => logger.debug("connection error", { connection: this.id, error: error.message }));
     socket.on("close", () => {
       this.#closed = true;
+      this.#clearPartialTimer();
+      framer.discard();
+      this.#budget?.remove(this);
       for (const controller of this.inFlight.values()) controller.abort(new Error("connection closed"));
       this.inFlight.clear();
       handlers.closed(this);
@@ -63,6 +110,15 @@ export class Connection {
 
   get closed(): boolean {
     return this.#closed;
+  }
+
+  /** Whether reading is paused for back-pressure (the client has not read its answers). */
+  get paused(): boolean {
+    return this.#paused;
+  }
+
+  bufferedBytes(): number {
+    return this.#framer.pendingBytes + this.socket.writableLength;
   }
 
   /** Writes one message as one line. A client that stops reading is cut off past the outbound cap. */
@@ -77,6 +133,13 @@ export class Connection {
       return;
     }
     this.socket.write(`${JSON.stringify(message)}\n`);
+    if (!this.#paused && this.socket.writableLength > this.#outboundPauseBytes) {
+      // Stop taking requests whose answers would only queue up; `drain` resumes reading.
+      this.#paused = true;
+      this.socket.pause();
+      this.logger.debug("pausing reads: the client is not reading its answers", { connection: this.id, queuedBytes: this.socket.writableLength });
+    }
+    this.#report();
   }
 
   /** Called when a request has been answered: a half-closed connection ends after its last answer. */
@@ -90,8 +153,46 @@ export class Connection {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#clearPartialTimer();
     this.socket.end();
     // A peer that never drains must not keep the socket open forever.
     setTimeout(() => this.socket.destroy(), 1_000).unref();
+  }
+
+  /** Cut off for the shared budget: what it holds is freed now, not after a flush. */
+  drop(reason: string): void {
+    this.#closeWithError(reason);
+  }
+
+  #partialLineExpired(timeoutMs: number): void {
+    this.#partialTimer = undefined;
+    if (this.#closed) return;
+    this.logger.warn("closing connection: a line stayed unfinished too long", {
+      connection: this.id,
+      pendingBytes: this.#framer.pendingBytes,
+      timeoutMs,
+    });
+    this.#closeWithError(`A line stayed unfinished for ${timeoutMs} ms; closing this connection.`);
+  }
+
+  /** Says why (when there is room to), frees the input at once, and closes. */
+  #closeWithError(message: string): void {
+    if (this.#closed) return;
+    this.#framer.discard();
+    this.socket.pause();
+    const room = this.socket.writableLength < FAREWELL_ROOM_BYTES;
+    if (room) this.socket.write(`${JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: ErrorCode.InvalidRequest, message } })}\n`);
+    this.close();
+    if (!room) this.socket.destroy();
+    this.#budget?.remove(this);
+  }
+
+  #clearPartialTimer(): void {
+    if (this.#partialTimer) clearTimeout(this.#partialTimer);
+    this.#partialTimer = undefined;
+  }
+
+  #report(): void {
+    if (!this.#closed) this.#budget?.report(this, this.bufferedBytes());
   }
 }

@@ -3,13 +3,11 @@
  * listen, serve, reload on SIGHUP, drain and stop on SIGTERM/SIGINT (SPEC §11).
  */
 import { feature } from "bun:bundle";
-import { chmodSync } from "node:fs";
-import { createServer, type Server } from "node:net";
 import { buildInfo, type BuildInfo } from "../build-info.ts";
 import type { Config } from "../config/schema.ts";
 import { loadConfig, type ConfigSource } from "../config/load.ts";
 import { assemblePool, type Pool } from "../pool/assemble.ts";
-import { STOP_BUDGET_MS } from "../protocol/limits.ts";
+import { BUFFER_BUDGET_BYTES, PARTIAL_LINE_TIMEOUT_MS, STOP_BUDGET_MS } from "../protocol/limits.ts";
 import { SessionStore } from "../session/session-store.ts";
 import type { Session } from "../session/session.ts";
 import { resolveSettings, type SettingsDefaults } from "../session/settings.ts";
@@ -23,7 +21,11 @@ import { registerAdminMethods } from "./handlers/admin.ts";
 import { registerHarnessMethods, unknownSession } from "./handlers/harness.ts";
 import { registerMcpMethods } from "./handlers/mcp.ts";
 import type { Logger } from "../runtime/logger.ts";
-import { acquireSocketLock, tryUnlink, type SocketLock } from "./socket-lock.ts";
+import { waitForSocketLock, type SocketLock } from "./socket-lock.ts";
+import { ConnectionBudget } from "./connection-budget.ts";
+import { connectionCeiling, SocketListener } from "./socket-listener.ts";
+import { watchSocket } from "./socket-watch.ts";
+import { openLibc } from "../runtime/libc.ts";
 import { checkSocketPathFree, prepareSocketDirectory } from "./socket-path.ts";
 import type { DaemonState, DaemonStats } from "./state.ts";
 import { demoServerSpecs } from "../mcp/demo-config.ts";
@@ -79,8 +81,10 @@ export class Daemon implements DaemonState {
   #demoSpecs: ServerSpec[] | undefined;
   readonly #demo: boolean;
   readonly #mcpOptions: Partial<Omit<McpPoolOptions, "servers" | "logger">>;
-  #server: Server | undefined;
+  #listener: SocketListener | undefined;
+  #unwatch: (() => void) | undefined;
   #lock: SocketLock | undefined;
+  readonly budget: ConnectionBudget;
   #stopping: Promise<void> | undefined;
   #stopped = Promise.withResolvers<void>();
 
@@ -101,6 +105,7 @@ export class Daemon implements DaemonState {
       ...(options.flags && { injected: options.flags }),
     });
     this.#pool = this.#assemble();
+    this.budget = new ConnectionBudget(options.config.connections?.bufferBudgetBytes ?? BUFFER_BUDGET_BYTES, this.logger);
     this.#toolDeps = {
       pool: () => this.#pool,
       engine: this.search.index,
@@ -220,30 +225,25 @@ export class Daemon implements DaemonState {
     const servers = await this.#serverSpecs(this.#config);
     prepareSocketDirectory(this.socketPath);
     checkSocketPathFree(this.socketPath);
-    this.#lock = acquireSocketLock(this.socketPath);
-    // The lock is ours, so any socket file left here belongs to a dead daemon.
-    tryUnlink(this.socketPath);
+    // A daemon still draining on this socket is waited for (bounded by its stop budget), not raced.
+    const lock = await waitForSocketLock(this.socketPath, STOP_BUDGET_MS + 1_000, (owner) =>
+      this.logger.info("waiting for the previous daemon to finish stopping", { owner }),
+    );
+    this.#lock = lock;
+    // The lock is ours, so a socket file left here belongs to a dead daemon: the rename replaces it.
     // Half-open allowed: a client may send its requests and shut its write side (`printf … | nc -U`);
     // it still gets every answer, and the connection closes once the last one is written.
-    const server = createServer({ allowHalfOpen: true }, (socket) => this.#accept(socket));
-    this.#server = server;
-    // Create the socket 0600 from the start: a chmod after listen leaves a window.
-    const previousUmask = process.umask(0o177);
+    const listener = new SocketListener(this.socketPath, (socket) => this.#accept(socket), this.logger, {
+      maxConnections: connectionCeiling(openLibc()?.fileLimit()?.hard),
+    });
     try {
-      await new Promise<void>((resolve, reject) => {
-        server.once("error", reject);
-        server.listen(this.socketPath, () => {
-          server.off("error", reject);
-          resolve();
-        });
-      });
+      await listener.listen();
     } catch (error) {
-      this.#lock.release();
+      lock.release();
       throw error;
-    } finally {
-      process.umask(previousUmask);
     }
-    chmodSync(this.socketPath, 0o600);
+    this.#listener = listener;
+    this.#unwatch = watchSocket(listener, lock, this.logger, (reason) => this.requestShutdown(reason));
     if (servers.length > 0) this.#startMcp(servers);
     this.#cron?.start();
     this.logger.info("listening", { socket: this.socketPath, tier: this.info.tier, version: this.info.version, tools: this.#pool.tools.length });
@@ -285,7 +285,10 @@ export class Daemon implements DaemonState {
     const deadline = Date.now() + STOP_BUDGET_MS;
     this.logger.info("stopping", { reason, inFlight: this.stats.callsInFlight });
     this.#dispatcher.stopAcceptingWork();
-    const closed = new Promise<void>((resolve) => (this.#server ? this.#server.close(() => resolve()) : resolve()));
+    // The socket stays while we drain (new clients are told "shutting down"), and a `serve` started
+    // now waits for us instead of finding no socket and taking the path.
+    this.#lock?.markStopping();
+    this.#unwatch?.();
     await drainRequests(this.connections, () => this.stats.callsInFlight, this.logger);
     for (const connection of this.connections) connection.close();
     const remaining = () => Math.max(250, deadline - Date.now());
@@ -295,9 +298,9 @@ export class Daemon implements DaemonState {
       settleStep(this.logger, "stopping MCP servers", () => Promise.race([this.#mcp?.stop(), Bun.sleep(remaining())])),
       settleStep(this.logger, "closing runtime flags", () => Promise.race([this.#flags.close(), Bun.sleep(Math.min(1_000, remaining()))])),
       settleStep(this.logger, "closing cron", async () => this.#cron?.close()),
-      Promise.race([closed, Bun.sleep(Math.min(1_000, remaining()))]),
     ]);
-    tryUnlink(this.socketPath);
+    // Only the socket we created is removed (by inode), and only now that nothing of ours runs.
+    await Promise.race([this.#listener?.close(), Bun.sleep(Math.min(1_000, remaining()))]);
     this.#lock?.release();
     this.logger.info("stopped");
     this.#stopped.resolve();
@@ -380,6 +383,7 @@ export class Daemon implements DaemonState {
         },
       },
       this.logger,
+      { budget: this.budget, partialLineTimeoutMs: this.#config.connections?.partialLineTimeoutMs ?? PARTIAL_LINE_TIMEOUT_MS },
     );
     this.connections.add(connection);
   }

@@ -20,6 +20,18 @@ export class LineFramer {
     private readonly events: FramerEvents,
   ) {}
 
+  /** Bytes of the unfinished line held so far (what a slow or hostile sender costs us). */
+  get pendingBytes(): number {
+    return this.#pendingBytes;
+  }
+
+  /** Drops the unfinished line and every later byte (the connection is being cut off). */
+  discard(): void {
+    this.#overflowed = true;
+    this.#pending = [];
+    this.#pendingBytes = 0;
+  }
+
   push(chunk: Buffer): void {
     if (this.#overflowed) return;
     let start = 0;

@@ -1,0 +1,80 @@
+/**
+ * One memory budget shared by every connection: the bytes of unfinished lines each one holds plus
+ * the bytes of output queued for it. Each connection reports its own figure when it changes; only
+ * when the sum passes the budget are all of them measured again (a report can be stale: output
+ * drains without telling us), and then the connection holding the most is dropped, then the next,
+ * until the sum fits. A hostile or stuck client therefore loses its connection before the daemon
+ * loses its memory, and the clients that read their answers keep theirs.
+ */
+import type { Logger } from "../runtime/logger.ts";
+
+export interface BudgetMember {
+  readonly id: number;
+  /** Bytes this member holds now (measured, not remembered). */
+  bufferedBytes(): number;
+  /** Frees what it holds at once: called when it is the largest and the budget is spent. */
+  drop(reason: string): void;
+}
+
+export class ConnectionBudget {
+  readonly #reported = new Map<BudgetMember, number>();
+  #total = 0;
+  /** Connections dropped for the budget since start (for status and tests). */
+  dropped = 0;
+
+  constructor(
+    readonly limitBytes: number,
+    private readonly logger: Logger,
+  ) {}
+
+  get totalBytes(): number {
+    return this.#total;
+  }
+
+  /** A member's figure changed; enforces the budget when the sum passes it. */
+  report(member: BudgetMember, bytes: number): void {
+    const previous = this.#reported.get(member) ?? 0;
+    if (previous === bytes) return;
+    this.#reported.set(member, bytes);
+    this.#total += bytes - previous;
+    if (this.#total > this.limitBytes) this.#enforce();
+  }
+
+  remove(member: BudgetMember): void {
+    const previous = this.#reported.get(member);
+    if (previous === undefined) return;
+    this.#reported.delete(member);
+    this.#total -= previous;
+  }
+
+  #enforce(): void {
+    this.#total = 0;
+    for (const member of this.#reported.keys()) {
+      const bytes = member.bufferedBytes();
+      this.#reported.set(member, bytes);
+      this.#total += bytes;
+    }
+    while (this.#total > this.limitBytes) {
+      let largest: BudgetMember | undefined;
+      let largestBytes = -1;
+      for (const [member, bytes] of this.#reported) {
+        if (bytes > largestBytes) {
+          largest = member;
+          largestBytes = bytes;
+        }
+      }
+      if (!largest || largestBytes <= 0) return;
+      this.logger.warn("closing connection: the connections' buffer budget is spent and it holds the most", {
+        connection: largest.id,
+        bytes: largestBytes,
+        totalBytes: this.#total,
+        budgetBytes: this.limitBytes,
+      });
+      this.remove(largest);
+      this.dropped++;
+      largest.drop(
+        `The daemon's buffer budget (${this.limitBytes} bytes across all connections) is spent and this connection held the most (${largestBytes} bytes); closing it.`,
+      );
+    }
+  }
+}
