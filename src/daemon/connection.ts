@@ -26,6 +26,8 @@ export interface ConnectionLimits {
   budget?: ConnectionBudget;
 }
 
+/** Lines one connection may dispatch in one turn of the event loop (see #countTurn). */
+const LINES_PER_TURN = 32;
 /** An error line this small can still be queued for a client that is being cut off. */
 const FAREWELL_ROOM_BYTES = 64 * 1024;
 
@@ -45,7 +47,12 @@ export class Connection implements BudgetMember {
   #readEnded = false;
   /** Reading is paused because the client is not reading what it was sent. */
   #paused = false;
+  /** Reading is paused for this turn of the event loop: it has dispatched its share of lines. */
+  #yielding = false;
+  #linesThisTurn = 0;
+  #linesThisChunk = 0;
   #partialTimer: ReturnType<typeof setTimeout> | undefined;
+  readonly #partialLineTimeoutMs: number;
   readonly #framer: LineFramer;
   readonly #budget: ConnectionBudget | undefined;
   readonly #outboundPauseBytes: number;
@@ -61,10 +68,11 @@ export class Connection implements BudgetMember {
     this.#budget = limits.budget;
     this.#outboundPauseBytes = limits.outboundPauseBytes ?? OUTBOUND_PAUSE_BYTES;
     socket.setNoDelay?.(true);
-    let linesThisChunk = 0;
-    const framer = new LineFramer(maxLineBytes, {
+    this.#partialLineTimeoutMs = partialLineTimeoutMs;
+    this.#framer = new LineFramer(maxLineBytes, {
       line: (line) => {
-        linesThisChunk++;
+        this.#linesThisChunk++;
+        this.#countTurn();
         handlers.line(this, line);
       },
       overflow: (bytes) => {
@@ -72,23 +80,11 @@ export class Connection implements BudgetMember {
         this.#closeWithError(`Line exceeds the ${maxLineBytes}-byte limit; closing this connection.`);
       },
     });
-    this.#framer = framer;
-    socket.on("data", (chunk: Buffer) => {
-      linesThisChunk = 0;
-      framer.push(chunk);
-      if (this.#closed) return;
-      // The timer runs per line: a finished line clears it, a new unfinished one starts it afresh.
-      if (framer.pendingBytes === 0 || linesThisChunk > 0) this.#clearPartialTimer();
-      if (framer.pendingBytes > 0 && !this.#partialTimer) {
-        this.#partialTimer = setTimeout(() => this.#partialLineExpired(partialLineTimeoutMs), partialLineTimeoutMs);
-        this.#partialTimer.unref?.();
-      }
-      this.#report();
-    });
+    socket.on("data", (chunk: Buffer) => this.#afterInput(() => this.#framer.push(chunk)));
     socket.on("drain", () => {
-      if (this.#paused && !this.#closed) {
+      if (this.#paused) {
         this.#paused = false;
-        socket.resume();
+        this.#resumeInput();
       }
       this.#report();
     });
@@ -100,7 +96,7 @@ export class Connection implements BudgetMember {
     socket.on("close", () => {
       this.#closed = true;
       this.#clearPartialTimer();
-      framer.discard();
+      this.#framer.discard();
       this.#budget?.remove(this);
       for (const controller of this.inFlight.values()) controller.abort(new Error("connection closed"));
       this.inFlight.clear();
@@ -118,7 +114,7 @@ export class Connection implements BudgetMember {
   }
 
   bufferedBytes(): number {
-    return this.#framer.pendingBytes + this.socket.writableLength;
+    return this.#framer.bufferedBytes + this.socket.writableLength;
   }
 
   /** Writes one message as one line. A client that stops reading is cut off past the outbound cap. */
@@ -136,7 +132,7 @@ export class Connection implements BudgetMember {
     if (!this.#paused && this.socket.writableLength > this.#outboundPauseBytes) {
       // Stop taking requests whose answers would only queue up; `drain` resumes reading.
       this.#paused = true;
-      this.socket.pause();
+      this.#stopInput();
       this.logger.debug("pausing reads: the client is not reading its answers", { connection: this.id, queuedBytes: this.socket.writableLength });
     }
     this.#report();
@@ -146,7 +142,9 @@ export class Connection implements BudgetMember {
   requestSettled(): void {
     // A request is only counted once its handler starts, so a line still being dispatched could be
     // missed; the next turn of the event loop sees it in flight.
-    if (this.#readEnded && this.inFlight.size === 0) setImmediate(() => this.inFlight.size === 0 && this.close());
+    // Lines still held back (back-pressure) are requests too: they are answered before the close.
+    const idle = () => this.inFlight.size === 0 && this.#framer.bufferedBytes === this.#framer.pendingBytes;
+    if (this.#readEnded && idle()) setImmediate(() => idle() && this.close());
   }
 
   /** Ends the connection after what is queued has been written. */
@@ -162,6 +160,53 @@ export class Connection implements BudgetMember {
   /** Cut off for the shared budget: what it holds is freed now, not after a flush. */
   drop(reason: string): void {
     this.#closeWithError(reason);
+  }
+
+  #afterInput(feed: () => void): void {
+    this.#linesThisChunk = 0;
+    feed();
+    if (this.#closed) return;
+    // The timer runs per line: a finished line clears it, a new unfinished one starts it afresh.
+    if (this.#framer.pendingBytes === 0 || this.#linesThisChunk > 0) this.#clearPartialTimer();
+    if (this.#framer.pendingBytes > 0 && !this.#partialTimer) {
+      const timeoutMs = this.#partialLineTimeoutMs;
+      this.#partialTimer = setTimeout(() => this.#partialLineExpired(timeoutMs), timeoutMs);
+      this.#partialTimer.unref?.();
+    }
+    this.#report();
+  }
+
+  /**
+   * At most LINES_PER_TURN lines per turn of the event loop: handlers build their answers at once,
+   * so one 64 KiB chunk of pipelined requests would otherwise hold hundreds of answers in memory
+   * before the first is written and back-pressure could see them.
+   */
+  #countTurn(): void {
+    if (this.#linesThisTurn++ === 0) {
+      setImmediate(() => {
+        this.#linesThisTurn = 0;
+        if (!this.#yielding) return;
+        this.#yielding = false;
+        this.#resumeInput();
+      });
+    }
+    if (this.#linesThisTurn >= LINES_PER_TURN && !this.#yielding) {
+      this.#yielding = true;
+      this.#stopInput();
+    }
+  }
+
+  #stopInput(): void {
+    this.socket.pause();
+    this.#framer.hold();
+  }
+
+  #resumeInput(): void {
+    if (this.#paused || this.#yielding || this.#closed) return;
+    // Held lines go first; they may stop input again before the socket is read.
+    this.#afterInput(() => this.#framer.release());
+    if (!this.#paused && !this.#yielding && !this.#closed) this.socket.resume();
+    this.requestSettled();
   }
 
   #partialLineExpired(timeoutMs: number): void {
