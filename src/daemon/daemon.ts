@@ -26,6 +26,7 @@ import { ConnectionBudget } from "./connection-budget.ts";
 import { connectionCeiling, SocketListener } from "./socket-listener.ts";
 import { watchSocket } from "./socket-watch.ts";
 import { openLibc } from "../runtime/libc.ts";
+import { startProcessLifecycle, type ProcessLifecycle } from "./process-lifecycle.ts";
 import { checkSocketPathFree, prepareSocketDirectory } from "./socket-path.ts";
 import type { DaemonState, DaemonStats } from "./state.ts";
 import { demoServerSpecs } from "../mcp/demo-config.ts";
@@ -55,6 +56,11 @@ export interface DaemonOptions {
   flags?: RuntimeFlags;
   /** The cron service (AGENT_TRIGGERS tiers); the daemon delivers its firings and closes it. */
   cron?: CronService;
+  /**
+   * This daemon is the whole process (`toolpool serve`): it becomes a child subreaper, reaps what a
+   * killed predecessor left, and ends every descendant at stop. Off for daemons inside test runners.
+   */
+  ownsProcess?: boolean;
   /** Overrides for the MCP pool (tests: cache path, timings). */
   mcpOptions?: Partial<Omit<McpPoolOptions, "servers" | "logger">>;
 }
@@ -84,6 +90,8 @@ export class Daemon implements DaemonState {
   #listener: SocketListener | undefined;
   #unwatch: (() => void) | undefined;
   #lock: SocketLock | undefined;
+  #processes: ProcessLifecycle | undefined;
+  readonly #ownsProcess: boolean;
   readonly budget: ConnectionBudget;
   #stopping: Promise<void> | undefined;
   #stopped = Promise.withResolvers<void>();
@@ -97,6 +105,7 @@ export class Daemon implements DaemonState {
     this.#builtins = options.builtins;
     this.#env = options.env ?? process.env;
     this.#demo = options.demo ?? false;
+    this.#ownsProcess = options.ownsProcess ?? false;
     this.#mcpOptions = options.mcpOptions ?? {};
     this.#flags = new DaemonFlags(options.config, {
       info: this.info,
@@ -244,6 +253,7 @@ export class Daemon implements DaemonState {
     }
     this.#listener = listener;
     this.#unwatch = watchSocket(listener, lock, this.logger, (reason) => this.requestShutdown(reason));
+    if (this.#ownsProcess) this.#processes = startProcessLifecycle(this.logger, this.#env);
     if (servers.length > 0) this.#startMcp(servers);
     this.#cron?.start();
     this.logger.info("listening", { socket: this.socketPath, tier: this.info.tier, version: this.info.version, tools: this.#pool.tools.length });
@@ -299,6 +309,7 @@ export class Daemon implements DaemonState {
       settleStep(this.logger, "closing runtime flags", () => Promise.race([this.#flags.close(), Bun.sleep(Math.min(1_000, remaining()))])),
       settleStep(this.logger, "closing cron", async () => this.#cron?.close()),
     ]);
+    await settleStep(this.logger, "ending leftover processes", async () => this.#processes?.stop());
     // Only the socket we created is removed (by inode), and only now that nothing of ours runs.
     await Promise.race([this.#listener?.close(), Bun.sleep(Math.min(1_000, remaining()))]);
     this.#lock?.release();
@@ -358,6 +369,7 @@ export class Daemon implements DaemonState {
       env: this.#env,
       clientVersion: this.info.version,
       defaultTimeoutMs: () => this.#flags.current.get("mcp_call_timeout_ms"),
+      ...(this.#processes && { registry: this.#processes.registry }),
       ...this.#mcpOptions,
     });
     this.#mcp = pool;
