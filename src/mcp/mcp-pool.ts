@@ -238,10 +238,11 @@ export class McpPool {
   #onListing(entry: Entry, definitions: McpTool[]): void {
     if (this.#entries.get(entry.supervisor.spec.name) !== entry) return;
     const now = this.#timers.now();
-    const changed = this.#cache.save(entry.supervisor.spec.name, definitions, now);
     const previous = entry.catalog;
     const same = previous !== undefined && JSON.stringify(previous.definitions) === JSON.stringify(definitions);
-    entry.catalog = { definitions, tools: same ? previous.tools : this.#build(entry.supervisor.spec, definitions), changed, listedAt: now };
+    // An unchanged list costs no write: a server that re-lists constantly must not churn the cache.
+    const changed = same ? previous.changed : this.#cache.save(entry.supervisor.spec.name, definitions, now);
+    entry.catalog = { definitions, tools: same ? previous.tools : this.#build(entry.supervisor.spec, definitions), changed, listedAt: same ? previous.listedAt : now };
     entry.visible = isVisible(entry);
     if (!same) this.#changed();
   }

@@ -20,7 +20,8 @@ import { isSessionGone, type ConnectDeps, type Connector, type ServerConnection 
 import type { ServerSpec } from "./server-spec.ts";
 import { ReadyGate } from "./ready-gate.ts";
 import { StderrRing } from "./stderr-ring.ts";
-import type { TimerHandle, Timers } from "./timers.ts";
+import { delay, type TimerHandle, type Timers } from "./timers.ts";
+import { RelistThrottle } from "./relist-throttle.ts";
 
 export type ServerState = "idle" | "pending" | "connected" | "failed" | "parked" | "disabled" | "stopped";
 
@@ -60,6 +61,7 @@ export class ServerSupervisor {
   readonly #lostReasons = new WeakMap<ServerConnection, string>();
   readonly #changedWhileConnecting = new WeakSet<ServerConnection>();
   #discoverOnly = false;
+  readonly #relistThrottle: RelistThrottle;
   #relisting: { connection: ServerConnection; again: boolean } | undefined;
   #reinitializing: Promise<ServerConnection> | undefined;
 
@@ -69,6 +71,7 @@ export class ServerSupervisor {
   ) {
     this.stderr = new StderrRing(deps.stderrBudget);
     this.#failures = new FailureTracker(deps.backoff, deps.timers.random);
+    this.#relistThrottle = new RelistThrottle(deps.timers);
     if (spec.disabled) this.#state = "disabled";
   }
 
@@ -309,6 +312,10 @@ export class ServerSupervisor {
         // A change announced while a listing is under way (or while one fails) lists again: the
         // index must end on the server's latest list, not the one before its last change.
         while (relisting.again && connection === this.#connection) {
+          const waitMs = this.#relistThrottle.take();
+          if (waitMs > 0) await delay(this.deps.timers, waitMs);
+          if (connection !== this.#connection) return;
+          // Every notification up to here is answered by this one listing.
           relisting.again = false;
           try {
             const listing = await connection.listTools(this.#timeoutMs());
