@@ -8,6 +8,10 @@
  */
 import type { Logger } from "../runtime/logger.ts";
 
+/** A member leaving with this much buffered schedules a garbage collection. */
+const COLLECT_AFTER_BYTES = 1024 * 1024;
+const COLLECT_DELAY_MS = 250;
+
 export interface BudgetMember {
   readonly id: number;
   /** Bytes this member holds now (measured, not remembered). */
@@ -19,6 +23,7 @@ export interface BudgetMember {
 export class ConnectionBudget {
   readonly #reported = new Map<BudgetMember, number>();
   #total = 0;
+  #collection: ReturnType<typeof setTimeout> | undefined;
   /** Connections dropped for the budget since start (for status and tests). */
   dropped = 0;
 
@@ -45,6 +50,21 @@ export class ConnectionBudget {
     if (previous === undefined) return;
     this.#reported.delete(member);
     this.#total -= previous;
+    if (previous >= COLLECT_AFTER_BYTES) this.#scheduleCollection();
+  }
+
+  /**
+   * Buffers are garbage-collected memory: a dropped 8 MiB line is only given back when the
+   * collector runs, which under an attack is later than the next allocations. One collection,
+   * shortly after a large holder goes (at most one per interval), returns RSS towards idle.
+   */
+  #scheduleCollection(): void {
+    if (this.#collection) return;
+    this.#collection = setTimeout(() => {
+      this.#collection = undefined;
+      Bun.gc(true);
+    }, COLLECT_DELAY_MS);
+    this.#collection.unref?.();
   }
 
   #enforce(): void {

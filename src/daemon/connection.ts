@@ -12,6 +12,7 @@ import { ErrorCode, type RequestId } from "../protocol/jsonrpc.ts";
 import { MAX_LINE_BYTES, MAX_OUTBOUND_BYTES, OUTBOUND_PAUSE_BYTES, PARTIAL_LINE_TIMEOUT_MS } from "../protocol/limits.ts";
 import type { Logger } from "../runtime/logger.ts";
 import type { BudgetMember, ConnectionBudget } from "./connection-budget.ts";
+import { DispatchTurns, type TurnTaker } from "./dispatch-turns.ts";
 
 export interface ConnectionHandlers {
   line: (connection: Connection, line: string) => void;
@@ -24,16 +25,16 @@ export interface ConnectionLimits {
   outboundPauseBytes?: number;
   /** Shared by every connection of the daemon; none means this connection is unbudgeted. */
   budget?: ConnectionBudget;
+  /** Shared by every connection of the daemon: fair turns for backlogs of requests. */
+  turns?: DispatchTurns;
 }
 
-/** Lines one connection may dispatch in one turn of the event loop (see #countTurn). */
-const LINES_PER_TURN = 32;
 /** An error line this small can still be queued for a client that is being cut off. */
 const FAREWELL_ROOM_BYTES = 64 * 1024;
 
 let nextConnectionId = 1;
 
-export class Connection implements BudgetMember {
+export class Connection implements BudgetMember, TurnTaker {
   readonly id = nextConnectionId++;
   readonly inFlight = new Map<RequestId, AbortController>();
   /** The session requests on this connection use when they name none. */
@@ -47,10 +48,11 @@ export class Connection implements BudgetMember {
   #readEnded = false;
   /** Reading is paused because the client is not reading what it was sent. */
   #paused = false;
-  /** Reading is paused for this turn of the event loop: it has dispatched its share of lines. */
-  #yielding = false;
-  #linesThisTurn = 0;
+  /** Lines read but not yet dispatched wait for their turn (see dispatch-turns.ts). */
+  #queued = false;
+  #linesThisFeed = 0;
   #linesThisChunk = 0;
+  readonly #turns: DispatchTurns;
   #partialTimer: ReturnType<typeof setTimeout> | undefined;
   readonly #partialLineTimeoutMs: number;
   readonly #framer: LineFramer;
@@ -66,13 +68,15 @@ export class Connection implements BudgetMember {
     const maxLineBytes = limits.maxLineBytes ?? MAX_LINE_BYTES;
     const partialLineTimeoutMs = limits.partialLineTimeoutMs ?? PARTIAL_LINE_TIMEOUT_MS;
     this.#budget = limits.budget;
+    this.#turns = limits.turns ?? new DispatchTurns();
     this.#outboundPauseBytes = limits.outboundPauseBytes ?? OUTBOUND_PAUSE_BYTES;
     socket.setNoDelay?.(true);
     this.#partialLineTimeoutMs = partialLineTimeoutMs;
     this.#framer = new LineFramer(maxLineBytes, {
       line: (line) => {
         this.#linesThisChunk++;
-        this.#countTurn();
+        // One line per feed: the rest of what was read waits for its turn.
+        if (++this.#linesThisFeed >= 1) this.#framer.hold();
         handlers.line(this, line);
       },
       overflow: (bytes) => {
@@ -80,11 +84,11 @@ export class Connection implements BudgetMember {
         this.#closeWithError(`Line exceeds the ${maxLineBytes}-byte limit; closing this connection.`);
       },
     });
-    socket.on("data", (chunk: Buffer) => this.#afterInput(() => this.#framer.push(chunk)));
+    socket.on("data", (chunk: Buffer) => this.#feed(() => this.#framer.push(chunk)));
     socket.on("drain", () => {
-      if (this.#paused) {
+      if (this.#paused && !this.#closed) {
         this.#paused = false;
-        this.#resumeInput();
+        this.#afterFeed();
       }
       this.#report();
     });
@@ -132,7 +136,8 @@ export class Connection implements BudgetMember {
     if (!this.#paused && this.socket.writableLength > this.#outboundPauseBytes) {
       // Stop taking requests whose answers would only queue up; `drain` resumes reading.
       this.#paused = true;
-      this.#stopInput();
+      this.socket.pause();
+      this.#framer.hold();
       this.logger.debug("pausing reads: the client is not reading its answers", { connection: this.id, queuedBytes: this.socket.writableLength });
     }
     this.#report();
@@ -176,36 +181,36 @@ export class Connection implements BudgetMember {
     this.#report();
   }
 
-  /**
-   * At most LINES_PER_TURN lines per turn of the event loop: handlers build their answers at once,
-   * so one 64 KiB chunk of pipelined requests would otherwise hold hundreds of answers in memory
-   * before the first is written and back-pressure could see them.
-   */
-  #countTurn(): void {
-    if (this.#linesThisTurn++ === 0) {
-      setImmediate(() => {
-        this.#linesThisTurn = 0;
-        if (!this.#yielding) return;
-        this.#yielding = false;
-        this.#resumeInput();
-      });
+  /** The scheduler's turn: one queued line, unless paused for output or closed. */
+  takeTurn(): boolean {
+    if (this.#closed || this.#paused) {
+      this.#queued = false;
+      return false;
     }
-    if (this.#linesThisTurn >= LINES_PER_TURN && !this.#yielding) {
-      this.#yielding = true;
-      this.#stopInput();
-    }
+    this.#feed(() => this.#framer.release());
+    return this.#queued;
   }
 
-  #stopInput(): void {
-    this.socket.pause();
-    this.#framer.hold();
+  /** Feeds the framer (at most one line is dispatched), then queues or resumes reading. */
+  #feed(feed: () => void): void {
+    this.#linesThisFeed = 0;
+    this.#afterInput(feed);
+    this.#afterFeed();
   }
 
-  #resumeInput(): void {
-    if (this.#paused || this.#yielding || this.#closed) return;
-    // Held lines go first; they may stop input again before the socket is read.
-    this.#afterInput(() => this.#framer.release());
-    if (!this.#paused && !this.#yielding && !this.#closed) this.socket.resume();
+  #afterFeed(): void {
+    if (this.#closed) return;
+    const backlog = this.#framer.bufferedBytes > this.#framer.pendingBytes;
+    if (backlog || this.#paused) {
+      this.socket.pause();
+      this.#queued = backlog && !this.#paused;
+      if (this.#queued) this.#turns.enqueue(this);
+      return;
+    }
+    this.#queued = false;
+    // Nothing held: the next read is dispatched at once again.
+    this.#framer.release();
+    this.socket.resume();
     this.requestSettled();
   }
 

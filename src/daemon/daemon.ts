@@ -23,6 +23,7 @@ import { registerMcpMethods } from "./handlers/mcp.ts";
 import type { Logger } from "../runtime/logger.ts";
 import { waitForSocketLock, type SocketLock } from "./socket-lock.ts";
 import { ConnectionBudget } from "./connection-budget.ts";
+import { DispatchTurns } from "./dispatch-turns.ts";
 import { connectionCeiling, SocketListener } from "./socket-listener.ts";
 import { watchSocket } from "./socket-watch.ts";
 import { openLibc } from "../runtime/libc.ts";
@@ -93,6 +94,7 @@ export class Daemon implements DaemonState {
   #processes: ProcessLifecycle | undefined;
   readonly #ownsProcess: boolean;
   readonly budget: ConnectionBudget;
+  readonly #turns = new DispatchTurns();
   #stopping: Promise<void> | undefined;
   #stopped = Promise.withResolvers<void>();
 
@@ -395,7 +397,7 @@ export class Daemon implements DaemonState {
         },
       },
       this.logger,
-      { budget: this.budget, partialLineTimeoutMs: this.#config.connections?.partialLineTimeoutMs ?? PARTIAL_LINE_TIMEOUT_MS },
+      { budget: this.budget, turns: this.#turns, partialLineTimeoutMs: this.#config.connections?.partialLineTimeoutMs ?? PARTIAL_LINE_TIMEOUT_MS },
     );
     this.connections.add(connection);
   }
