@@ -21,12 +21,9 @@ import { registerAdminMethods } from "./handlers/admin.ts";
 import { registerHarnessMethods, unknownSession } from "./handlers/harness.ts";
 import { registerMcpMethods } from "./handlers/mcp.ts";
 import type { Logger } from "../runtime/logger.ts";
-import { waitForSocketLock, type SocketLock } from "./socket-lock.ts";
 import { ConnectionBudget } from "./connection-budget.ts";
 import { DispatchTurns } from "./dispatch-turns.ts";
-import { connectionCeiling, SocketListener } from "./socket-listener.ts";
-import { watchSocket } from "./socket-watch.ts";
-import { openLibc } from "../runtime/libc.ts";
+import { openDaemonSocket, type DaemonSocket } from "./daemon-socket.ts";
 import { startProcessLifecycle, type ProcessLifecycle } from "./process-lifecycle.ts";
 import { checkSocketPathFree, prepareSocketDirectory } from "./socket-path.ts";
 import type { DaemonState, DaemonStats } from "./state.ts";
@@ -88,9 +85,7 @@ export class Daemon implements DaemonState {
   #demoSpecs: ServerSpec[] | undefined;
   readonly #demo: boolean;
   readonly #mcpOptions: Partial<Omit<McpPoolOptions, "servers" | "logger">>;
-  #listener: SocketListener | undefined;
-  #unwatch: (() => void) | undefined;
-  #lock: SocketLock | undefined;
+  #socket: DaemonSocket | undefined;
   #processes: ProcessLifecycle | undefined;
   readonly #ownsProcess: boolean;
   readonly budget: ConnectionBudget;
@@ -236,25 +231,9 @@ export class Daemon implements DaemonState {
     const servers = await this.#serverSpecs(this.#config);
     prepareSocketDirectory(this.socketPath);
     checkSocketPathFree(this.socketPath);
-    // A daemon still draining on this socket is waited for (bounded by its stop budget), not raced.
-    const lock = await waitForSocketLock(this.socketPath, STOP_BUDGET_MS + 1_000, (owner) =>
-      this.logger.info("waiting for the previous daemon to finish stopping", { owner }),
-    );
-    this.#lock = lock;
-    // The lock is ours, so a socket file left here belongs to a dead daemon: the rename replaces it.
     // Half-open allowed: a client may send its requests and shut its write side (`printf … | nc -U`);
     // it still gets every answer, and the connection closes once the last one is written.
-    const listener = new SocketListener(this.socketPath, (socket) => this.#accept(socket), this.logger, {
-      maxConnections: connectionCeiling(openLibc()?.fileLimit()?.hard),
-    });
-    try {
-      await listener.listen();
-    } catch (error) {
-      lock.release();
-      throw error;
-    }
-    this.#listener = listener;
-    this.#unwatch = watchSocket(listener, lock, this.logger, (reason) => this.requestShutdown(reason));
+    this.#socket = await openDaemonSocket(this.socketPath, (socket) => this.#accept(socket), this.logger, (reason) => this.requestShutdown(reason));
     if (this.#ownsProcess) this.#processes = startProcessLifecycle(this.logger, this.#env);
     if (servers.length > 0) this.#startMcp(servers);
     this.#cron?.start();
@@ -299,8 +278,7 @@ export class Daemon implements DaemonState {
     this.#dispatcher.stopAcceptingWork();
     // The socket stays while we drain (new clients are told "shutting down"), and a `serve` started
     // now waits for us instead of finding no socket and taking the path.
-    this.#lock?.markStopping();
-    this.#unwatch?.();
+    this.#socket?.stopping();
     await drainRequests(this.connections, () => this.stats.callsInFlight, this.logger);
     for (const connection of this.connections) connection.close();
     const remaining = () => Math.max(250, deadline - Date.now());
@@ -313,8 +291,7 @@ export class Daemon implements DaemonState {
     ]);
     await settleStep(this.logger, "ending leftover processes", async () => this.#processes?.stop());
     // Only the socket we created is removed (by inode), and only now that nothing of ours runs.
-    await Promise.race([this.#listener?.close(), Bun.sleep(Math.min(1_000, remaining()))]);
-    this.#lock?.release();
+    await Promise.race([this.#socket?.close(), Bun.sleep(Math.min(1_000, remaining()))]);
     this.logger.info("stopped");
     this.#stopped.resolve();
   }
