@@ -68,6 +68,9 @@ export function acquireSocketLock(
 
 function heldLock(path: string): SocketLock {
   const stopping = `${path}.stopping`;
+  // The lock is ours: a marker left by a daemon killed during its drain must not make the next
+  // starter wait for us as if we were stopping.
+  tryUnlink(stopping);
   return {
     path,
     release: () => {
