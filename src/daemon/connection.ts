@@ -3,8 +3,10 @@
  * cancellation or a disconnect can stop them). It knows nothing of methods; the dispatcher does.
  *
  * Its ceilings: a line may stay unfinished only so long; past a share of unsent output the daemon
- * stops reading its requests until the client reads (back-pressure, not buffering); and what it
- * holds counts against the budget all connections share, which drops the largest holder first.
+ * stops reading its requests until the client reads (back-pressure, not buffering); what it holds
+ * counts against the budget all connections share, which drops the largest holder first; and of
+ * each read only the first line is dispatched at once — the rest waits for fair turns
+ * (dispatch-turns.ts), so a pipelined backlog cannot hold the event loop.
  */
 import type { Socket } from "node:net";
 import { LineFramer } from "../protocol/line-framer.ts";
@@ -50,7 +52,6 @@ export class Connection implements BudgetMember, TurnTaker {
   #paused = false;
   /** Lines read but not yet dispatched wait for their turn (see dispatch-turns.ts). */
   #queued = false;
-  #linesThisFeed = 0;
   #linesThisChunk = 0;
   readonly #turns: DispatchTurns;
   #partialTimer: ReturnType<typeof setTimeout> | undefined;
@@ -76,7 +77,7 @@ export class Connection implements BudgetMember, TurnTaker {
       line: (line) => {
         this.#linesThisChunk++;
         // One line per feed: the rest of what was read waits for its turn.
-        if (++this.#linesThisFeed >= 1) this.#framer.hold();
+        this.#framer.hold();
         handlers.line(this, line);
       },
       overflow: (bytes) => {
@@ -193,7 +194,6 @@ export class Connection implements BudgetMember, TurnTaker {
 
   /** Feeds the framer (at most one line is dispatched), then queues or resumes reading. */
   #feed(feed: () => void): void {
-    this.#linesThisFeed = 0;
     this.#afterInput(feed);
     this.#afterFeed();
   }
