@@ -40,6 +40,7 @@ export class ProcessRegistry {
   readonly #groups = new Map<number, GroupRecord>();
   readonly #file: string | undefined;
   #heartbeat: ReturnType<typeof setInterval> | undefined;
+  #warned = false;
 
   constructor(
     private readonly dir: string,
@@ -138,6 +139,9 @@ export class ProcessRegistry {
       writeFileSync(draft, JSON.stringify(body), { mode: 0o600 });
       renameSync(draft, this.#file);
     } catch (error) {
+      // Once: the heartbeat would repeat it every few seconds.
+      if (this.#warned) return;
+      this.#warned = true;
       this.logger.warn("cannot record MCP server process groups; a daemon killed with SIGKILL may leave them running", {
         dir: this.dir,
         error: (error as Error).message,
