@@ -10,7 +10,7 @@ import type { Logger } from "../runtime/logger.ts";
 
 /** A member leaving with this much buffered schedules a garbage collection. */
 const COLLECT_AFTER_BYTES = 1024 * 1024;
-const COLLECT_DELAY_MS = 250;
+const COLLECT_DELAY_MS = 100;
 
 export interface BudgetMember {
   readonly id: number;

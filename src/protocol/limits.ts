@@ -18,7 +18,7 @@ export const PARTIAL_LINE_TIMEOUT_MS = 30_000;
  * Past it the connection holding the most is dropped first: 100 connections of 8 MiB partial
  * lines, or 20 pipelining clients that never read, must not cost the daemon gigabytes.
  */
-export const BUFFER_BUDGET_BYTES = 128 * 1024 * 1024;
+export const BUFFER_BUDGET_BYTES = 64 * 1024 * 1024;
 /** Bounds an operator may set `connections.bufferBudgetBytes` within (one full line must fit twice). */
 export const MIN_BUFFER_BUDGET_BYTES = 2 * MAX_LINE_BYTES;
 export const MAX_BUFFER_BUDGET_BYTES = 2 * 1024 * 1024 * 1024;
