@@ -85,19 +85,15 @@ export class SocketListener {
     this.#closed = true;
     if (this.#probe) clearInterval(this.#probe);
     await this.#closeServer();
-    if (this.ownership() === "ours") {
-      try {
-        unlinkSync(this.socketPath);
-      } catch {
-        // Gone already.
-      }
-    }
+    if (this.ownership() === "ours") removeQuietly(this.socketPath);
   }
 
   async #open(): Promise<void> {
     const generation = ++this.#generation;
     const server = createServer({ allowHalfOpen: true }, (socket) => this.#accept(socket));
     const privatePath = privateName(this.socketPath);
+    // Left by an earlier process with our pid killed between listen and rename: the name is ours.
+    if (privatePath !== this.socketPath) removeQuietly(privatePath);
     const previousUmask = process.umask(0o177);
     try {
       await new Promise<void>((resolve, reject) => {
@@ -170,6 +166,14 @@ export class SocketListener {
 function privateName(socketPath: string): string {
   const candidate = join(dirname(socketPath), `.${basename(socketPath).slice(0, 8)}.${process.pid}`);
   return Buffer.byteLength(candidate) <= MAX_SOCKET_PATH_BYTES ? candidate : socketPath;
+}
+
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Gone already.
+  }
 }
 
 function probeDescriptor(): void {
