@@ -59,7 +59,7 @@ export async function serve(options: ServeOptions): Promise<number> {
       // Read at each call, so a SIGHUP reload's triggers apply.
       remoteTriggers: () => (running?.core.config() ?? config).remoteTriggers,
     });
-    daemon = running = new Daemon({ socketPath, config, configSource, builtins, logger, demo: options.demo ?? false, ...(cron && { cron }) });
+    daemon = running = new Daemon({ socketPath, config, configSource, builtins, logger, demo: options.demo ?? false, ownsProcess: true, ...(cron && { cron }) });
     await daemon.start();
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { permissionsSchema } from "../protocol/methods.ts";
+import { MAX_BUFFER_BUDGET_BYTES, MIN_BUFFER_BUDGET_BYTES } from "../protocol/limits.ts";
 
 const stdioServer = z.strictObject({
   type: z.literal("stdio").optional(),
@@ -68,6 +69,13 @@ export const configSchema = z.strictObject({
     .default({}),
   webFetch: z
     .strictObject({ allowPrivateAddresses: z.boolean().default(false), allowHosts: z.array(z.string()).default([]) })
+    .optional(),
+  /** Connection ceilings (docs/operations.md "Resource limits"); tunable only inside hard bounds. */
+  connections: z
+    .strictObject({
+      partialLineTimeoutMs: z.number().int().min(100).max(600_000).optional(),
+      bufferBudgetBytes: z.number().int().min(MIN_BUFFER_BUDGET_BYTES).max(MAX_BUFFER_BUDGET_BYTES).optional(),
+    })
     .optional(),
   logLevel: z.enum(["debug", "info", "warn", "error"]).default("info"),
   /** OpenTelemetry metrics (docs/operations.md); off unless `enabled` or TOOLPOOL_TELEMETRY=1. */

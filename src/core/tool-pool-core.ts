@@ -307,7 +307,7 @@ export class ToolPoolCore {
    * The cached catalog enters the pool at once, servers connect in the background, and every
    * change of MCP tools re-assembles the pool (re-indexing search) and tells the listeners.
    */
-  startMcp(servers: readonly ServerSpec[]): void {
+  startMcp(servers: readonly ServerSpec[], registry?: McpPoolOptions["registry"]): void {
     if (servers.length === 0) return;
     // The MCP SDK is loaded only when some server is configured: a daemon of built-ins starts faster and smaller.
     const { McpPool: Pool } = require("../mcp/mcp-pool.ts") as typeof import("../mcp/mcp-pool.ts");
@@ -317,6 +317,7 @@ export class ToolPoolCore {
       env: this.#env,
       clientVersion: this.info.version,
       defaultTimeoutMs: () => this.#flags.current.get("mcp_call_timeout_ms"),
+      ...(registry && { registry }),
       ...this.#mcpOptions,
     });
     this.#mcp = pool;

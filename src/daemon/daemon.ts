@@ -4,12 +4,10 @@
  * (SPEC §11). Everything a request is about (the pool, sessions, calls) is the core's.
  */
 import { feature } from "bun:bundle";
-import { chmodSync } from "node:fs";
-import { createServer, type Server } from "node:net";
 import { buildInfo, type BuildInfo } from "../build-info.ts";
 import type { Config } from "../config/schema.ts";
 import { loadConfig, type ConfigSource } from "../config/load.ts";
-import { STOP_BUDGET_MS } from "../protocol/limits.ts";
+import { BUFFER_BUDGET_BYTES, PARTIAL_LINE_TIMEOUT_MS, STOP_BUDGET_MS } from "../protocol/limits.ts";
 import type { Session } from "../session/session.ts";
 import type { Tool } from "../tool/tool.ts";
 import { Connection } from "./connection.ts";
@@ -20,7 +18,10 @@ import { registerHarnessMethods, unknownSession } from "./handlers/harness.ts";
 import { registerMcpMethods } from "./handlers/mcp.ts";
 import { registerExplainMethod } from "./handlers/explain.ts";
 import type { Logger } from "../runtime/logger.ts";
-import { acquireSocketLock, tryUnlink, type SocketLock } from "./socket-lock.ts";
+import { ConnectionBudget } from "./connection-budget.ts";
+import { DispatchTurns } from "./dispatch-turns.ts";
+import { openDaemonSocket, type DaemonSocket } from "./daemon-socket.ts";
+import { startProcessLifecycle, type ProcessLifecycle } from "./process-lifecycle.ts";
 import { checkSocketPathFree, prepareSocketDirectory } from "./socket-path.ts";
 import type { SessionBinding, WireFacts } from "./state.ts";
 import type { McpPoolOptions } from "../mcp/mcp-pool.ts";
@@ -44,6 +45,11 @@ export interface DaemonOptions {
   flags?: RuntimeFlags;
   /** The cron service (AGENT_TRIGGERS tiers); the daemon delivers its firings and closes it. */
   cron?: CronService;
+  /**
+   * This daemon is the whole process (`toolpool serve`): it becomes a child subreaper, reaps what a
+   * killed predecessor left, and ends every descendant at stop. Off for daemons inside test runners.
+   */
+  ownsProcess?: boolean;
   /** Overrides for the MCP pool (tests: cache path, timings). */
   mcpOptions?: Partial<Omit<McpPoolOptions, "servers" | "logger">>;
 }
@@ -58,8 +64,12 @@ export class Daemon implements SessionBinding, WireFacts {
   readonly #dispatcher: Dispatcher;
   readonly #configSource: ConfigSource;
   #cron: CronLink | undefined;
-  #server: Server | undefined;
-  #lock: SocketLock | undefined;
+  #socket: DaemonSocket | undefined;
+  #processes: ProcessLifecycle | undefined;
+  readonly #ownsProcess: boolean;
+  /** Buffered input and unsent output, shared by every connection; the largest holder goes first. */
+  readonly budget: ConnectionBudget;
+  readonly #turns = new DispatchTurns();
   #stopping: Promise<void> | undefined;
   #stopped = Promise.withResolvers<void>();
 
@@ -68,6 +78,8 @@ export class Daemon implements SessionBinding, WireFacts {
     this.socketPath = options.socketPath;
     this.logger = options.logger;
     this.#configSource = options.configSource;
+    this.#ownsProcess = options.ownsProcess ?? false;
+    this.budget = new ConnectionBudget(options.config.connections?.bufferBudgetBytes ?? BUFFER_BUDGET_BYTES, this.logger);
     this.core = new ToolPoolCore({
       config: options.config,
       configSource: options.configSource,
@@ -146,31 +158,11 @@ export class Daemon implements SessionBinding, WireFacts {
     const servers = await this.core.serverSpecs();
     prepareSocketDirectory(this.socketPath);
     checkSocketPathFree(this.socketPath);
-    this.#lock = acquireSocketLock(this.socketPath);
-    // The lock is ours, so any socket file left here belongs to a dead daemon.
-    tryUnlink(this.socketPath);
     // Half-open allowed: a client may send its requests and shut its write side (`printf … | nc -U`);
     // it still gets every answer, and the connection closes once the last one is written.
-    const server = createServer({ allowHalfOpen: true }, (socket) => this.#accept(socket));
-    this.#server = server;
-    // Create the socket 0600 from the start: a chmod after listen leaves a window.
-    const previousUmask = process.umask(0o177);
-    try {
-      await new Promise<void>((resolve, reject) => {
-        server.once("error", reject);
-        server.listen(this.socketPath, () => {
-          server.off("error", reject);
-          resolve();
-        });
-      });
-    } catch (error) {
-      this.#lock.release();
-      throw error;
-    } finally {
-      process.umask(previousUmask);
-    }
-    chmodSync(this.socketPath, 0o600);
-    this.core.startMcp(servers);
+    this.#socket = await openDaemonSocket(this.socketPath, (socket) => this.#accept(socket), this.logger, (reason) => this.requestShutdown(reason));
+    if (this.#ownsProcess) this.#processes = startProcessLifecycle(this.logger, process.env);
+    this.core.startMcp(servers, this.#processes?.registry);
     this.#cron?.start();
     this.logger.info("listening", { socket: this.socketPath, tier: this.info.tier, version: this.info.version, tools: this.core.pool().tools.length });
   }
@@ -197,7 +189,9 @@ export class Daemon implements SessionBinding, WireFacts {
     this.logger.info("stopping", { reason, inFlight: stats.callsInFlight });
     this.core.markClosing();
     this.#dispatcher.stopAcceptingWork();
-    const closed = new Promise<void>((resolve) => (this.#server ? this.#server.close(() => resolve()) : resolve()));
+    // The socket stays while we drain (new clients are told "shutting down"), and a `serve` started
+    // now waits for us instead of finding no socket and taking the path.
+    this.#socket?.stopping();
     await drainRequests(this.connections, () => stats.callsInFlight, this.logger);
     for (const connection of this.connections) connection.close();
     const remaining = () => Math.max(250, deadline - Date.now());
@@ -208,10 +202,10 @@ export class Daemon implements SessionBinding, WireFacts {
       settleStep(this.logger, "closing runtime flags", () => Promise.race([this.core.closeFlags(), Bun.sleep(Math.min(1_000, remaining()))])),
       settleStep(this.logger, "closing cron", async () => this.#cron?.close()),
       settleStep(this.logger, "flushing metrics", () => this.core.metrics.shutdown(Math.min(2_000, remaining()))),
-      Promise.race([closed, Bun.sleep(Math.min(1_000, remaining()))]),
     ]);
-    tryUnlink(this.socketPath);
-    this.#lock?.release();
+    await settleStep(this.logger, "ending leftover processes", async () => this.#processes?.stop());
+    // Only the socket we created is removed (by inode), and only now that nothing of ours runs.
+    await Promise.race([this.#socket?.close(), Bun.sleep(Math.min(1_000, remaining()))]);
     this.core.removeScratch();
     this.logger.info("stopped");
     this.#stopped.resolve();
@@ -244,6 +238,7 @@ export class Daemon implements SessionBinding, WireFacts {
         },
       },
       this.logger,
+      { budget: this.budget, turns: this.#turns, partialLineTimeoutMs: this.core.config().connections?.partialLineTimeoutMs ?? PARTIAL_LINE_TIMEOUT_MS },
     );
     this.connections.add(connection);
   }

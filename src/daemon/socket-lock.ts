@@ -6,11 +6,26 @@
  */
 import { closeSync, linkSync, openSync, readFileSync, statSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 
-export class AlreadyRunningError extends Error {}
+export class AlreadyRunningError extends Error {
+  constructor(
+    message: string,
+    /** The owner has said it is stopping (SIGTERM, draining): a new daemon may wait for it. */
+    readonly ownerStopping = false,
+  ) {
+    super(message);
+  }
+}
 
 export interface SocketLock {
   readonly path: string;
   release(): void;
+  /** Tells daemons that start now that this one is on its way out (they wait instead of refusing). */
+  markStopping(): void;
+  /**
+   * Is the lock still ours? A deleted lock is created again ("recreated"); one that now names
+   * another process was taken over (its pid is returned): the caller must give up the socket.
+   */
+  check(): "held" | "recreated" | number;
 }
 
 /**
@@ -31,7 +46,8 @@ export function acquireSocketLock(
   const path = `${socketPath}.lock`;
   const liveOwner = (owner: number | undefined): owner is number =>
     owner !== undefined && owner !== process.pid && isAlive(owner) && !orphaned(path, socketPath, now());
-  const running = (owner: number) => new AlreadyRunningError(`a toolpool daemon is already running on ${socketPath} (pid ${owner})`);
+  const running = (owner: number) =>
+    new AlreadyRunningError(`a toolpool daemon is already running on ${socketPath} (pid ${owner})`, readOwner(`${path}.stopping`) === owner);
   for (let attempt = 0; attempt < 3; attempt++) {
     let created: boolean;
     try {
@@ -41,13 +57,45 @@ export function acquireSocketLock(
       const owner = readOwner(path);
       throw liveOwner(owner) ? running(owner) : error;
     }
-    if (created) return { path, release: () => removeIfOurs(path) };
+    if (created) return heldLock(path);
     const owner = readOwner(path);
     if (liveOwner(owner)) throw running(owner);
     // Stale: its owner is gone. Remove exactly that lock (the one naming `owner`) and try again.
     if (!removeStale(path, owner, now)) break;
   }
   throw new AlreadyRunningError(`a toolpool daemon is already starting on ${socketPath}`);
+}
+
+function heldLock(path: string): SocketLock {
+  const stopping = `${path}.stopping`;
+  // The lock is ours: a marker left by a daemon killed during its drain must not make the next
+  // starter wait for us as if we were stopping.
+  tryUnlink(stopping);
+  return {
+    path,
+    release: () => {
+      removeIfOurs(stopping);
+      removeIfOurs(path);
+    },
+    markStopping: () => {
+      try {
+        writeFileSync(stopping, `${process.pid}\n`, { mode: 0o600 });
+      } catch {
+        // Only a courtesy to the next daemon: it refuses instead of waiting.
+      }
+    },
+    check: () => {
+      const owner = readOwner(path);
+      if (owner === process.pid) return "held";
+      if (owner !== undefined) return owner;
+      try {
+        if (createLock(path)) return "recreated";
+      } catch {
+        return "held"; // cannot write here now; the next check tries again
+      }
+      return readOwner(path) ?? "held";
+    },
+  };
 }
 
 /**
@@ -160,5 +208,33 @@ export function exists(path: string): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/**
+ * Takes the lock, waiting (bounded) while its owner is a daemon that has said it is stopping: a
+ * `serve` started during an old daemon's drain comes up once the old one has gone, instead of
+ * refusing (or, as before, racing it for the socket). Any other refusal is thrown at once.
+ */
+export async function waitForSocketLock(
+  socketPath: string,
+  waitMs: number,
+  onWait: (owner: string) => void = () => {},
+  sleep: (ms: number) => Promise<unknown> = Bun.sleep,
+): Promise<SocketLock> {
+  const deadline = Date.now() + waitMs;
+  let waited = false;
+  for (;;) {
+    try {
+      return acquireSocketLock(socketPath);
+    } catch (error) {
+      if (!(error instanceof AlreadyRunningError) || !error.ownerStopping) throw error;
+      if (Date.now() >= deadline) {
+        throw new AlreadyRunningError(`${error.message}, and it is still stopping after ${waitMs} ms; try again once it has exited`);
+      }
+      if (!waited) onWait(error.message);
+      waited = true;
+      await sleep(50);
+    }
   }
 }

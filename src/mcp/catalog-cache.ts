@@ -12,6 +12,7 @@ import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "../runtime/logger.ts";
+import { ABSENT_TOOL_TTL_MS, MAX_ABSENT_TOOLS_PER_SERVER } from "./limits.ts";
 
 const SCHEMA_VERSION = 1;
 
@@ -75,7 +76,15 @@ export class CatalogCache {
     }
   }
 
-  /** Replaces the server's list in one transaction; returns the raw names flagged `changed`. */
+  /** Rows kept for `server` (present and absent): what the cache costs for it. */
+  rowCount(server: string): number {
+    return this.#db.query<{ count: number }, [string]>("SELECT COUNT(*) AS count FROM tools WHERE server = ?").get(server)?.count ?? 0;
+  }
+
+  /**
+   * Replaces the server's list in one transaction; returns the raw names flagged `changed`. Tools
+   * that left are kept (absent) for comparison, at most MAX_ABSENT_TOOLS_PER_SERVER of them.
+   */
   save(server: string, tools: readonly McpTool[], now: number): Set<string> {
     const hashes = tools.map((tool) => definitionHash(tool));
     try {
@@ -90,11 +99,17 @@ export class CatalogCache {
          VALUES (?1, ?2, ?3, ?4, ?5, ?5, 1, ?6, ?6)
          ON CONFLICT (server, tool) DO UPDATE SET position = ?3, definition = ?4, current_hash = ?5, present = 1, last_seen = ?6`,
       );
+      const prune = this.#db.query(
+        `DELETE FROM tools WHERE server = ?1 AND present = 0 AND (last_seen < ?2 OR tool NOT IN
+           (SELECT tool FROM tools WHERE server = ?1 AND present = 0 ORDER BY last_seen DESC, tool LIMIT ?3))`,
+      );
       this.#db.transaction(() => {
         // Tools that left keep their first-seen hash (present = 0), so a tool that comes back is compared with its first version.
         this.#db.query("UPDATE tools SET present = 0 WHERE server = ?").run(server);
         tools.forEach((tool, position) => upsert.run(server, tool.name, position, JSON.stringify(tool), hashes[position]!, now));
         this.#db.query("INSERT INTO servers (server, listed_at) VALUES (?, ?) ON CONFLICT (server) DO UPDATE SET listed_at = excluded.listed_at").run(server, now);
+        // Bounded: a server that renames its tools on every listing must not grow the file forever.
+        prune.run(server, now - ABSENT_TOOL_TTL_MS, MAX_ABSENT_TOOLS_PER_SERVER);
       })();
       return new Set(tools.filter((tool, index) => (firstHashes.get(tool.name) ?? hashes[index]) !== hashes[index]).map((tool) => tool.name));
     } catch (error) {

@@ -1,7 +1,8 @@
 /**
  * Bounded parallelism for background connects: twenty servers spawning at once would fight for
  * CPU and make every one of them slow to start. Waiters are served first come, first served; a
- * waiter whose signal aborts leaves the queue without taking a slot. `turn()` paces the starts
+ * waiter whose signal aborts leaves the queue without taking a slot, and one a call is waiting for
+ * is promoted past the others. `turn()` paces the starts
  * themselves: a spawn blocks the thread for milliseconds, and eight in one turn of the event loop
  * kept the daemon's socket unanswered for ~140 ms at start-up.
  */
@@ -38,7 +39,22 @@ export class ConnectLimiter {
   }
 
   /** Resolves on a later event-loop turn than every earlier caller's: one start per turn, I/O between. */
-  turn(): Promise<void> {
+  /**
+   * A waiter whose server a call now needs leaves the queue and starts at once, over the limit if it
+   * must: it must not wait behind every eager server still queued. False when `signal` is not queued.
+   */
+  promote(signal: AbortSignal): boolean {
+    const index = this.#queue.findIndex((entry) => entry.signal === signal);
+    if (index === -1) return false;
+    const [entry] = this.#queue.splice(index, 1);
+    this.#active++;
+    entry!.grant();
+    return true;
+  }
+
+  turn(priority = false): Promise<void> {
+    // A promoted start is not paced behind the queue's turns either.
+    if (priority) return new Promise<void>((resolve) => setImmediate(resolve));
     const next = this.#lastTurn.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
     this.#lastTurn = next;
     return next;
@@ -53,6 +69,11 @@ export class ConnectLimiter {
     return () => {
       if (released) return;
       released = true;
+      // A promoted start ran over the limit: its slot ends with it, not passed on.
+      if (this.#active > this.limit) {
+        this.#active--;
+        return;
+      }
       const next = this.#queue.shift();
       // The slot passes straight to the next waiter, so the count stays the same.
       if (next) next.grant();

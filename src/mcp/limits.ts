@@ -57,3 +57,13 @@ export const BACKOFF_JITTER = 0.5;
 export const PARK_AFTER_FAILURES = 5;
 /** A connection that lived this long was not a "rapid" failure: the failure count starts over. */
 export const STABLE_CONNECTION_MS = 60_000;
+
+/** Re-listings after tools/list_changed: this many at once, then one per interval (relist-throttle.ts). */
+export const RELIST_BURST = 3;
+export const RELIST_INTERVAL_MS = 1_000;
+/**
+ * Tools that left a server are kept in the catalog cache (so one that comes back is compared with
+ * its first version) up to this many per server, and for at most this long; older ones are pruned.
+ */
+export const MAX_ABSENT_TOOLS_PER_SERVER = 500;
+export const ABSENT_TOOL_TTL_MS = 30 * 24 * 60 * 60 * 1000;

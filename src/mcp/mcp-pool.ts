@@ -16,6 +16,7 @@ import { DEFAULT_BACKOFF, type BackoffPolicy } from "./backoff.ts";
 import { CatalogCache, defaultCachePath } from "./catalog-cache.ts";
 import { spawnInProcessGroup, type SpawnProcess } from "./child-process.ts";
 import { ConnectLimiter } from "./connect-limiter.ts";
+import { recordingSpawn, type ProcessRegistry } from "./process-registry.ts";
 import {
   DEFAULT_CONNECT_PARALLELISM,
   DEFAULT_CONNECT_TIMEOUT_MS,
@@ -52,6 +53,8 @@ export interface McpPoolOptions {
   /** The call timeout of servers whose config sets none; read at each call (a runtime flag). */
   defaultTimeoutMs?: () => number;
   clientVersion?: string;
+  /** Where each stdio server's process group is written down while it runs (reaped after a kill -9). */
+  registry?: ProcessRegistry;
 }
 
 interface Catalog {
@@ -92,7 +95,7 @@ export class McpPool {
     this.#deps = {
       connector: options.connector ?? connectServer,
       connect: {
-        spawn: options.spawn ?? spawnInProcessGroup,
+        spawn: options.registry ? recordingSpawn(options.spawn ?? spawnInProcessGroup, options.registry) : (options.spawn ?? spawnInProcessGroup),
         timers: this.#timers,
         baseEnv: options.env ?? process.env,
         maxLineBytes: options.maxLineBytes ?? MAX_SERVER_LINE_BYTES,
@@ -252,10 +255,11 @@ export class McpPool {
   #onListing(entry: Entry, definitions: McpTool[]): void {
     if (this.#entries.get(entry.supervisor.spec.name) !== entry) return;
     const now = this.#timers.now();
-    const changed = this.#cache.save(entry.supervisor.spec.name, definitions, now);
     const previous = entry.catalog;
     const same = previous !== undefined && JSON.stringify(previous.definitions) === JSON.stringify(definitions);
-    entry.catalog = { definitions, tools: same ? previous.tools : this.#build(entry.supervisor.spec, definitions), changed, listedAt: now };
+    // An unchanged list costs no write: a server that re-lists constantly must not churn the cache.
+    const changed = same ? previous.changed : this.#cache.save(entry.supervisor.spec.name, definitions, now);
+    entry.catalog = { definitions, tools: same ? previous.tools : this.#build(entry.supervisor.spec, definitions), changed, listedAt: same ? previous.listedAt : now };
     entry.visible = isVisible(entry);
     if (!same) this.#changed();
   }

@@ -20,7 +20,8 @@ import { isSessionGone, type ConnectDeps, type Connector, type ServerConnection 
 import type { ServerSpec } from "./server-spec.ts";
 import { ReadyGate } from "./ready-gate.ts";
 import { StderrRing } from "./stderr-ring.ts";
-import type { TimerHandle, Timers } from "./timers.ts";
+import { delay, type TimerHandle, type Timers } from "./timers.ts";
+import { RelistThrottle } from "./relist-throttle.ts";
 
 export type ServerState = "idle" | "pending" | "connected" | "failed" | "parked" | "disabled" | "stopped";
 
@@ -56,13 +57,14 @@ export class ServerSupervisor {
   #connection: ServerConnection | undefined;
   #instructions: string | undefined;
   #connectedAt = 0;
-  #attempt: { controller: AbortController; done: Promise<void> } | undefined;
+  #attempt: { controller: AbortController; done: Promise<void>; granted: boolean } | undefined;
   #retry: { handle: TimerHandle; at: number } | undefined;
   readonly #gate = new ReadyGate<ServerConnection>();
   readonly #failures: FailureTracker;
   readonly #lostReasons = new WeakMap<ServerConnection, string>();
   readonly #changedWhileConnecting = new WeakSet<ServerConnection>();
   #discoverOnly = false;
+  readonly #relistThrottle: RelistThrottle;
   #relisting: { connection: ServerConnection; again: boolean } | undefined;
   #reinitializing: Promise<ServerConnection> | undefined;
 
@@ -72,6 +74,7 @@ export class ServerSupervisor {
   ) {
     this.stderr = new StderrRing(deps.stderrBudget);
     this.#failures = new FailureTracker(deps.backoff, deps.timers.random);
+    this.#relistThrottle = new RelistThrottle(deps.timers);
     if (spec.disabled) this.#state = "disabled";
   }
 
@@ -112,6 +115,7 @@ export class ServerSupervisor {
   /** Starts a lazy (or idle) server now, ahead of the queue; resolves once it is connected or has failed. */
   async ensureStarted(): Promise<void> {
     if (this.#state === "idle") this.#connect(true);
+    this.#promote();
     await this.#attempt?.done;
   }
 
@@ -187,10 +191,33 @@ export class ServerSupervisor {
     if (this.#state === "connected" && this.#connection) return Promise.resolve(this.#connection);
     if (this.#state === "idle") this.#connect(true);
     if (this.#state === "pending" || this.#state === "connected") {
+      this.#promote();
       return this.#gate.wait(signal, () => new Error(`The call was cancelled while MCP server "${this.spec.name}" was starting.`));
     }
     const retryInMs = this.#retry && this.#retry.at - this.deps.timers.now();
+    // A short backoff is waited out (the retry keeps its time: calls must not hammer a crashing
+    // server), as long as the reconnect can come within the call's own timeout.
+    if (this.#state === "failed" && retryInMs !== undefined && retryInMs < this.#timeoutMs()) return this.#waitForRetry(signal, retryInMs);
     return Promise.reject(new Error(describeUnavailable(this.spec.name, this.#state, this.#reason, retryInMs)));
+  }
+
+  #waitForRetry(signal: AbortSignal, retryInMs: number): Promise<ServerConnection> {
+    const timeoutMs = this.#timeoutMs();
+    const timedOut = new AbortController();
+    const timer = this.deps.timers.setTimeout(() => timedOut.abort(), timeoutMs);
+    const reason = this.#reason;
+    return this.#gate
+      .wait(AbortSignal.any([signal, timedOut.signal]), () =>
+        signal.aborted
+          ? new Error(`The call was cancelled while MCP server "${this.spec.name}" was waiting to reconnect.`)
+          : new Error(`MCP server "${this.spec.name}" did not reconnect within the call's ${timeoutMs / 1000} s timeout: ${reason ?? "it failed"}.`),
+      )
+      .finally(() => this.deps.timers.clearTimeout(timer));
+  }
+
+  /** A queued background start that a call now waits for goes ahead of the rest of the queue. */
+  #promote(): void {
+    if (this.#attempt && !this.#attempt.granted) this.deps.limiter.promote(this.#attempt.controller.signal);
   }
 
   #connect(priority: boolean): void {
@@ -201,7 +228,7 @@ export class ServerSupervisor {
     const done = this.#runAttempt(controller, priority).finally(() => {
       if (this.#attempt?.controller === controller) this.#attempt = undefined;
     });
-    this.#attempt = { controller, done };
+    this.#attempt = { controller, done, granted: priority };
   }
 
   async #runAttempt(controller: AbortController, priority: boolean): Promise<void> {
@@ -211,7 +238,9 @@ export class ServerSupervisor {
     try {
       if (!priority) {
         release = await this.deps.limiter.acquire(controller.signal);
-        await this.deps.limiter.turn();
+        const promoted = this.#attempt?.controller === controller && this.#gate.size > 0;
+        if (this.#attempt?.controller === controller) this.#attempt.granted = true;
+        await this.deps.limiter.turn(promoted);
         controller.signal.throwIfAborted();
       }
       connection = await this.#open(controller.signal);
@@ -289,6 +318,8 @@ export class ServerSupervisor {
       this.#retry = undefined;
       this.#restarts++;
       this.#connect(false);
+      // Calls waited out the backoff: their server goes ahead of the start queue.
+      if (this.#gate.size > 0) this.#promote();
     }, verdict.delayMs);
     this.#retry = { handle, at: this.deps.timers.now() + verdict.delayMs };
     this.#setState("failed", reason);
@@ -312,6 +343,10 @@ export class ServerSupervisor {
         // A change announced while a listing is under way (or while one fails) lists again: the
         // index must end on the server's latest list, not the one before its last change.
         while (relisting.again && connection === this.#connection) {
+          const waitMs = this.#relistThrottle.take();
+          if (waitMs > 0) await delay(this.deps.timers, waitMs);
+          if (connection !== this.#connection) return;
+          // Every notification up to here is answered by this one listing.
           relisting.again = false;
           try {
             const listing = await connection.listTools(this.#timeoutMs());

@@ -7,7 +7,7 @@
 import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { describeExit, signalGroup, type ChildExit, type ChildHandle, type SpawnProcess } from "./child-process.ts";
+import { describeExit, killStrays, signalGroup, strayDescendants, type ChildExit, type ChildHandle, type SpawnProcess } from "./child-process.ts";
 import { MessageFramer } from "./message-framer.ts";
 import { OWN_NOTE, startedNote, type StderrRing } from "./stderr-ring.ts";
 import { delay, type Timers } from "./timers.ts";
@@ -87,11 +87,15 @@ export class StdioProcessTransport implements Transport {
   async #close(): Promise<void> {
     const child = this.#child;
     if (!child || this.#exit) return this.#finish();
+    // Looked up before the group is signalled: once the server is gone its setsid-ed helpers have
+    // no parent link left to find them by.
+    const strays = strayDescendants(child.pid);
     child.endInput();
     signalGroup(child.pid, "SIGTERM");
     await Promise.race([child.exited, delay(this.options.timers, this.options.graceMs)]);
     signalGroup(child.pid, "SIGKILL");
     await child.exited;
+    killStrays(strays);
     this.#finish();
   }
 

@@ -14,14 +14,64 @@ export class LineFramer {
   #pending: Buffer[] = [];
   #pendingBytes = 0;
   #overflowed = false;
+  /** Chunks received while held, not yet split into lines (oldest first). */
+  #held: Buffer[] = [];
+  #heldBytes = 0;
+  #holding = false;
 
   constructor(
     private readonly maxLineBytes: number,
     private readonly events: FramerEvents,
   ) {}
 
+  /** Bytes of the unfinished line held so far (what a slow or hostile sender costs us). */
+  get pendingBytes(): number {
+    return this.#pendingBytes;
+  }
+
+  /** Everything received and not yet emitted: the unfinished line plus what is held. */
+  get bufferedBytes(): number {
+    return this.#pendingBytes + this.#heldBytes;
+  }
+
+  /**
+   * Stops emitting lines, even in the middle of a chunk, until `release()`: the owner cannot take
+   * more work now (its client is not reading the answers), and one chunk can hold thousands of lines.
+   */
+  hold(): void {
+    this.#holding = true;
+  }
+
+  release(): void {
+    this.#holding = false;
+    while (!this.#holding && !this.#overflowed && this.#held.length > 0) {
+      const chunk = this.#held.shift()!;
+      this.#heldBytes -= chunk.length;
+      this.#consume(chunk);
+    }
+  }
+
+  /** Drops the unfinished line and every later byte (the connection is being cut off). */
+  discard(): void {
+    this.#overflowed = true;
+    this.#pending = [];
+    this.#pendingBytes = 0;
+    this.#held = [];
+    this.#heldBytes = 0;
+  }
+
   push(chunk: Buffer): void {
     if (this.#overflowed) return;
+    if (this.#holding || this.#held.length > 0) {
+      // Copy: the caller may reuse the chunk's memory after push returns.
+      this.#held.push(Buffer.from(chunk));
+      this.#heldBytes += chunk.length;
+      return;
+    }
+    this.#consume(chunk);
+  }
+
+  #consume(chunk: Buffer): void {
     let start = 0;
     let newline = chunk.indexOf(NEWLINE, start);
     while (newline !== -1) {
@@ -36,6 +86,14 @@ export class LineFramer {
       if (line.length > 0 && line !== "\r") this.events.line(line);
       if (this.#overflowed) return;
       start = newline + 1;
+      if (this.#holding) {
+        if (start < chunk.length) {
+          const rest = Buffer.from(chunk.subarray(start));
+          this.#held.unshift(rest);
+          this.#heldBytes += rest.length;
+        }
+        return;
+      }
       newline = chunk.indexOf(NEWLINE, start);
     }
     if (start < chunk.length) {
@@ -48,9 +106,7 @@ export class LineFramer {
   }
 
   #overflow(bytes: number): void {
-    this.#overflowed = true;
-    this.#pending = [];
-    this.#pendingBytes = 0;
+    this.discard();
     this.events.overflow(bytes);
   }
 }

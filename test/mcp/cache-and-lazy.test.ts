@@ -29,8 +29,9 @@ describe("catalog cache", () => {
     expect(second.tools().length).toBe(9);
     const echo = second.tools().find((tool) => tool.name === "mcp__cat__echo")!;
     expect(second.toolFlags(echo)).toEqual({ stale: true, changed: false });
+    // The backoff is short (20 ms), so the call waits for the retry, which fails the same way.
     const result = await echo.call({ text: "x" }, toolContext());
-    expect(resultText(result)).toStartWith('MCP server "cat" is not connected: the server process exited with code 1');
+    expect(resultText(result)).toStartWith('MCP server "cat" failed to start: the server process exited with code 1');
   });
 
   test("a tool whose description differs from the first version seen is flagged changed", async () => {

@@ -99,10 +99,11 @@ describe("supervision with a manual clock", () => {
     expect(script.opened[0]!.closed).toBe(true);
   });
 
-  test("a call to a failed server fails at once with the reason and the next attempt", async () => {
+  test("a call to a failed server whose next attempt is past the call's timeout fails at once with the reason and the next attempt", async () => {
     const timers = new ManualTimers();
     const script = scriptedConnector(["ok", "fail"]);
-    await using pool = testPool([fixtureSpec("s")], { timers, connector: script.connector, backoff: DEFAULT_BACKOFF });
+    // The fixture's timeout is 10 s; this backoff's first retry is in 20 s.
+    await using pool = testPool([fixtureSpec("s")], { timers, connector: script.connector, backoff: { ...DEFAULT_BACKOFF, initialMs: 20_000 } });
     pool.start();
     await waitFor(() => pool.server("s")?.state === "connected", "connected");
     const tool = pool.tools()[0]!;
@@ -111,7 +112,7 @@ describe("supervision with a manual clock", () => {
     const result = await tool.call({}, { signal: new AbortController().signal, sessionId: "x", workspaceRoots: [], cwd: "/", sessionState: new Map() });
     expect(result).toEqual({
       isError: true,
-      content: [{ type: "text", text: 'MCP server "s" is not connected: the server process exited with code 1. The next attempt is in 1 s.' }],
+      content: [{ type: "text", text: 'MCP server "s" is not connected: the server process exited with code 1. The next attempt is in 20 s.' }],
     });
   });
 

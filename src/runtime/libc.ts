@@ -1,0 +1,66 @@
+/**
+ * The few libc calls Bun does not expose, through `bun:ffi`: becoming a child subreaper (Linux
+ * prctl) and reading the file-descriptor limit. Loaded on first use and never required: where libc
+ * cannot be opened (musl under another name, a platform without the call), each answer is
+ * `undefined` and the caller falls back.
+ */
+import { platform } from "node:os";
+
+/** <linux/prctl.h> */
+const PR_SET_CHILD_SUBREAPER = 36;
+const PR_GET_CHILD_SUBREAPER = 37;
+/** <sys/resource.h>: RLIMIT_NOFILE is 7 on Linux, 8 on macOS and the BSDs. */
+const RLIMIT_NOFILE = platform() === "linux" ? 7 : 8;
+
+interface LibcSymbols {
+  prctl?: (option: number, arg2: number | bigint, arg3: number, arg4: number, arg5: number) => number;
+  getrlimit: (resource: number, limits: unknown) => number;
+}
+
+export interface Libc {
+  /** Orphaned descendants are re-parented to us, not to init (Linux 3.4+). True when it took. */
+  becomeChildSubreaper(): boolean;
+  /** The hard and soft limits on open descriptors (Bun raises the soft one to the hard one). */
+  fileLimit(): { soft: number; hard: number } | undefined;
+}
+
+/** Opens libc, or returns undefined where it cannot be (the callers fall back). */
+export function openLibc(): Libc | undefined {
+  const os = platform();
+  if (os !== "linux" && os !== "darwin") return undefined;
+  const ffi = require("bun:ffi") as typeof import("bun:ffi");
+  const { FFIType } = ffi;
+  const names = os === "linux" ? ["libc.so.6", "libc.so", "libc.musl-x86_64.so.1", "libc.musl-aarch64.so.1"] : ["libSystem.B.dylib"];
+  for (const name of names) {
+    try {
+      const library = ffi.dlopen(name, {
+        getrlimit: { args: [FFIType.i32, FFIType.ptr], returns: FFIType.i32 },
+        ...(os === "linux" && {
+          prctl: { args: [FFIType.i32, FFIType.u64, FFIType.u64, FFIType.u64, FFIType.u64], returns: FFIType.i32 },
+        }),
+      });
+      return wrap(library.symbols as unknown as LibcSymbols, ffi);
+    } catch {
+      // Try the next name.
+    }
+  }
+  return undefined;
+}
+
+function wrap(symbols: LibcSymbols, ffi: typeof import("bun:ffi")): Libc {
+  return {
+    becomeChildSubreaper() {
+      const prctl = symbols.prctl;
+      if (!prctl) return false;
+      if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) !== 0) return false;
+      const flag = new Int32Array(1);
+      return prctl(PR_GET_CHILD_SUBREAPER, ffi.ptr(flag), 0, 0, 0) === 0 && flag[0] === 1;
+    },
+    fileLimit() {
+      const limits = new BigUint64Array(2);
+      if (symbols.getrlimit(RLIMIT_NOFILE, ffi.ptr(limits)) !== 0) return undefined;
+      const clamp = (value: bigint | undefined) => (value === undefined || value > 1n << 31n ? 2 ** 31 : Number(value));
+      return { soft: clamp(limits[0]), hard: clamp(limits[1]) };
+    },
+  };
+}
