@@ -20,4 +20,6 @@ delete process.env.TOOLPOOL_SOCKET;
 delete process.env.TOOLPOOL_CONFIG;
 delete process.env.ENABLE_TOOL_SEARCH;
 delete process.env.DISABLE_EXPERIMENTAL_BETAS;
+// `toolpool auth login` never opens a browser from a test.
+process.env.TOOLPOOL_NO_BROWSER = "1";
 process.env.TOOLPOOL_TEST_ROOT = root;

@@ -21,6 +21,9 @@ commands:
   search QUERY          search the pool as ToolSearch does (keywords, select:A,B, discover:words)
   servers               list the MCP servers: state, reason, tools, pid, restarts
   servers restart NAME  restart an MCP server (also un-parks one that failed repeatedly)
+  auth login SERVER     log in to an HTTP MCP server with OAuth (prints, and opens when it can, the URL)
+  auth status [SERVER]  which HTTP MCP servers are logged in, and until when (never the tokens)
+  auth logout SERVER    forget an HTTP MCP server's tokens
   flags                 show runtime flags: value, source (default/file/remote/cached), payload age
   stop                  stop the running daemon
   mcp                   an MCP server on stdio bridged to the daemon (starts one if none runs)
@@ -38,6 +41,7 @@ options:
   --root DIR            (mcp) a workspace root for the bridge's sessions; repeatable
   --binary PATH         (service) the toolpool binary the service runs (default: this one)
   --platform NAME       (service print) linux or darwin (default: this system)
+  --no-browser          (auth login) print the URL only (also: TOOLPOOL_NO_BROWSER=1)
   --json                machine-readable output
   --max N               (search) how many results, default 5
 
@@ -65,6 +69,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         watch: { type: "boolean", default: false },
         binary: { type: "string" },
         platform: { type: "string" },
+        "no-browser": { type: "boolean", default: false },
       },
     });
   } catch (error) {
@@ -96,6 +101,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         return await (await commands()).servers(options, rest, values.logs);
       case "flags":
         return await (await import("./flags-command.ts")).flags(options);
+      case "auth":
+        return await (await import("./auth-command.ts")).authCommand({ ...options, noBrowser: values["no-browser"] }, rest);
       case "stop":
         return await (await commands()).stop(options);
       case "service":

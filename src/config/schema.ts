@@ -17,10 +17,18 @@ const stdioServer = z.strictObject({
   alwaysLoad: z.array(z.string()).default([]),
 });
 
+/** OAuth for a remote server: all optional (discovery and dynamic registration find the rest). */
+const oauthSettings = z.strictObject({
+  clientId: z.string().min(1).max(500).optional(),
+  clientSecret: z.string().min(1).max(2000).optional(),
+  scope: z.string().min(1).max(2000).optional(),
+});
+
 const remoteServer = z.strictObject({
   type: z.enum(["http", "sse"]),
   url: z.string().min(1),
   headers: z.record(z.string(), z.string()).default({}),
+  oauth: oauthSettings.optional(),
   startup: z.enum(["eager", "lazy"]).default("eager"),
   timeoutMs: z.number().int().positive().optional(),
   disabled: z.boolean().default(false),

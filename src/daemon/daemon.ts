@@ -22,6 +22,7 @@ import { drainRequests, settleStep } from "./shutdown-steps.ts";
 import { registerAdminMethods } from "./handlers/admin.ts";
 import { registerHarnessMethods, unknownSession } from "./handlers/harness.ts";
 import { registerMcpMethods } from "./handlers/mcp.ts";
+import { registerAuthMethods } from "./handlers/auth.ts";
 import type { Logger } from "../runtime/logger.ts";
 import { acquireSocketLock, tryUnlink, type SocketLock } from "./socket-lock.ts";
 import { checkSocketPathFree, prepareSocketDirectory } from "./socket-path.ts";
@@ -113,6 +114,7 @@ export class Daemon implements DaemonState {
     registerMcpMethods(this.#dispatcher, this);
     registerHarnessMethods(this.#dispatcher, this);
     registerAdminMethods(this.#dispatcher, this);
+    registerAuthMethods(this.#dispatcher, this);
     if (feature("PREFETCH")) {
       (require("./handlers/prefetch.ts") as typeof import("./handlers/prefetch.ts")).registerPrefetchMethods(this.#dispatcher, this);
     }

@@ -7,7 +7,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   CallToolResultSchema,
   ErrorCode,
@@ -52,6 +52,8 @@ export interface ConnectDeps {
   clientVersion: string;
   signal: AbortSignal;
   connectTimeoutMs: number;
+  /** An HTTP server's OAuth: what its requests are sent through (the token added, refreshed on expiry and 401). */
+  authFetch?: (spec: ServerSpec) => FetchLike | undefined;
 }
 
 export type Connector = (spec: ServerSpec, deps: ConnectDeps) => Promise<ServerConnection>;
@@ -137,6 +139,8 @@ function createTransport(spec: ServerSpec, deps: ConnectDeps): Transport {
   }
   const requestInit: RequestInit = { headers: { ...spec.headers } };
   const url = new URL(spec.url);
-  if (spec.transport === "sse") return new SSEClientTransport(url, { requestInit });
-  return new StreamableHTTPClientTransport(url, { requestInit });
+  const authFetch = deps.authFetch?.(spec);
+  const fetchOption = authFetch ? { fetch: authFetch } : {};
+  if (spec.transport === "sse") return new SSEClientTransport(url, { requestInit, ...fetchOption });
+  return new StreamableHTTPClientTransport(url, { requestInit, ...fetchOption });
 }

@@ -5,7 +5,9 @@
  *                                   └──error──▶ failed ─(5 rapid failures)─▶ parked ──restart──▶ pending
  *
  * `idle` is a lazy server that has not been needed yet; `disabled` comes from the config; `stopped`
- * is a server removed by a reload or a pool shutting down. Calls made while a server is pending
+ * is a server removed by a reload or a pool shutting down. `needs-auth` is an HTTP server that
+ * answered 401 with nothing left to refresh: it waits (no backoff, no parking) for
+ * `toolpool auth login NAME`, which restarts it. Calls made while a server is pending
  * wait for it; calls to a failed, parked or disabled server fail at once with the reason.
  */
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
@@ -16,13 +18,14 @@ import { FailureTracker, type BackoffPolicy } from "./backoff.ts";
 import { describeCallFailure, describeConnectFailure, describeUnavailable, withStderr } from "./call-errors.ts";
 import type { ConnectLimiter } from "./connect-limiter.ts";
 import { convertResult } from "./convert-result.ts";
+import { findNeedsAuth } from "./server-auth.ts";
 import { isSessionGone, type ConnectDeps, type Connector, type ServerConnection } from "./server-connection.ts";
 import type { ServerSpec } from "./server-spec.ts";
 import { ReadyGate } from "./ready-gate.ts";
 import { StderrRing } from "./stderr-ring.ts";
 import type { TimerHandle, Timers } from "./timers.ts";
 
-export type ServerState = "idle" | "pending" | "connected" | "failed" | "parked" | "disabled" | "stopped";
+export type ServerState = "idle" | "pending" | "connected" | "failed" | "parked" | "disabled" | "stopped" | "needs-auth";
 
 export interface SupervisorDeps {
   connector: Connector;
@@ -155,6 +158,11 @@ export class ServerSupervisor {
       return convertResult(result);
     } catch (error) {
       if (context.signal.aborted) return errorResult(`The call to ${tool} on MCP server "${this.spec.name}" was cancelled.`);
+      const needsAuth = findNeedsAuth(error);
+      if (needsAuth) {
+        this.#needsAuth(connection, needsAuth.message);
+        return errorResult(`The call to ${tool} did not run: ${needsAuth.message}.`);
+      }
       if (mayReinitialize && isSessionGone(error)) {
         const fresh = await this.#reinitialize(connection).catch((reason: unknown) => {
           this.#onLost(connection, `re-initializing after the server forgot the session failed: ${(reason as Error).message}`);
@@ -252,6 +260,8 @@ export class ServerSupervisor {
       release();
       await connection?.close().catch(() => {});
       if (controller.signal.aborted) return;
+      const needsAuth = findNeedsAuth(error);
+      if (needsAuth) return this.#needsAuth(undefined, needsAuth.message);
       this.#failed(describeConnectFailure(error, this.deps.connect.connectTimeoutMs, this.stderr.tail(3)), undefined);
     }
   }
@@ -291,6 +301,22 @@ export class ServerSupervisor {
     this.#setState("failed", reason);
   }
 
+  /** Not a failure to back off from: nothing will change until someone logs in. */
+  #needsAuth(connection: ServerConnection | undefined, reason: string): void {
+    if (connection) {
+      this.#lostReasons.set(connection, reason);
+      if (this.#connection === connection) {
+        this.#connection = undefined;
+        void connection.close();
+      }
+    }
+    this.#clearRetry();
+    this.#failures.reset();
+    this.#gate.fail(new Error(reason));
+    if (this.#state !== "needs-auth") this.deps.logger.warn("MCP server needs a login", { server: this.spec.name, reason });
+    this.#setState("needs-auth", reason);
+  }
+
   #relist(connection: ServerConnection): void {
     if (connection !== this.#connection) {
       this.#changedWhileConnecting.add(connection);
@@ -315,6 +341,8 @@ export class ServerSupervisor {
             if (connection !== this.#connection) return;
             this.deps.onListing(this.spec.name, listing.tools);
           } catch (error) {
+            const needsAuth = findNeedsAuth(error);
+            if (needsAuth) return this.#needsAuth(connection, needsAuth.message);
             this.deps.logger.warn("MCP tools re-listing failed", { server: this.spec.name, error: (error as Error).message });
           }
         }

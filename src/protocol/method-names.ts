@@ -25,4 +25,8 @@ export const Method = {
   Servers: "toolpool/servers",
   ServerLogs: "toolpool/servers/logs",
   ServerRestart: "toolpool/servers/restart",
+  AuthLogin: "toolpool/auth/login",
+  AuthWait: "toolpool/auth/wait",
+  AuthStatus: "toolpool/auth/status",
+  AuthLogout: "toolpool/auth/logout",
 } as const;

@@ -137,6 +137,8 @@ export interface ToolSummary {
   stale?: boolean;
   /** MCP tools: description or schema differs from the first version seen. */
   changed?: boolean;
+  /** MCP tools: the server waits for `toolpool auth login` (the tool is listed, calls fail until then). */
+  needsAuth?: boolean;
 }
 
 export interface ToolsResult {
@@ -176,8 +178,10 @@ export interface StatusResult {
 /** One configured MCP server as `toolpool/servers` reports it. */
 export interface ServerSummary {
   name: string;
-  /** idle (lazy, not needed yet), pending, connected, failed, parked, disabled, stopped. */
+  /** idle (lazy, not needed yet), pending, connected, failed, parked, disabled, stopped, needs-auth. */
   state: string;
+  /** needs-auth: the exact command that logs in (its cached tools stay searchable meanwhile). */
+  login?: string;
   /** Why it is failed or parked, with the tail of its stderr. */
   reason?: string;
   transport: "stdio" | "http" | "sse";

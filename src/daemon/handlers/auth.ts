@@ -1,0 +1,86 @@
+/**
+ * `toolpool/auth/*`: OAuth logins to HTTP MCP servers, run by the daemon (which owns the token
+ * files and the connections). `login` starts one and answers with the authorization URL at once;
+ * `wait` resolves when the browser came back and the server reconnected; `status` and `logout`
+ * look at and drop what is stored. No answer ever carries a token.
+ */
+import { z } from "zod";
+import { ErrorCode, RpcError } from "../../protocol/jsonrpc.ts";
+import { Method } from "../../protocol/method-names.ts";
+import type { McpPool } from "../../mcp/mcp-pool.ts";
+import type { RemoteServerSpec } from "../../mcp/server-spec.ts";
+import { method, type Dispatcher } from "../dispatcher.ts";
+import type { DaemonState } from "../state.ts";
+
+const DEFAULT_LOGIN_TIMEOUT_MS = 5 * 60_000;
+const MAX_LOGIN_TIMEOUT_MS = 30 * 60_000;
+
+const nameField = z.string().min(1).max(200);
+const loginParams = z.strictObject({ name: nameField, timeoutMs: z.number().int().min(1_000).max(MAX_LOGIN_TIMEOUT_MS).optional() });
+const nameParams = z.strictObject({ name: nameField });
+const statusParams = z.strictObject({ name: nameField.optional() });
+
+export function registerAuthMethods(dispatcher: Dispatcher, state: DaemonState): void {
+  dispatcher.register(
+    Method.AuthLogin,
+    method(loginParams, async ({ name, timeoutMs }) => {
+      const { pool, spec } = remoteServer(state, name);
+      let attempt;
+      try {
+        attempt = await pool.oauth.login(spec, timeoutMs ?? DEFAULT_LOGIN_TIMEOUT_MS);
+      } catch (error) {
+        // Discovery or registration refused: the server's setup, not the daemon, is at fault.
+        throw new RpcError(ErrorCode.InvalidParams, `Invalid params: ${(error as Error).message}`);
+      }
+      return { name, authorizationUrl: attempt.authorizationUrl, redirectUrl: attempt.redirectUrl, expiresAt: new Date(attempt.expiresAt).toISOString() };
+    }),
+  );
+
+  dispatcher.register(
+    Method.AuthWait,
+    method(nameParams, async ({ name }, { signal }) => {
+      const { pool } = remoteServer(state, name);
+      const attempt = pool.oauth.pendingLogin(name);
+      if (!attempt) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: no login to MCP server "${name}" is in progress; start one with toolpool/auth/login`);
+      const cancelled = new Promise<never>((_, reject) => signal.addEventListener("abort", () => reject(new Error("cancelled")), { once: true }));
+      try {
+        await Promise.race([attempt.done, cancelled]);
+      } catch (error) {
+        throw new RpcError(ErrorCode.InvalidParams, `the login to MCP server "${name}" did not complete: ${(error as Error).message}`);
+      }
+      return { name, loggedIn: true, server: await pool.restart(name) };
+    }),
+  );
+
+  dispatcher.register(
+    Method.AuthStatus,
+    method(statusParams, ({ name }) => {
+      if (name !== undefined) {
+        const { pool, spec } = remoteServer(state, name);
+        return { servers: [pool.oauth.status(spec)] };
+      }
+      const pool = state.mcp();
+      const remote = (pool?.servers() ?? []).map((server) => pool?.spec(server.name)).filter((spec): spec is RemoteServerSpec => spec !== undefined && spec.transport !== "stdio");
+      return { servers: remote.map((spec) => pool!.oauth.status(spec)) };
+    }),
+  );
+
+  dispatcher.register(
+    Method.AuthLogout,
+    method(nameParams, async ({ name }) => {
+      const { pool, spec } = remoteServer(state, name);
+      const loggedOut = pool.oauth.logout(spec);
+      // Reconnecting now shows the outcome at once (needs-auth for a server that requires a login).
+      const server = spec.disabled ? pool.server(name) : await pool.restart(name);
+      return { name, loggedOut, server };
+    }),
+  );
+}
+
+function remoteServer(state: DaemonState, name: string): { pool: McpPool; spec: RemoteServerSpec } {
+  const pool = state.mcp();
+  const spec = pool?.spec(name);
+  if (!pool || !spec) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: no MCP server named ${JSON.stringify(name)} is configured`);
+  if (spec.transport === "stdio") throw new RpcError(ErrorCode.InvalidParams, `Invalid params: MCP server "${name}" is a stdio server; OAuth is for http and sse servers`);
+  return { pool, spec };
+}

@@ -1,0 +1,143 @@
+/**
+ * One HTTP MCP server's OAuth at run time: every request it is sent carries the stored access
+ * token; a token about to expire is refreshed before it is used, and a 401 refreshes once and
+ * retries. One refresh at a time per server: with refresh-token rotation a second, concurrent
+ * refresh would present a token the first one has just used up, and log the user out.
+ *
+ * A server that answers 401 with nothing to refresh (never logged in, the refresh token revoked)
+ * raises NeedsAuthError, which the supervisor turns into the `needs-auth` state.
+ */
+import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
+import { OAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { Logger } from "../runtime/logger.ts";
+import { StoredOAuthProvider, type OAuthSettings } from "./oauth-provider.ts";
+import { expiresAt, type OAuthStore } from "./oauth-store.ts";
+
+/** Refresh this long before the server's stated expiry, so a token never expires in flight. */
+export const REFRESH_SKEW_MS = 60_000;
+
+export class NeedsAuthError extends Error {
+  override name = "NeedsAuthError";
+  constructor(
+    readonly server: string,
+    why: string,
+  ) {
+    super(`MCP server "${server}" needs a login (${why}); run \`${loginCommand(server)}\``);
+  }
+}
+
+export function loginCommand(server: string): string {
+  return `toolpool auth login ${server}`;
+}
+
+/** The SDK wraps some transport errors; look a few causes deep. */
+export function findNeedsAuth(error: unknown): NeedsAuthError | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    if (current instanceof NeedsAuthError) return current;
+    current = current.cause;
+  }
+  return undefined;
+}
+
+export interface ServerAuthOptions {
+  server: string;
+  url: string;
+  settings: OAuthSettings | undefined;
+  store: OAuthStore;
+  logger: Logger;
+  now: () => number;
+  /** The fetch that reaches the network (tests: loopback only). */
+  baseFetch?: FetchLike;
+}
+
+export class ServerAuth {
+  #refreshing: Promise<string> | undefined;
+  /** Refreshes done, for status and tests. */
+  refreshes = 0;
+
+  constructor(readonly options: ServerAuthOptions) {}
+
+  /** What the transport sends through: the token added, a 401 refreshed and retried once. */
+  readonly fetch: FetchLike = async (url, init) => {
+    const base = this.options.baseFetch ?? fetch;
+    const send = (token: string | undefined) => {
+      const headers = new Headers(init?.headers);
+      if (token) headers.set("authorization", `Bearer ${token}`);
+      return base(url, { ...init, headers });
+    };
+    const token = await this.accessToken();
+    const response = await send(token);
+    if (response.status !== 401) return response;
+    await response.body?.cancel();
+    if (!token) throw new NeedsAuthError(this.options.server, "it answered 401 and no one has logged in");
+    const fresh = await this.refresh(token, "401");
+    const retried = await send(fresh);
+    if (retried.status !== 401) return retried;
+    await retried.body?.cancel();
+    this.options.store.update(this.options.server, this.options.url, ({ tokens: _tokens, obtainedAt: _at, ...rest }) => rest);
+    throw new NeedsAuthError(this.options.server, "it refused a freshly refreshed token");
+  };
+
+  /** The token to send now, refreshed first when it is about to expire; undefined when there is none. */
+  async accessToken(): Promise<string | undefined> {
+    const record = this.options.store.read(this.options.server, this.options.url);
+    const token = record.tokens?.access_token;
+    if (!token) return undefined;
+    const expiry = expiresAt(record);
+    if (expiry !== undefined && this.options.now() >= expiry - REFRESH_SKEW_MS) return this.refresh(token, "expiry");
+    return token;
+  }
+
+  /**
+   * A fresh access token for one that was refused (or is expiring). Callers that arrive while a
+   * refresh runs share it; one that arrives after it finished gets its result without a second one.
+   */
+  refresh(stale: string, reason: "expiry" | "401"): Promise<string> {
+    if (this.#refreshing) return this.#refreshing;
+    const record = this.options.store.read(this.options.server, this.options.url);
+    const current = record.tokens?.access_token;
+    const expiry = expiresAt(record);
+    if (current && current !== stale && (expiry === undefined || this.options.now() < expiry - REFRESH_SKEW_MS)) return Promise.resolve(current);
+    this.#refreshing = this.#refresh(reason).finally(() => {
+      this.#refreshing = undefined;
+    });
+    return this.#refreshing;
+  }
+
+  async #refresh(reason: string): Promise<string> {
+    const { server, url, store } = this.options;
+    const record = store.read(server, url);
+    if (!record.tokens?.refresh_token) {
+      store.update(server, url, ({ tokens: _tokens, obtainedAt: _at, ...rest }) => rest);
+      throw new NeedsAuthError(server, "the access token expired and there is no refresh token");
+    }
+    const provider = new StoredOAuthProvider({
+      server,
+      url,
+      store,
+      settings: this.options.settings,
+      now: this.options.now,
+      // Required for the SDK to take the authorization-code path; nothing listens on it now.
+      redirectUrl: record.redirectUrl ?? "http://127.0.0.1/callback",
+    });
+    let result: string;
+    try {
+      result = await auth(provider, { serverUrl: url, ...(this.options.baseFetch && { fetchFn: this.options.baseFetch }) });
+    } catch (error) {
+      if (error instanceof OAuthError) {
+        provider.invalidateCredentials("tokens");
+        throw new NeedsAuthError(server, `the authorization server refused the refresh: ${error.message}`);
+      }
+      // Unreachable, or a 5xx: not a reason to log anyone out; the call fails and the next one tries again.
+      throw new Error(`could not refresh the OAuth token of MCP server "${server}": ${(error as Error).message}`);
+    }
+    const token = store.read(server, url).tokens?.access_token;
+    if (result !== "AUTHORIZED" || provider.redirected || !token) throw new NeedsAuthError(server, "the refresh token was refused");
+    this.refreshes++;
+    // Never the token itself: logs are read by more people than the token file.
+    this.options.logger.info("MCP OAuth token refreshed", { server, reason });
+    return token;
+  }
+}
