@@ -67,7 +67,10 @@ export async function beginLogin(options: LoginOptions): Promise<LoginAttempt> {
     if (settled) return;
     settled = true;
     clearTimeout(timer);
-    void listener.stop(true);
+    // Gracefully: the redirect that settled the login still gets its page; a lingering
+    // keep-alive connection is cut shortly after.
+    void listener.stop();
+    setTimeout(() => void listener.stop(true), 2_000).unref();
     if (error) outcome.reject(error);
     else outcome.resolve();
   };
