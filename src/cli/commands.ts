@@ -48,9 +48,9 @@ export function status(options: ClientCommandOptions): Promise<number> {
   });
 }
 
-export function tools(options: ClientCommandOptions): Promise<number> {
+export function tools(options: ClientCommandOptions, profile?: string): Promise<number> {
   return withClient(options, async (client) => {
-    const result = await client.tools();
+    const result = await client.tools(profile === undefined ? {} : { profile });
     options.out(options.json ? JSON.stringify(result) : formatTools(result));
     return ExitCode.Ok;
   });

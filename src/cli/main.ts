@@ -39,6 +39,7 @@ options:
                         filesystem in a fresh temp dir, sequential-thinking)
   --logs NAME           (servers) show an MCP server's recent stderr
   --root DIR            (mcp) a workspace root for the bridge's sessions; repeatable
+  --profile NAME        (mcp, tools) a tool profile from the config: only its tools (mcp: also $TOOLPOOL_PROFILE)
   --binary PATH         (service) the toolpool binary the service runs (default: this one)
   --platform NAME       (service print) linux or darwin (default: this system)
   --no-browser          (auth login) print the URL only (also: TOOLPOOL_NO_BROWSER=1)
@@ -70,6 +71,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         binary: { type: "string" },
         platform: { type: "string" },
         "no-browser": { type: "boolean", default: false },
+        profile: { type: "string" },
       },
     });
   } catch (error) {
@@ -89,7 +91,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         if (values.watch) return await (await import("./watch.ts")).watchStatus({ ...(values.socket && { socket: values.socket }) });
         return await (await commands()).status(options);
       case "tools":
-        return await (await commands()).tools(options);
+        return await (await commands()).tools(options, values.profile);
       case "call":
         return await (await commands()).call(options, rest[0], rest[1]);
       case "search": {
@@ -122,6 +124,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
           ...(values.config && { config: values.config }),
           ...(values.http !== undefined && { http: values.http }),
           ...(values.root && { roots: values.root }),
+          ...((values.profile ?? process.env.TOOLPOOL_PROFILE) && { profile: values.profile ?? process.env.TOOLPOOL_PROFILE }),
         });
       }
       case "version": {

@@ -9,6 +9,7 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import type { z } from "zod";
 import { configSchema, type Config } from "./schema.ts";
+import { BUILTIN_TOOL_GROUPS, expandEntries, ProfileError, resolveProfile } from "../pool/profile.ts";
 
 export class ConfigError extends Error {}
 
@@ -68,8 +69,33 @@ function checkWorkspaceRoots(config: Config, origin: string): void {
 
 export function parseConfig(raw: unknown, origin: string): Config {
   const parsed = configSchema.safeParse(raw);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) {
+    checkProfiles(parsed.data, origin);
+    return parsed.data;
+  }
   throw new ConfigError(`config ${origin} is invalid:\n${describeIssues(parsed.error.issues)}`);
+}
+
+/** Every profile must expand (no unknown group, no cycle): a broken one would fail every session that picks it. */
+function checkProfiles(config: Config, origin: string): void {
+  const problems: string[] = [];
+  for (const name of Object.keys(config.profiles)) {
+    try {
+      resolveProfile(name, config);
+    } catch (error) {
+      if (!(error instanceof ProfileError)) throw error;
+      problems.push(`  - ${error.message}`);
+    }
+  }
+  for (const [group, entries] of Object.entries(config.toolGroups)) {
+    try {
+      expandEntries(entries, { ...BUILTIN_TOOL_GROUPS, ...config.toolGroups }, `toolGroups.${group}`, [group]);
+    } catch (error) {
+      if (!(error instanceof ProfileError)) throw error;
+      problems.push(`  - ${error.message}`);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(`config ${origin} is invalid:\n${[...new Set(problems)].join("\n")}`);
 }
 
 export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {

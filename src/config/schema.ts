@@ -42,6 +42,9 @@ const remoteServer = z.strictObject({
  */
 export const mcpServerSchema = z.discriminatedUnion("type", [stdioServer, remoteServer]);
 
+/** A tool name, `mcp__server`, a glob (`*`, `?`) or `group:NAME`. */
+const toolEntry = z.string().min(1).max(300);
+
 export const configSchema = z.strictObject({
   $schema: z.string().optional(),
   workspaceRoots: z.array(z.string().min(1)).optional(),
@@ -73,6 +76,15 @@ export const configSchema = z.strictObject({
     .strictObject({ allowPrivateAddresses: z.boolean().default(false), allowHosts: z.array(z.string()).default([]) })
     .optional(),
   logLevel: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  /** Named sets of tool entries (names, `mcp__server`, globs, other groups), on top of the built-in groups. */
+  toolGroups: z.record(z.string().regex(/^group:[a-zA-Z0-9_-]{1,64}$/, "group names look like group:NAME"), z.array(toolEntry).max(1000)).default({}),
+  /** What a session that picks the profile sees: `include` (everything when empty), minus `exclude`. */
+  profiles: z
+    .record(
+      z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, "profile names use [a-zA-Z0-9_-], at most 64 characters"),
+      z.strictObject({ include: z.array(toolEntry).max(1000).default([]), exclude: z.array(toolEntry).max(1000).default([]) }),
+    )
+    .default({}),
 });
 
 export type Config = z.output<typeof configSchema>;

@@ -14,7 +14,8 @@ import { SessionStore } from "../session/session-store.ts";
 import type { Session } from "../session/session.ts";
 import { resolveSettings, type SettingsDefaults } from "../session/settings.ts";
 import { executeTool } from "../tool/execute.ts";
-import type { ToolResult } from "../tool/result.ts";
+import { errorResult, type ToolResult } from "../tool/result.ts";
+import { outsideProfile } from "../pool/profile.ts";
 import type { ProgressUpdate, Tool } from "../tool/tool.ts";
 import { Connection } from "./connection.ts";
 import { Dispatcher } from "./dispatcher.ts";
@@ -186,6 +187,9 @@ export class Daemon implements DaemonState {
     signal: AbortSignal,
     onProgress?: (update: ProgressUpdate) => void,
   ): Promise<ToolResult> {
+    // A tool outside the session's profile is refused with that reason (not "unknown").
+    const refusal = outsideProfile(this.#pool, session.settings.profile, name);
+    if (refusal) return errorResult(refusal);
     const lookup = sessionLookup(session, this.#toolDeps);
     const tool = lookup(name);
     const validated = tool?.validator(input);

@@ -12,6 +12,8 @@ import type { Session } from "../session/session.ts";
 import type { Tool } from "../tool/tool.ts";
 import { createStructuredOutputTool } from "../builtin/structured-output.ts";
 import type { JsonSchemaCompiler } from "../validate/ajv.ts";
+import { filterPool, followProfile } from "../pool/profile.ts";
+import type { QueryResult } from "../search/types.ts";
 
 export interface SessionToolDeps {
   pool: () => Pool;
@@ -33,6 +35,8 @@ export interface SessionTools {
   structuredOutput?: Tool;
   /** The schema `structuredOutput` was built from (a re-opened session may change it). */
   outputSchema: Record<string, unknown> | null;
+  /** Whether a pool tool is in the session's profile (always, without one). */
+  admits: (tool: Tool) => boolean;
 }
 
 const built = new WeakMap<Session, SessionTools>();
@@ -46,11 +50,12 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionTo
   const decided = deliveryOf(session);
   const delivery = decided === "native" ? "native" : "proxy";
   const searched = new Set<string>();
-  const lookup = (name: string) => deps.pool().get(name);
+  const admits = followProfile(() => session.settings.profile);
+  const lookup = (name: string) => filterPool(deps.pool(), admits).get(name);
   const permissions = (): PermissionSettings => session.settings.permissions;
   const engine: ToolSearchEngine = {
     query(text, options) {
-      const result = deps.engine.query(text, options);
+      const result = withinProfile(deps.engine.query(text, { ...options, filter: (name) => lookup(name) !== undefined && (options?.filter?.(name) ?? true) }), lookup);
       // A bridge or harness that sends no transcript still gets what its own searches found.
       // discover: shows schemas without discovering (SPEC §7), so it marks nothing found.
       if (result.kind !== "discover") for (const match of result.matches) searched.add(match.name);
@@ -65,6 +70,7 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionTo
     },
   };
   const tools: SessionTools = {
+    admits,
     searched,
     outputSchema: null,
     toolSearch: createToolSearchTool({
@@ -103,6 +109,18 @@ export function sessionLookup(session: Session, deps: SessionToolDeps): (name: s
     if (name === own.toolSearch.name) return own.toolSearch;
     if (name === own.executeExtraTool.name) return own.executeExtraTool;
     if (own.structuredOutput && name === own.structuredOutput.name) return own.structuredOutput;
-    return deps.pool().get(name);
+    return filterPool(deps.pool(), own.admits).get(name);
   };
+}
+
+/** A tool outside the profile is not in the session's pool: no select, no exact name, no suggestion names it. */
+function withinProfile(result: QueryResult, lookup: (name: string) => Tool | undefined): QueryResult {
+  if (result.kind !== "select" && result.exactName === undefined && !result.didYouMean) return result;
+  const inside = (name: string) => lookup(name) !== undefined;
+  const next: QueryResult = { ...result, matches: result.matches.filter((match) => inside(match.name)) };
+  if (result.found) next.found = result.found.filter(inside);
+  if (result.found && next.found) next.missing = [...(result.missing ?? []), ...result.found.filter((name) => !inside(name))];
+  if (result.exactName !== undefined && !inside(result.exactName)) delete next.exactName;
+  if (result.didYouMean) next.didYouMean = result.didYouMean.filter(inside);
+  return next;
 }

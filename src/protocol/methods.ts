@@ -48,6 +48,8 @@ export const sessionParams = z.strictObject({
    * itself with `toolpool/cronAck`. Omitted keeps what the connection said before (false at first).
    */
   cronAcks: z.boolean().optional(),
+  /** A tool profile from the config: the session's pool is only its tools (see docs/operations.md). */
+  profile: z.string().min(1).max(64).optional(),
 });
 
 export const assembleParams = z.strictObject({
@@ -119,6 +121,8 @@ export interface SessionResult {
     attributes: Record<string, string | number | boolean>;
     /** Runtime-flag values fixed when the session opened. */
     runtime: { unsupportedModels: readonly string[]; autoPercent: number; searchMaxResults: number; disabledTools: readonly string[] };
+    /** The session's tool profile (groups expanded), or null for the whole pool. */
+    profile: { name: string; include: string[]; exclude: string[] } | null;
   };
 }
 

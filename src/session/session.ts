@@ -4,6 +4,7 @@
  * daemon restart loses nothing a client cannot give back.
  */
 import type { PermissionSettings } from "../permissions/rules.ts";
+import type { ResolvedProfile } from "../pool/profile.ts";
 import { CallScheduler } from "./call-scheduler.ts";
 
 export type Delivery = "auto" | "native" | "proxy" | "standard";
@@ -30,6 +31,8 @@ export interface SessionSettings {
   attributes: Record<string, string | number | boolean>;
   /** Runtime-flag values fixed when the session opened, so a flip never reshapes its array. */
   runtime: RuntimeSnapshot;
+  /** The tool profile the session picked, groups expanded when it opened; null: the whole pool. */
+  profile: ResolvedProfile | null;
 }
 
 /** The runtime flags a session reads, as they were when it opened. */

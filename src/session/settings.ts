@@ -9,6 +9,7 @@ import type { z } from "zod";
 import type { Config } from "../config/schema.ts";
 import { ErrorCode, RpcError } from "../protocol/jsonrpc.ts";
 import type { sessionParams } from "../protocol/methods.ts";
+import { ProfileError, resolveProfile, type ResolvedProfile } from "../pool/profile.ts";
 import type { AnnouncementStyle, Provider, RuntimeSnapshot, SessionSettings } from "./session.ts";
 
 export type SessionRequest = z.output<typeof sessionParams>;
@@ -21,6 +22,8 @@ export interface SettingsDefaults {
   prefetchCompiled: boolean;
   /** Runtime-flag values for a session opening with these settings; fixed for its life. */
   runtime?: (facts: RuntimeFacts) => RuntimeDefaults;
+  /** The default profile of a project whose root is among the session's workspace roots. */
+  projectProfile?: (workspaceRoots: readonly string[]) => string | undefined;
 }
 
 export interface RuntimeFacts {
@@ -80,7 +83,26 @@ export function resolveSettings(
       searchMaxResults: runtime.searchMaxResults,
       disabledTools: runtime.disabledTools,
     },
+    profile: sessionProfile(request, defaults, workspaceRoots, previous),
   };
+}
+
+/**
+ * The client's pick, else what the session had, else its project's default, else $TOOLPOOL_PROFILE
+ * (for harnesses that can set only an environment). Resolved once: a config reload does not
+ * reshape an open session's tools.
+ */
+function sessionProfile(request: SessionRequest, defaults: SettingsDefaults, roots: readonly string[], previous?: SessionSettings): ResolvedProfile | null {
+  if (request.profile === undefined && previous) return previous.profile;
+  const name = request.profile ?? defaults.projectProfile?.(roots) ?? (defaults.env.TOOLPOOL_PROFILE || undefined);
+  if (name === undefined) return null;
+  try {
+    return resolveProfile(name, defaults.config);
+  } catch (error) {
+    if (!(error instanceof ProfileError)) throw error;
+    const field = request.profile !== undefined ? "profile" : "profile (from the project config or TOOLPOOL_PROFILE)";
+    throw new RpcError(ErrorCode.InvalidParams, `Invalid params: field "${field}": ${error.message}`);
+  }
 }
 
 function inferProvider(model: string | undefined): Provider {

@@ -17,6 +17,18 @@ import { method, type Dispatcher } from "../dispatcher.ts";
 import type { DaemonState } from "../state.ts";
 import { isDeferredTool } from "../../deferral/is-deferred.ts";
 import { z } from "zod";
+import { applyProfile, ProfileError, resolveProfile } from "../../pool/profile.ts";
+
+const toolsParams = z.strictObject({ profile: z.string().min(1).max(64).optional() });
+
+function namedProfile(state: DaemonState, name: string) {
+  try {
+    return resolveProfile(name, state.config());
+  } catch (error) {
+    if (!(error instanceof ProfileError)) throw error;
+    throw new RpcError(ErrorCode.InvalidParams, `Invalid params: field "profile": ${error.message}`);
+  }
+}
 
 const flagsParams = z.strictObject({ sessionId: z.string().min(1).max(128).optional() });
 
@@ -47,8 +59,8 @@ export function registerAdminMethods(dispatcher: Dispatcher, state: DaemonState)
 
   dispatcher.register(
     Method.Tools,
-    method(noParams, (): ToolsResult => {
-      const pool = state.pool();
+    method(toolsParams, ({ profile }): ToolsResult => {
+      const pool = profile === undefined ? state.pool() : applyProfile(state.pool(), namedProfile(state, profile));
       return {
         tools: pool.tools.map((tool) => ({
           name: tool.name,

@@ -23,6 +23,7 @@ import { createStructuredOutputTool, OutputSchemaError } from "../../builtin/str
 import type { JsonSchemaCompiler } from "../../validate/ajv.ts";
 import { searchParams } from "../../protocol/methods.ts";
 import { isDeferredTool } from "../../deferral/is-deferred.ts";
+import { filterPool } from "../../pool/profile.ts";
 
 export function registerHarnessMethods(dispatcher: Dispatcher, state: DaemonState): void {
   dispatcher.register(
@@ -95,20 +96,26 @@ export function registerHarnessMethods(dispatcher: Dispatcher, state: DaemonStat
   dispatcher.register(
     Method.Search,
     method(searchParams, (params) => {
-      const pool = state.pool();
+      // A named session searches its own pool (its profile); without one, the whole pool.
+      const session = params.sessionId === undefined ? undefined : state.sessions.get(params.sessionId);
+      if (params.sessionId !== undefined && !session) throw unknownSession(params.sessionId);
+      const pool = session ? filterPool(state.pool(), sessionTools(session, state.sessionToolDeps()).admits) : state.pool();
       const result = state.search.index.query(params.query, {
+        ...(session && { filter: (name: string) => pool.get(name) !== undefined }),
         ...(params.maxResults !== undefined && { maxResults: params.maxResults }),
         pendingServers: state.sessionToolDeps().pendingServers(),
       });
       return {
         ...result,
-        matches: result.matches.map((match) => {
+        matches: result.matches.filter((match) => pool.get(match.name) !== undefined).map((match) => {
           const tool = pool.get(match.name);
           return {
             ...match,
             description: tool?.description ?? "",
             deferred: tool ? isDeferredTool(tool) : false,
             ...(tool?.mcpInfo && { server: tool.mcpInfo.server }),
+            // A server waiting for `toolpool auth login`: its cached tools are found, and say so.
+            ...(tool && state.mcp()?.toolFlags(tool)?.needsAuth && { needsAuth: true }),
           };
         }),
       };

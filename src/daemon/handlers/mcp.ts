@@ -18,6 +18,7 @@ import { method, type Dispatcher } from "../dispatcher.ts";
 import type { DaemonState } from "../state.ts";
 import { assembleForSession } from "../assemble-tools.ts";
 import { sessionLookup } from "../session-tools.ts";
+import { outsideProfile } from "../../pool/profile.ts";
 
 const initializeParams = z.looseObject({
   protocolVersion: z.string(),
@@ -84,7 +85,7 @@ export function registerMcpMethods(dispatcher: Dispatcher, state: DaemonState): 
     method(mcpToolsCallParams, async (params, { connection, signal, sendProgress }) => {
       const session = state.sessionFor(connection, undefined);
       if (!sessionLookup(session, state.sessionToolDeps())(params.name)) {
-        throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
+        throw new RpcError(ErrorCode.InvalidParams, outsideProfile(state.pool(), session.settings.profile, params.name) ?? `Unknown tool: ${params.name}`);
       }
       const result = await state.runTool(session, params.name, params.arguments ?? {}, signal, sendProgress);
       return {
