@@ -24,6 +24,8 @@ commands:
   auth login SERVER     log in to an HTTP MCP server with OAuth (prints, and opens when it can, the URL)
   auth status [SERVER]  which HTTP MCP servers are logged in, and until when (never the tokens)
   auth logout SERVER    forget an HTTP MCP server's tokens
+  trust PATH            approve a project's .toolpool.json (or .mcp.json) as it is now: its servers may run
+  trust --list          the approved project files; trust --revoke PATH takes an approval back
   flags                 show runtime flags: value, source (default/file/remote/cached), payload age
   stop                  stop the running daemon
   mcp                   an MCP server on stdio bridged to the daemon (starts one if none runs)
@@ -72,6 +74,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         platform: { type: "string" },
         "no-browser": { type: "boolean", default: false },
         profile: { type: "string" },
+        list: { type: "boolean", default: false },
+        revoke: { type: "boolean", default: false },
       },
     });
   } catch (error) {
@@ -103,6 +107,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         return await (await commands()).servers(options, rest, values.logs);
       case "flags":
         return await (await import("./flags-command.ts")).flags(options);
+      case "trust":
+        return await (await import("./trust-command.ts")).trustCommand({ ...options, list: values.list, revoke: values.revoke }, rest);
       case "auth":
         return await (await import("./auth-command.ts")).authCommand({ ...options, noBrowser: values["no-browser"] }, rest);
       case "stop":

@@ -24,6 +24,7 @@ import { registerAdminMethods } from "./handlers/admin.ts";
 import { registerHarnessMethods, unknownSession } from "./handlers/harness.ts";
 import { registerMcpMethods } from "./handlers/mcp.ts";
 import { registerAuthMethods } from "./handlers/auth.ts";
+import { registerProjectMethods } from "./handlers/projects.ts";
 import type { Logger } from "../runtime/logger.ts";
 import { acquireSocketLock, tryUnlink, type SocketLock } from "./socket-lock.ts";
 import { checkSocketPathFree, prepareSocketDirectory } from "./socket-path.ts";
@@ -40,6 +41,8 @@ import type { CronService } from "../cron/cron-service.ts";
 import type { CronLink } from "./cron-link.ts";
 import { JsonSchemaCompiler } from "../validate/ajv.ts";
 import { sessionLookup, type SessionToolDeps } from "./session-tools.ts";
+import { ProjectServers, type ProjectSummary } from "../mcp/project-servers.ts";
+import { defaultTrustPath, TrustStore } from "../config/trust-store.ts";
 
 export interface DaemonOptions {
   socketPath: string;
@@ -82,6 +85,8 @@ export class Daemon implements DaemonState {
   readonly #demo: boolean;
   readonly #mcpOptions: Partial<Omit<McpPoolOptions, "servers" | "logger">>;
   #server: Server | undefined;
+  /** Servers that projects' `.toolpool.json` files bring (run only once trusted). */
+  readonly #projects: ProjectServers;
   #lock: SocketLock | undefined;
   #stopping: Promise<void> | undefined;
   #stopped = Promise.withResolvers<void>();
@@ -102,8 +107,11 @@ export class Daemon implements DaemonState {
       configDir: this.#configSource.path ? dirname(this.#configSource.path) : undefined,
       ...(options.flags && { injected: options.flags }),
     });
+    this.#projects = new ProjectServers(new TrustStore(defaultTrustPath(this.#env)), this.logger);
     this.#pool = this.#assemble();
     this.#toolDeps = {
+      // A project's server is seen only by sessions working in that project.
+      serverProject: (server) => this.#mcp?.spec(server)?.project,
       pool: () => this.#pool,
       engine: this.search.index,
       pendingServers: () => this.#mcp?.pendingServers() ?? [],
@@ -116,6 +124,7 @@ export class Daemon implements DaemonState {
     registerHarnessMethods(this.#dispatcher, this);
     registerAdminMethods(this.#dispatcher, this);
     registerAuthMethods(this.#dispatcher, this);
+    registerProjectMethods(this.#dispatcher, this);
     if (feature("PREFETCH")) {
       (require("./handlers/prefetch.ts") as typeof import("./handlers/prefetch.ts")).registerPrefetchMethods(this.#dispatcher, this);
     }
@@ -152,6 +161,11 @@ export class Daemon implements DaemonState {
       daemonCwd: process.cwd(),
       prefetchCompiled: this.info.features.includes("PREFETCH"),
       runtime: (facts) => this.#flags.runtimeDefaults(facts),
+      projectProfile: (roots) => {
+        // A session opening in a project is when the daemon learns of (or re-reads) its file.
+        if (this.#projects.observe(roots)) void this.#applyServers();
+        return this.#projects.defaultProfile(roots);
+      },
     };
   }
 
@@ -222,6 +236,7 @@ export class Daemon implements DaemonState {
 
   /** Listens on the socket. Throws AlreadyRunningError or SocketPathError before touching anything live. */
   async start(): Promise<void> {
+    this.#projects.observe(this.#config.workspaceRoots ?? [process.cwd()]);
     // A bad MCP server entry (an unset ${VAR}, a broken .mcp.json) refuses the start, naming it.
     const servers = await this.#serverSpecs(this.#config);
     prepareSocketDirectory(this.socketPath);
@@ -314,6 +329,8 @@ export class Daemon implements DaemonState {
     if (this.#stopping) return;
     try {
       const { config } = await loadConfig(this.#configSource);
+      this.#projects.rescan();
+      this.#projects.observe(config.workspaceRoots ?? []);
       const servers = await this.#serverSpecs(config);
       if (this.#stopping) return;
       const previous = this.#config;
@@ -337,8 +354,29 @@ export class Daemon implements DaemonState {
     return pool;
   }
 
+  /** Projects (after `toolpool trust`): read their files again and apply what changed. */
+  async rescanProjects(): Promise<ProjectSummary[]> {
+    if (this.#projects.rescan()) await this.#applyServers();
+    return this.#projects.summaries();
+  }
+
+  projects(): ProjectSummary[] {
+    return this.#projects.summaries();
+  }
+
+  async #applyServers(): Promise<void> {
+    if (this.#stopping) return;
+    try {
+      const servers = await this.#serverSpecs(this.#config);
+      if (this.#mcp) await this.#mcp.reconfigure(servers);
+      else if (servers.length > 0 && this.#server) this.#startMcp(servers);
+    } catch (error) {
+      this.logger.error("applying project servers failed", { error: (error as Error).message });
+    }
+  }
+
   async #serverSpecs(config: Config): Promise<ServerSpec[]> {
-    const configured = await resolveServerSpecs(config, { env: this.#env, configPath: this.#configSource.path });
+    const configured = [...(await resolveServerSpecs(config, { env: this.#env, configPath: this.#configSource.path })), ...this.#projects.specs(this.#env)];
     if (!this.#demo) return configured;
     const names = new Set(configured.map((spec) => spec.name));
     // Made once: a new temp dir per reload would look like a changed config and restart the demo servers.

@@ -24,6 +24,8 @@ export interface SessionToolDeps {
   warmServer?: (server: string) => void;
   /** Shared by every session's StructuredOutput: one compilation per distinct schema. */
   compiler: JsonSchemaCompiler;
+  /** The project root an MCP server came from (a project's `.toolpool.json`), if it did. */
+  serverProject?: (server: string) => string | undefined;
 }
 
 export interface SessionTools {
@@ -50,7 +52,8 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionTo
   const decided = deliveryOf(session);
   const delivery = decided === "native" ? "native" : "proxy";
   const searched = new Set<string>();
-  const admits = followProfile(() => session.settings.profile);
+  const inProfile = followProfile(() => session.settings.profile);
+  const admits = (tool: Tool) => inProfile(tool) && inProject(tool, session, deps);
   const lookup = (name: string) => filterPool(deps.pool(), admits).get(name);
   const permissions = (): PermissionSettings => session.settings.permissions;
   const engine: ToolSearchEngine = {
@@ -111,6 +114,12 @@ export function sessionLookup(session: Session, deps: SessionToolDeps): (name: s
     if (own.structuredOutput && name === own.structuredOutput.name) return own.structuredOutput;
     return filterPool(deps.pool(), own.admits).get(name);
   };
+}
+
+/** Another project's servers are not in this session's pool (their names could collide in meaning, not in text). */
+function inProject(tool: Tool, session: Session, deps: SessionToolDeps): boolean {
+  const project = tool.mcpInfo && deps.serverProject?.(tool.mcpInfo.server);
+  return project === undefined || session.settings.workspaceRoots.includes(project);
 }
 
 /** A tool outside the profile is not in the session's pool: no select, no exact name, no suggestion names it. */

@@ -16,6 +16,7 @@ import type { McpPool } from "../mcp/mcp-pool.ts";
 import type { SearchSync } from "./search-sync.ts";
 import type { FlagAttributes, RuntimeFlags } from "../flags/runtime-flags.ts";
 import type { SessionToolDeps } from "./session-tools.ts";
+import type { ProjectSummary } from "../mcp/project-servers.ts";
 
 export interface DaemonStats {
   callsTotal: number;
@@ -61,4 +62,8 @@ export interface DaemonState {
   /** Runtime switches for prefetch (flags), beyond the session's own setting. */
   prefetchEnabled(session: Session): boolean;
   prefetchMaxResults(): number;
+  /** The projects (`.toolpool.json` in workspace roots) the daemon knows, and whether each is trusted. */
+  projects(): ProjectSummary[];
+  /** Reads every known project file again (after `toolpool trust`) and applies the change. */
+  rescanProjects(): Promise<ProjectSummary[]>;
 }

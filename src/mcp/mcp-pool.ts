@@ -75,7 +75,7 @@ interface Entry {
 }
 
 /** States whose tools are not offered: nothing to call (disabled), given up on (parked), gone (stopped). */
-const HIDDEN_STATES = new Set(["disabled", "parked", "stopped"]);
+const HIDDEN_STATES = new Set(["disabled", "parked", "stopped", "untrusted"]);
 
 export class McpPool {
   readonly #entries = new Map<string, Entry>();

@@ -20,6 +20,10 @@ interface SpecBase {
   alwaysLoad: readonly string[];
   /** The file the server was defined in, for messages. */
   origin: string;
+  /** A project's server: the workspace root whose sessions alone see its tools. */
+  project?: string;
+  /** A project's server the user has not approved: why it waits (it never starts). */
+  untrusted?: string;
 }
 
 export interface StdioServerSpec extends SpecBase {

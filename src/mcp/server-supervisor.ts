@@ -7,7 +7,8 @@
  * `idle` is a lazy server that has not been needed yet; `disabled` comes from the config; `stopped`
  * is a server removed by a reload or a pool shutting down. `needs-auth` is an HTTP server that
  * answered 401 with nothing left to refresh: it waits (no backoff, no parking) for
- * `toolpool auth login NAME`, which restarts it. Calls made while a server is pending
+ * `toolpool auth login NAME`, which restarts it. `untrusted` is a project's server whose project file
+ * the user has not approved (`toolpool trust`): it never starts. Calls made while a server is pending
  * wait for it; calls to a failed, parked or disabled server fail at once with the reason.
  */
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
@@ -25,7 +26,7 @@ import { ReadyGate } from "./ready-gate.ts";
 import { StderrRing } from "./stderr-ring.ts";
 import type { TimerHandle, Timers } from "./timers.ts";
 
-export type ServerState = "idle" | "pending" | "connected" | "failed" | "parked" | "disabled" | "stopped" | "needs-auth";
+export type ServerState = "idle" | "pending" | "connected" | "failed" | "parked" | "disabled" | "stopped" | "needs-auth" | "untrusted";
 
 export interface SupervisorDeps {
   connector: Connector;
@@ -73,6 +74,11 @@ export class ServerSupervisor {
     this.stderr = new StderrRing(deps.stderrBudget);
     this.#failures = new FailureTracker(deps.backoff, deps.timers.random);
     if (spec.disabled) this.#state = "disabled";
+    // A project's server nobody approved never starts, whatever asks for it.
+    if (spec.untrusted !== undefined) {
+      this.#state = "untrusted";
+      this.#reason = spec.untrusted;
+    }
   }
 
   get state(): ServerState {
@@ -112,6 +118,7 @@ export class ServerSupervisor {
 
   /** Un-parks, or restarts a running server; resolves once it is connected or has failed. */
   async restart(): Promise<void> {
+    if (this.#state === "untrusted") throw new Error(`MCP server "${this.spec.name}" is ${this.#reason}`);
     if (this.#state === "disabled" || this.#state === "stopped") throw new Error(`MCP server "${this.spec.name}" is ${this.#state}`);
     this.#failures.reset();
     this.#clearRetry();
@@ -200,7 +207,7 @@ export class ServerSupervisor {
   }
 
   #connect(priority: boolean): void {
-    if (this.#attempt || this.#state === "stopped" || this.#state === "disabled") return;
+    if (this.#attempt || this.#state === "stopped" || this.#state === "disabled" || this.#state === "untrusted") return;
     this.#clearRetry();
     const controller = new AbortController();
     this.#setState("pending", undefined);

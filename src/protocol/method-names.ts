@@ -29,4 +29,6 @@ export const Method = {
   AuthWait: "toolpool/auth/wait",
   AuthStatus: "toolpool/auth/status",
   AuthLogout: "toolpool/auth/logout",
+  Projects: "toolpool/projects",
+  ProjectsRescan: "toolpool/projects/rescan",
 } as const;

@@ -93,15 +93,17 @@ export function resolveSettings(
  * reshape an open session's tools.
  */
 function sessionProfile(request: SessionRequest, defaults: SettingsDefaults, roots: readonly string[], previous?: SessionSettings): ResolvedProfile | null {
+  // Asked every time: opening a session in a project is also how its project file gets read.
+  const projectDefault = defaults.projectProfile?.(roots);
   if (request.profile === undefined && previous) return previous.profile;
-  const name = request.profile ?? defaults.projectProfile?.(roots) ?? (defaults.env.TOOLPOOL_PROFILE || undefined);
+  const name = request.profile ?? projectDefault ?? (defaults.env.TOOLPOOL_PROFILE || undefined);
   if (name === undefined) return null;
   try {
     return resolveProfile(name, defaults.config);
   } catch (error) {
     if (!(error instanceof ProfileError)) throw error;
-    const field = request.profile !== undefined ? "profile" : "profile (from the project config or TOOLPOOL_PROFILE)";
-    throw new RpcError(ErrorCode.InvalidParams, `Invalid params: field "${field}": ${error.message}`);
+    const from = request.profile !== undefined ? "" : projectDefault !== undefined ? " (the project's defaultProfile)" : " (from TOOLPOOL_PROFILE)";
+    throw new RpcError(ErrorCode.InvalidParams, `Invalid params: field "profile"${from}: ${error.message}`);
   }
 }
 
