@@ -94,6 +94,7 @@ export async function beginLogin(options: LoginOptions): Promise<LoginAttempt> {
   try {
     const result = await auth(provider, { serverUrl: url, ...(options.settings?.scope && { scope: options.settings.scope }), ...(options.baseFetch && { fetchFn: options.baseFetch }) });
     if (result !== "REDIRECT" || !authorizationUrl) throw new Error("the authorization server did not ask for a login");
+    checkAuthorizationUrl(authorizationUrl);
   } catch (error) {
     finish(new Error("cancelled"));
     throw new Error(describeStartFailure(server, error));
@@ -105,6 +106,17 @@ export async function beginLogin(options: LoginOptions): Promise<LoginAttempt> {
     done: outcome.promise,
     cancel: (reason) => finish(new Error(reason)),
   };
+}
+
+/**
+ * The URL a person is sent to (and that may be handed to xdg-open): https, or http on loopback
+ * only, as OAuth 2.1 asks — never a file:, javascript: or custom scheme a hostile metadata
+ * document could name.
+ */
+export function checkAuthorizationUrl(url: URL): void {
+  const loopback = url.hostname === "127.0.0.1" || url.hostname === "localhost" || url.hostname === "[::1]";
+  if (url.protocol === "https:" || (url.protocol === "http:" && loopback)) return;
+  throw new Error(`the authorization endpoint ${JSON.stringify(url.origin === "null" ? url.protocol : url.origin)} is not https (http is allowed on loopback only)`);
 }
 
 function describeStartFailure(server: string, error: unknown): string {

@@ -220,3 +220,13 @@ describe("OAuth for HTTP MCP servers", () => {
     expect(await usage.exited).toBe(2);
   });
 });
+
+describe("the authorization URL a login hands out", () => {
+  test("https anywhere, http on loopback only, no other scheme", async () => {
+    const { checkAuthorizationUrl } = await import("../../src/mcp/oauth-login.ts");
+    for (const ok of ["https://auth.example.com/authorize", "http://127.0.0.1:9/authorize", "http://localhost/authorize"]) expect(() => checkAuthorizationUrl(new URL(ok))).not.toThrow();
+    for (const bad of ["http://auth.example.com/authorize", "file:///etc/passwd", "javascript:alert(1)", "x-custom://open"]) {
+      expect(() => checkAuthorizationUrl(new URL(bad))).toThrow(/is not https/);
+    }
+  });
+});
