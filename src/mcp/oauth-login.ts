@@ -9,6 +9,7 @@ import { randomBytes } from "node:crypto";
 import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { StoredOAuthProvider, type OAuthSettings } from "./oauth-provider.ts";
+import { boundedFetch } from "./server-auth.ts";
 import type { OAuthStore } from "./oauth-store.ts";
 
 export interface LoginOptions {
@@ -27,6 +28,8 @@ export interface LoginAttempt {
   expiresAt: number;
   /** Resolves once tokens are stored; rejects on a refusal, a timeout or a cancel. */
   done: Promise<void>;
+  /** Whether `done` has settled (the redirect came back, or the login failed). */
+  readonly settled: boolean;
   cancel(reason: string): void;
 }
 
@@ -53,7 +56,7 @@ export async function beginLogin(options: LoginOptions): Promise<LoginAttempt> {
       const code = params.get("code");
       if (!code) return page(400, "The redirect carried no authorization code.");
       try {
-        const result = await auth(provider, { serverUrl: url, authorizationCode: code, ...(options.baseFetch && { fetchFn: options.baseFetch }) });
+        const result = await auth(provider, { serverUrl: url, authorizationCode: code, fetchFn: boundedFetch(options.baseFetch) });
         if (result !== "AUTHORIZED") throw new Error("the authorization server did not issue tokens");
         finish(undefined);
         return page(200, `toolpool is logged in to ${server}. You can close this tab.`);
@@ -92,7 +95,7 @@ export async function beginLogin(options: LoginOptions): Promise<LoginAttempt> {
     onRedirect: (target) => (authorizationUrl = target),
   });
   try {
-    const result = await auth(provider, { serverUrl: url, ...(options.settings?.scope && { scope: options.settings.scope }), ...(options.baseFetch && { fetchFn: options.baseFetch }) });
+    const result = await auth(provider, { serverUrl: url, ...(options.settings?.scope && { scope: options.settings.scope }), fetchFn: boundedFetch(options.baseFetch) });
     if (result !== "REDIRECT" || !authorizationUrl) throw new Error("the authorization server did not ask for a login");
     checkAuthorizationUrl(authorizationUrl);
   } catch (error) {
@@ -104,6 +107,9 @@ export async function beginLogin(options: LoginOptions): Promise<LoginAttempt> {
     redirectUrl,
     expiresAt: options.now() + options.timeoutMs,
     done: outcome.promise,
+    get settled() {
+      return settled;
+    },
     cancel: (reason) => finish(new Error(reason)),
   };
 }

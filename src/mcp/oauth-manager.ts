@@ -73,19 +73,12 @@ export class OAuthManager {
       timeoutMs,
       ...(this.options.baseFetch && { baseFetch: this.options.baseFetch }),
     });
+    // Kept after it settles, until a newer login replaces it: the browser may come back before
+    // the CLI's `auth/wait` arrives, and that wait must still hear how the login ended.
     this.#logins.set(spec.name, attempt);
-    const forget = () => {
-      if (this.#logins.get(spec.name) === attempt) this.#logins.delete(spec.name);
-    };
     attempt.done.then(
-      () => {
-        forget();
-        this.options.logger.info("MCP OAuth login completed", { server: spec.name });
-      },
-      (error: Error) => {
-        forget();
-        this.options.logger.warn("MCP OAuth login failed", { server: spec.name, reason: error.message });
-      },
+      () => this.options.logger.info("MCP OAuth login completed", { server: spec.name }),
+      (error: Error) => this.options.logger.warn("MCP OAuth login failed", { server: spec.name, reason: error.message }),
     );
     return attempt;
   }
@@ -104,7 +97,7 @@ export class OAuthManager {
       ...(expiry !== undefined && { expiresAt: new Date(expiry).toISOString() }),
       refreshable: Boolean(record.tokens?.refresh_token),
       client: spec.oauth?.clientId ? "configured" : record.client ? "registered" : "none",
-      loginInProgress: this.#logins.has(spec.name),
+      loginInProgress: this.#logins.get(spec.name)?.settled === false,
       staticAuthorization: hasStaticAuthorization(spec),
       tokenFile: this.store.pathFor(spec.name, spec.url),
     };

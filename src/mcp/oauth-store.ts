@@ -33,6 +33,12 @@ export function defaultOAuthDir(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 export class OAuthStore {
+  /**
+   * What this process last read or wrote, by path: every request to an OAuth server reads its
+   * token, and only this process (the daemon) writes these files.
+   */
+  readonly #cache = new Map<string, OAuthRecord>();
+
   constructor(readonly dir: string) {}
 
   pathFor(server: string, url: string): string {
@@ -43,6 +49,14 @@ export class OAuthStore {
   /** The record, or an empty one for this URL when there is none (or it is unreadable). */
   read(server: string, url: string): OAuthRecord {
     const path = this.pathFor(server, url);
+    const cached = this.#cache.get(path);
+    if (cached) return cached;
+    const record = this.#readFile(path, url);
+    this.#cache.set(path, record);
+    return record;
+  }
+
+  #readFile(path: string, url: string): OAuthRecord {
     let fd: number;
     try {
       fd = openSync(path, "r");
@@ -73,6 +87,7 @@ export class OAuthStore {
     // Created 0600 (flag wx: never through a file or link someone else put there), then renamed.
     writeFileSync(temporary, `${JSON.stringify(record)}\n`, { mode: 0o600, flag: "wx" });
     renameSync(temporary, path);
+    this.#cache.set(path, record);
   }
 
   update(server: string, url: string, change: (record: OAuthRecord) => OAuthRecord): OAuthRecord {
@@ -83,6 +98,7 @@ export class OAuthStore {
 
   remove(server: string, url: string): boolean {
     const path = this.pathFor(server, url);
+    this.#cache.delete(path);
     try {
       rmSync(path);
       return true;

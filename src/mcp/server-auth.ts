@@ -17,6 +17,20 @@ import { expiresAt, type OAuthStore } from "./oauth-store.ts";
 /** Refresh this long before the server's stated expiry, so a token never expires in flight. */
 export const REFRESH_SKEW_MS = 60_000;
 
+/**
+ * Each request to an authorization server (discovery, registration, token) gives up after this:
+ * a refresh is shared by every waiting call, so one that hung would hang them all.
+ */
+export const AUTH_REQUEST_TIMEOUT_MS = 30_000;
+
+/** `fetch` with a deadline on every request (and the caller's signal, if any). */
+export function boundedFetch(base: FetchLike = fetch, timeoutMs = AUTH_REQUEST_TIMEOUT_MS): FetchLike {
+  return (url, init) => {
+    const deadline = AbortSignal.timeout(timeoutMs);
+    return base(url, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline });
+  };
+}
+
 export class NeedsAuthError extends Error {
   override name = "NeedsAuthError";
   constructor(
@@ -124,7 +138,7 @@ export class ServerAuth {
     });
     let result: string;
     try {
-      result = await auth(provider, { serverUrl: url, ...(this.options.baseFetch && { fetchFn: this.options.baseFetch }) });
+      result = await auth(provider, { serverUrl: url, fetchFn: boundedFetch(this.options.baseFetch) });
     } catch (error) {
       if (error instanceof OAuthError) {
         provider.invalidateCredentials("tokens");
