@@ -30,6 +30,7 @@ export function registerPrefetchMethods(dispatcher: Dispatcher, state: DaemonSta
       delivery: delivery === "native" ? "native" : "proxy",
       enabled: session.settings.prefetch && delivery !== "standard" && state.prefetchEnabled(session),
       discovered: session.discovered,
+      admits: sessionTools(session, state.sessionToolDeps()).admits,
     };
   };
   const turnStarted = (session: Session, messages: readonly unknown[]) => {
