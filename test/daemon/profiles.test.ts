@@ -49,6 +49,10 @@ describe("tool profiles", () => {
 
     // proxy delivery: ToolSearch finds only the profile's tools; selecting an outside one finds nothing.
     const proxy = await client.session({ profile: "coding", delivery: "proxy" });
+    // Not announced either: nothing of the proxy view's array or announcement names an outside tool.
+    const proxyView = JSON.stringify(await client.assemble({ sessionId: proxy.sessionId, messages: [] }));
+    expect(proxyView).toContain("mcp__fx__echo");
+    for (const outside of ["mcp__fx__crash", "mcp__fx__add_tool", "WebFetch", "NotebookEdit", "TodoWrite"]) expect(proxyView).not.toContain(outside);
     const search = (query: string) => client.call({ sessionId: proxy.sessionId, name: "ToolSearch", input: { query } });
     const selected = await search("select:mcp__fx__echo,mcp__fx__crash,WebFetch");
     expect(textOf(selected.content)).toContain("mcp__fx__echo");
