@@ -1,9 +1,8 @@
 /**
  * The SDK's `OAuthClientProvider` over our token store, for one server. The SDK's `auth()` does the
  * protocol (protected resource and authorization server discovery, dynamic registration, PKCE, the
- * code exchange, refresh); this says where its state lives and what a redirect means: during a
- * login it hands the authorization URL to whoever prints it; inside the daemon (a refresh) a
- * redirect only means "a person has to log in", so nothing is opened.
+ * code exchange); this says where its state lives, and hands the authorization URL to whoever
+ * prints it. (Refreshes do not go through `auth()`: see server-auth.ts.)
  */
 import type { OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
@@ -22,7 +21,7 @@ export interface ProviderOptions {
   store: OAuthStore;
   settings: OAuthSettings | undefined;
   now: () => number;
-  /** The loopback redirect of this login (a refresh reuses the one the client was registered with). */
+  /** The loopback redirect of this login. */
   redirectUrl: string;
   /** The `state` parameter of this login, checked when the redirect arrives. */
   state?: string;
@@ -38,8 +37,6 @@ export interface ProviderOptions {
 
 export class StoredOAuthProvider implements OAuthClientProvider {
   #codeVerifier: string | undefined;
-  /** Set when the SDK wanted a person to authorize (a refresh that could not be done). */
-  redirected = false;
 
   constructor(private readonly options: ProviderOptions) {}
 
@@ -90,7 +87,6 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   redirectToAuthorization(authorizationUrl: URL): void {
-    this.redirected = true;
     this.options.onRedirect?.(authorizationUrl);
   }
 

@@ -7,11 +7,12 @@
  * A server that answers 401 with nothing to refresh (never logged in, the refresh token revoked)
  * raises NeedsAuthError, which the supervisor turns into the `needs-auth` state.
  */
-import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
-import { OAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import { discoverOAuthServerInfo, refreshAuthorization } from "@modelcontextprotocol/sdk/client/auth.js";
+import { OAuthError, ServerError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import type { OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Logger } from "../runtime/logger.ts";
-import { StoredOAuthProvider, type OAuthSettings } from "./oauth-provider.ts";
+import type { OAuthSettings } from "./oauth-provider.ts";
 import { expiresAt, type OAuthStore } from "./oauth-store.ts";
 
 /** Refresh this long before the server's stated expiry, so a token never expires in flight. */
@@ -120,38 +121,47 @@ export class ServerAuth {
     return this.#refreshing;
   }
 
+  /**
+   * The SDK's discovery and refresh grant, called directly rather than through `auth()`: that one
+   * treats an unreachable token endpoint like a refused refresh and asks for a new login, and
+   * a network blip must not log anyone out.
+   */
   async #refresh(reason: string): Promise<string> {
-    const { server, url, store } = this.options;
+    const { server, url, store, settings } = this.options;
     const record = store.read(server, url);
-    if (!record.tokens?.refresh_token) {
-      store.update(server, url, ({ tokens: _tokens, obtainedAt: _at, ...rest }) => rest);
+    const refreshToken = record.tokens?.refresh_token;
+    const dropTokens = () => store.update(server, url, ({ tokens: _tokens, obtainedAt: _at, ...rest }) => rest);
+    if (!refreshToken) {
+      dropTokens();
       throw new NeedsAuthError(server, "the access token expired and there is no refresh token");
     }
-    const provider = new StoredOAuthProvider({
-      server,
-      url,
-      store,
-      settings: this.options.settings,
-      now: this.options.now,
-      // Required for the SDK to take the authorization-code path; nothing listens on it now.
-      redirectUrl: record.redirectUrl ?? "http://127.0.0.1/callback",
-    });
-    let result: string;
+    const client = settings?.clientId ? { client_id: settings.clientId, ...(settings.clientSecret && { client_secret: settings.clientSecret }) } : record.client;
+    if (!client) throw new NeedsAuthError(server, "no OAuth client is registered for it");
+    const fetchFn = boundedFetch(this.options.baseFetch);
+    let tokens: OAuthTokens;
     try {
-      result = await auth(provider, { serverUrl: url, fetchFn: boundedFetch(this.options.baseFetch) });
+      const discovery = record.discovery ?? (await discoverOAuthServerInfo(url, { fetchFn }));
+      const resource = discovery.resourceMetadata?.resource;
+      tokens = await refreshAuthorization(discovery.authorizationServerUrl, {
+        ...(discovery.authorizationServerMetadata && { metadata: discovery.authorizationServerMetadata }),
+        clientInformation: client,
+        refreshToken,
+        ...(resource && { resource }),
+        fetchFn,
+      });
+      store.update(server, url, (current) => ({ ...current, discovery, tokens: { ...tokens, issuer: discovery.authorizationServerUrl }, obtainedAt: this.options.now() }));
     } catch (error) {
-      if (error instanceof OAuthError) {
-        provider.invalidateCredentials("tokens");
+      // A refusal (invalid_grant: revoked, expired, rotated away) needs a person; anything else
+      // (unreachable, a 5xx) fails this call only, and the next one tries again.
+      if (error instanceof OAuthError && !(error instanceof ServerError)) {
+        dropTokens();
         throw new NeedsAuthError(server, `the authorization server refused the refresh: ${error.message}`);
       }
-      // Unreachable, or a 5xx: not a reason to log anyone out; the call fails and the next one tries again.
       throw new Error(`could not refresh the OAuth token of MCP server "${server}": ${(error as Error).message}`);
     }
-    const token = store.read(server, url).tokens?.access_token;
-    if (result !== "AUTHORIZED" || provider.redirected || !token) throw new NeedsAuthError(server, "the refresh token was refused");
     this.refreshes++;
     // Never the token itself: logs are read by more people than the token file.
     this.options.logger.info("MCP OAuth token refreshed", { server, reason });
-    return token;
+    return tokens.access_token;
   }
 }
