@@ -47,7 +47,8 @@ export class TrustStore {
   }
 
   isTrusted(file: string, sha256: string): boolean {
-    const entry = Object.hasOwn(this.entries(), file) ? this.entries()[file] : undefined;
+    const entries = this.entries();
+    const entry = Object.hasOwn(entries, file) ? entries[file] : undefined;
     return entry?.sha256 === sha256;
   }
 

@@ -90,6 +90,13 @@ describe("project config and trust", () => {
       await client.session({ workspaceRoots: [a.root] });
       await waitFor(async () => (await server(a.server))?.state === "untrusted", "alpha's changed file untrusted");
       await waitFor(async () => !(await toolsOf([a.root])).includes(`mcp__${a.server}__echo`), "alpha's tools gone");
+
+      // Approving the new content brings it back; revoking the approval stops it again.
+      expect(await trust(a.file, harness.socketPath).exited).toBe(0);
+      await waitFor(async () => (await server(a.server))?.state === "connected", "alpha's new content trusted");
+      const revoked = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "main.ts"), "trust", "--revoke", a.root, "--socket", harness.socketPath], { stdout: "pipe", env: process.env });
+      expect(await new Response(revoked.stdout).text()).toBe(`no longer trusted: ${a.file}\n`);
+      await waitFor(async () => (await server(a.server))?.state === "untrusted", "alpha revoked");
     } finally {
       client.close();
     }
