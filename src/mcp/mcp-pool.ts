@@ -109,7 +109,7 @@ export class McpPool {
         graceMs: options.graceMs ?? STOP_GRACE_MS,
         clientVersion: options.clientVersion ?? "0.0.0",
         connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
-        authFetch: (spec) => this.oauth.fetchFor(spec),
+        auth: (spec) => this.oauth.serverAuth(spec),
       },
       limiter: new ConnectLimiter(options.connectParallelism ?? DEFAULT_CONNECT_PARALLELISM),
       timers: this.#timers,

@@ -40,11 +40,7 @@ export class OAuthManager {
     this.store = new OAuthStore(options.dir);
   }
 
-  /** What the server's requests go through; undefined when its config sends its own Authorization. */
-  fetchFor(spec: ServerSpec): FetchLike | undefined {
-    return this.serverAuth(spec)?.fetch;
-  }
-
+  /** What the server's requests go through; undefined for stdio, or when its config sends its own Authorization. */
   serverAuth(spec: ServerSpec): ServerAuth | undefined {
     if (spec.transport === "stdio" || hasStaticAuthorization(spec)) return undefined;
     const existing = this.#auth.get(spec.name);

@@ -69,6 +69,8 @@ export interface ServerAuthOptions {
 
 export class ServerAuth {
   #refreshing: Promise<string> | undefined;
+  /** The last NeedsAuthError thrown and not yet followed by a good answer (see takeNeedsAuth). */
+  #needsAuth: NeedsAuthError | undefined;
   /** Refreshes done, for status and tests. */
   refreshes = 0;
 
@@ -76,6 +78,28 @@ export class ServerAuth {
 
   /** What the transport sends through: the token added, a 401 refreshed and retried once. */
   readonly fetch: FetchLike = async (url, init) => {
+    try {
+      const response = await this.#fetch(url, init);
+      if (response.ok) this.#needsAuth = undefined;
+      return response;
+    } catch (error) {
+      if (error instanceof NeedsAuthError) this.#needsAuth = error;
+      throw error;
+    }
+  };
+
+  /**
+   * Why the server wants a login, if a request just found out. The SSE transport's EventSource
+   * reports a failed fetch only as an event (our NeedsAuthError is lost there), so a failed
+   * connect asks this.
+   */
+  takeNeedsAuth(): NeedsAuthError | undefined {
+    const needsAuth = this.#needsAuth;
+    this.#needsAuth = undefined;
+    return needsAuth;
+  }
+
+  readonly #fetch: FetchLike = async (url, init) => {
     const base = this.options.baseFetch ?? fetch;
     const send = (token: string | undefined) => {
       const headers = new Headers(init?.headers);

@@ -53,7 +53,7 @@ export interface ConnectDeps {
   signal: AbortSignal;
   connectTimeoutMs: number;
   /** An HTTP server's OAuth: what its requests are sent through (the token added, refreshed on expiry and 401). */
-  authFetch?: (spec: ServerSpec) => FetchLike | undefined;
+  auth?: (spec: ServerSpec) => { fetch: FetchLike; takeNeedsAuth(): Error | undefined } | undefined;
 }
 
 export type Connector = (spec: ServerSpec, deps: ConnectDeps) => Promise<ServerConnection>;
@@ -64,7 +64,9 @@ export function isSessionGone(error: unknown): boolean {
 }
 
 export const connectServer: Connector = async (spec, deps) => {
-  const transport = createTransport(spec, deps);
+  const auth = deps.auth?.(spec);
+  auth?.takeNeedsAuth();
+  const transport = createTransport(spec, deps, auth?.fetch);
   const client = new Client({ name: "toolpool", version: deps.clientVersion }, { capabilities: {} });
   let closing = false;
   const lostListeners: ((reason: string) => void)[] = [];
@@ -84,6 +86,12 @@ export const connectServer: Connector = async (spec, deps) => {
     await client.connect(transport, { timeout: deps.connectTimeoutMs, signal: deps.signal });
   } catch (error) {
     closing = true;
+    // A login is wanted, however the transport reported it (SSE loses the error in an event).
+    const needsAuth = auth?.takeNeedsAuth();
+    if (needsAuth) {
+      await transport.close().catch(() => {});
+      throw needsAuth;
+    }
     // A timeout is ours to report: closing the transport is what ends the process then (SIGTERM).
     const timedOut = error instanceof McpError && error.code === ErrorCode.RequestTimeout;
     await transport.close().catch(() => {});
@@ -123,7 +131,7 @@ export const connectServer: Connector = async (spec, deps) => {
   };
 };
 
-function createTransport(spec: ServerSpec, deps: ConnectDeps): Transport {
+function createTransport(spec: ServerSpec, deps: ConnectDeps, authFetch: FetchLike | undefined): Transport {
   if (spec.transport === "stdio") {
     return new StdioProcessTransport({
       command: spec.command,
@@ -139,7 +147,6 @@ function createTransport(spec: ServerSpec, deps: ConnectDeps): Transport {
   }
   const requestInit: RequestInit = { headers: { ...spec.headers } };
   const url = new URL(spec.url);
-  const authFetch = deps.authFetch?.(spec);
   const fetchOption = authFetch ? { fetch: authFetch } : {};
   if (spec.transport === "sse") return new SSEClientTransport(url, { requestInit, ...fetchOption });
   return new StreamableHTTPClientTransport(url, { requestInit, ...fetchOption });

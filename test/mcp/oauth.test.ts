@@ -22,7 +22,7 @@ import { FAST_BACKOFF, REPO_ROOT, tempDir, waitFor } from "./helpers.ts";
 setDefaultTimeout(30_000);
 
 async function startDaemon(fixture: OAuthFixture, server: Record<string, unknown> = {}) {
-  const mcpServers = { remote: { type: "http", url: fixture.url, ...server } };
+  const mcpServers = { remote: { type: fixture.url.endsWith("/sse") ? "sse" : "http", url: fixture.url, ...server } };
   const oauthDir = join(tempDir("oauth-"), "oauth");
   const logs: string[] = [];
   const clock = { offsetMs: 0 };
@@ -177,6 +177,22 @@ describe("OAuth for HTTP MCP servers", () => {
     expect(new URL(started.authorizationUrl).searchParams.get("client_id")).toBe("preregistered");
     expect(done.server.state).toBe("connected");
     expect(fixture.provider.registrations).toBe(0);
+  });
+
+  test("over the legacy SSE transport: needs-auth, login, a call, a 401 refreshed", async () => {
+    await using fixture = await startOAuthFixture({ transport: "sse" });
+    await using running = await startDaemon(fixture);
+    const waiting = await waitFor(async () => {
+      const state = await running.serverState();
+      return state.state === "needs-auth" && state;
+    }, "needs-auth over SSE");
+    expect(waiting).toMatchObject({ transport: "sse", login: "toolpool auth login remote" });
+    const { done } = await running.login();
+    expect(done.server.state).toBe("connected");
+    expect(await running.client.call(whoami)).toMatchObject({ isError: false, content: [{ type: "text", text: "authorized" }] });
+    fixture.provider.expireAccessTokens();
+    expect(await running.client.call(whoami)).toMatchObject({ isError: false });
+    expect(fixture.provider.refreshes).toBe(1);
   });
 
   test("auth methods refuse stdio servers and unknown names", async () => {
