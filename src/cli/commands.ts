@@ -117,7 +117,7 @@ export function search(options: ClientCommandOptions, words: readonly string[], 
   if (!query) throw new UsageError('usage: toolpool search QUERY (keywords, "select:A,B" or "discover:words")');
   return withClient(options, async (client) => {
     const result = (await client.search({ query, ...(maxResults !== undefined && { maxResults }) })) as {
-      matches: { name: string; score: number; description: string; deferred: boolean }[];
+      matches: { name: string; score: number; description: string; deferred: boolean; server?: string; needsAuth?: boolean }[];
       missing?: string[];
       didYouMean?: string[];
       pendingServers?: string[];
@@ -128,7 +128,8 @@ export function search(options: ClientCommandOptions, words: readonly string[], 
     }
     for (const match of result.matches) {
       const summary = match.description.split("\n")[0]?.slice(0, 90) ?? "";
-      options.out(`${match.name}  ${match.deferred ? "[deferred]" : "[core]"} ${summary}`);
+      const login = match.needsAuth ? ` (needs login: toolpool auth login ${match.server})` : "";
+      options.out(`${match.name}  ${match.deferred ? "[deferred]" : "[core]"} ${summary}${login}`);
     }
     if (result.matches.length === 0) options.out("no matching tools");
     if (result.missing?.length) options.out(`not found: ${result.missing.join(", ")}`);

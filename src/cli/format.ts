@@ -27,6 +27,7 @@ export function formatTools(result: ToolsResult): string {
       tool.source === "mcp" ? `mcp:${tool.server}` : "",
       tool.stale ? "cached" : "",
       tool.changed ? "changed since first seen" : "",
+      tool.needsAuth ? `needs login: toolpool auth login ${tool.server}` : "",
     ]
       .filter(Boolean)
       .join(", ");
