@@ -5,7 +5,6 @@
  */
 import { assembleRequest, sessionDelivery, type AssembledRequest, type AssembleSettings } from "../assembly/assemble-request.ts";
 import type { Tool } from "../tool/tool.ts";
-import { filterPool } from "../pool/profile.ts";
 import { experimentalBetasDisabled } from "../deferral/mode-setting.ts";
 import type { Session } from "../session/session.ts";
 import type { SessionToolDeps } from "./session-tools.ts";
@@ -25,7 +24,7 @@ export function assembleForSession(
   const assembled = assembleRequest({
     settings: assembleSettings(state, session),
     // StructuredOutput goes last: it is the session's own, so it never shifts a pool tool.
-    tools: own.structuredOutput ? [...withoutKilled(filterPool(state.pool(), own.admits).tools, session), own.structuredOutput] : withoutKilled(filterPool(state.pool(), own.admits).tools, session),
+    tools: own.structuredOutput ? [...withoutKilled(own.view(state.pool()).tools, session), own.structuredOutput] : withoutKilled(own.view(state.pool()).tools, session),
     messages,
     ...(system !== undefined && { system }),
     metaTools: () => ({ toolSearch: own.toolSearch, executeExtraTool: own.executeExtraTool }),

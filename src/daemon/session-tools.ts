@@ -39,6 +39,8 @@ export interface SessionTools {
   outputSchema: Record<string, unknown> | null;
   /** Whether a pool tool is in the session's profile (always, without one). */
   admits: (tool: Tool) => boolean;
+  /** The session's view of the pool (profile and projects applied), kept until the pool or the settings change. */
+  view: (pool: Pool) => Pool;
 }
 
 const built = new WeakMap<Session, SessionTools>();
@@ -54,7 +56,11 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionTo
   const searched = new Set<string>();
   const inProfile = followProfile(() => session.settings.profile);
   const admits = (tool: Tool) => inProfile(tool) && inProject(tool, session, deps);
-  const lookup = (name: string) => filterPool(deps.pool(), admits).get(name);
+  // Called per search candidate: a plain lookup and a check, no view object.
+  const lookup = (name: string) => {
+    const tool = deps.pool().get(name);
+    return tool && admits(tool) ? tool : undefined;
+  };
   const permissions = (): PermissionSettings => session.settings.permissions;
   const engine: ToolSearchEngine = {
     query(text, options) {
@@ -72,8 +78,15 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionTo
       return result;
     },
   };
+  // Filtering a large pool costs milliseconds; an assemble per turn should not pay it each time.
+  let lastView: { pool: Pool; settings: Session["settings"]; view: Pool } | undefined;
+  const view = (pool: Pool) => {
+    if (lastView?.pool !== pool || lastView.settings !== session.settings) lastView = { pool, settings: session.settings, view: filterPool(pool, admits) };
+    return lastView.view;
+  };
   const tools: SessionTools = {
     admits,
+    view,
     searched,
     outputSchema: null,
     toolSearch: createToolSearchTool({
@@ -112,7 +125,8 @@ export function sessionLookup(session: Session, deps: SessionToolDeps): (name: s
     if (name === own.toolSearch.name) return own.toolSearch;
     if (name === own.executeExtraTool.name) return own.executeExtraTool;
     if (own.structuredOutput && name === own.structuredOutput.name) return own.structuredOutput;
-    return filterPool(deps.pool(), own.admits).get(name);
+    const tool = deps.pool().get(name);
+    return tool && own.admits(tool) ? tool : undefined;
   };
 }
 

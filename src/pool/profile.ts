@@ -74,19 +74,38 @@ export function expandEntries(entries: readonly string[], groups: Readonly<Recor
 
 /** Whether one (expanded) entry names the tool. */
 export function entryMatcher(entry: string): (tool: Tool) => boolean {
-  if (entry.includes("*") || entry.includes("?")) {
-    const pattern = new RegExp(`^${entry.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".")}$`);
-    return (tool) => pattern.test(tool.name);
+  return entriesMatcher([entry]);
+}
+
+/**
+ * Whether any of the entries names the tool, compiled once: names and servers into sets, globs
+ * into one anchored regex — a session filters its whole pool with it on every assemble.
+ */
+export function entriesMatcher(entries: readonly string[]): (tool: Tool) => boolean {
+  const names = new Set<string>();
+  const servers = new Set<string>();
+  const globs: string[] = [];
+  for (const entry of entries) {
+    if (entry.includes("*") || entry.includes("?")) {
+      globs.push(entry.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, "."));
+      continue;
+    }
+    const server = /^mcp__((?:(?!__)[a-zA-Z0-9_-])+)$/.exec(entry)?.[1];
+    if (server !== undefined) servers.add(server);
+    else names.add(entry);
   }
-  const server = /^mcp__((?:(?!__)[a-zA-Z0-9_-])+)$/.exec(entry)?.[1];
-  if (server !== undefined) return (tool) => tool.mcpInfo?.server === server;
-  return (tool) => tool.name === entry || tool.aliases.includes(entry);
+  const glob = globs.length > 0 ? new RegExp(`^(?:${globs.join("|")})$`) : undefined;
+  return (tool) =>
+    names.has(tool.name) ||
+    (tool.mcpInfo !== undefined && servers.has(tool.mcpInfo.server)) ||
+    (glob !== undefined && glob.test(tool.name)) ||
+    tool.aliases.some((alias) => names.has(alias));
 }
 
 export function profileMatcher(profile: ResolvedProfile): (tool: Tool) => boolean {
-  const include = profile.include.map(entryMatcher);
-  const exclude = profile.exclude.map(entryMatcher);
-  return (tool) => (include.length === 0 || include.some((matches) => matches(tool))) && !exclude.some((matches) => matches(tool));
+  const include = profile.include.length === 0 ? () => true : entriesMatcher(profile.include);
+  const exclude = entriesMatcher(profile.exclude);
+  return (tool) => include(tool) && !exclude(tool);
 }
 
 /**

@@ -75,6 +75,10 @@ describe("tool profiles", () => {
     expect(viaMcp).toBeInstanceOf(DaemonError);
     expect((viaMcp as Error).message).toContain('outside the session\'s tool profile "coding"');
 
+    // Re-opened with another profile, the same session's array follows it.
+    await client.session({ sessionId: standard.sessionId, profile: "minimal" });
+    expect(namesOf((await client.assemble({ sessionId: standard.sessionId, messages: [] })).tools)).toEqual(["Read"]);
+
     // A session without a profile still has the whole pool.
     const plain = await client.session({ delivery: "standard" });
     expect(namesOf((await client.assemble({ sessionId: plain.sessionId, messages: [] })).tools)).toEqual(all);

@@ -23,7 +23,6 @@ import { createStructuredOutputTool, OutputSchemaError } from "../../builtin/str
 import type { JsonSchemaCompiler } from "../../validate/ajv.ts";
 import { searchParams } from "../../protocol/methods.ts";
 import { isDeferredTool } from "../../deferral/is-deferred.ts";
-import { filterPool } from "../../pool/profile.ts";
 
 export function registerHarnessMethods(dispatcher: Dispatcher, state: DaemonState): void {
   dispatcher.register(
@@ -99,7 +98,7 @@ export function registerHarnessMethods(dispatcher: Dispatcher, state: DaemonStat
       // A named session searches its own pool (its profile); without one, the whole pool.
       const session = params.sessionId === undefined ? undefined : state.sessions.get(params.sessionId);
       if (params.sessionId !== undefined && !session) throw unknownSession(params.sessionId);
-      const pool = session ? filterPool(state.pool(), sessionTools(session, state.sessionToolDeps()).admits) : state.pool();
+      const pool = session ? sessionTools(session, state.sessionToolDeps()).view(state.pool()) : state.pool();
       const result = state.search.index.query(params.query, {
         ...(session && { filter: (name: string) => pool.get(name) !== undefined }),
         ...(params.maxResults !== undefined && { maxResults: params.maxResults }),
