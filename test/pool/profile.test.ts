@@ -69,5 +69,12 @@ describe("profiles", () => {
     expect(resolveSettings({ model: "x" }, defaults, picked).profile?.name).toBe("a");
     expect(resolveSettings({}, { ...defaults, env: {} }).profile).toBeNull();
     expect(() => resolveSettings({}, { ...defaults, env: { TOOLPOOL_PROFILE: "zzz" } })).toThrow(/unknown profile "zzz"/);
+    // A project's default comes before the environment's, and a client's own pick before both.
+    const project = { ...defaults, projectProfile: () => "a" };
+    expect(resolveSettings({}, project).profile?.name).toBe("a");
+    expect(resolveSettings({ profile: "b" }, project).profile?.name).toBe("b");
+    expect(() => resolveSettings({}, { ...defaults, projectProfile: () => "ghost" })).toThrow(
+      'Invalid params: field "profile" (the project\'s defaultProfile): unknown profile "ghost"; configured profiles: a, b',
+    );
   });
 });
