@@ -87,6 +87,7 @@ export class Daemon implements DaemonState {
   #server: Server | undefined;
   /** Servers that projects' `.toolpool.json` files bring (run only once trusted). */
   readonly #projects: ProjectServers;
+  #applying: Promise<void> = Promise.resolve();
   #lock: SocketLock | undefined;
   #stopping: Promise<void> | undefined;
   #stopped = Promise.withResolvers<void>();
@@ -364,7 +365,13 @@ export class Daemon implements DaemonState {
     return this.#projects.summaries();
   }
 
-  async #applyServers(): Promise<void> {
+  /** One at a time, each computing the server list when it runs: the last one applies the latest state. */
+  #applyServers(): Promise<void> {
+    this.#applying = this.#applying.then(() => this.#applyServersNow());
+    return this.#applying;
+  }
+
+  async #applyServersNow(): Promise<void> {
     if (this.#stopping) return;
     try {
       const servers = await this.#serverSpecs(this.#config);
