@@ -21,9 +21,9 @@ import { FAST_BACKOFF, REPO_ROOT, tempDir, waitFor } from "./helpers.ts";
 
 setDefaultTimeout(30_000);
 
-async function startDaemon(fixture: OAuthFixture, server: Record<string, unknown> = {}) {
+async function startDaemon(fixture: OAuthFixture, server: Record<string, unknown> = {}, dirs: { oauthDir?: string; cachePath?: string } = {}) {
   const mcpServers = { remote: { type: fixture.url.endsWith("/sse") ? "sse" : "http", url: fixture.url, ...server } };
-  const oauthDir = join(tempDir("oauth-"), "oauth");
+  const oauthDir = dirs.oauthDir ?? join(tempDir("oauth-"), "oauth");
   const logs: string[] = [];
   const clock = { offsetMs: 0 };
   const socketPath = join(tempSocketDir(), "d.sock");
@@ -33,7 +33,7 @@ async function startDaemon(fixture: OAuthFixture, server: Record<string, unknown
     configSource: { path: null, explicit: false },
     builtins: builtinTools(),
     logger: createLogger("debug", (line) => logs.push(line)),
-    mcpOptions: { cachePath: null, backoff: FAST_BACKOFF, oauthDir, oauthNow: () => Date.now() + clock.offsetMs },
+    mcpOptions: { cachePath: dirs.cachePath ?? null, backoff: FAST_BACKOFF, oauthDir, oauthNow: () => Date.now() + clock.offsetMs },
   });
   await daemon.start();
   const client = await ToolpoolClient.connect(socketPath);
@@ -193,6 +193,27 @@ describe("OAuth for HTTP MCP servers", () => {
     fixture.provider.expireAccessTokens();
     expect(await running.client.call(whoami)).toMatchObject({ isError: false });
     expect(fixture.provider.refreshes).toBe(1);
+  });
+
+  test("after a restart with the login gone, the cached tools are listed and searchable, marked as needing login", async () => {
+    await using fixture = await startOAuthFixture();
+    const dirs = { oauthDir: join(tempDir("oauth-"), "oauth"), cachePath: join(tempDir("cache-"), "catalog.sqlite") };
+    {
+      await using first = await startDaemon(fixture, {}, dirs);
+      await waitFor(async () => (await first.serverState()).state === "needs-auth", "needs-auth");
+      expect((await first.login()).done.server.state).toBe("connected");
+    }
+    fixture.provider.expireAccessTokens();
+    fixture.provider.revokeRefreshTokens();
+    await using second = await startDaemon(fixture, {}, dirs);
+    const state = await waitFor(async () => {
+      const current = await second.serverState();
+      return current.state === "needs-auth" && current;
+    }, "needs-auth after the restart");
+    expect(state).toMatchObject({ toolCount: 1, stale: true, login: "toolpool auth login remote" });
+    expect((await second.client.tools()).tools.find((tool) => tool.name === whoami.name)).toMatchObject({ needsAuth: true });
+    const found = (await second.client.search({ query: "caller is authorized" })) as { matches: { name: string; needsAuth?: boolean }[] };
+    expect(found.matches).toContainEqual(expect.objectContaining({ name: whoami.name, needsAuth: true }));
   });
 
   test("auth methods refuse stdio servers and unknown names", async () => {
