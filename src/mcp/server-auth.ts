@@ -101,6 +101,9 @@ export class ServerAuth {
 
   readonly #fetch: FetchLike = async (url, init) => {
     const base = this.options.baseFetch ?? fetch;
+    // The token is for this server: a request anywhere else (a redirect, an endpoint on another
+    // origin) goes out without it, and without any refresh on its account.
+    if (new URL(String(url)).origin !== new URL(this.options.url).origin) return base(url, init);
     const send = (token: string | undefined) => {
       const headers = new Headers(init?.headers);
       if (token) headers.set("authorization", `Bearer ${token}`);

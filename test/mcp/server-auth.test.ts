@@ -96,4 +96,29 @@ describe("ServerAuth", () => {
     expect(findNeedsAuth(error)?.message).toContain("it answered 401 and no one has logged in");
     expect(asked).toBe(0);
   });
+
+  test("the token goes to the server's own origin only", async () => {
+    const { auth } = setup(async () => new Response("", { status: 500 }));
+    const sent: (string | null)[] = [];
+    const spying = new ServerAuth({ ...auth.options, baseFetch: async (url, init) => {
+      sent.push(`${String(url)} ${new Headers(init?.headers).get("authorization")}`);
+      return Response.json({});
+    } });
+    await spying.fetch("http://elsewhere.test/mcp", { method: "POST" });
+    await spying.fetch(MCP_URL, { method: "POST" });
+    expect(sent).toEqual(["http://elsewhere.test/mcp null", `${MCP_URL} Bearer old-token`]);
+  });
+});
+
+describe("oauth in a server entry", () => {
+  test("is checked field by field, and its client id and secret expand ${VAR}", async () => {
+    const { parseConfig } = await import("../../src/config/load.ts");
+    const { resolveServerSpecs } = await import("../../src/mcp/server-spec.ts");
+    expect(() => parseConfig({ mcpServers: { r: { type: "http", url: "https://x.test/mcp", oauth: { clientId: "" } } } }, "c.json")).toThrow(/field "mcpServers.r.oauth.clientId"/);
+    expect(() => parseConfig({ mcpServers: { r: { type: "http", url: "https://x.test/mcp", oauth: { client: "x" } } } }, "c.json")).toThrow(/mcpServers.r.oauth.client/);
+    expect(() => parseConfig({ mcpServers: { s: { command: "x", oauth: {} } } }, "c.json")).toThrow(/mcpServers.s.oauth/);
+    const config = parseConfig({ mcpServers: { r: { type: "http", url: "https://x.test/mcp", oauth: { clientId: "${ID}", clientSecret: "${SECRET}", scope: "read" } } } }, "c.json");
+    const [spec] = await resolveServerSpecs(config, { env: { ID: "abc", SECRET: "s3" } });
+    expect(spec).toMatchObject({ oauth: { clientId: "abc", clientSecret: "s3", scope: "read" } });
+  });
 });
