@@ -221,6 +221,9 @@ describe("OAuth for HTTP MCP servers", () => {
     await using running = await startDaemon(fixture);
     const unknown = await running.client.request(Method.AuthLogin, { name: "nope" }).catch((error: unknown) => error);
     expect((unknown as Error).message).toContain('no MCP server named "nope"');
+    await using withHeader = await startDaemon(fixture, { headers: { Authorization: "Bearer static" } });
+    const refused = await withHeader.client.request(Method.AuthLogin, { name: "remote" }).catch((error: unknown) => error);
+    expect((refused as Error).message).toContain('MCP server "remote" sends its own Authorization header');
     const noLogin = await running.client.request(Method.AuthWait, { name: "remote" }).catch((error: unknown) => error);
     expect((noLogin as Error).message).toContain("no login to MCP server \"remote\" is in progress");
   });

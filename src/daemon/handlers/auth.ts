@@ -25,6 +25,9 @@ export function registerAuthMethods(dispatcher: Dispatcher, state: DaemonState):
     Method.AuthLogin,
     method(loginParams, async ({ name, timeoutMs }) => {
       const { pool, spec } = remoteServer(state, name);
+      if (pool.oauth.status(spec).staticAuthorization) {
+        throw new RpcError(ErrorCode.InvalidParams, `Invalid params: MCP server "${name}" sends its own Authorization header (mcpServers.${name}.headers); remove it to use OAuth`);
+      }
       let attempt;
       try {
         attempt = await pool.oauth.login(spec, timeoutMs ?? DEFAULT_LOGIN_TIMEOUT_MS);
