@@ -15,7 +15,7 @@ import { Daemon } from "../../src/daemon/daemon.ts";
 import { Method } from "../../src/protocol/method-names.ts";
 import type { ServerSummary } from "../../src/protocol/methods.ts";
 import { createLogger } from "../../src/runtime/logger.ts";
-import { tempSocketDir } from "../helpers/daemon-harness.ts";
+import { startTestDaemon, tempSocketDir } from "../helpers/daemon-harness.ts";
 import { playBrowser, startOAuthFixture, type OAuthFixture } from "../fixtures/mcp/oauth-fixture-server.ts";
 import { FAST_BACKOFF, REPO_ROOT, tempDir, waitFor } from "./helpers.ts";
 
@@ -221,6 +221,11 @@ describe("OAuth for HTTP MCP servers", () => {
     await using running = await startDaemon(fixture);
     const unknown = await running.client.request(Method.AuthLogin, { name: "nope" }).catch((error: unknown) => error);
     expect((unknown as Error).message).toContain('no MCP server named "nope"');
+    await using stdio = await startTestDaemon({ config: { mcpServers: { local: { command: "never-run", disabled: true } } } });
+    const stdioClient = await ToolpoolClient.connect(stdio.socketPath);
+    const notHttp = await stdioClient.request(Method.AuthLogin, { name: "local" }).catch((error: unknown) => error);
+    stdioClient.close();
+    expect((notHttp as Error).message).toBe('Invalid params: MCP server "local" is a stdio server; OAuth is for http and sse servers');
     await using withHeader = await startDaemon(fixture, { headers: { Authorization: "Bearer static" } });
     const refused = await withHeader.client.request(Method.AuthLogin, { name: "remote" }).catch((error: unknown) => error);
     expect((refused as Error).message).toContain('MCP server "remote" sends its own Authorization header');
