@@ -79,27 +79,65 @@ export function entryMatcher(entry: string): (tool: Tool) => boolean {
 
 /**
  * Whether any of the entries names the tool, compiled once: names and servers into sets, globs
- * into one anchored regex — a session filters its whole pool with it on every assemble.
+ * into linear-time matchers (no regex backtracking) — a session filters its whole pool with it.
  */
 export function entriesMatcher(entries: readonly string[]): (tool: Tool) => boolean {
   const names = new Set<string>();
   const servers = new Set<string>();
-  const globs: string[] = [];
+  const globs: ((name: string) => boolean)[] = [];
   for (const entry of entries) {
     if (entry.includes("*") || entry.includes("?")) {
-      globs.push(entry.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, "."));
+      globs.push(globMatcher(entry));
       continue;
     }
     const server = /^mcp__((?:(?!__)[a-zA-Z0-9_-])+)$/.exec(entry)?.[1];
     if (server !== undefined) servers.add(server);
     else names.add(entry);
   }
-  const glob = globs.length > 0 ? new RegExp(`^(?:${globs.join("|")})$`) : undefined;
-  return (tool) =>
-    names.has(tool.name) ||
-    (tool.mcpInfo !== undefined && servers.has(tool.mcpInfo.server)) ||
-    (glob !== undefined && glob.test(tool.name)) ||
-    tool.aliases.some((alias) => names.has(alias));
+  return (tool) => {
+    if (names.has(tool.name)) return true;
+    if (tool.mcpInfo !== undefined && servers.has(tool.mcpInfo.server)) return true;
+    for (const glob of globs) if (glob(tool.name)) return true;
+    for (const alias of tool.aliases) if (names.has(alias)) return true;
+    return false;
+  };
+}
+
+/**
+ * A whole-name glob: `*` any run of characters, `?` one character. The pieces between stars are
+ * matched leftmost in order (first piece at the start, last at the end), which is exact for globs
+ * and linear in the name's length times the pattern's.
+ */
+export function globMatcher(pattern: string): (name: string) => boolean {
+  const pieces = pattern.split("*");
+  const first = pieces[0]!;
+  const last = pieces.length > 1 ? pieces[pieces.length - 1]! : undefined;
+  const middle = pieces.slice(1, -1).filter((piece) => piece.length > 0);
+  const matchesAt = (name: string, piece: string, at: number) => {
+    if (at + piece.length > name.length) return false;
+    for (let index = 0; index < piece.length; index++) {
+      if (piece[index] !== "?" && piece[index] !== name[at + index]) return false;
+    }
+    return true;
+  };
+  return (name) => {
+    if (last === undefined) return name.length === first.length && matchesAt(name, first, 0);
+    if (name.length < first.length + last.length || !matchesAt(name, first, 0) || !matchesAt(name, last, name.length - last.length)) return false;
+    let at = first.length;
+    const end = name.length - last.length;
+    for (const piece of middle) {
+      let found = -1;
+      for (let start = at; start + piece.length <= end; start++) {
+        if (matchesAt(name, piece, start)) {
+          found = start;
+          break;
+        }
+      }
+      if (found === -1) return false;
+      at = found + piece.length;
+    }
+    return true;
+  };
 }
 
 export function profileMatcher(profile: ResolvedProfile): (tool: Tool) => boolean {

@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { z } from "zod";
 import { ConfigError, parseConfig } from "../../src/config/load.ts";
 import { assemblePool } from "../../src/pool/assemble.ts";
-import { applyProfile, expandEntries, outsideProfile, ProfileError, resolveProfile, BUILTIN_TOOL_GROUPS } from "../../src/pool/profile.ts";
+import { applyProfile, expandEntries, globMatcher, outsideProfile, ProfileError, resolveProfile, BUILTIN_TOOL_GROUPS } from "../../src/pool/profile.ts";
 import { buildMcpTool, buildTool } from "../../src/tool/build-tool.ts";
 import { textResult } from "../../src/tool/result.ts";
 import { JsonSchemaCompiler } from "../../src/validate/ajv.ts";
@@ -38,6 +38,27 @@ describe("profiles", () => {
     expect(names(resolveProfile("p", { toolGroups: {}, profiles: { p: { include: [], exclude: ["group:mcp", "Bash"] } } }))).toEqual(["Edit", "Glob", "Grep", "Read", "WebFetch", "Write"]);
     // Globs are anchored and escape regex characters.
     expect(names(resolveProfile("p", { toolGroups: {}, profiles: { p: { include: ["Re?d", "W.*"], exclude: [] } } }))).toEqual(["Read"]);
+  });
+
+  test("globs: * and ? over the whole name, exact, and linear on hostile patterns", () => {
+    const cases: [string, string, boolean][] = [
+      ["mcp__*__search*", "mcp__github__search_code", true],
+      ["mcp__*__search*", "mcp__github__create_issue", false],
+      ["*", "", true],
+      ["a*b*c", "abc", true],
+      ["a*b*c", "aXbYbZc", true],
+      ["a*b*c", "acb", false],
+      ["a*bc", "abcbc", true],
+      ["Re?d", "Read", true],
+      ["Re?d", "Red", false],
+      ["*ab", "aab", true],
+      ["ab*", "a", false],
+      ["a.c", "abc", false],
+      ["a.c*", "a.cd", true],
+    ];
+    for (const [pattern, name, expected] of cases) expect([pattern, name, globMatcher(pattern)(name)]).toEqual([pattern, name, expected]);
+    // A backtracking matcher would not finish this in the test's lifetime; this one is linear.
+    expect(globMatcher(`${"*a".repeat(50)}*b`)("a".repeat(300))).toBe(false);
   });
 
   test("the refusal names the profile; unknown tools are not the profile's business", () => {
