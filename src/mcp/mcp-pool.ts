@@ -97,7 +97,13 @@ export class McpPool {
     this.#timers = options.timers ?? systemTimers;
     this.#compiler = options.compiler ?? new JsonSchemaCompiler();
     const now = options.oauthNow ?? this.#timers.now;
-    this.oauth = new OAuthManager({ dir: options.oauthDir ?? defaultOAuthDir(options.env), logger: options.logger, now });
+    this.oauth = new OAuthManager({
+      dir: options.oauthDir ?? defaultOAuthDir(options.env),
+      logger: options.logger,
+      now,
+      // A server removed (or disabled) meanwhile has nothing to reconnect.
+      onLoggedIn: (server) => this.restart(server).catch(() => undefined),
+    });
     this.#cache = CatalogCache.open(options.cachePath === undefined ? defaultCachePath(options.env) : options.cachePath, options.logger, this.#timers.now);
     this.#deps = {
       connector: options.connector ?? connectServer,

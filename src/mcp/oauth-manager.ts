@@ -15,6 +15,14 @@ export interface OAuthManagerOptions {
   logger: Logger;
   now: () => number;
   baseFetch?: FetchLike;
+  /** A login completed: reconnect the server (whether or not anyone waits for the login). */
+  onLoggedIn?: (server: string) => Promise<unknown>;
+}
+
+export interface PendingLogin {
+  attempt: LoginAttempt;
+  /** Settles once the login completed and the server was reconnected (or the login failed). */
+  reconnected: Promise<void>;
 }
 
 export interface AuthStatus {
@@ -34,7 +42,7 @@ export interface AuthStatus {
 export class OAuthManager {
   readonly store: OAuthStore;
   readonly #auth = new Map<string, ServerAuth>();
-  readonly #logins = new Map<string, LoginAttempt>();
+  readonly #logins = new Map<string, PendingLogin>();
 
   constructor(private readonly options: OAuthManagerOptions) {
     this.store = new OAuthStore(options.dir);
@@ -59,7 +67,7 @@ export class OAuthManager {
   }
 
   async login(spec: RemoteServerSpec, timeoutMs: number): Promise<LoginAttempt> {
-    this.#logins.get(spec.name)?.cancel("a newer login replaced this one");
+    this.#logins.get(spec.name)?.attempt.cancel("a newer login replaced this one");
     const attempt = await beginLogin({
       server: spec.name,
       url: spec.url,
@@ -71,15 +79,22 @@ export class OAuthManager {
     });
     // Kept after it settles, until a newer login replaces it: the browser may come back before
     // the CLI's `auth/wait` arrives, and that wait must still hear how the login ended.
-    this.#logins.set(spec.name, attempt);
-    attempt.done.then(
-      () => this.options.logger.info("MCP OAuth login completed", { server: spec.name }),
-      (error: Error) => this.options.logger.warn("MCP OAuth login failed", { server: spec.name, reason: error.message }),
+    const reconnected = attempt.done.then(
+      async () => {
+        this.options.logger.info("MCP OAuth login completed", { server: spec.name });
+        await this.options.onLoggedIn?.(spec.name);
+      },
+      (error: Error) => {
+        this.options.logger.warn("MCP OAuth login failed", { server: spec.name, reason: error.message });
+        throw error;
+      },
     );
+    reconnected.catch(() => {});
+    this.#logins.set(spec.name, { attempt, reconnected });
     return attempt;
   }
 
-  pendingLogin(name: string): LoginAttempt | undefined {
+  pendingLogin(name: string): PendingLogin | undefined {
     return this.#logins.get(name);
   }
 
@@ -93,7 +108,7 @@ export class OAuthManager {
       ...(expiry !== undefined && { expiresAt: new Date(expiry).toISOString() }),
       refreshable: Boolean(record.tokens?.refresh_token),
       client: spec.oauth?.clientId ? "configured" : record.client ? "registered" : "none",
-      loginInProgress: this.#logins.get(spec.name)?.settled === false,
+      loginInProgress: this.#logins.get(spec.name)?.attempt.settled === false,
       staticAuthorization: hasStaticAuthorization(spec),
       tokenFile: this.store.pathFor(spec.name, spec.url),
     };
@@ -101,7 +116,7 @@ export class OAuthManager {
 
   /** Forgets the server's tokens (the registration is kept); true when there were any. */
   logout(spec: RemoteServerSpec): boolean {
-    this.#logins.get(spec.name)?.cancel("logged out");
+    this.#logins.get(spec.name)?.attempt.cancel("logged out");
     const record = this.store.read(spec.name, spec.url);
     if (!record.tokens) return false;
     const { tokens: _tokens, obtainedAt: _at, ...rest } = record;
@@ -110,7 +125,7 @@ export class OAuthManager {
   }
 
   close(): void {
-    for (const attempt of this.#logins.values()) attempt.cancel("the daemon is stopping");
+    for (const { attempt } of this.#logins.values()) attempt.cancel("the daemon is stopping");
     this.#logins.clear();
   }
 }

@@ -153,8 +153,10 @@ describe("OAuth for HTTP MCP servers", () => {
     const forged = await fetch(`${started.redirectUrl}?code=stolen&state=wrong`);
     expect(forged.status).toBe(400);
     expect(fixture.provider.codeExchanges).toBe(0);
-    // The browser comes back before anyone waits: the wait still hears the outcome.
+    // The browser comes back before anyone waits: the server reconnects by itself, and a wait
+    // that comes later still hears the outcome.
     await playBrowser(started.authorizationUrl);
+    await waitFor(async () => (await running.serverState()).state === "connected", "reconnected without a wait");
     const waited = await running.client.request<{ server: ServerSummary }>(Method.AuthWait, { name: "remote" });
     expect(waited.server.state).toBe("connected");
     const out = await running.client.request<{ loggedOut: boolean; server: ServerSummary }>(Method.AuthLogout, { name: "remote" });

@@ -1,7 +1,8 @@
 /**
  * `toolpool/auth/*`: OAuth logins to HTTP MCP servers, run by the daemon (which owns the token
  * files and the connections). `login` starts one and answers with the authorization URL at once;
- * `wait` resolves when the browser came back and the server reconnected; `status` and `logout`
+ * `wait` resolves when the browser came back and the server reconnected (it reconnects whether or
+ * not anyone waits); `status` and `logout`
  * look at and drop what is stored. No answer ever carries a token.
  */
 import { z } from "zod";
@@ -43,15 +44,15 @@ export function registerAuthMethods(dispatcher: Dispatcher, state: DaemonState):
     Method.AuthWait,
     method(nameParams, async ({ name }, { signal }) => {
       const { pool } = remoteServer(state, name);
-      const attempt = pool.oauth.pendingLogin(name);
-      if (!attempt) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: no login to MCP server "${name}" is in progress; start one with toolpool/auth/login`);
+      const login = pool.oauth.pendingLogin(name);
+      if (!login) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: no login to MCP server "${name}" is in progress; start one with toolpool/auth/login`);
       const cancelled = new Promise<never>((_, reject) => signal.addEventListener("abort", () => reject(new Error("cancelled")), { once: true }));
       try {
-        await Promise.race([attempt.done, cancelled]);
+        await Promise.race([login.reconnected, cancelled]);
       } catch (error) {
         throw new RpcError(ErrorCode.InvalidParams, `the login to MCP server "${name}" did not complete: ${(error as Error).message}`);
       }
-      return { name, loggedIn: true, server: await pool.restart(name) };
+      return { name, loggedIn: true, server: pool.server(name) };
     }),
   );
 
