@@ -21,6 +21,8 @@ delete process.env.TOOLPOOL_SOCKET;
 delete process.env.TOOLPOOL_CONFIG;
 delete process.env.ENABLE_TOOL_SEARCH;
 delete process.env.DISABLE_EXPERIMENTAL_BETAS;
+// `toolpool auth login` never opens a browser from a test.
+process.env.TOOLPOOL_NO_BROWSER = "1";
 process.env.TOOLPOOL_TEST_ROOT = root;
 // Temp dirs a test (or a binary it runs) makes with os.tmpdir() land inside the run's root too,
 // and the root goes when the run ends: runs no longer leave toolpool-test-* dirs in /tmp.

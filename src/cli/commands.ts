@@ -53,9 +53,9 @@ export function status(options: ClientCommandOptions): Promise<number> {
   });
 }
 
-export function tools(options: ClientCommandOptions): Promise<number> {
+export function tools(options: ClientCommandOptions, profile?: string): Promise<number> {
   return withClient(options, async (client) => {
-    const result = await client.tools();
+    const result = await client.tools(profile === undefined ? {} : { profile });
     options.out(options.json ? JSON.stringify(result) : formatTools(result));
     return ExitCode.Ok;
   });
@@ -122,7 +122,7 @@ export function search(options: ClientCommandOptions, words: readonly string[], 
   if (!query) throw new UsageError('usage: toolpool search QUERY (keywords, "select:A,B" or "discover:words")');
   return withClient(options, async (client) => {
     const result = (await client.search({ query, ...(maxResults !== undefined && { maxResults }) })) as {
-      matches: { name: string; score: number; description: string; deferred: boolean }[];
+      matches: { name: string; score: number; description: string; deferred: boolean; server?: string; needsAuth?: boolean }[];
       missing?: string[];
       didYouMean?: string[];
       pendingServers?: string[];
@@ -133,7 +133,8 @@ export function search(options: ClientCommandOptions, words: readonly string[], 
     }
     for (const match of result.matches) {
       const summary = (match.description.split("\n").find((line) => line.trim() !== "") ?? "").trim().slice(0, 90);
-      options.out(`${match.name}  ${match.deferred ? "[deferred]" : "[core]"} ${summary}`);
+      const login = match.needsAuth ? ` (needs login: toolpool auth login ${match.server})` : "";
+      options.out(`${match.name}  ${match.deferred ? "[deferred]" : "[core]"} ${summary}${login}`);
     }
     if (result.matches.length === 0) options.out("no matching tools");
     if (result.missing?.length) options.out(`not found: ${result.missing.join(", ")}`);

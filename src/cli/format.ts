@@ -14,6 +14,12 @@ export function formatStatus(status: StatusResult): string {
   if (servers && servers.total) {
     const states = Object.entries(servers).filter(([state]) => state !== "total").map(([state, count]) => `${count} ${state}`);
     lines.push(`  MCP servers: ${servers.total} (${states.join(", ")}) — details: toolpool servers`);
+    // Servers that wait for a person, not for time: say what they wait for.
+    const waiting = [
+      servers["needs-auth"] ? `${servers["needs-auth"]} need an OAuth login (toolpool auth login NAME)` : "",
+      servers.untrusted ? `${servers.untrusted} wait for their project file to be trusted (toolpool trust PATH)` : "",
+    ].filter(Boolean);
+    if (waiting.length > 0) lines.push(`  waiting: ${waiting.join("; ")} — toolpool servers says which`);
   }
   return lines.join("\n");
 }
@@ -30,6 +36,7 @@ export function formatTools(result: ToolsResult): string {
       tool.source === "mcp" ? `mcp:${tool.server}` : "",
       tool.stale ? "cached" : "",
       tool.changed ? "changed since first seen" : "",
+      tool.needsAuth ? `needs login: toolpool auth login ${tool.server}` : "",
     ]
       .filter(Boolean)
       .join(", ");

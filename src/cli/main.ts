@@ -24,6 +24,11 @@ commands:
   servers               list the MCP servers: state, reason, tools, pid, restarts
   servers restart NAME  restart an MCP server (also un-parks one that failed repeatedly)
   explain NAME          why a tool is or is not in a session's tools array (--session ID, --json)
+  auth login SERVER     log in to an HTTP MCP server with OAuth (prints, and opens when it can, the URL)
+  auth status [SERVER]  which HTTP MCP servers are logged in, and until when (never the tokens)
+  auth logout SERVER    forget an HTTP MCP server's tokens
+  trust PATH            approve a project's .toolpool.json (or .mcp.json) as it is now: its servers may run
+  trust --list          the approved project files; trust --revoke PATH takes an approval back
   flags                 show runtime flags: value, source (default/file/remote/cached), payload age
   stop                  stop the running daemon
   mcp                   an MCP server on stdio bridged to the daemon (starts one if none runs)
@@ -46,12 +51,14 @@ options:
                         filesystem in a fresh temp dir, sequential-thinking)
   --logs NAME           (servers) show an MCP server's recent stderr
   --root DIR            (mcp) a workspace root for the bridge's sessions; repeatable
+  --profile NAME        (mcp, tools) a tool profile from the config: only its tools (mcp: also $TOOLPOOL_PROFILE)
   --binary PATH         (service) the toolpool binary the service runs (default: this one)
   --platform NAME       (service print) linux or darwin (default: this system)
   --log-level LEVEL     (serve) debug | info | warn | error; wins over the config's logLevel
   --log-format FORMAT   (serve) text (one line per event; the default on a terminal) or json (the
                         default when stderr is not a terminal)
   --session ID          (explain) the session to explain for (default: the most recent one)
+  --no-browser          (auth login) print the URL only (also: TOOLPOOL_NO_BROWSER=1)
   --json                machine-readable output
   --max N               (search) how many results, default 5
 
@@ -93,6 +100,10 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         tier: { type: "string" },
         move: { type: "boolean", default: false },
         file: { type: "string" },
+        "no-browser": { type: "boolean", default: false },
+        profile: { type: "string" },
+        list: { type: "boolean", default: false },
+        revoke: { type: "boolean", default: false },
       },
     });
   } catch (error) {
@@ -137,7 +148,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         if (values.watch) return await (await import("./watch.ts")).watchStatus({ ...(values.socket && { socket: values.socket }) });
         return await (await commands()).status(options);
       case "tools":
-        return await (await commands()).tools(options);
+        return await (await commands()).tools(options, values.profile);
       case "call":
         return await (await commands()).call(options, rest[0], rest[1]);
       case "search": {
@@ -149,6 +160,10 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         return await (await commands()).servers(options, rest, values.logs);
       case "flags":
         return await (await import("./flags-command.ts")).flags(options);
+      case "trust":
+        return await (await import("./trust-command.ts")).trustCommand({ ...options, list: values.list, revoke: values.revoke }, rest);
+      case "auth":
+        return await (await import("./auth-command.ts")).authCommand({ ...options, noBrowser: values["no-browser"] }, rest);
       case "stop":
         return await (await commands()).stop(options);
       case "explain":
@@ -170,6 +185,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
           ...(values.config && { config: values.config }),
           ...(values.http !== undefined && { http: values.http }),
           ...(values.root && { roots: values.root }),
+          ...((values.profile ?? process.env.TOOLPOOL_PROFILE) && { profile: values.profile ?? process.env.TOOLPOOL_PROFILE }),
         });
       }
       case "version": {

@@ -21,6 +21,8 @@ export interface McpCommandOptions {
   http?: string;
   /** Workspace roots for the bridge's sessions (default: the daemon's config). */
   roots?: readonly string[];
+  /** The tool profile of the bridge's sessions (`--profile`, else $TOOLPOOL_PROFILE). */
+  profile?: string;
   out: (text: string) => void;
   err: (text: string) => void;
 }
@@ -34,7 +36,10 @@ export async function mcpCommand(options: McpCommandOptions): Promise<number> {
       ...(options.config && { configPath: resolve(options.config) }),
       onSpawn: (pid, logPath) => options.err(`toolpool mcp: started a daemon in the background (pid ${pid ?? "?"}, socket ${socketPath}, log ${logPath})`),
     });
-  const session = options.roots?.length ? { workspaceRoots: options.roots.map((root) => resolve(root)) } : {};
+  const session = {
+    ...(options.roots?.length && { workspaceRoots: options.roots.map((root) => resolve(root)) }),
+    ...(options.profile && { profile: options.profile }),
+  };
   const createBridge = () => new DaemonBridge({ connect, session });
 
   if (options.http === undefined) {

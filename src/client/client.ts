@@ -182,8 +182,9 @@ export class ToolpoolClient {
     return this.request(Method.Status);
   }
 
-  tools(): Promise<ToolsResult> {
-    return this.request(Method.Tools);
+  /** The pool, or (with `profile`) what a session with that profile would have. */
+  tools(params: { profile?: string } = {}): Promise<ToolsResult> {
+    return this.request(Method.Tools, params);
   }
 
   /** Every configured MCP server: state, reason, tools, process, restarts. */

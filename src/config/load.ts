@@ -11,6 +11,7 @@ import { readRegularFileSync } from "../runtime/bounded-file.ts";
 import { describeIssue } from "./issue-text.ts";
 import { JsonTextError, parseJsonText } from "./json-text.ts";
 import { configSchema, type Config } from "./schema.ts";
+import { BUILTIN_TOOL_GROUPS, expandEntries, ProfileError, resolveProfile } from "../pool/profile.ts";
 
 /** A config is a page of JSON; past this it is a mistake (or a device), not a config. */
 export const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
@@ -66,9 +67,35 @@ function checkWorkspaceRoots(config: Config, origin: string): void {
 
 export function parseConfig(raw: unknown, origin: string): Config {
   const parsed = configSchema.safeParse(raw);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) {
+    checkProfiles(parsed.data, origin);
+    return parsed.data;
+  }
   throw new ConfigError(`config ${origin} is invalid:\n${describeIssues(parsed.error.issues, configSchema)}`);
 }
+
+/** Every profile must expand (no unknown group, no cycle): a broken one would fail every session that picks it. */
+function checkProfiles(config: Config, origin: string): void {
+  const problems: string[] = [];
+  for (const name of Object.keys(config.profiles)) {
+    try {
+      resolveProfile(name, config);
+    } catch (error) {
+      if (!(error instanceof ProfileError)) throw error;
+      problems.push(`  - ${error.message}`);
+    }
+  }
+  for (const [group, entries] of Object.entries(config.toolGroups)) {
+    try {
+      expandEntries(entries, { ...BUILTIN_TOOL_GROUPS, ...config.toolGroups }, `toolGroups.${group}`, [group]);
+    } catch (error) {
+      if (!(error instanceof ProfileError)) throw error;
+      problems.push(`  - ${error.message}`);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(`config ${origin} is invalid:\n${[...new Set(problems)].join("\n")}`);
+}
+
 
 /** JSON text to a value, or a ConfigError that says where (`line 3, column 5`) the mistake is. */
 export function parseConfigText(text: string, what: string): unknown {

@@ -18,10 +18,18 @@ const stdioServer = z.strictObject({
   alwaysLoad: z.array(z.string()).default([]),
 });
 
+/** OAuth for a remote server: all optional (discovery and dynamic registration find the rest). */
+const oauthSettings = z.strictObject({
+  clientId: z.string().min(1).max(500).optional(),
+  clientSecret: z.string().min(1).max(2000).optional(),
+  scope: z.string().min(1).max(2000).optional(),
+});
+
 const remoteServer = z.strictObject({
   type: z.enum(["http", "sse"]),
   url: z.string().min(1),
   headers: z.record(z.string(), z.string()).default({}),
+  oauth: oauthSettings.optional(),
   startup: z.enum(["eager", "lazy"]).default("eager"),
   timeoutMs: z.number().int().positive().optional(),
   disabled: z.boolean().default(false),
@@ -34,6 +42,9 @@ const remoteServer = z.strictObject({
  * the whole entry.
  */
 export const mcpServerSchema = z.discriminatedUnion("type", [stdioServer, remoteServer]);
+
+/** A tool name, `mcp__server`, a glob (`*`, `?`) or `group:NAME`. */
+const toolEntry = z.string().min(1).max(300);
 
 export const configSchema = z.strictObject({
   $schema: z.string().optional(),
@@ -87,6 +98,15 @@ export const configSchema = z.strictObject({
       exportIntervalMs: z.number().int().min(100).max(3_600_000).optional(),
     })
     .optional(),
+  /** Named sets of tool entries (names, `mcp__server`, globs, other groups), on top of the built-in groups. */
+  toolGroups: z.record(z.string().regex(/^group:[a-zA-Z0-9_-]{1,64}$/, "group names look like group:NAME"), z.array(toolEntry).max(1000)).default({}),
+  /** What a session that picks the profile sees: `include` (everything when empty), minus `exclude`. */
+  profiles: z
+    .record(
+      z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, "profile names use [a-zA-Z0-9_-], at most 64 characters"),
+      z.strictObject({ include: z.array(toolEntry).max(1000).default([]), exclude: z.array(toolEntry).max(1000).default([]) }),
+    )
+    .default({}),
 });
 
 export type Config = z.output<typeof configSchema>;

@@ -30,7 +30,7 @@ export function assembleForSession(
   remember = true,
 ): AssembledRequest & { sessionId: string } {
   const own = sessionTools(session, deps.tools);
-  const poolTools = withoutKilled(deps.pool().tools, session);
+  const poolTools = withoutKilled(own.view(deps.pool()).tools, session);
   const assembled = assembleRequest({
     settings: assembleSettings(session, deps.experimentalBetasDisabled),
     // StructuredOutput goes last: it is the session's own, so it never shifts a pool tool.

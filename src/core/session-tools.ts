@@ -13,6 +13,8 @@ import type { Tool } from "../tool/tool.ts";
 import { createStructuredOutputTool } from "../builtin/structured-output.ts";
 import type { JsonSchemaCompiler } from "../validate/ajv.ts";
 import type { Metrics } from "../telemetry/metrics.ts";
+import { filterPool, followProfile } from "../pool/profile.ts";
+import type { QueryResult } from "../search/types.ts";
 
 export interface SessionToolDeps {
   pool: () => Pool;
@@ -23,6 +25,8 @@ export interface SessionToolDeps {
   serverInstructions?: () => ReadonlyMap<string, string>;
   /** Counters for OpenTelemetry (a no-op unless telemetry is on). */
   metrics?: Metrics;
+  /** The project root an MCP server came from (a project's `.toolpool.json`), if it did. */
+  serverProject?: (server: string) => string | undefined;
   /** Starts a lazily started MCP server in the background (a `select:` of one of its tools). */
   warmServer?: (server: string) => void;
   /** Shared by every session's StructuredOutput: one compilation per distinct schema. */
@@ -37,10 +41,16 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionOw
   }
   const decided = deliveryOf(session);
   const delivery = decided === "native" ? "native" : "proxy";
-  const lookup = (name: string) => deps.pool().get(name);
+  const inProfile = followProfile(() => session.settings.profile);
+  const admits = (tool: Tool) => inProfile(tool) && inProject(tool, session, deps);
+  // Called per search candidate: a plain lookup and a check, no view object.
+  const lookup = (name: string) => {
+    const tool = deps.pool().get(name);
+    return tool && admits(tool) ? tool : undefined;
+  };
   const engine: ToolSearchEngine = {
     query(text, options) {
-      const result = deps.engine.query(text, options);
+      const result = withinProfile(deps.engine.query(text, { ...options, filter: (name) => lookup(name) !== undefined && (options?.filter?.(name) ?? true) }), lookup);
       deps.metrics?.search({ kind: result.kind, results: result.matches.length, source: "tool_search", delivery: decided });
       // A bridge or harness that sends no transcript still gets what its own searches found.
       // discover: shows schemas without discovering (SPEC §7), so it marks nothing found.
@@ -60,8 +70,16 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionOw
       return result;
     },
   };
+  // Filtering a large pool costs milliseconds; an assemble per turn should not pay it each time.
+  let lastView: { pool: unknown; settings: Session["settings"]; view: unknown } | undefined;
+  const view = <P extends { readonly tools: readonly Tool[] }>(pool: P): P => {
+    if (lastView?.pool !== pool || lastView.settings !== session.settings) lastView = { pool, settings: session.settings, view: filterPool(pool as unknown as Pool, admits) };
+    return lastView.view as P;
+  };
   const tools: SessionOwnTools = {
     outputSchema: null,
+    admits,
+    view,
     toolSearch: createToolSearchTool({
       engine,
       lookup,
@@ -91,6 +109,25 @@ export function sessionLookup(session: Session, deps: SessionToolDeps): (name: s
     if (name === own.toolSearch.name) return own.toolSearch;
     if (name === own.executeExtraTool.name) return own.executeExtraTool;
     if (own.structuredOutput && name === own.structuredOutput.name) return own.structuredOutput;
-    return deps.pool().get(name);
+    const tool = deps.pool().get(name);
+    return tool && own.admits(tool) ? tool : undefined;
   };
+}
+
+/** Another project's servers are not in this session's pool (their names could collide in meaning, not in text). */
+function inProject(tool: Tool, session: Session, deps: SessionToolDeps): boolean {
+  const project = tool.mcpInfo && deps.serverProject?.(tool.mcpInfo.server);
+  return project === undefined || session.settings.workspaceRoots.includes(project);
+}
+
+/** A tool outside the profile is not in the session's pool: no select, no exact name, no suggestion names it. */
+function withinProfile(result: QueryResult, lookup: (name: string) => Tool | undefined): QueryResult {
+  if (result.kind !== "select" && result.exactName === undefined && !result.didYouMean) return result;
+  const inside = (name: string) => lookup(name) !== undefined;
+  const next: QueryResult = { ...result, matches: result.matches.filter((match) => inside(match.name)) };
+  if (result.found) next.found = result.found.filter(inside);
+  if (result.found && next.found) next.missing = [...(result.missing ?? []), ...result.found.filter((name) => !inside(name))];
+  if (result.exactName !== undefined && !inside(result.exactName)) delete next.exactName;
+  if (result.didYouMean) next.didYouMean = result.didYouMean.filter(inside);
+  return next;
 }

@@ -30,6 +30,10 @@ import { SearchSync } from "./search-sync.ts";
 import { sessionLookup, sessionTools, type SessionToolDeps } from "./session-tools.ts";
 import { dirname } from "node:path";
 import { rmSync } from "node:fs";
+import { outsideProfile } from "../pool/profile.ts";
+import { errorResult } from "../tool/result.ts";
+import { ProjectServers, type ProjectSummary } from "../mcp/project-servers.ts";
+import { defaultTrustPath, TrustStore } from "../config/trust-store.ts";
 import { OPERATOR_DEFAULTS, reapplyPermissionCeiling } from "../permissions/ceiling.ts";
 import { logEviction, logRefusal } from "../runtime/event-logs.ts";
 import type { Metrics } from "../telemetry/metrics.ts";
@@ -79,9 +83,15 @@ export class ToolPoolCore {
   #pool: Pool;
   #mcp: McpPool | undefined;
   #demoSpecs: ServerSpec[] | undefined;
+  #registry: McpPoolOptions["registry"];
   /** The demo's scratch directory, removed at stop (each demo run made one in /tmp and left it). */
   #demoDir: string | undefined;
   #closed = false;
+  /** Servers that projects' `.toolpool.json` files bring (run only once trusted). */
+  readonly #projects: ProjectServers;
+  #applying: Promise<void> = Promise.resolve();
+  /** Set once the daemon listens: project servers found before then start with the rest. */
+  #listening = false;
 
   constructor(options: CoreOptions) {
     this.info = options.info;
@@ -99,6 +109,7 @@ export class ToolPoolCore {
       configDir: this.#configSource.path ? dirname(this.#configSource.path) : undefined,
       ...(options.flags && { injected: options.flags }),
     });
+    this.#projects = new ProjectServers(new TrustStore(defaultTrustPath(this.#env)), this.logger);
     this.metrics =
       options.metrics ?? createMetrics({ config: options.config.telemetry, env: this.#env, logger: this.logger, service: { version: this.info.version, tier: this.info.tier } });
     this.metrics.watchServers(() => this.#mcp?.servers() ?? []);
@@ -112,6 +123,8 @@ export class ToolPoolCore {
       warmServer: (server) => this.ensureServerStarted(server),
       compiler: new JsonSchemaCompiler(),
       metrics: this.metrics,
+      // A project's server is seen only by sessions working in that project.
+      serverProject: (server) => this.#mcp?.spec(server)?.project,
     };
   }
 
@@ -148,6 +161,11 @@ export class ToolPoolCore {
       daemonCwd: process.cwd(),
       prefetchCompiled: this.info.features.includes("PREFETCH"),
       runtime: (facts) => this.#flags.runtimeDefaults(facts),
+      projectProfile: (roots) => {
+        // A session opening in a project is when the core learns of (or re-reads) its file.
+        if (this.#projects.observe(roots)) void this.#applyServers();
+        return this.#projects.defaultProfile(roots);
+      },
     };
   }
 
@@ -195,6 +213,12 @@ export class ToolPoolCore {
 
   /** Runs a call through the one pipeline, under the session's rules and ordering; metered and logged when refused. */
   async call(session: Session, name: string, input: unknown, signal: AbortSignal, onProgress?: (update: ProgressUpdate) => void): Promise<ToolResult> {
+    // A tool outside the session's profile is refused with that reason (not "unknown").
+    const outside = outsideProfile(this.#pool, session.settings.profile, name);
+    if (outside) {
+      logRefusal(this.logger, session.id, { kind: "permission_denied", tool: name, reason: outside });
+      return errorResult(outside);
+    }
     session.touch();
     session.calls++;
     this.stats.callsTotal++;
@@ -275,7 +299,7 @@ export class ToolPoolCore {
 
   /** The MCP servers this config names (plus the demo ones); throws naming a bad entry. */
   async serverSpecs(config: Config = this.#config): Promise<ServerSpec[]> {
-    const configured = await resolveServerSpecs(config, { env: this.#env, configPath: this.#configSource.path });
+    const configured = [...(await resolveServerSpecs(config, { env: this.#env, configPath: this.#configSource.path })), ...this.#projects.specs(this.#env)];
     if (!this.#demo) return configured;
     const names = new Set(configured.map((spec) => spec.name));
     // Made once: a new temp dir per reload would look like a changed config and restart the demo servers.
@@ -288,6 +312,8 @@ export class ToolPoolCore {
 
   /** A new config (SIGHUP): flags, servers and the pool follow it. Throws before changing anything on a bad server entry. */
   async reconfigure(config: Config): Promise<void> {
+    this.#projects.rescan();
+    this.#projects.observe(config.workspaceRoots ?? []);
     const servers = await this.serverSpecs(config);
     if (this.#closed) return;
     const previous = this.#config;
@@ -308,6 +334,8 @@ export class ToolPoolCore {
    * change of MCP tools re-assembles the pool (re-indexing search) and tells the listeners.
    */
   startMcp(servers: readonly ServerSpec[], registry?: McpPoolOptions["registry"]): void {
+    this.#listening = true;
+    this.#registry = registry;
     if (servers.length === 0) return;
     // The MCP SDK is loaded only when some server is configured: a daemon of built-ins starts faster and smaller.
     const { McpPool: Pool } = require("../mcp/mcp-pool.ts") as typeof import("../mcp/mcp-pool.ts");
@@ -350,6 +378,38 @@ export class ToolPoolCore {
 
   closeFlags(): Promise<void> {
     return this.#flags.close();
+  }
+
+  /** The config's workspace roots are projects too: their files are read before the first start. */
+  observeConfigProjects(): void {
+    this.#projects.observe(this.#config.workspaceRoots ?? [process.cwd()]);
+  }
+
+  /** Projects (after `toolpool trust`): read their files again and apply what changed. */
+  async rescanProjects(): Promise<ProjectSummary[]> {
+    if (this.#projects.rescan()) await this.#applyServers();
+    return this.#projects.summaries();
+  }
+
+  projects(): ProjectSummary[] {
+    return this.#projects.summaries();
+  }
+
+  /** One at a time, each computing the server list when it runs: the last one applies the latest state. */
+  #applyServers(): Promise<void> {
+    this.#applying = this.#applying.then(() => this.#applyServersNow());
+    return this.#applying;
+  }
+
+  async #applyServersNow(): Promise<void> {
+    if (this.#closed) return;
+    try {
+      const servers = await this.serverSpecs(this.#config);
+      if (this.#mcp) await this.#mcp.reconfigure(servers);
+      else if (servers.length > 0 && this.#listening) this.startMcp(servers, this.#registry);
+    } catch (error) {
+      this.logger.error("applying project servers failed", { error: (error as Error).message });
+    }
   }
 
   #assembleDeps(): AssembleDeps {

@@ -17,6 +17,8 @@ import { registerAdminMethods } from "./handlers/admin.ts";
 import { registerHarnessMethods, unknownSession } from "./handlers/harness.ts";
 import { registerMcpMethods } from "./handlers/mcp.ts";
 import { registerExplainMethod } from "./handlers/explain.ts";
+import { registerAuthMethods } from "./handlers/auth.ts";
+import { registerProjectMethods } from "./handlers/projects.ts";
 import type { Logger } from "../runtime/logger.ts";
 import { ConnectionBudget } from "./connection-budget.ts";
 import { DispatchTurns } from "./dispatch-turns.ts";
@@ -99,6 +101,8 @@ export class Daemon implements SessionBinding, WireFacts {
     registerHarnessMethods(this.#dispatcher, this.core, this);
     registerAdminMethods(this.#dispatcher, this.core, this);
     registerExplainMethod(this.#dispatcher, this.core);
+    registerAuthMethods(this.#dispatcher, this.core);
+    registerProjectMethods(this.#dispatcher, this.core);
     if (feature("PREFETCH")) {
       (require("./handlers/prefetch.ts") as typeof import("./handlers/prefetch.ts")).registerPrefetchMethods(this.#dispatcher, this.core, this);
     }
@@ -154,6 +158,7 @@ export class Daemon implements SessionBinding, WireFacts {
 
   /** Listens on the socket. Throws AlreadyRunningError or SocketPathError before touching anything live. */
   async start(): Promise<void> {
+    this.core.observeConfigProjects();
     // A bad MCP server entry (an unset ${VAR}, a broken .mcp.json) refuses the start, naming it.
     const servers = await this.core.serverSpecs();
     prepareSocketDirectory(this.socketPath);

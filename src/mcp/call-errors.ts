@@ -39,6 +39,10 @@ export function describeUnavailable(server: string, state: string, reason: strin
       return `${subject} is parked: ${reason ?? "it failed repeatedly"}`;
     case "disabled":
       return `${subject} is disabled in the config.`;
+    case "untrusted":
+      return `${subject} is ${reason ?? "waiting for its project file to be trusted"}`;
+    case "needs-auth":
+      return reason ?? `${subject} needs a login; run \`toolpool auth login ${server}\``;
     default:
       return `${subject} is not configured any more (or the daemon is stopping).`;
   }

@@ -32,6 +32,8 @@ import type { ServerSpec } from "./server-spec.ts";
 import { describeServer, type ServerStatus } from "./server-status.ts";
 import { ServerSupervisor, type SupervisorDeps } from "./server-supervisor.ts";
 import { systemTimers, type Timers } from "./timers.ts";
+import { OAuthManager } from "./oauth-manager.ts";
+import { defaultOAuthDir } from "./oauth-store.ts";
 
 export interface McpPoolOptions {
   servers: readonly ServerSpec[];
@@ -55,6 +57,10 @@ export interface McpPoolOptions {
   clientVersion?: string;
   /** Where each stdio server's process group is written down while it runs (reaped after a kill -9). */
   registry?: ProcessRegistry;
+  /** Where OAuth token files live; default under $XDG_STATE_HOME/toolpool/oauth. */
+  oauthDir?: string;
+  /** The clock OAuth expiry is judged by (tests move it). Default: `timers.now`. */
+  oauthNow?: () => number;
 }
 
 interface Catalog {
@@ -72,7 +78,7 @@ interface Entry {
 }
 
 /** States whose tools are not offered: nothing to call (disabled), given up on (parked), gone (stopped). */
-const HIDDEN_STATES: ReadonlySet<string> = new Set(["disabled", "parked", "stopped"]);
+const HIDDEN_STATES: ReadonlySet<string> = new Set(["disabled", "parked", "stopped", "untrusted"]);
 
 export class McpPool {
   readonly #entries = new Map<string, Entry>();
@@ -87,10 +93,20 @@ export class McpPool {
   #stopped = false;
   /** Servers a reload removed and is still stopping; stop() waits for them too. */
   readonly #retiring = new Set<Promise<void>>();
+  /** Tokens, refreshes and logins of the HTTP servers that use OAuth. */
+  readonly oauth: OAuthManager;
 
   constructor(private readonly options: McpPoolOptions) {
     this.#timers = options.timers ?? systemTimers;
     this.#compiler = options.compiler ?? new JsonSchemaCompiler();
+    const now = options.oauthNow ?? this.#timers.now;
+    this.oauth = new OAuthManager({
+      dir: options.oauthDir ?? defaultOAuthDir(options.env),
+      logger: options.logger,
+      now,
+      // A server removed (or disabled) meanwhile has nothing to reconnect.
+      onLoggedIn: (server) => this.restart(server).catch(() => undefined),
+    });
     this.#cache = CatalogCache.open(options.cachePath === undefined ? defaultCachePath(options.env) : options.cachePath, options.logger, this.#timers.now);
     this.#deps = {
       connector: options.connector ?? connectServer,
@@ -102,6 +118,7 @@ export class McpPool {
         graceMs: options.graceMs ?? STOP_GRACE_MS,
         clientVersion: options.clientVersion ?? "0.0.0",
         connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+        auth: (spec) => this.oauth.serverAuth(spec),
       },
       limiter: new ConnectLimiter(options.connectParallelism ?? DEFAULT_CONNECT_PARALLELISM),
       timers: this.#timers,
@@ -136,16 +153,22 @@ export class McpPool {
     return [...this.#entries.values()].map((entry) => this.#status(entry));
   }
 
+  /** The server's spec as the pool runs it (for `toolpool auth`). */
+  spec(name: string): ServerSpec | undefined {
+    return this.#entries.get(name)?.supervisor.spec;
+  }
+
   server(name: string): ServerStatus | undefined {
     const entry = this.#entries.get(name);
     return entry && this.#status(entry);
   }
 
   /** For an MCP tool: is it from the cache or an earlier connection (stale), and has it changed since first seen? */
-  toolFlags(tool: Tool): { stale: boolean; changed: boolean } | undefined {
+  toolFlags(tool: Tool): { stale: boolean; changed: boolean; needsAuth?: true } | undefined {
     const entry = tool.mcpInfo && this.#entries.get(tool.mcpInfo.server);
     if (!entry?.catalog || !tool.mcpInfo) return undefined;
-    return { stale: entry.supervisor.state !== "connected", changed: entry.catalog.changed.has(tool.mcpInfo.tool) };
+    const flags = { stale: entry.supervisor.state !== "connected", changed: entry.catalog.changed.has(tool.mcpInfo.tool) };
+    return entry.supervisor.state === "needs-auth" ? { ...flags, needsAuth: true } : flags;
   }
 
   /** The server's recent stderr (and the pool's notes on it), oldest first. */
@@ -220,6 +243,7 @@ export class McpPool {
   /** Stops every server (each process group killed) and closes the cache. */
   async stop(): Promise<void> {
     this.#stopped = true;
+    this.oauth.close();
     await Promise.all([...this.#entries.values()].map((entry) => entry.supervisor.stop()).concat([...this.#retiring]));
     this.#cache.close();
   }

@@ -7,7 +7,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   CallToolResultSchema,
   ErrorCode,
@@ -57,6 +57,8 @@ export interface ConnectDeps {
   clientVersion: string;
   signal: AbortSignal;
   connectTimeoutMs: number;
+  /** An HTTP server's OAuth: what its requests are sent through (the token added, refreshed on expiry and 401). */
+  auth?: (spec: ServerSpec) => { fetch: FetchLike; takeNeedsAuth(): Error | undefined } | undefined;
 }
 
 export type Connector = (spec: ServerSpec, deps: ConnectDeps) => Promise<ServerConnection>;
@@ -67,7 +69,9 @@ export function isSessionGone(error: unknown): boolean {
 }
 
 export const connectServer: Connector = async (spec, deps) => {
-  const transport = createTransport(spec, deps);
+  const auth = deps.auth?.(spec);
+  auth?.takeNeedsAuth();
+  const transport = createTransport(spec, deps, auth?.fetch);
   const client = new Client({ name: "toolpool", version: deps.clientVersion }, { capabilities: {} });
   let closing = false;
   const lostListeners: ((reason: string) => void)[] = [];
@@ -87,6 +91,12 @@ export const connectServer: Connector = async (spec, deps) => {
     await client.connect(transport, { timeout: deps.connectTimeoutMs, signal: deps.signal });
   } catch (error) {
     closing = true;
+    // A login is wanted, however the transport reported it (SSE loses the error in an event).
+    const needsAuth = auth?.takeNeedsAuth();
+    if (needsAuth) {
+      await transport.close().catch(() => {});
+      throw needsAuth;
+    }
     // A timeout is ours to report: closing the transport is what ends the process then (SIGTERM).
     const timedOut = error instanceof McpError && error.code === ErrorCode.RequestTimeout;
     await transport.close().catch(() => {});
@@ -128,7 +138,7 @@ export const connectServer: Connector = async (spec, deps) => {
   };
 };
 
-function createTransport(spec: ServerSpec, deps: ConnectDeps): Transport {
+function createTransport(spec: ServerSpec, deps: ConnectDeps, authFetch: FetchLike | undefined): Transport {
   if (spec.transport === "stdio") {
     return new StdioProcessTransport({
       command: spec.command,
@@ -144,6 +154,7 @@ function createTransport(spec: ServerSpec, deps: ConnectDeps): Transport {
   }
   const requestInit: RequestInit = { headers: { ...spec.headers } };
   const url = new URL(spec.url);
-  if (spec.transport === "sse") return new SSEClientTransport(url, { requestInit });
-  return new StreamableHTTPClientTransport(url, { requestInit });
+  const fetchOption = authFetch ? { fetch: authFetch } : {};
+  if (spec.transport === "sse") return new SSEClientTransport(url, { requestInit, ...fetchOption });
+  return new StreamableHTTPClientTransport(url, { requestInit, ...fetchOption });
 }

@@ -20,6 +20,10 @@ interface SpecBase {
   alwaysLoad: readonly string[];
   /** The file the server was defined in, for messages. */
   origin: string;
+  /** A project's server: the workspace root whose sessions alone see its tools. */
+  project?: string;
+  /** A project's server the user has not approved: why it waits (it never starts). */
+  untrusted?: string;
 }
 
 export interface StdioServerSpec extends SpecBase {
@@ -35,6 +39,8 @@ export interface RemoteServerSpec extends SpecBase {
   transport: "http" | "sse";
   url: string;
   headers: Readonly<Record<string, string>>;
+  /** OAuth client settings (a configured client id, a scope); without them OAuth still works by discovery. */
+  oauth?: { clientId?: string; clientSecret?: string; scope?: string };
 }
 
 export type ServerSpec = StdioServerSpec | RemoteServerSpec;
@@ -101,6 +107,15 @@ export function toSpec(name: string, server: McpServerConfig, origin: string, di
     transport: server.type,
     url,
     headers: server.disabled ? server.headers : expandRecord(server.headers, env, { server: name, field: "headers" }),
+    ...(server.oauth && { oauth: expandOAuth(server.oauth, expand) }),
+  };
+}
+
+function expandOAuth(oauth: NonNullable<RemoteServerSpec["oauth"]>, expand: (text: string, field: string) => string): NonNullable<RemoteServerSpec["oauth"]> {
+  return {
+    ...(oauth.clientId !== undefined && { clientId: expand(oauth.clientId, "oauth.clientId") }),
+    ...(oauth.clientSecret !== undefined && { clientSecret: expand(oauth.clientSecret, "oauth.clientSecret") }),
+    ...(oauth.scope !== undefined && { scope: oauth.scope }),
   };
 }
 

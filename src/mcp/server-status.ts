@@ -1,6 +1,7 @@
 /** What `toolpool servers` shows of one MCP server: state and why, tools, process, restarts. */
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import type { ServerSummary } from "../protocol/methods.ts";
+import { loginCommand } from "./server-auth.ts";
 import type { ServerState, ServerSupervisor } from "./server-supervisor.ts";
 
 /** The wire shape (protocol/methods.ts), with the state narrowed to the supervisor's states. */
@@ -25,6 +26,7 @@ export function describeServer(
     inFlight: supervisor.inFlight,
   };
   if (supervisor.reason !== undefined) status.reason = supervisor.reason;
+  if (supervisor.state === "needs-auth") status.login = loginCommand(spec.name);
   if (supervisor.pid !== undefined) status.pid = supervisor.pid;
   if (supervisor.nextRetryAt !== undefined) status.nextRetryAt = new Date(supervisor.nextRetryAt).toISOString();
   if (catalog) status.listedAt = new Date(catalog.listedAt).toISOString();

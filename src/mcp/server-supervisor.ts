@@ -5,7 +5,10 @@
  *                                   └──error──▶ failed ─(5 rapid failures)─▶ parked ──restart──▶ pending
  *
  * `idle` is a lazy server that has not been needed yet; `disabled` comes from the config; `stopped`
- * is a server removed by a reload or a pool shutting down. Calls made while a server is pending
+ * is a server removed by a reload or a pool shutting down. `needs-auth` is an HTTP server that
+ * answered 401 with nothing left to refresh: it waits (no backoff, no parking) for
+ * `toolpool auth login NAME`, which restarts it. `untrusted` is a project's server whose project file
+ * the user has not approved (`toolpool trust`): it never starts. Calls made while a server is pending
  * wait for it; calls to a failed, parked or disabled server fail at once with the reason.
  */
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
@@ -16,6 +19,7 @@ import { FailureTracker, type BackoffPolicy } from "./backoff.ts";
 import { describeCallFailure, describeConnectFailure, describeUnavailable, withStderr } from "./call-errors.ts";
 import type { ConnectLimiter } from "./connect-limiter.ts";
 import { convertResult } from "./convert-result.ts";
+import { findNeedsAuth } from "./server-auth.ts";
 import { isSessionGone, type ConnectDeps, type Connector, type ServerConnection } from "./server-connection.ts";
 import type { ServerSpec } from "./server-spec.ts";
 import { ReadyGate } from "./ready-gate.ts";
@@ -23,7 +27,7 @@ import { StderrRing } from "./stderr-ring.ts";
 import { delay, type TimerHandle, type Timers } from "./timers.ts";
 import { RelistThrottle } from "./relist-throttle.ts";
 
-export type ServerState = "idle" | "pending" | "connected" | "failed" | "parked" | "disabled" | "stopped";
+export type ServerState = "idle" | "pending" | "connected" | "failed" | "parked" | "disabled" | "stopped" | "needs-auth" | "untrusted";
 
 export interface SupervisorDeps {
   connector: Connector;
@@ -76,6 +80,11 @@ export class ServerSupervisor {
     this.#failures = new FailureTracker(deps.backoff, deps.timers.random);
     this.#relistThrottle = new RelistThrottle(deps.timers);
     if (spec.disabled) this.#state = "disabled";
+    // A project's server nobody approved never starts, whatever asks for it.
+    if (spec.untrusted !== undefined) {
+      this.#state = "untrusted";
+      this.#reason = spec.untrusted;
+    }
   }
 
   get state(): ServerState {
@@ -121,6 +130,7 @@ export class ServerSupervisor {
 
   /** Un-parks, or restarts a running server; resolves once it is connected or has failed. */
   async restart(): Promise<void> {
+    if (this.#state === "untrusted") throw new Error(`MCP server "${this.spec.name}" is ${this.#reason}`);
     if (this.#state === "disabled" || this.#state === "stopped") throw new Error(`MCP server "${this.spec.name}" is ${this.#state}`);
     this.#failures.reset();
     this.#clearRetry();
@@ -165,6 +175,11 @@ export class ServerSupervisor {
       return convertResult(result);
     } catch (error) {
       if (context.signal.aborted) return errorResult(`The call to ${tool} on MCP server "${this.spec.name}" was cancelled.`);
+      const needsAuth = findNeedsAuth(error);
+      if (needsAuth) {
+        this.#needsAuth(connection, needsAuth.message);
+        return errorResult(`The call to ${tool} did not run: ${needsAuth.message}.`);
+      }
       if (mayReinitialize && isSessionGone(error)) {
         const fresh = await this.#reinitialize(connection).catch((reason: unknown) => {
           this.#onLost(connection, `re-initializing after the server forgot the session failed: ${(reason as Error).message}`);
@@ -221,7 +236,7 @@ export class ServerSupervisor {
   }
 
   #connect(priority: boolean): void {
-    if (this.#attempt || this.#state === "stopped" || this.#state === "disabled") return;
+    if (this.#attempt || this.#state === "stopped" || this.#state === "disabled" || this.#state === "untrusted") return;
     this.#clearRetry();
     const controller = new AbortController();
     this.#setState("pending", undefined);
@@ -284,6 +299,8 @@ export class ServerSupervisor {
       release();
       await connection?.close().catch(() => {});
       if (controller.signal.aborted) return;
+      const needsAuth = findNeedsAuth(error);
+      if (needsAuth) return this.#needsAuth(undefined, needsAuth.message);
       this.#failed(describeConnectFailure(error, this.deps.connect.connectTimeoutMs, this.stderr.tail(3)), undefined);
     }
   }
@@ -325,6 +342,22 @@ export class ServerSupervisor {
     this.#setState("failed", reason);
   }
 
+  /** Not a failure to back off from: nothing will change until someone logs in. */
+  #needsAuth(connection: ServerConnection | undefined, reason: string): void {
+    if (connection) {
+      this.#lostReasons.set(connection, reason);
+      if (this.#connection === connection) {
+        this.#connection = undefined;
+        void connection.close();
+      }
+    }
+    this.#clearRetry();
+    this.#failures.reset();
+    this.#gate.fail(new Error(reason));
+    if (this.#state !== "needs-auth") this.deps.logger.warn("MCP server needs a login", { server: this.spec.name, reason });
+    this.#setState("needs-auth", reason);
+  }
+
   #relist(connection: ServerConnection): void {
     if (connection !== this.#connection) {
       this.#changedWhileConnecting.add(connection);
@@ -353,6 +386,8 @@ export class ServerSupervisor {
             if (connection !== this.#connection) return;
             this.deps.onListing(this.spec.name, listing.tools);
           } catch (error) {
+            const needsAuth = findNeedsAuth(error);
+            if (needsAuth) return this.#needsAuth(connection, needsAuth.message);
             this.deps.logger.warn("MCP tools re-listing failed", { server: this.spec.name, error: (error as Error).message });
           }
         }

@@ -44,6 +44,8 @@ export interface PrefetchSession {
   delivery: "native" | "proxy";
   enabled: boolean;
   discovered: ReadonlySet<string>;
+  /** Whether the tool is in the session's pool at all (its profile, its projects); default: every tool. */
+  admits?: (tool: Tool) => boolean;
 }
 
 export interface PrefetcherDeps {
@@ -114,7 +116,7 @@ export class Prefetcher {
     const eligible = (name: string) => {
       if (state.suggested.has(name) || session.discovered.has(name)) return false;
       const tool = this.deps.lookup(name);
-      return tool !== undefined && tool.isEnabled() && isDeferredTool(tool);
+      return tool !== undefined && tool.isEnabled() && isDeferredTool(tool) && (session.admits?.(tool) ?? true);
     };
     const found = this.deps.engine.query(query, { maxResults: limit, filter: eligible });
     // A query that is itself a name or a select: resolves outside the filter; keep only eligible tools.

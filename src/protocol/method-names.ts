@@ -26,4 +26,10 @@ export const Method = {
   ServerLogs: "toolpool/servers/logs",
   ServerRestart: "toolpool/servers/restart",
   Explain: "toolpool/explain",
+  AuthLogin: "toolpool/auth/login",
+  AuthWait: "toolpool/auth/wait",
+  AuthStatus: "toolpool/auth/status",
+  AuthLogout: "toolpool/auth/logout",
+  Projects: "toolpool/projects",
+  ProjectsRescan: "toolpool/projects/rescan",
 } as const;

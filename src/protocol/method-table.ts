@@ -9,6 +9,9 @@ import { Method } from "./method-names.ts";
 import { explainParams, type Explanation } from "./explain.ts";
 import {
   assembleParams,
+  authLoginParams,
+  authNameParams,
+  authStatusParams,
   callParams,
   cronAckParams,
   cronSubscribeParams,
@@ -23,7 +26,12 @@ import {
   serverNameParams,
   sessionParams,
   sessionRefParams,
+  toolsParams,
   type AssembleResult,
+  type AuthLoginResult,
+  type AuthStatusSummary,
+  type ProjectSummaryResult,
+  type ServerSummary,
   type CallResult,
   type CompactResult,
   type FlagsResult,
@@ -54,7 +62,7 @@ export const METHOD_PARAMS = {
   [Method.TurnStarted]: prefetchParams,
   [Method.Prefetch]: prefetchParams,
   [Method.Status]: sessionRefParams,
-  [Method.Tools]: sessionRefParams,
+  [Method.Tools]: toolsParams,
   [Method.Servers]: sessionRefParams,
   [Method.ServerLogs]: serverNameParams,
   [Method.ServerRestart]: serverNameParams,
@@ -63,6 +71,12 @@ export const METHOD_PARAMS = {
   [Method.CronSubscribe]: cronSubscribeParams,
   [Method.CronAck]: cronAckParams,
   [Method.Explain]: explainParams,
+  [Method.AuthLogin]: authLoginParams,
+  [Method.AuthWait]: authNameParams,
+  [Method.AuthStatus]: authStatusParams,
+  [Method.AuthLogout]: authNameParams,
+  [Method.Projects]: noParams,
+  [Method.ProjectsRescan]: noParams,
 } as const;
 
 export interface MethodResults {
@@ -87,6 +101,12 @@ export interface MethodResults {
   [Method.CronSubscribe]: { subscribed: boolean; jobId: string; sessionId: string };
   [Method.CronAck]: { acked: number };
   [Method.Explain]: Explanation;
+  [Method.AuthLogin]: AuthLoginResult;
+  [Method.AuthWait]: { name: string; loggedIn: boolean; server: ServerSummary | undefined };
+  [Method.AuthStatus]: { servers: AuthStatusSummary[] };
+  [Method.AuthLogout]: { name: string; loggedOut: boolean; server: ServerSummary | undefined };
+  [Method.Projects]: { projects: ProjectSummaryResult[] };
+  [Method.ProjectsRescan]: { projects: ProjectSummaryResult[] };
 }
 
 export type MethodName = keyof typeof METHOD_PARAMS & keyof MethodResults;

@@ -56,6 +56,8 @@ export const sessionParams = z.strictObject({
    * itself with `toolpool/cronAck`. Omitted keeps what the connection said before (false at first).
    */
   cronAcks: z.boolean().optional(),
+  /** A tool profile from the config: the session's pool is only its tools (see docs/operations.md). */
+  profile: z.string().min(1).max(64).optional(),
 });
 
 export const assembleParams = z.strictObject({
@@ -114,6 +116,9 @@ export const flagsParams = z.strictObject(sessionRef);
 /** `toolpool/status`, `tools`, `servers`: like every `toolpool/*` method they take an optional `sessionId` (it must exist). */
 export const sessionRefParams = z.strictObject(sessionRef);
 
+/** `toolpool/tools`: also the pool one profile of the config leaves (`toolpool tools --profile NAME`). */
+export const toolsParams = z.strictObject({ ...sessionRef, profile: z.string().min(1).max(64).optional() });
+
 export const cronSubscribeParams = z.strictObject({
   ...sessionRef,
   jobId: z.string().min(1).max(128),
@@ -159,6 +164,8 @@ export interface SessionResult {
     attributes: Record<string, string | number | boolean>;
     /** Runtime-flag values fixed when the session opened. */
     runtime: { unsupportedModels: readonly string[]; autoPercent: number; searchMaxResults: number; disabledTools: readonly string[] };
+    /** The session's tool profile (groups expanded), or null for the whole pool. */
+    profile: { name: string; include: string[]; exclude: string[] } | null;
   };
 }
 
@@ -177,6 +184,8 @@ export interface ToolSummary {
   stale?: boolean;
   /** MCP tools: description or schema differs from the first version seen. */
   changed?: boolean;
+  /** MCP tools: the server waits for `toolpool auth login` (the tool is listed, calls fail until then). */
+  needsAuth?: boolean;
 }
 
 export interface ToolsResult {
@@ -316,8 +325,10 @@ export interface StatusResult {
 /** One configured MCP server as `toolpool/servers` reports it. */
 export interface ServerSummary {
   name: string;
-  /** idle (lazy, not needed yet), pending, connected, failed, parked, disabled, stopped. */
+  /** idle (lazy, not needed yet), pending, connected, failed, parked, disabled, stopped, needs-auth. */
   state: string;
+  /** needs-auth: the exact command that logs in (its cached tools stay searchable meanwhile). */
+  login?: string;
   /** Why it is failed or parked, with the tail of its stderr. */
   reason?: string;
   transport: "stdio" | "http" | "sse";
@@ -346,4 +357,42 @@ export interface ServerLogsResult {
 
 export interface ServerRestartResult {
   server: ServerSummary;
+}
+
+
+/** `toolpool/auth/*`: OAuth for HTTP MCP servers (docs/protocol.md). */
+export const MAX_LOGIN_TIMEOUT_MS = 30 * 60_000;
+const serverName = z.string().min(1).max(200);
+export const authLoginParams = z.strictObject({ name: serverName, timeoutMs: z.number().int().min(1_000).max(MAX_LOGIN_TIMEOUT_MS).optional() });
+export const authNameParams = z.strictObject({ name: serverName });
+export const authStatusParams = z.strictObject({ name: serverName.optional() });
+
+/** One HTTP MCP server's login, never its tokens. */
+export interface AuthStatusSummary {
+  name: string;
+  url: string;
+  loggedIn: boolean;
+  expiresAt?: string;
+  refreshable: boolean;
+  client: "configured" | "registered" | "none";
+  loginInProgress: boolean;
+  staticAuthorization: boolean;
+  tokenFile: string;
+}
+
+export interface AuthLoginResult {
+  name: string;
+  authorizationUrl: string;
+  redirectUrl: string;
+  expiresAt: string;
+}
+
+/** A project root with a `.toolpool.json` (or `.mcp.json`), and whether it is trusted. */
+export interface ProjectSummaryResult {
+  root: string;
+  file?: string;
+  trusted: boolean;
+  servers: string[];
+  defaultProfile?: string;
+  error?: string;
 }

@@ -7,6 +7,7 @@ import type { FlagAttributes } from "../flags/runtime-flags.ts";
 import type { Discovery } from "../protocol/explain.ts";
 import type { PermissionSettings } from "../permissions/rules.ts";
 import type { Tool } from "../tool/tool.ts";
+import type { ResolvedProfile } from "../pool/profile.ts";
 import { CallScheduler } from "./call-scheduler.ts";
 import { systemClock, type Clock } from "../runtime/clock.ts";
 
@@ -34,6 +35,8 @@ export interface SessionSettings {
   attributes: Record<string, string | number | boolean>;
   /** Runtime-flag values fixed when the session opened, so a flip never reshapes its array. */
   runtime: RuntimeSnapshot;
+  /** The tool profile the session picked, groups expanded when it opened; null: the whole pool. */
+  profile: ResolvedProfile | null;
 }
 
 /** The runtime flags a session reads, as they were when it opened. */
@@ -55,6 +58,10 @@ export interface SessionOwnTools {
   structuredOutput?: Tool;
   /** The schema `structuredOutput` was built from (a re-opened session may change it). */
   outputSchema: Record<string, unknown> | null;
+  /** Whether a pool tool is in the session's profile and projects (always, without a profile). */
+  admits: (tool: Tool) => boolean;
+  /** The session's view of the pool (profile and projects applied), kept until the pool or the settings change. */
+  view: <P extends { readonly tools: readonly Tool[] }>(pool: P) => P;
 }
 
 export class Session {

@@ -11,6 +11,7 @@ import { SettingsError } from "../runtime/errors.ts";
 import { applyPermissionCeiling, OPERATOR_DEFAULTS, PermissionCeilingError } from "../permissions/ceiling.ts";
 import type { PermissionSettings } from "../permissions/rules.ts";
 import type { sessionParams } from "../protocol/methods.ts";
+import { ProfileError, resolveProfile, type ResolvedProfile } from "../pool/profile.ts";
 import type { AnnouncementStyle, Provider, RuntimeSnapshot, SessionSettings } from "./session.ts";
 
 export type SessionRequest = z.output<typeof sessionParams>;
@@ -23,6 +24,8 @@ export interface SettingsDefaults {
   prefetchCompiled: boolean;
   /** Runtime-flag values for a session opening with these settings; fixed for its life. */
   runtime?: (facts: RuntimeFacts) => RuntimeDefaults;
+  /** The default profile of a project whose root is among the session's workspace roots. */
+  projectProfile?: (workspaceRoots: readonly string[]) => string | undefined;
 }
 
 export interface RuntimeFacts {
@@ -82,6 +85,7 @@ export function resolveSettings(
       searchMaxResults: runtime.searchMaxResults,
       disabledTools: runtime.disabledTools,
     },
+    profile: sessionProfile(request, defaults, workspaceRoots, previous),
   };
 }
 
@@ -92,6 +96,26 @@ function sessionPermissions(config: Config, request: SessionRequest): Permission
   } catch (error) {
     if (!(error instanceof PermissionCeilingError)) throw error;
     throw new SettingsError(error.field, error.message);
+  }
+}
+
+/**
+ * The client's pick, else what the session had, else its project's default, else $TOOLPOOL_PROFILE
+ * (for harnesses that can set only an environment). Resolved once: a config reload does not
+ * reshape an open session's tools.
+ */
+function sessionProfile(request: SessionRequest, defaults: SettingsDefaults, roots: readonly string[], previous?: SessionSettings): ResolvedProfile | null {
+  // Asked every time: opening a session in a project is also how its project file gets read.
+  const projectDefault = defaults.projectProfile?.(roots);
+  if (request.profile === undefined && previous) return previous.profile;
+  const name = request.profile ?? projectDefault ?? (defaults.env.TOOLPOOL_PROFILE || undefined);
+  if (name === undefined) return null;
+  try {
+    return resolveProfile(name, defaults.config);
+  } catch (error) {
+    if (!(error instanceof ProfileError)) throw error;
+    const from = request.profile !== undefined ? "" : projectDefault !== undefined ? " (the project's defaultProfile)" : " (from TOOLPOOL_PROFILE)";
+    throw new SettingsError(`profile`, `${error.message}${from}`);
   }
 }
 

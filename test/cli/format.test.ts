@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { formatServers, plural } from "../../src/cli/format.ts";
+import { formatServers, formatStatus, formatTools, plural } from "../../src/cli/format.ts";
+import { formatAuthStatus } from "../../src/cli/auth-command.ts";
 import type { ServerSummary } from "../../src/protocol/methods.ts";
 
 const server = (overrides: Partial<ServerSummary>): ServerSummary => ({
@@ -26,6 +27,29 @@ describe("CLI formatting", () => {
       "sequential-thinking connected 1 tool, stdio, pid 42, 1 restart, 1 call running",
       "memory connected 9 tools, stdio, pid 43",
     ]);
+  });
+
+  test("a tool whose server needs a login says the command; auth status never shows more than it is given", () => {
+    const text = formatTools({
+      tools: [{ name: "mcp__linear__x", description: "Does x.", source: "mcp", server: "linear", deferred: true, readOnly: false, concurrencySafe: false, destructive: false, openWorld: false, alwaysLoad: false, stale: true, needsAuth: true }],
+      collisions: [],
+    });
+    expect(text).toContain("[deferred, mcp:linear, cached, needs login: toolpool auth login linear] Does x.");
+    expect(formatAuthStatus([{ name: "linear", url: "https://mcp.linear.app/mcp", loggedIn: false, refreshable: false, client: "none", loginInProgress: false, staticAuthorization: false, tokenFile: "/s/oauth/linear.ab.json" }])).toBe(
+      "linear  https://mcp.linear.app/mcp\n  not logged in — run toolpool auth login linear\n  client: none; token file: /s/oauth/linear.ab.json",
+    );
+  });
+
+  test("`toolpool status` says what waiting servers wait for", () => {
+    const text = formatStatus({
+      version: "1", tier: "pro", features: [], compiled: true, pid: 1, socket: "/s", uptimeMs: 0,
+      sessions: { active: 0, detached: 0 }, connections: 0, tools: { total: 0, builtin: 0, mcp: 0 },
+      calls: { total: 0, inFlight: 0 }, memory: { rssBytes: 0, heapUsedBytes: 0 },
+      mcpServers: { total: 3, connected: 1, "needs-auth": 1, untrusted: 1 },
+    });
+    expect(text.split("\n").slice(-1)[0]).toBe(
+      "  waiting: 1 need an OAuth login (toolpool auth login NAME); 1 wait for their project file to be trusted (toolpool trust PATH) — toolpool servers says which",
+    );
   });
 });
 

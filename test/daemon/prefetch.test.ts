@@ -23,6 +23,20 @@ async function result(client: RawClient, method: string, params: Record<string, 
 
 describe("prefetch over the socket", () => {
   if (feature("PREFETCH")) {
+    test("a tool outside the session's profile is never suggested", async () => {
+      await using harness = await startTestDaemon({ builtins: [echoTool, translate], config: { profiles: { echoOnly: { include: ["Echo"] } } } });
+      using client = await RawClient.open(harness.socketPath);
+      const messages = [{ role: "user", content: "please translate this sentence into French" }];
+      const prefetch = async (sessionId: unknown) => {
+        client.send({ jsonrpc: "2.0", method: "toolpool/turnStarted", params: { sessionId, messages } });
+        return result(client, "toolpool/prefetch", { sessionId, messages });
+      };
+      const inside = await result(client, "toolpool/session", { delivery: "proxy", model: "gpt-5", profile: "echoOnly" });
+      expect(await prefetch(inside.sessionId)).toMatchObject({ precomputed: true, skipped: "nothing_new", suggestions: [] });
+      const whole = await result(client, "toolpool/session", { delivery: "proxy", model: "gpt-5" });
+      expect(await prefetch(whole.sessionId)).toMatchObject({ precomputed: true, suggestions: [{ name: "TranslateText" }] });
+    });
+
     test("turn start, then prefetch; in proxy the suggested tool runs through ExecuteExtraTool", async () => {
       await using harness = await startTestDaemon({ builtins: [echoTool, translate] });
       using client = await RawClient.open(harness.socketPath);

@@ -15,9 +15,20 @@ import type { Dispatcher } from "../dispatcher.ts";
 import type { SessionBinding, WireFacts } from "../state.ts";
 import type { ToolPoolCore } from "../../core/tool-pool-core.ts";
 import { isDeferredTool } from "../../deferral/is-deferred.ts";
+import { applyProfile, ProfileError, resolveProfile } from "../../pool/profile.ts";
+import type { Config } from "../../config/schema.ts";
+
+function namedProfile(config: Config, name: string) {
+  try {
+    return resolveProfile(name, config);
+  } catch (error) {
+    if (!(error instanceof ProfileError)) throw error;
+    throw new RpcError(ErrorCode.InvalidParams, `Invalid params: field "profile": ${error.message}`);
+  }
+}
 
 /** What the admin methods use of the core. */
-export type AdminCore = Pick<ToolPoolCore, "pool" | "sessions" | "stats" | "mcp" | "flags" | "flagAttributes">;
+export type AdminCore = Pick<ToolPoolCore, "pool" | "sessions" | "stats" | "mcp" | "flags" | "flagAttributes" | "config">;
 
 export function registerAdminMethods(dispatcher: Dispatcher, core: AdminCore, wire: SessionBinding & WireFacts): void {
   dispatcher.register(
@@ -49,7 +60,7 @@ export function registerAdminMethods(dispatcher: Dispatcher, core: AdminCore, wi
     Method.Tools,
     (params, { connection }): ToolsResult => {
       if (params.sessionId) wire.sessionFor(connection, params.sessionId);
-      const pool = core.pool();
+      const pool = params.profile === undefined ? core.pool() : applyProfile(core.pool(), namedProfile(core.config(), params.profile));
       return {
         tools: pool.tools.map((tool) => ({
           name: tool.name,

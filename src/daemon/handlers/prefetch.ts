@@ -10,9 +10,10 @@ import type { Session } from "../../session/session.ts";
 import type { Dispatcher } from "../dispatcher.ts";
 import type { SessionBinding } from "../state.ts";
 import type { ToolPoolCore } from "../../core/tool-pool-core.ts";
+import { sessionTools } from "../../core/session-tools.ts";
 
 /** What prefetch uses of the core. */
-export type PrefetchCore = Pick<ToolPoolCore, "search" | "pool" | "ensureServerStarted" | "prefetchMaxResults" | "prefetchEnabled" | "logger">;
+export type PrefetchCore = Pick<ToolPoolCore, "search" | "pool" | "ensureServerStarted" | "prefetchMaxResults" | "prefetchEnabled" | "logger" | "sessionToolDeps">;
 
 export function registerPrefetchMethods(dispatcher: Dispatcher, core: PrefetchCore, wire: SessionBinding): void {
   const prefetcher = new Prefetcher({
@@ -28,6 +29,7 @@ export function registerPrefetchMethods(dispatcher: Dispatcher, core: PrefetchCo
       delivery: delivery === "native" ? "native" : "proxy",
       enabled: session.settings.prefetch && delivery !== "standard" && core.prefetchEnabled(session),
       discovered: session.discovered,
+      admits: sessionTools(session, core.sessionToolDeps()).admits,
     };
   };
   const turnStarted = (session: Session, messages: readonly unknown[]) => {

@@ -1,0 +1,91 @@
+/**
+ * `toolpool trust PATH` approves a project's `.toolpool.json` (or `.mcp.json`) — PATH is the file or
+ * its directory — pinned to its current content; `toolpool trust --list` shows the approvals and
+ * `toolpool trust --revoke PATH` takes one back. It prints what the file will run before it is
+ * approved, writes the trust store itself (the daemon only reads it), and asks a running daemon
+ * to read its project files again.
+ */
+import { realpathSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import { NotRunningError, ToolpoolClient } from "../client/client.ts";
+import { ProjectFileError, readProjectFile, type ProjectFile } from "../config/project-file.ts";
+import { defaultTrustPath, TrustStore } from "../config/trust-store.ts";
+import { resolveSocketPath } from "../daemon/socket-path.ts";
+import { Method } from "../protocol/method-names.ts";
+import type { ClientCommandOptions } from "./commands.ts";
+import { ExitCode, UsageError } from "./exit-codes.ts";
+
+export interface TrustCommandOptions extends ClientCommandOptions {
+  list?: boolean;
+  revoke?: boolean;
+  env?: NodeJS.ProcessEnv;
+}
+
+export async function trustCommand(options: TrustCommandOptions, args: readonly string[]): Promise<number> {
+  const store = new TrustStore(defaultTrustPath(options.env ?? process.env));
+  if (options.list) {
+    if (args.length > 0) throw new UsageError("usage: toolpool trust --list");
+    const entries = store.entries();
+    if (options.json) options.out(JSON.stringify({ trusted: entries }));
+    else options.out(Object.entries(entries).map(([file, entry]) => `${file}  sha256 ${entry.sha256.slice(0, 12)}…  since ${entry.trustedAt}`).join("\n") || "no project files are trusted");
+    return ExitCode.Ok;
+  }
+  const [path, ...extra] = args;
+  if (!path || extra.length > 0) throw new UsageError("usage: toolpool trust PATH | toolpool trust --revoke PATH | toolpool trust --list");
+  const project = findProject(resolve(path));
+  if (options.revoke) {
+    const revoked = store.revoke(project.file);
+    options.out(options.json ? JSON.stringify({ file: project.file, revoked }) : revoked ? `no longer trusted: ${project.file}` : `${project.file} was not trusted`);
+  } else {
+    store.trust(project.file, project.sha256);
+    if (options.json) options.out(JSON.stringify({ file: project.file, sha256: project.sha256, servers: Object.keys(project.servers) }));
+    else options.out(describeApproval(project));
+  }
+  await tellDaemon(options);
+  return ExitCode.Ok;
+}
+
+function findProject(path: string): ProjectFile {
+  let root = path;
+  try {
+    if (statSync(path).isFile()) root = resolve(path, "..");
+  } catch {
+    throw new UsageError(`${path} does not exist`);
+  }
+  let project: ProjectFile | undefined;
+  try {
+    project = readProjectFile(realpathSync(root));
+  } catch (error) {
+    if (error instanceof ProjectFileError) throw new UsageError(error.message);
+    throw error;
+  }
+  if (!project) throw new UsageError(`${root} has no .toolpool.json or .mcp.json`);
+  if (path !== root && realpathSync(path) !== project.file) throw new UsageError(`${path} is not the project file of ${root} (that is ${project.file})`);
+  return project;
+}
+
+/** What the user just approved, in the words of what will run. */
+function describeApproval(project: ProjectFile): string {
+  const lines = [`trusted ${project.file} (sha256 ${project.sha256.slice(0, 12)}…); a change to the file will need a new approval`];
+  for (const [name, server] of Object.entries(project.servers)) {
+    const what = "url" in server ? `${server.type} ${server.url}` : [server.command, ...server.args].join(" ");
+    lines.push(`  ${name}: ${what}${server.disabled ? " (disabled)" : ""}`);
+  }
+  if (project.defaultProfile) lines.push(`  default profile: ${project.defaultProfile}`);
+  return lines.join("\n");
+}
+
+async function tellDaemon(options: TrustCommandOptions): Promise<void> {
+  let client: ToolpoolClient;
+  try {
+    client = await ToolpoolClient.connect(resolveSocketPath(options.socket));
+  } catch (error) {
+    if (error instanceof NotRunningError) return;
+    throw error;
+  }
+  try {
+    await client.request(Method.ProjectsRescan);
+  } finally {
+    client.close();
+  }
+}

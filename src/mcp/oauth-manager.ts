@@ -1,0 +1,135 @@
+/**
+ * The pool's OAuth: one ServerAuth per HTTP server (its tokens, its single refresh), the logins in
+ * progress (at most one per server; a new one replaces the old), and what `toolpool auth status`
+ * shows — which never includes a token, only whether there is one and when it expires.
+ */
+import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { Logger } from "../runtime/logger.ts";
+import { beginLogin, type LoginAttempt } from "./oauth-login.ts";
+import { expiresAt, OAuthStore } from "./oauth-store.ts";
+import { ServerAuth } from "./server-auth.ts";
+import type { RemoteServerSpec, ServerSpec } from "./server-spec.ts";
+
+export interface OAuthManagerOptions {
+  dir: string;
+  logger: Logger;
+  now: () => number;
+  baseFetch?: FetchLike;
+  /** A login completed: reconnect the server (whether or not anyone waits for the login). */
+  onLoggedIn?: (server: string) => Promise<unknown>;
+}
+
+export interface PendingLogin {
+  attempt: LoginAttempt;
+  /** Settles once the login completed and the server was reconnected (or the login failed). */
+  reconnected: Promise<void>;
+}
+
+export interface AuthStatus {
+  name: string;
+  url: string;
+  /** There is an access token (it may be expired; a refresh token renews it). */
+  loggedIn: boolean;
+  expiresAt?: string;
+  refreshable: boolean;
+  client: "configured" | "registered" | "none";
+  loginInProgress: boolean;
+  /** With a static Authorization header the server is not OAuth's business. */
+  staticAuthorization: boolean;
+  tokenFile: string;
+}
+
+export class OAuthManager {
+  readonly store: OAuthStore;
+  readonly #auth = new Map<string, ServerAuth>();
+  readonly #logins = new Map<string, PendingLogin>();
+
+  constructor(private readonly options: OAuthManagerOptions) {
+    this.store = new OAuthStore(options.dir);
+  }
+
+  /** What the server's requests go through; undefined for stdio, or when its config sends its own Authorization. */
+  serverAuth(spec: ServerSpec): ServerAuth | undefined {
+    if (spec.transport === "stdio" || hasStaticAuthorization(spec)) return undefined;
+    const existing = this.#auth.get(spec.name);
+    if (existing && existing.options.url === spec.url) return existing;
+    const created = new ServerAuth({
+      server: spec.name,
+      url: spec.url,
+      settings: spec.oauth,
+      store: this.store,
+      logger: this.options.logger,
+      now: this.options.now,
+      ...(this.options.baseFetch && { baseFetch: this.options.baseFetch }),
+    });
+    this.#auth.set(spec.name, created);
+    return created;
+  }
+
+  async login(spec: RemoteServerSpec, timeoutMs: number): Promise<LoginAttempt> {
+    this.#logins.get(spec.name)?.attempt.cancel("a newer login replaced this one");
+    const attempt = await beginLogin({
+      server: spec.name,
+      url: spec.url,
+      settings: spec.oauth,
+      store: this.store,
+      now: this.options.now,
+      timeoutMs,
+      ...(this.options.baseFetch && { baseFetch: this.options.baseFetch }),
+    });
+    // Kept after it settles, until a newer login replaces it: the browser may come back before
+    // the CLI's `auth/wait` arrives, and that wait must still hear how the login ended.
+    const reconnected = attempt.done.then(
+      async () => {
+        this.options.logger.info("MCP OAuth login completed", { server: spec.name });
+        await this.options.onLoggedIn?.(spec.name);
+      },
+      (error: Error) => {
+        this.options.logger.warn("MCP OAuth login failed", { server: spec.name, reason: error.message });
+        throw error;
+      },
+    );
+    reconnected.catch(() => {});
+    this.#logins.set(spec.name, { attempt, reconnected });
+    return attempt;
+  }
+
+  pendingLogin(name: string): PendingLogin | undefined {
+    return this.#logins.get(name);
+  }
+
+  status(spec: RemoteServerSpec): AuthStatus {
+    const record = this.store.read(spec.name, spec.url);
+    const expiry = expiresAt(record);
+    return {
+      name: spec.name,
+      url: spec.url,
+      loggedIn: Boolean(record.tokens?.access_token),
+      ...(expiry !== undefined && { expiresAt: new Date(expiry).toISOString() }),
+      refreshable: Boolean(record.tokens?.refresh_token),
+      client: spec.oauth?.clientId ? "configured" : record.client ? "registered" : "none",
+      loginInProgress: this.#logins.get(spec.name)?.attempt.settled === false,
+      staticAuthorization: hasStaticAuthorization(spec),
+      tokenFile: this.store.pathFor(spec.name, spec.url),
+    };
+  }
+
+  /** Forgets the server's tokens (the registration is kept); true when there were any. */
+  logout(spec: RemoteServerSpec): boolean {
+    this.#logins.get(spec.name)?.attempt.cancel("logged out");
+    const record = this.store.read(spec.name, spec.url);
+    if (!record.tokens) return false;
+    const { tokens: _tokens, obtainedAt: _at, ...rest } = record;
+    this.store.write(spec.name, rest);
+    return true;
+  }
+
+  close(): void {
+    for (const { attempt } of this.#logins.values()) attempt.cancel("the daemon is stopping");
+    this.#logins.clear();
+  }
+}
+
+export function hasStaticAuthorization(spec: RemoteServerSpec): boolean {
+  return Object.keys(spec.headers).some((header) => header.toLowerCase() === "authorization");
+}

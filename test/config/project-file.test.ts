@@ -1,0 +1,62 @@
+/** Project files and the trust store: formats, bounds, refusals, and approvals pinned to content. */
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, realpathSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ProjectFileError, readProjectFile } from "../../src/config/project-file.ts";
+import { contentHash, TrustStore } from "../../src/config/trust-store.ts";
+import { tempDir } from "../mcp/helpers.ts";
+
+const root = () => realpathSync(tempDir("project-"));
+
+describe("project files", () => {
+  test(".toolpool.json wins over .mcp.json; .mcp.json keeps only mcpServers; the hash is of the bytes read", () => {
+    const dir = root();
+    writeFileSync(join(dir, ".mcp.json"), JSON.stringify({ mcpServers: { a: { command: "a" } }, otherTool: { x: 1 } }));
+    const fromMcpJson = readProjectFile(dir);
+    expect(fromMcpJson).toMatchObject({ root: dir, file: join(dir, ".mcp.json"), servers: { a: { command: "a", args: [] } } });
+    const text = JSON.stringify({ mcpServers: { b: { type: "http", url: "https://example.com/mcp" } }, defaultProfile: "coding" });
+    writeFileSync(join(dir, ".toolpool.json"), text);
+    expect(readProjectFile(dir)).toMatchObject({ file: join(dir, ".toolpool.json"), sha256: contentHash(text), defaultProfile: "coding" });
+    expect(readProjectFile(root())).toBeUndefined();
+  });
+
+  test("refusals name the file and the field; unknown keys in .toolpool.json are errors", () => {
+    const dir = root();
+    writeFileSync(join(dir, ".toolpool.json"), JSON.stringify({ mcpServers: {}, defaultProfil: "x" }));
+    expect(() => readProjectFile(dir)).toThrow(ProjectFileError);
+    expect(() => readProjectFile(dir)).toThrow(/project file .*\.toolpool\.json is invalid:\n.*defaultProfil/);
+    writeFileSync(join(dir, ".toolpool.json"), "{ not json");
+    expect(() => readProjectFile(dir)).toThrow(/is not valid JSON/);
+    writeFileSync(join(dir, ".toolpool.json"), JSON.stringify({ mcpServers: { "bad name": { command: "x" } } }));
+    expect(() => readProjectFile(dir)).toThrow(/the name "bad name" is not allowed/);
+  });
+
+  test("a FIFO is refused at once (never blocks), and so is a file over 1 MiB", () => {
+    const dir = root();
+    const fifo = join(dir, ".toolpool.json");
+    expect(Bun.spawnSync(["mkfifo", fifo]).exitCode).toBe(0);
+    expect(() => readProjectFile(dir)).toThrow(/is not a regular file/);
+    const big = root();
+    writeFileSync(join(big, ".toolpool.json"), `{"mcpServers":{},"$schema":"${"x".repeat(1024 * 1024)}"}`);
+    expect(() => readProjectFile(big)).toThrow(/over the 1048576-byte limit/);
+  });
+});
+
+describe("the trust store", () => {
+  test("an approval holds for that content only; revoke takes it back; the file is 0600", () => {
+    const dir = tempDir("trust-");
+    mkdirSync(join(dir, "state"));
+    const store = new TrustStore(join(dir, "state", "trust.json"));
+    expect(store.isTrusted("/p/.toolpool.json", "aa")).toBe(false);
+    store.trust("/p/.toolpool.json", "aa");
+    expect(store.isTrusted("/p/.toolpool.json", "aa")).toBe(true);
+    expect(store.isTrusted("/p/.toolpool.json", "bb")).toBe(false);
+    expect(store.isTrusted("/q/.toolpool.json", "aa")).toBe(false);
+    expect(statSync(store.path).mode & 0o777).toBe(0o600);
+    expect(store.revoke("/p/.toolpool.json")).toBe(true);
+    expect(store.isTrusted("/p/.toolpool.json", "aa")).toBe(false);
+    expect(store.revoke("/p/.toolpool.json")).toBe(false);
+    // Prototype keys are not approvals.
+    expect(store.isTrusted("__proto__", "aa")).toBe(false);
+  });
+});

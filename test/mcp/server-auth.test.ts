@@ -1,0 +1,124 @@
+/**
+ * ServerAuth in process with a scripted network: one refresh for many concurrent requests at
+ * expiry, a refused refresh logs out (needs-auth), an unreachable or failing authorization server
+ * does not, and a 401 with nothing stored asks for a login.
+ */
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { OAuthStore } from "../../src/mcp/oauth-store.ts";
+import { findNeedsAuth, ServerAuth } from "../../src/mcp/server-auth.ts";
+import { silentLogger } from "../../src/runtime/logger.ts";
+import { tempDir } from "./helpers.ts";
+
+const MCP_URL = "http://mcp.test/mcp";
+const AS = "http://as.test";
+
+function setup(tokenEndpoint: (body: URLSearchParams) => Promise<Response>, stored = true) {
+  const store = new OAuthStore(join(tempDir("auth-"), "oauth"));
+  if (stored) {
+    store.write("srv", {
+      serverUrl: MCP_URL,
+      client: { client_id: "client-1" },
+      discovery: {
+        authorizationServerUrl: AS,
+        authorizationServerMetadata: { issuer: AS, authorization_endpoint: `${AS}/authorize`, token_endpoint: `${AS}/token`, response_types_supported: ["code"] },
+      },
+      tokens: { access_token: "old-token", refresh_token: "refresh-1", token_type: "Bearer", expires_in: 3600 },
+      obtainedAt: 0,
+    });
+  }
+  const seen: string[] = [];
+  const network: FetchLike = async (url, init) => {
+    if (String(url) === `${AS}/token`) return tokenEndpoint(new URLSearchParams(String(init?.body)));
+    const authorization = new Headers(init?.headers).get("authorization");
+    seen.push(authorization ?? "");
+    return authorization === "Bearer new-token" ? Response.json({ ok: true }) : new Response("no", { status: 401 });
+  };
+  const clock = { now: 0 };
+  const auth = new ServerAuth({ server: "srv", url: MCP_URL, settings: undefined, store, logger: silentLogger, now: () => clock.now, baseFetch: network });
+  return { store, auth, seen, clock };
+}
+
+const request = (auth: ServerAuth) => auth.fetch(MCP_URL, { method: "POST", body: "{}" });
+
+describe("ServerAuth", () => {
+  test("at expiry, twenty concurrent requests share one refresh and all carry the new token", async () => {
+    const refreshes: URLSearchParams[] = [];
+    const release = Promise.withResolvers<void>();
+    const { auth, seen, clock, store } = setup(async (body) => {
+      refreshes.push(body);
+      await release.promise;
+      return Response.json({ access_token: "new-token", refresh_token: "refresh-2", token_type: "Bearer", expires_in: 3600 });
+    });
+    clock.now = 3600_000 - 30_000; // inside the minute before expiry
+    // All twenty are under way before the token endpoint may answer.
+    const pending = Array.from({ length: 20 }, () => request(auth));
+    release.resolve();
+    const responses = await Promise.all(pending);
+    expect(responses.map((response) => response.status)).toEqual(Array(20).fill(200));
+    expect(refreshes).toHaveLength(1);
+    expect(refreshes[0]?.get("grant_type")).toBe("refresh_token");
+    expect(refreshes[0]?.get("refresh_token")).toBe("refresh-1");
+    expect(new Set(seen)).toEqual(new Set(["Bearer new-token"]));
+    expect(store.read("srv", MCP_URL).tokens).toMatchObject({ access_token: "new-token", refresh_token: "refresh-2" });
+  });
+
+  test("a refused refresh (invalid_grant) needs a login and forgets the tokens", async () => {
+    const { auth, clock, store } = setup(async () => Response.json({ error: "invalid_grant", error_description: "revoked" }, { status: 400 }));
+    clock.now = 3600_000;
+    const error = await request(auth).catch((caught: unknown) => caught);
+    expect(findNeedsAuth(error)?.message).toBe('MCP server "srv" needs a login (the authorization server refused the refresh: revoked); run `toolpool auth login srv`');
+    expect(store.read("srv", MCP_URL).tokens).toBeUndefined();
+  });
+
+  for (const [what, endpoint] of [
+    ["unreachable", async () => Promise.reject(new TypeError("fetch failed"))],
+    ["answering 503", async () => new Response("down", { status: 503 })],
+  ] as const) {
+    test(`an authorization server ${what} fails the request but logs no one out`, async () => {
+      const { auth, clock, store } = setup(endpoint);
+      clock.now = 3600_000;
+      const error = await request(auth).catch((caught: unknown) => caught);
+      expect(findNeedsAuth(error)).toBeUndefined();
+      expect((error as Error).message).toStartWith('could not refresh the OAuth token of MCP server "srv"');
+      expect(store.read("srv", MCP_URL).tokens?.refresh_token).toBe("refresh-1");
+    });
+  }
+
+  test("a 401 with nothing stored asks for a login; nothing is sent to the token endpoint", async () => {
+    let asked = 0;
+    const { auth } = setup(async () => {
+      asked++;
+      return new Response("", { status: 500 });
+    }, false);
+    const error = await request(auth).catch((caught: unknown) => caught);
+    expect(findNeedsAuth(error)?.message).toContain("it answered 401 and no one has logged in");
+    expect(asked).toBe(0);
+  });
+
+  test("the token goes to the server's own origin only", async () => {
+    const { auth } = setup(async () => new Response("", { status: 500 }));
+    const sent: (string | null)[] = [];
+    const spying = new ServerAuth({ ...auth.options, baseFetch: async (url, init) => {
+      sent.push(`${String(url)} ${new Headers(init?.headers).get("authorization")}`);
+      return Response.json({});
+    } });
+    await spying.fetch("http://elsewhere.test/mcp", { method: "POST" });
+    await spying.fetch(MCP_URL, { method: "POST" });
+    expect(sent).toEqual(["http://elsewhere.test/mcp null", `${MCP_URL} Bearer old-token`]);
+  });
+});
+
+describe("oauth in a server entry", () => {
+  test("is checked field by field, and its client id and secret expand ${VAR}", async () => {
+    const { parseConfig } = await import("../../src/config/load.ts");
+    const { resolveServerSpecs } = await import("../../src/mcp/server-spec.ts");
+    expect(() => parseConfig({ mcpServers: { r: { type: "http", url: "https://x.test/mcp", oauth: { clientId: "" } } } }, "c.json")).toThrow(/field "mcpServers.r.oauth.clientId"/);
+    expect(() => parseConfig({ mcpServers: { r: { type: "http", url: "https://x.test/mcp", oauth: { client: "x" } } } }, "c.json")).toThrow(/mcpServers.r.oauth.client/);
+    expect(() => parseConfig({ mcpServers: { s: { command: "x", oauth: {} } } }, "c.json")).toThrow(/mcpServers.s.oauth/);
+    const config = parseConfig({ mcpServers: { r: { type: "http", url: "https://x.test/mcp", oauth: { clientId: "${ID}", clientSecret: "${SECRET}", scope: "read" } } } }, "c.json");
+    const [spec] = await resolveServerSpecs(config, { env: { ID: "abc", SECRET: "s3" } });
+    expect(spec).toMatchObject({ oauth: { clientId: "abc", clientSecret: "s3", scope: "read" } });
+  });
+});
