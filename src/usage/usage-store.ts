@@ -1,0 +1,176 @@
+/**
+ * The usage database itself: batched writes in one transaction, pruning to the row caps, clearing,
+ * and the aggregate reads the prior starts from. Loaded with `require` on first use (see
+ * usage-service.ts), so a daemon that has recorded nothing yet never opens SQLite.
+ */
+import { Database } from "bun:sqlite";
+import { chmodSync, closeSync, mkdirSync, openSync } from "node:fs";
+import { dirname } from "node:path";
+import { ROW_CAPS, USAGE_SCHEMA, USAGE_SCHEMA_VERSION, WORKSPACE_TABLES, type StoredEvent, type UsageTable } from "./usage-schema.ts";
+
+/** What the prior of one workspace starts from: its most used tools and what follows what. */
+export interface WorkspaceAggregates {
+  uses: { tool: string; calls: number }[];
+  follows: { from: string; to: string; count: number }[];
+  terms: { term: string; tool: string; count: number }[];
+}
+
+/** Rows read back per workspace to seed its prior (the most recently used first). */
+export const MAX_PRIOR_TOOLS = 2_000;
+export const MAX_PRIOR_FOLLOWS = 10_000;
+export const MAX_PRIOR_TERMS = 20_000;
+
+export class UsageStore {
+  readonly db: Database;
+
+  /** Opens (creating when missing) the database at `path`, private to the user; `":memory:"` for tests. */
+  constructor(readonly path: string) {
+    const onDisk = path !== ":memory:";
+    if (onDisk) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    // Created 0600 before SQLite opens it: a chmod afterwards would leave a window (SQLite gives
+    // the -wal and -shm files the database file's permissions).
+    if (onDisk) closeSync(openSync(path, "a", 0o600));
+    this.db = new Database(path, { create: true, strict: true });
+    try {
+      // The history says what the user works on: nobody else may read it, whatever made the file.
+      if (onDisk) chmodSync(path, 0o600);
+      this.db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 2000;");
+      this.db.exec(USAGE_SCHEMA);
+      const version = this.db.query<{ value: string }, []>("SELECT value FROM meta WHERE key = 'schema'").get();
+      if (version && version.value !== USAGE_SCHEMA_VERSION) {
+        throw new Error(`${path} has usage schema version ${version.value}; this daemon reads version ${USAGE_SCHEMA_VERSION}`);
+      }
+      this.db.run("INSERT OR IGNORE INTO meta (key, value) VALUES ('schema', ?)", [USAGE_SCHEMA_VERSION]);
+    } catch (error) {
+      this.db.close();
+      throw error;
+    }
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  /** Writes a batch in one transaction, then prunes every table it touched back to its cap. */
+  write(events: readonly StoredEvent[]): void {
+    const touched = new Set<UsageTable>();
+    this.db.transaction(() => {
+      for (const event of events) this.#write(event, touched);
+    })();
+    for (const table of touched) this.#prune(table);
+  }
+
+  #write(event: StoredEvent, touched: Set<UsageTable>): void {
+    switch (event.type) {
+      case "search":
+        touched.add("searches");
+        this.db.run(
+          "INSERT OR IGNORE INTO searches (key, at, workspace, session, kind, query, results, zero, select_misses, did_you_mean) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+          [event.key, event.at, event.workspace, event.session, event.kind, event.query, JSON.stringify(event.results), event.results.length === 0 ? 1 : 0, event.selectMisses, event.didYouMean ? 1 : 0],
+        );
+        return;
+      case "conversion":
+        this.db.run("UPDATE searches SET converted = 1, called_tool = ? WHERE key = ?", [event.tool, event.key]);
+        return;
+      case "call":
+        touched.add("calls");
+        this.db.run(
+          "INSERT INTO calls (at, workspace, session, tool, server, duration_ms, error, timeout, truncated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+          [event.at, event.workspace, event.session, event.tool, event.server, event.durationMs, event.isError ? 1 : 0, event.timedOut ? 1 : 0, event.truncated ? 1 : 0],
+        );
+        return;
+      case "use":
+        touched.add("tool_use");
+        this.db.run(
+          "INSERT INTO tool_use (workspace, tool, calls, last_at) VALUES (?, ?, 1, ?) ON CONFLICT (workspace, tool) DO UPDATE SET calls = calls + 1, last_at = excluded.last_at",
+          [event.workspace, event.tool, event.at],
+        );
+        if (event.previous !== null) {
+          touched.add("follows");
+          this.db.run(
+            "INSERT INTO follows (workspace, from_tool, to_tool, count, last_at) VALUES (?, ?, ?, 1, ?) ON CONFLICT (workspace, from_tool, to_tool) DO UPDATE SET count = count + 1, last_at = excluded.last_at",
+            [event.workspace, event.previous, event.tool, event.at],
+          );
+        }
+        for (const other of event.together) {
+          touched.add("together");
+          const [a, b] = other < event.tool ? [other, event.tool] : [event.tool, other];
+          this.db.run(
+            "INSERT INTO together (workspace, a, b, count, last_at) VALUES (?, ?, ?, 1, ?) ON CONFLICT (workspace, a, b) DO UPDATE SET count = count + 1, last_at = excluded.last_at",
+            [event.workspace, a, b, event.at],
+          );
+        }
+        return;
+      case "searchCall":
+        touched.add("search_terms");
+        for (const term of event.terms) {
+          this.db.run(
+            "INSERT INTO search_terms (workspace, term, tool, count, last_at) VALUES (?, ?, ?, 1, ?) ON CONFLICT (workspace, term, tool) DO UPDATE SET count = count + 1, last_at = excluded.last_at",
+            [event.workspace, term, event.tool, event.at],
+          );
+        }
+        return;
+      case "prefetch":
+        touched.add("prefetches");
+        this.db.run("INSERT OR IGNORE INTO prefetches (key, at, workspace, session, tool) VALUES (?, ?, ?, ?, ?)", [event.key, event.at, event.workspace, event.session, event.tool]);
+        return;
+      case "prefetchHit":
+        this.db.run("UPDATE prefetches SET called = 1 WHERE key = ?", [event.key]);
+        return;
+      case "server":
+        touched.add("server_events");
+        this.db.run("INSERT INTO server_events (at, server, kind, latency_ms, parked_ms) VALUES (?, ?, ?, ?, ?)", [event.at, event.server, event.kind, event.latencyMs, event.parkedMs]);
+        return;
+      case "firstRequest":
+        touched.add("first_requests");
+        this.db.run(
+          "INSERT INTO first_requests (at, workspace, session, delivery, announcements, sent_tokens, standard_tokens, counter) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+          [event.at, event.workspace, event.session, event.delivery, event.announcements, event.sentTokens, event.standardTokens, event.counter],
+        );
+        return;
+    }
+  }
+
+  /** Event tables keep their newest rows (by rowid); aggregates their most recently used. */
+  #prune(table: UsageTable): void {
+    const cap = ROW_CAPS[table];
+    if (table === "tool_use" || table === "follows" || table === "together" || table === "search_terms") {
+      const count = this.db.query<{ count: number }, []>(`SELECT COUNT(*) AS count FROM ${table}`).get()?.count ?? 0;
+      if (count <= cap) return;
+      this.db.run(`DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} ORDER BY last_at LIMIT ?)`, [count - cap]);
+      return;
+    }
+    this.db.run(`DELETE FROM ${table} WHERE id <= (SELECT MAX(id) FROM ${table}) - ?`, [cap]);
+  }
+
+  /** Empties the history of one workspace, or all of it (server events included); returns rows removed. */
+  clear(workspace: string | null): number {
+    let removed = 0;
+    this.db.transaction(() => {
+      for (const table of WORKSPACE_TABLES) {
+        removed += workspace === null ? this.db.run(`DELETE FROM ${table}`).changes : this.db.run(`DELETE FROM ${table} WHERE workspace = ?`, [workspace]).changes;
+      }
+      if (workspace === null) removed += this.db.run("DELETE FROM server_events").changes;
+    })();
+    // Deleted rows must not linger in free pages of a file the user asked to clear.
+    this.db.exec("PRAGMA wal_checkpoint(TRUNCATE); VACUUM;");
+    return removed;
+  }
+
+  aggregates(workspace: string): WorkspaceAggregates {
+    const uses = this.db
+      .query<{ tool: string; calls: number }, [string, number]>("SELECT tool, calls FROM tool_use WHERE workspace = ? ORDER BY last_at DESC LIMIT ?")
+      .all(workspace, MAX_PRIOR_TOOLS);
+    const follows = this.db
+      .query<{ from: string; to: string; count: number }, [string, number]>(
+        "SELECT from_tool AS \"from\", to_tool AS \"to\", count FROM follows WHERE workspace = ? ORDER BY last_at DESC LIMIT ?",
+      )
+      .all(workspace, MAX_PRIOR_FOLLOWS);
+    const terms = this.db
+      .query<{ term: string; tool: string; count: number }, [string, number]>(
+        "SELECT term, tool, count FROM search_terms WHERE workspace = ? ORDER BY last_at DESC LIMIT ?",
+      )
+      .all(workspace, MAX_PRIOR_TERMS);
+    return { uses, follows, terms };
+  }
+}
