@@ -57,21 +57,17 @@ function run(historyHalf: "a" | "b") {
   for (const query of scored) ([...goldOf(query)].some((name) => called.has(name)) ? groups.goldInHistory : groups.goldNotInHistory).push(query);
   const measure = (set: EvalQuery[], engine: { query: typeof index.query }) =>
     score(set.map((query) => judge(query, engine.query(query.query, { maxResults: RANKED }).matches.map((match) => match.name))));
-  const report = Object.fromEntries(
-    Object.entries(groups).map(([name, set]) => {
-      const without = measure(set, index);
-      const withPrior = measure(set, learned);
-      return [
-        name,
-        {
-          queries: set.length,
-          without: { "hit@1": without["hit@1"], "hit@5": without["hit@5"] },
-          with: { "hit@1": withPrior["hit@1"], "hit@5": withPrior["hit@5"] },
-          deltaPoints: { "hit@1": points(withPrior["hit@1"] - without["hit@1"]), "hit@5": points(withPrior["hit@5"] - without["hit@5"]) },
-        },
-      ];
-    }),
-  );
+  const compare = (set: EvalQuery[]) => {
+    const without = measure(set, index);
+    const withPrior = measure(set, learned);
+    return {
+      queries: set.length,
+      without: { "hit@1": without["hit@1"], "hit@5": without["hit@5"] },
+      with: { "hit@1": withPrior["hit@1"], "hit@5": withPrior["hit@5"] },
+      deltaPoints: { "hit@1": points(withPrior["hit@1"] - without["hit@1"]), "hit@5": points(withPrior["hit@5"] - without["hit@5"]) },
+    };
+  };
+  const report = { goldInHistory: compare(groups.goldInHistory), goldNotInHistory: compare(groups.goldNotInHistory) };
   service.close();
   return { history: historyHalf, historyQueries: history.length, historyTools: called.size, ...report };
 }

@@ -63,6 +63,8 @@ export interface AssembleInput {
   pendingServers?: readonly string[];
   /** The session's pinned tool bytes (name → serialized base definition); written on first use. */
   schemaCache?: SerializedToolCache;
+  /** Deferred tools this session sends as core tools (its workspace's most used; fixed per session). */
+  promoted?: ReadonlySet<string>;
 }
 
 interface AssembledCommon {
@@ -103,8 +105,10 @@ export function assembleRequest(input: AssembleInput): AssembledRequest {
   const setting = parseModeSetting(settings.toolSearch, settings.autoPercent);
 
   const poolTools = input.tools.filter((tool) => tool.isEnabled() && !isMetaToolName(tool.name));
-  const deferredTools = poolTools.filter(isDeferredTool);
-  const coreTools = poolTools.filter((tool) => !isDeferredTool(tool));
+  const promoted = input.promoted;
+  const deferred = (tool: Tool) => isDeferredTool(tool) && !(promoted?.has(tool.name) ?? false);
+  const deferredTools = poolTools.filter(deferred);
+  const coreTools = poolTools.filter((tool) => !deferred(tool));
 
   const mode = decideMode({
     setting,

@@ -22,6 +22,7 @@ import { drainRequests, settleStep } from "./shutdown-steps.ts";
 import { registerAdminMethods } from "./handlers/admin.ts";
 import { registerHarnessMethods, unknownSession } from "./handlers/harness.ts";
 import { registerMcpMethods } from "./handlers/mcp.ts";
+import { registerUsageMethods } from "./handlers/usage.ts";
 import type { Logger } from "../runtime/logger.ts";
 import { acquireSocketLock, tryUnlink, type SocketLock } from "./socket-lock.ts";
 import { checkSocketPathFree, prepareSocketDirectory } from "./socket-path.ts";
@@ -38,6 +39,8 @@ import type { CronService } from "../cron/cron-service.ts";
 import type { CronLink } from "./cron-link.ts";
 import { JsonSchemaCompiler } from "../validate/ajv.ts";
 import { sessionLookup, type SessionToolDeps } from "./session-tools.ts";
+import { openDaemonUsage } from "../usage/open-usage.ts";
+import type { DaemonUsage } from "../usage/daemon-usage.ts";
 
 export interface DaemonOptions {
   socketPath: string;
@@ -53,6 +56,8 @@ export interface DaemonOptions {
   flags?: RuntimeFlags;
   /** The cron service (AGENT_TRIGGERS tiers); the daemon delivers its firings and closes it. */
   cron?: CronService;
+  /** The usage history file (`":memory:"` in tests); default `usage.sqlite` in the state dir. */
+  usageDatabasePath?: string;
   /** Overrides for the MCP pool (tests: cache path, timings). */
   mcpOptions?: Partial<Omit<McpPoolOptions, "servers" | "logger">>;
 }
@@ -66,6 +71,7 @@ export class Daemon implements DaemonState {
   readonly stats: DaemonStats = { callsTotal: 0, callsInFlight: 0 };
   readonly connections = new Set<Connection>();
   readonly search = new SearchSync();
+  readonly usage: DaemonUsage<Session>;
   readonly #toolDeps: SessionToolDeps;
   readonly #dispatcher: Dispatcher;
   readonly #builtins: readonly Tool[];
@@ -101,6 +107,15 @@ export class Daemon implements DaemonState {
       ...(options.flags && { injected: options.flags }),
     });
     this.#pool = this.#assemble();
+    this.usage = openDaemonUsage<Session>({
+      env: this.#env,
+      logger: this.logger,
+      pool: () => this.#pool,
+      ...(options.usageDatabasePath !== undefined && { databasePath: options.usageDatabasePath }),
+      recording: () => this.#flags.current.get("usage_recording"),
+      learning: (session) => this.#flags.current.get("usage_learning", this.#flags.attributes(session)),
+      promotedCount: (session) => this.#flags.current.get("usage_promoted_tools", this.#flags.attributes(session)),
+    });
     this.#toolDeps = {
       pool: () => this.#pool,
       engine: this.search.index,
@@ -108,11 +123,13 @@ export class Daemon implements DaemonState {
       killSwitch: (tool, session) => this.#flags.killSwitch(tool, session),
       warmServer: (server) => this.ensureServerStarted(server),
       compiler: new JsonSchemaCompiler(),
+      usage: this.usage,
     };
     this.#dispatcher = new Dispatcher(this.logger);
     registerMcpMethods(this.#dispatcher, this);
     registerHarnessMethods(this.#dispatcher, this);
     registerAdminMethods(this.#dispatcher, this);
+    registerUsageMethods(this.#dispatcher, this.usage.service);
     if (feature("PREFETCH")) {
       (require("./handlers/prefetch.ts") as typeof import("./handlers/prefetch.ts")).registerPrefetchMethods(this.#dispatcher, this);
     }
@@ -193,8 +210,9 @@ export class Daemon implements DaemonState {
     session.calls++;
     this.stats.callsTotal++;
     this.stats.callsInFlight++;
+    const recorded = this.usage.call(session, name, input);
     try {
-      return await session.scheduler.run(exclusive, () =>
+      return await session.scheduler.run(exclusive, () => recorded(() =>
         executeTool(
           name,
           input,
@@ -207,7 +225,7 @@ export class Daemon implements DaemonState {
             ...(onProgress && { onProgress }),
           },
           { lookup, permissions: session.settings.permissions, killSwitch: (target) => this.#flags.killSwitch(target, session) },
-        ),
+        )),
       );
     } finally {
       this.stats.callsInFlight--;
@@ -295,6 +313,7 @@ export class Daemon implements DaemonState {
       settleStep(this.logger, "stopping MCP servers", () => Promise.race([this.#mcp?.stop(), Bun.sleep(remaining())])),
       settleStep(this.logger, "closing runtime flags", () => Promise.race([this.#flags.close(), Bun.sleep(Math.min(1_000, remaining()))])),
       settleStep(this.logger, "closing cron", async () => this.#cron?.close()),
+      settleStep(this.logger, "writing usage history", async () => this.usage.service.close()),
       Promise.race([closed, Bun.sleep(Math.min(1_000, remaining()))]),
     ]);
     tryUnlink(this.socketPath);
@@ -358,6 +377,7 @@ export class Daemon implements DaemonState {
       ...this.#mcpOptions,
     });
     this.#mcp = pool;
+    pool.onServerState((server, state) => this.usage.service.server(server, state));
     pool.onChange(() => {
       if (this.#stopping) return;
       this.#pool = this.#assemble();

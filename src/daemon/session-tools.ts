@@ -12,6 +12,8 @@ import type { Session } from "../session/session.ts";
 import type { Tool } from "../tool/tool.ts";
 import { createStructuredOutputTool } from "../builtin/structured-output.ts";
 import type { JsonSchemaCompiler } from "../validate/ajv.ts";
+import type { DaemonUsage } from "../usage/daemon-usage.ts";
+import { isDeferredTool } from "../deferral/is-deferred.ts";
 
 export interface SessionToolDeps {
   pool: () => Pool;
@@ -22,6 +24,8 @@ export interface SessionToolDeps {
   warmServer?: (server: string) => void;
   /** Shared by every session's StructuredOutput: one compilation per distinct schema. */
   compiler: JsonSchemaCompiler;
+  /** Usage history: records searches, ranks with the workspace's prior, promotes its most used tools. */
+  usage?: DaemonUsage<Session>;
 }
 
 export interface SessionTools {
@@ -33,6 +37,8 @@ export interface SessionTools {
   structuredOutput?: Tool;
   /** The schema `structuredOutput` was built from (a re-opened session may change it). */
   outputSchema: Record<string, unknown> | null;
+  /** Deferred tools this session loads as core (its workspace's most used), decided once here. */
+  promoted: ReadonlySet<string>;
 }
 
 const built = new WeakMap<Session, SessionTools>();
@@ -48,9 +54,11 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionTo
   const searched = new Set<string>();
   const lookup = (name: string) => deps.pool().get(name);
   const permissions = (): PermissionSettings => session.settings.permissions;
+  const base = deps.usage ? deps.usage.searchEngine(session, deps.engine) : deps.engine;
+  const promoted = decided !== "standard" && deps.usage ? deps.usage.promoted(session) : new Set<string>();
   const engine: ToolSearchEngine = {
     query(text, options) {
-      const result = deps.engine.query(text, options);
+      const result = base.query(text, options);
       // A bridge or harness that sends no transcript still gets what its own searches found.
       // discover: shows schemas without discovering (SPEC §7), so it marks nothing found.
       if (result.kind !== "discover") for (const match of result.matches) searched.add(match.name);
@@ -67,10 +75,12 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionTo
   const tools: SessionTools = {
     searched,
     outputSchema: null,
+    promoted,
     toolSearch: createToolSearchTool({
       engine,
       lookup,
       delivery,
+      ...(promoted.size > 0 && { isDeferred: (tool: Tool) => isDeferredTool(tool) && !promoted.has(tool.name) }),
       pendingServers: deps.pendingServers,
       defaultMaxResults: session.settings.runtime.searchMaxResults,
     }),

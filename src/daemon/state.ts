@@ -16,6 +16,7 @@ import type { McpPool } from "../mcp/mcp-pool.ts";
 import type { SearchSync } from "./search-sync.ts";
 import type { FlagAttributes, RuntimeFlags } from "../flags/runtime-flags.ts";
 import type { SessionToolDeps } from "./session-tools.ts";
+import type { DaemonUsage } from "../usage/daemon-usage.ts";
 
 export interface DaemonStats {
   callsTotal: number;
@@ -31,6 +32,8 @@ export interface DaemonState {
   readonly stats: DaemonStats;
   readonly connections: ReadonlySet<Connection>;
   readonly search: SearchSync;
+  /** Usage history and the prior ranking learns from (absent in harnesses that do not record). */
+  readonly usage?: DaemonUsage<Session>;
   config(): Config;
   /** What a session's own tools (ToolSearch, ExecuteExtraTool) are built from. */
   sessionToolDeps(): SessionToolDeps;

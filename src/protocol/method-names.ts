@@ -25,4 +25,6 @@ export const Method = {
   Servers: "toolpool/servers",
   ServerLogs: "toolpool/servers/logs",
   ServerRestart: "toolpool/servers/restart",
+  Stats: "toolpool/stats",
+  HistoryClear: "toolpool/history/clear",
 } as const;

@@ -4,7 +4,8 @@
  */
 import { z } from "zod";
 import { deliveryOf } from "../assemble-tools.ts";
-import { Prefetcher, type PrefetchSession } from "../../prefetch/prefetcher.ts";
+import { Prefetcher, type PrefetcherDeps, type PrefetchSession } from "../../prefetch/prefetcher.ts";
+import type { DaemonUsage } from "../../usage/daemon-usage.ts";
 import { Method } from "../../protocol/method-names.ts";
 import type { Session } from "../../session/session.ts";
 import { method, type Dispatcher } from "../dispatcher.ts";
@@ -22,14 +23,17 @@ export function registerPrefetchMethods(dispatcher: Dispatcher, state: DaemonSta
     lookup: (name) => state.pool().get(name),
     warmServer: (server) => state.ensureServerStarted(server),
     maxResults: () => state.prefetchMaxResults(),
+    ...(state.usage && usagePrefetch(state, state.usage)),
   });
   const view = (session: Session): PrefetchSession => {
     const delivery = deliveryOf(session);
+    const promoted = promotedOf(session, state);
     return {
       id: session.id,
       delivery: delivery === "native" ? "native" : "proxy",
       enabled: session.settings.prefetch && delivery !== "standard" && state.prefetchEnabled(session),
-      discovered: session.discovered,
+      // Tools promoted to the session's core set are loaded already: nothing to suggest there.
+      discovered: promoted.size === 0 ? session.discovered : new Set([...session.discovered, ...promoted]),
     };
   };
   const turnStarted = (session: Session, messages: readonly unknown[]) => {
@@ -58,6 +62,7 @@ export function registerPrefetchMethods(dispatcher: Dispatcher, state: DaemonSta
       const session = state.sessionFor(connection, params.sessionId);
       const current = view(session);
       const result = prefetcher.prefetch(current, params.messages);
+      state.usage?.prefetched(session, result.suggestions);
       // In proxy delivery a suggestion carries its schema, so ExecuteExtraTool may run it at once.
       if (current.delivery === "proxy") {
         const own = sessionTools(session, state.sessionToolDeps());
@@ -66,4 +71,23 @@ export function registerPrefetchMethods(dispatcher: Dispatcher, state: DaemonSta
       return { sessionId: session.id, ...result };
     }),
   );
+}
+
+function promotedOf(session: Session, state: DaemonState): ReadonlySet<string> {
+  return sessionTools(session, state.sessionToolDeps()).promoted;
+}
+
+/** The usage prior in prefetch: the session's workspace ranks, and what often follows its last call. */
+function usagePrefetch(state: DaemonState, usage: DaemonUsage<Session>): Pick<PrefetcherDeps, "engineFor" | "followers"> {
+  const known = (id: string) => state.sessions.get(id);
+  return {
+    engineFor: (id) => {
+      const session = known(id);
+      return session ? usage.prefetchEngine(session, state.search.index) : state.search.index;
+    },
+    followers: (id) => {
+      const session = known(id);
+      return session ? usage.followers(session) : [];
+    },
+  };
 }
