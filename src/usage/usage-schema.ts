@@ -30,6 +30,11 @@ export const ROW_CAPS = {
 
 export type UsageTable = keyof typeof ROW_CAPS;
 
+/** Rows read back per workspace to seed its prior (the most recently used first). */
+export const MAX_PRIOR_TOOLS = 2_000;
+export const MAX_PRIOR_FOLLOWS = 10_000;
+export const MAX_PRIOR_TERMS = 20_000;
+
 export const USAGE_SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS searches (

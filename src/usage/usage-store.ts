@@ -6,7 +6,7 @@
 import { Database } from "bun:sqlite";
 import { chmodSync, closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
-import { ROW_CAPS, USAGE_SCHEMA, USAGE_SCHEMA_VERSION, WORKSPACE_TABLES, type StoredEvent, type UsageTable } from "./usage-schema.ts";
+import { MAX_PRIOR_FOLLOWS, MAX_PRIOR_TERMS, MAX_PRIOR_TOOLS, ROW_CAPS, USAGE_SCHEMA, USAGE_SCHEMA_VERSION, WORKSPACE_TABLES, type StoredEvent, type UsageTable } from "./usage-schema.ts";
 
 /** What the prior of one workspace starts from: its most used tools and what follows what. */
 export interface WorkspaceAggregates {
@@ -15,10 +15,6 @@ export interface WorkspaceAggregates {
   terms: { term: string; tool: string; count: number }[];
 }
 
-/** Rows read back per workspace to seed its prior (the most recently used first). */
-export const MAX_PRIOR_TOOLS = 2_000;
-export const MAX_PRIOR_FOLLOWS = 10_000;
-export const MAX_PRIOR_TERMS = 20_000;
 
 export class UsageStore {
   readonly db: Database;

@@ -3,7 +3,8 @@
  * which tool followed which. Seeded from the database when the workspace's first session opens,
  * then kept current from the calls themselves. Bounded like the tables it mirrors.
  */
-import { MAX_PRIOR_FOLLOWS, MAX_PRIOR_TERMS, MAX_PRIOR_TOOLS, type WorkspaceAggregates } from "./usage-store.ts";
+import { MAX_PRIOR_FOLLOWS, MAX_PRIOR_TERMS, MAX_PRIOR_TOOLS } from "./usage-schema.ts";
+import type { WorkspaceAggregates } from "./usage-store.ts";
 
 /** A follower must have followed this often, and make up this share of what followed, to be suggested. */
 export const MIN_FOLLOW_COUNT = 2;
