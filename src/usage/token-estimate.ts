@@ -8,7 +8,8 @@
  * `bench/token-estimate.ts` re-measures it.
  */
 
-export const TOKEN_COUNTER = { label: "estimate: word pieces (letters/8, digits/3, punctuation/4)", estimate: true } as const;
+/** Named wherever a figure is shown; the rule is in this file's header and docs/operations.md. */
+export const TOKEN_COUNTER = { label: "estimate: word pieces", estimate: true } as const;
 
 const PIECE = /[A-Za-z]+|\d{1,3}|[^\sA-Za-z\d]+/gu;
 const LETTERS_PER_TOKEN = 8;

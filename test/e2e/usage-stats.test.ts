@@ -99,7 +99,7 @@ describe("toolpool stats (compiled binary, real socket)", () => {
         },
         // Only session a asked for a tools array.
         tokens: [["proxy", "list", 1, true]],
-        counter: { ...before.tokens, estimate: true, counter: "estimate: word pieces (letters/8, digits/3, punctuation/4)" },
+        counter: { ...before.tokens, estimate: true, counter: "estimate: word pieces" },
       });
       daemon.child.kill("SIGTERM");
       expect(await daemon.child.exited).toBe(0);
