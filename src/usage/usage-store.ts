@@ -20,7 +20,10 @@ export class UsageStore {
   readonly db: Database;
 
   /** Opens (creating when missing) the database at `path`, private to the user; `":memory:"` for tests. */
-  constructor(readonly path: string) {
+  constructor(
+    readonly path: string,
+    private readonly caps: Readonly<Record<UsageTable, number>> = ROW_CAPS,
+  ) {
     const onDisk = path !== ":memory:";
     if (onDisk) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     // Created 0600 before SQLite opens it: a chmod afterwards would leave a window (SQLite gives
@@ -129,7 +132,7 @@ export class UsageStore {
 
   /** Event tables keep their newest rows (by rowid); aggregates their most recently used. */
   #prune(table: UsageTable): void {
-    const cap = ROW_CAPS[table];
+    const cap = this.caps[table];
     if (table === "tool_use" || table === "follows" || table === "together" || table === "search_terms") {
       const count = this.db.query<{ count: number }, []>(`SELECT COUNT(*) AS count FROM ${table}`).get()?.count ?? 0;
       if (count <= cap) return;
