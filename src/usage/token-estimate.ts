@@ -2,8 +2,8 @@
  * The one way toolpool counts tokens for people (`toolpool stats`, `status --watch`): an estimate,
  * labelled as one, from word pieces — a run of letters costs one token per 8 letters, a run of 1–3
  * digits one, a run of punctuation one per 4 characters; whitespace rides along. Measured against
- * o200k_base on the eval pool's tool definitions it lands within about ±10% (JSON definitions) and
- * ±13% (name lists), where characters ÷ 2.5 overcounted 1.6–1.9×. No tokenizer is shipped: the
+ * o200k_base (bench/token-estimate.ts): LiveMCPBench first requests 0.94–0.98×, every source's JSON
+ * definitions 0.98–1.09×, name lists 0.87–1.08×, where characters ÷ 2.5 said 1.4–1.9×. No tokenizer is shipped: the
  * model's own (Anthropic's) is not public, so any count here is an estimate anyway.
  * `bench/token-estimate.ts` re-measures it.
  */
