@@ -56,6 +56,7 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionTo
   const permissions = (): PermissionSettings => session.settings.permissions;
   const base = deps.usage ? deps.usage.searchEngine(session, deps.engine) : deps.engine;
   const promoted = decided !== "standard" && deps.usage ? deps.usage.promoted(session) : new Set<string>();
+  const stillDeferred = (tool: Tool) => isDeferredTool(tool) && !promoted.has(tool.name);
   const engine: ToolSearchEngine = {
     query(text, options) {
       const result = base.query(text, options);
@@ -80,12 +81,13 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionTo
       engine,
       lookup,
       delivery,
-      ...(promoted.size > 0 && { isDeferred: (tool: Tool) => isDeferredTool(tool) && !promoted.has(tool.name) }),
+      ...(promoted.size > 0 && { isDeferred: stillDeferred }),
       pendingServers: deps.pendingServers,
       defaultMaxResults: session.settings.runtime.searchMaxResults,
     }),
     executeExtraTool: createExecuteExtraTool({
       lookup,
+      ...(promoted.size > 0 && { isDeferred: stillDeferred }),
       discovered: () => new Set([...session.discovered, ...searched]),
       execute: (name, input, context) =>
         pipelineExecutor({

@@ -90,6 +90,8 @@ describe("ranking that learns from use (in-process daemon, real socket)", () => 
     expect((assembled.announcement as { text: string }).text).not.toContain("TranslateText");
     expect((await search(client, next, "select:TranslateText")).already_loaded).toEqual(["TranslateText"]);
     expect((await result(client, "toolpool/call", { sessionId: next, name: "TranslateText", input: { text: "x" } })).isError).toBe(false);
+    // Through ExecuteExtraTool, a promoted tool is a core tool: the model is told to call it directly.
+    expect(JSON.stringify((await run(client, next, "TranslateText")).content)).toContain("directly");
     // Decided once: more use does not reshape an open session's array.
     await use(client, one, "send mail", "SendMail", 3);
     expect(names(await result(client, "toolpool/assemble", { sessionId: next, messages: [] }))).toEqual(names(assembled));
