@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { mkdtempSync, statSync } from "node:fs";
+import { chmodSync, mkdtempSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readStats } from "../../src/usage/stats-query.ts";
@@ -129,4 +129,12 @@ describe("UsageStore", () => {
     expect(store.clear(null)).toBe(2);
     expect(readStats(store.db, query()).servers).toEqual([]);
   });
+});
+
+test("a history file someone left readable is made private again on open", () => {
+  const path = join(mkdtempSync(join(tmpdir(), "usage-")), "usage.sqlite");
+  writeFileSync(path, "");
+  chmodSync(path, 0o644);
+  new UsageStore(path).close();
+  expect(statSync(path).mode & 0o777).toBe(0o600);
 });
