@@ -34,7 +34,7 @@ async function workload(socketPath: string, [alpha, beta]: [string, string]): Pr
 
     // Another session: a keyword search followed by three calls that are none of its results.
     const b = (await client.session({ model: "gpt-5", provider: "openai", format: "openai", delivery: "proxy", workspaceRoots: [beta] })).sessionId;
-    expect((await search(b, "wait seconds")).matches).toContain("Sleep");
+    expect((await search(b, "jupyter notebook cell")).matches).toContain("NotebookEdit");
     for (let i = 0; i < 3; i++) expect((await client.call({ sessionId: b, name: "Read", input: { file_path: join(beta, "notes.txt") } })).isError).toBe(false);
   } finally {
     client.close();
