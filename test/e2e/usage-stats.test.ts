@@ -131,6 +131,23 @@ describe("toolpool stats (compiled binary, real socket)", () => {
     void daemon;
   }, 60_000);
 
+  test("history clear without a daemon empties the file itself", async () => {
+    const { workspaces, env, socketPath } = fixture();
+    {
+      await using daemon = await startBinaryDaemon(socketPath, [], env);
+      await workload(socketPath, workspaces);
+      daemon.child.kill("SIGTERM");
+      expect(await daemon.child.exited).toBe(0);
+    }
+    const cleared = await runBinary(["history", "clear", "--socket", socketPath], env);
+    expect(cleared.code).toBe(0);
+    expect(cleared.stdout).toMatch(/^cleared [1-9]\d* history row\(s\) \(all workspaces\) — no daemon running; cleared the history file directly\n$/);
+    await using again = await startBinaryDaemon(socketPath, [], env);
+    const none = await statsJson(socketPath, env);
+    expect([none.searches.total, none.calls.total]).toEqual([0, 0]);
+    void again;
+  }, 60_000);
+
   test("bad windows and arguments are refused with a usage error", async () => {
     const { env, socketPath } = fixture();
     for (const args of [["stats", "--since", "yesterday"], ["stats", "--since", "0h"], ["stats", "--since", "400d"], ["history"], ["history", "forget"]]) {
