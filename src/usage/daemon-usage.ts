@@ -145,8 +145,8 @@ export class DaemonUsage<S extends UsageSessionView = UsageSessionView> {
   }
 
   /** What a prefetch suggested, to see later whether the session called it. */
-  prefetched(session: S, suggestions: readonly { name: string }[]): void {
-    this.service.prefetch({ ...this.of(session), suggestions: suggestions.map((suggestion) => suggestion.name) });
+  prefetched(session: S, result: { query: string; suggestions: readonly { name: string }[] }): void {
+    this.service.prefetch({ ...this.of(session), query: result.query, suggestions: result.suggestions.map((suggestion) => suggestion.name) });
   }
 
   /** Prefetch's engine for a session (the prior applied when the flag allows it), and its follow-up candidates. */

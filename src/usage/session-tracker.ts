@@ -27,7 +27,7 @@ interface SessionTrack {
   pending: PendingSearch[];
   lastTool: string | null;
   distinct: string[];
-  suggested: Map<string, string>;
+  suggested: Map<string, { key: string; terms: readonly string[] }>;
   firstRequest: boolean;
 }
 
@@ -103,7 +103,9 @@ export class SessionTracker {
     track.pending = track.pending.filter((search) => search.remaining > 0);
     const suggestion = track.suggested.get(tool);
     if (suggestion !== undefined) {
-      events.push({ type: "prefetchHit", key: suggestion });
+      events.push({ type: "prefetchHit", key: suggestion.key });
+      // The user's words led to this tool as surely as a search's did.
+      if (learns && suggestion.terms.length > 0) events.push({ type: "searchCall", at, workspace, tool, terms: suggestion.terms });
       track.suggested.delete(tool);
     }
     // Only a call that worked says the tool is useful here.
@@ -123,10 +125,11 @@ export class SessionTracker {
   prefetch(record: PrefetchRecord): StoredEvent[] {
     const track = this.#track(record.sessionId);
     const at = this.deps.now();
+    const terms = usageTerms(record.query);
     return record.suggestions.map((name) => {
       const key = this.deps.newKey();
       const tool = cut(name, MAX_NAME_CHARS);
-      track.suggested.set(tool, key);
+      track.suggested.set(tool, { key, terms });
       if (track.suggested.size > MAX_OPEN_SUGGESTIONS) track.suggested.delete(track.suggested.keys().next().value!);
       return { type: "prefetch", key, at, workspace: cut(record.workspace, MAX_WORKSPACE_CHARS), session: cut(record.sessionId, MAX_NAME_CHARS), tool };
     });

@@ -35,6 +35,8 @@ export interface CallRecord extends UsageSession {
 }
 
 export interface PrefetchRecord extends UsageSession {
+  /** The user text the suggestions answer: its words are learned if a suggestion is called. */
+  query: string;
   suggestions: readonly string[];
 }
 

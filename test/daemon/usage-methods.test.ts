@@ -17,9 +17,9 @@ describe("toolpool/stats and toolpool/history/clear over the socket", () => {
       ["toolpool/history/clear", { workspace: "relative/path" }, "workspace"],
       ["toolpool/history/clear", { workspace: "/x".repeat(600) }, "workspace"],
     ] as const) {
-      const response = await client.request(method, params);
-      expect(response.error?.code).toBe(-32602);
-      expect(response.error?.message).toContain(field);
+      const error = (await client.request(method, params)).error as { code: number; message: string };
+      expect(error.code).toBe(-32602);
+      expect(error.message).toContain(field);
     }
   });
 

@@ -69,9 +69,12 @@ describe("SessionTracker", () => {
 
   test("a prefetch suggestion called later is a hit, once", () => {
     const subject = tracker();
-    const suggested = subject.prefetch({ ...session, suggestions: ["Mail", "Chat"] });
+    const suggested = subject.prefetch({ ...session, query: "tell the team in chat", suggestions: ["Mail", "Chat"] });
     expect(suggested.map((event) => (event.type === "prefetch" ? event.tool : ""))).toEqual(["Mail", "Chat"]);
-    expect(subject.call(call("Chat")).filter((event) => event.type === "prefetchHit")).toEqual([{ type: "prefetchHit", key: "k2" }]);
+    expect(subject.call(call("Chat")).filter((event) => event.type === "prefetchHit" || event.type === "searchCall")).toEqual([
+      { type: "prefetchHit", key: "k2" },
+      { type: "searchCall", at: 1_000, workspace: "/w", tool: "Chat", terms: ["tell", "team", "chat"] },
+    ]);
     expect(types(subject.call(call("Chat")))).toEqual(["call", "use"]);
   });
 

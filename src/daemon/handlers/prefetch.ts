@@ -62,7 +62,7 @@ export function registerPrefetchMethods(dispatcher: Dispatcher, state: DaemonSta
       const session = state.sessionFor(connection, params.sessionId);
       const current = view(session);
       const result = prefetcher.prefetch(current, params.messages);
-      state.usage?.prefetched(session, result.suggestions);
+      state.usage?.prefetched(session, result);
       // In proxy delivery a suggestion carries its schema, so ExecuteExtraTool may run it at once.
       if (current.delivery === "proxy") {
         const own = sessionTools(session, state.sessionToolDeps());
