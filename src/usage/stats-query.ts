@@ -1,6 +1,7 @@
 /**
  * `toolpool/stats` read from the usage database: counts over a window, with percentiles computed
- * here (SQLite has none). Bounded by the row caps, so one read is a few tens of ms at worst.
+ * here (SQLite has none). Calls are read in pages with a yield between them: at the row cap (100k
+ * calls) one read takes ~150 ms of work, which must not hold up the clients the daemon serves.
  */
 import type { Database } from "bun:sqlite";
 import type { CallGroupStats, ServerUsageStats, StatsResult, TokenStyleStats } from "../protocol/stats-result.ts";
@@ -17,7 +18,10 @@ export interface StatsQuery {
   parkedNow: ReadonlyMap<string, number>;
 }
 
-export function readStats(db: Database, query: StatsQuery): StatsResult {
+/** Call rows read per page; the event loop runs between pages. */
+const CALL_PAGE_ROWS = 5_000;
+
+export async function readStats(db: Database, query: StatsQuery, yieldNow: () => Promise<void> = () => new Promise((resolve) => setImmediate(resolve))): Promise<StatsResult> {
   const since = query.since ?? 0;
   const window = [since, query.until] as [number, number];
   const searches = db
@@ -38,11 +42,17 @@ export function readStats(db: Database, query: StatsQuery): StatsResult {
     .query<{ count: number; called: number | null }, [number, number]>("SELECT COUNT(*) AS count, SUM(called) AS called FROM prefetches WHERE at >= ? AND at <= ?")
     .get(...window) ?? { count: 0, called: 0 };
 
-  const calls = db
-    .query<{ tool: string; server: string | null; duration_ms: number; error: number; timeout: number; truncated: number }, [number, number]>(
-      "SELECT tool, server, duration_ms, error, timeout, truncated FROM calls WHERE at >= ? AND at <= ?",
-    )
-    .all(...window);
+  const page = db.query<CallRow & { id: number; tool: string; server: string | null }, [number, number, number, number]>(
+    "SELECT id, tool, server, duration_ms, error, timeout, truncated FROM calls WHERE id > ? AND at >= ? AND at <= ? ORDER BY id LIMIT ?",
+  );
+  const calls: (CallRow & { tool: string; server: string | null })[] = [];
+  for (let after = 0; ; ) {
+    await yieldNow();
+    const rows = page.all(after, ...window, CALL_PAGE_ROWS);
+    for (const row of rows) calls.push(row);
+    if (rows.length < CALL_PAGE_ROWS) break;
+    after = rows[rows.length - 1]!.id;
+  }
 
   return {
     since: query.since,
@@ -87,6 +97,7 @@ interface CallRow {
 }
 
 function groupCalls<Row extends CallRow>(rows: readonly Row[], key: (row: Row) => string, top: number): CallGroupStats[] {
+  // Counted in one pass; only the durations are kept per group, for the percentiles.
   const groups = new Map<string, Row[]>();
   for (const row of rows) {
     const name = key(row);

@@ -150,7 +150,7 @@ export class UsageService implements UsageRecorder {
     return prior;
   }
 
-  stats(options: { sinceMs?: number; top?: number } = {}): StatsResult {
+  async stats(options: { sinceMs?: number; top?: number } = {}): Promise<StatsResult> {
     this.#queue.flush();
     const until = this.#now();
     const since = options.sinceMs === undefined ? null : until - options.sinceMs;

@@ -60,7 +60,7 @@ describe("UsageStore", () => {
     expect(() => new UsageStore(path)).toThrow("has usage schema version 99; this daemon reads version 1");
   });
 
-  test("stats: counts, conversion, zero-result queries by frequency, percentiles per tool and server, windows", () => {
+  test("stats: counts, conversion, zero-result queries by frequency, percentiles per tool and server, windows", async () => {
     const store = new UsageStore(":memory:");
     store.write([
       search(100, "a", "send mail", ["Mail"]),
@@ -71,7 +71,7 @@ describe("UsageStore", () => {
       ...[1, 2, 3, 4, 100].map((ms, i) => call(500 + i, "Mail", ms, { server: "post", isError: i === 4, timedOut: i === 4 })),
       call(600, "Read", 7, { truncated: true }),
     ]);
-    const stats = readStats(store.db, query());
+    const stats = await readStats(store.db, query());
     expect(stats.searches).toEqual({
       total: 4,
       keyword: 4,
@@ -98,7 +98,7 @@ describe("UsageStore", () => {
         { name: "builtin", count: 1, errors: 0, timeouts: 0, truncations: 1, p50Ms: 7, p99Ms: 7 },
       ],
     });
-    const late = readStats(store.db, query(350));
+    const late = await readStats(store.db, query(350));
     expect([late.searches.total, late.searches.zeroResultQueries, late.calls.total]).toEqual([1, [{ query: "zzz", count: 1 }], 6]);
   });
 
@@ -113,7 +113,7 @@ describe("UsageStore", () => {
     ]);
   });
 
-  test("clear forgets one workspace (and only it), or everything", () => {
+  test("clear forgets one workspace (and only it), or everything", async () => {
     const store = new UsageStore(":memory:");
     store.write([
       search(1, "a", "mail", ["Mail"], "/one"),
@@ -124,10 +124,10 @@ describe("UsageStore", () => {
     ]);
     expect(store.clear("/one")).toBe(5);
     expect(store.aggregates("/one")).toEqual({ uses: [], follows: [], terms: [] });
-    expect(readStats(store.db, query()).searches.total).toBe(1);
-    expect(readStats(store.db, query()).servers.map((server) => server.connects)).toEqual([1]);
+    expect((await readStats(store.db, query())).searches.total).toBe(1);
+    expect((await readStats(store.db, query())).servers.map((server) => server.connects)).toEqual([1]);
     expect(store.clear(null)).toBe(2);
-    expect(readStats(store.db, query()).servers).toEqual([]);
+    expect((await readStats(store.db, query())).servers).toEqual([]);
   });
 });
 
@@ -137,4 +137,15 @@ test("a history file someone left readable is made private again on open", () =>
   chmodSync(path, 0o644);
   new UsageStore(path).close();
   expect(statSync(path).mode & 0o777).toBe(0o600);
+});
+
+test("stats read calls in pages, giving the event loop a turn between them", async () => {
+  const store = new UsageStore(":memory:");
+  const rows: StoredEvent[] = Array.from({ length: 12_001 }, (_, i) => call(1, i % 2 ? "A" : "B", i % 100));
+  for (let i = 0; i < rows.length; i += 1_000) store.write(rows.slice(i, i + 1_000));
+  let turns = 0;
+  const stats = await readStats(store.db, query(), async () => void turns++);
+  expect(stats.calls.total).toBe(12_001);
+  expect(stats.calls.tools.map((tool) => [tool.name, tool.count])).toEqual([["B", 6_001], ["A", 6_000]]);
+  expect(turns).toBe(3);
 });

@@ -8,7 +8,7 @@ import { method, type Dispatcher } from "../dispatcher.ts";
 export function registerUsageMethods(dispatcher: Dispatcher, usage: UsageService): void {
   dispatcher.register(
     Method.Stats,
-    method(statsParams, (params): StatsResult =>
+    method(statsParams, (params): Promise<StatsResult> =>
       usage.stats({ ...(params.sinceMs !== undefined && { sinceMs: params.sinceMs }), ...(params.top !== undefined && { top: params.top }) }),
     ),
   );
