@@ -53,13 +53,16 @@ function clearOffline(workspace: string | null): HistoryClearResult {
   const { defaultUsageDatabasePath } = require("../usage/open-usage.ts") as typeof import("../usage/open-usage.ts");
   const path = defaultUsageDatabasePath();
   if (!existsSync(path)) return { workspace, removed: 0 };
-  const { UsageStore } = require("../usage/usage-store.ts") as typeof import("../usage/usage-store.ts");
+  const { UsageStore, removeUsageFiles } = require("../usage/usage-store.ts") as typeof import("../usage/usage-store.ts");
   const store = new UsageStore(path);
+  let removed: number;
   try {
-    return { workspace, removed: store.clear(workspace) };
+    removed = workspace === null ? store.countRows() : store.clear(workspace);
   } finally {
     store.close();
   }
+  if (workspace === null) removeUsageFiles(path);
+  return { workspace, removed };
 }
 
 function report(options: ClientCommandOptions, result: HistoryClearResult, note?: string): number {

@@ -172,9 +172,21 @@ export class UsageService implements UsageRecorder {
   clear(workspace: string | null): number {
     this.#queue.flush();
     const key = workspace === null ? null : cut(workspace, MAX_WORKSPACE_CHARS);
-    if (key === null) this.#priors.clear();
-    else this.#priors.delete(key);
-    return this.#open()?.clear(key) ?? 0;
+    if (key !== null) {
+      this.#priors.delete(key);
+      return this.#open()?.clear(key) ?? 0;
+    }
+    this.#priors.clear();
+    const store = this.#open();
+    if (!store) return 0;
+    if (this.#options.databasePath === ":memory:") return store.clear(null);
+    // Everything: the files go (a big history is not rewritten row by row); the next write starts anew.
+    const removed = store.countRows();
+    store.close();
+    this.#store = undefined;
+    const { removeUsageFiles } = require("./usage-store.ts") as typeof import("./usage-store.ts");
+    removeUsageFiles(this.#options.databasePath);
+    return removed;
   }
 
   /** Writes what is queued and closes the database (again is a no-op). */

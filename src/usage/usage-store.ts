@@ -4,7 +4,7 @@
  * usage-service.ts), so a daemon that has recorded nothing yet never opens SQLite.
  */
 import { Database } from "bun:sqlite";
-import { chmodSync, closeSync, mkdirSync, openSync } from "node:fs";
+import { chmodSync, closeSync, mkdirSync, openSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { MAX_PRIOR_FOLLOWS, MAX_PRIOR_TERMS, MAX_PRIOR_TOOLS, ROW_CAPS, USAGE_SCHEMA, USAGE_SCHEMA_VERSION, WORKSPACE_TABLES, type StoredEvent, type UsageTable } from "./usage-schema.ts";
 
@@ -33,7 +33,8 @@ export class UsageStore {
     try {
       // The history says what the user works on: nobody else may read it, whatever made the file.
       if (onDisk) chmodSync(path, 0o600);
-      this.db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 2000;");
+      // secure_delete: a cleared or pruned row is overwritten, not left readable in a free page.
+      this.db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 2000; PRAGMA secure_delete = ON;");
       this.db.exec(USAGE_SCHEMA);
       const version = this.db.query<{ value: string }, []>("SELECT value FROM meta WHERE key = 'schema'").get();
       if (version && version.value !== USAGE_SCHEMA_VERSION) {
@@ -142,7 +143,10 @@ export class UsageStore {
     this.db.run(`DELETE FROM ${table} WHERE id <= (SELECT MAX(id) FROM ${table}) - ?`, [cap]);
   }
 
-  /** Empties the history of one workspace, or all of it (server events included); returns rows removed. */
+  /**
+   * Empties the history of one workspace, or all of it (server events included); returns rows
+   * removed. For all of it, `removeUsageFiles` after closing is faster (no rows to overwrite).
+   */
   clear(workspace: string | null): number {
     let removed = 0;
     this.db.transaction(() => {
@@ -151,9 +155,16 @@ export class UsageStore {
       }
       if (workspace === null) removed += this.db.run("DELETE FROM server_events").changes;
     })();
-    // Deleted rows must not linger in free pages of a file the user asked to clear.
-    this.db.exec("PRAGMA wal_checkpoint(TRUNCATE); VACUUM;");
+    // The overwritten pages reach the file now, and the log that held the old ones is emptied.
+    this.db.exec("PRAGMA wal_checkpoint(TRUNCATE);");
     return removed;
+  }
+
+  /** Rows kept, all tables together. */
+  countRows(): number {
+    let total = 0;
+    for (const table of [...WORKSPACE_TABLES, "server_events"]) total += this.db.query<{ count: number }, []>(`SELECT COUNT(*) AS count FROM ${table}`).get()?.count ?? 0;
+    return total;
   }
 
   aggregates(workspace: string): WorkspaceAggregates {
@@ -172,4 +183,9 @@ export class UsageStore {
       .all(workspace, MAX_PRIOR_TERMS);
     return { uses, follows, terms };
   }
+}
+
+/** Deletes a closed history file and its WAL files: forgetting everything without rewriting it. */
+export function removeUsageFiles(path: string): void {
+  for (const suffix of ["", "-wal", "-shm"]) rmSync(`${path}${suffix}`, { force: true });
 }
