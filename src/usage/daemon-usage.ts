@@ -49,8 +49,8 @@ export class DaemonUsage<S extends UsageSessionView = UsageSessionView> {
   readonly service: UsageService;
   readonly #deps: DaemonUsageDeps<S>;
   readonly #elapsed: () => number;
-  /** Standard-delivery sizes per pool version and format: one serialization per pool change. */
-  readonly #standard = new WeakMap<Pool, Map<string, number>>();
+  /** Each tool's size in `standard`, per wire format (tools outlive pool versions). */
+  readonly #toolTokens = { anthropic: new WeakMap<Tool, number>(), openai: new WeakMap<Tool, number>() };
 
   constructor(deps: DaemonUsageDeps<S>) {
     this.service = deps.service;
@@ -124,21 +124,17 @@ export class DaemonUsage<S extends UsageSessionView = UsageSessionView> {
   /** After an assemble: the session's first request measured (tools array + announcement vs standard). */
   assembled(session: S, assembled: { tools: readonly unknown[]; announcement: { text: string } | null; delivery: { delivery: string } }): void {
     if (session.settings.clientName === UNRECORDED_CLIENT_NAME || !this.service.claimFirstRequest(session.id)) return;
-    const pool = this.#deps.pool();
-    let sizes = this.#standard.get(pool);
-    if (!sizes) this.#standard.set(pool, (sizes = new Map()));
     const killed = session.settings.runtime.disabledTools;
-    const key = `${session.settings.format}\n${killed.join("\n")}`;
-    let standard = sizes.get(key);
-    if (standard === undefined) {
-      standard = standardTokens(pool.tools.filter((tool) => !killed.includes(tool.name)), session.settings.format);
-      sizes.set(key, standard);
-    }
+    const format = session.settings.format;
+    const pool = this.#deps.pool().tools.filter((tool) => !killed.includes(tool.name));
+    const standard = standardTokens(pool, format, this.#toolTokens[format]);
+    // In standard delivery the request is the standard array: no second count of the same bytes.
+    const sent = assembled.delivery.delivery === "standard" ? standard : firstRequestTokens(assembled.tools, assembled.announcement?.text);
     this.service.firstRequest({
       ...this.of(session),
       delivery: assembled.delivery.delivery,
       announcements: session.settings.announcements,
-      sentTokens: firstRequestTokens(assembled.tools, assembled.announcement?.text),
+      sentTokens: sent,
       standardTokens: standard,
       counter: TOKEN_COUNTER.label,
     });

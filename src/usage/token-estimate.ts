@@ -11,20 +11,45 @@
 /** Named wherever a figure is shown; the rule is in this file's header and docs/operations.md. */
 export const TOKEN_COUNTER = { label: "estimate: word pieces", estimate: true } as const;
 
-const PIECE = /[A-Za-z]+|\d{1,3}|[^\sA-Za-z\d]+/gu;
 const LETTERS_PER_TOKEN = 8;
+const DIGITS_PER_TOKEN = 3;
 const PUNCTUATION_PER_TOKEN = 4;
+/** Character kinds: 0 whitespace, 1 letter, 2 digit, 3 anything else. */
+const SPACE = 0;
+const LETTER = 1;
+const DIGIT = 2;
+const OTHER = 3;
 
+/** A hand-written scanner, not a regex: a 3 MB pool is counted in a few ms instead of ~300. */
 export function estimateTokens(text: string): number {
   let tokens = 0;
-  for (const match of text.matchAll(PIECE)) {
-    const piece = match[0];
-    const code = piece.charCodeAt(0);
-    if ((code >= 65 && code <= 90) || (code >= 97 && code <= 122)) tokens += Math.ceil(piece.length / LETTERS_PER_TOKEN);
-    else if (code >= 48 && code <= 57) tokens += 1;
-    else tokens += Math.ceil(piece.length / PUNCTUATION_PER_TOKEN);
+  let kind = SPACE;
+  let run = 0;
+  const length = text.length;
+  for (let index = 0; index < length; index++) {
+    const code = text.charCodeAt(index);
+    const next =
+      (code >= 97 && code <= 122) || (code >= 65 && code <= 90) ? LETTER : code >= 48 && code <= 57 ? DIGIT : code <= 32 || (code >= 0xa0 && isUnicodeSpace(code)) ? SPACE : OTHER;
+    if (next !== kind) {
+      tokens += cost(kind, run);
+      kind = next;
+      run = 0;
+    }
+    run++;
   }
-  return tokens;
+  return tokens + cost(kind, run);
+}
+
+/** The characters beyond ASCII that `\s` matches. */
+function isUnicodeSpace(code: number): boolean {
+  return code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
+}
+
+function cost(kind: number, run: number): number {
+  if (kind === LETTER) return Math.ceil(run / LETTERS_PER_TOKEN);
+  if (kind === DIGIT) return Math.ceil(run / DIGITS_PER_TOKEN);
+  if (kind === OTHER) return Math.ceil(run / PUNCTUATION_PER_TOKEN);
+  return 0;
 }
 
 /** A request's first-request size: its tools array (as sent) plus its announcement text. */
