@@ -46,6 +46,7 @@ export class UsageService implements UsageRecorder {
   #store: UsageStore | undefined;
   #broken = false;
   #closed = false;
+  #faulted = false;
 
   constructor(options: UsageServiceOptions) {
     this.#options = options;
@@ -78,30 +79,30 @@ export class UsageService implements UsageRecorder {
   }
 
   search(record: SearchRecord): void {
-    if (this.#recording()) this.#push(this.#tracker.search(record));
+    this.#guard(() => this.#push(this.#tracker.search(record)));
   }
 
   call(record: CallRecord): void {
-    if (!this.#recording()) return;
-    const events = this.#tracker.call(record);
-    for (const event of events) {
-      if (event.type === "use") this.#priors.get(event.workspace)?.used(event.tool, event.previous);
-      else if (event.type === "searchCall") this.#priors.get(event.workspace)?.searched(event.terms, event.tool);
-    }
-    this.#push(events);
+    this.#guard(() => {
+      const events = this.#tracker.call(record);
+      for (const event of events) {
+        if (event.type === "use") this.#priors.get(event.workspace)?.used(event.tool, event.previous);
+        else if (event.type === "searchCall") this.#priors.get(event.workspace)?.searched(event.terms, event.tool);
+      }
+      this.#push(events);
+    });
   }
 
   prefetch(record: PrefetchRecord): void {
-    if (this.#recording() && record.suggestions.length > 0) this.#push(this.#tracker.prefetch(record));
+    if (record.suggestions.length > 0) this.#guard(() => this.#push(this.#tracker.prefetch(record)));
   }
 
   server(name: string, state: string): void {
-    if (this.#recording()) this.#push(this.#servers.transition(name, state));
+    this.#guard(() => this.#push(this.#servers.transition(name, state)));
   }
 
   firstRequest(record: FirstRequestRecord): void {
-    if (!this.#recording()) return;
-    this.#push([
+    this.#guard(() => this.#push([
       {
         type: "firstRequest",
         at: this.#now(),
@@ -113,7 +114,7 @@ export class UsageService implements UsageRecorder {
         standardTokens: Math.round(record.standardTokens),
         counter: record.counter,
       },
-    ]);
+    ]));
   }
 
   /** True once per session: the caller measures that session's first request (the work is skipped after). */
@@ -196,6 +197,18 @@ export class UsageService implements UsageRecorder {
     this.#closed = true;
     this.#store?.close();
     this.#store = undefined;
+  }
+
+  /** Recording is never a reason for a call to fail: a fault drops the event, logged once. */
+  #guard(record: () => void): void {
+    if (!this.#recording()) return;
+    try {
+      record();
+    } catch (error) {
+      if (this.#faulted) return;
+      this.#faulted = true;
+      this.#options.logger.error("usage recording failed; such events are dropped", { error: (error as Error).message });
+    }
   }
 
   #recording(): boolean {
