@@ -32,7 +32,7 @@ export function assembleForSession(
     schemaCache: session.serializedTools,
     promoted: own.promoted,
   });
-  if (remember) deps.usage?.assembled(session, assembled);
+  deps.usage?.assembled(session, assembled);
   if (remember) session.discovered = new Set(assembled.discovered);
   for (const warning of assembled.warnings) state.logger.warn("session setting fell back to a default", { session: session.id, warning });
   state.logger.debug("assembled", {

@@ -39,7 +39,10 @@ test("server events and MCP call outcomes reach toolpool/stats", async () => {
     expect((await client.call({ name: "mcp__fx__hang", input: {} })).isError).toBe(true);
     expect((await client.call({ name: "mcp__fx__big", input: { bytes: 300_000 } })).isError).toBe(false);
 
+    // A plain MCP connection's first request is its tools/list: measured like a harness's assemble.
+    await client.request("tools/list", {});
     const stats = await client.request<StatsResult>("toolpool/stats");
+    expect(stats.tokens.styles.map((style) => [style.delivery, style.sessions, style.firstRequestTokens < style.standardTokens])).toEqual([["proxy", 1, true]]);
     const fx = stats.servers.find((server) => server.name === "fx");
     const bad = stats.servers.find((server) => server.name === "bad");
     expect(fx).toMatchObject({ connects: 1, failures: 0, restarts: 0, parks: 0, parkedMs: 0 });
