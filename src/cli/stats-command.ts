@@ -5,8 +5,7 @@
 import { existsSync, realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import { NotRunningError, ToolpoolClient } from "../client/client.ts";
-import { Method } from "../protocol/method-names.ts";
-import type { HistoryClearResult, StatsResult } from "../protocol/stats-result.ts";
+import type { HistoryClearResult } from "../protocol/stats-result.ts";
 import { MAX_STATS_WINDOW_MS } from "../protocol/usage-methods.ts";
 import { resolveSocketPath } from "../daemon/socket-path.ts";
 import { withClient, type ClientCommandOptions } from "./commands.ts";
@@ -26,7 +25,7 @@ export function parseSince(text: string): number {
 export function stats(options: ClientCommandOptions, since: string | undefined): Promise<number> {
   const sinceMs = since === undefined ? undefined : parseSince(since);
   return withClient(options, async (client) => {
-    const result = await client.request<StatsResult>(Method.Stats, sinceMs === undefined ? {} : { sinceMs });
+    const result = await client.stats(sinceMs === undefined ? {} : { sinceMs });
     options.out(options.json ? JSON.stringify(result) : formatStats(result, since));
     return ExitCode.Ok;
   });
@@ -46,7 +45,7 @@ export async function historyClear(options: ClientCommandOptions, args: readonly
   }
   if (!client) return report(options, clearOffline(target), "no daemon running; cleared the history file directly");
   client.close();
-  return withClient(options, async (connected) => report(options, await connected.request<HistoryClearResult>(Method.HistoryClear, params)));
+  return withClient(options, async (connected) => report(options, await connected.clearHistory(params)));
 }
 
 function clearOffline(workspace: string | null): HistoryClearResult {

@@ -41,7 +41,7 @@ test("server events and MCP call outcomes reach toolpool/stats", async () => {
 
     // A plain MCP connection's first request is its tools/list: measured like a harness's assemble.
     await client.request("tools/list", {});
-    const stats = await client.request<StatsResult>("toolpool/stats");
+    const stats: StatsResult = await client.stats();
     expect(stats.tokens.styles.map((style) => [style.delivery, style.sessions, style.firstRequestTokens < style.standardTokens])).toEqual([["proxy", 1, true]]);
     const fx = stats.servers.find((server) => server.name === "fx");
     const bad = stats.servers.find((server) => server.name === "bad");
