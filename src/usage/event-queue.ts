@@ -1,8 +1,9 @@
 /**
  * A bounded queue of events written in batches: flushed when it holds `batchSize` events or
  * `flushMs` after the first unflushed one, whichever comes first. Pushing never waits and never
- * throws; when the writer falls so far behind that `maxQueued` events wait, the oldest are dropped
- * (and counted), because usage is worth less than the memory and the calls it would hold up.
+ * throws; when the writer falls so far behind that `maxQueued` events wait, new ones are dropped
+ * (and counted) until it catches up, because usage is worth less than the memory and the calls it
+ * would hold up. (Dropping the newest keeps a push O(1); shifting out the oldest would not.)
  */
 
 export interface QueueTimers {
@@ -21,7 +22,7 @@ export interface EventQueueOptions<T> {
 }
 
 export const DEFAULT_FLUSH_MS = 250;
-export const DEFAULT_BATCH_SIZE = 256;
+export const DEFAULT_BATCH_SIZE = 128;
 export const DEFAULT_MAX_QUEUED = 10_000;
 
 const systemTimers: QueueTimers = {
@@ -62,12 +63,11 @@ export class EventQueue<T> {
 
   push(event: T): void {
     if (this.#closed) return;
-    this.#queued.push(event);
-    const excess = this.#queued.length - this.#maxQueued;
-    if (excess > 0) {
-      this.#queued.splice(0, excess);
-      this.#dropped += excess;
+    if (this.#queued.length >= this.#maxQueued) {
+      this.#dropped++;
+      return;
     }
+    this.#queued.push(event);
     // Written on a later tick, never inside the call that recorded the event.
     if (this.#queued.length >= this.#batchSize) this.#schedule(0);
     else this.#schedule(this.#flushMs);
@@ -77,13 +77,15 @@ export class EventQueue<T> {
   flush(): void {
     if (this.#timer !== undefined) this.#timers.clearTimeout(this.#timer);
     this.#timer = undefined;
-    while (this.#queued.length > 0) {
-      const batch = this.#queued.splice(0, this.#batchSize);
-      try {
-        this.options.write(batch);
-      } catch (error) {
-        this.options.onError(error, batch.length);
-      }
+    while (this.#queued.length > 0) this.#writeBatch();
+  }
+
+  #writeBatch(): void {
+    const batch = this.#queued.splice(0, this.#batchSize);
+    try {
+      this.options.write(batch);
+    } catch (error) {
+      this.options.onError(error, batch.length);
     }
   }
 
@@ -98,9 +100,12 @@ export class EventQueue<T> {
       if (ms > 0) return;
       this.#timers.clearTimeout(this.#timer);
     }
+    // One batch per turn of the event loop (~1 ms each): a backlog is written between requests,
+    // never as one long stall.
     this.#timer = this.#timers.setTimeout(() => {
       this.#timer = undefined;
-      this.flush();
+      this.#writeBatch();
+      if (this.#queued.length > 0) this.#schedule(0);
     }, ms);
   }
 }

@@ -37,24 +37,31 @@ describe("EventQueue", () => {
     expect(queue.size).toBe(0);
   });
 
-  test("a full batch is written on the next tick, in batches of batchSize", () => {
+  test("a full batch is written on the next tick; a backlog one batch per tick, never all at once", () => {
     const clock = manualTimers();
     const batches: number[][] = [];
     const queue = new EventQueue<number>({ write: (batch) => batches.push([...batch]), onError: () => {}, batchSize: 2, timers: clock.timers });
-    for (const value of [1, 2, 3]) queue.push(value);
+    for (const value of [1, 2, 3, 4, 5]) queue.push(value);
     expect(clock.delays()).toEqual([0]);
     clock.fire();
-    expect(batches).toEqual([[1, 2], [3]]);
+    expect(batches).toEqual([[1, 2]]);
+    expect(clock.delays()).toEqual([0]);
+    clock.fire();
+    clock.fire();
+    expect(batches).toEqual([[1, 2], [3, 4], [5]]);
+    expect(clock.delays()).toEqual([]);
   });
 
-  test("bounded: past maxQueued the oldest events are dropped and counted", () => {
+  test("bounded: past maxQueued new events are dropped and counted until the writer catches up", () => {
     const clock = manualTimers();
     const batches: number[][] = [];
     const queue = new EventQueue<number>({ write: (batch) => batches.push([...batch]), onError: () => {}, maxQueued: 3, batchSize: 100, timers: clock.timers });
     for (let value = 1; value <= 5; value++) queue.push(value);
     expect([queue.size, queue.dropped]).toEqual([3, 2]);
     queue.flush();
-    expect(batches).toEqual([[3, 4, 5]]);
+    queue.push(6);
+    queue.flush();
+    expect(batches).toEqual([[1, 2, 3], [6]]);
   });
 
   test("a failing write is reported with the number of events lost, and the queue keeps working", () => {
