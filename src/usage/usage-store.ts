@@ -37,7 +37,7 @@ export class UsageStore {
       // ~20 ms); a process crash loses nothing, a power cut may lose the last writes of a history
       // that is only statistics. secure_delete: a cleared or pruned row is overwritten, not left
       // readable in a free page.
-      this.db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF; PRAGMA busy_timeout = 2000; PRAGMA secure_delete = ON;");
+      this.db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF; PRAGMA busy_timeout = 2000; PRAGMA secure_delete = ON; PRAGMA cache_size = -1024;");
       this.db.exec(USAGE_SCHEMA);
       const version = this.db.query<{ value: string }, []>("SELECT value FROM meta WHERE key = 'schema'").get();
       if (version && version.value !== USAGE_SCHEMA_VERSION) {
