@@ -145,7 +145,7 @@ export class DaemonUsage<S extends UsageSessionView = UsageSessionView> {
     this.service.prefetch({ ...this.of(session), query: result.query, suggestions: result.suggestions.map((suggestion) => suggestion.name) });
   }
 
-  /** Prefetch's engine for a session (the prior applied when the flag allows it), and its follow-up candidates. */
+  /** Prefetch's engine for a session: the prior applied when the flag allows it. */
   prefetchEngine(session: S, engine: ToolSearchEngine): ToolSearchEngine {
     if (!this.#deps.learning(session)) return engine;
     return withUsagePrior(engine, this.#prior(this.of(session).workspace));
