@@ -66,6 +66,8 @@ export interface AssembleInput {
   schemaCache?: SerializedToolCache;
   /** MCP servers' `instructions` from initialize, by server name (the `servers` announcement's lines). */
   serverInstructions?: ReadonlyMap<string, string>;
+  /** Deferred tools this session sends as core tools (its workspace's most used; fixed per session). */
+  promoted?: ReadonlySet<string>;
 }
 
 interface AssembledCommon {
@@ -106,8 +108,10 @@ export function assembleRequest(input: AssembleInput): AssembledRequest {
   const setting = parseModeSetting(settings.toolSearch, settings.autoPercent);
 
   const poolTools = input.tools.filter((tool) => tool.isEnabled() && !isMetaToolName(tool.name));
-  const deferredTools = poolTools.filter(isDeferredTool);
-  const coreTools = poolTools.filter((tool) => !isDeferredTool(tool));
+  const promoted = input.promoted;
+  const deferred = (tool: Tool) => isDeferredTool(tool) && !(promoted?.has(tool.name) ?? false);
+  const deferredTools = poolTools.filter(deferred);
+  const coreTools = poolTools.filter((tool) => !deferred(tool));
 
   const mode = decideMode({
     setting,

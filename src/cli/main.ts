@@ -30,6 +30,9 @@ commands:
   trust PATH            approve a project's .toolpool.json (or .mcp.json) as it is now: its servers may run
   trust --list          the approved project files; trust --revoke PATH takes an approval back
   flags                 show runtime flags: value, source (default/file/remote/cached), payload age
+  stats                 usage: searches (zero results, search→call conversion), prefetch, calls per
+                        tool and server, server events, first-request tokens; --since 1h|24h|7d
+  history clear         forget the usage history (ranking's prior, stats); --workspace PATH for one
   stop                  stop the running daemon
   mcp                   an MCP server on stdio bridged to the daemon (starts one if none runs)
   mcp --http HOST:PORT  the same over Streamable HTTP, loopback only (e.g. 127.0.0.1:8765)
@@ -61,6 +64,8 @@ options:
   --no-browser          (auth login) print the URL only (also: TOOLPOOL_NO_BROWSER=1)
   --json                machine-readable output
   --max N               (search) how many results, default 5
+  --since WINDOW        (stats) only the last 90m, 1h, 24h, 7d…
+  --workspace PATH      (history clear) only this workspace's history
 
 exit codes: 0 ok, 1 failed, 2 usage, 3 no daemon running, 4 already running, 5 bad config or socket path`;
 
@@ -104,6 +109,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         profile: { type: "string" },
         list: { type: "boolean", default: false },
         revoke: { type: "boolean", default: false },
+        since: { type: "string" },
+        workspace: { type: "string" },
       },
     });
   } catch (error) {
@@ -158,6 +165,10 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       }
       case "servers":
         return await (await commands()).servers(options, rest, values.logs);
+      case "stats":
+        return await (await import("./stats-command.ts")).stats(options, values.since);
+      case "history":
+        return await (await import("./stats-command.ts")).historyClear(options, rest, values.workspace);
       case "flags":
         return await (await import("./flags-command.ts")).flags(options);
       case "trust":

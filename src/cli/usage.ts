@@ -114,6 +114,20 @@ export const COMMAND_USAGE: Readonly<Record<string, CommandUsage>> = {
     ].join("\n"),
     options: ["session", "json", "socket"],
   },
+  stats: {
+    usage: [
+      "usage: toolpool stats [--since 90m|1h|24h|7d] [--json] [--socket PATH]",
+      "what the pool did: searches, zero-result queries, search-to-call conversion, calls per tool and server, servers, tokens",
+      "  --since SPAN        only what happened in this span (default: everything kept)",
+      JSON_OPTION,
+      SOCKET,
+    ].join("\n"),
+    options: ["since", "json", "socket"],
+  },
+  history: {
+    usage: ["usage: toolpool history clear [--workspace PATH] [--json]", "delete the usage history (all of it, or one workspace's); works without a daemon", "  --workspace PATH    only this workspace's history", JSON_OPTION, SOCKET].join("\n"),
+    options: ["workspace", "json", "socket"],
+  },
   help: { usage: "usage: toolpool help [COMMAND]", options: [] },
 };
 

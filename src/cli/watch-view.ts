@@ -8,9 +8,9 @@ import type { ServerSummary, StatusResult, ToolSummary } from "../protocol/metho
 import { formatDuration } from "./format.ts";
 
 export interface TokenFacts {
-  /** Estimated tokens of the whole pool sent in full (standard delivery). */
+  /** Tokens of the first request with the whole pool sent in full (standard delivery). */
   full: number;
-  /** Estimated tokens of the deferred (proxy) tools array. */
+  /** Tokens of the deferred (proxy) first request: tools array plus announcement. */
   lean: number;
   counter: string;
 }
@@ -48,9 +48,10 @@ export function renderWatch(snapshot: WatchSnapshot, width = 100): string[] {
 function tokenLine(tokens: TokenFacts | undefined): string {
   if (!tokens) return "tokens    (measuring…)";
   const saved = tokens.full - tokens.lean;
-  if (saved <= 0) return `tokens    tools array ${compact(tokens.lean)} deferred vs ${compact(tokens.full)} in full: nothing saved with a pool this small`;
+  if (saved <= 0) return `tokens    first request ${compact(tokens.lean)} deferred vs ${compact(tokens.full)} in full: nothing saved with a pool this small (${tokens.counter})`;
   const percent = Math.round((saved / tokens.full) * 100);
-  return `tokens    tools array ${compact(tokens.lean)} instead of ${compact(tokens.full)} → ${compact(saved)} saved per request (${percent}%, ${tokens.counter})`;
+  // "first request": the tools array plus the announcement (docs/operations.md, toolpool stats).
+  return `tokens    first request ${compact(tokens.lean)} vs ${compact(tokens.full)} in full → ${compact(saved)} saved (${percent}%, ${tokens.counter})`;
 }
 
 function serverLines(snapshot: WatchSnapshot): string[] {

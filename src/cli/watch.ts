@@ -5,7 +5,7 @@
  *
  * Tokens saved are measured here, not in the daemon: the watch's own session assembles the pool
  * twice — deferred (proxy) and in full (standard) — whenever the pool's size changes, and shows
- * the difference the deferral makes on every request. That session has a fixed id, so repeated
+ * the difference the deferral makes to the first request (tools array plus announcement). That session has a fixed id, so repeated
  * watches reuse one session instead of leaving new ones behind.
  */
 import type { Readable, Writable } from "node:stream";
@@ -14,6 +14,8 @@ import type { ServerSummary } from "../protocol/methods.ts";
 import { resolveSocketPath } from "../daemon/socket-path.ts";
 import { ExitCode } from "./exit-codes.ts";
 import { renderWatch, type TokenFacts, type WatchSnapshot } from "./watch-view.ts";
+import { UNRECORDED_CLIENT_NAME } from "../usage/daemon-usage.ts";
+import { firstRequestTokens, TOKEN_COUNTER } from "../usage/token-estimate.ts";
 
 export const WATCH_SESSION_ID = "toolpool-status-watch";
 const METHOD_NOT_FOUND = -32601;
@@ -109,16 +111,20 @@ class Probe {
   }
 }
 
-/** The pool in full vs deferred, in the daemon's own token estimate, from the watch's session. */
+/**
+ * The first request in full vs deferred, from the watch's session: the tools array plus the
+ * announcement, counted as `toolpool stats` counts them (one estimate, named).
+ */
 async function measureTokens(client: ToolpoolClient): Promise<TokenFacts> {
   const count = async (toolSearch: string, delivery: "proxy" | "standard") => {
-    await client.session({ sessionId: WATCH_SESSION_ID, toolSearch, delivery, clientName: "toolpool status --watch", prefetch: false });
-    const counts = (await client.assemble({ sessionId: WATCH_SESSION_ID, messages: [] })).counts as { toolTokens: number; toolTokenCounter: string };
-    return counts;
+    await client.session({ sessionId: WATCH_SESSION_ID, toolSearch, delivery, clientName: UNRECORDED_CLIENT_NAME, prefetch: false });
+    const assembled = await client.assemble({ sessionId: WATCH_SESSION_ID, messages: [] });
+    const announcement = assembled.announcement as { text?: string } | null | undefined;
+    return firstRequestTokens(assembled.tools, announcement?.text);
   };
   const full = await count("false", "standard");
   const lean = await count("true", "proxy");
-  return { full: full.toolTokens, lean: lean.toolTokens, counter: lean.toolTokenCounter };
+  return { full, lean, counter: TOKEN_COUNTER.label };
 }
 
 /** Quits on `q` or Ctrl-C (raw keys on a terminal) and on SIGINT/SIGTERM; returns the undo. */

@@ -29,6 +29,8 @@ import {
 
 export type { CompactResult, PrefetchParams, PrefetchResult };
 import { Method } from "../protocol/method-names.ts";
+import type { HistoryClearResult, StatsResult } from "../protocol/stats-result.ts";
+import type { HistoryClearParams, StatsParams } from "../protocol/usage-methods.ts";
 
 /** A JSON-RPC error answer from the daemon. */
 export class DaemonError extends Error {
@@ -188,6 +190,16 @@ export class ToolpoolClient {
   }
 
   /** Every configured MCP server: state, reason, tools, process, restarts. */
+  /** Usage over a window (`toolpool stats`). */
+  stats(params: StatsParams = {}): Promise<StatsResult> {
+    return this.request(Method.Stats, params as Record<string, unknown>);
+  }
+
+  /** Forgets one workspace's usage history, or all of it (`toolpool history clear`). */
+  clearHistory(params: HistoryClearParams = {}): Promise<HistoryClearResult> {
+    return this.request(Method.HistoryClear, params as Record<string, unknown>);
+  }
+
   servers(): Promise<ServersResult> {
     return this.request(Method.Servers);
   }

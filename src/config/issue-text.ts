@@ -52,12 +52,18 @@ export function nearestKey(key: string, known: readonly string[]): string | unde
   return best?.key;
 }
 
+/** Edits between two words, a swap of neighbours counting as one ("stauts" is one from "status"). */
 function editDistance(a: string, b: string): number {
   if (Math.abs(a.length - b.length) > 3 || a.length > 64 || b.length > 64) return 99;
+  let before: number[] = [];
   let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j]!, before[j - 2]! + 1);
+    }
+    before = previous;
     previous = row;
   }
   return previous[b.length]!;

@@ -10,6 +10,7 @@ import type { Session } from "../session/session.ts";
 import type { Logger } from "../runtime/logger.ts";
 import { sessionTools, type SessionToolDeps } from "./session-tools.ts";
 import type { Metrics } from "../telemetry/metrics.ts";
+import type { DaemonUsage } from "../usage/daemon-usage.ts";
 import { tokensSavedEvent } from "../telemetry/tokens-saved.ts";
 
 export interface AssembleDeps {
@@ -19,6 +20,7 @@ export interface AssembleDeps {
   /** DISABLE_EXPERIMENTAL_BETAS, read from the daemon's environment. */
   experimentalBetasDisabled: boolean;
   metrics?: Metrics;
+  usage?: DaemonUsage<Session>;
 }
 
 export function assembleForSession(
@@ -41,7 +43,9 @@ export function assembleForSession(
     pendingServers: deps.tools.pendingServers(),
     ...(session.settings.announcements === "servers" && deps.tools.serverInstructions && { serverInstructions: deps.tools.serverInstructions() }),
     schemaCache: session.serializedTools,
+    promoted: own.promoted,
   });
+  deps.usage?.assembled(session, assembled);
   const saved = deps.metrics?.enabled ? tokensSavedEvent(assembled, deps.pool().tools) : undefined;
   if (saved) deps.metrics?.tokensSaved(saved);
   if (remember) session.discovered = new Set(assembled.discovered);

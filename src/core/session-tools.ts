@@ -14,6 +14,8 @@ import { createStructuredOutputTool } from "../builtin/structured-output.ts";
 import type { JsonSchemaCompiler } from "../validate/ajv.ts";
 import type { Metrics } from "../telemetry/metrics.ts";
 import { filterPool, followProfile } from "../pool/profile.ts";
+import type { DaemonUsage } from "../usage/daemon-usage.ts";
+import { isDeferredTool } from "../deferral/is-deferred.ts";
 import type { QueryResult } from "../search/types.ts";
 
 export interface SessionToolDeps {
@@ -25,6 +27,8 @@ export interface SessionToolDeps {
   serverInstructions?: () => ReadonlyMap<string, string>;
   /** Counters for OpenTelemetry (a no-op unless telemetry is on). */
   metrics?: Metrics;
+  /** Usage history: records searches, ranks with the workspace's prior, promotes its most used tools. */
+  usage?: DaemonUsage<Session>;
   /** The project root an MCP server came from (a project's `.toolpool.json`), if it did. */
   serverProject?: (server: string) => string | undefined;
   /** Starts a lazily started MCP server in the background (a `select:` of one of its tools). */
@@ -41,6 +45,9 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionOw
   }
   const decided = deliveryOf(session);
   const delivery = decided === "native" ? "native" : "proxy";
+  const base = deps.usage ? deps.usage.searchEngine(session, deps.engine) : deps.engine;
+  const promoted = decided !== "standard" && deps.usage ? deps.usage.promoted(session) : new Set<string>();
+  const stillDeferred = (tool: Tool) => isDeferredTool(tool) && !promoted.has(tool.name);
   const inProfile = followProfile(() => session.settings.profile);
   const admits = (tool: Tool) => inProfile(tool) && inProject(tool, session, deps);
   // Called per search candidate: a plain lookup and a check, no view object.
@@ -50,7 +57,7 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionOw
   };
   const engine: ToolSearchEngine = {
     query(text, options) {
-      const result = withinProfile(deps.engine.query(text, { ...options, filter: (name) => lookup(name) !== undefined && (options?.filter?.(name) ?? true) }), lookup);
+      const result = withinProfile(base.query(text, { ...options, filter: (name) => lookup(name) !== undefined && (options?.filter?.(name) ?? true) }), lookup);
       deps.metrics?.search({ kind: result.kind, results: result.matches.length, source: "tool_search", delivery: decided });
       // A bridge or harness that sends no transcript still gets what its own searches found.
       // discover: shows schemas without discovering (SPEC §7), so it marks nothing found.
@@ -78,18 +85,20 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionOw
   };
   const tools: SessionOwnTools = {
     outputSchema: null,
+    promoted,
     admits,
     view,
     toolSearch: createToolSearchTool({
       engine,
       lookup,
       delivery,
+      ...(promoted.size > 0 && { isDeferred: stillDeferred }),
       pendingServers: deps.pendingServers,
       ...(deps.cachedServers && { cachedServers: deps.cachedServers }),
       announcements: session.settings.announcements,
       defaultMaxResults: session.settings.runtime.searchMaxResults,
     }),
-    executeExtraTool: createExecuteExtraTool({ lookup }),
+    executeExtraTool: createExecuteExtraTool({ lookup, ...(promoted.size > 0 && { isDeferred: stillDeferred }) }),
   };
   withStructuredOutput(tools, session.settings.outputSchema, deps);
   session.ownTools = tools;

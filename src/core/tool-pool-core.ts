@@ -40,6 +40,8 @@ import type { Metrics } from "../telemetry/metrics.ts";
 import { createMetrics } from "../telemetry/create-metrics.ts";
 import { meteredCall } from "../telemetry/metered-call.ts";
 import { deliveryOf } from "./session-delivery.ts";
+import { openDaemonUsage } from "../usage/open-usage.ts";
+import type { DaemonUsage } from "../usage/daemon-usage.ts";
 
 export interface CoreOptions {
   config: Config;
@@ -57,6 +59,8 @@ export interface CoreOptions {
   clock?: Clock;
   /** Where metrics go; by default from `config.telemetry` and the environment (off unless asked). */
   metrics?: Metrics;
+  /** The usage history file (`":memory:"` in tests); default `usage.sqlite` in the state dir. */
+  usageDatabasePath?: string;
 }
 
 export interface CallStats {
@@ -71,6 +75,8 @@ export class ToolPoolCore {
   readonly stats: CallStats = { callsTotal: 0, callsInFlight: 0 };
   readonly search = new SearchSync();
   readonly metrics: Metrics;
+  /** Usage history: records searches and calls, ranks with the workspace's prior, promotes its most used tools. */
+  readonly usage: DaemonUsage<Session>;
   readonly #toolDeps: SessionToolDeps;
   readonly #builtins: readonly Tool[];
   readonly #env: NodeJS.ProcessEnv;
@@ -113,6 +119,15 @@ export class ToolPoolCore {
     this.metrics =
       options.metrics ?? createMetrics({ config: options.config.telemetry, env: this.#env, logger: this.logger, service: { version: this.info.version, tier: this.info.tier } });
     this.metrics.watchServers(() => this.#mcp?.servers() ?? []);
+    this.usage = openDaemonUsage<Session>({
+      env: this.#env,
+      logger: this.logger,
+      pool: () => this.#pool,
+      ...(options.usageDatabasePath !== undefined && { databasePath: options.usageDatabasePath }),
+      recording: () => this.#flags.current.get("usage_recording"),
+      learning: (session) => this.#flags.current.get("usage_learning", this.#flags.attributes(session)),
+      promotedCount: (session) => this.#flags.current.get("usage_promoted_tools", this.#flags.attributes(session)),
+    });
     this.#pool = this.#assemble();
     this.#toolDeps = {
       pool: () => this.#pool,
@@ -123,6 +138,7 @@ export class ToolPoolCore {
       warmServer: (server) => this.ensureServerStarted(server),
       compiler: new JsonSchemaCompiler(),
       metrics: this.metrics,
+      usage: this.usage,
       // A project's server is seen only by sessions working in that project.
       serverProject: (server) => this.#mcp?.spec(server)?.project,
     };
@@ -228,9 +244,10 @@ export class ToolPoolCore {
     let target: Tool | undefined = lookup(name);
     let via: string | undefined;
     const delivery = () => deliveryOf(session);
+    const recorded = this.usage.call(session, name, input);
     try {
       return await meteredCall(this.metrics, { tool: lookup(name), delivery }, (refused) =>
-        executeTool(
+        recorded(() => executeTool(
           name,
           input,
           {
@@ -259,7 +276,7 @@ export class ToolPoolCore {
         ).then((result) => {
           if (via && target && this.metrics.enabled) this.metrics.call({ tool: target.name, server: target.mcpInfo?.server, durationMs: 0, outcome: result.isError ? "error" : "ok", delivery: delivery(), via });
           return result;
-        }),
+        })),
       );
     } finally {
       this.stats.callsInFlight--;
@@ -349,6 +366,7 @@ export class ToolPoolCore {
       ...this.#mcpOptions,
     });
     this.#mcp = pool;
+    pool.onServerState((server, state) => this.usage.service.server(server, state));
     pool.onChange(() => {
       if (this.#closed) return;
       this.#pool = this.#assemble();
@@ -374,6 +392,11 @@ export class ToolPoolCore {
 
   stopMcp(): Promise<void> {
     return this.#mcp?.stop() ?? Promise.resolve();
+  }
+
+  /** Writes what the usage history still queues and closes it. */
+  async closeUsage(): Promise<void> {
+    this.usage.service.close();
   }
 
   closeFlags(): Promise<void> {
@@ -413,7 +436,7 @@ export class ToolPoolCore {
   }
 
   #assembleDeps(): AssembleDeps {
-    return { tools: this.#toolDeps, pool: () => this.#pool, logger: this.logger, experimentalBetasDisabled: experimentalBetasDisabled(this.#env), metrics: this.metrics };
+    return { tools: this.#toolDeps, pool: () => this.#pool, logger: this.logger, experimentalBetasDisabled: experimentalBetasDisabled(this.#env), metrics: this.metrics, usage: this.usage };
   }
 
   /** The assemble facts without an assemble (explain looks, pins nothing). */

@@ -19,6 +19,7 @@ import { registerMcpMethods } from "./handlers/mcp.ts";
 import { registerExplainMethod } from "./handlers/explain.ts";
 import { registerAuthMethods } from "./handlers/auth.ts";
 import { registerProjectMethods } from "./handlers/projects.ts";
+import { registerUsageMethods } from "./handlers/usage.ts";
 import type { Logger } from "../runtime/logger.ts";
 import { ConnectionBudget } from "./connection-budget.ts";
 import { DispatchTurns } from "./dispatch-turns.ts";
@@ -54,6 +55,8 @@ export interface DaemonOptions {
   ownsProcess?: boolean;
   /** Overrides for the MCP pool (tests: cache path, timings). */
   mcpOptions?: Partial<Omit<McpPoolOptions, "servers" | "logger">>;
+  /** The usage history file (`":memory:"` in tests); default `usage.sqlite` in the state dir. */
+  usageDatabasePath?: string;
 }
 
 export class Daemon implements SessionBinding, WireFacts {
@@ -92,6 +95,7 @@ export class Daemon implements SessionBinding, WireFacts {
       ...(options.demo !== undefined && { demo: options.demo }),
       ...(options.flags && { flags: options.flags }),
       ...(options.mcpOptions && { mcpOptions: options.mcpOptions }),
+      ...(options.usageDatabasePath !== undefined && { usageDatabasePath: options.usageDatabasePath }),
     });
     this.core.onToolsChanged(() => {
       for (const connection of this.connections) connection.send({ jsonrpc: "2.0", method: Method.ToolsListChanged });
@@ -103,6 +107,7 @@ export class Daemon implements SessionBinding, WireFacts {
     registerExplainMethod(this.#dispatcher, this.core);
     registerAuthMethods(this.#dispatcher, this.core);
     registerProjectMethods(this.#dispatcher, this.core);
+    registerUsageMethods(this.#dispatcher, this.core.usage.service);
     if (feature("PREFETCH")) {
       (require("./handlers/prefetch.ts") as typeof import("./handlers/prefetch.ts")).registerPrefetchMethods(this.#dispatcher, this.core, this);
     }
@@ -206,6 +211,7 @@ export class Daemon implements SessionBinding, WireFacts {
       settleStep(this.logger, "stopping MCP servers", () => Promise.race([this.core.stopMcp(), Bun.sleep(remaining())])),
       settleStep(this.logger, "closing runtime flags", () => Promise.race([this.core.closeFlags(), Bun.sleep(Math.min(1_000, remaining()))])),
       settleStep(this.logger, "closing cron", async () => this.#cron?.close()),
+      settleStep(this.logger, "writing usage history", () => this.core.closeUsage()),
       settleStep(this.logger, "flushing metrics", () => this.core.metrics.shutdown(Math.min(2_000, remaining()))),
     ]);
     await settleStep(this.logger, "ending leftover processes", async () => this.#processes?.stop());

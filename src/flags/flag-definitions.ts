@@ -20,6 +20,9 @@ export interface FlagValues {
   search_default_max_results: number;
   disabled_tools: readonly string[];
   mcp_call_timeout_ms: number;
+  usage_recording: boolean;
+  usage_learning: boolean;
+  usage_promoted_tools: number;
 }
 
 export type FlagKey = keyof FlagValues;
@@ -90,6 +93,24 @@ export const FLAG_SPECS: { readonly [K in FlagKey]: FlagSpec & { readonly defaul
     max: MCP_CALL_TIMEOUT_HARD_CAP_MS,
     integer: true,
     description: `MCP tool call timeout in ms (at most ${MCP_CALL_TIMEOUT_HARD_CAP_MS}, a compile-time cap)`,
+  },
+  usage_recording: {
+    type: "boolean",
+    defaultValue: true,
+    description: "record searches, calls and server events in the state dir's usage history (toolpool stats)",
+  },
+  usage_learning: {
+    type: "boolean",
+    defaultValue: true,
+    description: "rank ToolSearch and prefetch with the workspace's usage history (read when a session opens)",
+  },
+  usage_promoted_tools: {
+    type: "number",
+    defaultValue: 3,
+    min: 0,
+    max: 10,
+    integer: true,
+    description: "the workspace's most used deferred tools loaded as core tools in its new sessions (0: none)",
   },
 };
 

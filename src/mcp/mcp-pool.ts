@@ -83,6 +83,7 @@ const HIDDEN_STATES: ReadonlySet<string> = new Set(["disabled", "parked", "stopp
 export class McpPool {
   readonly #entries = new Map<string, Entry>();
   readonly #listeners = new Set<() => void>();
+  readonly #stateListeners = new Set<(server: string, state: string) => void>();
   readonly #cache: CatalogCache;
   readonly #compiler: JsonSchemaCompiler;
   readonly #timers: Timers;
@@ -141,6 +142,12 @@ export class McpPool {
   tools(): readonly Tool[] {
     this.#tools ??= [...this.#entries.values()].flatMap((entry) => (entry.visible && entry.catalog ? entry.catalog.tools : []));
     return this.#tools;
+  }
+
+  /** Called on every server state change (usage history). Returns an unsubscribe function. */
+  onServerState(listener: (server: string, state: string) => void): () => void {
+    this.#stateListeners.add(listener);
+    return () => this.#stateListeners.delete(listener);
   }
 
   /** Called (coalesced) after the set of tools changed. Returns an unsubscribe function. */
@@ -290,6 +297,7 @@ export class McpPool {
 
   #onState(entry: Entry): void {
     if (this.#entries.get(entry.supervisor.spec.name) !== entry) return;
+    for (const listener of this.#stateListeners) listener(entry.supervisor.spec.name, entry.supervisor.state);
     // Parking (or un-parking) hides (or shows) the server's tools; other states leave them be.
     const visible = isVisible(entry);
     if (visible === entry.visible) return;

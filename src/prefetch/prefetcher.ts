@@ -54,6 +54,10 @@ export interface PrefetcherDeps {
   /** Starts a lazy MCP server in the background (no-op for a running one). */
   warmServer?: (server: string) => void;
   maxResults?: () => number;
+  /** The session's engine (its workspace's usage prior applied); `engine` when absent. */
+  engineFor?: (sessionId: string) => ToolSearchEngine;
+  /** Tools that often followed the session's last call: a candidate even when the query missed it. */
+  followers?: (sessionId: string) => readonly string[];
 }
 
 interface SessionPrefetch {
@@ -118,12 +122,15 @@ export class Prefetcher {
       const tool = this.deps.lookup(name);
       return tool !== undefined && tool.isEnabled() && isDeferredTool(tool) && (session.admits?.(tool) ?? true);
     };
-    const found = this.deps.engine.query(query, { maxResults: limit, filter: eligible });
+    const engine = this.deps.engineFor?.(session.id) ?? this.deps.engine;
+    const found = engine.query(query, { maxResults: limit, filter: eligible });
     // A query that is itself a name or a select: resolves outside the filter; keep only eligible tools.
-    const tools = found.matches
-      .map((match) => this.deps.lookup(match.name))
-      .filter((tool): tool is Tool => tool !== undefined && eligible(tool.name))
-      .slice(0, limit);
+    const matched = found.matches.map((match) => this.deps.lookup(match.name)).filter((tool): tool is Tool => tool !== undefined && eligible(tool.name));
+    // A follower takes the last slot: the query's best matches come first.
+    const follower = (this.deps.followers?.(session.id) ?? [])
+      .map((name) => this.deps.lookup(name))
+      .find((tool): tool is Tool => tool !== undefined && eligible(tool.name) && !matched.includes(tool));
+    const tools = follower ? [...matched.slice(0, limit - 1), follower] : matched.slice(0, limit);
     if (tools.length === 0) return empty("nothing_new", query, precomputed);
     for (const tool of tools) {
       state.suggested.add(tool.name);

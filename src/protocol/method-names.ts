@@ -32,4 +32,6 @@ export const Method = {
   AuthLogout: "toolpool/auth/logout",
   Projects: "toolpool/projects",
   ProjectsRescan: "toolpool/projects/rescan",
+  Stats: "toolpool/stats",
+  HistoryClear: "toolpool/history/clear",
 } as const;

@@ -7,6 +7,8 @@
 import type { z } from "zod";
 import { Method } from "./method-names.ts";
 import { explainParams, type Explanation } from "./explain.ts";
+import { historyClearParams, statsParams } from "./usage-methods.ts";
+import type { HistoryClearResult, StatsResult } from "./stats-result.ts";
 import {
   assembleParams,
   authLoginParams,
@@ -77,6 +79,8 @@ export const METHOD_PARAMS = {
   [Method.AuthLogout]: authNameParams,
   [Method.Projects]: noParams,
   [Method.ProjectsRescan]: noParams,
+  [Method.Stats]: statsParams,
+  [Method.HistoryClear]: historyClearParams,
 } as const;
 
 export interface MethodResults {
@@ -107,6 +111,8 @@ export interface MethodResults {
   [Method.AuthLogout]: { name: string; loggedOut: boolean; server: ServerSummary | undefined };
   [Method.Projects]: { projects: ProjectSummaryResult[] };
   [Method.ProjectsRescan]: { projects: ProjectSummaryResult[] };
+  [Method.Stats]: StatsResult;
+  [Method.HistoryClear]: HistoryClearResult;
 }
 
 export type MethodName = keyof typeof METHOD_PARAMS & keyof MethodResults;

@@ -58,6 +58,8 @@ export interface SessionOwnTools {
   structuredOutput?: Tool;
   /** The schema `structuredOutput` was built from (a re-opened session may change it). */
   outputSchema: Record<string, unknown> | null;
+  /** Deferred tools this session loads as core (its workspace's most used), decided once. */
+  promoted: ReadonlySet<string>;
   /** Whether a pool tool is in the session's profile and projects (always, without a profile). */
   admits: (tool: Tool) => boolean;
   /** The session's view of the pool (profile and projects applied), kept until the pool or the settings change. */

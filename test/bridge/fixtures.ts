@@ -72,6 +72,7 @@ export async function startDaemonAt(socketPath: string): Promise<import("../../s
   const { parseConfig } = await import("../../src/config/load.ts");
   const { silentLogger } = await import("../../src/runtime/logger.ts");
   const daemon = new Daemon({
+    usageDatabasePath: ":memory:",
     socketPath,
     config: parseConfig({}, "test"),
     configSource: { path: null, explicit: false },

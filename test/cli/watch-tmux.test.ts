@@ -60,7 +60,7 @@ test.skipIf(tmuxPath === null)("status --watch in tmux: live frame with the MCP 
       "sessions  N active, N detached · connections N · memory N MiB",
       "tools     N (N built-in, N MCP) · N core, N deferred",
       "calls     N total · N/s · N in flight",
-      "tokens    tools array N instead of N → N saved per request (N%, chars/N)",
+      "tokens    first request N vs N in full → N saved (N%, estimate: word pieces)",
     ]);
     expect(lines.slice(6, 9).map((line) => line.replace(/\s+/g, " ").trim())).toEqual([
       "MCP servers (1)",

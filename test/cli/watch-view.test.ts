@@ -39,7 +39,7 @@ const snapshot: WatchSnapshot = {
     { name: "broken", state: "parked", reason: "exited with code 1\nstderr: boom", transport: "stdio", startup: "eager", toolCount: 0, stale: true, changedTools: [], restarts: 5, inFlight: 0 },
   ],
   callsPerSecond: 2.5,
-  tokens: { full: 45_300, lean: 2_100, counter: "chars/2.5" },
+  tokens: { full: 45_300, lean: 2_100, counter: "estimate: word pieces" },
   own: { sessions: 1, connections: 1 },
   at: new Date(2026, 0, 1, 12, 0, 1),
 };
@@ -50,7 +50,7 @@ test("one frame of status --watch, pinned: the watch's own session and connectio
     "sessions  2 active, 1 detached · connections 3 · memory 80.0 MiB",
     "tools     3 (2 built-in, 1 MCP) · 1 core, 2 deferred",
     "calls     57 total · 2.5/s · 1 in flight",
-    "tokens    tools array 2.1k instead of 45.3k → 43.2k saved per request (95%, chars/2.5)",
+    "tokens    first request 2.1k vs 45.3k in full → 43.2k saved (95%, estimate: word pieces)",
     "",
     "MCP servers (2)",
     "  NAME    STATE        TOOLS  RESTARTS  NOTE",

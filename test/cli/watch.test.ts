@@ -51,7 +51,7 @@ describe("toolpool status --watch", () => {
     const frame = out.text().split("q or Ctrl-C quits\n\n")[1]!;
     expect(frame).toContain("sessions  0 active, 0 detached · connections 0");
     expect(frame).toMatch(/calls {5}0 total · 0\.0\/s · 0 in flight/);
-    expect(frame).toMatch(/tokens {4}tools array [\d.]+k? instead of [\d.]+k? → [\d.]+k? saved per request \(\d+%, chars\/2\.5\)/);
+    expect(frame).toMatch(/tokens {4}first request [\d.]+k? vs [\d.]+k? in full → [\d.]+k? saved \(\d+%, estimate: word pieces\)/);
     // The frame right after the calls shows a rate above zero.
     expect(out.text()).toMatch(/calls {5}5 total · (?!0\.0)[\d.]+\/s/);
     expect(frame).toContain("MCP servers: none configured");

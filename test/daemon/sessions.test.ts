@@ -130,6 +130,7 @@ describe("config reload", () => {
     const configPath = join(dir, "config.json");
     writeFileSync(configPath, JSON.stringify({}));
     const daemon = new Daemon({
+      usageDatabasePath: ":memory:",
       socketPath: join(dir, "s.sock"),
       config: parseConfig({}, configPath),
       configSource: { path: configPath, explicit: true },
@@ -151,6 +152,7 @@ describe("config reload", () => {
     writeFileSync(configPath, JSON.stringify({ permissions: { mode: "default", allow: [], deny: ["Echo"] } }));
     const logs: string[] = [];
     const daemon = new Daemon({
+      usageDatabasePath: ":memory:",
       socketPath: join(dir, "r.sock"),
       config: parseConfig(JSON.parse(await Bun.file(configPath).text()), configPath),
       configSource: { path: configPath, explicit: true },

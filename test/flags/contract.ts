@@ -78,6 +78,9 @@ export function runFlagsContract(implementation: ContractImplementation): void {
         search_default_max_results: 8,
         disabled_tools: ["Bash"],
         mcp_call_timeout_ms: 30_000,
+        usage_recording: false,
+        usage_learning: false,
+        usage_promoted_tools: 0,
       };
       const { subject } = await make(values);
       await using _ = subject;

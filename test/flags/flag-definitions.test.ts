@@ -20,6 +20,9 @@ describe("flag definitions", () => {
       ["search_default_max_results", "number", 5, null],
       ["disabled_tools", "string[]", [], null],
       ["mcp_call_timeout_ms", "number", 60_000, null],
+      ["usage_recording", "boolean", true, null],
+      ["usage_learning", "boolean", true, null],
+      ["usage_promoted_tools", "number", 3, null],
     ]);
     expect(MCP_CALL_TIMEOUT_HARD_CAP_MS).toBe(600_000);
   });

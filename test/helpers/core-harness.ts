@@ -25,6 +25,7 @@ export function coreHarness(options: { builtins: readonly Tool[]; config?: Recor
     builtins: options.builtins,
     logger: silentLogger,
     info: buildInfo(),
+    usageDatabasePath: ":memory:",
   });
   return {
     core,

@@ -23,9 +23,10 @@ export function tempSocketDir(): string {
 
 export async function startTestDaemon(
   /** `cron`: a service the daemon delivers (AGENT_TRIGGERS tiers) and closes when it stops. */
-  options: { builtins?: readonly Tool[]; config?: Record<string, unknown>; cron?: CronService } = {},
+  /** `usageDatabasePath`: the usage history file; by default one of this test's own (no history leaks between tests). */
+  options: { builtins?: readonly Tool[]; config?: Record<string, unknown>; cron?: CronService; usageDatabasePath?: string; socketDir?: string } = {},
 ): Promise<TestDaemon> {
-  const dir = tempSocketDir();
+  const dir = options.socketDir ?? tempSocketDir();
   const socketPath = join(dir, "d.sock");
   const daemon = new Daemon({
     socketPath,
@@ -34,6 +35,7 @@ export async function startTestDaemon(
     builtins: options.builtins ?? builtinTools(),
     logger: silentLogger,
     ...(options.cron && { cron: options.cron }),
+    usageDatabasePath: options.usageDatabasePath ?? join(dir, "usage.sqlite"),
   });
   await daemon.start();
   return {

@@ -20,6 +20,7 @@ async function startDaemon(mcpServers: Record<string, unknown>) {
   writeFileSync(configPath, JSON.stringify({ mcpServers }));
   const socketPath = join(tempSocketDir(), "d.sock");
   const daemon = new Daemon({
+    usageDatabasePath: ":memory:",
     socketPath,
     config: parseConfig({ mcpServers }, configPath),
     configSource: { path: configPath, explicit: true },

@@ -17,6 +17,7 @@ async function startDaemon() {
   const mcpServers = { lazy: { command: process.execPath, args: [FIXTURE_SERVER], startup: "lazy", timeoutMs: 10_000 } };
   const socketPath = join(tempSocketDir(), "d.sock");
   const daemon = new Daemon({
+    usageDatabasePath: ":memory:",
     socketPath,
     config: parseConfig({ mcpServers }, "test"),
     configSource: { path: null, explicit: false },
@@ -70,6 +71,7 @@ describe("MCP pool on reload", () => {
     const configPath = join(dir, "config.json");
     writeFileSync(configPath, JSON.stringify({}));
     const daemon = new Daemon({
+      usageDatabasePath: ":memory:",
       socketPath: join(dir, "d.sock"),
       config: parseConfig({}, configPath),
       configSource: { path: configPath, explicit: true },

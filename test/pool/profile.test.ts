@@ -77,8 +77,8 @@ describe("profiles", () => {
     expect(() => parseConfig({ toolGroups: { "group:a": ["group:b"], "group:b": ["group:a"] } }, "c.json")).toThrow(ConfigError);
     expect(() => parseConfig({ toolGroups: { "group:a": ["group:b"], "group:b": ["group:a"] } }, "c.json")).toThrow(/contains itself \(group:a → group:b → group:a\)/);
     expect(() => parseConfig({ profiles: { p: { include: ["group:missing"] } } }, "c.json")).toThrow(/field "profiles.p.include": unknown tool group "group:missing"/);
-    expect(() => parseConfig({ toolGroups: { fs: ["Read"] } }, "c.json")).toThrow(/field "toolGroups.fs"/);
-    expect(() => parseConfig({ profiles: { "bad name": {} } }, "c.json")).toThrow(/field "profiles.bad name"/);
+    expect(() => parseConfig({ toolGroups: { fs: ["Read"] } }, "c.json")).toThrow(/the name "fs" is not allowed: group names look like group:NAME/);
+    expect(() => parseConfig({ profiles: { "bad name": {} } }, "c.json")).toThrow(/the name "bad name" is not allowed: profile names use/);
   });
 
   test("a session's profile: its own pick, else TOOLPOOL_PROFILE; kept when re-opened without one", () => {
@@ -95,7 +95,7 @@ describe("profiles", () => {
     expect(resolveSettings({}, project).profile?.name).toBe("a");
     expect(resolveSettings({ profile: "b" }, project).profile?.name).toBe("b");
     expect(() => resolveSettings({}, { ...defaults, projectProfile: () => "ghost" })).toThrow(
-      'Invalid params: field "profile" (the project\'s defaultProfile): unknown profile "ghost"; configured profiles: a, b',
+      'field "profile": unknown profile "ghost"; configured profiles: a, b (the project\'s defaultProfile)',
     );
   });
 });

@@ -4,7 +4,7 @@
  */
 import { prefetchParams } from "../../protocol/methods.ts";
 import { deliveryOf } from "../../core/session-delivery.ts";
-import { Prefetcher, type PrefetchSession } from "../../prefetch/prefetcher.ts";
+import { Prefetcher, type PrefetcherDeps, type PrefetchSession } from "../../prefetch/prefetcher.ts";
 import { Method } from "../../protocol/method-names.ts";
 import type { Session } from "../../session/session.ts";
 import type { Dispatcher } from "../dispatcher.ts";
@@ -13,7 +13,7 @@ import type { ToolPoolCore } from "../../core/tool-pool-core.ts";
 import { sessionTools } from "../../core/session-tools.ts";
 
 /** What prefetch uses of the core. */
-export type PrefetchCore = Pick<ToolPoolCore, "search" | "pool" | "ensureServerStarted" | "prefetchMaxResults" | "prefetchEnabled" | "logger" | "sessionToolDeps">;
+export type PrefetchCore = Pick<ToolPoolCore, "search" | "pool" | "ensureServerStarted" | "prefetchMaxResults" | "prefetchEnabled" | "logger" | "sessionToolDeps" | "usage" | "sessions">;
 
 export function registerPrefetchMethods(dispatcher: Dispatcher, core: PrefetchCore, wire: SessionBinding): void {
   const prefetcher = new Prefetcher({
@@ -21,15 +21,18 @@ export function registerPrefetchMethods(dispatcher: Dispatcher, core: PrefetchCo
     lookup: (name) => core.pool().get(name),
     warmServer: (server) => core.ensureServerStarted(server),
     maxResults: () => core.prefetchMaxResults(),
+    ...usagePrefetch(core),
   });
   const view = (session: Session): PrefetchSession => {
     const delivery = deliveryOf(session);
+    const own = sessionTools(session, core.sessionToolDeps());
     return {
       id: session.id,
       delivery: delivery === "native" ? "native" : "proxy",
       enabled: session.settings.prefetch && delivery !== "standard" && core.prefetchEnabled(session),
-      discovered: session.discovered,
-      admits: sessionTools(session, core.sessionToolDeps()).admits,
+      // Tools promoted to the session's core set are loaded already: nothing to suggest there.
+      discovered: own.promoted.size === 0 ? session.discovered : new Set([...session.discovered, ...own.promoted]),
+      admits: own.admits,
     };
   };
   const turnStarted = (session: Session, messages: readonly unknown[]) => {
@@ -65,7 +68,22 @@ export function registerPrefetchMethods(dispatcher: Dispatcher, core: PrefetchCo
           session.found.set(suggestion.name, { via: "prefetch" });
         }
       }
+      core.usage.prefetched(session, result);
       return { sessionId: session.id, ...result };
     },
   );
+}
+
+/** The usage prior in prefetch: the session's workspace ranks, and what often follows its last call. */
+function usagePrefetch(core: PrefetchCore): Pick<PrefetcherDeps, "engineFor" | "followers"> {
+  return {
+    engineFor: (id) => {
+      const session = core.sessions.get(id);
+      return session ? core.usage.prefetchEngine(session, core.search.index) : core.search.index;
+    },
+    followers: (id) => {
+      const session = core.sessions.get(id);
+      return session ? core.usage.followers(session) : [];
+    },
+  };
 }
