@@ -30,7 +30,10 @@ export const COMMAND_USAGE: Readonly<Record<string, CommandUsage>> = {
     usage: ["usage: toolpool status [--watch] [--json] [--socket PATH]", "show the running daemon's state", "  --watch             a live view, redrawn every second (q or Ctrl-C quits)", JSON_OPTION, SOCKET].join("\n"),
     options: ["watch", "json", "socket"],
   },
-  tools: { usage: ["usage: toolpool tools [--json] [--socket PATH]", "list the tool pool: core vs deferred, source, read-only", JSON_OPTION, SOCKET].join("\n"), options: ["json", "socket"] },
+  tools: {
+    usage: ["usage: toolpool tools [--profile NAME] [--json] [--socket PATH]", "list the tool pool: core vs deferred, source, read-only", "  --profile NAME      only the tools a profile of the config leaves", JSON_OPTION, SOCKET].join("\n"),
+    options: ["profile", "json", "socket"],
+  },
   call: {
     usage: ["usage: toolpool call NAME [JSON] [--json] [--socket PATH]", `run one tool, e.g. toolpool call Read '{"file_path":"README.md"}'`, JSON_OPTION, SOCKET].join("\n"),
     options: ["json", "socket"],
@@ -47,14 +50,15 @@ export const COMMAND_USAGE: Readonly<Record<string, CommandUsage>> = {
   stop: { usage: ["usage: toolpool stop [--json] [--socket PATH]", "stop the running daemon", JSON_OPTION, SOCKET].join("\n"), options: ["json", "socket"] },
   mcp: {
     usage: [
-      "usage: toolpool mcp [--http HOST:PORT] [--root DIR]... [--config PATH] [--socket PATH]",
+      "usage: toolpool mcp [--http HOST:PORT] [--root DIR]... [--profile NAME] [--config PATH] [--socket PATH]",
       "an MCP server on stdio (or Streamable HTTP on loopback) bridged to the daemon; starts one if none runs",
       "  --http HOST:PORT    serve Streamable HTTP on loopback instead of stdio (e.g. 127.0.0.1:8765)",
       "  --root DIR          a workspace root for the bridge's sessions; repeatable",
+      "  --profile NAME      a tool profile of the config: the host sees only its tools (also: $TOOLPOOL_PROFILE)",
       "  --config PATH       the config a daemon started in the background reads",
       SOCKET,
     ].join("\n"),
-    options: ["http", "root", "config", "socket"],
+    options: ["http", "root", "config", "socket", "profile"],
   },
   service: {
     usage: [
@@ -127,6 +131,27 @@ export const COMMAND_USAGE: Readonly<Record<string, CommandUsage>> = {
   history: {
     usage: ["usage: toolpool history clear [--workspace PATH] [--json]", "delete the usage history (all of it, or one workspace's); works without a daemon", "  --workspace PATH    only this workspace's history", JSON_OPTION, SOCKET].join("\n"),
     options: ["workspace", "json", "socket"],
+  },
+  auth: {
+    usage: [
+      "usage: toolpool auth login SERVER [--no-browser] | auth status [SERVER] | auth logout SERVER [--json] [--socket PATH]",
+      "OAuth for HTTP MCP servers: log in (prints, and opens when it can, the authorization URL), see logins, forget tokens",
+      "  --no-browser        (login) print the URL only (also: TOOLPOOL_NO_BROWSER=1)",
+      JSON_OPTION,
+      SOCKET,
+    ].join("\n"),
+    options: ["no-browser", "json", "socket"],
+  },
+  trust: {
+    usage: [
+      "usage: toolpool trust PATH | trust --list | trust --revoke PATH [--json] [--socket PATH]",
+      "approve a project's .toolpool.json (or .mcp.json) as it is now, so its servers may run",
+      "  --list              the approved project files",
+      "  --revoke            take the approval of PATH back",
+      JSON_OPTION,
+      SOCKET,
+    ].join("\n"),
+    options: ["list", "revoke", "json", "socket"],
   },
   help: { usage: "usage: toolpool help [COMMAND]", options: [] },
 };
