@@ -3,6 +3,7 @@
  * progress (at most one per server; a new one replaces the old), and what `toolpool auth status`
  * shows — which never includes a token, only whether there is one and when it expires.
  */
+import type { AuthStatusSummary } from "../protocol/methods.ts";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Logger } from "../runtime/logger.ts";
 import { beginLogin, type LoginAttempt } from "./oauth-login.ts";
@@ -25,19 +26,8 @@ export interface PendingLogin {
   reconnected: Promise<void>;
 }
 
-export interface AuthStatus {
-  name: string;
-  url: string;
-  /** There is an access token (it may be expired; a refresh token renews it). */
-  loggedIn: boolean;
-  expiresAt?: string;
-  refreshable: boolean;
-  client: "configured" | "registered" | "none";
-  loginInProgress: boolean;
-  /** With a static Authorization header the server is not OAuth's business. */
-  staticAuthorization: boolean;
-  tokenFile: string;
-}
+/** One HTTP MCP server's login as `toolpool/auth/status` reports it (never its tokens). */
+export type AuthStatus = AuthStatusSummary;
 
 export class OAuthManager {
   readonly store: OAuthStore;

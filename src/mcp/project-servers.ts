@@ -6,6 +6,7 @@
  * servers of the same name stay apart, and only sessions whose workspace roots include the
  * project see its tools.
  */
+import type { ProjectSummaryResult } from "../protocol/methods.ts";
 import { createHash } from "node:crypto";
 import { realpathSync } from "node:fs";
 import { ProjectFileError, readProjectFile, type ProjectFile } from "../config/project-file.ts";
@@ -23,14 +24,8 @@ interface ProjectState {
   trusted: boolean;
 }
 
-export interface ProjectSummary {
-  root: string;
-  file?: string;
-  trusted: boolean;
-  servers: string[];
-  defaultProfile?: string;
-  error?: string;
-}
+/** A project root as `toolpool/projects` reports it. */
+export type ProjectSummary = ProjectSummaryResult;
 
 export function projectServerName(name: string, root: string): string {
   return `${name}-${createHash("sha256").update(root).digest("hex").slice(0, 6)}`;
