@@ -29,6 +29,8 @@ export interface ExplainSession {
   killSwitch: (tool: Tool) => string | undefined;
   /** How each deferred tool this session can use was discovered. */
   discovered: ReadonlyMap<string, Discovery>;
+  /** Deferred tools promoted to this session's core set (its workspace's most used), fixed at open. */
+  promoted?: ReadonlySet<string>;
   /** The session's own deny rules (a client may add, never remove). */
   deny: readonly string[];
   hasOutputSchema: boolean;
@@ -105,6 +107,10 @@ export function explainTool(input: ExplainInput): Explanation {
     return done(true, callable, `${tool.name} is sent in full: this session does not defer`, { tool: tool.name });
   }
   decisions.push({ step: "delivery", verdict: "note", reason: `this session defers (mode ${session.mode}: ${session.modeReason}) with ${session.delivery} delivery (${session.deliveryReason})` });
+  if (session.promoted?.has(tool.name)) {
+    decisions.push({ step: "promoted", verdict: "pass", reason: "promoted to this session's core set when it opened: one of its workspace's most used tools (flag usage_promoted_tools)" });
+    return done(true, callable, `${tool.name} is sent in full: promoted to this session's core set`, { tool: tool.name });
+  }
   const found = session.discovered.get(tool.name);
   if (!found) {
     decisions.push({ step: "discovered", verdict: "blocked", reason: `not discovered in this session yet: the model finds it with ${TOOL_SEARCH_TOOL_NAME} (e.g. "select:${tool.name}")` });

@@ -21,7 +21,8 @@ export type DecisionStep =
   | "permissions"
   | "deferral"
   | "delivery"
-  | "discovered";
+  | "discovered"
+  | "promoted";
 
 export interface Decision {
   step: DecisionStep;

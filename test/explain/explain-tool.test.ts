@@ -113,6 +113,14 @@ describe("toolpool explain: the chain of decisions", () => {
     }
   });
 
+  test("promoted: a deferred tool in the session's core set (its workspace's most used) is sent in full", () => {
+    const result = explainTool(input({ name: "WeatherForecast", session: session({ promoted: new Set(["WeatherForecast"]) }) }));
+    expect(result).toMatchObject({ inToolsArray: true, callable: true, summary: "WeatherForecast is sent in full: promoted to this session's core set" });
+    expect(result.decisions.at(-1)).toMatchObject({ step: "promoted", verdict: "pass" });
+    // Without promotion the same session keeps it deferred.
+    expect(explainTool(input({ name: "WeatherForecast", session: session() })).inToolsArray).toBe(false);
+  });
+
   test("a core tool is sent in full; a session that does not defer sends deferred tools in full too", () => {
     expect(explainTool(input({ name: "Echo" }))).toMatchObject({ inToolsArray: true, callable: true, summary: "Echo is sent in full in every request (core)" });
     const standard = explainTool(input({ name: "WeatherForecast", session: session({ deferring: false, delivery: "standard", mode: "standard", modeReason: "tool_search=false" }) }));

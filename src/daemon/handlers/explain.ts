@@ -77,6 +77,7 @@ function sessionFacts(core: ExplainCore, session: Session): ExplainSession {
     killedAtOpen: session.settings.runtime.disabledTools,
     killSwitch: (tool: Tool) => core.killSwitch(tool, session),
     discovered,
+    promoted: own.promoted,
     deny: session.settings.permissions.deny,
     hasOutputSchema: session.settings.outputSchema !== null,
   };
