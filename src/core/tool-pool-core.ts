@@ -40,7 +40,6 @@ import type { Metrics } from "../telemetry/metrics.ts";
 import { createMetrics } from "../telemetry/create-metrics.ts";
 import { meteredCall } from "../telemetry/metered-call.ts";
 import { deliveryOf } from "./session-delivery.ts";
-import { openDaemonUsage } from "../usage/open-usage.ts";
 import type { DaemonUsage } from "../usage/daemon-usage.ts";
 
 export interface CoreOptions {
@@ -75,8 +74,8 @@ export class ToolPoolCore {
   readonly stats: CallStats = { callsTotal: 0, callsInFlight: 0 };
   readonly search = new SearchSync();
   readonly metrics: Metrics;
-  /** Usage history: records searches and calls, ranks with the workspace's prior, promotes its most used tools. */
-  readonly usage: DaemonUsage<Session>;
+  #usage: DaemonUsage<Session> | undefined;
+  readonly #usageDatabasePath: string | undefined;
   readonly #toolDeps: SessionToolDeps;
   readonly #builtins: readonly Tool[];
   readonly #env: NodeJS.ProcessEnv;
@@ -119,16 +118,9 @@ export class ToolPoolCore {
     this.metrics =
       options.metrics ?? createMetrics({ config: options.config.telemetry, env: this.#env, logger: this.logger, service: { version: this.info.version, tier: this.info.tier } });
     this.metrics.watchServers(() => this.#mcp?.servers() ?? []);
-    this.usage = openDaemonUsage<Session>({
-      env: this.#env,
-      logger: this.logger,
-      pool: () => this.#pool,
-      ...(options.usageDatabasePath !== undefined && { databasePath: options.usageDatabasePath }),
-      recording: () => this.#flags.current.get("usage_recording"),
-      learning: (session) => this.#flags.current.get("usage_learning", this.#flags.attributes(session)),
-      promotedCount: (session) => this.#flags.current.get("usage_promoted_tools", this.#flags.attributes(session)),
-    });
+    this.#usageDatabasePath = options.usageDatabasePath;
     this.#pool = this.#assemble();
+    const core = this;
     this.#toolDeps = {
       pool: () => this.#pool,
       engine: this.search.index,
@@ -138,7 +130,10 @@ export class ToolPoolCore {
       warmServer: (server) => this.ensureServerStarted(server),
       compiler: new JsonSchemaCompiler(),
       metrics: this.metrics,
-      usage: this.usage,
+      // Read when a session's tools are built, so the history is opened only once there is a session.
+      get usage(): DaemonUsage<Session> {
+        return core.usage;
+      },
       // A project's server is seen only by sessions working in that project.
       serverProject: (server) => this.#mcp?.spec(server)?.project,
     };
@@ -394,9 +389,30 @@ export class ToolPoolCore {
     return this.#mcp?.stop() ?? Promise.resolve();
   }
 
-  /** Writes what the usage history still queues and closes it. */
+  /**
+   * Usage history: records searches and calls, ranks with the workspace's prior, promotes its most
+   * used tools. Opened on first use (a session, a call, a server event, `toolpool stats`), so a daemon
+   * nobody has used yet starts without it.
+   */
+  get usage(): DaemonUsage<Session> {
+    if (!this.#usage) {
+      const { openDaemonUsage } = require("../usage/open-usage.ts") as typeof import("../usage/open-usage.ts");
+      this.#usage = openDaemonUsage<Session>({
+        env: this.#env,
+        logger: this.logger,
+        pool: () => this.#pool,
+        ...(this.#usageDatabasePath !== undefined && { databasePath: this.#usageDatabasePath }),
+        recording: () => this.#flags.current.get("usage_recording"),
+        learning: (session) => this.#flags.current.get("usage_learning", this.#flags.attributes(session)),
+        promotedCount: (session) => this.#flags.current.get("usage_promoted_tools", this.#flags.attributes(session)),
+      });
+    }
+    return this.#usage;
+  }
+
+  /** Writes what the usage history still queues and closes it (nothing when it was never opened). */
   async closeUsage(): Promise<void> {
-    this.usage.service.close();
+    this.#usage?.service.close();
   }
 
   closeFlags(): Promise<void> {

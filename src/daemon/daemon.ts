@@ -107,7 +107,7 @@ export class Daemon implements SessionBinding, WireFacts {
     registerExplainMethod(this.#dispatcher, this.core);
     registerAuthMethods(this.#dispatcher, this.core);
     registerProjectMethods(this.#dispatcher, this.core);
-    registerUsageMethods(this.#dispatcher, this.core.usage.service);
+    registerUsageMethods(this.#dispatcher, () => this.core.usage.service);
     if (feature("PREFETCH")) {
       (require("./handlers/prefetch.ts") as typeof import("./handlers/prefetch.ts")).registerPrefetchMethods(this.#dispatcher, this.core, this);
     }

@@ -4,17 +4,18 @@ import type { HistoryClearResult, StatsResult } from "../../protocol/stats-resul
 import type { UsageService } from "../../usage/usage-service.ts";
 import type { Dispatcher } from "../dispatcher.ts";
 
-export function registerUsageMethods(dispatcher: Dispatcher, usage: UsageService): void {
+/** `usage` opens the history on the first request that needs it. */
+export function registerUsageMethods(dispatcher: Dispatcher, service: () => UsageService): void {
   dispatcher.register(
     Method.Stats,
     (params): Promise<StatsResult> =>
-      usage.stats({ ...(params.sinceMs !== undefined && { sinceMs: params.sinceMs }), ...(params.top !== undefined && { top: params.top }) }),
+      service().stats({ ...(params.sinceMs !== undefined && { sinceMs: params.sinceMs }), ...(params.top !== undefined && { top: params.top }) }),
   );
   dispatcher.register(
     Method.HistoryClear,
     (params): HistoryClearResult => {
       const workspace = params.workspace ?? null;
-      return { workspace, removed: usage.clear(workspace) };
+      return { workspace, removed: service().clear(workspace) };
     },
   );
 }
