@@ -2,6 +2,7 @@
  * Edit: exact string replacement in one file. The text to replace must be found, and found once
  * unless `replace_all` says otherwise, so an edit never lands somewhere the model did not mean.
  */
+import { readableBy } from "./workspace-file.ts";
 import { z } from "zod";
 import { buildTool } from "../tool/build-tool.ts";
 import { errorResult, textResult } from "../tool/result.ts";
@@ -47,7 +48,7 @@ export const editTool = buildTool({
   async call({ file_path, old_string, new_string, replace_all = false }, context) {
     const path = resolveInWorkspace(file_path, context);
     const roots = realRoots(context.workspaceRoots);
-    const file = await readTextFile(path, MAX_EDIT_BYTES, roots, path);
+    const file = await readTextFile(path, MAX_EDIT_BYTES, roots, path, readableBy(context));
     if (!file.ok && file.missing) {
       if (old_string !== "") return errorResult(`File does not exist: ${path}. To create a new file, use Write.`);
       const created = await writeInWorkspace(path, new_string, roots);

@@ -63,7 +63,7 @@ export async function searchFiles(request: GrepRequest): Promise<GrepOutcome> {
     if (request.signal?.aborted) throw new Error("the search was cancelled");
     if (!request.singleFile && !accepts(file)) continue;
     if (request.readable && !request.readable(file.path)) continue;
-    const text = await searchableText(file.path, request.root);
+    const text = await searchableText(file.path, request.root, request.readable);
     if (text === "oversized") oversized++;
     if (typeof text !== "object") continue;
     const matches = await findMatches(text.value, request.regex, request.multiline, { signal: request.signal });
@@ -133,9 +133,9 @@ async function* single(path: string): AsyncGenerator<WalkedFile> {
  * The file's text, "oversized", or undefined for binary, special and unreadable files (skipped
  * silently, as ripgrep does). Size and bytes come from one descriptor verified below the root.
  */
-async function searchableText(path: string, root: string): Promise<{ value: string } | "oversized" | undefined> {
+async function searchableText(path: string, root: string, readable?: (path: string) => boolean): Promise<{ value: string } | "oversized" | undefined> {
   try {
-    const opened = await openInWorkspace(path, [root]);
+    const opened = await openInWorkspace(path, [root], false, readable);
     if (!opened.ok) return undefined;
     await using file = opened.entry;
     if (!file.stats.isFile()) return undefined;

@@ -3,6 +3,7 @@
  * The file is edited surgically (`notebook-document.ts`): bytes outside the changed cell stay as
  * they were, so a diff shows only the edit and notebooks written by other tools keep their layout.
  */
+import { readableBy } from "./workspace-file.ts";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { buildTool } from "../tool/build-tool.ts";
@@ -55,7 +56,7 @@ export const notebookEditTool = buildTool({
   async call(input, context) {
     const path = resolveInWorkspace(input.notebook_path, context, "notebook_path");
     const roots = realRoots(context.workspaceRoots);
-    const file = await readTextFile(path, MAX_NOTEBOOK_BYTES, roots, path);
+    const file = await readTextFile(path, MAX_NOTEBOOK_BYTES, roots, path, readableBy(context));
     if (!file.ok) return errorResult(`Cannot edit: ${file.reason}`);
     let notebook: Notebook;
     try {

@@ -9,7 +9,7 @@ import { errorResult, textResult, type ToolResult } from "../tool/result.ts";
 import { MAX_IMAGE_BYTES, sniffImageType } from "./image-file.ts";
 import { readLineWindow, type WindowLine } from "./read-lines.ts";
 import { formatBytes, numberedLine } from "./text-file.ts";
-import { openInWorkspace, readAtMost } from "./workspace-file.ts";
+import { openInWorkspace, readAtMost, readableBy } from "./workspace-file.ts";
 import { confineToWorkspace, realPathSubject, realRoots, resolveInWorkspace } from "./workspace-paths.ts";
 import description from "./read.txt" with { type: "text" };
 
@@ -49,7 +49,7 @@ export const readTool = buildTool({
   async call({ file_path, offset, limit }, context) {
     const path = resolveInWorkspace(file_path, context);
     // Type, size and bytes all come from one descriptor: nothing swapped in after a check is read.
-    const opened = await openInWorkspace(path, realRoots(context.workspaceRoots));
+    const opened = await openInWorkspace(path, realRoots(context.workspaceRoots), false, readableBy(context));
     if (!opened.ok) return errorResult(opened.missing ? `File does not exist: ${path}` : `${opened.reason}.`);
     await using file = opened.entry;
     const info = file.stats;

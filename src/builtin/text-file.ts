@@ -38,8 +38,14 @@ export type TextFile = { ok: true; text: string; size: number } | { ok: false; r
  * most `maxBytes` are read from it (workspace-file.ts), so a file swapped or grown meanwhile cannot
  * load more. `displayPath` is how the file is named in that reason.
  */
-export async function readTextFile(path: string, maxBytes: number, roots: readonly string[], displayPath = path): Promise<TextFile> {
-  const opened = await openInWorkspace(path, roots);
+export async function readTextFile(
+  path: string,
+  maxBytes: number,
+  roots: readonly string[],
+  displayPath = path,
+  readable?: (realPath: string) => boolean,
+): Promise<TextFile> {
+  const opened = await openInWorkspace(path, roots, false, readable);
   if (!opened.ok) return { ok: false, reason: opened.missing ? `${displayPath} does not exist.` : `${opened.reason}.`, missing: opened.missing };
   await using file = opened.entry;
   if (file.stats.isDirectory()) return { ok: false, reason: `${displayPath} is a directory, not a file.`, missing: false };

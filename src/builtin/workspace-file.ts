@@ -39,7 +39,13 @@ export type OpenOutcome =
  * is refused here rather than by whatever the tool does next; the type check for "file" versus
  * "directory" is left to the caller, who words it for its tool.
  */
-export async function openInWorkspace(path: string, roots: readonly string[], directory = false): Promise<OpenOutcome> {
+export async function openInWorkspace(
+  path: string,
+  roots: readonly string[],
+  directory = false,
+  /** The session's path rules, asked again about what was really opened (a link swapped in after the check). */
+  readable?: (realPath: string) => boolean,
+): Promise<OpenOutcome> {
   const flags = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW | constants.O_NOCTTY | (directory ? constants.O_DIRECTORY : 0);
   let handle: FileHandle;
   try {
@@ -56,6 +62,9 @@ export async function openInWorkspace(path: string, roots: readonly string[], di
       throw new RefusedEntry(
         `${path} turned out to be ${real} when opened, which is outside the workspace roots (a directory or link changed while it was checked); it was not read`,
       );
+    }
+    if (readable && !readable(real)) {
+      throw new RefusedEntry(`${path} turned out to be ${real} when opened, which the session's permission rules do not let it read; it was not read`);
     }
     return {
       ok: true,
@@ -160,4 +169,10 @@ function openFailure(path: string, error: unknown, directory: boolean): { reason
     default:
       return { reason: `${path} cannot be opened: ${(error as Error).message}`, missing: false };
   }
+}
+
+/** The session's read rules as asked of a real opened path (none: everything the roots hold). */
+export function readableBy(context: { pathAllowed?: (path: string, kind: "read" | "write") => boolean }): ((realPath: string) => boolean) | undefined {
+  const allowed = context.pathAllowed;
+  return allowed && ((realPath) => allowed(realPath, "read"));
 }

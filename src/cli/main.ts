@@ -60,7 +60,7 @@ options:
   --log-level LEVEL     (serve) debug | info | warn | error; wins over the config's logLevel
   --log-format FORMAT   (serve) text (one line per event; the default on a terminal) or json (the
                         default when stderr is not a terminal)
-  --session ID          (explain) the session to explain for (default: the most recent one)
+  --session ID          (explain) the session to explain for (default: none, the pool as a whole)
   --no-browser          (auth login) print the URL only (also: TOOLPOOL_NO_BROWSER=1)
   --json                machine-readable output
   --max N               (search) how many results, default 5

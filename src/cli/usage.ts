@@ -112,7 +112,7 @@ export const COMMAND_USAGE: Readonly<Record<string, CommandUsage>> = {
     usage: [
       "usage: toolpool explain NAME [--session ID] [--json] [--socket PATH]",
       "why a tool is or is not in a session's tools array right now, as the chain of decisions",
-      "  --session ID        the session to explain for (default: the most recently active one)",
+      "  --session ID        the session to explain for (default: none, the pool as a whole)",
       JSON_OPTION,
       SOCKET,
     ].join("\n"),

@@ -20,8 +20,12 @@ export const MAX_WRAPPER_STARTS = 16;
 export const WRAPPERS: ReadonlySet<string> = new Set([
   "builtin", "caffeinate", "chroot", "chrt", "command", "coproc", "doas", "env", "exec", "flock", "ionice",
   "ltrace", "nice", "nohup", "parallel", "run0", "setsid", "stdbuf", "strace", "sudo", "taskset", "time",
-  "timeout", "unbuffer", "watch", "xargs", "find",
+  "timeout", "unbuffer", "watch", "xargs", "find", "unshare", "nsenter", "firejail", "bwrap", "systemd-run", "pkexec",
+  "catchsegv", "valgrind", "proot", "fakeroot", "torsocks", "proxychains", "proxychains4", "dbus-launch", "daemonize",
 ]);
+
+/** Commands that run a command string (`su -c`, `script -c`) or a shell of their own: never read through. */
+export const COMMAND_STRING_RUNNERS: ReadonlySet<string> = new Set(["su", "runuser", "script", "sg", "newgrp", "ssh", "expect", "tmux", "screen"]);
 
 export const SHELLS: ReadonlySet<string> = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox", "fish", "csh", "tcsh", "yash"]);
 

@@ -11,7 +11,7 @@
  *   time, `source`, arithmetic on variables, a construct not understood). Deny rules cannot be shown
  *   not to match an opaque command, so the rules treat it as matching every deny rule.
  */
-import { baseName, commandPaths, commandReadings, DIRECTORY_CHANGERS, HIDDEN_RUNNERS, isShellScriptOption, MAX_WRAPPER_STARTS, SHELLS } from "./shell-commands.ts";
+import { baseName, COMMAND_STRING_RUNNERS, commandPaths, commandReadings, DIRECTORY_CHANGERS, HIDDEN_RUNNERS, isShellScriptOption, MAX_WRAPPER_STARTS, SHELLS } from "./shell-commands.ts";
 import { isDescriptorTarget, redirectEffect, type WorkingDirectory } from "./shell-paths.ts";
 import { HOLE, hasHole, type Template } from "./star-match.ts";
 import { joinWords, named, readWord, renderWord, misreadsContinuation, type SyntaxNode, type WordContext } from "./shell-words.ts";
@@ -231,9 +231,21 @@ class ShellWalk {
       if (args.some((word) => hasHole(word))) return this.opaque("`eval` of text known only at run time");
       return this.#script(args.map((word) => word.join("")).join(" "), depth);
     }
+    // `env -S 'rm f'` splits a string into a command line: text the reading would have to re-split.
+    if (base === "env" && words.some((word) => word.length === 1 && /^(-[a-zA-Z]*S|--split-string)/.test(String(word[0])))) {
+      return this.opaque("`env -S`, which splits a string into a command");
+    }
+    if (COMMAND_STRING_RUNNERS.has(base)) {
+      // `su -c`, `runuser -c`, `script -c`, `sg GROUP -c`: a command string the rules do not parse.
+      return this.opaque(`\`${base}\`, which runs a command string or a shell of its own`);
+    }
     if (!SHELLS.has(base)) return;
     const option = words.findIndex((word, index) => index > 0 && word.length === 1 && isShellScriptOption(String(word[0])));
-    const script = option === -1 ? undefined : words[option + 1];
+    // The script is the word right after -c; anything option-like there (`--`, `-e`, `-o x`) moves
+    // it somewhere this reading would have to guess, so the command is not read at all.
+    const next = option === -1 ? undefined : words[option + 1];
+    if (next && next.length === 1 && /^[-+]/.test(String(next[0]))) return this.opaque(`\`${base} -c\` followed by more options before its script`);
+    const script = next;
     if (script && hasHole(script)) return this.opaque(`\`${base} -c\` with a script known only at run time`);
     // `bash $x 'rm f'` with x=-c runs the script: an unknown word could be any option.
     if (words.some((word) => hasHole(word))) return this.opaque(`\`${base}\` with arguments known only at run time`);

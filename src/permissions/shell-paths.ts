@@ -39,7 +39,17 @@ export function pathCandidates(word: Template, cwd: WorkingDirectory): Template[
   const candidates = [word];
   const head = word[0];
   if (typeof head === "string" && head.includes("=")) candidates.push([head.slice(head.indexOf("=") + 1), ...word.slice(1)]);
-  return candidates.filter((candidate) => candidate.length > 0).map((candidate) => resolvePath(candidate, cwd));
+  return candidates.filter((candidate) => candidate.length > 0).map((candidate) => aliasFree(resolvePath(candidate, cwd)));
+}
+
+/**
+ * /proc/self/cwd, /proc/PID/root, /dev/fd/N and the like name files through another process's view
+ * (its working directory, root, descriptors): where they lead is not in the text, so it is unknown.
+ */
+function aliasFree(path: Template): Template {
+  const head = path[0];
+  if (typeof head === "string" && /^\/(proc|dev\/fd|dev\/std(in|out|err))(\/|$)/.test(head)) return [HOLE];
+  return path;
 }
 
 /** Absolute, with `.` and `..` folded; a `..` after a hole could go anywhere, so what precedes it becomes one. */

@@ -40,9 +40,9 @@ describe("toolpool/explain in the daemon", () => {
       via: "search",
       query: "weather forecast city",
     });
-    // Another connection with no session of its own: the most recently active session, or the one it names.
+    // Another connection with no session of its own is never told this one's id; it may name it.
     using other = await RawClient.open(harness.socketPath);
-    expect((await result(other, "toolpool/explain", { name: "WeatherForecast" })).session).toBe(sessionId);
+    expect((await result(other, "toolpool/explain", { name: "WeatherForecast" })).session).toBeUndefined();
     const named = await result(other, "toolpool/explain", { name: "Echo", sessionId });
     expect(named).toMatchObject({ session: sessionId, inToolsArray: true, summary: "Echo is sent in full in every request (core)" });
     // Explaining opens nothing: still one session.

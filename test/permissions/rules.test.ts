@@ -212,3 +212,27 @@ describe("rule parsing and outright denial", () => {
     expect(isToolDeniedOutright({ deny: ["mcp__x__y"] }, plainServerTool)).toBe(false);
   });
 });
+
+describe("wrappers and path aliases a hostile client tried (each ran rm or read .env before)", () => {
+  const denyRm = settings("default", [], ["Bash(rm *)"]);
+  const denyEnv = settings("default", [], ["Read(**/.env)"]);
+  test.each([
+    ["bash -c -- SCRIPT", "bash -c -- 'rm victim.txt'", denyRm],
+    ["sh -c -- SCRIPT", "sh -c -- 'rm victim.txt'", denyRm],
+    ["bash -c -e SCRIPT", "bash -c -e 'rm victim.txt'", denyRm],
+    ["env -S", "env -S 'rm victim.txt'", denyRm],
+    ["su -c", "su -c 'rm victim.txt'", denyRm],
+    ["script -qc", "script -qc 'rm victim.txt' /dev/null", denyRm],
+    ["unshare", "unshare rm victim.txt", denyRm],
+    ["su -c reading a secret", "su -c 'cat .env'", denyEnv],
+    ["a path through /proc/self/cwd", "cat /proc/self/cwd/.env", denyEnv],
+    ["a path through /dev/fd", "cat /dev/fd/3", denyEnv],
+  ] as const)("%s is refused", async (_case, command, session) => {
+    const result = await verdict(session, Bash, { command });
+    expect(result.allowed).toBe(false);
+  });
+
+  test("plain bash -c SCRIPT is still read through (a harmless script is allowed)", async () => {
+    expect(await verdict(denyRm, Bash, { command: "bash -c 'echo hi'" })).toEqual({ allowed: true });
+  });
+});

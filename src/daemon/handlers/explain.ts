@@ -38,18 +38,17 @@ export function registerExplainMethod(dispatcher: Dispatcher, core: ExplainCore)
   });
 }
 
-/** The named session, else the connection's, else the most recently active one (the CLI has none). */
+/**
+ * The named session, else the connection's own. Never another connection's session by default:
+ * that would hand its id (enough to re-open it) to whoever asks.
+ */
 function pickSession(core: ExplainCore, named: string | undefined, own: string | undefined): Session | undefined {
   if (named) {
     const session = core.sessions.get(named);
     if (!session) throw unknownSession(named);
     return session;
   }
-  const current = own ? core.sessions.get(own) : undefined;
-  if (current) return current;
-  let latest: Session | undefined;
-  for (const session of core.sessions.all()) if (!latest || session.lastActiveAt > latest.lastActiveAt) latest = session;
-  return latest;
+  return own ? core.sessions.get(own) : undefined;
 }
 
 function sessionFacts(core: ExplainCore, session: Session): ExplainSession {
