@@ -14,8 +14,9 @@
  *   denies or leaves uncovered.
  * - no `permissions` from the session: the config's, as they are.
  *
- * Re-opening a session merges its new request under the config again; what it asked before is
- * replaced, what the operator set is never lost. A config reload merges each open session's own
+ * Re-opening a session (by its id, from any connection) can only narrow further: its deny rules are
+ * kept and the new ones added, its mode can narrow but not widen, and a session allow list it set
+ * cannot be replaced (`narrowReopenRequest`). What the operator set is never lost. A config reload merges each open session's own
  * choices (kept as `sessionMode`, `sessionAllow`, `sessionDeny`) under the new config.
  */
 import type { PermissionMode, PermissionSettings } from "./rules.ts";
@@ -81,6 +82,28 @@ export function reapplyPermissionCeiling(operator: OperatorPermissions, current:
     const { sessionMode: _refused, ...narrowed } = applyPermissionCeiling(operator, { ...request, mode: undefined });
     return narrowed;
   }
+}
+
+/**
+ * The request of a session being re-opened, merged with what the session already chose: whoever
+ * holds its id may tighten it, never loosen it (a client that narrowed itself stays narrowed).
+ */
+export function narrowReopenRequest(previous: PermissionSettings, request: SessionPermissionRequest): SessionPermissionRequest {
+  const before = previous.sessionMode;
+  if (before !== undefined && request.mode !== undefined && WIDTH[request.mode] > WIDTH[before]) {
+    throw new PermissionCeilingError("permissions.mode", `"${request.mode}" is wider than this session's mode "${before}"; a re-opened session may only narrow it`);
+  }
+  const sameAllow = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((rule) => b.includes(rule));
+  if (previous.sessionAllow !== undefined && request.allow !== undefined && !sameAllow(previous.sessionAllow, request.allow)) {
+    throw new PermissionCeilingError("permissions.allow", "this session already has its own allow list; a re-opened session cannot replace it (open a new session instead)");
+  }
+  const mode = request.mode ?? before;
+  const allow = previous.sessionAllow ?? request.allow;
+  return {
+    ...(mode !== undefined && { mode }),
+    ...(allow !== undefined && { allow }),
+    deny: unique([...(previous.sessionDeny ?? []), ...(request.deny ?? [])]),
+  };
 }
 
 function narrowedMode(operator: OperatorPermissions, asked: PermissionMode | undefined): PermissionMode {

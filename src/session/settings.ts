@@ -8,7 +8,7 @@ import { isAbsolute, resolve } from "node:path";
 import type { z } from "zod";
 import type { Config } from "../config/schema.ts";
 import { SettingsError } from "../runtime/errors.ts";
-import { applyPermissionCeiling, OPERATOR_DEFAULTS, PermissionCeilingError } from "../permissions/ceiling.ts";
+import { applyPermissionCeiling, narrowReopenRequest, OPERATOR_DEFAULTS, PermissionCeilingError } from "../permissions/ceiling.ts";
 import type { PermissionSettings } from "../permissions/rules.ts";
 import type { sessionParams } from "../protocol/methods.ts";
 import { ProfileError, resolveProfile, type ResolvedProfile } from "../pool/profile.ts";
@@ -73,7 +73,7 @@ export function resolveSettings(
     contextWindow: request.contextWindow ?? previous?.contextWindow ?? null,
     workspaceRoots,
     cwd,
-    permissions: request.permissions || !previous ? sessionPermissions(config, request) : previous.permissions,
+    permissions: request.permissions || !previous ? sessionPermissions(config, request, previous) : previous.permissions,
     announcements: request.announcements ?? previous?.announcements ?? config.announcements ?? runtime.announcements,
     prefetch: defaults.prefetchCompiled && (request.prefetch ?? previous?.prefetch ?? true),
     outputSchema: request.outputSchema ?? previous?.outputSchema ?? null,
@@ -90,9 +90,10 @@ export function resolveSettings(
 }
 
 /** The config's rules with the session's merged under them; asking for more is a params error. */
-function sessionPermissions(config: Config, request: SessionRequest): PermissionSettings {
+function sessionPermissions(config: Config, request: SessionRequest, previous?: SessionSettings): PermissionSettings {
   try {
-    return applyPermissionCeiling(config.permissions ?? OPERATOR_DEFAULTS, request.permissions);
+    const asked = previous && request.permissions ? narrowReopenRequest(previous.permissions, request.permissions) : request.permissions;
+    return applyPermissionCeiling(config.permissions ?? OPERATOR_DEFAULTS, asked);
   } catch (error) {
     if (!(error instanceof PermissionCeilingError)) throw error;
     throw new SettingsError(error.field, error.message);

@@ -66,10 +66,27 @@ describe("the config's permissions are a ceiling for every session", () => {
     );
     const opened = (await open(client, { permissions: { deny: ["Bash(curl *)"] } })).result as { sessionId: string };
     const reopened = (await open(client, { sessionId: opened.sessionId, permissions: { mode: "default", deny: [] } })).result as { resumed: boolean; settings: { permissions: unknown } };
-    expect(reopened).toMatchObject({ resumed: true, settings: { permissions: { mode: "default", allow: [], deny: ["Bash(rm *)"] } } });
+    // A re-open (by id, from any connection) keeps the operator's rules and the session's own narrowing.
+    expect(reopened).toMatchObject({ resumed: true, settings: { permissions: { mode: "default", allow: [], deny: ["Bash(rm *)", "Bash(curl *)"] } } });
     expect((await call(client, opened.sessionId, "Bash", { command: "rm -f victim.txt" })).isError).toBe(true);
     expect((await open(client, { sessionId: opened.sessionId, permissions: { mode: "bypass" } })).error).toMatchObject({ code: -32602 });
     expect(existsSync(join(root, "victim.txt"))).toBe(true);
+  });
+
+  test("a session that narrowed itself stays narrowed when another connection re-opens it", async () => {
+    const root = workspace();
+    await using harness = await startTestDaemon({ config: { workspaceRoots: [root] } });
+    using owner = await RawClient.open(harness.socketPath);
+    const { sessionId } = (await open(owner, { permissions: { mode: "readOnly", deny: ["Bash"] } })).result as { sessionId: string };
+    using other = await RawClient.open(harness.socketPath);
+    const widened = await open(other, { sessionId, permissions: { mode: "default", deny: [] } });
+    expect((widened.error as { message: string }).message).toBe(
+      'Invalid params: field "permissions.mode": "default" is wider than this session\'s mode "readOnly"; a re-opened session may only narrow it',
+    );
+    const kept = (await open(other, { sessionId, permissions: { deny: [] } })).result as { settings: { permissions: { mode: string; deny: string[] } } };
+    expect(kept.settings.permissions).toMatchObject({ mode: "readOnly", deny: ["Bash"] });
+    expect((await call(other, sessionId, "Bash", { command: "touch made.txt" })).isError).toBe(true);
+    expect(existsSync(join(root, "made.txt"))).toBe(false);
   });
 
   test("allowSessionBypass lets a session choose bypass; the operator's deny rules still apply", async () => {
