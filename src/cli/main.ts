@@ -77,6 +77,18 @@ const KNOWN_OPTIONS: ReadonlySet<string> = new Set([...VALUED_OPTIONS, "json", "
 export async function runCli(argv: readonly string[]): Promise<number> {
   const out = (text: string) => process.stdout.write(`${text}\n`);
   const err = (text: string) => process.stderr.write(`${text}\n`);
+  // `--help` wins even where an option would take it as its value (`mcp --http --help`).
+  const helpAsked = argv.findIndex((word) => word === "--help" || word === "-h");
+  if (helpAsked !== -1 && !argv.slice(0, helpAsked).includes("--")) {
+    const named = commandOf(argv.slice(0, helpAsked), VALUED_OPTIONS) ?? commandOf(argv, VALUED_OPTIONS);
+    const entry = named && named !== "help" ? COMMAND_USAGE[named] : undefined;
+    if (named === undefined || named === "help") {
+      out(HELP);
+      return ExitCode.Ok;
+    }
+    out(entry?.usage ?? HELP);
+    return entry ? ExitCode.Ok : ExitCode.Usage;
+  }
   let parsed;
   try {
     parsed = parseArgs({

@@ -69,8 +69,17 @@ function editDistance(a: string, b: string): number {
   return previous[b.length]!;
 }
 
+/** An error names this many unknown keys at most: a request with 600,000 of them gets a short answer. */
+const MAX_KEYS_NAMED = 10;
+
 export function describeIssue(issue: z.core.$ZodIssue, schema?: z.ZodType): string {
-  const field = issue.path.map(String).join(".");
+  if (issue.code === "unrecognized_keys" && issue.keys.length > MAX_KEYS_NAMED) {
+    const more = issue.keys.length - MAX_KEYS_NAMED;
+    const keys = issue.keys.slice(0, MAX_KEYS_NAMED).map((key) => key.slice(0, 80));
+    const named = { ...issue, keys, message: `Unrecognized keys: ${keys.map((key) => JSON.stringify(key)).join(", ")}` };
+    return `${describeIssue(named, schema)} (and ${more} more unknown key${more === 1 ? "" : "s"})`;
+  }
+  const field = issue.path.map(String).join(".").slice(0, 200);
   const where = field ? `field "${field}"` : "top level";
   if (issue.code === "unrecognized_keys" && !schema) {
     return `  - ${where}: ${issue.message} (${issue.keys.map((key) => (field ? `${field}.${key}` : key)).join(", ")})`;

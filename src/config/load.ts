@@ -108,6 +108,11 @@ export function parseConfigText(text: string, what: string): unknown {
 }
 
 /** `schema`, when given, lets an unknown key be answered with the nearest known one. */
+/** At most this many problems are listed: the answer to a hostile request stays small. */
+const MAX_ISSUES_LISTED = 20;
+
 export function describeIssues(issues: readonly z.core.$ZodIssue[], schema?: z.ZodType): string {
-  return issues.map((issue) => describeIssue(issue, schema)).join("\n");
+  const listed = issues.slice(0, MAX_ISSUES_LISTED).map((issue) => describeIssue(issue, schema));
+  if (issues.length > MAX_ISSUES_LISTED) listed.push(`  - and ${issues.length - MAX_ISSUES_LISTED} more problems`);
+  return listed.join("\n");
 }

@@ -62,3 +62,17 @@ describe("per-command usage", () => {
     expect(errors[0]!.split("\n")[0]).toBe('toolpool: unknown command "stauts" (did you mean "status"?)');
   });
 });
+
+test("--help wins where an option would take it as its value (mcp --http --help) and runs nothing", async () => {
+  const out: string[] = [];
+  const write = process.stdout.write.bind(process.stdout);
+  process.stdout.write = ((chunk: string) => out.push(String(chunk)) > 0) as typeof process.stdout.write;
+  try {
+    expect(await runCli(["mcp", "--http", "--help"])).toBe(0);
+    expect(await runCli(["serve", "--socket", "-h"])).toBe(0);
+  } finally {
+    process.stdout.write = write;
+  }
+  expect(out.join("")).toContain("usage: toolpool mcp");
+  expect(out.join("")).toContain("usage: toolpool serve");
+});

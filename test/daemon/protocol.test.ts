@@ -156,3 +156,17 @@ describe("half-closed connections", () => {
     expect(client.messages.find((message) => message.id === 2)?.result).toMatchObject({ isError: false });
   });
 });
+
+describe("a hostile request's error stays small", () => {
+  test("600,000 unknown keys are answered with a short -32602 naming a few of them", async () => {
+    await using harness = await startTestDaemon({});
+    using client = await RawClient.open(harness.socketPath);
+    const params: Record<string, number> = {};
+    for (let index = 0; index < 600_000; index++) params[`k${index}`] = 1;
+    const answer = await client.request("toolpool/status", params);
+    const message = (answer.error as { message: string }).message;
+    expect(answer.error).toMatchObject({ code: -32602 });
+    expect(message).toContain("and 599990 more unknown keys");
+    expect(message.length).toBeLessThan(2_000);
+  });
+});
