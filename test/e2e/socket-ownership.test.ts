@@ -65,11 +65,12 @@ describe("socket ownership (compiled binary)", () => {
     unlinkSync(socketPath);
     await waitUntil(() => existsSync(socketPath), "the socket to come back");
     expect(await statusPid(socketPath)).toBe(daemon.child.pid);
-    expect(daemon.stderr()).toContain('"the socket file was deleted; listening on a new one"');
+    // The log line is written after the file, and reaches us through a pipe: wait for it too.
+    await waitUntil(() => daemon.stderr().includes('"the socket file was deleted; listening on a new one"'), "the socket log line");
     unlinkSync(`${socketPath}.lock`);
     await waitUntil(() => existsSync(`${socketPath}.lock`), "the lock to come back");
     expect(readFileSync(`${socketPath}.lock`, "utf8").trim()).toBe(String(daemon.child.pid));
-    expect(daemon.stderr()).toContain('"the lock file was deleted; created it again"');
+    await waitUntil(() => daemon.stderr().includes('"the lock file was deleted; created it again"'), "the lock log line");
     // A second daemon is still kept out.
     const second = Bun.spawn([binaryPath(), "serve", "--socket", socketPath], { stdout: "pipe", stderr: "pipe" });
     expect(await second.exited).toBe(4);
