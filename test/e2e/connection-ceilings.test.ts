@@ -53,7 +53,7 @@ describe("connection ceilings (compiled binary)", () => {
     expect(slow.messages).toEqual([
       { jsonrpc: "2.0", id: null, error: { code: -32600, message: "A line stayed unfinished for 300 ms; closing this connection." } },
     ]);
-    expect(daemon.stderr()).toContain('"closing connection: a line stayed unfinished too long"');
+    await waitUntil(() => daemon.stderr().includes('"closing connection: a line stayed unfinished too long"'), "the log line");
     // A client that finishes its lines is never timed out, however long it stays.
     using steady = await RawClient.open(socketPath);
     steady.socket.write('{"jsonrpc":"2.0","id":1,');
@@ -78,7 +78,7 @@ describe("connection ceilings (compiled binary)", () => {
       code: -32600,
       message: expect.stringContaining(`buffer budget (${budget} bytes across all connections) is spent and this connection held the most`),
     });
-    expect(daemon.stderr()).toContain('"closing connection: the connections\' buffer budget is spent and it holds the most"');
+    await waitUntil(() => daemon.stderr().includes('"closing connection: the connections\' buffer budget is spent and it holds the most"'), "the log line");
     // The smaller holders were not dropped: each can still finish its line and be answered.
     for (const [index, holder] of holders.entries()) {
       expect(holder.closed).toBe(false);

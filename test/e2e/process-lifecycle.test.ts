@@ -43,7 +43,7 @@ describe("process lifecycle (compiled binary)", () => {
     daemon.child.kill("SIGTERM");
     expect(await daemon.child.exited).toBe(0);
     await waitFor(() => !isAlive(helper), "the helper to be ended");
-    expect(daemon.stderr()).toContain('"ending processes left below the daemon"');
+    await waitFor(() => daemon.stderr().includes('"ending processes left below the daemon"'), "the log line");
   });
 
   test("a setsid helper of a server still running is ended with it at stop", async () => {
@@ -93,7 +93,7 @@ describe("process lifecycle (compiled binary)", () => {
       writeFileSync(config, JSON.stringify({}));
       await using second = await startBinaryDaemon(socketPath, ["--config", config], { XDG_STATE_HOME: stateDir });
       await waitFor(() => !isAlive(server) && !isAlive(child), "the leftovers to be ended");
-      expect(second.stderr()).toContain('"ending a leftover MCP server of a daemon that died without stopping"');
+      await waitFor(() => second.stderr().includes('"ending a leftover MCP server of a daemon that died without stopping"'), "the log line");
       expect(isAlive(bystander.pid)).toBe(true);
       expect(existsSync(join(groups, `${process.pid}-${self.startTime}.json`))).toBe(true);
     } finally {

@@ -85,7 +85,7 @@ describe("socket ownership (compiled binary)", () => {
     try {
       renameSync(join(dir, "other.sock"), socketPath);
       expect(await daemon.child.exited).toBe(0);
-      expect(daemon.stderr()).toContain('"the socket path now holds another socket; stopping"');
+      await waitUntil(() => daemon.stderr().includes('"the socket path now holds another socket; stopping"'), "the log line");
       expect(existsSync(socketPath)).toBe(true);
       const reply = await new Promise<string>((resolve) => {
         const socket = require("node:net").connect(socketPath) as import("node:net").Socket;
