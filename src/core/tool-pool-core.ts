@@ -7,10 +7,9 @@
 import type { BuildInfo } from "../build-info.ts";
 import type { Config } from "../config/schema.ts";
 import type { ConfigSource } from "../config/load.ts";
-import { isDeferredTool } from "../deferral/is-deferred.ts";
 import { experimentalBetasDisabled } from "../deferral/mode-setting.ts";
 import type { FlagAttributes, RuntimeFlags } from "../flags/runtime-flags.ts";
-import { demoServerSpecs } from "../mcp/demo-config.ts";
+import { DemoServers } from "./demo-servers.ts";
 import type { McpPool, McpPoolOptions } from "../mcp/mcp-pool.ts";
 import { resolveServerSpecs, type ServerSpec } from "../mcp/server-spec.ts";
 import { assemblePool, type Pool } from "../pool/assemble.ts";
@@ -19,7 +18,6 @@ import { systemClock, type Clock } from "../runtime/clock.ts";
 import { SessionStore } from "../session/session-store.ts";
 import type { Session } from "../session/session.ts";
 import { resolveSettings, type SessionRequest, type SettingsDefaults } from "../session/settings.ts";
-import { executeTool } from "../tool/execute.ts";
 import { mcpToolView, type McpToolView } from "../tool/mcp-view.ts";
 import type { ToolResult } from "../tool/result.ts";
 import type { ProgressUpdate, Tool } from "../tool/tool.ts";
@@ -29,17 +27,13 @@ import { CoreFlags } from "./core-flags.ts";
 import { SearchSync } from "./search-sync.ts";
 import { sessionLookup, sessionTools, type SessionToolDeps } from "./session-tools.ts";
 import { dirname } from "node:path";
-import { rmSync } from "node:fs";
-import { outsideProfile } from "../pool/profile.ts";
-import { errorResult } from "../tool/result.ts";
-import { ProjectServers, type ProjectSummary } from "../mcp/project-servers.ts";
-import { defaultTrustPath, TrustStore } from "../config/trust-store.ts";
+import type { ProjectSummary } from "../mcp/project-servers.ts";
+import { CoreProjects } from "./core-projects.ts";
 import { OPERATOR_DEFAULTS, reapplyPermissionCeiling } from "../permissions/ceiling.ts";
-import { logEviction, logRefusal } from "../runtime/event-logs.ts";
+import { logEviction } from "../runtime/event-logs.ts";
 import type { Metrics } from "../telemetry/metrics.ts";
 import { createMetrics } from "../telemetry/create-metrics.ts";
-import { meteredCall } from "../telemetry/metered-call.ts";
-import { deliveryOf } from "./session-delivery.ts";
+import { runSessionCall } from "./session-call.ts";
 import type { DaemonUsage } from "../usage/daemon-usage.ts";
 
 export interface CoreOptions {
@@ -81,20 +75,17 @@ export class ToolPoolCore {
   readonly #env: NodeJS.ProcessEnv;
   readonly #configSource: ConfigSource;
   readonly #flags: CoreFlags;
-  readonly #demo: boolean;
+  /** `serve --demo`'s reference servers; none otherwise. */
+  readonly #demo: DemoServers | undefined;
   readonly #mcpOptions: Partial<Omit<McpPoolOptions, "servers" | "logger">>;
   readonly #changeListeners = new Set<() => void>();
   #config: Config;
   #pool: Pool;
   #mcp: McpPool | undefined;
-  #demoSpecs: ServerSpec[] | undefined;
   #registry: McpPoolOptions["registry"];
-  /** The demo's scratch directory, removed at stop (each demo run made one in /tmp and left it). */
-  #demoDir: string | undefined;
   #closed = false;
   /** Servers that projects' `.toolpool.json` files bring (run only once trusted). */
-  readonly #projects: ProjectServers;
-  #applying: Promise<void> = Promise.resolve();
+  readonly #projects: CoreProjects;
   /** Set once the daemon listens: project servers found before then start with the rest. */
   #listening = false;
 
@@ -106,7 +97,7 @@ export class ToolPoolCore {
     this.#configSource = options.configSource;
     this.#builtins = options.builtins;
     this.#env = options.env ?? process.env;
-    this.#demo = options.demo ?? false;
+    this.#demo = options.demo ? new DemoServers() : undefined;
     this.#mcpOptions = options.mcpOptions ?? {};
     this.#flags = new CoreFlags(options.config, {
       info: this.info,
@@ -114,7 +105,7 @@ export class ToolPoolCore {
       configDir: this.#configSource.path ? dirname(this.#configSource.path) : undefined,
       ...(options.flags && { injected: options.flags }),
     });
-    this.#projects = new ProjectServers(new TrustStore(defaultTrustPath(this.#env)), this.logger);
+    this.#projects = new CoreProjects(this.#env, this.logger, () => this.#applyServers());
     this.metrics =
       options.metrics ?? createMetrics({ config: options.config.telemetry, env: this.#env, logger: this.logger, service: { version: this.info.version, tier: this.info.tier } });
     this.metrics.watchServers(() => this.#mcp?.servers() ?? []);
@@ -174,8 +165,7 @@ export class ToolPoolCore {
       runtime: (facts) => this.#flags.runtimeDefaults(facts),
       projectProfile: (roots) => {
         // A session opening in a project is when the core learns of (or re-reads) its file.
-        if (this.#projects.observe(roots)) void this.#applyServers();
-        return this.#projects.defaultProfile(roots);
+        return this.#projects.sessionOpened(roots);
       },
     };
   }
@@ -222,60 +212,18 @@ export class ToolPoolCore {
     });
   }
 
-  /** Runs a call through the one pipeline, under the session's rules and ordering; metered and logged when refused. */
-  async call(session: Session, name: string, input: unknown, signal: AbortSignal, onProgress?: (update: ProgressUpdate) => void): Promise<ToolResult> {
-    // A tool outside the session's profile is refused with that reason (not "unknown").
-    const outside = outsideProfile(this.#pool, session.settings.profile, name);
-    if (outside) {
-      logRefusal(this.logger, session.id, { kind: "permission_denied", tool: name, reason: outside });
-      return errorResult(outside);
-    }
-    session.touch();
-    session.calls++;
-    this.stats.callsTotal++;
-    this.stats.callsInFlight++;
-    const lookup = this.lookup(session);
-    // Counted as the tool that ran; a call through ExecuteExtraTool also counts as the router, with `via`.
-    let target: Tool | undefined = lookup(name);
-    let via: string | undefined;
-    const delivery = () => deliveryOf(session);
-    const recorded = this.usage.call(session, name, input);
-    try {
-      return await meteredCall(this.metrics, { tool: lookup(name), delivery }, (refused) =>
-        recorded(() => executeTool(
-          name,
-          input,
-          {
-            signal,
-            sessionId: session.id,
-            workspaceRoots: session.settings.workspaceRoots,
-            cwd: session.settings.cwd,
-            sessionState: session.toolState,
-            ...(onProgress && { onProgress }),
-          },
-          {
-            lookup,
-            permissions: session.settings.permissions,
-            killSwitch: (tool) => this.#flags.killSwitch(tool, session),
-            schedule: (exclusive, task) => session.scheduler.run(exclusive, task),
-            isDeferred: isDeferredTool,
-            discovery: { has: (tool) => session.hasDiscovered(tool), add: (tool) => session.searched.add(tool) },
-            onResolved: (tool, router) => {
-              if (router) [target, via] = [tool, router.name];
-            },
-            onRefused: (refusal) => {
-              refused();
-              logRefusal(this.logger, session.id, refusal);
-            },
-          },
-        ).then((result) => {
-          if (via && target && this.metrics.enabled) this.metrics.call({ tool: target.name, server: target.mcpInfo?.server, durationMs: 0, outcome: result.isError ? "error" : "ok", delivery: delivery(), via });
-          return result;
-        })),
-      );
-    } finally {
-      this.stats.callsInFlight--;
-    }
+  /** Runs a call through the one pipeline, under the session's rules and ordering (src/core/session-call.ts). */
+  call(session: Session, name: string, input: unknown, signal: AbortSignal, onProgress?: (update: ProgressUpdate) => void): Promise<ToolResult> {
+    const deps = {
+      pool: this.#pool,
+      lookup: this.lookup(session),
+      killSwitch: (tool: Tool) => this.#flags.killSwitch(tool, session),
+      metrics: this.metrics,
+      usage: this.usage,
+      logger: this.logger,
+      stats: this.stats,
+    };
+    return runSessionCall(deps, session, name, input, signal, onProgress);
   }
 
   /** For `toolpool/explain`: every tool offered before the config's deny rules, and the config file. */
@@ -312,20 +260,12 @@ export class ToolPoolCore {
   /** The MCP servers this config names (plus the demo ones); throws naming a bad entry. */
   async serverSpecs(config: Config = this.#config): Promise<ServerSpec[]> {
     const configured = [...(await resolveServerSpecs(config, { env: this.#env, configPath: this.#configSource.path })), ...this.#projects.specs(this.#env)];
-    if (!this.#demo) return configured;
-    const names = new Set(configured.map((spec) => spec.name));
-    // Made once: a new temp dir per reload would look like a changed config and restart the demo servers.
-    if (!this.#demoSpecs) {
-      const setup = demoServerSpecs();
-      [this.#demoSpecs, this.#demoDir] = [setup.specs, setup.workDir];
-    }
-    return [...configured, ...this.#demoSpecs.filter((spec) => !names.has(spec.name))];
+    return this.#demo ? this.#demo.addTo(configured) : configured;
   }
 
   /** A new config (SIGHUP): flags, servers and the pool follow it. Throws before changing anything on a bad server entry. */
   async reconfigure(config: Config): Promise<void> {
-    this.#projects.rescan();
-    this.#projects.observe(config.workspaceRoots ?? []);
+    this.#projects.reread(config.workspaceRoots ?? []);
     const servers = await this.serverSpecs(config);
     if (this.#closed) return;
     const previous = this.#config;
@@ -376,13 +316,9 @@ export class ToolPoolCore {
     this.#closed = true;
   }
 
-  get closing(): boolean {
-    return this.#closed;
-  }
-
   /** Removes what the core made for itself on disk (the demo's scratch directory). */
   removeScratch(): void {
-    if (this.#demoDir) rmSync(this.#demoDir, { recursive: true, force: true });
+    this.#demo?.remove();
   }
 
   stopMcp(): Promise<void> {
@@ -425,22 +361,16 @@ export class ToolPoolCore {
   }
 
   /** Projects (after `toolpool trust`): read their files again and apply what changed. */
-  async rescanProjects(): Promise<ProjectSummary[]> {
-    if (this.#projects.rescan()) await this.#applyServers();
-    return this.#projects.summaries();
+  rescanProjects(): Promise<ProjectSummary[]> {
+    return this.#projects.rescan();
   }
 
   projects(): ProjectSummary[] {
     return this.#projects.summaries();
   }
 
-  /** One at a time, each computing the server list when it runs: the last one applies the latest state. */
-  #applyServers(): Promise<void> {
-    this.#applying = this.#applying.then(() => this.#applyServersNow());
-    return this.#applying;
-  }
-
-  async #applyServersNow(): Promise<void> {
+  /** The server list as it stands now (projects learnt or trusted): reconfigure or start the MCP pool. */
+  async #applyServers(): Promise<void> {
     if (this.#closed) return;
     try {
       const servers = await this.serverSpecs(this.#config);

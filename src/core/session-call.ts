@@ -1,0 +1,94 @@
+/**
+ * One tool call of a session, as the core runs it: the profile check, the session's counters, then
+ * the one pipeline (`executeTool`) under the session's rules, ordering and discoveries — metered,
+ * recorded in the usage history, and logged when the pipeline refuses it.
+ */
+import { isDeferredTool } from "../deferral/is-deferred.ts";
+import { outsideProfile } from "../pool/profile.ts";
+import type { Pool } from "../pool/assemble.ts";
+import { logRefusal } from "../runtime/event-logs.ts";
+import type { Logger } from "../runtime/logger.ts";
+import type { Session } from "../session/session.ts";
+import { meteredCall } from "../telemetry/metered-call.ts";
+import type { Metrics } from "../telemetry/metrics.ts";
+import { executeTool } from "../tool/execute.ts";
+import { errorResult, type ToolResult } from "../tool/result.ts";
+import type { ProgressUpdate, Tool } from "../tool/tool.ts";
+import type { DaemonUsage } from "../usage/daemon-usage.ts";
+import { deliveryOf } from "./session-delivery.ts";
+
+export interface SessionCallDeps {
+  pool: Pool;
+  lookup: (name: string) => Tool | undefined;
+  killSwitch: (tool: Tool) => string | undefined;
+  metrics: Metrics;
+  usage: DaemonUsage<Session>;
+  logger: Logger;
+  stats: { callsTotal: number; callsInFlight: number };
+}
+
+export async function runSessionCall(
+  deps: SessionCallDeps,
+  session: Session,
+  name: string,
+  input: unknown,
+  signal: AbortSignal,
+  onProgress?: (update: ProgressUpdate) => void,
+): Promise<ToolResult> {
+  // A tool outside the session's profile is refused with that reason (not "unknown").
+  const outside = outsideProfile(deps.pool, session.settings.profile, name);
+  if (outside) {
+    logRefusal(deps.logger, session.id, { kind: "permission_denied", tool: name, reason: outside });
+    return errorResult(outside);
+  }
+  session.touch();
+  session.calls++;
+  deps.stats.callsTotal++;
+  deps.stats.callsInFlight++;
+  const named = deps.lookup(name);
+  // Counted as the tool named; a call through ExecuteExtraTool also counts as its target, with `via`.
+  let routed: { tool: Tool; via: string } | undefined;
+  const delivery = () => deliveryOf(session);
+  const recorded = deps.usage.call(session, name, input);
+  const started = performance.now();
+  try {
+    const result = await meteredCall(deps.metrics, { tool: named, delivery }, (refused) =>
+      recorded(() =>
+        executeTool(
+          name,
+          input,
+          {
+            signal,
+            sessionId: session.id,
+            workspaceRoots: session.settings.workspaceRoots,
+            cwd: session.settings.cwd,
+            sessionState: session.toolState,
+            ...(onProgress && { onProgress }),
+          },
+          {
+            lookup: deps.lookup,
+            permissions: session.settings.permissions,
+            killSwitch: deps.killSwitch,
+            schedule: (exclusive, task) => session.scheduler.run(exclusive, task),
+            isDeferred: isDeferredTool,
+            discovery: { has: (tool) => session.hasDiscovered(tool), add: (tool) => session.searched.add(tool) },
+            onResolved: (tool, router) => {
+              if (router) routed = { tool, via: router.name };
+            },
+            onRefused: (refusal) => {
+              refused();
+              logRefusal(deps.logger, session.id, refusal);
+            },
+          },
+        ),
+      ),
+    );
+    if (routed && deps.metrics.enabled) {
+      const { tool, via } = routed;
+      deps.metrics.call({ tool: tool.name, server: tool.mcpInfo?.server, durationMs: performance.now() - started, outcome: result.isError ? "error" : "ok", delivery: delivery(), via });
+    }
+    return result;
+  } finally {
+    deps.stats.callsInFlight--;
+  }
+}
