@@ -4,7 +4,7 @@
  * other half is scored with and without the prior — both ways round. Queries are grouped by whether
  * a gold tool is in the history (the prior should help) or not (it must not hurt by > 0.5 points).
  *
- *   bun run bench/usage-learning.ts [--boost 0.3] [--saturation 8] [--widen 4]
+ *   bun run bench/usage-learning.ts [--boost 0.3] [--affinity 3] [--saturation 8] [--widen 4] [--min-calls 2]
  */
 import { join } from "node:path";
 import { searchDocumentFromTool } from "../src/search/tool-document.ts";
@@ -18,12 +18,13 @@ import { judge, score } from "./lib/retrieval-metrics.ts";
 
 const RANKED = 10;
 const WORKSPACE = "/bench/workspace";
-const args = parseArgs(Bun.argv.slice(2), { boost: "value", affinity: "value", saturation: "value", widen: "value" });
+const args = parseArgs(Bun.argv.slice(2), { boost: "value", affinity: "value", saturation: "value", widen: "value", "min-calls": "value" });
 const weights: PriorWeights = {
   boost: Number(args.get("boost") ?? DEFAULT_PRIOR_WEIGHTS.boost),
   affinity: Number(args.get("affinity") ?? DEFAULT_PRIOR_WEIGHTS.affinity),
   saturation: Number(args.get("saturation") ?? DEFAULT_PRIOR_WEIGHTS.saturation),
   widen: Number(args.get("widen") ?? DEFAULT_PRIOR_WEIGHTS.widen),
+  minCalls: Number(args.get("min-calls") ?? DEFAULT_PRIOR_WEIGHTS.minCalls),
 };
 
 const evalDir = defaultEvalDir();

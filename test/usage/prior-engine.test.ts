@@ -33,6 +33,13 @@ describe("withUsagePrior", () => {
     expect(names(withUsagePrior(engine, () => prior).query("send a message to a person"))).toEqual(["SendMail", "SendChat"]);
   });
 
+  test("one call is an anecdote: a tool used once here does not move, however close its past search", () => {
+    const once = learned("send a message to a person", "SendMail", 1);
+    expect(names(withUsagePrior(index(), () => once).query("send a message to a person"))).toEqual(["SendChat", "SendMail"]);
+    const twice = learned("send a message to a person", "SendMail", 2);
+    expect(names(withUsagePrior(index(), () => twice).query("send a message to a person"))).toEqual(["SendMail", "SendChat"]);
+  });
+
   test("never brings in a tool the query did not match, however much it is used", () => {
     const prior = learned("read the config file", "ReadFile", 50);
     expect(names(withUsagePrior(index(), () => prior).query("translate into french", { maxResults: 5 }))).toEqual(["TranslateText"]);
