@@ -15,6 +15,8 @@ export interface QueryTokens {
   text: readonly string[];
   /** Terms of each `+required` word. */
   required: readonly (readonly string[])[];
+  /** Terms of the words the request marks as given ("of this address"): see given-words.ts. */
+  given: readonly string[];
 }
 
 /** A keyword query resolved against the current index. */
@@ -36,6 +38,8 @@ export interface PreparedQuery {
   asksReverse: boolean;
   /** Term id of the query's first free-text word (an imperative's verb), or -1. */
   leadingTerm: number;
+  /** Indexed term ids of the given words (what the user has, so what a fitting tool takes). */
+  givenTerms: number[];
 }
 
 
@@ -106,6 +110,7 @@ export function prepareQuery(index: InvertedIndex, tokens: QueryTokens, options:
     cjkMinimum: Math.min(CJK_MIN_BIGRAM_MATCHES, cjkTerms.size),
     leadingTerm: sequence.length > 0 && kept.has(sequence[0]!) ? sequence[0]! : -1,
     asksReverse: tokens.text.includes(REVERSE_TERM) || tokens.required.some((word) => word.includes(REVERSE_TERM)),
+    givenTerms: [...new Set(tokens.given.map((term) => index.termId(term)).filter((id): id is number => id !== undefined && kept.has(id)))],
   };
 }
 

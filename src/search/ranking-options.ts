@@ -50,6 +50,11 @@ export interface RankingOptions {
   filterValue: number;
   /** Score factor of a tool whose name says "reverse" when the query does not (direction matters). */
   unaskedReverse: number;
+  /**
+   * Tools that take a word the request marks as given ("of this address") as a parameter name
+   * are multiplied by 1 + this after the re-rank: they work from it rather than produce it.
+   */
+  givenParameter: number;
   /** Hard cap on distinct query terms (highest IDF kept), so a 10,000-character query stays fast. */
   maxQueryTerms: number;
 }
@@ -95,6 +100,7 @@ export const DEFAULT_RANKING: RankingOptions = {
   valueCoverage: 1,
   filterValue: 0,
   unaskedReverse: 0.7,
+  givenParameter: 0.2,
 };
 
 /** Defaults overlaid with a partial set of knobs (field maps merge key by key). */

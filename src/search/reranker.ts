@@ -1,7 +1,10 @@
+import { FIELD_BITS, FIELD_ID } from "./fields.ts";
 import type { InvertedIndex } from "./inverted-index.ts";
 import { PAIR_BASE, type PreparedQuery } from "./query-terms.ts";
 import type { RankingOptions } from "./ranking-options.ts";
 import type { ServerMention } from "./server-mention.ts";
+
+const PARAMETER_NAME = FIELD_ID.parameterName;
 
 export interface Candidate {
   slot: number;
@@ -25,6 +28,7 @@ export function rerank(
   const coverageWeight =
     query.totalIdf > 0 ? options.coverage * Math.min(1, options.coverageFadeTerms / Math.max(1, query.idfById.size)) : 0;
   const k1 = options.k1;
+  const takesGiven = options.givenParameter > 0 && query.givenTerms.length > 0 ? parameterSlots(index, query.givenTerms) : undefined;
   const valueWeight = options.weights.parameterValue;
   for (const candidate of candidates) {
     const slot = candidate.slot;
@@ -51,10 +55,26 @@ export function rerank(
     }
     if (mention !== undefined && options.serverBoost > 0 && mention.isMember(slot)) total *= 1 + options.serverBoost;
     if (options.unaskedReverse < 1 && !query.asksReverse && index.reverseNamed[slot] === 1) total *= options.unaskedReverse;
+    if (takesGiven?.has(slot)) total *= 1 + options.givenParameter;
     candidate.score = total;
   }
   candidates.sort((a, b) => b.score - a.score || a.slot - b.slot);
   return candidates;
+}
+
+/** Slots that have one of `termIds` in a parameter name. */
+function parameterSlots(index: InvertedIndex, termIds: readonly number[]): Set<number> {
+  const slots = new Set<number>();
+  const mask = (1 << FIELD_BITS) - 1;
+  for (const id of termIds) {
+    const postings = index.postings[id]!;
+    const length = index.postingLengths[id]!;
+    for (let i = 0; i < length; i++) {
+      const entry = postings[i]!;
+      if ((entry & mask) === PARAMETER_NAME) slots.add(entry >>> FIELD_BITS);
+    }
+  }
+  return slots;
 }
 
 /** IDF sum of the query terms among a tool's distinct terms `terms[start, end)`; `idfByTerm` is zero for other terms. */

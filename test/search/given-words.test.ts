@@ -1,0 +1,41 @@
+import { describe, expect, test } from "bun:test";
+import { givenWords } from "../../src/search/given-words.ts";
+import { ToolSearchIndex } from "../../src/search/tool-search-index.ts";
+
+describe("givenWords", () => {
+  test("the noun after a preposition and a pointing word is what the user has", () => {
+    expect(givenWords("latitude and longitude of this address")).toEqual(["address"]);
+    expect(givenWords("the owner of my repo, and the issues for our project")).toEqual(["repo", "project"]);
+  });
+
+  test("no pointing word, no given: 'the area of a triangle' says nothing about direction", () => {
+    expect(givenWords("the area of a triangle with base 10")).toEqual([]);
+    expect(givenWords("of this")).toEqual([]);
+    expect(givenWords("from this this")).toEqual([]);
+    expect(givenWords("of this 42")).toEqual([]);
+  });
+
+  test("bounded: a pasted wall of 'of this x' yields a few words, not thousands", () => {
+    const wall = Array.from({ length: 5_000 }, (_, i) => `of this word${String.fromCharCode(97 + (i % 26))}`).join(" ");
+    expect(givenWords(wall).length).toBe(4);
+  });
+});
+
+describe("a tool that takes the given word as a parameter works from it", () => {
+  const build = (givenParameter: number) => {
+    const index = new ToolSearchIndex({ ranking: { givenParameter } });
+    index.add({ name: "lookup_timezone", description: "Look up the time zone of a city.", parameters: [{ name: "city", description: "City name" }] });
+    index.add({ name: "cities_in_timezone", description: "List the cities in a time zone.", parameters: [{ name: "timezone", description: "IANA time zone" }] });
+    return index;
+  };
+  const first = (index: ToolSearchIndex, query: string) => index.query(query).matches[0]?.name;
+
+  test("'time zone of this city' wants the tool that takes a city; without the cue the other one wins", () => {
+    expect(first(build(0.2), "time zone of this city")).toBe("lookup_timezone");
+    expect(first(build(0), "time zone of this city")).toBe("cities_in_timezone");
+  });
+
+  test("the cue goes the other way when the other thing is given", () => {
+    expect(first(build(0.2), "cities in this time zone")).toBe("cities_in_timezone");
+  });
+});
