@@ -14,7 +14,8 @@ import { isDeferredTool } from "../src/deferral/is-deferred.ts";
 import { createExecuteExtraTool } from "../src/builtin/execute-extra-tool.ts";
 import { builtinTools } from "../src/builtin/list.ts";
 import { createToolSearchTool, type ToolSearchEngine } from "../src/builtin/tool-search.ts";
-import { assemblePool } from "../src/pool/assemble.ts";
+import { assemblePool, type Pool } from "../src/pool/assemble.ts";
+import { applyProfile, resolveProfile } from "../src/pool/profile.ts";
 import { buildMcpTool } from "../src/tool/build-tool.ts";
 import { mcpServerPrefix, mcpToolName } from "../src/tool/names.ts";
 import { textResult } from "../src/tool/result.ts";
@@ -75,9 +76,15 @@ const serverDescriptions = new Map(
     .map((row) => [row.server, row.server_description!]),
 );
 
-function measure(settings: AssembleSettings, serverInstructions?: ReadonlyMap<string, string>) {
+/**
+ * A session whose profile leaves the built-ins out (`exclude: ["group:builtin"]`), as an MCP host
+ * that has its own shell and file tools (Claude Code, Cursor) would pick: the pool is the 527 tools.
+ */
+const mcpOnly = applyProfile(pool, resolveProfile("mcp-only", { toolGroups: {}, profiles: { "mcp-only": { include: [], exclude: ["group:builtin"] } } }));
+
+function measure(settings: AssembleSettings, serverInstructions?: ReadonlyMap<string, string>, from: Pool = pool) {
   // The session's ToolSearch description depends on its announcement style.
-  const result = assembleRequest({ settings, tools: pool.tools, messages: [], metaTools: metaToolsFor(settings.announcements), ...(serverInstructions && { serverInstructions }) });
+  const result = assembleRequest({ settings, tools: from.tools, messages: [], metaTools: metaToolsFor(settings.announcements), ...(serverInstructions && { serverInstructions }) });
   const json = JSON.stringify(result.tools);
   return {
     delivery: result.delivery,
@@ -116,6 +123,24 @@ const styles = (delivery: "native" | "proxy") => {
       { ...row, reduction_vs_standard: reduction(row.total, standard.tokens), core_builtin_tokens: core, reduction_beyond_core: reduction(row.total - core, standard.tokens - core) },
     ]),
   );
+};
+
+/** The same three styles for the mcp-only profile, against standard for that profile. */
+const profileStyles = (delivery: "native" | "proxy") => {
+  const standardMcp = measure({ ...base, delivery: "standard" }, undefined, mcpOnly).tokens;
+  const row = (announcements: AssembleSettings["announcements"], instructions?: ReadonlyMap<string, string>) => {
+    const measured = measure({ ...base, delivery, announcements }, instructions, mcpOnly);
+    const total = measured.tokens + measured.announcement_tokens;
+    return { tools_array: measured.tokens, announcement: measured.announcement_tokens, total, reduction_vs_standard: reduction(total, standardMcp) };
+  };
+  return {
+    standard: standardMcp,
+    tools_in_array: measure({ ...base, delivery, announcements: "servers" }, undefined, mcpOnly).tools,
+    list: row("list"),
+    delta: row("delta"),
+    servers: row("servers"),
+    servers_with_instructions: row("servers", serverDescriptions),
+  };
 };
 
 const emitted = (tool: Tool) => emitWireTool(baseWireTool(tool, "anthropic"));
@@ -163,6 +188,11 @@ console.log(
         target_reduction_servers: 0.97,
         native: styles("native"),
         proxy: styles("proxy"),
+        mcp_only_profile: {
+          note: 'a session with profile {"exclude":["group:builtin"]}: the pool is the 527 MCP tools, the first request ToolSearch (and ExecuteExtraTool in proxy) plus the announcement',
+          native: profileStyles("native"),
+          proxy: profileStyles("proxy"),
+        },
       },
       servers_announcement_text: measureText(),
       openai_format_tokens: {

@@ -3,8 +3,9 @@
  * its tools are deferred, and what it is for — the server's own `instructions` (MCP initialize)
  * when it gives them, cut to their first sentence, else the words that set its tools apart from
  * the rest of the pool (most frequent in its tool names and descriptions, weighted by how few
- * other servers use them). A pure function of the pool: the same tools give the same lines.
+ * other servers use them; inflections of a word count as one). A pure function of the pool: the same tools give the same lines.
  */
+import { stemmer } from "stemmer";
 
 export interface ServerSummary {
   name: string;
@@ -24,10 +25,11 @@ export interface SummaryTool {
 
 /** Instructions are cut here (at a sentence end when there is one): a line, not a manual. */
 export const MAX_SUMMARY_CHARS = 160;
-const TERMS_PER_SERVER = 6;
+const TERMS_PER_SERVER = 4;
 /** Description text read per tool: the opening, where tools say what they do. */
 const DESCRIPTION_CHARS = 300;
 const WORD = /[\p{L}][\p{L}\p{N}]+/gu;
+const ASCII_WORD = /^[a-z]+$/;
 /** Function words and words every tool catalog uses: they set no server apart. */
 const COMMON: ReadonlySet<string> = new Set(
   (
@@ -44,17 +46,25 @@ export function summarizeServers(tools: readonly SummaryTool[], instructions: Re
   for (const tool of tools) byServer.set(tool.server, [...(byServer.get(tool.server) ?? []), tool]);
   const counts = new Map<string, Map<string, number>>();
   const serversWith = new Map<string, number>();
+  /** The most frequent spelling of each stem, server by server: "stations" and "station" are one term. */
+  const spellings = new Map<string, Map<string, Map<string, number>>>();
   for (const [server, members] of byServer) {
     const own = new Map<string, number>();
+    const spelt = new Map<string, Map<string, number>>();
     for (const tool of members) {
       // The name counts twice: it is what the tool is; the description says how.
       const name = words(tool.tool, true);
       for (const word of [...name, ...name, ...words(tool.description.slice(0, DESCRIPTION_CHARS), false)]) {
-        own.set(word, (own.get(word) ?? 0) + 1);
+        const stem = stemOf(word);
+        own.set(stem, (own.get(stem) ?? 0) + 1);
+        const forms = spelt.get(stem) ?? new Map<string, number>();
+        forms.set(word, (forms.get(word) ?? 0) + 1);
+        spelt.set(stem, forms);
       }
     }
-    for (const word of own.keys()) serversWith.set(word, (serversWith.get(word) ?? 0) + 1);
+    for (const stem of own.keys()) serversWith.set(stem, (serversWith.get(stem) ?? 0) + 1);
     counts.set(server, own);
+    spellings.set(server, spelt);
   }
   const total = byServer.size;
   return [...byServer.keys()].sort().map((server) => {
@@ -62,13 +72,14 @@ export function summarizeServers(tools: readonly SummaryTool[], instructions: Re
     const given = firstSentence(instructions.get(server) ?? "");
     if (given.length > 0) return { name: server, toolCount, description: given, source: "instructions" as const };
     // The server's own name says nothing new: neither its words nor the name run together.
-    const serverWords = new Set([...words(server, true), words(server, false).join("")]);
+    const serverWords = new Set([...words(server, true), words(server, false).join("")].map(stemOf));
+    const spelt = spellings.get(server)!;
     const ranked = [...counts.get(server)!]
-      .filter(([word]) => !serverWords.has(word))
-      .map(([word, count]) => ({ word, weight: (1 + Math.log(count)) * Math.log((1 + total) / serversWith.get(word)!) }))
-      .sort((a, b) => b.weight - a.weight || a.word.localeCompare(b.word))
+      .filter(([stem]) => !serverWords.has(stem))
+      .map(([stem, count]) => ({ stem, weight: (1 + Math.log(count)) * Math.log((1 + total) / serversWith.get(stem)!) }))
+      .sort((a, b) => b.weight - a.weight || a.stem.localeCompare(b.stem))
       .slice(0, TERMS_PER_SERVER)
-      .map(({ word }) => word);
+      .map(({ stem }) => commonest(spelt.get(stem)!));
     return { name: server, toolCount, description: ranked.join(", "), source: "terms" as const };
   });
 }
@@ -81,6 +92,24 @@ function words(text: string, camel: boolean): string[] {
   const split = camel ? text.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, "$1 $2") : text;
   const spaced = split.replace(/[_\-./]+/g, " ").toLowerCase();
   return (spaced.match(WORD) ?? []).filter((word) => word.length <= MAX_WORD_CHARS && !COMMON.has(word));
+}
+
+/** An English word's stem (others as they are), so inflections count as one term. */
+function stemOf(word: string): string {
+  return ASCII_WORD.test(word) ? stemmer(word) : word;
+}
+
+/** The most frequent spelling; ties go to the shorter, then the first in order. */
+function commonest(forms: ReadonlyMap<string, number>): string {
+  let best = "";
+  let bestCount = 0;
+  for (const [form, count] of forms) {
+    if (count > bestCount || (count === bestCount && (form.length < best.length || (form.length === best.length && form < best)))) {
+      best = form;
+      bestCount = count;
+    }
+  }
+  return best;
 }
 
 /** The first sentence of a text on one line, at most MAX_SUMMARY_CHARS. */

@@ -38,6 +38,19 @@ describe("server summaries", () => {
     expect(firstSentence("  \n ")).toBe("");
   });
 
+  test("inflections are one term, shown in the server's commonest spelling; at most four terms", () => {
+    const trains = [
+      { server: "rail", tool: "search_stations", description: "Search stations by city." },
+      { server: "rail", tool: "get_station_code", description: "Get the code of a station." },
+      { server: "rail", tool: "query_tickets", description: "Query tickets between stations." },
+      { server: "maps", tool: "geocode", description: "Convert an address into coordinates." },
+    ];
+    const [, rail] = summarizeServers(trains);
+    const terms = rail!.description.split(", ");
+    expect(terms.filter((term) => term.startsWith("station"))).toEqual(["stations"]);
+    expect(terms.length).toBeLessThanOrEqual(4);
+  });
+
   test("the same tools give the same lines, whatever their order", () => {
     expect(summarizeServers([...tools].reverse())).toEqual(summarizeServers(tools));
   });
