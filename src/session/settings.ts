@@ -4,7 +4,7 @@
  * against the same truth; a root that does not exist is refused with the field named.
  */
 import { realpathSync, statSync } from "node:fs";
-import { isAbsolute, resolve } from "node:path";
+import { isAbsolute, resolve, sep } from "node:path";
 import type { z } from "zod";
 import type { Config } from "../config/schema.ts";
 import { SettingsError } from "../runtime/errors.ts";
@@ -56,6 +56,7 @@ export function resolveSettings(
   const provider: Provider = request.provider ?? previous?.provider ?? inferProvider(request.model ?? previous?.model);
   const rootsInput = request.workspaceRoots ?? previous?.workspaceRoots ?? config.workspaceRoots ?? [defaults.daemonCwd];
   const workspaceRoots = rootsInput.map((root, index) => realDirectory(root, `workspaceRoots.${index}`, defaults.daemonCwd));
+  if (request.workspaceRoots) insideConfiguredRoots(workspaceRoots, config.workspaceRoots, defaults.daemonCwd);
   const cwd = request.cwd
     ? realDirectory(request.cwd, "cwd", workspaceRoots[0] ?? defaults.daemonCwd)
     : (previous?.cwd && !request.workspaceRoots ? previous.cwd : (workspaceRoots[0] ?? defaults.daemonCwd));
@@ -125,6 +126,27 @@ function inferProvider(model: string | undefined): Provider {
   if (/claude/i.test(model)) return "anthropic";
   if (/^(gpt|o\d|chatgpt)/i.test(model)) return "openai";
   return "other";
+}
+
+/**
+ * Roots the operator configured are a ceiling: a session may name its own, but only those roots or
+ * directories inside them (compared as real paths, so a symlink out of a root is outside). With no
+ * roots configured, the daemon runs as its user on that user's files and a session names any.
+ */
+function insideConfiguredRoots(asked: readonly string[], configured: readonly string[] | undefined, daemonCwd: string): void {
+  if (configured === undefined) return;
+  const allowed = configured.flatMap((root) => {
+    try {
+      return [realpathSync(isAbsolute(root) ? root : resolve(daemonCwd, root))];
+    } catch {
+      return [];
+    }
+  });
+  asked.forEach((root, index) => {
+    if (allowed.some((ceiling) => root === ceiling || root.startsWith(ceiling.endsWith(sep) ? ceiling : ceiling + sep))) return;
+    const list = allowed.length > 0 ? allowed.join(", ") : "none of the configured roots exists";
+    throw new SettingsError(`workspaceRoots.${index}`, `${root} is outside the workspace roots the daemon's config allows (${list})`);
+  });
 }
 
 function realDirectory(path: string, field: string, base: string): string {

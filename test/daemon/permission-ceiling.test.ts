@@ -3,7 +3,7 @@
  * `toolpool/session`, the config's deny rules and allow list keep applying to its calls.
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { builtinTools } from "../../src/builtin/list.ts";
 import { parseConfig } from "../../src/config/load.ts";
@@ -173,5 +173,29 @@ describe("Read(...) rules govern every tool that reads the path", () => {
     }
     expect((await call(client, id, "Bash", { command: "cat .env" })).text).toContain("hunter2");
     expect(await Bun.file(join(root, ".env")).text()).toBe(`${SECRET}\n`);
+  });
+
+  test("the config's workspace roots are a ceiling too: a session names roots inside them, never outside", async () => {
+    const root = workspace();
+    const outside = workspace();
+    const inner = join(root, "inner");
+    mkdirSync(inner);
+    // Same prefix, not inside: /tmp/ceiling-abc is not a parent of /tmp/ceiling-abcx.
+    const sibling = `${root}x`;
+    mkdirSync(sibling);
+    // A symlink inside the root that points out of it is outside: roots compare as real paths.
+    symlinkSync(outside, join(root, "escape"));
+    await using harness = await startTestDaemon({ config: { workspaceRoots: [root] } });
+    using client = await RawClient.open(harness.socketPath);
+    for (const roots of [[outside], ["/"], [join(root, "escape")], [root, outside], [sibling]]) {
+      const reply = await open(client, { workspaceRoots: roots });
+      expect(reply.error, JSON.stringify(roots)).toBeDefined();
+      expect((reply.error as { message: string }).message).toMatch(/workspaceRoots\.\d.*is outside the workspace roots/);
+    }
+    const narrowed = (await open(client, { workspaceRoots: [inner] })).result as { sessionId: string; settings: { workspaceRoots: string[] } };
+    expect(narrowed.settings.workspaceRoots).toEqual([inner]);
+    expect(await call(client, narrowed.sessionId, "Read", { file_path: join(outside, "victim.txt") })).toMatchObject({ isError: true });
+    const same = (await open(client, { workspaceRoots: [root] })).result as { settings: { workspaceRoots: string[] } };
+    expect(same.settings.workspaceRoots).toEqual([root]);
   });
 });
