@@ -1,9 +1,10 @@
 /**
  * Parts of ToolSearch's answers that are about the pool rather than one match: the listing of a
- * server (`mcp__server` alone) and the note on servers still connecting.
+ * server (`mcp__server` alone), the note on servers still connecting, and on servers waiting for a login.
  */
 import { firstSentence } from "../assembly/server-summaries.ts";
 import { TOOL_SEARCH_TOOL_NAME } from "../deferral/meta-tools.ts";
+import { loginCommand } from "../protocol/login-command.ts";
 import type { ToolResult } from "../tool/result.ts";
 import type { Tool } from "../tool/tool.ts";
 
@@ -17,6 +18,12 @@ export function pendingNote(pending: readonly string[], cached: ReadonlySet<stri
     parts.push(`MCP servers still connecting, searched from their cached tool lists (may be stale until they connect): ${stale.join(", ")}.`);
   }
   return parts.join(" ");
+}
+
+/** Matches found from a server that waits for a login: the model cannot log in, the user can. */
+export function loginNote(servers: readonly string[]): string {
+  const commands = servers.map(loginCommand).join("; ");
+  return `Tools of ${servers.length === 1 ? "MCP server" : "MCP servers"} ${servers.join(", ")} need a login before they can run: ask the user to run \`${commands}\`, then call them.`;
 }
 
 /**

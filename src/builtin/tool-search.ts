@@ -20,7 +20,7 @@ import type { QueryOptions, QueryResult } from "../search/types.ts";
 import { buildTool, NO_PATHS, DEFAULT_MAX_RESULT_SIZE_CHARS } from "../tool/build-tool.ts";
 import type { ContentBlock, ToolResult } from "../tool/result.ts";
 import type { Tool } from "../tool/tool.ts";
-import { pendingNote, serverListing } from "./tool-search-notes.ts";
+import { loginNote, pendingNote, serverListing } from "./tool-search-notes.ts";
 import descriptionText from "./tool-search.txt" with { type: "text" };
 import type { AnnouncementStyle } from "../assembly/announcements.ts";
 
@@ -43,6 +43,8 @@ export interface ToolSearchDeps {
   pendingServers?: () => readonly string[];
   /** Of those, the ones whose tools are in the pool from a catalog cache (searchable, maybe stale). */
   cachedServers?: () => readonly string[];
+  /** MCP servers waiting for an OAuth login, read at call time: their matches are marked. */
+  loginServers?: () => readonly string[];
   /** `max_results` when the model gives none (a runtime flag); default 5. */
   defaultMaxResults?: number;
   /** The session's announcement style; `servers` changes how the description says tools are announced. */
@@ -137,7 +139,16 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
     if (staleMatches.length > 0) structured.stale_matches = staleMatches;
   }
 
+  const login = new Set(deps.loginServers?.() ?? []);
+  const loginMatches = outcome.loaded.filter((tool) => tool.mcpInfo !== undefined && login.has(tool.mcpInfo.server));
+  const loginFound = [...new Set(loginMatches.map((tool) => tool.mcpInfo!.server))].sort();
+  if (loginFound.length > 0) {
+    structured.needs_login_mcp_servers = loginFound;
+    structured.needs_login_matches = loginMatches.map((tool) => tool.name);
+  }
+
   const notes = noteLines(query, outcome, result.didYouMean ?? [], pending, cached);
+  if (loginFound.length > 0) notes.push(loginNote(loginFound));
   if (result.kind === "discover") return render(outcome.loaded, notes, structured, { schema: true, discovered: false });
   if (deps.delivery === "native") return nativeResult(outcome.loaded, notes, structured);
   return render(outcome.loaded, notes, structured, { schema: true, discovered: true });

@@ -1,4 +1,5 @@
 /** The client-side commands: status, tools, call, stop. Each talks to a running daemon. */
+import { loginCommand } from "../protocol/login-command.ts";
 import { readBridgeStats } from "../bridge/bridge-stats.ts";
 import { DaemonError, NotRunningError, ToolpoolClient } from "../client/client.ts";
 import { resolveSocketPath } from "../daemon/socket-path.ts";
@@ -133,7 +134,7 @@ export function search(options: ClientCommandOptions, words: readonly string[], 
     }
     for (const match of result.matches) {
       const summary = (match.description.split("\n").find((line) => line.trim() !== "") ?? "").trim().slice(0, 90);
-      const login = match.needsAuth ? ` (needs login: toolpool auth login ${match.server})` : "";
+      const login = match.needsAuth ? ` (needs login: ${loginCommand(match.server ?? "")})` : "";
       options.out(`${match.name}  ${match.deferred ? "[deferred]" : "[core]"} ${summary}${login}`);
     }
     if (result.matches.length === 0) options.out("no matching tools");

@@ -1,4 +1,5 @@
 /** Human output for the CLI: short, aligned, no colour codes when not on a terminal. */
+import { loginCommand } from "../protocol/login-command.ts";
 import type { ServerSummary, StatusResult, ToolsResult } from "../protocol/methods.ts";
 
 export function formatStatus(status: StatusResult): string {
@@ -36,7 +37,7 @@ export function formatTools(result: ToolsResult): string {
       tool.source === "mcp" ? `mcp:${tool.server}` : "",
       tool.stale ? "cached" : "",
       tool.changed ? "changed since first seen" : "",
-      tool.needsAuth ? `needs login: toolpool auth login ${tool.server}` : "",
+      tool.needsAuth ? `needs login: ${loginCommand(tool.server ?? "")}` : "",
     ]
       .filter(Boolean)
       .join(", ");

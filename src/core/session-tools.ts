@@ -24,6 +24,8 @@ export interface SessionToolDeps {
   pendingServers: () => readonly string[];
   /** Connecting servers whose cached tools are searchable (marked stale); MCP servers' instructions. */
   cachedServers?: () => readonly string[];
+  /** MCP servers waiting for an OAuth login (their cached tools are found but cannot run yet). */
+  loginServers?: () => readonly string[];
   serverInstructions?: () => ReadonlyMap<string, string>;
   /** Counters for OpenTelemetry (a no-op unless telemetry is on). */
   metrics?: Metrics;
@@ -95,6 +97,7 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionOw
       ...(promoted.size > 0 && { isDeferred: stillDeferred }),
       pendingServers: deps.pendingServers,
       ...(deps.cachedServers && { cachedServers: deps.cachedServers }),
+      ...(deps.loginServers && { loginServers: deps.loginServers }),
       announcements: session.settings.announcements,
       defaultMaxResults: session.settings.runtime.searchMaxResults,
     }),

@@ -117,6 +117,7 @@ export class ToolPoolCore {
       engine: this.search.index,
       pendingServers: () => this.#mcp?.pendingServers() ?? [],
       cachedServers: () => this.#mcp?.cachedPendingServers() ?? [],
+      loginServers: () => this.#mcp?.loginServers() ?? [],
       serverInstructions: () => this.#mcp?.serverInstructions() ?? new Map(),
       warmServer: (server) => this.ensureServerStarted(server),
       compiler: new JsonSchemaCompiler(),

@@ -195,6 +195,11 @@ export class McpPool {
       .map((entry) => entry.supervisor.spec.name);
   }
 
+  /** Servers that wait for an OAuth login; their cached tools stay searchable but cannot run yet. */
+  loginServers(): string[] {
+    return [...this.#entries.values()].filter((entry) => entry.supervisor.state === "needs-auth").map((entry) => entry.supervisor.spec.name);
+  }
+
   /** Each server's `instructions` from initialize, for the `servers` announcement. */
   serverInstructions(): Map<string, string> {
     const found = new Map<string, string>();

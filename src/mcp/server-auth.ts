@@ -7,6 +7,7 @@
  * A server that answers 401 with nothing to refresh (never logged in, the refresh token revoked)
  * raises NeedsAuthError, which the supervisor turns into the `needs-auth` state.
  */
+import { loginCommand } from "../protocol/login-command.ts";
 import { discoverOAuthServerInfo, refreshAuthorization } from "@modelcontextprotocol/sdk/client/auth.js";
 import { OAuthError, ServerError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
@@ -42,9 +43,6 @@ export class NeedsAuthError extends Error {
   }
 }
 
-export function loginCommand(server: string): string {
-  return `toolpool auth login ${server}`;
-}
 
 /** The SDK wraps some transport errors; look a few causes deep. */
 export function findNeedsAuth(error: unknown): NeedsAuthError | undefined {

@@ -1,7 +1,7 @@
 /** What `toolpool servers` shows of one MCP server: state and why, tools, process, restarts. */
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import type { ServerSummary } from "../protocol/methods.ts";
-import { loginCommand } from "./server-auth.ts";
+import { loginCommand } from "../protocol/login-command.ts";
 import type { ServerState, ServerSupervisor } from "./server-supervisor.ts";
 
 /** The wire shape (protocol/methods.ts), with the state narrowed to the supervisor's states. */

@@ -113,6 +113,20 @@ describe("ToolSearch (proxy)", () => {
     expect(text).toContain("searched from their cached tool lists (may be stale until they connect): github.");
   });
 
+  test("matches from a server waiting for a login are marked, with the command the user runs; others are not", async () => {
+    const found = await search("github issue", { loginServers: () => ["github", "linear"] });
+    expect(found.structuredContent).toMatchObject({
+      needs_login_mcp_servers: ["github"],
+      needs_login_matches: ["mcp__github__create_issue", "mcp__github__get_issue"],
+    });
+    expect(resultText(found)).toContain("Tools of MCP server github need a login before they can run: ask the user to run `toolpool auth login github`, then call them.");
+    // linear waits for a login too, but nothing of it matched: no note about it.
+    expect(resultText(found)).not.toContain("linear");
+    const other = await search("jira ticket", { loginServers: () => ["github"] });
+    expect(other.structuredContent).not.toHaveProperty("needs_login_mcp_servers");
+    expect(resultText(other)).not.toContain("need a login");
+  });
+
   test("mcp__server alone lists that server's deferred tools without loading them", async () => {
     const result = await search("mcp__github");
     expect(result.structuredContent).toEqual({ query: "mcp__github", kind: "server", server: "github", tools: ["mcp__github__create_issue", "mcp__github__get_issue"] });

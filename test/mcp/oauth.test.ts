@@ -216,6 +216,12 @@ describe("OAuth for HTTP MCP servers", () => {
     expect((await second.client.tools()).tools.find((tool) => tool.name === whoami.name)).toMatchObject({ needsAuth: true });
     const found = (await second.client.search({ query: "caller is authorized" })) as { matches: { name: string; needsAuth?: boolean }[] };
     expect(found.matches).toContainEqual(expect.objectContaining({ name: whoami.name, needsAuth: true }));
+    // The model's own ToolSearch says so too, with the command the user runs. (A workspace of its
+    // own: the earlier tests' calls of whoami in the default one would have promoted it to core.)
+    const { sessionId } = await second.client.session({ workspaceRoots: [tempDir("oauth-ws-")] });
+    const modelSearch = await second.client.call({ sessionId, name: "ToolSearch", input: { query: "caller is authorized" } });
+    expect(modelSearch.structuredContent).toMatchObject({ needs_login_mcp_servers: ["remote"], needs_login_matches: [whoami.name] });
+    expect(JSON.stringify(modelSearch.content)).toContain("need a login before they can run: ask the user to run `toolpool auth login remote`");
   });
 
   test("auth methods refuse stdio servers and unknown names", async () => {
