@@ -1,4 +1,5 @@
 import { givenWords } from "./given-words.ts";
+import { PARAMETER_WORDS, valueKinds } from "./value-kinds.ts";
 import { MAX_QUERY_CHARS, parseQuery, type ParsedQuery } from "./query-parser.ts";
 import type { QueryTokens } from "./query-terms.ts";
 import { mentionCandidates, type MentionCandidate } from "./server-mention.ts";
@@ -45,7 +46,7 @@ export class QueryCache {
 
   private parse(text: string): CachedQuery {
     const parsed = parseQuery(text);
-    if (parsed.kind === "select") return { parsed, tokens: { text: [], required: [], given: [] }, identifiers: [], mentions: [] };
+    if (parsed.kind === "select") return { parsed, tokens: { text: [], required: [], given: [], valueParameters: [] }, identifiers: [], mentions: [] };
     const mentions = mentionCandidates(parsed.text);
     for (const mention of mentions) this.tokenizer.tokenize(mention.words, mention.terms);
     return {
@@ -54,6 +55,7 @@ export class QueryCache {
         text: this.tokenizer.tokenize(parsed.text),
         required: parsed.required.map((word) => this.tokenizer.tokenize(word)),
         given: givenWords(parsed.text).flatMap((word) => this.tokenizer.tokenize(word)),
+        valueParameters: valueKinds(parsed.text).flatMap((kind) => PARAMETER_WORDS[kind].flatMap((word) => this.tokenizer.tokenize(word))),
       },
       identifiers: identifierWords(parsed.text),
       mentions,

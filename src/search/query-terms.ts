@@ -17,6 +17,8 @@ export interface QueryTokens {
   required: readonly (readonly string[])[];
   /** Terms of the words the request marks as given ("of this address"): see given-words.ts. */
   given: readonly string[];
+  /** Parameter-name terms of the kinds of value the request carries (a URL, a path…): value-kinds.ts. */
+  valueParameters: readonly string[];
 }
 
 /** A keyword query resolved against the current index. */
@@ -40,6 +42,8 @@ export interface PreparedQuery {
   leadingTerm: number;
   /** Indexed term ids of the given words (what the user has, so what a fitting tool takes). */
   givenTerms: number[];
+  /** Indexed term ids of parameter names that take the values the request carries. */
+  valueParameterTerms: number[];
 }
 
 
@@ -110,6 +114,7 @@ export function prepareQuery(index: InvertedIndex, tokens: QueryTokens, options:
     cjkMinimum: Math.min(CJK_MIN_BIGRAM_MATCHES, cjkTerms.size),
     leadingTerm: sequence.length > 0 && kept.has(sequence[0]!) ? sequence[0]! : -1,
     asksReverse: tokens.text.includes(REVERSE_TERM) || tokens.required.some((word) => word.includes(REVERSE_TERM)),
+    valueParameterTerms: [...new Set(tokens.valueParameters.map((term) => index.termId(term)).filter((id): id is number => id !== undefined))],
     givenTerms: [...new Set(tokens.given.map((term) => index.termId(term)).filter((id): id is number => id !== undefined && kept.has(id)))],
   };
 }

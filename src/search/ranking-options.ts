@@ -55,6 +55,11 @@ export interface RankingOptions {
    * are multiplied by 1 + this after the re-rank: they work from it rather than produce it.
    */
   givenParameter: number;
+  /**
+   * Tools with a parameter for a kind of value the request carries (a URL, a path, an e-mail,
+   * coordinates, SQL: value-kinds.ts) are multiplied by 1 + this after the re-rank.
+   */
+  valueParameter: number;
   /** Hard cap on distinct query terms (highest IDF kept), so a 10,000-character query stays fast. */
   maxQueryTerms: number;
 }
@@ -101,6 +106,7 @@ export const DEFAULT_RANKING: RankingOptions = {
   filterValue: 0,
   unaskedReverse: 0.7,
   givenParameter: 0.2,
+  valueParameter: 0.2,
 };
 
 /** Defaults overlaid with a partial set of knobs (field maps merge key by key). */

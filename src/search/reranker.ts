@@ -29,6 +29,7 @@ export function rerank(
     query.totalIdf > 0 ? options.coverage * Math.min(1, options.coverageFadeTerms / Math.max(1, query.idfById.size)) : 0;
   const k1 = options.k1;
   const takesGiven = options.givenParameter > 0 && query.givenTerms.length > 0 ? parameterSlots(index, query.givenTerms) : undefined;
+  const takesValue = options.valueParameter > 0 && query.valueParameterTerms.length > 0 ? parameterSlots(index, query.valueParameterTerms) : undefined;
   const valueWeight = options.weights.parameterValue;
   for (const candidate of candidates) {
     const slot = candidate.slot;
@@ -56,6 +57,7 @@ export function rerank(
     if (mention !== undefined && options.serverBoost > 0 && mention.isMember(slot)) total *= 1 + options.serverBoost;
     if (options.unaskedReverse < 1 && !query.asksReverse && index.reverseNamed[slot] === 1) total *= options.unaskedReverse;
     if (takesGiven?.has(slot)) total *= 1 + options.givenParameter;
+    if (takesValue?.has(slot)) total *= 1 + options.valueParameter;
     candidate.score = total;
   }
   candidates.sort((a, b) => b.score - a.score || a.slot - b.slot);

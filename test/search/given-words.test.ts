@@ -39,3 +39,13 @@ describe("a tool that takes the given word as a parameter works from it", () => 
     expect(first(build(0.2), "cities in this time zone")).toBe("cities_in_timezone");
   });
 });
+
+describe("valueKinds", () => {
+  test("coordinates are a pair of decimals; a lone number or a version is not", async () => {
+    const { valueKinds } = await import("../../src/search/value-kinds.ts");
+    expect(valueKinds("what address is at 40.7128, -74.0060")).toEqual(["coordinates"]);
+    expect(valueKinds("lat/lng 48.8584;2.2945")).toEqual(["coordinates"]);
+    expect(valueKinds("upgrade to 3.14 then 2.7")).toEqual([]);
+    expect(valueKinds("pay 12.50, then 3")).toEqual([]);
+  });
+});

@@ -76,6 +76,13 @@ describe("natural requests on a real pool", () => {
     expect(first("reverse geocode these coordinates")).toBe("mcp__google-maps__maps_reverse_geocode");
   });
 
+  test("coordinates in the request lift the tools that take a latitude (a value is an argument)", () => {
+    const rank = (pool: ToolSearchIndex) =>
+      pool.query("what address is at 40.7128, -74.0060", { maxResults: 10 }).matches.findIndex((match) => match.name === "mcp__google-maps__maps_reverse_geocode") + 1;
+    expect(rank(index)).toBeLessThanOrEqual(3);
+    expect(rank(realPool({ valueParameter: 0 }))).toBeGreaterThan(3);
+  });
+
   test("each fix is a knob: turned off, today's failures come back", () => {
     const off = realPool({ serverMembership: 0, filterValue: 1, unaskedReverse: 1 });
     const top = (query: string) => off.query(query, { maxResults: 5 }).matches[0]?.name;

@@ -1,0 +1,22 @@
+/**
+ * Values a request carries say what the call will be given, and so which tools fit: the ones with
+ * a parameter for that kind of value. "what address is at 40.7128, -74.0060" shares its words with
+ * geocoding, but wants the tool that takes a latitude. Each kind is told by a pattern over the
+ * whole text (bounded by the query's length cap). Only kinds that measured neutral or better on
+ * both dev halves are here: URLs, file paths and e-mail addresses lifted tools that take `url`,
+ * `path` or `email` on one half and cost toolbench or livemcpbench MRR on the other (docs/search.md).
+ */
+export type ValueKind = "coordinates";
+
+const PATTERNS: Readonly<Record<ValueKind, RegExp>> = {
+  coordinates: /-?\b\d{1,3}\.\d{2,}\s*[,;]\s*-?\d{1,3}\.\d{2,}\b/,
+};
+
+/** Parameter-name words of tools that take each kind (tokenized by the index, so stemmed alike). */
+export const PARAMETER_WORDS: Readonly<Record<ValueKind, readonly string[]>> = {
+  coordinates: ["latitude", "longitude", "lat", "lng", "lon"],
+};
+
+export function valueKinds(text: string): ValueKind[] {
+  return (Object.keys(PATTERNS) as ValueKind[]).filter((kind) => PATTERNS[kind].test(text));
+}
