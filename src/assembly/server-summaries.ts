@@ -26,6 +26,9 @@ export interface SummaryTool {
 /** Instructions are cut here (at a sentence end when there is one): a line, not a manual. */
 export const MAX_SUMMARY_CHARS = 160;
 const TERMS_PER_SERVER = 4;
+const NAME_WEIGHT = 3;
+const BOILERPLATE_MIN_TOOLS = 4;
+const BOILERPLATE_SHARE = 0.5;
 /** Description text read per tool: the opening, where tools say what they do. */
 const DESCRIPTION_CHARS = 300;
 const WORD = /[\p{L}][\p{L}\p{N}]+/gu;
@@ -51,16 +54,31 @@ export function summarizeServers(tools: readonly SummaryTool[], instructions: Re
   for (const [server, members] of byServer) {
     const own = new Map<string, number>();
     const spelt = new Map<string, Map<string, number>>();
+    /** Stems by how many tools' descriptions (not names) use them, and the stems some name uses. */
+    const proseOnly = new Map<string, number>();
+    const named = new Set<string>();
     for (const tool of members) {
-      // The name counts twice: it is what the tool is; the description says how.
-      const name = words(tool.tool, true);
-      for (const word of [...name, ...name, ...words(tool.description.slice(0, DESCRIPTION_CHARS), false)]) {
+      // Once per tool, and a word of the name counts NAME_WEIGHT times: the name is what the tool
+      // is, while a description repeats boilerplate ("Bad request", "my team") in every tool.
+      const credit = new Map<string, number>();
+      const note = (word: string, weight: number) => {
         const stem = stemOf(word);
-        own.set(stem, (own.get(stem) ?? 0) + 1);
+        credit.set(stem, Math.max(credit.get(stem) ?? 0, weight));
         const forms = spelt.get(stem) ?? new Map<string, number>();
         forms.set(word, (forms.get(word) ?? 0) + 1);
         spelt.set(stem, forms);
+      };
+      for (const word of words(tool.description.slice(0, DESCRIPTION_CHARS), false)) note(word, 1);
+      for (const word of words(tool.tool, true)) note(word, NAME_WEIGHT);
+      for (const [stem, weight] of credit) {
+        own.set(stem, (own.get(stem) ?? 0) + weight);
+        if (weight < NAME_WEIGHT) proseOnly.set(stem, (proseOnly.get(stem) ?? 0) + 1);
+        else named.add(stem);
       }
+    }
+    // A word most of a server's descriptions repeat, and no name uses, is boilerplate.
+    if (members.length >= BOILERPLATE_MIN_TOOLS) {
+      for (const [stem, tools] of proseOnly) if (!named.has(stem) && tools / members.length > BOILERPLATE_SHARE) own.delete(stem);
     }
     for (const stem of own.keys()) serversWith.set(stem, (serversWith.get(stem) ?? 0) + 1);
     counts.set(server, own);
@@ -114,7 +132,9 @@ function commonest(forms: ReadonlyMap<string, number>): string {
 
 /** The first sentence of a text on one line, at most MAX_SUMMARY_CHARS. */
 export function firstSentence(text: string): string {
-  const line = text.replace(/\s+/g, " ").trim();
+  // Markdown headings ("# Everything Server – Instructions") title a manual; the prose says what it is.
+  const prose = text.replace(/^\s*#{1,6}\s.*$/gm, "");
+  const line = (prose.trim().length > 0 ? prose : text).replace(/\s+/g, " ").trim();
   if (line.length === 0) return "";
   const end = line.search(/[.!?](\s|$)/);
   const sentence = end >= 0 ? line.slice(0, end + 1) : line;

@@ -36,6 +36,20 @@ describe("server summaries", () => {
     expect(gitlab!.description.length).toBeLessThanOrEqual(MAX_SUMMARY_CHARS);
     expect(gitlab!.description.endsWith("…")).toBe(true);
     expect(firstSentence("  \n ")).toBe("");
+    expect(firstSentence("# Everything Server\n\nExercises every MCP feature. More below.")).toBe("Exercises every MCP feature.");
+    expect(firstSentence("# Only a heading")).toBe("# Only a heading");
+  });
+
+  test("boilerplate most descriptions of a server repeat is not a term; its tools' names are", () => {
+    const notion = ["create_page", "get_page", "append_block", "get_block_children", "query_database"].map((tool) => ({
+      server: "notion",
+      tool,
+      description: "Notion API. Error responses: 400 Bad request, 401 unauthorized.",
+    }));
+    const other = [{ server: "maps", tool: "geocode", description: "Convert an address into coordinates." }];
+    const terms = summarizeServers([...notion, ...other])[1]!.description.split(", ");
+    for (const boilerplate of ["bad", "error", "unauthorized", "request"]) expect(terms).not.toContain(boilerplate);
+    expect(terms).toEqual(expect.arrayContaining(["page", "block"]));
   });
 
   test("inflections are one term, shown in the server's commonest spelling; at most four terms", () => {
