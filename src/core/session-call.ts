@@ -25,6 +25,8 @@ export interface SessionCallDeps {
   usage: DaemonUsage<Session>;
   logger: Logger;
   stats: { callsTotal: number; callsInFlight: number };
+  /** The operator's roots (settings.ts `operatorRoots`): relative deny rules are read against them too. */
+  operatorRoots: readonly string[];
 }
 
 export async function runSessionCall(
@@ -67,7 +69,7 @@ export async function runSessionCall(
           },
           {
             lookup: deps.lookup,
-            permissions: session.settings.permissions,
+            permissions: { ...session.settings.permissions, ruleRoots: [...deps.operatorRoots, ...session.settings.workspaceRoots] },
             killSwitch: deps.killSwitch,
             schedule: (exclusive, task) => session.scheduler.run(exclusive, task),
             isDeferred: isDeferredTool,

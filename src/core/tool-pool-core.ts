@@ -17,7 +17,7 @@ import type { Logger } from "../runtime/logger.ts";
 import { systemClock, type Clock } from "../runtime/clock.ts";
 import { SessionStore } from "../session/session-store.ts";
 import type { Session } from "../session/session.ts";
-import { resolveSettings, type SessionRequest, type SettingsDefaults } from "../session/settings.ts";
+import { operatorRoots, resolveSettings, type SessionRequest, type SettingsDefaults } from "../session/settings.ts";
 import { mcpToolView, type McpToolView } from "../tool/mcp-view.ts";
 import type { ToolResult } from "../tool/result.ts";
 import type { ProgressUpdate, Tool } from "../tool/tool.ts";
@@ -84,6 +84,7 @@ export class ToolPoolCore {
   #mcp: McpPool | undefined;
   #registry: McpPoolOptions["registry"];
   #closed = false;
+  #roots: { config: Config; roots: readonly string[] } | undefined;
   /** Servers that projects' `.toolpool.json` files bring (run only once trusted). */
   readonly #projects: CoreProjects;
   /** Set once the daemon listens: project servers found before then start with the rest. */
@@ -213,6 +214,12 @@ export class ToolPoolCore {
     });
   }
 
+  /** The config's roots as real paths, resolved once per config (a reload brings a new one). */
+  #operatorRoots(): readonly string[] {
+    if (this.#roots?.config !== this.#config) this.#roots = { config: this.#config, roots: operatorRoots(this.#config, process.cwd()) };
+    return this.#roots.roots;
+  }
+
   /** Runs a call through the one pipeline, under the session's rules and ordering (src/core/session-call.ts). */
   call(session: Session, name: string, input: unknown, signal: AbortSignal, onProgress?: (update: ProgressUpdate) => void): Promise<ToolResult> {
     const deps = {
@@ -223,6 +230,7 @@ export class ToolPoolCore {
       usage: this.usage,
       logger: this.logger,
       stats: this.stats,
+      operatorRoots: this.#operatorRoots(),
     };
     return runSessionCall(deps, session, name, input, signal, onProgress);
   }

@@ -35,6 +35,12 @@ export interface PermissionSettings {
   /** What the session itself asked for (already part of `deny` and `mode`), kept for a config reload. */
   sessionDeny?: readonly string[];
   sessionMode?: PermissionMode;
+  /**
+   * Directories a relative deny pattern (`Read(secrets/*)`) is also read from, besides the call's
+   * working directory: the operator's workspace roots (else the daemon's directory) and the
+   * session's. A session that moves its cwd does not move the operator's rules with it.
+   */
+  ruleRoots?: readonly string[];
 }
 
 export const DEFAULT_PERMISSIONS: PermissionSettings = { mode: "default", allow: [], deny: [] };
@@ -86,20 +92,28 @@ interface Call {
   subject: string | undefined;
   access: CallAccess;
   cwd: string;
+  /** Where relative deny patterns are read from: the cwd and the rule roots. */
+  denyBases: readonly string[];
 }
 
 function isShell(tool: Tool): boolean {
   return !tool.isMcp && SHELL_TOOLS.has(tool.name);
 }
 
-/** A pattern against a subject; path patterns may be written relative to the working directory. */
-function patternMatches(glob: string, subject: Template | string, cwd: string, match: typeof mayMatch): boolean {
+/** A pattern against a subject; path patterns may be written relative to any of `bases`. */
+function patternMatches(glob: string, subject: Template | string, bases: readonly string[], match: typeof mayMatch): boolean {
   if (match(glob, subject)) return true;
-  const prefix = cwd.endsWith("/") ? cwd : `${cwd}/`;
   const parts = typeof subject === "string" ? [subject] : subject;
   const head = parts[0];
-  if (typeof head !== "string" || !head.startsWith(prefix)) return false;
-  return match(glob, [head.slice(prefix.length), ...parts.slice(1)]);
+  if (typeof head !== "string") return false;
+  return bases.some((base) => {
+    const prefix = base.endsWith("/") ? base : `${base}/`;
+    return head.startsWith(prefix) && match(glob, [head.slice(prefix.length), ...parts.slice(1)]);
+  });
+}
+
+function denyBasesOf(settings: Pick<PermissionSettings, "ruleRoots">, cwd: string): readonly string[] {
+  return [...new Set([cwd, ...(settings.ruleRoots ?? [])])];
 }
 
 export type RuleVerdict = { allowed: true } | { allowed: false; reason: string };
@@ -113,7 +127,7 @@ export function evaluateRules(
   access: CallAccess,
   parse: (rule: string) => ParsedRule = parseRule,
 ): RuleVerdict {
-  const call: Call = { tool, subject: tool.permissionSubject(input, cwd), access, cwd };
+  const call: Call = { tool, subject: tool.permissionSubject(input, cwd), access, cwd, denyBases: denyBasesOf(settings, cwd) };
   for (const rule of settings.deny.map(parse)) {
     const reason = denialReason(rule, call);
     if (reason) return { allowed: false, reason };
@@ -150,7 +164,7 @@ function denialReason(rule: ParsedRule, call: Call): string | undefined {
       if (shell.opaque) return `${denied}: the command contains ${shell.opaque}, which the rules cannot see through`;
       const hit = shell.commands.flatMap((command) => [command.reading, ...command.alsoReadings]).find((reading) => mayMatch(glob, reading));
       if (hit) return `${denied} (it runs ${showTemplate(hit)})`;
-    } else if (call.subject !== undefined && patternMatches(glob, call.subject, call.cwd, mayMatch)) {
+    } else if (call.subject !== undefined && patternMatches(glob, call.subject, call.denyBases, mayMatch)) {
       return denied;
     }
   }
@@ -161,7 +175,7 @@ function denialReason(rule: ParsedRule, call: Call): string | undefined {
   const shell = call.access.shell;
   if (shell?.opaque) return `${denied}: the command contains ${shell.opaque}, so the paths it ${verb.slice(0, -1)}s cannot be known`;
   const paths: (Template | string)[] = [...(kind === "read" ? call.access.reads : call.access.writes), ...shellPaths(shell, kind)];
-  const hit = paths.find((path) => patternMatches(glob, path, call.cwd, mayMatch));
+  const hit = paths.find((path) => patternMatches(glob, path, call.denyBases, mayMatch));
   if (hit === undefined) return undefined;
   return `${denied} (the call ${verb} ${typeof hit === "string" ? hit : showTemplate(hit)})`;
 }
@@ -181,7 +195,8 @@ function uncoveredPart(rules: readonly ParsedRule[], call: Call): string | undef
   const globs = relevant.flatMap((rule) => (rule.glob === undefined ? [] : [rule.glob]));
   if (!isShell(call.tool)) {
     const subject = call.subject;
-    return subject !== undefined && globs.some((glob) => patternMatches(glob, subject, call.cwd, mustMatch)) ? undefined : "";
+    // Allow patterns stay relative to the working directory alone: more bases would cover more.
+    return subject !== undefined && globs.some((glob) => patternMatches(glob, subject, [call.cwd], mustMatch)) ? undefined : "";
   }
   const shell = call.access.shell;
   const escape = shell?.opaque ?? shell?.unsafe;
@@ -195,9 +210,10 @@ function uncoveredPart(rules: readonly ParsedRule[], call: Call): string | undef
  * For calls that list or search files (Grep, Glob): whether a path may be shown, i.e. no deny rule
  * of the kind that governs that access matches it. The rules are parsed once per call.
  */
-export function pathFilter(settings: Pick<PermissionSettings, "deny">, cwd: string, parse: (rule: string) => ParsedRule = parseRule): (path: string, kind: "read" | "write") => boolean {
+export function pathFilter(settings: Pick<PermissionSettings, "deny" | "ruleRoots">, cwd: string, parse: (rule: string) => ParsedRule = parseRule): (path: string, kind: "read" | "write") => boolean {
   const rules = settings.deny.map(parse).filter((rule) => rule.glob !== undefined && PATH_RULES[rule.target] !== undefined);
-  return (path, kind) => !rules.some((rule) => PATH_RULES[rule.target] === kind && patternMatches(rule.glob ?? "", path, cwd, mayMatch));
+  const bases = denyBasesOf(settings, cwd);
+  return (path, kind) => !rules.some((rule) => PATH_RULES[rule.target] === kind && patternMatches(rule.glob ?? "", path, bases, mayMatch));
 }
 
 /** Deny rules that name whole tools remove them from the pool before any model sees them. */

@@ -44,6 +44,8 @@ export interface ShellReadOptions {
 const MAX_NODES = 20_000;
 const MAX_DEPTH = 200;
 const MAX_SCRIPT_NESTING = 3;
+/** Command-substitution syntax left in literal text (quoted, or from a variable name). */
+const SUBSTITUTION_TEXT = /\$\(|`/;
 /** Paths kept per command line; past this it is opaque rather than half-checked. */
 const MAX_PATHS = 1024;
 
@@ -203,7 +205,19 @@ class ShellWalk {
     this.#simple([], words, depth);
   }
 
+  /**
+   * Quoted text is not always inert: bash evaluates a variable name's subscript
+   * (`printf -v 'a[$(rm f)]'`, `read`, `test -v`, `declare`), an integer variable's value and PS4
+   * again, and each runs a `$(…)` or backquote it finds there.
+   */
+  #evaluatedLater(words: readonly Template[]): void {
+    if (words.some((word) => word.some((piece) => typeof piece === "string" && SUBSTITUTION_TEXT.test(piece)))) {
+      this.opaque("`$(…)` or a backquote inside quoted text, which bash can evaluate later");
+    }
+  }
+
   #simple(assignments: Template[], words: Template[], depth = 0): void {
+    this.#evaluatedLater([...assignments, ...words]);
     if (words.length === 0) {
       this.#commands.push({ reading: joinWords(assignments), alsoReadings: [] });
       return;
@@ -311,7 +325,7 @@ class ShellWalk {
         else if (["binary_expression", "unary_expression", "parenthesized_expression"].includes(child.type)) visit(child);
         else if (child.type === "regex") {
           if (/\$\(|`/.test(child.text)) this.opaque("a substitution inside a test pattern");
-        } else if (child.isNamed && child.type !== "test_operator") this.#word(child, depth);
+        } else if (child.isNamed && child.type !== "test_operator") this.#evaluatedLater([this.#word(child, depth)]);
       }
     };
     visit(node);

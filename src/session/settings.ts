@@ -56,10 +56,10 @@ export function resolveSettings(
   const provider: Provider = request.provider ?? previous?.provider ?? inferProvider(request.model ?? previous?.model);
   const rootsInput = request.workspaceRoots ?? previous?.workspaceRoots ?? config.workspaceRoots ?? [defaults.daemonCwd];
   const workspaceRoots = rootsInput.map((root, index) => realDirectory(root, `workspaceRoots.${index}`, defaults.daemonCwd));
-  if (request.workspaceRoots) insideConfiguredRoots(workspaceRoots, config.workspaceRoots, defaults.daemonCwd);
   const cwd = request.cwd
     ? realDirectory(request.cwd, "cwd", workspaceRoots[0] ?? defaults.daemonCwd)
     : (previous?.cwd && !request.workspaceRoots ? previous.cwd : (workspaceRoots[0] ?? defaults.daemonCwd));
+  if (request.workspaceRoots || request.cwd) insideConfiguredRoots(workspaceRoots, cwd, config, defaults.daemonCwd);
   const model = request.model ?? previous?.model ?? "unknown";
   const clientName = request.clientName ?? previous?.clientName ?? "";
   const attributes = { ...previous?.attributes, ...request.attributes };
@@ -129,24 +129,42 @@ function inferProvider(model: string | undefined): Provider {
 }
 
 /**
- * Roots the operator configured are a ceiling: a session may name its own, but only those roots or
- * directories inside them (compared as real paths, so a symlink out of a root is outside). With no
- * roots configured, the daemon runs as its user on that user's files and a session names any.
+ * The directories the operator's configuration speaks of: its `workspaceRoots` as real paths (those
+ * that exist), else the daemon's own directory. Relative deny rules are read against them too.
  */
-function insideConfiguredRoots(asked: readonly string[], configured: readonly string[] | undefined, daemonCwd: string): void {
-  if (configured === undefined) return;
-  const allowed = configured.flatMap((root) => {
+export function operatorRoots(config: Pick<Config, "workspaceRoots">, daemonCwd: string): string[] {
+  return (config.workspaceRoots ?? [daemonCwd]).flatMap((root) => {
     try {
       return [realpathSync(isAbsolute(root) ? root : resolve(daemonCwd, root))];
     } catch {
       return [];
     }
   });
+}
+
+/** Whether `path` is `root` or inside it (both real paths). */
+export function isInside(path: string, root: string): boolean {
+  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+}
+
+/**
+ * Roots the operator configured are a ceiling: a session may name its own, but only those roots or
+ * directories inside them (compared as real paths, so a symlink out of a root is outside), and its
+ * working directory must lie inside its roots. With no roots configured, the daemon runs as its
+ * user on that user's files and a session names any.
+ */
+function insideConfiguredRoots(asked: readonly string[], cwd: string, config: Pick<Config, "workspaceRoots">, daemonCwd: string): void {
+  if (config.workspaceRoots === undefined) return;
+  const allowed = operatorRoots(config, daemonCwd);
+  const list = allowed.length > 0 ? allowed.join(", ") : "none of the configured roots exists";
   asked.forEach((root, index) => {
-    if (allowed.some((ceiling) => root === ceiling || root.startsWith(ceiling.endsWith(sep) ? ceiling : ceiling + sep))) return;
-    const list = allowed.length > 0 ? allowed.join(", ") : "none of the configured roots exists";
-    throw new SettingsError(`workspaceRoots.${index}`, `${root} is outside the workspace roots the daemon's config allows (${list})`);
+    if (!allowed.some((ceiling) => isInside(root, ceiling))) {
+      throw new SettingsError(`workspaceRoots.${index}`, `${root} is outside the workspace roots the daemon's config allows (${list})`);
+    }
   });
+  if (!asked.some((root) => isInside(cwd, root))) {
+    throw new SettingsError("cwd", `${cwd} is outside the session's workspace roots (${asked.join(", ")})`);
+  }
 }
 
 function realDirectory(path: string, field: string, base: string): string {

@@ -198,4 +198,25 @@ describe("Read(...) rules govern every tool that reads the path", () => {
     const same = (await open(client, { workspaceRoots: [root] })).result as { settings: { workspaceRoots: string[] } };
     expect(same.settings.workspaceRoots).toEqual([root]);
   });
+
+  test("a relative deny rule of the config stays where the operator meant it, whatever cwd a session picks", async () => {
+    const root = workspace();
+    mkdirSync(join(root, "secrets"));
+    mkdirSync(join(root, "sub"));
+    writeFileSync(join(root, "secrets", "key"), "TOPSECRET\n");
+    await using harness = await startTestDaemon({ config: { workspaceRoots: [root], permissions: { deny: ["Read(secrets/*)"] } } });
+    using client = await RawClient.open(harness.socketPath);
+    const moved = (await open(client, { cwd: join(root, "sub") })).result as { sessionId: string };
+    const id = moved.sessionId;
+    expect(await call(client, id, "Read", { file_path: join(root, "secrets", "key") })).toMatchObject({ isError: true });
+    expect(await call(client, id, "Read", { file_path: "../secrets/key" })).toMatchObject({ isError: true });
+    expect((await call(client, id, "Bash", { command: "cat ../secrets/key" })).text).not.toContain("TOPSECRET");
+    expect((await call(client, id, "Grep", { pattern: "TOPSECRET", path: root, output_mode: "content" })).text).not.toContain("TOPSECRET");
+    // A session that names a sub-root as its only root is held to the rule too.
+    const narrowed = (await open(client, { workspaceRoots: [join(root, "sub")] })).result as { sessionId: string };
+    expect((await call(client, narrowed.sessionId, "Bash", { command: "cat ../secrets/key" })).text).not.toContain("TOPSECRET");
+    // And the working directory may not leave the roots at all.
+    const outside = (await open(client, { cwd: "/" })).error as { message: string };
+    expect(outside.message).toMatch(/cwd.*is outside the session's workspace roots/);
+  });
 });

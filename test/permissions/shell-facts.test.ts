@@ -114,3 +114,31 @@ describe("readShellFacts over tree-sitter-bash", () => {
     expect((await parser.read(deep, "/w")).opaque).toMatch(/too large, too deeply nested or too slow|took more than 50 ms to parse/);
   });
 });
+
+describe("quoted text bash evaluates again is opaque", () => {
+  // bash evaluates a variable name's array subscript (and an integer variable's value, and PS4)
+  // arithmetically, and a `$(…)` or backquote there runs: none of these shows `rm` to a parse.
+  const evaluatedLater = [
+    "printf -v 'a[$(rm victim)]' x",
+    "read 'a[$(rm victim)]' <<< x",
+    "test -v 'a[$(rm victim)]'",
+    "[ -v 'a[$(rm victim)]' ]",
+    "[[ -v 'a[$(rm victim)]' ]]",
+    "declare 'a[$(rm victim)]=1'",
+    "typeset 'a[`rm victim`]=1'",
+    "declare -a a='($(rm victim))'",
+    "declare -i n; n='a[$(rm victim)]'",
+    "declare -n r='a[$(rm victim)]'; echo $r",
+    "PS4='$(rm victim)'; set -x; echo hi",
+    "export PROMPT_COMMAND='`rm victim`'",
+  ];
+  for (const command of evaluatedLater) {
+    test(JSON.stringify(command), async () => {
+      expect((await parser.read(command, "/w")).opaque).toBeDefined();
+    });
+  }
+
+  test("quoted text without substitution syntax stays readable", async () => {
+    expect(await read("printf -v 'a[1]' x; echo '$HOME and ${x}'")).toEqual({ commands: ["printf -v 'a[1]' x", "echo '$HOME and ${x}'"] });
+  });
+});
