@@ -48,6 +48,10 @@ const EXTRA = [
   "timeout 5 rm f", "exec rm f", "builtin eval rm f", "x='a[$(rm f)]'; echo $((x))", "x='a[$(rm f)]'; [[ $x -eq 0 ]]",
   "x='$(rm f)'; echo ${x@P}", "echo ${x/$(rm f)/y}", "diff <(rm f) /dev/null", "echo >(rm f)", "time rm f", "coproc rm f",
   "alias e='rm f'\ne", "r\\\nm f", "echo $(r\\\nm f)", "x=a\\\nb rm f", "a=\\\n rm f", "x=-c; bash $x 'rm f'", "bash -s <<< 'rm f'", "cat <<E\n$[1] `rm f`\nE", "cat <<E\n${x:-$(rm f)}\nE", "trap 'rm f' EXIT", "source /dev/stdin <<< 'rm f'", ". <(echo rm f)", "echo x; exec 3<&0; rm f",
+  // Quoted substitutions bash evaluates later, in a variable name's subscript, an integer or PS4.
+  "printf -v 'a[$(rm f)]' x", "read 'a[$(rm f)]' <<< x", "test -v 'a[$(rm f)]'", "[ -v 'a[$(rm f)]' ]", "[[ -v 'a[$(rm f)]' ]]",
+  "declare 'a[$(rm f)]=1'", "typeset 'a[`rm f`]=1'", "declare -a a='($(rm f))'", "declare -i n; n='a[$(rm f)]'",
+  "declare -n r='a[$(rm f)]'; echo $r", "PS4='$(rm f)'; set -x; echo hi", "unset 'a[$(rm f)]'", "let 'a[$(rm f)]=1'",
 ];
 
 const corpus = [...PIECES.flatMap((piece) => FORMS.map((form) => form(piece))), ...EXTRA];
