@@ -22,10 +22,20 @@ export const WRAPPERS: ReadonlySet<string> = new Set([
   "ltrace", "nice", "nohup", "parallel", "run0", "setsid", "stdbuf", "strace", "sudo", "taskset", "time",
   "timeout", "unbuffer", "watch", "xargs", "find", "unshare", "nsenter", "firejail", "bwrap", "systemd-run", "pkexec",
   "catchsegv", "valgrind", "proot", "fakeroot", "torsocks", "proxychains", "proxychains4", "dbus-launch", "daemonize",
+  "setarch", "linux32", "linux64", "i386", "x86_64", "uname26", "prlimit", "choom", "setpriv", "dbus-run-session",
+  "cgexec", "numactl", "schedtool", "ld.so", "faketime", "eatmydata", "chpst", "softlimit", "envdir", "setuidgid", "s6-setuidgid",
 ]);
 
+/** The dynamic loader runs the program it is given (`/lib64/ld-linux-x86-64.so.2 /bin/rm x`). */
+const DYNAMIC_LOADER = /^ld(-linux[\w.-]*|-musl[\w.-]*)?\.so(\.\d+)*$/;
+
+/** Whether a command runs its arguments as a command: a wrapper by name, or the dynamic loader. */
+export function isWrapper(base: string): boolean {
+  return WRAPPERS.has(base) || DYNAMIC_LOADER.test(base);
+}
+
 /** Commands that run a command string (`su -c`, `script -c`) or a shell of their own: never read through. */
-export const COMMAND_STRING_RUNNERS: ReadonlySet<string> = new Set(["su", "runuser", "script", "sg", "newgrp", "ssh", "expect", "tmux", "screen"]);
+export const COMMAND_STRING_RUNNERS: ReadonlySet<string> = new Set(["su", "runuser", "script", "sg", "newgrp", "ssh", "expect", "tmux", "screen", "capsh"]);
 
 export const SHELLS: ReadonlySet<string> = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox", "fish", "csh", "tcsh", "yash"]);
 
@@ -85,15 +95,21 @@ export function commandReadings(assignments: readonly Template[], words: readonl
   const innerCommands: Template[][] = [];
   if (assignments.length > 0) alsoReadings.push(join(words));
   if (base !== String(words[0]?.[0] ?? "")) alsoReadings.push(join([[base], ...words.slice(1)]));
-  if (WRAPPERS.has(base)) {
+  if (isWrapper(base)) {
     for (let start = 1; start < Math.min(words.length, MAX_WRAPPER_STARTS + 1); start++) {
       const tail = words.slice(start);
       alsoReadings.push(join(tail), joinWords([...tail.map(renderWord), [HOLE]]));
+      // `nice /usr/bin/rm x` runs rm: the tail by its program's base name too, as for a command.
+      const program = tail[0]?.length === 1 && typeof tail[0][0] === "string" ? tail[0][0] : undefined;
+      if (program !== undefined && program.includes("/")) {
+        const named: Template[] = [[baseName(program)], ...tail.slice(1)];
+        alsoReadings.push(join(named), joinWords([...named.map(renderWord), [HOLE]]));
+      }
       if (tail[0]?.length === 1 && typeof tail[0][0] === "string") innerCommands.push(tail);
     }
   }
   const reading = joinWords([...(assignments.length > 0 ? [joinWords(assignments)] : []), join(words)]);
-  return { reading, alsoReadings, innerCommands, tooLong: WRAPPERS.has(base) && words.length > MAX_WRAPPER_STARTS + 1 };
+  return { reading, alsoReadings, innerCommands, tooLong: isWrapper(base) && words.length > MAX_WRAPPER_STARTS + 1 };
 }
 
 /** The paths a command's arguments name, read and (unless the command only reads) written. */

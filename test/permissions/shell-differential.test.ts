@@ -52,6 +52,9 @@ const EXTRA = [
   "printf -v 'a[$(rm f)]' x", "read 'a[$(rm f)]' <<< x", "test -v 'a[$(rm f)]'", "[ -v 'a[$(rm f)]' ]", "[[ -v 'a[$(rm f)]' ]]",
   "declare 'a[$(rm f)]=1'", "typeset 'a[`rm f`]=1'", "declare -a a='($(rm f))'", "declare -i n; n='a[$(rm f)]'",
   "declare -n r='a[$(rm f)]'; echo $r", "PS4='$(rm f)'; set -x; echo hi", "unset 'a[$(rm f)]'", "let 'a[$(rm f)]=1'",
+  // Programs that run their arguments, and a wrapper given the program's path.
+  "/lib64/ld-linux-x86-64.so.2 /bin/rm f", "x86_64 rm f", "i386 rm f", "linux32 rm f", "linux64 rm f", "setarch x86_64 rm f",
+  "prlimit --nofile=100 rm f", "choom -n 0 -- rm f", "setpriv rm f", "capsh -- -c 'rm f'", "nice -n 1 /bin/rm f", "timeout 5 /usr/bin/rm f",
 ];
 
 const corpus = [...PIECES.flatMap((piece) => FORMS.map((form) => form(piece))), ...EXTRA];
