@@ -60,6 +60,14 @@ export function resolveSettings(
     ? realDirectory(request.cwd, "cwd", workspaceRoots[0] ?? defaults.daemonCwd)
     : (previous?.cwd && !request.workspaceRoots ? previous.cwd : (workspaceRoots[0] ?? defaults.daemonCwd));
   if (request.workspaceRoots || request.cwd) insideConfiguredRoots(workspaceRoots, cwd, config, defaults.daemonCwd);
+  // A re-open (possibly from another connection holding the id) may narrow the roots, never widen them.
+  if (previous && request.workspaceRoots) {
+    workspaceRoots.forEach((root, index) => {
+      if (!previous.workspaceRoots.some((kept) => isInside(root, kept))) {
+        throw new SettingsError(`workspaceRoots.${index}`, `${root} is outside this session's workspace roots (${previous.workspaceRoots.join(", ")}); a re-opened session can only narrow them`);
+      }
+    });
+  }
   const model = request.model ?? previous?.model ?? "unknown";
   const clientName = request.clientName ?? previous?.clientName ?? "";
   const attributes = { ...previous?.attributes, ...request.attributes };

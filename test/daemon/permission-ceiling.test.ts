@@ -219,4 +219,22 @@ describe("Read(...) rules govern every tool that reads the path", () => {
     const outside = (await open(client, { cwd: "/" })).error as { message: string };
     expect(outside.message).toMatch(/cwd.*is outside the session's workspace roots/);
   });
+
+  test("a session's own roots only narrow on a re-open: another connection holding the id cannot widen them", async () => {
+    const root = workspace();
+    mkdirSync(join(root, "sub"));
+    await using harness = await startTestDaemon({ config: {} });
+    using owner = await RawClient.open(harness.socketPath);
+    using other = await RawClient.open(harness.socketPath);
+    const { sessionId } = (await open(owner, { workspaceRoots: [join(root, "sub")] })).result as { sessionId: string };
+    expect(await call(owner, sessionId, "Read", { file_path: join(root, "victim.txt") })).toMatchObject({ isError: true });
+    for (const roots of [[root], ["/"], [join(root, "sub"), root]]) {
+      const widened = await open(other, { sessionId, workspaceRoots: roots });
+      expect((widened.error as { message: string }).message).toContain("a re-opened session can only narrow them");
+    }
+    expect(await call(owner, sessionId, "Read", { file_path: join(root, "victim.txt") })).toMatchObject({ isError: true });
+    mkdirSync(join(root, "sub", "deeper"));
+    const narrowed = (await open(other, { sessionId, workspaceRoots: [join(root, "sub", "deeper")] })).result as { settings: { workspaceRoots: string[] } };
+    expect(narrowed.settings.workspaceRoots).toEqual([join(root, "sub", "deeper")]);
+  });
 });
