@@ -11,7 +11,7 @@ import { z } from "zod";
 import { buildTool, NO_PATHS } from "../tool/build-tool.ts";
 import { textResult } from "../tool/result.ts";
 import type { JsonSchema, Tool } from "../tool/tool.ts";
-import type { JsonSchemaCompiler } from "../validate/ajv.ts";
+import { SchemaTooCostlyError, type JsonSchemaCompiler } from "../validate/ajv.ts";
 import description from "./structured-output.txt" with { type: "text" };
 
 export const STRUCTURED_OUTPUT_TOOL_NAME = "StructuredOutput";
@@ -30,6 +30,7 @@ export class OutputSchemaError extends Error {
 export function createStructuredOutputTool(schema: JsonSchema, compiler: JsonSchemaCompiler): Tool {
   const inputSchema = asObjectSchema(schema);
   const compiled = compiler.compile(inputSchema);
+  if (compiled instanceof SchemaTooCostlyError) throw new OutputSchemaError(`outputSchema is refused: ${compiled.message}`);
   if (compiled instanceof Error) {
     throw new OutputSchemaError(`outputSchema is not a valid JSON Schema: ${compiled.message}`);
   }

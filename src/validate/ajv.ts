@@ -9,10 +9,18 @@
  */
 import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
 import { compileLinearRegex, UnsupportedPatternError } from "../runtime/linear-regex.ts";
+import { tooCostlySchema, MAX_SCHEMA_EXPANSION } from "./schema-cost.ts";
 import { formatProblems, isPlainObject, type Validator } from "./validator.ts";
 import type { JsonSchema } from "../tool/tool.ts";
 
 const DRAFT_2020 = "https://json-schema.org/draft/2020-12/schema";
+
+/** A schema whose `$ref`s expand past MAX_SCHEMA_EXPANSION nodes: validating one value could take minutes. */
+export class SchemaTooCostlyError extends Error {
+  constructor() {
+    super(`the schema expands to more than ${MAX_SCHEMA_EXPANSION.toLocaleString("en-US")} nodes through its $refs and combinators, too costly to check inputs against`);
+  }
+}
 
 export class JsonSchemaCompiler {
   readonly #cache = new Map<string, ValidateFunction | Error>();
@@ -56,6 +64,11 @@ export class JsonSchemaCompiler {
     if (cached) return cached;
     const ajv = schema.$schema === DRAFT_2020 ? (this.#draft2020 ??= createAjv2020()) : (this.#draft7 ??= createAjv7());
     let compiled: ValidateFunction | Error;
+    if (tooCostlySchema(schema)) {
+      compiled = new SchemaTooCostlyError();
+      this.#cache.set(key, compiled);
+      return compiled;
+    }
     try {
       const { $schema: _ignored, ...rest } = schema;
       compiled = ajv.compile(schema.$schema === DRAFT_2020 ? schema : rest);

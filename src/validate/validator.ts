@@ -15,15 +15,25 @@ export interface FieldProblem {
   problem: string;
 }
 
+/** Problems named in one answer, and characters of a field path or problem: a 300,000-item array is one message, not 16 MB. */
+export const MAX_PROBLEMS = 20;
+const MAX_PROBLEM_CHARS = 300;
+
 export function formatProblems(toolName: string, problems: readonly FieldProblem[]): string {
-  const lines = problems.map(({ field, problem }) =>
-    field === "" ? `- (input): ${problem}` : `- ${field}: ${problem}`,
+  const lines = problems.slice(0, MAX_PROBLEMS).map(({ field, problem }) =>
+    clip(field === "" ? `- (input): ${problem}` : `- ${field}: ${problem}`),
   );
+  const more = problems.length - lines.length;
   return [
     `Invalid input for ${toolName}:`,
     ...lines,
+    ...(more > 0 ? [`- … and ${more.toLocaleString("en-US")} more problem${more === 1 ? "" : "s"}`] : []),
     "Rewrite the input so it satisfies the tool's input schema, then call it again.",
   ].join("\n");
+}
+
+function clip(line: string): string {
+  return line.length <= MAX_PROBLEM_CHARS ? line : `${line.slice(0, MAX_PROBLEM_CHARS - 1)}…`;
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -37,4 +37,20 @@ describe("StructuredOutput over the socket", () => {
     const status = (await client.request("toolpool/status")).result as { sessions: { active: number } };
     expect(status.sessions.active).toBe(0);
   });
+
+  test("a schema whose $refs expand exponentially is refused, and a flood of wrong items answers in a few lines", async () => {
+    await using harness = await startTestDaemon({ builtins: [echoTool] });
+    using client = await RawClient.open(harness.socketPath);
+    const defs: Record<string, unknown> = { d0: { type: "string" } };
+    for (let i = 1; i <= 16; i++) defs[`d${i}`] = { anyOf: [{ $ref: `#/$defs/d${i - 1}` }, { $ref: `#/$defs/d${i - 1}` }] };
+    const refused = await client.request("toolpool/session", { outputSchema: { type: "object", $defs: defs, properties: { a: { $ref: "#/$defs/d16" } } } });
+    expect((refused.error as { message: string }).message).toContain("outputSchema is refused: the schema expands to more than 20,000 nodes");
+
+    const { sessionId } = (await client.request("toolpool/session", { outputSchema: { type: "object", properties: { a: { type: "array", items: { type: "string" } } } } })).result as { sessionId: string };
+    const flood = (await client.request("toolpool/call", { sessionId, name: "StructuredOutput", input: { a: new Array(300_000).fill(1) } })).result as { isError: boolean; content: { text: string }[] };
+    expect(flood.isError).toBe(true);
+    expect(flood.content[0]!.text.length).toBeLessThan(5_000);
+    expect(flood.content[0]!.text).toContain("more problems");
+    expect((await client.request("ping")).result).toBeDefined();
+  });
 });

@@ -1,0 +1,65 @@
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { JsonSchemaCompiler, SchemaTooCostlyError } from "../../src/validate/ajv.ts";
+import { MAX_SCHEMA_EXPANSION, schemaExpansion } from "../../src/validate/schema-cost.ts";
+import { MAX_PROBLEMS } from "../../src/validate/validator.ts";
+
+/** Sixteen levels of anyOf over the level below: 1.2 KB, 65,536 paths per value. */
+function ladder(levels: number, at = "a") {
+  const defs: Record<string, unknown> = { d0: { type: "string" } };
+  for (let i = 1; i <= levels; i++) defs[`d${i}`] = { anyOf: [{ $ref: `#/$defs/d${i - 1}` }, { $ref: `#/$defs/d${i - 1}` }] };
+  return { type: "object", $defs: defs, properties: { [at]: { $ref: `#/$defs/d${levels}` } } };
+}
+
+describe("schema expansion", () => {
+  test("an anyOf ladder over shared definitions is refused, wherever it hides", () => {
+    const { $defs, ...rest } = ladder(16);
+    const underItems = { type: "array", $defs, items: rest };
+    for (const schema of [ladder(16), ladder(16, "default"), ladder(16, "enum"), underItems]) {
+      expect(schemaExpansion(schema)).toBeGreaterThan(MAX_SCHEMA_EXPANSION);
+    }
+    expect(schemaExpansion(ladder(4))).toBeLessThan(MAX_SCHEMA_EXPANSION);
+  });
+
+  test("recursion: a tree schema passes; recursion that branches at every level is refused", () => {
+    const tree = { type: "object", properties: { name: { type: "string" }, children: { type: "array", items: { $ref: "#" } } } };
+    expect(schemaExpansion(tree)).toBeLessThan(MAX_SCHEMA_EXPANSION);
+    const branching = { anyOf: [{ type: "object", properties: { a: { $ref: "#" } } }, { type: "object", properties: { b: { $ref: "#" } } }] };
+    expect(schemaExpansion(branching)).toBeGreaterThan(MAX_SCHEMA_EXPANSION);
+    expect(schemaExpansion({ $ref: "#" })).toBeLessThan(MAX_SCHEMA_EXPANSION);
+  });
+
+  test("the real servers' schemas (bench/data) are far below the bound", () => {
+    const catalogs = JSON.parse(readFileSync(join(import.meta.dir, "../../bench/data/real-servers.json"), "utf8")) as { servers: { tools: { inputSchema?: unknown }[] }[] };
+    const costs = catalogs.servers.flatMap((server) => server.tools.map((tool) => schemaExpansion(tool.inputSchema ?? {})));
+    expect(costs.length).toBeGreaterThan(400);
+    // Measured over ../shared/eval's 7,108 tools too: the largest (recursive chart trees, unrolled
+    // as deep as JSON may nest) is 408.
+    expect(Math.max(...costs)).toBeLessThan(MAX_SCHEMA_EXPANSION / 100);
+  });
+
+  test("the compiler refuses a costly schema before compiling it; its MCP tool's calls go to the server unchecked", () => {
+    const compiler = new JsonSchemaCompiler();
+    expect(compiler.compile(ladder(16))).toBeInstanceOf(SchemaTooCostlyError);
+    expect(compiler.validator("mcp__x__y", ladder(16))({ a: 1 })).toEqual({ ok: true, value: { a: 1 } });
+  });
+});
+
+describe("validation answers stay small", () => {
+  test("300,000 wrong items are twenty problems and a count, not megabytes", () => {
+    const validate = new JsonSchemaCompiler().validator("T", { type: "object", properties: { a: { type: "array", items: { type: "string" } } } });
+    const outcome = validate({ a: new Array(300_000).fill(1) });
+    expect(outcome.ok).toBe(false);
+    const message = outcome.ok ? "" : outcome.message;
+    expect(message.split("\n").filter((line) => line.startsWith("- a.")).length).toBe(MAX_PROBLEMS);
+    expect(message).toContain(`… and ${(300_000 - MAX_PROBLEMS).toLocaleString("en-US")} more problems`);
+    expect(message.length).toBeLessThan(5_000);
+  });
+
+  test("a huge field name is cut", () => {
+    const validate = new JsonSchemaCompiler().validator("T", { type: "object", additionalProperties: false });
+    const outcome = validate({ ["k".repeat(100_000)]: 1 });
+    expect(outcome.ok ? "" : outcome.message.length).toBeLessThan(1_000);
+  });
+});
