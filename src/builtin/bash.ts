@@ -102,9 +102,9 @@ export function createBashTool(options: BashToolOptions = {}): Tool {
 
       const body = describeOutput(stdout, stderr);
       if (stopped === "timeout") {
-        return errorResult(`${body}\nCommand timed out after ${formatDuration(limitMs)}; it and every process it started were stopped.`);
+        return errorResult(`${body}\nCommand timed out after ${formatDuration(limitMs)}; it and the processes still under it were stopped.`);
       }
-      if (stopped === "cancelled") return errorResult(`${body}\nCommand was cancelled; it and every process it started were stopped.`);
+      if (stopped === "cancelled") return errorResult(`${body}\nCommand was cancelled; it and the processes still under it were stopped.`);
       const status = child.signalCode ? `Command was killed by signal ${child.signalCode}.` : `Exit code: ${exitCode}`;
       return {
         content: [{ type: "text", text: `${body}\n${status}` }],

@@ -5,11 +5,13 @@
  *     then dies is re-parented to the daemon, not to init, and is still ours to end;
  *   - ends, at start, the server groups an earlier daemon left when it was killed with SIGKILL
  *     (recorded in the state dir by pid and start time; see mcp/process-registry.ts);
+ *   - collects the orphans it inherits as they exit (orphan-reaper.ts), so no zombies pile up;
  *   - ends, at stop, every descendant still alive once the servers have been stopped.
  * Where prctl or /proc is missing each step is skipped with a debug line: nothing is guessed.
  */
 import type { Logger } from "../runtime/logger.ts";
 import { openLibc } from "../runtime/libc.ts";
+import { startOrphanReaper } from "./orphan-reaper.ts";
 import { descendantsOf, startTimeOf } from "../runtime/proc-table.ts";
 import { defaultRegistryDir, ProcessRegistry } from "../mcp/process-registry.ts";
 
@@ -24,8 +26,11 @@ export interface ProcessLifecycle {
 }
 
 export function startProcessLifecycle(logger: Logger, env: NodeJS.ProcessEnv): ProcessLifecycle {
-  const subreaper = process.platform === "linux" && (openLibc()?.becomeChildSubreaper() ?? false);
+  const libc = process.platform === "linux" ? openLibc() : undefined;
+  const subreaper = libc?.becomeChildSubreaper() ?? false;
   if (!subreaper) logger.debug("not a child subreaper here; setsid helpers of a server that died on its own may outlive the daemon");
+  // Orphans are ours once we are their subreaper: collect them as they exit.
+  const orphans = subreaper && libc ? startOrphanReaper(libc, logger) : undefined;
   const registry = new ProcessRegistry(defaultRegistryDir(env), logger);
   const reaped = registry.reapLeftovers();
   if (reaped > 0) logger.warn("ended processes a previous daemon left running", { processes: reaped });
@@ -33,6 +38,7 @@ export function startProcessLifecycle(logger: Logger, env: NodeJS.ProcessEnv): P
     registry,
     subreaper,
     async stop() {
+      orphans?.stop();
       const left = descendantsOf(process.pid);
       if (left.length > 0) {
         logger.info("ending processes left below the daemon", { pids: left.map((entry) => entry.pid) });

@@ -1,6 +1,6 @@
 /**
  * The few libc calls Bun does not expose, through `bun:ffi`: becoming a child subreaper (Linux
- * prctl) and reading the file-descriptor limit. Loaded on first use and never required: where libc
+ * prctl), reaping a child Bun did not spawn (waitpid) and reading the file-descriptor limit. Loaded on first use and never required: where libc
  * cannot be opened (musl under another name, a platform without the call), each answer is
  * `undefined` and the caller falls back.
  */
@@ -9,17 +9,22 @@ import { platform } from "node:os";
 /** <linux/prctl.h> */
 const PR_SET_CHILD_SUBREAPER = 36;
 const PR_GET_CHILD_SUBREAPER = 37;
+/** <sys/wait.h> */
+const WNOHANG = 1;
 /** <sys/resource.h>: RLIMIT_NOFILE is 7 on Linux, 8 on macOS and the BSDs. */
 const RLIMIT_NOFILE = platform() === "linux" ? 7 : 8;
 
 interface LibcSymbols {
   prctl?: (option: number, arg2: number | bigint, arg3: number, arg4: number, arg5: number) => number;
   getrlimit: (resource: number, limits: unknown) => number;
+  waitpid?: (pid: number, status: unknown, options: number) => number;
 }
 
 export interface Libc {
   /** Orphaned descendants are re-parented to us, not to init (Linux 3.4+). True when it took. */
   becomeChildSubreaper(): boolean;
+  /** Collects one exited child (a zombie) without blocking; true when it was collected. */
+  reap(pid: number): boolean;
   /** The hard and soft limits on open descriptors (Bun raises the soft one to the hard one). */
   fileLimit(): { soft: number; hard: number } | undefined;
 }
@@ -35,6 +40,7 @@ export function openLibc(): Libc | undefined {
     try {
       const library = ffi.dlopen(name, {
         getrlimit: { args: [FFIType.i32, FFIType.ptr], returns: FFIType.i32 },
+        waitpid: { args: [FFIType.i32, FFIType.ptr, FFIType.i32], returns: FFIType.i32 },
         ...(os === "linux" && {
           prctl: { args: [FFIType.i32, FFIType.u64, FFIType.u64, FFIType.u64, FFIType.u64], returns: FFIType.i32 },
         }),
@@ -55,6 +61,11 @@ function wrap(symbols: LibcSymbols, ffi: typeof import("bun:ffi")): Libc {
       if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) !== 0) return false;
       const flag = new Int32Array(1);
       return prctl(PR_GET_CHILD_SUBREAPER, ffi.ptr(flag), 0, 0, 0) === 0 && flag[0] === 1;
+    },
+    reap(pid) {
+      if (!symbols.waitpid || pid <= 0) return false;
+      const status = new Int32Array(1);
+      return symbols.waitpid(pid, ffi.ptr(status), WNOHANG) === pid;
     },
     fileLimit() {
       const limits = new BigUint64Array(2);

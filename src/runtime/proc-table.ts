@@ -76,3 +76,28 @@ export function uptimeTicks(): number {
     return 0;
   }
 }
+
+/**
+ * Children of `pid` that have exited and wait to be collected. Read from the kernel's per-thread
+ * child lists (`/proc/PID/task/TID/children`) when it keeps them, else from a scan of /proc.
+ */
+export function zombieChildren(pid: number): number[] {
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+  const children = new Set<number>();
+  let listed = false;
+  for (const task of tasks) {
+    try {
+      for (const child of readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").split(" ")) if (child.trim()) children.add(Number(child));
+      listed = true;
+    } catch {
+      // Not kept by this kernel: fall back below.
+    }
+  }
+  if (!listed) return allProcesses().filter((entry) => entry.ppid === pid && entry.zombie).map((entry) => entry.pid);
+  return [...children].filter((child) => processFacts(child)?.zombie === true);
+}

@@ -71,7 +71,7 @@ describe("Bash", () => {
     using workspace = makeWorkspace();
     const { text, isError } = await workspace.run("Bash", { command: `echo started; ${LONG_RUNNING}`, timeout: 1000 });
     expect({ text, isError }).toEqual({
-      text: "started\nCommand timed out after 1 s; it and every process it started were stopped.",
+      text: "started\nCommand timed out after 1 s; it and the processes still under it were stopped.",
       isError: true,
     });
     const pids = [readPid(workspace.path("bg.pid")), readPid(workspace.path("leader.pid"))];
@@ -108,7 +108,7 @@ describe("Bash", () => {
     controller.abort();
     const result = await pending;
     expect({ text: resultText(result), isError: result.isError }).toEqual({
-      text: "partial\nCommand was cancelled; it and every process it started were stopped.",
+      text: "partial\nCommand was cancelled; it and the processes still under it were stopped.",
       isError: true,
     });
   });

@@ -1,0 +1,67 @@
+/**
+ * What a Bash call leaves behind, on the compiled daemon (a child subreaper): orphans are
+ * collected as they exit, and a process that left the call's group is still stopped at a timeout.
+ */
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { RawClient } from "../helpers/raw-client.ts";
+import { tempSocketDir } from "../helpers/daemon-harness.ts";
+import { startBinaryDaemon } from "../helpers/binary.ts";
+
+setDefaultTimeout(60_000);
+
+async function start() {
+  const root = realpathSync(mkdtempSync(join(process.env.TOOLPOOL_TEST_ROOT!, "orphans-")));
+  const dir = tempSocketDir();
+  const configPath = join(dir, "config.json");
+  writeFileSync(configPath, JSON.stringify({ workspaceRoots: [root] }));
+  const socketPath = join(dir, "o.sock");
+  const daemon = await startBinaryDaemon(socketPath, ["--config", configPath]);
+  const client = await RawClient.open(socketPath);
+  const sessionId = ((await client.request("toolpool/session", {})).result as { sessionId: string }).sessionId;
+  const bash = async (command: string, timeout?: number) => {
+    const reply = (await client.request("toolpool/call", { sessionId, name: "Bash", input: { command, ...(timeout && { timeout }) } })).result as { content: { text: string }[]; isError: boolean };
+    return { text: reply.content.map((block) => block.text).join(""), isError: reply.isError };
+  };
+  return { daemon, client, bash };
+}
+
+const stateOfChildren = (pid: number) =>
+  Bun.spawnSync(["ps", "--ppid", String(pid), "-o", "stat="]).stdout.toString().split("\n").filter(Boolean);
+
+async function waitFor<T>(probe: () => T | undefined | false, what: string, ms = 15_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await Bun.sleep(100);
+  }
+}
+
+describe("Bash orphans", () => {
+  test("two hundred `(true &)` orphans are collected, not left as zombies", async () => {
+    const { daemon, client, bash } = await start();
+    await using _daemon = daemon;
+    using _client = client;
+    expect((await bash("for i in $(seq 200); do (true &); done; echo done")).text).toContain("done");
+    // They are re-parented to the daemon and exit at once; the reaper collects them within a few seconds.
+    await waitFor(() => stateOfChildren(daemon.child.pid).filter((stat) => stat.startsWith("Z")).length < 5, "the zombies to be collected");
+  });
+
+  test("a setsid child still under the command is stopped with it at the timeout", async () => {
+    const { daemon, client, bash } = await start();
+    await using _daemon = daemon;
+    using _client = client;
+    const marker = `sleep ${400 + Math.floor(Math.random() * 500)}.5`;
+    const result = await bash(`setsid ${marker} >/dev/null 2>&1 & sleep 100`, 1_000);
+    expect(result.text).toContain("it and the processes still under it were stopped");
+    const alive = () => Bun.spawnSync(["pgrep", "-fx", marker]).stdout.toString().trim();
+    try {
+      await waitFor(() => alive() === "", "the setsid child to be gone", 5_000);
+    } finally {
+      for (const pid of alive().split("\n").filter(Boolean)) process.kill(Number(pid), "SIGKILL");
+    }
+  });
+});
