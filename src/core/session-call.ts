@@ -25,8 +25,11 @@ export interface SessionCallDeps {
   usage: DaemonUsage<Session>;
   logger: Logger;
   stats: { callsTotal: number; callsInFlight: number };
-  /** The operator's roots (settings.ts `operatorRoots`): relative deny rules are read against them too. */
-  operatorRoots: readonly string[];
+  /**
+   * The operator's roots (settings.ts `operatorRoots`): relative deny rules are read against them
+   * too, and, when the config names them, the config's relative allow rules against them alone.
+   */
+  operatorRoots: { roots: readonly string[]; configured: boolean };
 }
 
 export async function runSessionCall(
@@ -69,7 +72,11 @@ export async function runSessionCall(
           },
           {
             lookup: deps.lookup,
-            permissions: { ...session.settings.permissions, ruleRoots: [...deps.operatorRoots, ...session.settings.workspaceRoots] },
+            permissions: {
+              ...session.settings.permissions,
+              ruleRoots: [...deps.operatorRoots.roots, ...session.settings.workspaceRoots],
+              ...(deps.operatorRoots.configured && { allowRoots: deps.operatorRoots.roots }),
+            },
             killSwitch: deps.killSwitch,
             schedule: (exclusive, task) => session.scheduler.run(exclusive, task),
             isDeferred: isDeferredTool,

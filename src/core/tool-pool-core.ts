@@ -84,7 +84,7 @@ export class ToolPoolCore {
   #mcp: McpPool | undefined;
   #registry: McpPoolOptions["registry"];
   #closed = false;
-  #roots: { config: Config; roots: readonly string[] } | undefined;
+  #roots: { config: Config; roots: { roots: readonly string[]; configured: boolean } } | undefined;
   /** Servers that projects' `.toolpool.json` files bring (run only once trusted). */
   readonly #projects: CoreProjects;
   /** Set once the daemon listens: project servers found before then start with the rest. */
@@ -215,8 +215,10 @@ export class ToolPoolCore {
   }
 
   /** The config's roots as real paths, resolved once per config (a reload brings a new one). */
-  #operatorRoots(): readonly string[] {
-    if (this.#roots?.config !== this.#config) this.#roots = { config: this.#config, roots: operatorRoots(this.#config, process.cwd()) };
+  #operatorRoots(): { roots: readonly string[]; configured: boolean } {
+    if (this.#roots?.config !== this.#config) {
+      this.#roots = { config: this.#config, roots: { roots: operatorRoots(this.#config, process.cwd()), configured: this.#config.workspaceRoots !== undefined } };
+    }
     return this.#roots.roots;
   }
 

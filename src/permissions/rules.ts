@@ -41,6 +41,13 @@ export interface PermissionSettings {
    * session's. A session that moves its cwd does not move the operator's rules with it.
    */
   ruleRoots?: readonly string[];
+  /**
+   * Where the config's relative allow patterns (`Write(docs/*)`) are read from instead of the
+   * working directory: the config's workspace roots, when it sets them. A session that moves its
+   * cwd to `src/` must not make `docs/*` cover `src/docs/`. The session's own allow list is read
+   * from its working directory.
+   */
+  allowRoots?: readonly string[];
 }
 
 export const DEFAULT_PERMISSIONS: PermissionSettings = { mode: "default", allow: [], deny: [] };
@@ -139,12 +146,12 @@ export function evaluateRules(
     return readOnly ? { allowed: true } : { allowed: false, reason: "the session is read-only and this call may write" };
   }
   if (readOnly) return { allowed: true };
-  const lists: [readonly string[], string][] = [
-    [settings.allow, "the daemon's config"],
-    [settings.sessionAllow ?? [], "this session"],
+  const lists: [readonly string[], string, readonly string[]][] = [
+    [settings.allow, "the daemon's config", settings.allowRoots ?? [cwd]],
+    [settings.sessionAllow ?? [], "this session", [cwd]],
   ];
-  for (const [list, whose] of lists) {
-    const gap = list.length === 0 ? undefined : uncoveredPart(list.map(parse), call);
+  for (const [list, whose, bases] of lists) {
+    const gap = list.length === 0 ? undefined : uncoveredPart(list.map(parse), call, bases);
     if (gap === undefined) continue;
     return { allowed: false, reason: `no allow rule of ${whose} covers it${gap}` };
   }
@@ -189,14 +196,13 @@ function shellPaths(shell: ShellFacts | undefined, kind: "read" | "write"): read
  * What allow rules leave uncovered: undefined when they cover the whole call (a tool-wide rule
  * covers all of it), else a note for the message, empty when there is nothing more to say.
  */
-function uncoveredPart(rules: readonly ParsedRule[], call: Call): string | undefined {
+function uncoveredPart(rules: readonly ParsedRule[], call: Call, bases: readonly string[]): string | undefined {
   const relevant = rules.filter((rule) => ruleTargetsTool(rule, call.tool));
   if (relevant.some((rule) => rule.glob === undefined)) return undefined;
   const globs = relevant.flatMap((rule) => (rule.glob === undefined ? [] : [rule.glob]));
   if (!isShell(call.tool)) {
     const subject = call.subject;
-    // Allow patterns stay relative to the working directory alone: more bases would cover more.
-    return subject !== undefined && globs.some((glob) => patternMatches(glob, subject, [call.cwd], mustMatch)) ? undefined : "";
+    return subject !== undefined && globs.some((glob) => patternMatches(glob, subject, bases, mustMatch)) ? undefined : "";
   }
   const shell = call.access.shell;
   const escape = shell?.opaque ?? shell?.unsafe;

@@ -240,8 +240,14 @@ class ShellWalk {
   /** Shells, `eval` and the hidden runners: read the script they run, or say it cannot be read. */
   #runsScripts(base: string, words: Template[], depth: number): void {
     if (HIDDEN_RUNNERS.has(base)) return this.opaque(`\`${base}\`, which runs commands the rules cannot see`);
+    // `mapfile -C CALLBACK` / `readarray -C` run the callback as shell code every few lines.
+    if ((base === "mapfile" || base === "readarray") && words.slice(1).some((word) => word.length === 1 && /^-[a-zA-Z]*C/.test(String(word[0])))) {
+      return this.opaque(`\`${base} -C\`, which runs a callback the rules cannot see`);
+    }
     if (base === "eval") {
+      // `eval -- 'rm f'`: `--` ends eval's options and is not part of the script.
       const args = words.slice(1);
+      if (args[0]?.length === 1 && args[0][0] === "--") args.shift();
       if (args.some((word) => hasHole(word))) return this.opaque("`eval` of text known only at run time");
       return this.#script(args.map((word) => word.join("")).join(" "), depth);
     }

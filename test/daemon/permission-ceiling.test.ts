@@ -237,4 +237,17 @@ describe("Read(...) rules govern every tool that reads the path", () => {
     const narrowed = (await open(other, { sessionId, workspaceRoots: [join(root, "sub", "deeper")] })).result as { settings: { workspaceRoots: string[] } };
     expect(narrowed.settings.workspaceRoots).toEqual([join(root, "sub", "deeper")]);
   });
+
+  test("a relative allow rule of the config is read from the config's roots, not from a cwd the session picks", async () => {
+    const root = workspace();
+    for (const dir of ["docs", "src", "src/docs"]) mkdirSync(join(root, dir));
+    await using harness = await startTestDaemon({ config: { workspaceRoots: [root], permissions: { allow: ["Write(docs/*)"] } } });
+    using client = await RawClient.open(harness.socketPath);
+    const { sessionId } = (await open(client, { cwd: join(root, "src") })).result as { sessionId: string };
+    const inSrc = await call(client, sessionId, "Write", { file_path: join(root, "src", "docs", "pwn.ts"), content: "x" });
+    expect(inSrc.isError).toBe(true);
+    expect(inSrc.text).toContain("no allow rule of the daemon's config covers it");
+    expect(existsSync(join(root, "src", "docs", "pwn.ts"))).toBe(false);
+    expect(await call(client, sessionId, "Write", { file_path: join(root, "docs", "ok.md"), content: "x" })).toMatchObject({ isError: false });
+  });
 });

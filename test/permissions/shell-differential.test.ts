@@ -55,6 +55,7 @@ const EXTRA = [
   // Programs that run their arguments, and a wrapper given the program's path.
   "/lib64/ld-linux-x86-64.so.2 /bin/rm f", "x86_64 rm f", "i386 rm f", "linux32 rm f", "linux64 rm f", "setarch x86_64 rm f",
   "prlimit --nofile=100 rm f", "choom -n 0 -- rm f", "setpriv rm f", "capsh -- -c 'rm f'", "nice -n 1 /bin/rm f", "timeout 5 /usr/bin/rm f",
+  "mapfile -C 'rm f' -c 1 <<< x", "readarray -C 'rm f' -c 1 <<< x", "mapfile -tC 'rm f' -c 1 a <<< x", "eval -- 'rm f'", "eval -- rm f",
 ];
 
 const corpus = [...PIECES.flatMap((piece) => FORMS.map((form) => form(piece))), ...EXTRA];
