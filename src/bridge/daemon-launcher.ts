@@ -9,10 +9,10 @@
  */
 import { spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { NotRunningError, ToolpoolClient } from "../client/client.ts";
 import { selfCommand } from "../service/self-command.ts";
+import { stateDir } from "../runtime/state-dir.ts";
 
 /** How long a freshly spawned daemon may take to listen (cold start is ~100 ms; MCP servers do not block it). */
 export const DAEMON_START_TIMEOUT_MS = 15_000;
@@ -64,8 +64,7 @@ export async function connectOrStartDaemon(options: LaunchOptions): Promise<Tool
 
 /** `$XDG_STATE_HOME/toolpool/daemon.log`, else `~/.local/state/toolpool/daemon.log`. */
 export function defaultDaemonLogPath(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_STATE_HOME || join(env.HOME || homedir(), ".local", "state");
-  return join(base, "toolpool", "daemon.log");
+  return join(stateDir(env), "daemon.log");
 }
 
 function spawnDaemon(options: LaunchOptions, logPath: string, env: NodeJS.ProcessEnv): { code: number | undefined } {

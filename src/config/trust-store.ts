@@ -6,8 +6,8 @@
  */
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { dirname, join } from "node:path";
+import { stateDir } from "../runtime/state-dir.ts";
 
 /** Bounds what a hand-edited or hostile trust file can make us parse. */
 const MAX_TRUST_FILE_BYTES = 1024 * 1024;
@@ -18,8 +18,7 @@ export interface TrustEntry {
 }
 
 export function defaultTrustPath(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_STATE_HOME || join(env.HOME || homedir(), ".local", "state");
-  return join(base, "toolpool", "trust.json");
+  return join(stateDir(env), "trust.json");
 }
 
 export function contentHash(text: string | Uint8Array): string {

@@ -4,12 +4,12 @@
  * `src/cron/`, so a tier without the flag carries none of it.
  */
 import { existsSync, renameSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
 import { CRON_DATABASE_FILE } from "./cron-schema.ts";
 import { CronStore } from "./cron-store.ts";
 import type { CronClock } from "./cron-clock.ts";
 import { CronScheduler } from "./cron-scheduler.ts";
+import { stateDir } from "../runtime/state-dir.ts";
 
 export interface CronServiceOptions {
   /** Where `cron.sqlite` lives; `defaultStateDir(env)` when absent. */
@@ -27,15 +27,10 @@ export interface CronService {
   close(): void;
 }
 
-/** `$XDG_STATE_HOME/toolpool`, else `~/.local/state/toolpool`. */
-export function defaultStateDir(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_STATE_HOME || join(env.HOME || homedir(), ".local", "state");
-  return join(base, "toolpool");
-}
 
 /** Opens the store and builds the scheduler; call `scheduler.start()` once the daemon listens. */
 export function openCronService(options: CronServiceOptions = {}): CronService {
-  const databasePath = join(options.stateDir ?? defaultStateDir(options.env), CRON_DATABASE_FILE);
+  const databasePath = join(options.stateDir ?? stateDir(options.env), CRON_DATABASE_FILE);
   const store = openStore(databasePath, options.onError);
   let scheduler: CronScheduler;
   try {

@@ -6,9 +6,8 @@
  * transaction, so a crash at any point leaves either the old state or the new one.
  */
 import { Database } from "bun:sqlite";
-import { mkdirSync } from "node:fs";
-import { dirname } from "node:path";
 import { SCHEMA, SCHEMA_VERSION, toJob, toOutbox, type CronJobRecord, type JobRow, type OutboxRecord, type OutboxRow } from "./cron-schema.ts";
+import { preparePrivateDatabase } from "../runtime/state-dir.ts";
 
 /** One firing of one job: what `recordFiring` writes for every subscriber. */
 export interface FiringRecord {
@@ -27,7 +26,8 @@ export class CronStore {
 
   /** Opens (creating when missing) the database at `path`; `":memory:"` for a throwaway one. */
   constructor(readonly path: string) {
-    if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    // Cron prompts are the user's words: private like the usage history.
+    if (path !== ":memory:") preparePrivateDatabase(path);
     this.#db = new Database(path, { create: true, strict: true });
     try {
       this.#db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;");

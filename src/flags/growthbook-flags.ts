@@ -13,7 +13,8 @@ import { type WatchFile, createFileWatcher } from "./file-watcher.ts";
 import type { FlagKey, FlagValues } from "./flag-definitions.ts";
 import { buildReport } from "./flags-report.ts";
 import { LayeredEvaluator } from "./layered-evaluation.ts";
-import { PayloadCache, defaultStateDir } from "./payload-cache.ts";
+import { stateDir } from "../runtime/state-dir.ts";
+import { PayloadCache } from "./payload-cache.ts";
 import type { PayloadLayer } from "./payload-layer.ts";
 import { type Fetch, RemoteSource } from "./remote-source.ts";
 import type { FlagAttributes, FlagSource, FlagsReport, RuntimeFlags } from "./runtime-flags.ts";
@@ -74,7 +75,7 @@ export class GrowthBookFlags implements RuntimeFlags {
           clientKey: options.clientKey,
           pollIntervalMs: options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
           timeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
-          cache: new PayloadCache(options.stateDir ?? defaultStateDir(), `${options.apiHost}\n${options.clientKey}`),
+          cache: new PayloadCache(options.stateDir ?? stateDir(), `${options.apiHost}\n${options.clientKey}`),
           fetch: options.fetch ?? fetch,
           now: this.#now,
           logger,

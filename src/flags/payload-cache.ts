@@ -4,18 +4,12 @@
  * config points at another host or client key, an old entry is not served as if it were theirs.
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import { MAX_PAYLOAD_BYTES, type Payload, parsePayload } from "./payload.ts";
 
 export const FLAGS_CACHE_FILE = "flags-cache.json";
 
-/** `$XDG_STATE_HOME/toolpool`, else `~/.local/state/toolpool`. */
-export function defaultStateDir(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_STATE_HOME || join(env.HOME || homedir(), ".local", "state");
-  return join(base, "toolpool");
-}
 
 const entrySchema = z.object({
   version: z.literal(1),

@@ -2,7 +2,6 @@
  * Builds the daemon's usage service and hooks. Opens nothing: the database file is created on the
  * first write or read (usage-service.ts), so a daemon that is never used leaves no history behind.
  */
-import { homedir } from "node:os";
 import { join } from "node:path";
 import { isMetaToolName } from "../deferral/meta-tools.ts";
 import type { Pool } from "../pool/assemble.ts";
@@ -10,6 +9,7 @@ import type { Logger } from "../runtime/logger.ts";
 import { DaemonUsage, type UsageSessionView } from "./daemon-usage.ts";
 import { USAGE_DATABASE_FILE } from "./usage-schema.ts";
 import { UsageService } from "./usage-service.ts";
+import { stateDir } from "../runtime/state-dir.ts";
 
 export interface OpenUsageOptions<S extends UsageSessionView> {
   env: NodeJS.ProcessEnv;
@@ -25,8 +25,7 @@ export interface OpenUsageOptions<S extends UsageSessionView> {
 
 /** `$XDG_STATE_HOME/toolpool/usage.sqlite`, else `~/.local/state/toolpool/usage.sqlite` (cron's state dir). */
 export function defaultUsageDatabasePath(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_STATE_HOME || join(env.HOME || homedir(), ".local", "state");
-  return join(base, "toolpool", USAGE_DATABASE_FILE);
+  return join(stateDir(env), USAGE_DATABASE_FILE);
 }
 
 export function openDaemonUsage<S extends UsageSessionView>(options: OpenUsageOptions<S>): DaemonUsage<S> {

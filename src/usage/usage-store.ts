@@ -4,9 +4,9 @@
  * usage-service.ts), so a daemon that has recorded nothing yet never opens SQLite.
  */
 import { Database } from "bun:sqlite";
-import { chmodSync, closeSync, mkdirSync, openSync, rmSync } from "node:fs";
-import { dirname } from "node:path";
+import { rmSync } from "node:fs";
 import { MAX_PRIOR_FOLLOWS, MAX_PRIOR_TERMS, MAX_PRIOR_TOOLS, ROW_CAPS, USAGE_SCHEMA, USAGE_SCHEMA_VERSION, WORKSPACE_TABLES, type StoredEvent, type UsageTable } from "./usage-schema.ts";
+import { preparePrivateDatabase } from "../runtime/state-dir.ts";
 
 /** What the prior of one workspace starts from: its most used tools and what follows what. */
 export interface WorkspaceAggregates {
@@ -25,14 +25,10 @@ export class UsageStore {
     private readonly caps: Readonly<Record<UsageTable, number>> = ROW_CAPS,
   ) {
     const onDisk = path !== ":memory:";
-    if (onDisk) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    // Created 0600 before SQLite opens it: a chmod afterwards would leave a window (SQLite gives
-    // the -wal and -shm files the database file's permissions).
-    if (onDisk) closeSync(openSync(path, "a", 0o600));
+    // The history says what the user works on: 0600 before SQLite opens it, whatever made the file.
+    if (onDisk) preparePrivateDatabase(path);
     this.db = new Database(path, { create: true, strict: true });
     try {
-      // The history says what the user works on: nobody else may read it, whatever made the file.
-      if (onDisk) chmodSync(path, 0o600);
       // synchronous OFF: no fsync on the daemon's thread (a checkpoint with one stalled calls for
       // ~20 ms); a process crash loses nothing, a power cut may lose the last writes of a history
       // that is only statistics. secure_delete: a cleared or pruned row is overwritten, not left
