@@ -45,6 +45,7 @@ const socketPath = join(scratch, "d.sock");
 const daemon = new Daemon({ socketPath, config: parseConfig({}, "bench"), configSource: { path: null, explicit: false }, builtins: builtinTools(), logger: silentLogger });
 await daemon.start();
 const bridge = startHttpBridge({
+    token: "test-token-0123456789abcdefghijklmnopqrstuv",
   address: { hostname: "127.0.0.1", port: 0 },
   createBridge: () => new DaemonBridge({ connect: () => ToolpoolClient.connect(socketPath) }),
   version: "bench",

@@ -2,7 +2,8 @@
  * `toolpool mcp --http HOST:PORT`: the bridge over MCP Streamable HTTP, on loopback only. Each MCP
  * session (an `initialize` without a session id) gets its own SDK transport, MCP server and daemon
  * session, so two hosts never share what their searches discovered. Every request passes the
- * DNS-rebinding guard first (loopback Host and Origin, else 403).
+ * DNS-rebinding guard first (loopback Host and Origin, else 403), then must carry the bridge's
+ * token (bridge-token.ts: in the path, `/mcp/<token>`, or as a bearer token; else 401).
  *
  * Bounded: at most `maxSessions` sessions, request bodies of 8 MiB, and a session unused for
  * `idleMs` is closed (its client gets 404 and, as MCP requires, initializes again). At the cap the
@@ -16,6 +17,7 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { MAX_LINE_BYTES } from "../protocol/limits.ts";
 import { createBridgeServer } from "./bridge-server.ts";
 import type { DaemonBridge } from "./daemon-bridge.ts";
+import { tokenMatches } from "./bridge-token.ts";
 import { checkLoopbackRequest, forbiddenResponse } from "./host-guard.ts";
 import { SessionTable, trackResponse } from "./http-sessions.ts";
 import { endpointUrl, type ListenAddress } from "./listen-address.ts";
@@ -24,6 +26,8 @@ export const MCP_HTTP_PATH = "/mcp";
 
 export interface HttpBridgeOptions {
   address: ListenAddress;
+  /** The secret every request must carry (bridge-token.ts). */
+  token: string;
   createBridge: () => DaemonBridge;
   version: string;
   log: (message: string) => void;
@@ -36,7 +40,10 @@ export interface HttpBridgeOptions {
 }
 
 export interface HttpBridge extends AsyncDisposable {
+  /** The endpoint with the token in its path: what a host is given. */
   url: string;
+  /** The endpoint without the token, for hosts that send it as `Authorization: Bearer`. */
+  baseUrl: string;
   port: number;
   sessionCount(): number;
   /** Sessions evicted to make room for new clients since start. */
@@ -133,7 +140,9 @@ export function startHttpBridge(options: HttpBridgeOptions): HttpBridge {
   const handle = async (request: Request): Promise<Response> => {
     const verdict = checkLoopbackRequest(request.headers);
     if (!verdict.allowed) return forbiddenResponse(verdict.reason ?? "not a loopback request");
-    if (new URL(request.url).pathname !== MCP_HTTP_PATH) return new Response(`Not found: the MCP endpoint is ${MCP_HTTP_PATH}\n`, { status: 404 });
+    if (!authorized(request, options.token)) {
+      return rpcError(401, "Unauthorized: this bridge needs its token, in the path (/mcp/<token>) or as Authorization: Bearer <token>; `toolpool mcp --http` prints the URL");
+    }
     const sessionId = request.headers.get("mcp-session-id");
     if (sessionId) {
       const entry = sessions.get(sessionId);
@@ -181,13 +190,23 @@ export function startHttpBridge(options: HttpBridgeOptions): HttpBridge {
     await httpServer.stop(true);
   };
   return {
-    url: endpointUrl(options.address.hostname, port, MCP_HTTP_PATH),
+    url: endpointUrl(options.address.hostname, port, `${MCP_HTTP_PATH}/${options.token}`),
+    baseUrl: endpointUrl(options.address.hostname, port, MCP_HTTP_PATH),
     port,
     sessionCount: () => sessions.size,
     evictions: () => sessions.evictions(),
     stop,
     [Symbol.asyncDispose]: stop,
   };
+}
+
+/** The token in the path (`/mcp/<token>`), or on `/mcp` as a bearer token. Nothing else is served. */
+function authorized(request: Request, token: string): boolean {
+  const path = new URL(request.url).pathname;
+  if (path.startsWith(`${MCP_HTTP_PATH}/`)) return tokenMatches(path.slice(MCP_HTTP_PATH.length + 1), token);
+  if (path !== MCP_HTTP_PATH) return false;
+  const header = request.headers.get("authorization");
+  return header !== null && /^Bearer /i.test(header) && tokenMatches(header.slice(7).trim(), token);
 }
 
 function rpcError(status: number, message: string, code = -32000): Response {

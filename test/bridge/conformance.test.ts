@@ -27,6 +27,7 @@ describe("MCP conformance suite against toolpool mcp --http", () => {
   test.each(APPLICABLE.map((scenario) => [scenario]))("%s passes", async (scenario) => {
     await using daemon = await startBridgeDaemon();
     await using bridge = startHttpBridge({
+    token: "test-token-0123456789abcdefghijklmnopqrstuv",
       address: { hostname: "127.0.0.1", port: 0 },
       createBridge: () => new DaemonBridge({ connect: () => ToolpoolClient.connect(daemon.socketPath) }),
       version: "test",

@@ -6,6 +6,8 @@ import { startHttpBridge } from "../../src/bridge/http-bridge.ts";
 import { ToolpoolClient } from "../../src/client/client.ts";
 import { startBridgeDaemon, textOf, waitUntil } from "./fixtures.ts";
 
+const TOKEN = "test-token-0123456789abcdefghijklmnopqrstuv";
+
 const INITIALIZE = {
   jsonrpc: "2.0",
   id: 1,
@@ -15,6 +17,7 @@ const INITIALIZE = {
 
 function bridgeOn(socketPath: string, maxSessions?: number) {
   return startHttpBridge({
+    token: TOKEN,
     address: { hostname: "127.0.0.1", port: 0 },
     createBridge: () => new DaemonBridge({ connect: () => ToolpoolClient.connect(socketPath) }),
     version: "test",
@@ -35,7 +38,7 @@ describe("toolpool mcp --http (Streamable HTTP on loopback)", () => {
   test("an SDK client lists, searches, runs a deferred tool and gets progress; sessions are separate", async () => {
     await using daemon = await startBridgeDaemon();
     await using bridge = bridgeOn(daemon.socketPath);
-    expect(bridge.url).toBe(`http://127.0.0.1:${bridge.port}/mcp`);
+    expect(bridge.url).toBe(`http://127.0.0.1:${bridge.port}/mcp/${TOKEN}`);
     const client = new Client({ name: "http-host", version: "1" });
     await client.connect(new StreamableHTTPClientTransport(new URL(bridge.url)));
     const { tools } = await client.listTools();
@@ -76,10 +79,38 @@ describe("toolpool mcp --http (Streamable HTTP on loopback)", () => {
     expect(bridge.sessionCount()).toBe(3);
   });
 
-  test("wrong path 404, unknown session 404, no session 400, not JSON 400, over the session cap 503", async () => {
+  test("the token is required: in the path or as a bearer token; a missing, wrong or partial one is 401", async () => {
+    await using daemon = await startBridgeDaemon();
+    await using bridge = bridgeOn(daemon.socketPath);
+    const base = bridge.baseUrl;
+    expect(base).toBe(`http://127.0.0.1:${bridge.port}/mcp`);
+    for (const [url, headers] of [
+      [base, {}],
+      [`${base}/${TOKEN.slice(0, -1)}`, {}],
+      [`${base}/${TOKEN}x`, {}],
+      [`${base}/`, {}],
+      [base, { authorization: `Bearer ${TOKEN.slice(1)}` }],
+      [base, { authorization: TOKEN }],
+      [`http://127.0.0.1:${bridge.port}/other/${TOKEN}`, {}],
+    ] as [string, Record<string, string>][]) {
+      const refused = await post(url, INITIALIZE, headers);
+      expect([url, headers, refused.status]).toEqual([url, headers, 401]);
+      expect(((await refused.json()) as { error: { message: string } }).error.message).toContain("Unauthorized: this bridge needs its token");
+    }
+    const byHeader = await post(base, INITIALIZE, { authorization: `Bearer ${TOKEN}` });
+    expect(byHeader.status).toBe(200);
+    await byHeader.body?.cancel();
+    const byPath = await post(bridge.url, INITIALIZE);
+    expect(byPath.status).toBe(200);
+    await byPath.body?.cancel();
+    // The loopback guard still comes first: a foreign Origin with the right token is 403.
+    expect((await post(bridge.url, INITIALIZE, { origin: "http://evil.example.com" })).status).toBe(403);
+  });
+
+  test("wrong path 401, unknown session 404, no session 400, not JSON 400, over the session cap 503", async () => {
     await using daemon = await startBridgeDaemon();
     await using bridge = bridgeOn(daemon.socketPath, 1);
-    expect((await post(bridge.url.replace("/mcp", "/other"), INITIALIZE)).status).toBe(404);
+    expect((await post(bridge.url.replace("/mcp", "/other"), INITIALIZE)).status).toBe(401);
     const unknown = await post(bridge.url, { jsonrpc: "2.0", id: 2, method: "tools/list" }, { "mcp-session-id": "nope" });
     expect(unknown.status).toBe(404);
     expect((await post(bridge.url, { jsonrpc: "2.0", id: 2, method: "tools/list" })).status).toBe(400);

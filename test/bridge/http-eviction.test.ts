@@ -32,6 +32,7 @@ describe("HTTP bridge session eviction", () => {
     await using daemon = await startBridgeDaemon();
     const logs: string[] = [];
     await using bridge = startHttpBridge({
+    token: "test-token-0123456789abcdefghijklmnopqrstuv",
       address: { hostname: "127.0.0.1", port: 0 },
       createBridge: () => new DaemonBridge({ connect: () => ToolpoolClient.connect(daemon.socketPath) }),
       version: "test",
@@ -55,6 +56,7 @@ describe("HTTP bridge session eviction", () => {
   test("an evicted client gets 404 (so it initializes again); the least recently used idle session goes first", async () => {
     await using daemon = await startBridgeDaemon();
     await using bridge = startHttpBridge({
+    token: "test-token-0123456789abcdefghijklmnopqrstuv",
       address: { hostname: "127.0.0.1", port: 0 },
       createBridge: () => new DaemonBridge({ connect: () => ToolpoolClient.connect(daemon.socketPath) }),
       version: "test",

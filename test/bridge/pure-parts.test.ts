@@ -42,3 +42,22 @@ describe("DNS-rebinding guard", () => {
     expect(verdict({ host: "localhost:1", origin: "null" }).allowed).toBe(false);
   });
 });
+
+describe("the HTTP bridge's token", () => {
+  test("made once, 0600 in the state dir, the same on the next run; a damaged file is replaced", async () => {
+    const { bridgeToken, tokenMatches, BRIDGE_TOKEN_FILE } = await import("../../src/bridge/bridge-token.ts");
+    const { mkdtempSync, statSync, writeFileSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const env = { XDG_STATE_HOME: mkdtempSync(join(process.env.TOOLPOOL_TEST_ROOT!, "token-")) };
+    const first = bridgeToken(env);
+    expect(first).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const path = join(env.XDG_STATE_HOME, "toolpool", BRIDGE_TOKEN_FILE);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(bridgeToken(env)).toBe(first);
+    writeFileSync(path, "short\n");
+    const replaced = bridgeToken(env);
+    expect(replaced).not.toBe(first);
+    expect(replaced).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect([tokenMatches(replaced, replaced), tokenMatches(replaced.slice(1), replaced), tokenMatches(undefined, replaced)]).toEqual([true, false, false]);
+  });
+});
