@@ -35,3 +35,6 @@ export const STOP_BUDGET_MS = 9_500;
 export const MAX_DETACHED_SESSIONS = 1_000;
 /** How long a detached session is kept for resumption. */
 export const DETACHED_SESSION_TTL_MS = 60 * 60 * 1000;
+
+/** Attributes a session keeps (flag rules read them): a few short values, not a store. */
+export const MAX_SESSION_ATTRIBUTES = 64;

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { permissionRuleProblem } from "./permission-rule-syntax.ts";
 import type { ContentBlock } from "./content.ts";
+import { MAX_SESSION_ATTRIBUTES } from "./limits.ts";
 
 export const MCP_PROTOCOL_VERSION = "2025-06-18";
 export const SUPPORTED_PROTOCOL_VERSIONS = ["2025-06-18", "2025-03-26", "2024-11-05", "2025-11-25"];
@@ -34,6 +35,10 @@ export const sessionPermissionsSchema = z.strictObject({
   deny: z.array(permissionRule).max(1000).optional(),
 });
 
+/** PATH_MAX: a longer root or cwd cannot name a directory. */
+const MAX_PATH_CHARS = 4096;
+const MAX_OUTPUT_SCHEMA_CHARS = 256 * 1024;
+
 export const sessionParams = z.strictObject({
   ...sessionRef,
   model: z.string().max(200).optional(),
@@ -43,14 +48,21 @@ export const sessionParams = z.strictObject({
   format: z.enum(["anthropic", "openai"]).optional(),
   toolSearch: z.string().regex(/^(true|false|auto(:\d{1,3})?)$/, "expected true, false, auto or auto:N").optional(),
   contextWindow: z.number().int().positive().optional(),
-  workspaceRoots: z.array(z.string().min(1)).max(64).optional(),
-  cwd: z.string().min(1).optional(),
+  workspaceRoots: z.array(z.string().min(1).max(MAX_PATH_CHARS)).max(64).optional(),
+  cwd: z.string().min(1).max(MAX_PATH_CHARS).optional(),
   permissions: sessionPermissionsSchema.optional(),
   announcements: z.enum(["list", "delta", "servers"]).optional(),
   prefetch: z.boolean().optional(),
-  outputSchema: z.record(z.string(), z.unknown()).optional(),
+  outputSchema: z
+    .record(z.string(), z.unknown())
+    .refine((schema) => JSON.stringify(schema).length <= MAX_OUTPUT_SCHEMA_CHARS, `an outputSchema is at most ${MAX_OUTPUT_SCHEMA_CHARS / 1024} KB of JSON`)
+    .optional(),
   clientName: z.string().max(200).optional(),
-  attributes: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+  /** Kept with the session for its life, and read by flag rules: a few short values, not a store. */
+  attributes: z
+    .record(z.string().max(100), z.union([z.string().max(1000), z.number(), z.boolean()]))
+    .refine((attributes) => Object.keys(attributes).length <= MAX_SESSION_ATTRIBUTES, `at most ${MAX_SESSION_ATTRIBUTES} attributes`)
+    .optional(),
   /**
    * Of the connection, not the session (never in `settings`): this client acknowledges cron firings
    * itself with `toolpool/cronAck`. Omitted keeps what the connection said before (false at first).

@@ -13,8 +13,10 @@ import type { PermissionSettings } from "../permissions/rules.ts";
 import type { sessionParams } from "../protocol/methods.ts";
 import { ProfileError, resolveProfile, type ResolvedProfile } from "../pool/profile.ts";
 import type { AnnouncementStyle, Provider, RuntimeSnapshot, SessionSettings } from "./session.ts";
+import { MAX_SESSION_ATTRIBUTES } from "../protocol/limits.ts";
 
 export type SessionRequest = z.output<typeof sessionParams>;
+
 
 export interface SettingsDefaults {
   config: Config;
@@ -71,6 +73,10 @@ export function resolveSettings(
   const model = request.model ?? previous?.model ?? "unknown";
   const clientName = request.clientName ?? previous?.clientName ?? "";
   const attributes = { ...previous?.attributes, ...request.attributes };
+  // Re-opens merge their attributes: the bound holds for the sum, not only for each request.
+  if (Object.keys(attributes).length > MAX_SESSION_ATTRIBUTES) {
+    throw new SettingsError("attributes", `a session keeps at most ${MAX_SESSION_ATTRIBUTES} attributes (this re-open would make ${Object.keys(attributes).length})`);
+  }
   const runtime = previous ? { ...previous.runtime, announcements: previous.announcements } : (defaults.runtime?.({ model, provider, clientName, attributes }) ?? STATIC_RUNTIME_DEFAULTS);
   return {
     model,

@@ -14,6 +14,8 @@ import { formatProblems, isPlainObject, type Validator } from "./validator.ts";
 import type { JsonSchema } from "../tool/tool.ts";
 
 const DRAFT_2020 = "https://json-schema.org/draft/2020-12/schema";
+/** Compilations kept for reuse; a validator keeps its own, so a dropped one is only compiled again by a new tool. */
+export const MAX_CACHED_SCHEMAS = 1_024;
 
 /** A schema whose `$ref`s expand past MAX_SCHEMA_EXPANSION nodes: validating one value could take minutes. */
 export class SchemaTooCostlyError extends Error {
@@ -61,22 +63,36 @@ export class JsonSchemaCompiler {
   compile(schema: JsonSchema): ValidateFunction | Error {
     const key = JSON.stringify(schema);
     const cached = this.#cache.get(key);
-    if (cached) return cached;
-    const ajv = schema.$schema === DRAFT_2020 ? (this.#draft2020 ??= createAjv2020()) : (this.#draft7 ??= createAjv7());
+    if (cached) {
+      this.#cache.delete(key);
+      this.#cache.set(key, cached);
+      return cached;
+    }
     let compiled: ValidateFunction | Error;
     if (tooCostlySchema(schema)) {
       compiled = new SchemaTooCostlyError();
-      this.#cache.set(key, compiled);
+      this.#remember(key, compiled);
       return compiled;
     }
+    const ajv = schema.$schema === DRAFT_2020 ? (this.#draft2020 ??= createAjv2020()) : (this.#draft7 ??= createAjv7());
     try {
       const { $schema: _ignored, ...rest } = schema;
-      compiled = ajv.compile(schema.$schema === DRAFT_2020 ? schema : rest);
+      const source = schema.$schema === DRAFT_2020 ? schema : rest;
+      compiled = ajv.compile(source);
+      // Ajv keeps every schema it compiled (and its $id) until told otherwise: the function is
+      // all we need, and two servers may publish the same $id.
+      ajv.removeSchema(source);
     } catch (error) {
       compiled = error instanceof Error ? error : new Error(String(error));
     }
-    this.#cache.set(key, compiled);
+    this.#remember(key, compiled);
     return compiled;
+  }
+
+  /** Least recently used first out: 8,000 sessions with 8,000 schemas must not keep 8,000 compilations. */
+  #remember(key: string, compiled: ValidateFunction | Error): void {
+    this.#cache.set(key, compiled);
+    if (this.#cache.size > MAX_CACHED_SCHEMAS) this.#cache.delete(this.#cache.keys().next().value!);
   }
 
   get cacheSize(): number {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { JsonSchemaCompiler, SchemaTooCostlyError } from "../../src/validate/ajv.ts";
+import { JsonSchemaCompiler, MAX_CACHED_SCHEMAS, SchemaTooCostlyError } from "../../src/validate/ajv.ts";
 import { MAX_SCHEMA_EXPANSION, schemaExpansion } from "../../src/validate/schema-cost.ts";
 import { MAX_PROBLEMS } from "../../src/validate/validator.ts";
 
@@ -61,5 +61,23 @@ describe("validation answers stay small", () => {
     const validate = new JsonSchemaCompiler().validator("T", { type: "object", additionalProperties: false });
     const outcome = validate({ ["k".repeat(100_000)]: 1 });
     expect(outcome.ok ? "" : outcome.message.length).toBeLessThan(1_000);
+  });
+});
+
+describe("compilations are bounded", () => {
+  test("the cache keeps the most recently used; a dropped schema's validator still works", () => {
+    const compiler = new JsonSchemaCompiler();
+    const first = compiler.validator("T0", { type: "object", properties: { n: { type: "number" } } });
+    expect(first({ n: "x" }).ok).toBe(false);
+    for (let i = 0; i < MAX_CACHED_SCHEMAS + 50; i++) compiler.compile({ type: "object", properties: { [`p${i}`]: { type: "string" } } });
+    expect(compiler.cacheSize).toBe(MAX_CACHED_SCHEMAS);
+    expect([first({ n: 1 }).ok, first({ n: "x" }).ok]).toEqual([true, false]);
+  });
+
+  test("two servers may publish schemas with the same $id: each validates by its own", () => {
+    const compiler = new JsonSchemaCompiler();
+    const a = compiler.validator("A", { $id: "https://example.com/input", type: "object", properties: { n: { type: "number" } } });
+    const b = compiler.validator("B", { $id: "https://example.com/input", type: "object", properties: { s: { type: "string" } } });
+    expect([a({ n: 1 }).ok, a({ n: "x" }).ok, b({ s: "x" }).ok, b({ s: 1 }).ok]).toEqual([true, false, true, false]);
   });
 });
