@@ -61,8 +61,11 @@ describe("tool profiles", () => {
     expect(textOf(keyword.content)).not.toContain("mcp__fx__crash");
     const fetchSearch = await search("fetch a web page url");
     expect(textOf(fetchSearch.content)).not.toContain("WebFetch");
-    const searched = (await client.search({ sessionId: proxy.sessionId, query: "select:mcp__fx__crash" })) as { matches: unknown[] };
-    expect(searched.matches).toEqual([]);
+    const searched = (await client.search({ sessionId: proxy.sessionId, query: "select:mcp__fx__crash,mcp__fx__echo" })) as { matches: { name: string }[]; found?: string[]; missing?: string[] };
+    expect(searched.matches.map((match) => match.name)).toEqual(["mcp__fx__echo"]);
+    // `found` says only what the session has; the outside tool is missing, as ToolSearch says.
+    expect(searched.found).toEqual(["mcp__fx__echo"]);
+    expect(searched.missing).toEqual(["mcp__fx__crash"]);
 
     // Calls: inside runs; outside is refused with the reason, through every door.
     expect((await client.call({ sessionId: proxy.sessionId, name: "mcp__fx__echo", input: { text: "in" } })).content).toEqual([{ type: "text", text: "in" }]);

@@ -87,8 +87,12 @@ export function registerHarnessMethods(dispatcher: Dispatcher, core: HarnessCore
         pendingServers: core.pendingServers(),
       });
       core.metrics.search({ kind: result.kind, results: result.matches.length, source: "cli" });
+      // A `select:` names tools outright: one outside the session's profile was not found.
+      const outside = (result.found ?? []).filter((name) => pool.get(name) === undefined);
       return {
         ...result,
+        ...(result.found && { found: result.found.filter((name) => pool.get(name) !== undefined) }),
+        ...(outside.length > 0 && { missing: [...(result.missing ?? []), ...outside] }),
         matches: result.matches.filter((match) => pool.get(match.name) !== undefined).map((match) => {
           const tool = pool.get(match.name);
           return {
