@@ -41,9 +41,16 @@ export async function loadConfig(source: ConfigSource): Promise<{ config: Config
     throw new ConfigError(`cannot read config ${source.path}: ${read.reason}`);
   }
   const raw = parseConfigText(read.text, `config ${source.path}`);
-  const config = parseConfig(raw, source.path);
+  const parsed = parseConfig(raw, source.path);
+  const config = parsed.workspaceRoots ? { ...parsed, workspaceRoots: parsed.workspaceRoots.map((root) => expandHome(root)) } : parsed;
   checkWorkspaceRoots(config, source.path);
   return { config, path: source.path };
+}
+
+/** `~` and `~/…` are the user's home, as a shell would read them (a config is often written by hand). */
+export function expandHome(path: string, env: NodeJS.ProcessEnv = process.env): string {
+  if (path !== "~" && !path.startsWith("~/")) return path;
+  return join(env.HOME || homedir(), path.slice(1));
 }
 
 /**

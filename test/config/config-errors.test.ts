@@ -27,6 +27,18 @@ describe("config errors a person can act on", () => {
     );
   });
 
+  test("a workspace root written ~/… is under the home directory (the README's example)", async () => {
+    const { mkdirSync } = await import("node:fs");
+    const home = process.env.HOME!;
+    mkdirSync(join(home, "code", "project"), { recursive: true });
+    const dir = mkdtempSync(join(tmpdir(), "toolpool-test-config-"));
+    const path = join(dir, "config.json");
+    writeFileSync(path, JSON.stringify({ workspaceRoots: ["~/code/project", "~"] }));
+    expect((await loadConfig({ path, explicit: true })).config.workspaceRoots).toEqual([join(home, "code", "project"), home]);
+    writeFileSync(path, JSON.stringify({ workspaceRoots: ["~/no/such/dir"] }));
+    await expect(loadConfig({ path, explicit: true })).rejects.toThrow(`${join(home, "no", "such", "dir")} does not exist`);
+  });
+
   test("JSON positions: unclosed strings, trailing commas, the end of the text, depth", () => {
     expect(messageOf(() => parseJsonText('{"a": "b}'))).toBe('line 1, column 7: a string is not closed (missing ")');
     expect(messageOf(() => parseJsonText('{"a": [1, 2,]}'))).toBe('line 1, column 13: unexpected "]" where a value should be');
