@@ -7,8 +7,8 @@ import type { z } from "zod";
 import { METHOD_PARAMS, type MethodName, type ParsedParamsOf, type ResultOf } from "../protocol/method-table.ts";
 import { describeIssues } from "../config/load.ts";
 import { ErrorCode, RpcError, type RequestId } from "../protocol/jsonrpc.ts";
-import { jsonDepthExceeds } from "../protocol/line-framer.ts";
-import { MAX_IN_FLIGHT_PER_CONNECTION, MAX_JSON_DEPTH } from "../protocol/limits.ts";
+import { jsonShapeProblem } from "../protocol/line-framer.ts";
+import { MAX_IN_FLIGHT_PER_CONNECTION, MAX_JSON_DEPTH, MAX_JSON_MEMBERS } from "../protocol/limits.ts";
 import type { ProgressUpdate } from "../tool/tool.ts";
 import type { Connection } from "./connection.ts";
 import type { Logger } from "../runtime/logger.ts";
@@ -63,9 +63,8 @@ export class Dispatcher {
   }
 
   handleLine(connection: Connection, line: string): void {
-    if (jsonDepthExceeds(line, MAX_JSON_DEPTH)) {
-      return this.#fail(connection, null, ErrorCode.InvalidRequest, `JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
-    }
+    const shape = jsonShapeProblem(line, MAX_JSON_DEPTH, MAX_JSON_MEMBERS);
+    if (shape) return this.#fail(connection, null, ErrorCode.InvalidRequest, shape);
     let message: unknown;
     try {
       message = JSON.parse(line);

@@ -4,6 +4,8 @@
 export const MAX_LINE_BYTES = 8 * 1024 * 1024;
 /** Deeper JSON is refused before parsing: deep nesting is never legitimate and costs stack. */
 export const MAX_JSON_DEPTH = 64;
+/** Object members in one line, counted before parsing: parsing a wide object is what stalls the thread. */
+export const MAX_JSON_MEMBERS = 100_000;
 /** Requests one connection may have unanswered at once. */
 export const MAX_IN_FLIGHT_PER_CONNECTION = 256;
 /** Bytes the daemon will buffer for a client that does not read; past it the connection is closed. */
