@@ -114,7 +114,7 @@ export class ToolPoolCore {
     const core = this;
     this.#toolDeps = {
       pool: () => this.#pool,
-      engine: this.search.index,
+      engine: this.search,
       pendingServers: () => this.#mcp?.pendingServers() ?? [],
       cachedServers: () => this.#mcp?.cachedPendingServers() ?? [],
       serverInstructions: () => this.#mcp?.serverInstructions() ?? new Map(),
