@@ -50,7 +50,12 @@ interface CommonDefinition<Input> {
 }
 
 export interface BuiltinToolDefinition<Schema extends z.ZodType> extends CommonDefinition<z.infer<Schema>> {
-  inputSchema: Schema;
+  /**
+   * The input schema, or a function that makes it: then it is made on the tool's first call or
+   * schema read, not when the module loads (the daemon loads every built-in at start-up, and
+   * making their zod schemas was the larger part of its start).
+   */
+  inputSchema: Schema | (() => Schema);
 }
 
 export interface McpToolDefinition extends CommonDefinition<ToolInput> {
@@ -62,11 +67,14 @@ export function buildTool<Schema extends z.ZodType>(definition: BuiltinToolDefin
   // Safe: the pipeline only hands `call` and the predicates input that `validator` accepted,
   // and the validator is the zod schema itself.
   const typed = definition as unknown as CommonDefinition<ToolInput>;
+  const declared = definition.inputSchema;
+  let made: z.ZodType | undefined;
+  const schema = () => (made ??= typeof declared === "function" ? declared() : declared);
   return finish(typed, UNDECLARED_PATHS, {
     // Converted when first read (a tools array, a search), not when the tool is made: a daemon
     // makes every built-in at start-up and converting them all was a tenth of its cold start.
-    inputJSONSchema: () => zodToWireSchema(definition.inputSchema),
-    validator: zodValidator(definition.name, definition.inputSchema),
+    inputJSONSchema: () => zodToWireSchema(schema()),
+    validator: zodValidator(definition.name, schema),
     isMcp: false,
   });
 }
