@@ -11,17 +11,17 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { isTierName, TIERS, type TierName } from "./features/tiers.ts";
 import { writeRelease } from "./scripts/release-archives.ts";
+import { EMBEDDED_MODULES } from "./src/runtime/embedded-module.ts";
 import packageJson from "./package.json" with { type: "json" };
 
 const DIST = join(import.meta.dir, "dist");
 const ENTRY = join(import.meta.dir, "src", "main.ts");
 /**
- * Embedded beside the main bundle, not in it: the OpenTelemetry SDK is required from here only when
- * telemetry is on, so a daemon that sends no metrics does not carry its bytecode in memory.
- * At run time it is /$bunfs/root/telemetry/otel-metrics.js (paths are relative to src/, the
- * entrypoints' common root); src/telemetry/create-metrics.ts loads it.
+ * Embedded beside the main bundle, not in it (src/runtime/embedded-module.ts): each is read only when
+ * a feature first needs it, so a daemon that never uses it does not carry its bytecode in memory.
+ * At run time one is /$bunfs/root/NAME.js (paths are relative to src/, the entrypoints' common root).
  */
-const LAZY_ENTRIES = [join(import.meta.dir, "src", "telemetry", "otel-metrics.ts")];
+const LAZY_ENTRIES = EMBEDDED_MODULES.map((name) => join(import.meta.dir, "src", `${name}.ts`));
 
 interface ManifestEntry {
   tier: TierName;

@@ -36,20 +36,21 @@ export interface BashToolOptions {
   drainAfterExitMs?: number;
 }
 
-const inputSchema = z.strictObject({
-  command: z.string().min(1, "must not be empty").describe("The command to run."),
-  timeout: z
-    .number()
-    .int()
-    .positive()
-    .max(MAX_BASH_TIMEOUT_MS)
-    .optional()
-    .describe(`Time limit in milliseconds (default ${DEFAULT_BASH_TIMEOUT_MS}, at most ${MAX_BASH_TIMEOUT_MS}).`),
-  description: z
-    .string()
-    .optional()
-    .describe("What the command does, in 5-10 words, for the person watching (for example \"Run the unit tests\")."),
-});
+const inputSchema = () =>
+  z.strictObject({
+    command: z.string().min(1, "must not be empty").describe("The command to run."),
+    timeout: z
+      .number()
+      .int()
+      .positive()
+      .max(MAX_BASH_TIMEOUT_MS)
+      .optional()
+      .describe(`Time limit in milliseconds (default ${DEFAULT_BASH_TIMEOUT_MS}, at most ${MAX_BASH_TIMEOUT_MS}).`),
+    description: z
+      .string()
+      .optional()
+      .describe("What the command does, in 5-10 words, for the person watching (for example \"Run the unit tests\")."),
+  });
 
 export function createBashTool(options: BashToolOptions = {}): Tool {
   const killGraceMs = options.killGraceMs ?? 2_000;

@@ -18,17 +18,19 @@ import listDescription from "./cron-list.txt" with { type: "text" };
 /** Prompts are shown cut to this in CronList: the list is for finding a job, not rereading it. */
 const LISTED_PROMPT_CHARS = 200;
 
-const createSchema = z.strictObject({
-  cron: z.string().min(1).max(200).describe('Standard 5-field cron expression: minute hour day-of-month month day-of-week (e.g. "0 9 * * 1-5").'),
-  prompt: z.string().min(1).max(MAX_PROMPT_CHARS).describe("The instruction to act on when the job fires, written to make sense on its own."),
-  recurring: z.boolean().optional().describe("true (default): fire on every match; false: fire once at the next match, then remove the job."),
-});
+const createSchema = () =>
+  z.strictObject({
+    cron: z.string().min(1).max(200).describe('Standard 5-field cron expression: minute hour day-of-month month day-of-week (e.g. "0 9 * * 1-5").'),
+    prompt: z.string().min(1).max(MAX_PROMPT_CHARS).describe("The instruction to act on when the job fires, written to make sense on its own."),
+    recurring: z.boolean().optional().describe("true (default): fire on every match; false: fire once at the next match, then remove the job."),
+  });
 
-const listSchema = z.strictObject({});
+const listSchema = () => z.strictObject({});
 
-const deleteSchema = z.strictObject({
-  id: z.string().min(1).max(64).describe("The job's id, from CronCreate or CronList."),
-});
+const deleteSchema = () =>
+  z.strictObject({
+    id: z.string().min(1).max(64).describe("The job's id, from CronCreate or CronList."),
+  });
 
 export function createCronTools(scheduler: CronScheduler): Tool[] {
   const zoneNote = `\n\nTimes are in the daemon's time zone, ${scheduler.timezone}.`;

@@ -17,15 +17,16 @@ export const MAX_EDIT_BYTES = 10 * 1024 * 1024;
 const SNIPPET_CONTEXT_LINES = 3;
 const SNIPPET_MAX_LINES = 30;
 
-const inputSchema = z.strictObject({
-  file_path: z.string().describe("Absolute path of the file to change (a path relative to the working directory also works)."),
-  old_string: z.string().describe("The exact text to replace, including whitespace and indentation."),
-  new_string: z.string().describe("The text to put in its place (must differ from old_string)."),
-  replace_all: z
-    .boolean()
-    .optional()
-    .describe("Replace every occurrence of old_string instead of exactly one (default false)."),
-});
+const inputSchema = () =>
+  z.strictObject({
+    file_path: z.string().describe("Absolute path of the file to change (a path relative to the working directory also works)."),
+    old_string: z.string().describe("The exact text to replace, including whitespace and indentation."),
+    new_string: z.string().describe("The text to put in its place (must differ from old_string)."),
+    replace_all: z
+      .boolean()
+      .optional()
+      .describe("Replace every occurrence of old_string instead of exactly one (default false)."),
+  });
 
 export const editTool = buildTool({
   name: "Edit",

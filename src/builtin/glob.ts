@@ -19,13 +19,14 @@ export const MAX_GLOB_RESULTS = 100;
 /** Matches collected (and stat-ed for sorting) before the search stops and says so. */
 export const MAX_GLOB_MATCHES = 20_000;
 
-const inputSchema = z.strictObject({
-  pattern: z.string().min(1).describe('The glob pattern to match, such as "**/*.ts" or "src/**/*.{js,jsx}".'),
-  path: z
-    .string()
-    .optional()
-    .describe("Directory to search in (absolute, or relative to the working directory). Omit it to search the working directory."),
-});
+const inputSchema = () =>
+  z.strictObject({
+    pattern: z.string().min(1).describe('The glob pattern to match, such as "**/*.ts" or "src/**/*.{js,jsx}".'),
+    path: z
+      .string()
+      .optional()
+      .describe("Directory to search in (absolute, or relative to the working directory). Omit it to search the working directory."),
+  });
 
 export const globTool = buildTool({
   name: "Glob",

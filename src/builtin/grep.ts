@@ -19,42 +19,43 @@ import description from "./grep.txt" with { type: "text" };
 const contextLines = (what: string) =>
   z.number().int().min(0).optional().describe(`Lines of context to show ${what} each match (content mode only).`);
 
-const inputSchema = z.strictObject({
-  pattern: z.string().min(1).describe('The regular expression to search for, in JavaScript syntax (for example "log.*Error" or "function\\s+\\w+").'),
-  path: z
-    .string()
-    .optional()
-    .describe("File or directory to search (absolute, or relative to the working directory). Defaults to the working directory."),
-  glob: z
-    .string()
-    .optional()
-    .describe('Only search files matching this glob, such as "*.js" or "*.{ts,tsx}". A glob without "/" is matched against file names; one with "/" against the path below the searched directory. Start it with "!" to exclude.'),
-  output_mode: z
-    .enum(["content", "files_with_matches", "count"])
-    .optional()
-    .describe('"content" shows matching lines, "files_with_matches" lists matching files (the default), "count" gives the number of matching lines per file.'),
-  "-B": contextLines("before"),
-  "-A": contextLines("after"),
-  "-C": contextLines("before and after"),
-  "-n": z.boolean().optional().describe("Show line numbers (content mode only; default true)."),
-  "-i": z.boolean().optional().describe("Match without regard to case."),
-  type: z
-    .string()
-    .optional()
-    .describe('Only search files of this type, named as ripgrep names them: "js", "ts", "py", "rust", "go", "java", "md", and so on.'),
-  head_limit: z
-    .number()
-    .int()
-    .positive()
-    .optional()
-    .describe("Return only the first N lines (content), file paths (files_with_matches) or entries (count)."),
-  multiline: z
-    .boolean()
-    .optional()
-    .describe("Let a match span several lines, with \".\" matching newlines too. By default each line is matched on its own."),
-});
+const inputSchema = () =>
+  z.strictObject({
+    pattern: z.string().min(1).describe('The regular expression to search for, in JavaScript syntax (for example "log.*Error" or "function\\s+\\w+").'),
+    path: z
+      .string()
+      .optional()
+      .describe("File or directory to search (absolute, or relative to the working directory). Defaults to the working directory."),
+    glob: z
+      .string()
+      .optional()
+      .describe('Only search files matching this glob, such as "*.js" or "*.{ts,tsx}". A glob without "/" is matched against file names; one with "/" against the path below the searched directory. Start it with "!" to exclude.'),
+    output_mode: z
+      .enum(["content", "files_with_matches", "count"])
+      .optional()
+      .describe('"content" shows matching lines, "files_with_matches" lists matching files (the default), "count" gives the number of matching lines per file.'),
+    "-B": contextLines("before"),
+    "-A": contextLines("after"),
+    "-C": contextLines("before and after"),
+    "-n": z.boolean().optional().describe("Show line numbers (content mode only; default true)."),
+    "-i": z.boolean().optional().describe("Match without regard to case."),
+    type: z
+      .string()
+      .optional()
+      .describe('Only search files of this type, named as ripgrep names them: "js", "ts", "py", "rust", "go", "java", "md", and so on.'),
+    head_limit: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe("Return only the first N lines (content), file paths (files_with_matches) or entries (count)."),
+    multiline: z
+      .boolean()
+      .optional()
+      .describe("Let a match span several lines, with \".\" matching newlines too. By default each line is matched on its own."),
+  });
 
-type GrepInput = z.infer<typeof inputSchema>;
+type GrepInput = z.infer<ReturnType<typeof inputSchema>>;
 
 export const grepTool = buildTool({
   name: "Grep",

@@ -17,16 +17,17 @@ import description from "./notebook-edit.txt" with { type: "text" };
 /** Notebooks carry their outputs (images included); past this, editing belongs to Jupyter itself. */
 export const MAX_NOTEBOOK_BYTES = 32 * 1024 * 1024;
 
-const inputSchema = z.strictObject({
-  notebook_path: z.string().describe("Absolute path of the .ipynb file (a path relative to the working directory also works)."),
-  cell_id: z.string().min(1).optional().describe("The id of the cell to change (for insert: the new cell goes after it)."),
-  cell_number: z.number().int().min(0).optional().describe("The position of the cell, counting from 0 (for insert: the position the new cell takes)."),
-  new_source: z.string().describe("The new source of the cell, as one string with line breaks."),
-  cell_type: z.enum(["code", "markdown"]).optional().describe("The cell's type: required to change a cell's type; for insert the default is code."),
-  edit_mode: z.enum(["replace", "insert", "delete"]).optional().describe("replace (default), insert or delete."),
-});
+const inputSchema = () =>
+  z.strictObject({
+    notebook_path: z.string().describe("Absolute path of the .ipynb file (a path relative to the working directory also works)."),
+    cell_id: z.string().min(1).optional().describe("The id of the cell to change (for insert: the new cell goes after it)."),
+    cell_number: z.number().int().min(0).optional().describe("The position of the cell, counting from 0 (for insert: the position the new cell takes)."),
+    new_source: z.string().describe("The new source of the cell, as one string with line breaks."),
+    cell_type: z.enum(["code", "markdown"]).optional().describe("The cell's type: required to change a cell's type; for insert the default is code."),
+    edit_mode: z.enum(["replace", "insert", "delete"]).optional().describe("replace (default), insert or delete."),
+  });
 
-type Input = z.output<typeof inputSchema>;
+type Input = z.output<ReturnType<typeof inputSchema>>;
 
 export const notebookEditTool = buildTool({
   name: "NotebookEdit",

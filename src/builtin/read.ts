@@ -19,21 +19,22 @@ export const MAX_READ_BYTES = 256 * 1024;
 /** The line text shown per call; below the tool's result cap so the continuation note survives it. */
 export const MAX_READ_OUTPUT_CHARS = 90_000;
 
-const inputSchema = z.strictObject({
-  file_path: z.string().describe("Absolute path of the file to read (a path relative to the working directory also works)."),
-  offset: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe("Line number to start reading from, counting from 1. Give it, with limit, only for files too large to read at once."),
-  limit: z
-    .number()
-    .int()
-    .positive()
-    .optional()
-    .describe(`Number of lines to read (default ${DEFAULT_READ_LINES}).`),
-});
+const inputSchema = () =>
+  z.strictObject({
+    file_path: z.string().describe("Absolute path of the file to read (a path relative to the working directory also works)."),
+    offset: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe("Line number to start reading from, counting from 1. Give it, with limit, only for files too large to read at once."),
+    limit: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe(`Number of lines to read (default ${DEFAULT_READ_LINES}).`),
+  });
 
 export const readTool = buildTool({
   name: "Read",

@@ -37,10 +37,11 @@ export interface RemoteTriggerOptions {
 
 class UnsetVariableError extends Error {}
 
-const inputSchema = z.strictObject({
-  trigger: z.string().min(1).max(200).describe("The name of a configured trigger."),
-  payload: z.unknown().optional().describe("Any JSON value, sent as the JSON request body (not for GET triggers)."),
-});
+const inputSchema = () =>
+  z.strictObject({
+    trigger: z.string().min(1).max(200).describe("The name of a configured trigger."),
+    payload: z.unknown().optional().describe("Any JSON value, sent as the JSON request body (not for GET triggers)."),
+  });
 
 export function createRemoteTriggerTool(options: RemoteTriggerOptions): Tool {
   const triggers = typeof options.triggers === "function" ? options.triggers : () => options.triggers as RemoteTriggers;

@@ -9,6 +9,7 @@
  */
 import type { Parser, Tree } from "web-tree-sitter";
 import { readShellFacts, type ShellFacts } from "../permissions/shell-facts.ts";
+import { requireEmbedded } from "../runtime/embedded-module.ts";
 
 /** Longer commands are not read (and so not allowed by any rule that needs the reading). */
 export const MAX_SHELL_COMMAND_CHARS = 64 * 1024;
@@ -66,9 +67,9 @@ export class ShellParser {
 }
 
 async function loadBashParser(): Promise<Parser> {
-  const [{ Parser, Language }, files] = await Promise.all([import("web-tree-sitter"), import("./shell-grammar-files.ts")]);
-  await Parser.init({ wasmBinary: await Bun.file(files.RUNTIME_WASM_PATH).bytes() });
-  const bash = await Language.load(await Bun.file(files.BASH_GRAMMAR_WASM_PATH).bytes());
+  const { Parser, Language, RUNTIME_WASM_PATH, BASH_GRAMMAR_WASM_PATH } = requireEmbedded<typeof import("./bash-grammar-module.ts")>("builtin/bash-grammar-module");
+  await Parser.init({ wasmBinary: await Bun.file(RUNTIME_WASM_PATH).bytes() });
+  const bash = await Language.load(await Bun.file(BASH_GRAMMAR_WASM_PATH).bytes());
   const parser = new Parser();
   parser.setLanguage(bash);
   return parser;

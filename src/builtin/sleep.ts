@@ -7,13 +7,14 @@ import description from "./sleep.txt" with { type: "text" };
 /** Hard upper bound on one wait: long enough for polling, short enough to never pin a session. */
 export const MAX_SLEEP_SECONDS = 300;
 
-const inputSchema = z.strictObject({
-  seconds: z
-    .number()
-    .positive()
-    .max(MAX_SLEEP_SECONDS)
-    .describe(`How long to wait, in seconds (at most ${MAX_SLEEP_SECONDS}).`),
-});
+const inputSchema = () =>
+  z.strictObject({
+    seconds: z
+      .number()
+      .positive()
+      .max(MAX_SLEEP_SECONDS)
+      .describe(`How long to wait, in seconds (at most ${MAX_SLEEP_SECONDS}).`),
+  });
 
 export const sleepTool = buildTool({
   name: "Sleep",

@@ -16,23 +16,25 @@ export const MAX_TODO_CHARS = 500;
 /** The `sessionState` key the list is kept under. */
 export const TODO_STATE_KEY = "TodoWrite.todos";
 
-const todoSchema = z.strictObject({
-  content: z.string().trim().min(1, "must not be empty").max(MAX_TODO_CHARS).describe('What to do, in the imperative ("Run the tests").'),
-  status: z.enum(["pending", "in_progress", "completed"]).describe("pending, in_progress (the step you are on) or completed."),
-  activeForm: z
-    .string()
-    .trim()
-    .min(1, "must not be empty")
-    .max(MAX_TODO_CHARS)
-    .optional()
-    .describe('The step as it is being done ("Running the tests"), shown while it is in progress.'),
-});
+const todoSchema = () =>
+  z.strictObject({
+    content: z.string().trim().min(1, "must not be empty").max(MAX_TODO_CHARS).describe('What to do, in the imperative ("Run the tests").'),
+    status: z.enum(["pending", "in_progress", "completed"]).describe("pending, in_progress (the step you are on) or completed."),
+    activeForm: z
+      .string()
+      .trim()
+      .min(1, "must not be empty")
+      .max(MAX_TODO_CHARS)
+      .optional()
+      .describe('The step as it is being done ("Running the tests"), shown while it is in progress.'),
+  });
 
-const inputSchema = z.strictObject({
-  todos: z.array(todoSchema).max(MAX_TODOS).describe("The whole list, in order; it replaces the previous one."),
-});
+const inputSchema = () =>
+  z.strictObject({
+    todos: z.array(todoSchema()).max(MAX_TODOS).describe("The whole list, in order; it replaces the previous one."),
+  });
 
-export type Todo = z.output<typeof todoSchema>;
+export type Todo = z.output<ReturnType<typeof todoSchema>>;
 
 /** The session's current list (empty when none was written). */
 export function sessionTodos(state: ToolContext["sessionState"]): readonly Todo[] {

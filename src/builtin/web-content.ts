@@ -3,6 +3,7 @@
  * needed), plain text, Markdown, JSON and XML as they are. At most `maxBytes` are read from the
  * network, whatever the server claims in Content-Length; binary bodies are refused, not dumped.
  */
+import { requireEmbedded } from "../runtime/embedded-module.ts";
 
 export interface BodyText {
   text: string;
@@ -77,7 +78,7 @@ function htmlToMarkdown(html: string): string {
   // Scripts and styles are code, not page text; the converter would otherwise keep their bodies.
   const cleaned = html.replace(/<(script|style|noscript|template)\b[\s\S]*?<\/\1\s*>/gi, "");
   // Loaded on the first HTML page, not at start-up: it is a large module most sessions never need.
-  const { NodeHtmlMarkdown } = require("node-html-markdown") as typeof import("node-html-markdown");
+  const { NodeHtmlMarkdown } = requireEmbedded<typeof import("./html-markdown-module.ts")>("builtin/html-markdown-module");
   return NodeHtmlMarkdown.translate(cleaned, { keepDataImages: false }).trim();
 }
 

@@ -34,10 +34,11 @@ export interface WebFetchOptions extends Partial<WebFetchPolicy> {
   env?: NodeJS.ProcessEnv;
 }
 
-const inputSchema = z.strictObject({
-  url: z.string().min(1).max(8192).describe("The full http or https URL to fetch."),
-  prompt: z.string().max(2000).optional().describe("What you want to find in the page; shown above the content."),
-});
+const inputSchema = () =>
+  z.strictObject({
+    url: z.string().min(1).max(8192).describe("The full http or https URL to fetch."),
+    prompt: z.string().max(2000).optional().describe("What you want to find in the page; shown above the content."),
+  });
 
 export function createWebFetchTool(options: WebFetchOptions = {}): Tool {
   const policy: WebFetchPolicy = {

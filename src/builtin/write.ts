@@ -12,10 +12,11 @@ import { confineToWorkspace, realPathSubject, realRoots, resolveInWorkspace } fr
 import { writeInWorkspace } from "./workspace-write.ts";
 import description from "./write.txt" with { type: "text" };
 
-const inputSchema = z.strictObject({
-  file_path: z.string().describe("Absolute path of the file to write (a path relative to the working directory also works)."),
-  content: z.string().describe("The complete new contents of the file."),
-});
+const inputSchema = () =>
+  z.strictObject({
+    file_path: z.string().describe("Absolute path of the file to write (a path relative to the working directory also works)."),
+    content: z.string().describe("The complete new contents of the file."),
+  });
 
 export const writeTool = buildTool({
   name: "Write",

@@ -32,6 +32,8 @@ function unwrap(schema: unknown): unknown {
   for (let depth = 0; depth < 8; depth++) {
     const def = definition(current);
     if (def && (def.type === "optional" || def.type === "default" || def.type === "nullable" || def.type === "prefault")) current = def.innerType;
+    // A lazy shape (config/schema.ts): its inner schema, made once and kept by zod.
+    else if (def?.type === "lazy") current = (current as { _zod: { innerType: unknown } })._zod.innerType;
     else return current;
   }
   return current;

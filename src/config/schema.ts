@@ -1,50 +1,57 @@
 /**
  * The daemon's config file, validated field by field so a mistake is refused with the field named.
  * Unknown keys are errors too: a misspelt key silently ignored is a setting silently lost.
+ *
+ * The nested shapes are `z.lazy`: each is built when a config first has that key, not at start-up
+ * (a daemon without a config file parses `{}`, and building every shape was most of its zod cost).
+ * issue-text.ts looks through the lazy wrappers when it names the known keys.
  */
 import { z } from "zod";
 import { permissionsSchema } from "../protocol/methods.ts";
 import { MAX_BUFFER_BUDGET_BYTES, MIN_BUFFER_BUDGET_BYTES } from "../protocol/limits.ts";
 
-const stdioServer = z.strictObject({
-  type: z.literal("stdio").optional(),
-  command: z.string().min(1),
-  args: z.array(z.string()).default([]),
-  env: z.record(z.string(), z.string()).default({}),
-  cwd: z.string().optional(),
-  startup: z.enum(["eager", "lazy"]).default("eager"),
-  timeoutMs: z.number().int().positive().optional(),
-  disabled: z.boolean().default(false),
-  alwaysLoad: z.array(z.string()).default([]),
-});
+const stdioServer = () =>
+  z.strictObject({
+    type: z.literal("stdio").optional(),
+    command: z.string().min(1),
+    args: z.array(z.string()).default([]),
+    env: z.record(z.string(), z.string()).default({}),
+    cwd: z.string().optional(),
+    startup: z.enum(["eager", "lazy"]).default("eager"),
+    timeoutMs: z.number().int().positive().optional(),
+    disabled: z.boolean().default(false),
+    alwaysLoad: z.array(z.string()).default([]),
+  });
 
 /** OAuth for a remote server: all optional (discovery and dynamic registration find the rest). */
-const oauthSettings = z.strictObject({
-  clientId: z.string().min(1).max(500).optional(),
-  clientSecret: z.string().min(1).max(2000).optional(),
-  scope: z.string().min(1).max(2000).optional(),
-});
+const oauthSettings = () =>
+  z.strictObject({
+    clientId: z.string().min(1).max(500).optional(),
+    clientSecret: z.string().min(1).max(2000).optional(),
+    scope: z.string().min(1).max(2000).optional(),
+  });
 
-const remoteServer = z.strictObject({
-  type: z.enum(["http", "sse"]),
-  url: z.string().min(1),
-  headers: z.record(z.string(), z.string()).default({}),
-  oauth: oauthSettings.optional(),
-  startup: z.enum(["eager", "lazy"]).default("eager"),
-  timeoutMs: z.number().int().positive().optional(),
-  disabled: z.boolean().default(false),
-  alwaysLoad: z.array(z.string()).default([]),
-});
+const remoteServer = () =>
+  z.strictObject({
+    type: z.enum(["http", "sse"]),
+    url: z.string().min(1),
+    headers: z.record(z.string(), z.string()).default({}),
+    oauth: oauthSettings().optional(),
+    startup: z.enum(["eager", "lazy"]).default("eager"),
+    timeoutMs: z.number().int().positive().optional(),
+    disabled: z.boolean().default(false),
+    alwaysLoad: z.array(z.string()).default([]),
+  });
 
 /**
  * Chosen by `type` (absent or "stdio": a command; "http" / "sse": a URL), so a mistake is reported
  * inside the right shape with its field named (`mcpServers.x.startup`), not as "Invalid input" for
  * the whole entry.
  */
-export const mcpServerSchema = z.discriminatedUnion("type", [stdioServer, remoteServer]);
+export const mcpServerSchema = z.lazy(() => z.discriminatedUnion("type", [stdioServer(), remoteServer()]));
 
 /** A tool name, `mcp__server`, a glob (`*`, `?`) or `group:NAME`. */
-const toolEntry = z.string().min(1).max(300);
+const toolEntry = () => z.string().min(1).max(300);
 
 export const configSchema = z.strictObject({
   $schema: z.string().optional(),
@@ -61,50 +68,62 @@ export const configSchema = z.strictObject({
   mcpServers: z.record(z.string().regex(/^[a-zA-Z0-9_-]+$/, "server names use [a-zA-Z0-9_-]"), mcpServerSchema).default({}),
   mcpConfig: z.array(z.string()).default([]),
   flags: z
-    .strictObject({
-      file: z.string().optional(),
-      apiHost: z.string().optional(),
-      clientKey: z.string().optional(),
-      pollIntervalMs: z.number().int().positive().optional(),
-    })
+    .lazy(() =>
+      z.strictObject({
+        file: z.string().optional(),
+        apiHost: z.string().optional(),
+        clientKey: z.string().optional(),
+        pollIntervalMs: z.number().int().positive().optional(),
+      }),
+    )
     .optional(),
   remoteTriggers: z
-    .record(
-      z.string(),
-      z.strictObject({
-        url: z.string().min(1),
-        method: z.enum(["GET", "POST", "PUT", "PATCH", "DELETE"]).default("POST"),
-        headers: z.record(z.string(), z.string()).default({}),
-      }),
+    .lazy(() =>
+      z.record(
+        z.string(),
+        z.strictObject({
+          url: z.string().min(1),
+          method: z.enum(["GET", "POST", "PUT", "PATCH", "DELETE"]).default("POST"),
+          headers: z.record(z.string(), z.string()).default({}),
+        }),
+      ),
     )
     .default({}),
   webFetch: z
-    .strictObject({ allowPrivateAddresses: z.boolean().default(false), allowHosts: z.array(z.string()).default([]) })
+    .lazy(() => z.strictObject({ allowPrivateAddresses: z.boolean().default(false), allowHosts: z.array(z.string()).default([]) }))
     .optional(),
   /** Connection ceilings (docs/operations.md "Resource limits"); tunable only inside hard bounds. */
   connections: z
-    .strictObject({
-      partialLineTimeoutMs: z.number().int().min(100).max(600_000).optional(),
-      bufferBudgetBytes: z.number().int().min(MIN_BUFFER_BUDGET_BYTES).max(MAX_BUFFER_BUDGET_BYTES).optional(),
-    })
+    .lazy(() =>
+      z.strictObject({
+        partialLineTimeoutMs: z.number().int().min(100).max(600_000).optional(),
+        bufferBudgetBytes: z.number().int().min(MIN_BUFFER_BUDGET_BYTES).max(MAX_BUFFER_BUDGET_BYTES).optional(),
+      }),
+    )
     .optional(),
   logLevel: z.enum(["debug", "info", "warn", "error"]).default("info"),
   /** OpenTelemetry metrics (docs/operations.md); off unless `enabled` or TOOLPOOL_TELEMETRY=1. */
   telemetry: z
-    .strictObject({
-      enabled: z.boolean().default(false),
-      endpoint: z.string().url().optional(),
-      protocol: z.enum(["http/json", "http/protobuf"]).optional(),
-      exportIntervalMs: z.number().int().min(100).max(3_600_000).optional(),
-    })
+    .lazy(() =>
+      z.strictObject({
+        enabled: z.boolean().default(false),
+        endpoint: z.string().url().optional(),
+        protocol: z.enum(["http/json", "http/protobuf"]).optional(),
+        exportIntervalMs: z.number().int().min(100).max(3_600_000).optional(),
+      }),
+    )
     .optional(),
   /** Named sets of tool entries (names, `mcp__server`, globs, other groups), on top of the built-in groups. */
-  toolGroups: z.record(z.string().regex(/^group:[a-zA-Z0-9_-]{1,64}$/, "group names look like group:NAME"), z.array(toolEntry).max(1000)).default({}),
+  toolGroups: z
+    .lazy(() => z.record(z.string().regex(/^group:[a-zA-Z0-9_-]{1,64}$/, "group names look like group:NAME"), z.array(toolEntry()).max(1000)))
+    .default({}),
   /** What a session that picks the profile sees: `include` (everything when empty), minus `exclude`. */
   profiles: z
-    .record(
-      z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, "profile names use [a-zA-Z0-9_-], at most 64 characters"),
-      z.strictObject({ include: z.array(toolEntry).max(1000).default([]), exclude: z.array(toolEntry).max(1000).default([]) }),
+    .lazy(() =>
+      z.record(
+        z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, "profile names use [a-zA-Z0-9_-], at most 64 characters"),
+        z.strictObject({ include: z.array(toolEntry()).max(1000).default([]), exclude: z.array(toolEntry()).max(1000).default([]) }),
+      ),
     )
     .default({}),
 });

@@ -2,36 +2,69 @@
  * Keeps the search index in step with the pool, incrementally: only tools that arrived, left or
  * changed (a new Tool object under the same name) touch the index, so a server's list_changed
  * costs its own tools, not the whole pool.
+ *
+ * The index catches up when it is first read, not when the pool changes: `sync` records the
+ * changes and the next search applies them, in order, exactly as they came. Indexing is the
+ * largest part of a daemon's start-up (it makes the tokenizer hot enough to be compiled twice), and
+ * a daemon that has not been searched yet does not need it.
  */
+import type { QueryOptions, QueryResult } from "../search/types.ts";
 import { searchDocumentFromTool } from "../search/tool-document.ts";
 import { ToolSearchIndex } from "../search/tool-search-index.ts";
 import type { SearchDocument } from "../search/types.ts";
 import type { Tool } from "../tool/tool.ts";
 
+type Change = { remove: string } | { add: Tool };
+
 export class SearchSync {
-  readonly index = new ToolSearchIndex();
-  readonly #indexed = new Map<string, Tool>();
+  readonly #index = new ToolSearchIndex();
+  /** The tools as of the last sync (what the index holds once the changes are applied). */
+  readonly #synced = new Map<string, Tool>();
+  /** Changes not yet applied to the index, oldest first. */
+  #pending: Change[] = [];
+
+  /** The index, brought up to date first. */
+  get index(): ToolSearchIndex {
+    if (this.#pending.length > 0) this.#apply();
+    return this.#index;
+  }
+
+  /** Searches the up-to-date index (so a holder of this object never holds a stale index). */
+  query(text: string, options?: QueryOptions): QueryResult {
+    return this.index.query(text, options);
+  }
 
   sync(tools: readonly Tool[]): { added: number; removed: number; replaced: number } {
     const current = new Map(tools.map((tool) => [tool.name, tool]));
     let removed = 0;
     let added = 0;
     let replaced = 0;
-    for (const name of [...this.#indexed.keys()]) {
+    for (const name of [...this.#synced.keys()]) {
       if (current.has(name)) continue;
-      this.index.remove(name);
-      this.#indexed.delete(name);
+      this.#pending.push({ remove: name });
+      this.#synced.delete(name);
       removed++;
     }
     for (const tool of tools) {
-      const previous = this.#indexed.get(tool.name);
+      const previous = this.#synced.get(tool.name);
       if (previous === tool) continue;
-      this.index.add(searchDocument(tool));
-      this.#indexed.set(tool.name, tool);
+      this.#pending.push({ add: tool });
+      this.#synced.set(tool.name, tool);
       if (previous) replaced++;
       else added++;
     }
+    // A daemon that is never searched keeps at most about two pools' worth of changes waiting.
+    if (this.#pending.length > 2 * this.#synced.size + 64) this.#apply();
     return { added, removed, replaced };
+  }
+
+  #apply(): void {
+    const changes = this.#pending;
+    this.#pending = [];
+    for (const change of changes) {
+      if ("remove" in change) this.#index.remove(change.remove);
+      else this.#index.add(searchDocument(change.add));
+    }
   }
 }
 

@@ -115,7 +115,7 @@ export class ToolPoolCore {
     const core = this;
     this.#toolDeps = {
       pool: () => this.#pool,
-      engine: this.search.index,
+      engine: this.search,
       pendingServers: () => this.#mcp?.pendingServers() ?? [],
       cachedServers: () => this.#mcp?.cachedPendingServers() ?? [],
       loginServers: () => this.#mcp?.loginServers() ?? [],

@@ -77,7 +77,7 @@ export class ProcessRegistry {
    * Ends what earlier daemons that died without stopping left running. Returns how many processes
    * were signalled. A record whose daemon is still alive (same pid and start time) is left alone.
    */
-  reapLeftovers(table: readonly ProcessFacts[] = allProcesses()): number {
+  reapLeftovers(given?: readonly ProcessFacts[]): number {
     let files: string[];
     try {
       files = readdirSync(this.dir).filter((name) => name.endsWith(".json"));
@@ -85,10 +85,13 @@ export class ProcessRegistry {
       return 0;
     }
     let signalled = 0;
+    // /proc is scanned only when there is a record to judge: at most daemon starts there is none.
+    let table = given;
     for (const name of files) {
       const path = join(this.dir, name);
       const record = readRecord(path);
       if (!record || path === this.#file) continue;
+      table ??= allProcesses();
       const owner = table.find((entry) => entry.pid === record.daemon.pid && !entry.zombie);
       if (owner && owner.startTime === record.daemon.startTime) continue; // that daemon still runs
       for (const group of record.groups) {

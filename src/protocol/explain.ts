@@ -1,12 +1,14 @@
 /** `toolpool/explain`: params and result (docs/protocol.md). Value-free but for the schema. */
 import { z } from "zod";
 
-export const explainParams = z.strictObject({
-  /** A tool name or alias, as a model or a config would write it. */
-  name: z.string().min(1).max(256).regex(/^[^,\s]+$/, "a tool name has no commas or spaces"),
-  /** The session to explain for; by default the connection's, else the most recently active one. */
-  sessionId: z.string().min(1).max(128).optional(),
-});
+export const explainParams = z.lazy(() =>
+  z.strictObject({
+    /** A tool name or alias, as a model or a config would write it. */
+    name: z.string().min(1).max(256).regex(/^[^,\s]+$/, "a tool name has no commas or spaces"),
+    /** The session to explain for; by default the connection's, else the most recently active one. */
+    sessionId: z.string().min(1).max(128).optional(),
+  }),
+);
 
 export type DecisionStep =
   | "compiled"

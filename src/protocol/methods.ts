@@ -39,113 +39,133 @@ export const sessionPermissionsSchema = z.strictObject({
 const MAX_PATH_CHARS = 4096;
 const MAX_OUTPUT_SCHEMA_CHARS = 256 * 1024;
 
-export const sessionParams = z.strictObject({
-  ...sessionRef,
-  model: z.string().max(200).optional(),
-  provider: z.enum(["anthropic", "openai", "other"]).optional(),
-  baseUrl: z.string().max(2000).optional(),
-  delivery: z.enum(["auto", "native", "proxy", "standard"]).optional(),
-  format: z.enum(["anthropic", "openai"]).optional(),
-  toolSearch: z.string().regex(/^(true|false|auto(:\d{1,3})?)$/, "expected true, false, auto or auto:N").optional(),
-  contextWindow: z.number().int().positive().optional(),
-  workspaceRoots: z.array(z.string().min(1).max(MAX_PATH_CHARS)).max(64).optional(),
-  cwd: z.string().min(1).max(MAX_PATH_CHARS).optional(),
-  permissions: sessionPermissionsSchema.optional(),
-  announcements: z.enum(["list", "delta", "servers"]).optional(),
-  prefetch: z.boolean().optional(),
-  outputSchema: z
-    .record(z.string(), z.unknown())
-    .refine((schema) => JSON.stringify(schema).length <= MAX_OUTPUT_SCHEMA_CHARS, `an outputSchema is at most ${MAX_OUTPUT_SCHEMA_CHARS / 1024} KB of JSON`)
-    .optional(),
-  clientName: z.string().max(200).optional(),
-  /** Kept with the session for its life, and read by flag rules: a few short values, not a store. */
-  attributes: z
-    .record(z.string().max(100), z.union([z.string().max(1000), z.number(), z.boolean()]))
-    .refine((attributes) => Object.keys(attributes).length <= MAX_SESSION_ATTRIBUTES, `at most ${MAX_SESSION_ATTRIBUTES} attributes`)
-    .optional(),
-  /**
-   * Of the connection, not the session (never in `settings`): this client acknowledges cron firings
-   * itself with `toolpool/cronAck`. Omitted keeps what the connection said before (false at first).
-   */
-  cronAcks: z.boolean().optional(),
-  /** A tool profile from the config: the session's pool is only its tools (see docs/operations.md). */
-  profile: z.string().min(1).max(64).optional(),
-});
+export const sessionParams = z.lazy(() =>
+  z.strictObject({
+    ...sessionRef,
+    model: z.string().max(200).optional(),
+    provider: z.enum(["anthropic", "openai", "other"]).optional(),
+    baseUrl: z.string().max(2000).optional(),
+    delivery: z.enum(["auto", "native", "proxy", "standard"]).optional(),
+    format: z.enum(["anthropic", "openai"]).optional(),
+    toolSearch: z.string().regex(/^(true|false|auto(:\d{1,3})?)$/, "expected true, false, auto or auto:N").optional(),
+    contextWindow: z.number().int().positive().optional(),
+    workspaceRoots: z.array(z.string().min(1).max(MAX_PATH_CHARS)).max(64).optional(),
+    cwd: z.string().min(1).max(MAX_PATH_CHARS).optional(),
+    permissions: sessionPermissionsSchema.optional(),
+    announcements: z.enum(["list", "delta", "servers"]).optional(),
+    prefetch: z.boolean().optional(),
+    outputSchema: z
+      .record(z.string(), z.unknown())
+      .refine((schema) => JSON.stringify(schema).length <= MAX_OUTPUT_SCHEMA_CHARS, `an outputSchema is at most ${MAX_OUTPUT_SCHEMA_CHARS / 1024} KB of JSON`)
+      .optional(),
+    clientName: z.string().max(200).optional(),
+    /** Kept with the session for its life, and read by flag rules: a few short values, not a store. */
+    attributes: z
+      .record(z.string().max(100), z.union([z.string().max(1000), z.number(), z.boolean()]))
+      .refine((attributes) => Object.keys(attributes).length <= MAX_SESSION_ATTRIBUTES, `at most ${MAX_SESSION_ATTRIBUTES} attributes`)
+      .optional(),
+    /**
+     * Of the connection, not the session (never in `settings`): this client acknowledges cron firings
+     * itself with `toolpool/cronAck`. Omitted keeps what the connection said before (false at first).
+     */
+    cronAcks: z.boolean().optional(),
+    /** A tool profile from the config: the session's pool is only its tools (see docs/operations.md). */
+    profile: z.string().min(1).max(64).optional(),
+  }),
+);
 
-export const assembleParams = z.strictObject({
-  ...sessionRef,
-  messages: z.array(z.unknown()).default([]),
-  /** Anthropic's top-level `system`, when the client keeps summaries or attachments there. */
-  system: z.unknown().optional(),
-});
+export const assembleParams = z.lazy(() =>
+  z.strictObject({
+    ...sessionRef,
+    messages: z.array(z.unknown()).default([]),
+    /** Anthropic's top-level `system`, when the client keeps summaries or attachments there. */
+    system: z.unknown().optional(),
+  }),
+);
 
-export const callParams = z.strictObject({
-  ...sessionRef,
-  name: z.string().min(1).max(256),
-  input: z.record(z.string(), z.unknown()).default({}),
-  toolUseId: z.string().max(256).optional(),
-  /** The transcript so far; when given, ExecuteExtraTool judges "discovered" from it directly. */
-  messages: z.array(z.unknown()).optional(),
-});
+export const callParams = z.lazy(() =>
+  z.strictObject({
+    ...sessionRef,
+    name: z.string().min(1).max(256),
+    input: z.record(z.string(), z.unknown()).default({}),
+    toolUseId: z.string().max(256).optional(),
+    /** The transcript so far; when given, ExecuteExtraTool judges "discovered" from it directly. */
+    messages: z.array(z.unknown()).optional(),
+  }),
+);
 
-export const searchParams = z.strictObject({
-  ...sessionRef,
-  query: z.string().max(10_000),
-  maxResults: z.number().int().min(1).max(100).optional(),
-});
+export const searchParams = z.lazy(() =>
+  z.strictObject({
+    ...sessionRef,
+    query: z.string().max(10_000),
+    maxResults: z.number().int().min(1).max(100).optional(),
+  }),
+);
 
-export const emptyParams = z.looseObject({});
+export const emptyParams = z.lazy(() => z.looseObject({}));
 /** For `toolpool/*` methods that take nothing: an unknown field is an error, as everywhere else. */
-export const noParams = z.strictObject({});
+export const noParams = z.lazy(() => z.strictObject({}));
 
-export const mcpToolsListParams = z.looseObject({ cursor: z.string().optional() });
+export const mcpToolsListParams = z.lazy(() => z.looseObject({ cursor: z.string().optional() }));
 
-export const mcpToolsCallParams = z.looseObject({
-  name: z.string().min(1),
-  arguments: z.record(z.string(), z.unknown()).optional(),
-});
+export const mcpToolsCallParams = z.lazy(() =>
+  z.looseObject({
+    name: z.string().min(1),
+    arguments: z.record(z.string(), z.unknown()).optional(),
+  }),
+);
 
-export const cancelledParams = z.looseObject({
-  requestId: z.union([z.string(), z.number()]),
-  reason: z.string().optional(),
-});
+export const cancelledParams = z.lazy(() =>
+  z.looseObject({
+    requestId: z.union([z.string(), z.number()]),
+    reason: z.string().optional(),
+  }),
+);
 
-export const initializeParams = z.looseObject({
-  protocolVersion: z.string(),
-  capabilities: z.record(z.string(), z.unknown()).default({}),
-  clientInfo: z.looseObject({ name: z.string(), version: z.string().optional() }).optional(),
-});
+export const initializeParams = z.lazy(() =>
+  z.looseObject({
+    protocolVersion: z.string(),
+    capabilities: z.record(z.string(), z.unknown()).default({}),
+    clientInfo: z.looseObject({ name: z.string(), version: z.string().optional() }).optional(),
+  }),
+);
 
 /** `toolpool/turnStarted` and `toolpool/prefetch`. */
-export const prefetchParams = z.strictObject({
-  ...sessionRef,
-  messages: z.array(z.unknown()).default([]),
-});
+export const prefetchParams = z.lazy(() =>
+  z.strictObject({
+    ...sessionRef,
+    messages: z.array(z.unknown()).default([]),
+  }),
+);
 
 /** `toolpool/flags`: the values for one session's attributes, or the daemon's. */
-export const flagsParams = z.strictObject(sessionRef);
+export const flagsParams = z.lazy(() => z.strictObject(sessionRef));
 
 /** `toolpool/status`, `tools`, `servers`: like every `toolpool/*` method they take an optional `sessionId` (it must exist). */
-export const sessionRefParams = z.strictObject(sessionRef);
+export const sessionRefParams = z.lazy(() => z.strictObject(sessionRef));
 
 /** `toolpool/tools`: also the pool one profile of the config leaves (`toolpool tools --profile NAME`). */
-export const toolsParams = z.strictObject({ ...sessionRef, profile: z.string().min(1).max(64).optional() });
+export const toolsParams = z.lazy(() => z.strictObject({ ...sessionRef, profile: z.string().min(1).max(64).optional() }));
 
-export const cronSubscribeParams = z.strictObject({
-  ...sessionRef,
-  jobId: z.string().min(1).max(128),
-});
+export const cronSubscribeParams = z.lazy(() =>
+  z.strictObject({
+    ...sessionRef,
+    jobId: z.string().min(1).max(128),
+  }),
+);
 
 /** Firing ids per `toolpool/cronAck`: a client acknowledges what it was sent, in batches at most this long. */
 export const MAX_ACK_IDS = 500;
 
-export const cronAckParams = z.strictObject({
-  ...sessionRef,
-  firingIds: z.array(z.string().min(1).max(128)).min(1).max(MAX_ACK_IDS),
-});
+export const cronAckParams = z.lazy(() =>
+  z.strictObject({
+    ...sessionRef,
+    firingIds: z.array(z.string().min(1).max(128)).min(1).max(MAX_ACK_IDS),
+  }),
+);
 
 /** `toolpool/servers/logs` and `toolpool/servers/restart`: one configured MCP server. */
-export const serverNameParams = z.strictObject({ name: z.string().min(1).max(200) });
+export const serverNameParams = z.lazy(() => z.strictObject({ name: z.string().min(1).max(200) }));
 
 export type SessionParams = z.input<typeof sessionParams>;
 export type AssembleParams = z.input<typeof assembleParams>;
@@ -375,9 +395,9 @@ export interface ServerRestartResult {
 /** `toolpool/auth/*`: OAuth for HTTP MCP servers (docs/protocol.md). */
 export const MAX_LOGIN_TIMEOUT_MS = 30 * 60_000;
 const serverName = z.string().min(1).max(200);
-export const authLoginParams = z.strictObject({ name: serverName, timeoutMs: z.number().int().min(1_000).max(MAX_LOGIN_TIMEOUT_MS).optional() });
-export const authNameParams = z.strictObject({ name: serverName });
-export const authStatusParams = z.strictObject({ name: serverName.optional() });
+export const authLoginParams = z.lazy(() => z.strictObject({ name: serverName, timeoutMs: z.number().int().min(1_000).max(MAX_LOGIN_TIMEOUT_MS).optional() }));
+export const authNameParams = z.lazy(() => z.strictObject({ name: serverName }));
+export const authStatusParams = z.lazy(() => z.strictObject({ name: serverName.optional() }));
 
 /** One HTTP MCP server's login, never its tokens. */
 export interface AuthStatusSummary {

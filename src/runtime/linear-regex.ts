@@ -6,6 +6,7 @@
  * would report it in its terms or, for `\k<name>`, silently read it as literal text.
  */
 import type { RE2JS } from "re2js";
+import { requireEmbedded } from "./embedded-module.ts";
 
 /** Longest pattern accepted: a model's search needs far less, and compile cost grows with it. */
 export const MAX_PATTERN_CHARS = 4096;
@@ -53,7 +54,7 @@ export function compileLinearRegex(pattern: string, options: LinearRegexOptions 
     );
   }
   // Loaded on the first pattern, not at start-up: the engine costs tens of ms to load.
-  const { RE2JS } = require("re2js") as typeof import("re2js");
+  const { RE2JS } = requireEmbedded<typeof import("./re2js-module.ts")>("runtime/re2js-module");
   let compiled: RE2JS;
   try {
     const flags =

@@ -50,7 +50,12 @@ interface CommonDefinition<Input> {
 }
 
 export interface BuiltinToolDefinition<Schema extends z.ZodType> extends CommonDefinition<z.infer<Schema>> {
-  inputSchema: Schema;
+  /**
+   * The input schema, or a function that makes it: then it is made on the tool's first call or
+   * schema read, not when the module loads (the daemon loads every built-in at start-up, and
+   * making their zod schemas was the larger part of its start).
+   */
+  inputSchema: Schema | (() => Schema);
 }
 
 export interface McpToolDefinition extends CommonDefinition<ToolInput> {
@@ -62,9 +67,14 @@ export function buildTool<Schema extends z.ZodType>(definition: BuiltinToolDefin
   // Safe: the pipeline only hands `call` and the predicates input that `validator` accepted,
   // and the validator is the zod schema itself.
   const typed = definition as unknown as CommonDefinition<ToolInput>;
+  const declared = definition.inputSchema;
+  let made: z.ZodType | undefined;
+  const schema = () => (made ??= typeof declared === "function" ? declared() : declared);
   return finish(typed, UNDECLARED_PATHS, {
-    inputJSONSchema: zodToWireSchema(definition.inputSchema),
-    validator: zodValidator(definition.name, definition.inputSchema),
+    // Converted when first read (a tools array, a search), not when the tool is made: a daemon
+    // makes every built-in at start-up and converting them all was a tenth of its cold start.
+    inputJSONSchema: () => zodToWireSchema(schema()),
+    validator: zodValidator(definition.name, schema),
     isMcp: false,
   });
 }
@@ -82,18 +92,20 @@ export function buildMcpTool(definition: McpToolDefinition, compiler: JsonSchema
 function finish(
   definition: CommonDefinition<ToolInput>,
   defaultAccess: CallAccess,
-  wire: Pick<Tool, "inputJSONSchema" | "validator" | "isMcp"> & { mcpInfo?: McpInfo },
+  wire: Pick<Tool, "validator" | "isMcp"> & { inputJSONSchema: JsonSchema | (() => JsonSchema); mcpInfo?: McpInfo },
 ): Tool {
   if (!isValidToolName(definition.name)) {
     throw new Error(
       `Tool name ${JSON.stringify(definition.name)} is invalid: use 1–64 characters from [a-zA-Z0-9_-]`,
     );
   }
+  const schema = wire.inputJSONSchema;
   const tool: Tool = {
     name: definition.name,
     aliases: definition.aliases ?? [],
     description: definition.description,
-    inputJSONSchema: wire.inputJSONSchema,
+    // A schema converted on first read becomes a getter below (in this place among the keys).
+    inputJSONSchema: typeof schema === "function" ? {} : schema,
     isMcp: wire.isMcp,
     shouldDefer: definition.shouldDefer ?? false,
     alwaysLoad: definition.alwaysLoad ?? false,
@@ -109,14 +121,19 @@ function finish(
     access: async (input, cwd) => (definition.access ? definition.access(input, cwd) : defaultAccess),
     call: definition.call,
   };
-  return Object.freeze({
+  const made: Tool = {
     ...tool,
     ...(definition.searchHint !== undefined && { searchHint: collapseWhitespace(definition.searchHint) }),
     ...(definition.outputSchema !== undefined && { outputSchema: definition.outputSchema }),
     ...(definition.timeoutMs !== undefined && { timeoutMs: definition.timeoutMs }),
     ...(wire.mcpInfo !== undefined && { mcpInfo: wire.mcpInfo }),
     ...(definition.redirect !== undefined && { redirect: definition.redirect }),
-  });
+  };
+  if (typeof schema === "function") {
+    let converted: JsonSchema | undefined;
+    Object.defineProperty(made, "inputJSONSchema", { enumerable: true, get: () => (converted ??= schema()) });
+  }
+  return Object.freeze(made);
 }
 
 function readOnlyPredicate(declared: CommonDefinition<ToolInput>["isReadOnly"]): (input: ToolInput) => boolean {

@@ -8,6 +8,7 @@
  * refers to itself without end is answered as a tool error instead of overflowing the stack.
  */
 import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
+import { requireEmbedded } from "../runtime/embedded-module.ts";
 import { compileLinearRegex, UnsupportedPatternError } from "../runtime/linear-regex.ts";
 import { tooCostlySchema, MAX_SCHEMA_EXPANSION } from "./schema-cost.ts";
 import { formatProblems, isPlainObject, type Validator } from "./validator.ts";
@@ -101,12 +102,12 @@ export class JsonSchemaCompiler {
 }
 
 function createAjv7(): Ajv {
-  const { Ajv: Draft7 } = require("ajv") as typeof import("ajv");
+  const { Ajv: Draft7 } = ajvModule();
   return withFormats(new Draft7({ allErrors: true, strict: false, validateFormats: true, code: { regExp: linearRegExp } }));
 }
 
 function createAjv2020(): Ajv {
-  const { Ajv2020 } = require("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js");
+  const { Ajv2020 } = ajvModule();
   return withFormats(new Ajv2020({ allErrors: true, strict: false, code: { regExp: linearRegExp } }));
 }
 
@@ -130,9 +131,13 @@ const linearRegExp = Object.assign(
 );
 
 function withFormats<T extends Ajv>(ajv: T): T {
-  const addFormats = require("ajv-formats") as typeof import("ajv-formats");
-  addFormats.default(ajv);
+  ajvModule().addFormats(ajv);
   return ajv;
+}
+
+/** Ajv is loaded on the first JSON Schema compiled (an MCP tool's), not at start-up. */
+function ajvModule(): typeof import("./ajv-module.ts") {
+  return requireEmbedded<typeof import("./ajv-module.ts")>("validate/ajv-module");
 }
 
 function describeErrors(errors: readonly ErrorObject[]) {

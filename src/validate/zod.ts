@@ -3,12 +3,14 @@ import { z } from "zod";
 import { formatProblems, isPlainObject, type Validator } from "./validator.ts";
 import type { JsonSchema } from "../tool/tool.ts";
 
-export function zodValidator(toolName: string, schema: z.ZodType): Validator {
+/** A function for `schema` is asked at each validation (buildTool's makes the schema on the first). */
+export function zodValidator(toolName: string, schema: z.ZodType | (() => z.ZodType)): Validator {
+  const current = typeof schema === "function" ? schema : () => schema;
   return (input) => {
     if (!isPlainObject(input)) {
       return { ok: false, message: formatProblems(toolName, [{ field: "", problem: "must be a JSON object" }]) };
     }
-    const parsed = schema.safeParse(input);
+    const parsed = current().safeParse(input);
     if (parsed.success) return { ok: true, value: parsed.data as Record<string, unknown> };
     const problems = parsed.error.issues.map((issue) => ({
       field: issue.path.map(String).join("."),

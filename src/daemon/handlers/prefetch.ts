@@ -17,7 +17,7 @@ export type PrefetchCore = Pick<ToolPoolCore, "search" | "pool" | "ensureServerS
 
 export function registerPrefetchMethods(dispatcher: Dispatcher, core: PrefetchCore, wire: SessionBinding): void {
   const prefetcher = new Prefetcher({
-    engine: core.search.index,
+    engine: core.search,
     lookup: (name) => core.pool().get(name),
     warmServer: (server) => core.ensureServerStarted(server),
     maxResults: () => core.prefetchMaxResults(),
