@@ -21,7 +21,7 @@ export const MAX_CACHED_SCHEMAS = 1_024;
 /** A schema whose `$ref`s expand past MAX_SCHEMA_EXPANSION nodes: validating one value could take minutes. */
 export class SchemaTooCostlyError extends Error {
   constructor() {
-    super(`the schema expands to more than ${MAX_SCHEMA_EXPANSION.toLocaleString("en-US")} nodes through its $refs and combinators, too costly to check inputs against`);
+    super(`the schema expands to more than ${MAX_SCHEMA_EXPANSION.toLocaleString("en-US")} nodes through its $refs and combinators (or has a $ref that leads outside it), too costly to check inputs against`);
   }
 }
 

@@ -22,6 +22,27 @@ describe("schema expansion", () => {
     expect(schemaExpansion(ladder(4))).toBeLessThan(MAX_SCHEMA_EXPANSION);
   });
 
+  test("references resolve as a validator resolves them: $id-relative URIs, $anchor and old-style #name anchors", () => {
+    const chain = (ref: (i: number) => string, extra: Record<string, unknown>, anchor?: (i: number) => Record<string, unknown>) => {
+      const definitions: Record<string, unknown> = { d0: { type: "string", ...anchor?.(0) } };
+      for (let i = 1; i <= 22; i++) definitions[`d${i}`] = { ...anchor?.(i), anyOf: [{ $ref: ref(i - 1) }, { $ref: ref(i - 1) }] };
+      return { ...extra, type: "object", properties: { x: { $ref: ref(22) } }, definitions };
+    };
+    const schemas = [
+      chain((i) => `http://a.example/s#/definitions/d${i}`, { $id: "http://a.example/s" }),
+      chain((i) => `s#/definitions/d${i}`, { $id: "http://a.example/s" }),
+      chain((i) => `#a${i}`, {}, (i) => ({ $id: `#a${i}` })),
+      chain((i) => `#a${i}`, {}, (i) => ({ $anchor: `a${i}` })),
+    ];
+    for (const schema of schemas) expect(schemaExpansion(schema)).toBeGreaterThan(MAX_SCHEMA_EXPANSION);
+  });
+
+  test("a reference that leads nowhere cannot be shown cheap", () => {
+    expect(schemaExpansion({ type: "object", properties: { a: { $ref: "https://elsewhere.example/x.json" } } })).toBe(Number.POSITIVE_INFINITY);
+    expect(schemaExpansion({ properties: { a: { $ref: "#/definitions/missing" } } })).toBe(Number.POSITIVE_INFINITY);
+    expect(schemaExpansion({ properties: { a: { $ref: "#/definitions/here" } }, definitions: { here: { type: "string" } } })).toBeLessThan(10);
+  });
+
   test("recursion: a tree schema passes; recursion that branches at every level is refused", () => {
     const tree = { type: "object", properties: { name: { type: "string" }, children: { type: "array", items: { $ref: "#" } } } };
     expect(schemaExpansion(tree)).toBeLessThan(MAX_SCHEMA_EXPANSION);
