@@ -20,10 +20,11 @@ export const MAX_WRAPPER_STARTS = 16;
 export const WRAPPERS: ReadonlySet<string> = new Set([
   "builtin", "caffeinate", "chroot", "chrt", "command", "coproc", "doas", "env", "exec", "flock", "ionice",
   "ltrace", "nice", "nohup", "parallel", "run0", "setsid", "stdbuf", "strace", "sudo", "taskset", "time",
-  "timeout", "unbuffer", "watch", "xargs", "find", "unshare", "nsenter", "firejail", "bwrap", "systemd-run", "pkexec",
+  "timeout", "unbuffer", "xargs", "find", "unshare", "nsenter", "firejail", "bwrap", "systemd-run", "pkexec",
   "catchsegv", "valgrind", "proot", "fakeroot", "torsocks", "proxychains", "proxychains4", "dbus-launch", "daemonize",
   "setarch", "linux32", "linux64", "i386", "x86_64", "uname26", "prlimit", "choom", "setpriv", "dbus-run-session",
   "cgexec", "numactl", "schedtool", "ld.so", "faketime", "eatmydata", "chpst", "softlimit", "envdir", "setuidgid", "s6-setuidgid",
+  "logsave", "start-stop-daemon", "perf", "rr", "entr", "chronic", "sem", "nocache", "trickle",
 ]);
 
 /** The dynamic loader runs the program it is given (`/lib64/ld-linux-x86-64.so.2 /bin/rm x`). */
@@ -35,7 +36,8 @@ export function isWrapper(base: string): boolean {
 }
 
 /** Commands that run a command string (`su -c`, `script -c`) or a shell of their own: never read through. */
-export const COMMAND_STRING_RUNNERS: ReadonlySet<string> = new Set(["su", "runuser", "script", "sg", "newgrp", "ssh", "expect", "tmux", "screen", "capsh"]);
+/** `watch` joins its words into a string for `sh -c`, and debuggers and benchmark runners take command strings (`-ex 'shell …'`): none is a wrapper. */
+export const COMMAND_STRING_RUNNERS: ReadonlySet<string> = new Set(["su", "runuser", "script", "sg", "newgrp", "ssh", "expect", "tmux", "screen", "capsh", "watch", "gdb", "lldb", "hyperfine"]);
 
 export const SHELLS: ReadonlySet<string> = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox", "fish", "csh", "tcsh", "yash"]);
 

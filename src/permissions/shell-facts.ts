@@ -44,6 +44,10 @@ export interface ShellReadOptions {
 const MAX_NODES = 20_000;
 const MAX_DEPTH = 200;
 const MAX_SCRIPT_NESTING = 3;
+/** A shell reading its script from standard input under another name. */
+const STANDARD_INPUT = /^\/(dev\/stdin|dev\/fd\/0|proc\/(self|\d+)\/fd\/0)$/;
+/** Assignments that make a shell run code: its startup file, exported functions, the prompt hook. */
+const CODE_VARIABLES = /^(BASH_ENV|ENV|BASH_FUNC_[^=]*|PROMPT_COMMAND|PS0)=/;
 /** Command-substitution syntax left in literal text (quoted, or from a variable name). */
 const SUBSTITUTION_TEXT = /\$\(|`/;
 /** Paths kept per command line; past this it is opaque rather than half-checked. */
@@ -72,6 +76,8 @@ class ShellWalk {
   #nodes = 0;
   #nesting = 0;
   #cwd: WorkingDirectory;
+  /** Where the redirects of the statement being read start (see `redirected_statement`). */
+  #redirectStarts: ReadonlySet<number> = new Set();
 
   constructor(private readonly options: ShellReadOptions) {
     this.#cwd = options.cwd;
@@ -100,9 +106,17 @@ class ShellWalk {
     switch (node.type) {
       case "command":
         return this.#command(node, depth);
-      case "redirected_statement":
-        for (const child of node.children) if (child) this.#part(child, depth);
+      case "redirected_statement": {
+        // `bash 0<<<'rm f'`: the grammar reads `0` as an argument, bash as the redirect's fd.
+        const outer = this.#redirectStarts;
+        this.#redirectStarts = new Set([...outer, ...redirectStarts(node)]);
+        try {
+          for (const child of node.children) if (child) this.#part(child, depth);
+        } finally {
+          this.#redirectStarts = outer;
+        }
         return;
+      }
       case "variable_assignment":
       case "variable_assignments":
         return this.#simple(node.type === "variable_assignment" ? [this.#assignment(node, depth)] : named(node).map((child) => this.#assignment(child, depth)), []);
@@ -176,8 +190,11 @@ class ShellWalk {
   #command(node: SyntaxNode, depth: number): void {
     const assignments: Template[] = [];
     const words: Template[] = [];
+    const fdAt = new Set([...this.#redirectStarts, ...redirectStarts(node)]);
     for (const child of node.children) {
       if (!child) continue;
+      // Digits touching a redirect are its file descriptor (`0<<<`), not an argument.
+      if ((child.type === "number" || child.type === "word") && /^\d+$/.test(child.text) && fdAt.has(child.endIndex)) continue;
       if (child.isMissing || child.isError || !child.isNamed) {
         this.opaque(`a construct the checker does not know (${JSON.stringify(child.text.slice(0, 40))})`);
       } else if (child.type === "variable_assignment") {
@@ -218,6 +235,10 @@ class ShellWalk {
 
   #simple(assignments: Template[], words: Template[], depth = 0): void {
     this.#evaluatedLater([...assignments, ...words]);
+    // BASH_ENV, ENV and exported functions make the next shell run code no word of this line shows.
+    if ([...assignments, ...words].some((word) => typeof word[0] === "string" && CODE_VARIABLES.test(word[0]))) {
+      this.opaque("a variable that makes a shell run code (BASH_ENV, ENV, BASH_FUNC_…, PROMPT_COMMAND)");
+    }
     if (words.length === 0) {
       this.#commands.push({ reading: joinWords(assignments), alsoReadings: [] });
       return;
@@ -240,6 +261,10 @@ class ShellWalk {
   /** Shells, `eval` and the hidden runners: read the script they run, or say it cannot be read. */
   #runsScripts(base: string, words: Template[], depth: number): void {
     if (HIDDEN_RUNNERS.has(base)) return this.opaque(`\`${base}\`, which runs commands the rules cannot see`);
+    // `flock FILE -c 'rm f'` runs a command string, like `su -c`.
+    if (base === "flock" && words.slice(1).some((word) => word.length === 1 && /^(-[a-zA-Z]*c|--command(=.*)?)$/.test(String(word[0])))) {
+      return this.opaque("`flock -c`, which runs a command string the rules do not parse");
+    }
     // `mapfile -C CALLBACK` / `readarray -C` run the callback as shell code every few lines.
     if ((base === "mapfile" || base === "readarray") && words.slice(1).some((word) => word.length === 1 && /^-[a-zA-Z]*C/.test(String(word[0])))) {
       return this.opaque(`\`${base} -C\`, which runs a callback the rules cannot see`);
@@ -271,7 +296,9 @@ class ShellWalk {
     if (words.some((word) => hasHole(word))) return this.opaque(`\`${base}\` with arguments known only at run time`);
     const operands = words.slice(1).filter((word) => !(word.length === 1 && String(word[0]).startsWith("-")));
     if (option === -1) {
-      if (operands.length === 0 || words.some((word) => word.length === 1 && word[0] === "-s")) this.opaque(`\`${base}\` reading commands from its input`);
+      // `bash /dev/stdin <<< 'rm f'` reads its script from the request itself, like `bash -s`.
+      const fromInput = operands.length === 0 || words.some((word) => word.length === 1 && (word[0] === "-s" || word[0] === "-")) || STANDARD_INPUT.test(String(operands[0]?.[0] ?? ""));
+      if (fromInput) this.opaque(`\`${base}\` reading commands from its input`);
       return;
     }
     if (!script) return this.opaque(`\`${base} -c\` without a script`);
@@ -336,6 +363,10 @@ class ShellWalk {
     };
     visit(node);
   }
+}
+
+function redirectStarts(node: SyntaxNode): number[] {
+  return node.children.flatMap((child) => (child && REDIRECTS.has(child.type) ? [child.startIndex] : []));
 }
 
 /** `<<'E'`, `<<"E"`, `<<\E`: the body is text, nothing in it expands. */

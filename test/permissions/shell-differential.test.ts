@@ -56,6 +56,10 @@ const EXTRA = [
   "/lib64/ld-linux-x86-64.so.2 /bin/rm f", "x86_64 rm f", "i386 rm f", "linux32 rm f", "linux64 rm f", "setarch x86_64 rm f",
   "prlimit --nofile=100 rm f", "choom -n 0 -- rm f", "setpriv rm f", "capsh -- -c 'rm f'", "nice -n 1 /bin/rm f", "timeout 5 /usr/bin/rm f",
   "mapfile -C 'rm f' -c 1 <<< x", "readarray -C 'rm f' -c 1 <<< x", "mapfile -tC 'rm f' -c 1 a <<< x", "eval -- 'rm f'", "eval -- rm f",
+  // A shell reading the request's own text as its script, and variables that make a shell run code.
+  "bash 0<<<'rm f'", "bash 0< <(echo rm f)", "bash /dev/stdin <<< 'rm f'", "sh /dev/fd/0 <<< 'rm f'", "bash - <<< 'rm f'",
+  "BASH_ENV=/dev/stdin bash -c true <<< 'rm f'", "BASH_ENV=<(echo 'rm f') bash -c true", "env 'BASH_FUNC_echo%%=() { rm f; }' bash -c echo",
+  "flock /tmp/lock -c 'rm f'", "logsave /dev/null rm f", "perf stat -o /dev/null rm f",
 ];
 
 const corpus = [...PIECES.flatMap((piece) => FORMS.map((form) => form(piece))), ...EXTRA];
