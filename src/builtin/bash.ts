@@ -14,7 +14,8 @@ import { errorResult, type ToolResult } from "../tool/result.ts";
 import { BoundedOutput, pump } from "./bounded-output.ts";
 import { shellAccess } from "./shell-access.ts";
 import { ShellParser } from "./shell-parser.ts";
-import { terminateGroup } from "./process-group.ts";
+import { CALL_MARK_VARIABLE, terminateGroup } from "./process-group.ts";
+import { randomUUID } from "node:crypto";
 import { statOrUndefined } from "./text-file.ts";
 import description from "./bash.txt" with { type: "text" };
 
@@ -70,8 +71,12 @@ export function createBashTool(options: BashToolOptions = {}): Tool {
       const cwd = await statOrUndefined(context.cwd);
       if (!cwd?.isDirectory()) return errorResult(`The working directory ${context.cwd} does not exist, so the command was not run.`);
       const limitMs = timeout ?? DEFAULT_BASH_TIMEOUT_MS;
+      // Every process of the command inherits the mark, so one that leaves the group and the tree
+      // (`setsid -f`) is still found when the command is stopped.
+      const mark = randomUUID();
       const child = Bun.spawn(["bash", "-c", command], {
         cwd: context.cwd,
+        env: { ...process.env, [CALL_MARK_VARIABLE]: mark },
         detached: true,
         stdin: "ignore",
         stdout: "pipe",
@@ -85,7 +90,7 @@ export function createBashTool(options: BashToolOptions = {}): Tool {
       const stop = (reason: "timeout" | "cancelled") => {
         if (stopped) return;
         stopped = reason;
-        terminateGroup(child.pid, { graceMs: killGraceMs });
+        terminateGroup(child.pid, { graceMs: killGraceMs, mark });
       };
       const timer = setTimeout(() => stop("timeout"), limitMs);
       const onAbort = () => stop("cancelled");

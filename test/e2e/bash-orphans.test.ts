@@ -1,6 +1,7 @@
 /**
  * What a Bash call leaves behind, on the compiled daemon (a child subreaper): orphans are
- * collected as they exit, and a process that left the call's group is still stopped at a timeout.
+ * collected as they exit, and a process that left the call's group (or its whole tree) is still
+ * stopped at a timeout.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
@@ -49,6 +50,22 @@ describe("Bash orphans", () => {
     // They are re-parented to the daemon and exit at once; the reaper collects them within a few seconds.
     await waitFor(() => stateOfChildren(daemon.child.pid).filter((stat) => stat.startsWith("Z")).length < 5, "the zombies to be collected");
   });
+
+  for (const shape of ["(setsid MARKER >/dev/null 2>&1 &); sleep 100", "setsid -f MARKER >/dev/null 2>&1; sleep 100"]) {
+    test(`a process that left the command's group and tree is stopped too: ${shape}`, async () => {
+      const { daemon, client, bash } = await start();
+      await using _daemon = daemon;
+      using _client = client;
+      const marker = `sleep ${400 + Math.floor(Math.random() * 500)}.25`;
+      expect((await bash(shape.replace("MARKER", marker), 1_000)).text).toContain("timed out");
+      const alive = () => Bun.spawnSync(["pgrep", "-fx", marker]).stdout.toString().trim();
+      try {
+        await waitFor(() => alive() === "", "the detached process to be gone", 6_000);
+      } finally {
+        for (const pid of alive().split("\n").filter(Boolean)) process.kill(Number(pid), "SIGKILL");
+      }
+    });
+  }
 
   test("a setsid child still under the command is stopped with it at the timeout", async () => {
     const { daemon, client, bash } = await start();
