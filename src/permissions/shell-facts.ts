@@ -337,6 +337,10 @@ class ShellWalk {
       return;
     }
     const operator = node.children.find((child) => child !== null && !child.isNamed)?.type ?? "";
+    // `1<file` or `2<file` opens a file on an output descriptor: a later `>/dev/stdout` reopens it
+    // for writing (the path names the descriptor, not a device).
+    const fd = named(node).find((child) => child.type === "file_descriptor")?.text;
+    if ((fd === "1" || fd === "2") && (operator === "<" || operator === "<>")) this.opaque(`a file opened on descriptor ${fd} for reading`);
     for (const target of named(node).filter((child) => child.type !== "file_descriptor")) {
       if (isDescriptorTarget(operator, target.text)) continue;
       const effect = redirectEffect(operator, this.#word(target, depth), this.#cwd);

@@ -7,8 +7,13 @@ import { HOLE, hasHole, type Template } from "./star-match.ts";
 
 const WRITE_OPERATORS: ReadonlySet<string> = new Set([">", ">>", ">|", "&>", "&>>", ">&"]);
 const READ_OPERATORS: ReadonlySet<string> = new Set(["<", "<&"]);
-/** Redirect targets that are no file of the workspace. */
-const DEVICE_TARGET = /^\/dev\/(null|stdout|stderr|stdin|tty|fd\/[0-9]+)$/;
+/**
+ * Redirect targets that are no file of the workspace: the null device, the terminal, and the
+ * output descriptors. `/dev/stdin`, `/dev/fd/0` and `/dev/fd/3`… name whatever file the command
+ * opened on that descriptor (`3<victim >/dev/fd/3` writes victim), so they are unknown paths.
+ */
+const DEVICE_TARGET = /^\/dev\/(null|stdout|stderr|tty|fd\/[12])$/;
+const DESCRIPTOR_PATH = /^\/(dev\/(stdin|fd\/[0-9]+)|proc\/[^/]+\/fd\/[0-9]+)$/;
 
 /** `2>&1`, `<&3`, `>&-`: the target is a descriptor, not a file. */
 export function isDescriptorTarget(operator: string, target: string): boolean {
@@ -27,7 +32,7 @@ export type WorkingDirectory = string | undefined;
 
 export function redirectEffect(operator: string, target: Template, cwd: WorkingDirectory): RedirectEffect {
   if (target.length === 1 && DEVICE_TARGET.test(String(target[0]))) return {};
-  const path = resolvePath(target, cwd);
+  const path: Template = target.length === 1 && DESCRIPTOR_PATH.test(String(target[0])) ? [HOLE] : resolvePath(target, cwd);
   if (operator === "<>") return { read: path, write: path };
   if (READ_OPERATORS.has(operator)) return { read: path };
   if (WRITE_OPERATORS.has(operator)) return { write: path };
@@ -58,7 +63,7 @@ export function resolvePath(template: Template, cwd: WorkingDirectory): Template
   const relative = !(head === HOLE || (typeof head === "string" && head.startsWith("/")));
   if (relative && cwd === undefined) return [HOLE, "/", ...template];
   const absolute: Template = relative ? [`${cwd}/${head ?? ""}`, ...template.slice(1)] : template;
-  if (!hasHole(absolute)) return [normalize(String(absolute[0] ?? "/"))];
+  if (!hasHole(absolute)) return fold(relative ? cwd : undefined, relative ? String(head ?? "") : String(absolute[0] ?? "/"));
   let lastDotDot = -1;
   absolute.forEach((part, index) => {
     if (typeof part === "string" && /(^|\/)\.\.(\/|$)/.test(part)) lastDotDot = index;
@@ -69,12 +74,29 @@ export function resolvePath(template: Template, cwd: WorkingDirectory): Template
   return [HOLE, after, ...absolute.slice(lastDotDot + 1)];
 }
 
-function normalize(path: string): string {
-  const out: string[] = [];
-  for (const segment of path.split("/")) {
+/**
+ * `text` made absolute against `base` (a real path: the session's working directory) with `.` and
+ * `..` folded. A `..` may only take back a segment of the real base: after a segment the command
+ * wrote, which may be a symlink (`/dev/fd/../cwd`, `link/../secrets`), the kernel goes up from
+ * where the link leads, not from the text, so the path is unknown up to there: `[HOLE, rest]`.
+ */
+function fold(base: string | undefined, text: string): Template {
+  const out: { segment: string; real: boolean }[] = (base ?? "").split("/").filter((segment) => segment !== "").map((segment) => ({ segment, real: true }));
+  const segments = text.split("/");
+  for (let index = 0; index < segments.length; index++) {
+    const segment = segments[index]!;
     if (segment === "" || segment === ".") continue;
-    if (segment === "..") out.pop();
-    else out.push(segment);
+    if (segment !== "..") {
+      out.push({ segment, real: false });
+      continue;
+    }
+    if (out.length > 0 && !out[out.length - 1]!.real) {
+      // Past an unknown point, a later `..` is as unknown: keep only what follows the last one.
+      const after = segments.slice(index + 1).filter((part) => part !== "" && part !== ".");
+      const rest = after.slice(after.lastIndexOf("..") + 1);
+      return [HOLE, rest.length > 0 ? `/${rest.join("/")}` : ""];
+    }
+    out.pop();
   }
-  return `/${out.join("/")}`;
+  return [`/${out.map((entry) => entry.segment).join("/")}`];
 }
