@@ -11,6 +11,7 @@ import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
 import { requireEmbedded } from "../runtime/embedded-module.ts";
 import { compileLinearRegex, UnsupportedPatternError } from "../runtime/linear-regex.ts";
 import { tooCostlySchema, MAX_SCHEMA_EXPANSION } from "./schema-cost.ts";
+import { withLinearUniqueItems } from "./unique-items.ts";
 import { formatProblems, isPlainObject, type Validator } from "./validator.ts";
 import type { JsonSchema } from "../tool/tool.ts";
 
@@ -103,12 +104,12 @@ export class JsonSchemaCompiler {
 
 function createAjv7(): Ajv {
   const { Ajv: Draft7 } = ajvModule();
-  return withFormats(new Draft7({ allErrors: true, strict: false, validateFormats: true, code: { regExp: linearRegExp } }));
+  return withLinearUniqueItems(withFormats(new Draft7({ allErrors: true, strict: false, validateFormats: true, code: { regExp: linearRegExp } })));
 }
 
 function createAjv2020(): Ajv {
   const { Ajv2020 } = ajvModule();
-  return withFormats(new Ajv2020({ allErrors: true, strict: false, code: { regExp: linearRegExp } }));
+  return withLinearUniqueItems(withFormats(new Ajv2020({ allErrors: true, strict: false, code: { regExp: linearRegExp } })));
 }
 
 /**

@@ -18,7 +18,9 @@ const MAX_VISITS = 200_000;
 /** Keys whose values map names to schemas. */
 const SCHEMA_MAPS: ReadonlySet<string> = new Set(["properties", "patternProperties", "dependentSchemas", "dependencies", "$defs", "definitions"]);
 /** Keys of a schema whose values are data, not schemas: they cost nothing to walk. */
-const DATA_KEYS: ReadonlySet<string> = new Set(["enum", "const", "examples", "default", "description", "title", "$comment"]);
+const DATA_KEYS: ReadonlySet<string> = new Set(["examples", "default", "description", "title", "$comment"]);
+/** A regular expression is compiled by the linear engine (~0.6 ms each) and run per value: it counts as this many nodes. */
+const PATTERN_COST = 100;
 /** Keys whose value is a reference. `$recursiveRef` and `$dynamicRef` are counted as plain refs. */
 const REF_KEYS: ReadonlySet<string> = new Set(["$ref", "$recursiveRef", "$dynamicRef"]);
 const ROOT_BASE = "toolpool-schema:/root";
@@ -50,11 +52,21 @@ export function schemaExpansion(schema: unknown): number {
       // Definitions cost only where they are used.
       if (key === "$defs" || key === "definitions") continue;
       if (REF_KEYS.has(key)) total += typeof value === "string" ? refCost(value, depth, here) : Number.POSITIVE_INFINITY;
+      else if (key === "enum" || key === "const") total += dataNodes(value);
+      else if (key === "pattern") total += PATTERN_COST;
+      else if (key === "patternProperties") total += mapCost(value, depth, here) + PATTERN_COST * keyCount(value);
       else if (SCHEMA_MAPS.has(key)) total += mapCost(value, depth, here);
       else if (!DATA_KEYS.has(key)) total += cost(value, depth, here);
       if (total > MAX_SCHEMA_EXPANSION) return total;
     }
     return total;
+  };
+  // `enum` and `const` are compiled into code and compared value by value: each node counts.
+  const dataNodes = (value: unknown): number => {
+    if (++visits > MAX_VISITS) return Number.POSITIVE_INFINITY;
+    if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + dataNodes(item), 1);
+    if (typeof value === "object" && value !== null) return Object.values(value).reduce((sum: number, item) => sum + dataNodes(item), 1);
+    return 1;
   };
   // Under `properties` the keys are names ("default", "enum" are fine names): every value is a schema.
   const mapCost = (map: unknown, depth: number, base: string): number => {
@@ -79,6 +91,10 @@ export function schemaExpansion(schema: unknown): number {
     return counted;
   };
   return cost(schema, MAX_JSON_DEPTH, ROOT_BASE);
+}
+
+function keyCount(map: unknown): number {
+  return typeof map === "object" && map !== null && !Array.isArray(map) ? Object.keys(map).length : 0;
 }
 
 /** Whether a schema asks too much of a validator (see schemaExpansion). */
