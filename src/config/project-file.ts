@@ -5,7 +5,7 @@
  * approved (`toolpool trust`) is exactly what runs.
  */
 import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from "node:fs";
-import { join } from "node:path";
+import { join, sep } from "node:path";
 import { z } from "zod";
 import { mcpServerSchema, type McpServerConfig } from "./schema.ts";
 import { describeIssues } from "./load.ts";
@@ -43,6 +43,16 @@ export class ProjectFileError extends Error {
   }
 }
 
+function isInsideRoot(file: string, root: string): boolean {
+  let realRoot: string;
+  try {
+    realRoot = realpathSync(root);
+  } catch {
+    return false;
+  }
+  return file.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep);
+}
+
 /** The project file of a root: undefined when it has none; throws ProjectFileError for a bad one. */
 export function readProjectFile(root: string): ProjectFile | undefined {
   for (const name of PROJECT_FILE_NAMES) {
@@ -52,6 +62,11 @@ export function readProjectFile(root: string): ProjectFile | undefined {
       file = realpathSync(path);
     } catch {
       continue;
+    }
+    // Approval is given to a file of a project: a link to another project's approved file must not
+    // run that file's servers here, in this root, with this root's `./server.sh`.
+    if (!isInsideRoot(file, root)) {
+      throw new ProjectFileError(path, `${path} links to ${file}, outside the workspace root ${root}; a project file must lie in its root, so it was not read`);
     }
     return parseProjectFile(root, file, readBounded(file), name === ".toolpool.json");
   }

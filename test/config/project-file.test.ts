@@ -1,6 +1,6 @@
 /** Project files and the trust store: formats, bounds, refusals, and approvals pinned to content. */
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, realpathSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, realpathSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ProjectFileError, readProjectFile } from "../../src/config/project-file.ts";
 import { contentHash, TrustStore } from "../../src/config/trust-store.ts";
@@ -18,6 +18,21 @@ describe("project files", () => {
     writeFileSync(join(dir, ".toolpool.json"), text);
     expect(readProjectFile(dir)).toMatchObject({ file: join(dir, ".toolpool.json"), sha256: contentHash(text), defaultProfile: "coding" });
     expect(readProjectFile(root())).toBeUndefined();
+  });
+
+  test("a project file that links out of its root is refused: another project's approval does not run here", () => {
+    const approved = root();
+    writeFileSync(join(approved, ".toolpool.json"), JSON.stringify({ mcpServers: { s: { command: "sh", args: ["./server.sh"] } } }));
+    const other = root();
+    symlinkSync(join(approved, ".toolpool.json"), join(other, ".toolpool.json"));
+    expect(() => readProjectFile(other)).toThrow(ProjectFileError);
+    expect(() => readProjectFile(other)).toThrow(`links to ${join(approved, ".toolpool.json")}, outside the workspace root ${other}`);
+    // A link that stays inside the root is the root's own file.
+    const inside = root();
+    mkdirSync(join(inside, "config"));
+    writeFileSync(join(inside, "config", "toolpool.json"), JSON.stringify({ mcpServers: {} }));
+    symlinkSync(join(inside, "config", "toolpool.json"), join(inside, ".toolpool.json"));
+    expect(readProjectFile(inside)).toMatchObject({ root: inside, file: join(inside, "config", "toolpool.json") });
   });
 
   test("refusals name the file and the field; unknown keys in .toolpool.json are errors", () => {
