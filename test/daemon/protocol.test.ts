@@ -170,7 +170,11 @@ describe("a hostile request's error stays small", () => {
     expect(answer.error).toMatchObject({ code: -32602 });
     expect(message).toContain("and 49990 more unknown keys");
     expect(message.length).toBeLessThan(2_000);
-    // A wide array costs little to parse and stays allowed; the connection is still usable.
+    // Millions of empty arrays parse as slowly: refused the same way.
+    client.messages.length = 0;
+    client.sendLine(`{"jsonrpc":"2.0","id":6,"method":"ping","params":{"a":[${"[],".repeat(200_000)}[]]}}`);
+    expect(await client.waitFor((m) => m.id === null)).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "JSON with more than 100,000 objects and arrays" } });
+    // A wide array of numbers costs little to parse and stays allowed; the connection is still usable.
     expect((await client.request("ping", {})).result).toBeDefined();
   });
 });
