@@ -6,7 +6,7 @@
  * across runs, so a host's config keeps working.
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensurePrivateDirectory, stateDir } from "../runtime/state-dir.ts";
 
@@ -19,7 +19,11 @@ export function bridgeToken(env: NodeJS.ProcessEnv = process.env): string {
   const path = join(directory, BRIDGE_TOKEN_FILE);
   if (existsSync(path)) {
     const kept = readFileSync(path, "utf8").trim();
-    if (TOKEN.test(kept)) return kept;
+    if (TOKEN.test(kept)) {
+      // Kept private even when something widened it since.
+      chmodSync(path, 0o600);
+      return kept;
+    }
   }
   ensurePrivateDirectory(directory);
   const token = randomBytes(32).toString("base64url");

@@ -8,7 +8,7 @@
  * connect to the winner.
  */
 import { spawn } from "node:child_process";
-import { closeSync, mkdirSync, openSync, readFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, fchmodSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { NotRunningError, ToolpoolClient } from "../client/client.ts";
 import { selfCommand } from "../service/self-command.ts";
@@ -72,6 +72,8 @@ function spawnDaemon(options: LaunchOptions, logPath: string, env: NodeJS.Proces
   const args = [...prefix, "serve", "--socket", options.socketPath, ...(options.configPath ? ["--config", options.configPath] : [])];
   mkdirSync(dirname(logPath), { recursive: true, mode: 0o700 });
   const logFd = openSync(logPath, "a", 0o600);
+  // A log made by an older daemon (or by hand) may be wider: it says what the user works on.
+  fchmodSync(logFd, 0o600);
   const state: { code: number | undefined } = { code: undefined };
   try {
     const child = spawn(program!, args, { detached: true, stdio: ["ignore", "ignore", logFd], env });

@@ -5,7 +5,7 @@
  * question (`toolpool trust PATH` again), and a file approved elsewhere is not approved here.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { stateDir } from "../runtime/state-dir.ts";
 
@@ -32,6 +32,11 @@ export class TrustStore {
   entries(): Record<string, TrustEntry> {
     let text: string;
     try {
+      // Approvals someone else could have written are no approvals: fail closed. Readable by
+      // others is only narrowed (the list says which projects the user works on).
+      const status = statSync(this.path);
+      if ((status.mode & 0o022) !== 0 || (process.getuid && status.uid !== process.getuid())) return {};
+      if ((status.mode & 0o077) !== 0) chmodSync(this.path, 0o600);
       text = readFileSync(this.path, "utf8");
     } catch {
       return {};

@@ -54,6 +54,10 @@ describe("the HTTP bridge's token", () => {
     const path = join(env.XDG_STATE_HOME, "toolpool", BRIDGE_TOKEN_FILE);
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(bridgeToken(env)).toBe(first);
+    const { chmodSync } = await import("node:fs");
+    chmodSync(path, 0o644);
+    expect(bridgeToken(env)).toBe(first);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
     writeFileSync(path, "short\n");
     const replaced = bridgeToken(env);
     expect(replaced).not.toBe(first);

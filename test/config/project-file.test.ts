@@ -1,6 +1,6 @@
 /** Project files and the trust store: formats, bounds, refusals, and approvals pinned to content. */
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, realpathSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, realpathSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ProjectFileError, readProjectFile } from "../../src/config/project-file.ts";
 import { contentHash, TrustStore } from "../../src/config/trust-store.ts";
@@ -73,5 +73,16 @@ describe("the trust store", () => {
     expect(store.revoke("/p/.toolpool.json")).toBe(false);
     // Prototype keys are not approvals.
     expect(store.isTrusted("__proto__", "aa")).toBe(false);
+  });
+
+  test("a trust file others can read is narrowed; one others can write approves nothing", () => {
+    const dir = tempDir("trust-");
+    const store = new TrustStore(join(dir, "trust.json"));
+    store.trust("/p/.toolpool.json", "aa");
+    chmodSync(store.path, 0o644);
+    expect(store.isTrusted("/p/.toolpool.json", "aa")).toBe(true);
+    expect(statSync(store.path).mode & 0o777).toBe(0o600);
+    chmodSync(store.path, 0o666);
+    expect(store.isTrusted("/p/.toolpool.json", "aa")).toBe(false);
   });
 });
