@@ -17,6 +17,8 @@ import { defaultRegistryDir, ProcessRegistry } from "../mcp/process-registry.ts"
 
 /** Between SIGTERM to leftover descendants at stop and SIGKILL to those still there. */
 const DESCENDANT_GRACE_MS = 500;
+/** Looks after the SIGKILL for processes started while the others were stopping. */
+const MAX_STOP_ROUNDS = 5;
 
 export interface ProcessLifecycle {
   readonly registry: ProcessRegistry;
@@ -46,6 +48,14 @@ export function startProcessLifecycle(logger: Logger, env: NodeJS.ProcessEnv): P
         const deadline = Date.now() + DESCENDANT_GRACE_MS;
         while (Date.now() < deadline && left.some((entry) => startTimeOf(entry.pid) === entry.startTime)) await Bun.sleep(20);
         signalAll(left, "SIGKILL");
+        // A process that answered SIGTERM by starting another (a trap that runs `setsid x &`) made
+        // it after the first look: look again until nothing is left, a few times at most.
+        for (let round = 0; round < MAX_STOP_ROUNDS; round++) {
+          const late = descendantsOf(process.pid);
+          if (late.length === 0) break;
+          signalAll(late, "SIGKILL");
+          await Bun.sleep(20);
+        }
       }
       registry.close();
     },

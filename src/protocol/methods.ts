@@ -37,7 +37,7 @@ export const sessionPermissionsSchema = z.strictObject({
 
 /** PATH_MAX: a longer root or cwd cannot name a directory. */
 const MAX_PATH_CHARS = 4096;
-const MAX_OUTPUT_SCHEMA_CHARS = 256 * 1024;
+const MAX_OUTPUT_SCHEMA_CHARS = 64 * 1024;
 
 export const sessionParams = z.lazy(() =>
   z.strictObject({

@@ -60,7 +60,7 @@ describe("StructuredOutput over the socket", () => {
     const message = async (params: Record<string, unknown>) => ((await client.request("toolpool/session", params)).error as { message: string } | undefined)?.message ?? "";
     expect(await message({ attributes: { big: "x".repeat(5_000_000) } })).toContain("attributes");
     expect(await message({ attributes: Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`k${i}`, i])) })).toContain("at most 64 attributes");
-    expect(await message({ outputSchema: { type: "object", description: "x".repeat(300_000) } })).toContain("at most 256 KB");
+    expect(await message({ outputSchema: { type: "object", description: "x".repeat(70_000) } })).toContain("at most 64 KB");
     expect(await message({ cwd: `/${"a".repeat(5_000)}` })).toContain("cwd");
     const { sessionId } = (await client.request("toolpool/session", { attributes: Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`a${i}`, i])) })).result as { sessionId: string };
     expect(await message({ sessionId, attributes: Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`b${i}`, i])) })).toContain("a session keeps at most 64 attributes");

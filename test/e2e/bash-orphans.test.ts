@@ -81,4 +81,22 @@ describe("Bash orphans", () => {
       for (const pid of alive().split("\n").filter(Boolean)) process.kill(Number(pid), "SIGKILL");
     }
   });
+
+  test("a process that starts another when the daemon's SIGTERM reaches it does not outlive the daemon", async () => {
+    const { daemon, client, bash } = await start();
+    using _client = client;
+    const first = `sleep ${400 + Math.floor(Math.random() * 500)}.75`;
+    const late = `sleep ${400 + Math.floor(Math.random() * 500)}.85`;
+    const trapper = `trap "setsid ${late} >/dev/null 2>&1 &" TERM; while :; do sleep 0.05; done`;
+    expect((await bash(`(setsid ${first} >/dev/null 2>&1 &); (setsid bash -c '${trapper}' >/dev/null 2>&1 &); echo started`)).text).toContain("started");
+    await Bun.sleep(300);
+    daemon.child.kill("SIGTERM");
+    await daemon.child.exited;
+    const alive = (pattern: string) => Bun.spawnSync(["pgrep", "-f", pattern]).stdout.toString().split("\n").filter(Boolean);
+    try {
+      await waitFor(() => [first, late, "trap \"setsid"].every((pattern) => alive(pattern).length === 0), "every process to be gone", 5_000);
+    } finally {
+      for (const pattern of [first, late, trapper]) for (const pid of alive(pattern)) process.kill(Number(pid), "SIGKILL");
+    }
+  });
 });
