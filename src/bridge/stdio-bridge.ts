@@ -30,6 +30,17 @@ export async function runStdioBridge(options: StdioBridgeOptions): Promise<void>
   stdin.once("close", () => ended.resolve());
   server.onclose = () => ended.resolve();
   await server.connect(transport);
+  // The SDK's transport drops a line that is not JSON, or not one JSON-RPC message (a batch), and
+  // the host waits for an answer that never comes. JSON-RPC says to answer it, with a null id.
+  const reported = server.onerror;
+  server.onerror = (error) => {
+    const code = error instanceof SyntaxError ? -32700 : error.name === "ZodError" ? -32600 : undefined;
+    if (code !== undefined) {
+      const message = code === -32700 ? "Parse error: the line is not valid JSON" : "Invalid request: expected one JSON-RPC 2.0 message per line (batches are not supported)";
+      stdout.write(`${JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } })}\n`);
+    }
+    reported?.(error);
+  };
   await ended.promise;
   options.bridge.close();
   await server.close().catch(() => {});

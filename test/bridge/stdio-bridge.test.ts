@@ -59,13 +59,19 @@ describe("toolpool mcp on stdio (a child process, as hosts run it)", () => {
     );
     child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
     child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" })}\n`);
+    // Not JSON, and a batch: each answered with a null id (JSON-RPC), not dropped in silence.
+    child.stdin.write("this is not json\n");
+    child.stdin.write(`${JSON.stringify([{ jsonrpc: "2.0", id: 3, method: "ping" }])}\n`);
     await child.stdin.flush();
     child.stdin.end();
     const [stdout, code] = await Promise.all([new Response(child.stdout).text(), child.exited]);
     const lines = stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(lines.map((line) => line.id)).toEqual([1, 2]);
-    expect(lines[0]?.result).toMatchObject({ serverInfo: { name: "toolpool" }, capabilities: { tools: { listChanged: true } } });
-    expect(lines[1]).toEqual({ jsonrpc: "2.0", id: 2, result: {} });
+    // The refusals are answered at once, the requests when the daemon answers: ids say which is which.
+    const answered = lines.filter((line) => line.id !== null);
+    expect(answered.map((line) => line.id)).toEqual([1, 2]);
+    expect(lines.filter((line) => line.id === null).map((line) => (line.error as { code: number }).code)).toEqual([-32700, -32600]);
+    expect(answered[0]?.result).toMatchObject({ serverInfo: { name: "toolpool" }, capabilities: { tools: { listChanged: true } } });
+    expect(answered[1]).toEqual({ jsonrpc: "2.0", id: 2, result: {} });
     expect(code).toBe(0);
   });
 
