@@ -48,6 +48,15 @@ const MAX_SCRIPT_NESTING = 3;
 const STANDARD_INPUT = /^\/(dev\/stdin|dev\/fd\/0|proc\/(self|\d+)\/fd\/0)$/;
 /** Assignments that make a shell run code: its startup file, exported functions, the prompt hook. */
 const CODE_VARIABLES = /^(BASH_ENV|ENV|BASH_FUNC_[^=]*|PROMPT_COMMAND|PS0)=/;
+/**
+ * Builtins that read a word of theirs as a variable name or an arithmetic expression, where bash
+ * evaluates a subscript's `$(…)` (checked against bash: printf -v, read, declare/typeset/local,
+ * test -v), with the ones that take names the same way, and the two that run a builtin by name.
+ */
+const EVALUATING_BUILTINS: ReadonlySet<string> = new Set([
+  "printf", "read", "declare", "typeset", "local", "export", "readonly", "unset", "test", "[", "let",
+  "mapfile", "readarray", "getopts", "wait", "shift", "return", "exit", "break", "continue", "ulimit", "builtin", "command",
+]);
 /** Command-substitution syntax left in literal text (quoted, or from a variable name). */
 const SUBSTITUTION_TEXT = /\$\(|`/;
 /** Paths kept per command line; past this it is opaque rather than half-checked. */
@@ -234,7 +243,11 @@ class ShellWalk {
   }
 
   #simple(assignments: Template[], words: Template[], depth = 0): void {
-    this.#evaluatedLater([...assignments, ...words]);
+    // Only the shell evaluates text again: an assignment's value, and the words of the builtins
+    // that take variable names or arithmetic. A program's arguments (`git commit -m 'use `x`'`) are
+    // handed over as they are.
+    const head = words[0]?.length === 1 ? String(words[0][0]) : undefined;
+    this.#evaluatedLater(head !== undefined && EVALUATING_BUILTINS.has(head) ? [...assignments, ...words] : assignments);
     // BASH_ENV, ENV and exported functions make the next shell run code no word of this line shows.
     if ([...assignments, ...words].some((word) => typeof word[0] === "string" && CODE_VARIABLES.test(word[0]))) {
       this.opaque("a variable that makes a shell run code (BASH_ENV, ENV, BASH_FUNC_…, PROMPT_COMMAND)");
