@@ -16,7 +16,7 @@
  */
 import { constants, readlinkSync, type Stats } from "node:fs";
 import { open, realpath, stat, type FileHandle } from "node:fs/promises";
-import { isInside } from "./workspace-paths.ts";
+import { isInside } from "../runtime/path-inside.ts";
 
 export const PROC_FD_DIRECTORY = "/proc/self/fd";
 /** Bytes asked of the kernel per read when streaming or reading whole. */

@@ -11,6 +11,7 @@ import { lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { isAbsolute, join, resolve, sep } from "node:path";
 import type { PermissionDecision, ToolContext } from "../tool/tool.ts";
 import { pathLimitProblem } from "./path-limits.ts";
+import { isInside } from "../runtime/path-inside.ts";
 
 /** Linux gives up after 40 links in one lookup; so do we. */
 const MAX_SYMLINK_HOPS = 40;
@@ -78,13 +79,6 @@ export function resolveInWorkspace(filePath: string, context: WorkspaceContext, 
     `${filePath} resolves${how} to ${real}, which is outside the workspace roots (${roots.join(", ")}). ` +
       "File tools only touch paths inside those directories.",
   );
-}
-
-/** Whether `path` is `root` itself or lies beneath it. */
-export function isInside(path: string, root: string): boolean {
-  if (path === root) return true;
-  const prefix = root.endsWith(sep) ? root : root + sep;
-  return path.startsWith(prefix);
 }
 
 export function realRoots(roots: readonly string[]): string[] {

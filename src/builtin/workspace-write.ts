@@ -20,7 +20,7 @@ import { constants, type Stats } from "node:fs";
 import { lstat, mkdir, open, realpath, rename, unlink, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { descriptorPath, PROC_FD_DIRECTORY, specialKind } from "./workspace-file.ts";
-import { isInside } from "./workspace-paths.ts";
+import { isInside } from "../runtime/path-inside.ts";
 
 export type WriteOutcome = { ok: true; created: boolean; bytes: number } | { ok: false; reason: string };
 

@@ -5,11 +5,12 @@
  * approved (`toolpool trust`) is exactly what runs.
  */
 import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from "node:fs";
-import { join, sep } from "node:path";
+import { join } from "node:path";
 import { z } from "zod";
 import { mcpServerSchema, type McpServerConfig } from "./schema.ts";
 import { describeIssues } from "./load.ts";
 import { contentHash } from "./trust-store.ts";
+import { isInside } from "../runtime/path-inside.ts";
 
 export const PROJECT_FILE_NAMES = [".toolpool.json", ".mcp.json"] as const;
 const MAX_PROJECT_FILE_BYTES = 1024 * 1024;
@@ -50,7 +51,7 @@ function isInsideRoot(file: string, root: string): boolean {
   } catch {
     return false;
   }
-  return file.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep);
+  return file !== realRoot && isInside(file, realRoot);
 }
 
 /** The project file of a root: undefined when it has none; throws ProjectFileError for a bad one. */

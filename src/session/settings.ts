@@ -4,7 +4,7 @@
  * against the same truth; a root that does not exist is refused with the field named.
  */
 import { realpathSync, statSync } from "node:fs";
-import { isAbsolute, resolve, sep } from "node:path";
+import { isAbsolute, resolve } from "node:path";
 import type { z } from "zod";
 import type { Config } from "../config/schema.ts";
 import { SettingsError } from "../runtime/errors.ts";
@@ -14,6 +14,7 @@ import type { sessionParams } from "../protocol/methods.ts";
 import { ProfileError, resolveProfile, type ResolvedProfile } from "../pool/profile.ts";
 import type { AnnouncementStyle, Provider, RuntimeSnapshot, SessionSettings } from "./session.ts";
 import { MAX_SESSION_ATTRIBUTES } from "../protocol/limits.ts";
+import { isInside } from "../runtime/path-inside.ts";
 
 export type SessionRequest = z.output<typeof sessionParams>;
 
@@ -154,11 +155,6 @@ export function operatorRoots(config: Pick<Config, "workspaceRoots">, daemonCwd:
       return [];
     }
   });
-}
-
-/** Whether `path` is `root` or inside it (both real paths). */
-export function isInside(path: string, root: string): boolean {
-  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 }
 
 /**
