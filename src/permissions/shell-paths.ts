@@ -10,10 +10,10 @@ const READ_OPERATORS: ReadonlySet<string> = new Set(["<", "<&"]);
 /**
  * Redirect targets that are no file of the workspace: the null device, the terminal, and the
  * output descriptors. `/dev/stdin`, `/dev/fd/0` and `/dev/fd/3`… name whatever file the command
- * opened on that descriptor (`3<victim >/dev/fd/3` writes victim), so they are unknown paths.
+ * opened on that descriptor (`3<victim >/dev/fd/3` writes victim): like every path through
+ * /proc or /dev/fd (aliasFree), they are unknown.
  */
 const DEVICE_TARGET = /^\/dev\/(null|stdout|stderr|tty|fd\/[12])$/;
-const DESCRIPTOR_PATH = /^\/(dev\/(stdin|fd\/[0-9]+)|proc\/[^/]+\/fd\/[0-9]+)$/;
 
 /** `2>&1`, `<&3`, `>&-`: the target is a descriptor, not a file. */
 export function isDescriptorTarget(operator: string, target: string): boolean {
@@ -32,7 +32,7 @@ export type WorkingDirectory = string | undefined;
 
 export function redirectEffect(operator: string, target: Template, cwd: WorkingDirectory): RedirectEffect {
   if (target.length === 1 && DEVICE_TARGET.test(String(target[0]))) return {};
-  const path: Template = target.length === 1 && DESCRIPTOR_PATH.test(String(target[0])) ? [HOLE] : resolvePath(target, cwd);
+  const path = aliasFree(resolvePath(target, cwd));
   if (operator === "<>") return { read: path, write: path };
   if (READ_OPERATORS.has(operator)) return { read: path };
   if (WRITE_OPERATORS.has(operator)) return { write: path };
