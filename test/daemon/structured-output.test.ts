@@ -65,4 +65,20 @@ describe("StructuredOutput over the socket", () => {
     const { sessionId } = (await client.request("toolpool/session", { attributes: Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`a${i}`, i])) })).result as { sessionId: string };
     expect(await message({ sessionId, attributes: Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`b${i}`, i])) })).toContain("a session keeps at most 64 attributes");
   });
+
+  test("uniqueItems over 30,000 small arrays is answered, and another client is served meanwhile", async () => {
+    await using harness = await startTestDaemon({ builtins: [echoTool] });
+    using client = await RawClient.open(harness.socketPath);
+    using other = await RawClient.open(harness.socketPath);
+    const { sessionId } = (await client.request("toolpool/session", { outputSchema: { type: "object", properties: { a: { type: "array", uniqueItems: true } } } })).result as { sessionId: string };
+    const items = Array.from({ length: 30_000 }, (_, i) => [i]);
+    const [unique, repeated, ping] = await Promise.all([
+      client.request("toolpool/call", { sessionId, name: "StructuredOutput", input: { a: items } }),
+      client.request("toolpool/call", { sessionId, name: "StructuredOutput", input: { a: [...items, [7]] } }),
+      other.request("ping"),
+    ]);
+    expect((unique.result as { isError: boolean }).isError).toBe(false);
+    expect((repeated.result as { isError: boolean; content: { text: string }[] }).content[0]!.text).toContain("must NOT have duplicate items");
+    expect(ping.result).toEqual({});
+  });
 });
