@@ -139,7 +139,7 @@ export function startHttpBridge(options: HttpBridgeOptions): HttpBridge {
 
   const handle = async (request: Request): Promise<Response> => {
     const verdict = checkLoopbackRequest(request.headers);
-    if (!verdict.allowed) return forbiddenResponse(verdict.reason ?? "not a loopback request");
+    if (!verdict.allowed) return forbiddenResponse(verdict.reason ?? "not a loopback request", verdict.status);
     if (!authorized(request, options.token)) {
       return rpcError(401, "Unauthorized: this bridge needs its token, in the path (/mcp/<token>) or as Authorization: Bearer <token>; `toolpool mcp --http` prints the URL");
     }

@@ -1,6 +1,17 @@
-/** Human output for the CLI: short, aligned, no colour codes when not on a terminal. */
+/**
+ * Human output for the CLI: short, aligned, no colour codes when not on a terminal. Every field
+ * that came from a file, a config or a server goes through `field` (escaped, one line); the CLI's
+ * sink escapes whole outputs again (runtime/terminal-text.ts), so a printer that forgets still
+ * sends no control sequence.
+ */
+import { escapeTerminal } from "../runtime/terminal-text.ts";
 import { loginCommand } from "../protocol/login-command.ts";
 import type { ServerSummary, StatusResult, ToolsResult } from "../protocol/methods.ts";
+
+/** One value from outside, shown on one line with every control character visible. */
+export function field(text: string): string {
+  return escapeTerminal(text);
+}
 
 export function formatStatus(status: StatusResult): string {
   const lines = [
@@ -29,8 +40,9 @@ export function formatStatus(status: StatusResult): string {
 const TOOL_NAME_COLUMN = 40;
 
 export function formatTools(result: ToolsResult): string {
-  const width = Math.min(TOOL_NAME_COLUMN, Math.max(4, ...result.tools.map((tool) => tool.name.length)));
-  const lines = result.tools.map((tool) => {
+  const tools = result.tools.map((tool) => ({ ...tool, name: field(tool.name), ...(tool.server !== undefined && { server: field(tool.server) }) }));
+  const width = Math.min(TOOL_NAME_COLUMN, Math.max(4, ...tools.map((tool) => tool.name.length)));
+  const lines = tools.map((tool) => {
     const flags = [
       tool.deferred ? "deferred" : "core",
       tool.readOnly ? "read-only" : "",
@@ -46,7 +58,7 @@ export function formatTools(result: ToolsResult): string {
     return `${name}  [${flags}] ${summary}`.trimEnd();
   });
   for (const collision of result.collisions) {
-    lines.push(`! name collision on ${collision.name}: kept ${collision.kept}, dropped ${collision.dropped.join(", ")}`);
+    lines.push(`! name collision on ${field(collision.name)}: kept ${field(collision.kept)}, dropped ${collision.dropped.map(field).join(", ")}`);
   }
   lines.push(plural(result.tools.length, "tool"));
   return lines.join("\n");
@@ -62,7 +74,7 @@ export function firstSentence(text: string): string {
   const line = (text.split("\n").find((candidate) => candidate.trim() !== "") ?? "").trim().replace(/\s+/g, " ");
   const end = line.search(/\.(\s|$)/);
   const sentence = end === -1 ? line : line.slice(0, end + 1);
-  return sentence.length > 80 ? `${sentence.slice(0, 77)}...` : sentence;
+  return field(sentence.length > 80 ? `${sentence.slice(0, 77)}...` : sentence);
 }
 
 export function formatDuration(ms: number): string {
@@ -75,9 +87,10 @@ export function formatDuration(ms: number): string {
 
 export function formatServers(servers: readonly ServerSummary[]): string {
   if (servers.length === 0) return "no MCP servers configured";
-  const width = Math.min(32, Math.max(4, ...servers.map((server) => server.name.length)));
+  const width = Math.min(32, Math.max(4, ...servers.map((server) => field(server.name).length)));
   const lines: string[] = [];
   for (const server of servers) {
+    const name = field(server.name);
     const facts = [
       `${plural(server.toolCount, "tool")}${server.stale ? " (cached)" : ""}`,
       server.transport,
@@ -86,10 +99,10 @@ export function formatServers(servers: readonly ServerSummary[]): string {
       server.restarts > 0 ? plural(server.restarts, "restart") : "",
       server.inFlight > 0 ? `${plural(server.inFlight, "call")} running` : "",
     ].filter(Boolean);
-    lines.push(`${server.name.padEnd(width)}  ${server.state.padEnd(9)}  ${facts.join(", ")}`);
-    if (server.reason) lines.push(`${" ".repeat(width)}  ${server.reason}`);
+    lines.push(`${name.padEnd(width)}  ${server.state.padEnd(9)}  ${facts.join(", ")}`);
+    if (server.reason) lines.push(`${" ".repeat(width)}  ${field(server.reason)}`);
     if (server.nextRetryAt) lines.push(`${" ".repeat(width)}  next attempt at ${server.nextRetryAt}`);
-    if (server.changedTools.length > 0) lines.push(`${" ".repeat(width)}  changed since first seen: ${server.changedTools.join(", ")}`);
+    if (server.changedTools.length > 0) lines.push(`${" ".repeat(width)}  changed since first seen: ${server.changedTools.map(field).join(", ")}`);
   }
   return lines.join("\n");
 }

@@ -5,6 +5,7 @@ import type { ClientCommandOptions } from "./commands.ts";
 import { ExitCode, UsageError } from "./exit-codes.ts";
 import { nearestKey } from "../config/issue-text.ts";
 import { COMMAND_USAGE, commandOf, misplacedOptions } from "./usage.ts";
+import { escapeTerminal } from "../runtime/terminal-text.ts";
 
 // Each command's module is loaded when that command runs: `serve` never pays for the watch view,
 // the service writer or the MCP server bridge, and a client command never loads the daemon.
@@ -75,8 +76,9 @@ const VALUED_OPTIONS: ReadonlySet<string> = new Set(["socket", "config", "max", 
 const KNOWN_OPTIONS: ReadonlySet<string> = new Set([...VALUED_OPTIONS, "json", "demo", "watch", "write", "move"]);
 
 export async function runCli(argv: readonly string[]): Promise<number> {
-  const out = (text: string) => process.stdout.write(`${text}\n`);
-  const err = (text: string) => process.stderr.write(`${text}\n`);
+  // Every printer's text ends here: what files, configs and servers put in it is shown escaped.
+  const out = (text: string) => process.stdout.write(`${escapeTerminal(text, { keepLines: true })}\n`);
+  const err = (text: string) => process.stderr.write(`${escapeTerminal(text, { keepLines: true })}\n`);
   // `--help` wins even where an option would take it as its value (`mcp --http --help`).
   const helpAsked = argv.findIndex((word) => word === "--help" || word === "-h");
   if (helpAsked !== -1 && !argv.slice(0, helpAsked).includes("--")) {

@@ -16,6 +16,7 @@ import { ExitCode } from "./exit-codes.ts";
 import { renderWatch, type TokenFacts, type WatchSnapshot } from "./watch-view.ts";
 import { UNRECORDED_CLIENT_NAME } from "../usage/daemon-usage.ts";
 import { firstRequestTokens, TOKEN_COUNTER } from "../usage/token-estimate.ts";
+import { escapeTerminal } from "../runtime/terminal-text.ts";
 
 export const WATCH_SESSION_ID = "toolpool-status-watch";
 const METHOD_NOT_FOUND = -32601;
@@ -56,6 +57,7 @@ export async function watchStatus(options: WatchOptions = {}): Promise<number> {
         probe.reset();
         lines = [`toolpool: no daemon is answering on ${socketPath} — retrying every second`, "", "q or Ctrl-C quits"];
       }
+      lines = lines.map((line) => escapeTerminal(line));
       output.write(tty ? `${ESC}H${lines.map((line) => `${line}${ESC}K`).join("\n")}\n${ESC}J` : `${lines.join("\n")}\n\n`);
       await sleep(options.intervalMs ?? 1_000, stop.signal);
     }

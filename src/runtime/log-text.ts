@@ -4,6 +4,8 @@
  * Field values come from clients and MCP servers (tool names, stderr, reasons), so every control
  * character is escaped: a value can neither break the line nor send escape sequences to the terminal.
  */
+import { escapeTerminal } from "./terminal-text.ts";
+
 /** The levels of a log event, least severe first. */
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
@@ -27,10 +29,10 @@ export function formatTextLine(
 ): string {
   const clock = `${pad(time.getHours())}:${pad(time.getMinutes())}:${pad(time.getSeconds())}.${String(time.getMilliseconds()).padStart(3, "0")}`;
   const label = options.color ? `${COLOR[level]}${LABEL[level]}${RESET}` : LABEL[level];
-  const parts = [clock, label, escapeControl(message)];
+  const parts = [clock, label, escapeTerminal(message)];
   for (const [key, value] of Object.entries(fields ?? {})) {
     if (value === undefined) continue;
-    parts.push(`${escapeControl(key)}=${formatValue(value)}`);
+    parts.push(`${escapeTerminal(key)}=${formatValue(value)}`);
   }
   return `${parts.join(" ")}\n`;
 }
@@ -38,7 +40,7 @@ export function formatTextLine(
 function formatValue(value: unknown): string {
   const text = typeof value === "string" ? value : stringify(value);
   const bounded = text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS)}… (${text.length} chars)` : text;
-  const escaped = escapeControl(bounded);
+  const escaped = escapeTerminal(bounded);
   // Quote what would not read as one token: spaces, quotes, `=`, or nothing at all.
   return typeof value === "string" && (escaped === "" || /[\s"=]/.test(escaped)) ? `"${escaped.replaceAll('"', '\\"')}"` : escaped;
 }
@@ -50,16 +52,6 @@ function stringify(value: unknown): string {
   } catch {
     return String(value);
   }
-}
-
-/** C0 controls, DEL and C1 controls (a lone 0x9b starts an escape sequence on some terminals). */
-function escapeControl(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (char) => {
-    if (char === "\n") return "\\n";
-    if (char === "\t") return "\\t";
-    if (char === "\r") return "\\r";
-    return `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
-  });
 }
 
 function pad(value: number): string {

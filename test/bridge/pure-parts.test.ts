@@ -32,14 +32,21 @@ describe("DNS-rebinding guard", () => {
   });
 
   test("a foreign Host, a foreign or opaque Origin, or no Host at all is refused", () => {
-    expect(verdict({})).toEqual({ allowed: false, reason: "missing Host header" });
-    expect(verdict({ host: "evil.example.com" })).toEqual({ allowed: false, reason: 'Host "evil.example.com" is not a loopback host' });
+    expect(verdict({})).toEqual({ allowed: false, status: 400, reason: "missing Host header" });
+    expect(verdict({ host: "evil.example.com" })).toEqual({ allowed: false, status: 403, reason: 'Host "evil.example.com" is not a loopback host' });
     expect(verdict({ host: "127.0.0.1.evil.example:80" }).allowed).toBe(false);
     expect(verdict({ host: "localhost:1", origin: "https://evil.example.com" })).toEqual({
       allowed: false,
+      status: 403,
       reason: 'Origin "https://evil.example.com" is not a loopback origin',
     });
     expect(verdict({ host: "localhost:1", origin: "null" }).allowed).toBe(false);
+  });
+
+  test("a Host that is not host[:port] at all is a 400, named, whatever loopback name it starts with", () => {
+    for (const host of ["localhost/x", "localhost:99999", "localhost:abc", "[::1", "localhost@evil", "user@localhost", "localhost:80:80", "%", "localhost#x", "localhost?x", "[::1]:x", "localhost:-1"]) {
+      expect({ host, verdict: verdict({ host }) }).toEqual({ host, verdict: { allowed: false, status: 400, reason: `malformed Host header ${JSON.stringify(host)}` } });
+    }
   });
 });
 
