@@ -10,7 +10,7 @@ import type { z } from "zod";
 import { readRegularFileSync } from "../runtime/bounded-file.ts";
 import { describeIssue } from "./issue-text.ts";
 import { JsonTextError, parseJsonText } from "./json-text.ts";
-import { configSchema, type Config } from "./schema.ts";
+import { configSchema, reservedServerNameProblem, type Config } from "./schema.ts";
 import { BUILTIN_TOOL_GROUPS, expandEntries, ProfileError, resolveProfile } from "../pool/profile.ts";
 
 /** A config is a page of JSON; past this it is a mistake (or a device), not a config. */
@@ -73,6 +73,8 @@ function checkWorkspaceRoots(config: Config, origin: string): void {
 }
 
 export function parseConfig(raw: unknown, origin: string): Config {
+  const reserved = reservedServerNameProblem((raw as { mcpServers?: unknown } | null)?.mcpServers, `config ${origin} is invalid: mcpServers`);
+  if (reserved) throw new ConfigError(reserved);
   const parsed = configSchema.safeParse(raw);
   if (parsed.success) {
     checkProfiles(parsed.data, origin);

@@ -7,7 +7,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { mcpServerSchema, type McpServerConfig } from "./schema.ts";
+import { mcpServerSchema, reservedServerNameProblem, type McpServerConfig } from "./schema.ts";
 import { describeIssues } from "./load.ts";
 import { contentHash } from "./trust-store.ts";
 import { isInside } from "../runtime/path-inside.ts";
@@ -81,6 +81,8 @@ export function parseProjectFile(root: string, file: string, bytes: Buffer, ownF
   } catch (error) {
     throw new ProjectFileError(file, `project file ${file} is not valid JSON: ${(error as Error).message}`);
   }
+  const reserved = reservedServerNameProblem((raw as { mcpServers?: unknown } | null)?.mcpServers, `project file ${file} is invalid: mcpServers`);
+  if (reserved) throw new ProjectFileError(file, reserved);
   const parsed = (ownFormat ? toolpoolFileSchema : mcpJsonSchema).safeParse(raw);
   if (!parsed.success) throw new ProjectFileError(file, `project file ${file} is invalid:\n${describeIssues(parsed.error.issues)}`);
   const data = parsed.data as { mcpServers: Record<string, McpServerConfig>; defaultProfile?: string };

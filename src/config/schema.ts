@@ -130,3 +130,16 @@ export const configSchema = z.strictObject({
 
 export type Config = z.output<typeof configSchema>;
 export type McpServerConfig = z.output<typeof mcpServerSchema>;
+
+/**
+ * `__proto__` cannot be a server name: a JavaScript object does not keep it as data everywhere a
+ * config passes (the schema drops it without a word; an assignment makes it a prototype). So it is
+ * refused by name, before the schema sees it. `constructor`, `toString` and the like are ordinary.
+ */
+export const RESERVED_SERVER_NAME = "__proto__";
+
+/** The message for a `mcpServers` (or `servers`) object that holds the reserved name; undefined when it does not. */
+export function reservedServerNameProblem(servers: unknown, where: string): string | undefined {
+  if (typeof servers !== "object" || servers === null || !Object.hasOwn(servers, RESERVED_SERVER_NAME)) return undefined;
+  return `${where}: "${RESERVED_SERVER_NAME}" cannot be a server name (JavaScript reserves it); rename that server`;
+}

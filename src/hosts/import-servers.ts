@@ -7,6 +7,8 @@ import { readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, resolve } from "node:path";
 import { JsonTextError, parseJsonText } from "../config/json-text.ts";
+import { RESERVED_SERVER_NAME } from "../config/schema.ts";
+import { jsonShapeProblem } from "../protocol/line-framer.ts";
 import { convertServer, isToolpoolBridge, toolpoolName } from "./convert-server.ts";
 import { detectFormat, type FileFormat, type HostFile, type HostName, type HostPlaces } from "./host-files.ts";
 
@@ -39,6 +41,10 @@ export interface ImportResult {
 
 export class HostFileError extends Error {}
 
+/** A host's config nests a few levels (projects → servers → env); far past that is hostile or broken. */
+export const MAX_HOST_FILE_DEPTH = 64;
+const MAX_HOST_FILE_MEMBERS = 200_000;
+
 /** The raw server entries of one file, in its own layout. */
 export function readHostFile(path: string, format?: FileFormat): { format: FileFormat; host: HostName; content: Record<string, unknown> } {
   let size: number;
@@ -51,9 +57,14 @@ export function readHostFile(path: string, format?: FileFormat): { format: FileF
   let content: unknown;
   try {
     const text = readFileSync(path, "utf8");
+    // Before any parser: a 100,000-deep file would overflow the stack of the native one and of
+    // every recursive step after it (conversion, comparison, writing back).
+    const shape = jsonShapeProblem(text, MAX_HOST_FILE_DEPTH, MAX_HOST_FILE_MEMBERS);
+    if (shape) throw new HostFileError(`${path} holds ${shape}; a host's MCP config never does, so it was not read`);
     // Plain JSON (every host but the editors' JSONC) takes the fast native parser.
     content = parseFast(text) ?? parseJsonText(text, { comments: true });
   } catch (error) {
+    if (error instanceof HostFileError) throw error;
     if (error instanceof JsonTextError) throw new HostFileError(`${path} is not valid JSON: ${error.message}`);
     throw new HostFileError(`cannot read ${path}: ${(error as Error).message}`);
   }
@@ -100,7 +111,9 @@ export function nearestProject(projects: Record<string, unknown>, cwd: string): 
 }
 
 export function importFiles(files: readonly HostFile[], places: HostPlaces, skipUnreadable = false): ImportResult {
-  const result: ImportResult = { mcpServers: {}, servers: [], files: [], notes: [], collisions: [] };
+  // Server names are data: `__proto__` or `constructor` is a name like any other, never a
+  // property of Object.prototype that reads as "already taken".
+  const result: ImportResult = { mcpServers: Object.create(null) as ImportResult["mcpServers"], servers: [], files: [], notes: [], collisions: [] };
   const home = places.env.HOME || homedir();
   for (const file of files) {
     let read: ReturnType<typeof readHostFile>;
@@ -122,6 +135,10 @@ export function importFiles(files: readonly HostFile[], places: HostPlaces, skip
     const projectDir = isProjectFile(file, format, home) ? projectRoot(file.path) : undefined;
     if (entries.length > MAX_SERVERS_PER_FILE) result.notes.push(`${file.path}: ${entries.length} servers; only the first ${MAX_SERVERS_PER_FILE} are read`);
     for (const [hostName, raw] of entries.slice(0, MAX_SERVERS_PER_FILE)) {
+      if (toolpoolName(hostName) === RESERVED_SERVER_NAME) {
+        result.notes.push(`${file.path}: ${hostName}: not imported: "${RESERVED_SERVER_NAME}" cannot be a server name (JavaScript reserves it); rename it in that file, or add it to your config under another name`);
+        continue;
+      }
       if (typeof raw === "object" && raw !== null && isToolpoolBridge(raw as Record<string, unknown>)) {
         result.notes.push(`${file.path}: ${hostName}: this is toolpool's own bridge (toolpool mcp); not imported`);
         continue;
@@ -142,7 +159,7 @@ export function importFiles(files: readonly HostFile[], places: HostPlaces, skip
 
 /** Where an imported server goes: its name, or NAME-HOST (then NAME-HOST-2, …) when taken by another. */
 function place(result: ImportResult, name: string, config: Record<string, unknown>, host: HostName, file: string): string | undefined {
-  const existing = result.mcpServers[name];
+  const existing = Object.hasOwn(result.mcpServers, name) ? result.mcpServers[name] : undefined;
   if (existing === undefined) {
     result.mcpServers[name] = config;
     return name;
@@ -152,7 +169,7 @@ function place(result: ImportResult, name: string, config: Record<string, unknow
     result.collisions.push(`${name}: the same server is in ${from} and ${file}; imported once`);
     return undefined;
   }
-  const renamed = freeName(`${name}-${host}`, (candidate) => candidate in result.mcpServers);
+  const renamed = freeName(`${name}-${host}`, (candidate) => Object.hasOwn(result.mcpServers, candidate));
   result.mcpServers[renamed] = config;
   result.collisions.push(`${name}: ${file} has a different server of that name than ${from}; imported as ${renamed}`);
   return renamed;

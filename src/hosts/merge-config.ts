@@ -31,10 +31,11 @@ export function readConfigObject(path: string): Record<string, unknown> {
 
 export function mergeIntoConfig(configPath: string, servers: readonly ImportedServer[], now?: Date): MergeOutcome {
   const config = readConfigObject(configPath);
-  const existing = { ...((config.mcpServers as Record<string, unknown> | undefined) ?? {}) };
+  // Null-prototype: a server named `__proto__` or `constructor` is a key like any other.
+  const existing: Record<string, unknown> = Object.assign(Object.create(null), (config.mcpServers as Record<string, unknown> | undefined) ?? {});
   const outcome: MergeOutcome = { configPath, added: [], unchanged: [], renamed: [] };
   for (const server of servers) {
-    const current = existing[server.name];
+    const current = Object.hasOwn(existing, server.name) ? existing[server.name] : undefined;
     // Already there under any name (an earlier import renamed it): nothing to add.
     const same = Object.entries(existing).find(([, value]) => Bun.deepEquals(value, server.config));
     if (same) {
@@ -43,7 +44,7 @@ export function mergeIntoConfig(configPath: string, servers: readonly ImportedSe
       existing[server.name] = server.config;
       outcome.added.push(server.name);
     } else {
-      const to = freeName(`${server.name}-${server.host}`, (name) => name in existing);
+      const to = freeName(`${server.name}-${server.host}`, (name) => Object.hasOwn(existing, name));
       existing[to] = server.config;
       outcome.renamed.push({ from: server.name, to });
     }

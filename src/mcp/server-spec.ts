@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { z } from "zod";
 import { ConfigError, describeIssues, parseConfigText } from "../config/load.ts";
-import { mcpServerSchema, type Config, type McpServerConfig } from "../config/schema.ts";
+import { mcpServerSchema, reservedServerNameProblem, type Config, type McpServerConfig } from "../config/schema.ts";
 import { expandList, expandRecord, expandText } from "./expand-env.ts";
 
 interface SpecBase {
@@ -127,6 +127,8 @@ async function readIncluded(path: string, readText: (path: string) => Promise<st
     throw new ConfigError(`cannot read MCP config ${path} (named in mcpConfig): ${(error as Error).message}`);
   }
   const raw = parseConfigText(text, `MCP config ${path}`);
+  const reserved = reservedServerNameProblem((raw as { mcpServers?: unknown } | null)?.mcpServers, `MCP config ${path} is invalid: mcpServers`);
+  if (reserved) throw new ConfigError(reserved);
   const parsed = includedFileSchema.safeParse(raw);
   if (!parsed.success) throw new ConfigError(`MCP config ${path} is invalid:\n${describeIssues(parsed.error.issues, includedFileSchema)}`);
   return parsed.data.mcpServers;

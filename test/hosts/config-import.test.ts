@@ -242,3 +242,39 @@ describe("config import --write", () => {
     expect(err.at(-1)).toStartWith(`toolpool config import: not written: config ${configPath} is not valid JSON: line 1, column 3`);
   });
 });
+
+describe("toolpool config import: hostile files", () => {
+  test("100,000-deep JSON: a clear error naming the depth, no crash", async () => {
+    const dir = mkdtempSync(join(process.env.TOOLPOOL_TEST_ROOT ?? tmpdir(), "deep-"));
+    const file = join(dir, "deep.json");
+    const depth = 100_000;
+    writeFileSync(file, `{"mcpServers":{"a":{"command":"x","args":${"[".repeat(depth)}${"]".repeat(depth)}}}}`);
+    const err: string[] = [];
+    const code = await configCommand(["import", file], { json: true, write: false, out: () => {}, err: (text) => err.push(text), places });
+    expect({ code, err }).toEqual({ code: 1, err: [`toolpool config import: ${file} holds JSON nested deeper than 64 levels; a host's MCP config never does, so it was not read`] });
+  });
+
+  test("__proto__, constructor, hasOwnProperty, toString are names like any other: no collision; __proto__ refused by name; the written config loads with them", async () => {
+    const dir = mkdtempSync(join(process.env.TOOLPOOL_TEST_ROOT ?? tmpdir(), "proto-"));
+    const file = join(dir, ".mcp.json");
+    writeFileSync(file, '{"mcpServers":{"__proto__":{"command":"p"},"constructor":{"command":"c"},"hasOwnProperty":{"command":"h"},"toString":{"command":"t"}}}');
+    const config = join(dir, "config.json");
+    const result = await importJson([file], places, true, config);
+    expect({ mcpServers: result.mcpServers, collisions: result.collisions, notes: result.notes.map((note) => note.replace(`${file}: `, "")) }).toEqual({
+      mcpServers: { constructor: { command: "c" }, hasOwnProperty: { command: "h" }, toString: { command: "t" } },
+      collisions: [],
+      notes: ['__proto__: not imported: "__proto__" cannot be a server name (JavaScript reserves it); rename it in that file, or add it to your config under another name'],
+    });
+    const written = JSON.parse(readFileSync(config, "utf8"));
+    expect(Object.keys(parseConfig(written, config).mcpServers)).toEqual(["constructor", "hasOwnProperty", "toString"]);
+    // Imported again: the same servers are found (by own keys), not taken for collisions.
+    const again = await importJson([file], places, true, config);
+    expect(again.collisions).toEqual([]);
+  });
+
+  test("a config naming a __proto__ server is refused with that name, not silently emptied", () => {
+    expect(() => parseConfig(JSON.parse('{"mcpServers":{"__proto__":{"command":"p"}}}'), "/c.json")).toThrow(
+      'config /c.json is invalid: mcpServers: "__proto__" cannot be a server name (JavaScript reserves it); rename that server',
+    );
+  });
+});
