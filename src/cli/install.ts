@@ -4,7 +4,8 @@
  * beside its destination and renamed over it, so a running `toolpool` (a daemon, a host's bridge)
  * keeps its old file and no one ever runs a half-written binary.
  */
-import { chmodSync, copyFileSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { closeSync, constants, fchmodSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, realpathSync, renameSync, rmSync, writeSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, delimiter, join, resolve } from "node:path";
 import { buildInfo } from "../build-info.ts";
@@ -45,13 +46,15 @@ export async function installCommand(options: InstallOptions): Promise<number> {
   mkdirSync(directory, { recursive: true, mode: 0o755 });
   const existing = statOrUndefined(target);
   if (existing?.isDirectory()) throw new Error(`${target} is a directory; remove it or choose another --prefix`);
-  const temporary = join(directory, `.toolpool.install-${process.pid}`);
+  // An unpredictable name, created exclusively (O_EXCL, O_NOFOLLOW): a symlink or file someone
+  // planted in a shared --prefix is never followed or reused; the create fails instead.
+  const temporary = join(directory, `.toolpool.install-${randomBytes(12).toString("hex")}`);
+  let created = false;
   try {
-    copyFileSync(source, temporary);
-    chmodSync(temporary, 0o755);
+    copyExclusive(source, temporary, () => (created = true));
     renameSync(temporary, target);
   } catch (error) {
-    rmSync(temporary, { force: true });
+    if (created) rmSync(temporary, { force: true });
     throw new Error(`cannot install into ${directory}: ${(error as Error).message}`);
   }
   const path = pathAdvice(directory, target, env);
@@ -144,5 +147,28 @@ function statOrUndefined(path: string) {
     return lstatSync(path);
   } catch {
     return undefined;
+  }
+}
+
+/** Bytes per read and write while copying the binary. */
+const COPY_CHUNK_BYTES = 1024 * 1024;
+
+/** Copies `source` into a file that this call creates (and only then calls `created`), mode 0755. */
+function copyExclusive(source: string, destination: string, created: () => void): void {
+  const input = openSync(source, constants.O_RDONLY);
+  try {
+    const output = openSync(destination, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o700);
+    created();
+    try {
+      const buffer = Buffer.allocUnsafe(COPY_CHUNK_BYTES);
+      for (let count = readSync(input, buffer, 0, COPY_CHUNK_BYTES, null); count > 0; count = readSync(input, buffer, 0, COPY_CHUNK_BYTES, null)) {
+        for (let written = 0; written < count; ) written += writeSync(output, buffer, written, count - written);
+      }
+      fchmodSync(output, 0o755);
+    } finally {
+      closeSync(output);
+    }
+  } finally {
+    closeSync(input);
   }
 }

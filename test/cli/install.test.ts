@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { installCommand, pathAdvice, uninstallCommand } from "../../src/cli/install.ts";
@@ -22,6 +22,23 @@ describe("toolpool install (in process)", () => {
     expect({ mode: statSync(target).mode & 0o777, text: readFileSync(target, "utf8") }).toEqual({ mode: 0o755, text: "#!/bin/sh\necho built\n" });
     expect(lines[2]).toBe(`  echo 'export PATH="$HOME/.local/bin:$PATH"' >> ~/.zshrc`);
     expect(pathAdvice(join(home, ".local", "bin"), target, { HOME: home, PATH: "/usr/bin", SHELL: "/usr/local/bin/fish" }).addToPath).toBe("fish_add_path $HOME/.local/bin");
+  });
+
+  test("--prefix: a symlink planted at the old predictable temp name is not followed; the temp file is exclusive and random; no temp is left", async () => {
+    const { home, io } = setup();
+    const prefix = join(home, "shared");
+    const bin = join(prefix, "bin");
+    mkdirSync(bin, { recursive: true });
+    const victim = join(home, "victim.txt");
+    writeFileSync(victim, "precious\n");
+    // Where the installer used to write (.toolpool.install-<pid>): someone with write access to the prefix links it elsewhere.
+    symlinkSync(victim, join(bin, `.toolpool.install-${process.pid}`));
+    expect(await installCommand({ ...io, prefix, env: { HOME: home, PATH: "/usr/bin" } })).toBe(0);
+    expect({
+      victim: readFileSync(victim, "utf8"),
+      installed: readFileSync(join(bin, "toolpool"), "utf8"),
+      left: readdirSync(bin).sort(),
+    }).toEqual({ victim: "precious\n", installed: "#!/bin/sh\necho built\n", left: [`.toolpool.install-${process.pid}`, "toolpool"] });
   });
 
   test("a toolpool earlier on PATH that shadows the installed one is named", async () => {
