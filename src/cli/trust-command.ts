@@ -10,6 +10,8 @@ import { resolve } from "node:path";
 import { NotRunningError, ToolpoolClient } from "../client/client.ts";
 import { ProjectFileError, readProjectFile, type ProjectFile } from "../config/project-file.ts";
 import { defaultTrustPath, TrustStore } from "../config/trust-store.ts";
+import { digestFiles, executedFiles, MISSING_FILE, PinError } from "../config/executed-files.ts";
+import { field } from "./format.ts";
 import { resolveSocketPath } from "../daemon/socket-path.ts";
 import { Method } from "../protocol/method-names.ts";
 import type { ClientCommandOptions } from "./commands.ts";
@@ -27,7 +29,7 @@ export async function trustCommand(options: TrustCommandOptions, args: readonly 
     if (args.length > 0) throw new UsageError("usage: toolpool trust --list");
     const entries = store.entries();
     if (options.json) options.out(JSON.stringify({ trusted: entries }));
-    else options.out(Object.entries(entries).map(([file, entry]) => `${file}  sha256 ${entry.sha256.slice(0, 12)}…  since ${entry.trustedAt}`).join("\n") || "no project files are trusted");
+    else options.out(Object.entries(entries).map(([file, entry]) => `${field(file)}  sha256 ${field(String(entry.sha256).slice(0, 12))}…  since ${field(String(entry.trustedAt))}${entry.files ? `, ${Object.keys(entry.files).length} pinned files` : ""}`).join("\n") || "no project files are trusted");
     return ExitCode.Ok;
   }
   const [path, ...extra] = args;
@@ -37,9 +39,16 @@ export async function trustCommand(options: TrustCommandOptions, args: readonly 
     const revoked = store.revoke(project.file);
     options.out(options.json ? JSON.stringify({ file: project.file, revoked }) : revoked ? `no longer trusted: ${project.file}` : `${project.file} was not trusted`);
   } else {
-    store.trust(project.file, project.sha256);
-    if (options.json) options.out(JSON.stringify({ file: project.file, sha256: project.sha256, servers: Object.keys(project.servers) }));
-    else options.out(describeApproval(project));
+    let pins: Record<string, string>;
+    try {
+      pins = digestFiles(executedFiles(project.root, project.servers));
+    } catch (error) {
+      if (error instanceof PinError) throw new UsageError(`${project.file} cannot be approved: ${error.message}`);
+      throw error;
+    }
+    store.trust(project.file, project.sha256, pins);
+    if (options.json) options.out(JSON.stringify({ file: project.file, sha256: project.sha256, servers: Object.keys(project.servers), details: project.servers, pinned: pins }));
+    else options.out(describeApproval(project, pins));
   }
   await tellDaemon(options);
   return ExitCode.Ok;
@@ -64,14 +73,29 @@ function findProject(path: string): ProjectFile {
   return project;
 }
 
-/** What the user just approved, in the words of what will run. */
-function describeApproval(project: ProjectFile): string {
-  const lines = [`trusted ${project.file} (sha256 ${project.sha256.slice(0, 12)}…); a change to the file will need a new approval`];
+/**
+ * What the user just approved, in the words of what will run: each server's command, every
+ * argument (quoted as JSON, so spaces and empty words show), its environment (an `LD_PRELOAD`
+ * must be seen) and working directory, and the files pinned. Every value is escaped (`field`).
+ */
+export function describeApproval(project: ProjectFile, pins: Readonly<Record<string, string>>): string {
+  const lines = [`trusted ${field(project.file)} (sha256 ${project.sha256.slice(0, 12)}…); a change to it, or to a file below, will need a new approval`];
   for (const [name, server] of Object.entries(project.servers)) {
-    const what = "url" in server ? `${server.type} ${server.url}` : [server.command, ...server.args].join(" ");
-    lines.push(`  ${name}: ${what}${server.disabled ? " (disabled)" : ""}`);
+    lines.push(`  ${field(name)}${server.disabled ? " (disabled)" : ""}:`);
+    if ("url" in server) {
+      lines.push(`    ${server.type} ${field(server.url)}`);
+      for (const header of Object.keys(server.headers)) lines.push(`    header ${field(header)}: (set)`);
+      continue;
+    }
+    lines.push(`    command: ${field(JSON.stringify(server.command))}`);
+    if (server.args.length > 0) lines.push(`    args: ${server.args.map((arg) => field(JSON.stringify(arg))).join(" ")}`);
+    if (server.cwd !== undefined) lines.push(`    cwd: ${field(JSON.stringify(server.cwd))}`);
+    for (const [key, value] of Object.entries(server.env)) lines.push(`    env ${field(key)}=${field(JSON.stringify(value))}`);
   }
-  if (project.defaultProfile) lines.push(`  default profile: ${project.defaultProfile}`);
+  const pinned = Object.entries(pins);
+  lines.push(pinned.length === 0 ? "  pinned files: none (the servers run nothing from inside the project)" : "  pinned files (a change to any makes this approval lapse):");
+  for (const [path, digest] of pinned) lines.push(`    ${field(path)}  ${digest === MISSING_FILE ? "(does not exist yet)" : `sha256 ${digest.slice(0, 12)}…`}`);
+  if (project.defaultProfile) lines.push(`  default profile: ${field(project.defaultProfile)}`);
   return lines.join("\n");
 }
 

@@ -22,6 +22,11 @@ interface ProjectState {
   project?: ProjectFile;
   error?: string;
   trusted: boolean;
+  /** Why a project's servers wait (not approved, or a pinned file changed); set when not trusted. */
+  waiting?: string;
+  /** What a start checks again: the project file's and each executed file's approved digest. */
+  pins?: Record<string, string>;
+  trustedAt?: string;
 }
 
 /** A project root as `toolpool/projects` reports it. */
@@ -68,19 +73,19 @@ export class ProjectServers {
 
   specs(env: NodeJS.ProcessEnv): ServerSpec[] {
     const specs: ServerSpec[] = [];
-    for (const { root, project, trusted } of this.#projects.values()) {
+    for (const { root, project, trusted, waiting, pins } of this.#projects.values()) {
       if (!project) continue;
       for (const [name, server] of Object.entries(project.servers)) {
         const fullName = projectServerName(name, root);
         // Relative paths and the default working directory are the project's root.
         const entry = "url" in server ? server : { ...server, cwd: server.cwd ?? "." };
         if (!trusted) {
-          const reason = `waiting for approval: project file ${project.file} is not trusted (or changed since it was); run \`toolpool trust ${project.file}\``;
+          const reason = `waiting for approval: ${waiting ?? `project file ${project.file} is not trusted; run \`toolpool trust ${project.file}\``}`;
           specs.push({ ...toSpec(fullName, { ...entry, disabled: true }, project.file, root, env), project: root, untrusted: reason });
           continue;
         }
         try {
-          specs.push({ ...toSpec(fullName, entry, project.file, root, env), project: root });
+          specs.push({ ...toSpec(fullName, entry, project.file, root, env), project: root, ...(pins && { pins }) });
         } catch (error) {
           this.logger.error("project MCP server skipped", { server: fullName, file: project.file, error: (error as Error).message });
         }
@@ -114,7 +119,10 @@ export class ProjectServers {
     try {
       const project = readProjectFile(root);
       if (!project) return { root, trusted: false };
-      return { root, project, trusted: this.trust.isTrusted(project.file, project.sha256) };
+      const verdict = this.trust.verdict(project);
+      return verdict.trusted
+        ? { root, project, trusted: true, pins: verdict.pins, trustedAt: verdict.trustedAt }
+        : { root, project, trusted: false, waiting: verdict.reason };
     } catch (error) {
       if (!(error instanceof ProjectFileError)) throw error;
       return { root, error: error.message, trusted: false };
@@ -123,7 +131,9 @@ export class ProjectServers {
 }
 
 function fingerprint(state: ProjectState): string {
-  return JSON.stringify([state.project?.file, state.project?.sha256, state.trusted, state.error]);
+  // The approval's time and pins too: approving again (the same bytes) must reach a server that a
+  // changed file had stopped from starting.
+  return JSON.stringify([state.project?.file, state.project?.sha256, state.trusted, state.error, state.waiting, state.trustedAt, state.pins]);
 }
 
 function realRoot(root: string): string | undefined {

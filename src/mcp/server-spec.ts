@@ -24,6 +24,11 @@ interface SpecBase {
   project?: string;
   /** A project's server the user has not approved: why it waits (it never starts). */
   untrusted?: string;
+  /**
+   * A project's approved server: the digests its approval pinned (the project file and each file
+   * it executes). Checked again right before every start: a change since makes it wait.
+   */
+  pins?: Readonly<Record<string, string>>;
 }
 
 export interface StdioServerSpec extends SpecBase {

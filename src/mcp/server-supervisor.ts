@@ -26,6 +26,7 @@ import { ReadyGate } from "./ready-gate.ts";
 import { StderrRing } from "./stderr-ring.ts";
 import { delay, type TimerHandle, type Timers } from "./timers.ts";
 import { RelistThrottle } from "./relist-throttle.ts";
+import { changedPin } from "../config/executed-files.ts";
 
 export type ServerState = "idle" | "pending" | "connected" | "failed" | "parked" | "disabled" | "stopped" | "needs-auth" | "untrusted";
 
@@ -68,6 +69,8 @@ export class ServerSupervisor {
   readonly #lostReasons = new WeakMap<ServerConnection, string>();
   readonly #changedWhileConnecting = new WeakSet<ServerConnection>();
   #discoverOnly = false;
+  /** Untrusted because a file its approval pinned changed (not by its spec): every start checks again. */
+  #lapsed = false;
   readonly #relistThrottle: RelistThrottle;
   #relisting: { connection: ServerConnection; again: boolean } | undefined;
   #reinitializing: Promise<ServerConnection> | undefined;
@@ -123,14 +126,14 @@ export class ServerSupervisor {
 
   /** Starts a lazy (or idle) server now, ahead of the queue; resolves once it is connected or has failed. */
   async ensureStarted(): Promise<void> {
-    if (this.#state === "idle") this.#connect(true);
+    if (this.#state === "idle" || this.#lapsed) this.#connect(true);
     this.#promote();
     await this.#attempt?.done;
   }
 
   /** Un-parks, or restarts a running server; resolves once it is connected or has failed. */
   async restart(): Promise<void> {
-    if (this.#state === "untrusted") throw new Error(`MCP server "${this.spec.name}" is ${this.#reason}`);
+    if (this.#state === "untrusted" && !this.#lapsed) throw new Error(`MCP server "${this.spec.name}" is ${this.#reason}`);
     if (this.#state === "disabled" || this.#state === "stopped") throw new Error(`MCP server "${this.spec.name}" is ${this.#state}`);
     this.#failures.reset();
     this.#clearRetry();
@@ -204,7 +207,7 @@ export class ServerSupervisor {
   /** The live connection, starting an idle server or waiting for a pending one; a clear error otherwise. */
   #ready(signal: AbortSignal): Promise<ServerConnection> {
     if (this.#state === "connected" && this.#connection) return Promise.resolve(this.#connection);
-    if (this.#state === "idle") this.#connect(true);
+    if (this.#state === "idle" || this.#lapsed) this.#connect(true);
     if (this.#state === "pending" || this.#state === "connected") {
       this.#promote();
       return this.#gate.wait(signal, () => new Error(`The call was cancelled while MCP server "${this.spec.name}" was starting.`));
@@ -236,7 +239,7 @@ export class ServerSupervisor {
   }
 
   #connect(priority: boolean): void {
-    if (this.#attempt || this.#state === "stopped" || this.#state === "disabled" || this.#state === "untrusted") return;
+    if (this.#attempt || this.#state === "stopped" || this.#state === "disabled" || (this.#state === "untrusted" && !this.#lapsed)) return;
     this.#clearRetry();
     const controller = new AbortController();
     this.#setState("pending", undefined);
@@ -258,6 +261,15 @@ export class ServerSupervisor {
         await this.deps.limiter.turn(promoted);
         controller.signal.throwIfAborted();
       }
+      // The last moment before anything runs: a file the approval pinned (the project file, a
+      // script it runs) that changed since — by Write, Edit, Bash or anyone — stops the start here.
+      const lapsed = this.spec.pins && changedPin(this.spec.pins);
+      if (lapsed) {
+        release();
+        this.#lapse(lapsed);
+        return;
+      }
+      this.#lapsed = false;
       connection = await this.#open(controller.signal);
       const opened = connection;
       // Stopping mid-listing must not wait for the listing's timeout: closing fails it at once.
@@ -303,6 +315,14 @@ export class ServerSupervisor {
       if (needsAuth) return this.#needsAuth(undefined, needsAuth.message);
       this.#failed(describeConnectFailure(error, this.deps.connect.connectTimeoutMs, this.stderr.tail(3)), undefined);
     }
+  }
+
+  #lapse(changed: string): void {
+    this.#lapsed = true;
+    const reason = `waiting for approval: ${changed}; run \`toolpool trust ${this.spec.origin}\` once you have checked it`;
+    this.deps.logger.warn("MCP server not started: its approval lapsed", { server: this.spec.name, reason });
+    this.#gate.fail(new Error(`MCP server "${this.spec.name}" did not start: ${reason}`));
+    this.#setState("untrusted", reason);
   }
 
   async #open(signal: AbortSignal): Promise<ServerConnection> {

