@@ -52,9 +52,9 @@ export function createCronTools(scheduler: CronScheduler): Tool[] {
         throw error;
       }
     },
-    async call({ cron, prompt, recurring = true }, { sessionId }) {
+    async call({ cron, prompt, recurring = true }, { sessionId, clientId }) {
       return refusalOr(() => {
-        const job = scheduler.create({ sessionId, cron, prompt, recurring });
+        const job = scheduler.create({ sessionId, cron, prompt, recurring, ...(clientId !== undefined && { client: clientId }) });
         const kind = job.recurring ? "recurring" : "one-off";
         return textResult(
           `Scheduled ${kind} job ${job.id} ("${job.cron}"). Next run: ${formatTime(job.nextRunAt, scheduler.timezone)}. ` +

@@ -48,7 +48,7 @@ export const editTool = buildTool({
   },
   async call({ file_path, old_string, new_string, replace_all = false }, context) {
     const path = resolveInWorkspace(file_path, context);
-    const roots = realRoots(context.workspaceRoots);
+    const roots = realRoots(context);
     const file = await readTextFile(path, MAX_EDIT_BYTES, roots, path, readableBy(context));
     if (!file.ok && file.missing) {
       if (old_string !== "") return errorResult(`File does not exist: ${path}. To create a new file, use Write.`);

@@ -9,6 +9,7 @@ import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { timeSlicer } from "./time-slice.ts";
 import { openInWorkspace, PROC_FD_DIRECTORY } from "./workspace-file.ts";
+import { narrowedTo, type RootsArg, type WorkspaceRootSet } from "./workspace-roots.ts";
 
 /** Directories skipped unless the caller asks for them by name. */
 export const DEFAULT_SKIPPED_DIRECTORIES: readonly string[] = [".git", ".hg", ".svn", "node_modules"];
@@ -21,6 +22,8 @@ export interface WalkOptions {
   maxDepth?: number;
   maxEntries?: number;
   signal?: AbortSignal;
+  /** The session's roots: directories are opened beneath their pinned descriptors. */
+  roots?: RootsArg;
 }
 
 export interface WalkedFile {
@@ -54,7 +57,7 @@ export class FileWalk {
       const directory = stack.pop();
       if (!directory) break;
       if (this.#options.signal?.aborted) throw new Error("the search was cancelled");
-      const entries = await listDirectory(join(this.#root, directory.relative), this.#root, pause);
+      const entries = await listDirectory(join(this.#root, directory.relative), narrowedTo(this.#options.roots ?? [this.#root], this.#root), pause);
       const subdirectories: Array<{ relative: string; depth: number }> = [];
       for (const entry of entries) {
         await pause();
@@ -83,8 +86,8 @@ interface ListedEntry {
   file: boolean;
 }
 
-async function listDirectory(path: string, root: string, pause: () => Promise<void>): Promise<ListedEntry[]> {
-  const opened = await openInWorkspace(path, [root], true).catch(() => undefined);
+async function listDirectory(path: string, roots: WorkspaceRootSet, pause: () => Promise<void>): Promise<ListedEntry[]> {
+  const opened = await openInWorkspace(path, roots, true).catch(() => undefined);
   if (!opened?.ok) return [];
   await using directory = opened.entry;
   try {

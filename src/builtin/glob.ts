@@ -11,7 +11,7 @@ import { DEFAULT_SKIPPED_DIRECTORIES, FileWalk, newestFirst } from "./file-walk.
 import { globDepth, namedSegments, splitGlobPattern } from "./glob-pattern.ts";
 import { pathLimitProblem } from "./path-limits.ts";
 import { statOrUndefined } from "./text-file.ts";
-import { confineToWorkspace, realPathSubject, resolveInWorkspace } from "./workspace-paths.ts";
+import { confineToWorkspace, realPathSubject, realRoots, resolveInWorkspace } from "./workspace-paths.ts";
 import description from "./glob.txt" with { type: "text" };
 
 /** Paths returned per call; more would cost context without helping the model choose. */
@@ -56,6 +56,7 @@ export const globTool = buildTool({
       skipDirectories: new Set(DEFAULT_SKIPPED_DIRECTORIES.filter((name) => !named.has(name))),
       maxDepth: globDepth(rest),
       signal: context.signal,
+      roots: realRoots(context),
     });
     const matches: string[] = [];
     for await (const file of walk.files()) {

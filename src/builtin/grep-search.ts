@@ -10,6 +10,7 @@ import { hasExtension } from "./file-types.ts";
 import { contextGroups, findMatches, type FileMatches } from "./grep-matcher.ts";
 import { BINARY_SNIFF_BYTES, cutLongLine, decodeUtf8, formatBytes, hasNulByte } from "./text-file.ts";
 import { openInWorkspace, readAtMost } from "./workspace-file.ts";
+import { narrowedTo, type RootsArg } from "./workspace-roots.ts";
 
 /** Files above this size are skipped: they are logs or bundles, and reading them would stall the call. */
 export const MAX_GREP_FILE_BYTES = 5 * 1024 * 1024;
@@ -38,6 +39,8 @@ export interface GrepRequest {
   signal?: AbortSignal;
   /** The session's path rules: a file they forbid reading is skipped as if absent. */
   readable?: (path: string) => boolean;
+  /** The session's roots: files are opened beneath their pinned descriptors. */
+  roots?: RootsArg;
 }
 
 export interface GrepOutcome {
@@ -50,7 +53,7 @@ export interface GrepOutcome {
 
 export async function searchFiles(request: GrepRequest): Promise<GrepOutcome> {
   const cap = request.mode === "files_with_matches" ? MAX_GREP_FILES : Math.min(request.limit ?? MAX_GREP_ENTRIES, MAX_GREP_ENTRIES);
-  const walk = new FileWalk(request.root, { ...(request.signal && { signal: request.signal }) });
+  const walk = new FileWalk(request.root, { ...(request.signal && { signal: request.signal }), ...(request.roots && { roots: request.roots }) });
   const files = request.singleFile ? single(request.root) : walk.files();
   const accepts = fileFilter(request);
   const entries: string[] = [];
@@ -63,7 +66,7 @@ export async function searchFiles(request: GrepRequest): Promise<GrepOutcome> {
     if (request.signal?.aborted) throw new Error("the search was cancelled");
     if (!request.singleFile && !accepts(file)) continue;
     if (request.readable && !request.readable(file.path)) continue;
-    const text = await searchableText(file.path, request.root, request.readable);
+    const text = await searchableText(file.path, request.root, request.readable, request.roots);
     if (text === "oversized") oversized++;
     if (typeof text !== "object") continue;
     const matches = await findMatches(text.value, request.regex, request.multiline, { signal: request.signal });
@@ -133,9 +136,9 @@ async function* single(path: string): AsyncGenerator<WalkedFile> {
  * The file's text, "oversized", or undefined for binary, special and unreadable files (skipped
  * silently, as ripgrep does). Size and bytes come from one descriptor verified below the root.
  */
-async function searchableText(path: string, root: string, readable?: (path: string) => boolean): Promise<{ value: string } | "oversized" | undefined> {
+async function searchableText(path: string, root: string, readable?: (path: string) => boolean, roots?: RootsArg): Promise<{ value: string } | "oversized" | undefined> {
   try {
-    const opened = await openInWorkspace(path, [root], false, readable);
+    const opened = await openInWorkspace(path, narrowedTo(roots ?? [root], root), false, readable);
     if (!opened.ok) return undefined;
     await using file = opened.entry;
     if (!file.stats.isFile()) return undefined;

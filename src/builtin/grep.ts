@@ -13,7 +13,7 @@ import { compilePattern } from "./grep-matcher.ts";
 import { searchFiles, type GrepRequest } from "./grep-search.ts";
 import { pathLimitProblem } from "./path-limits.ts";
 import { statOrUndefined } from "./text-file.ts";
-import { confineToWorkspace, realPathSubject, resolveInWorkspace } from "./workspace-paths.ts";
+import { confineToWorkspace, realPathSubject, realRoots, resolveInWorkspace } from "./workspace-paths.ts";
 import description from "./grep.txt" with { type: "text" };
 
 const contextLines = (what: string) =>
@@ -98,6 +98,7 @@ export const grepTool = buildTool({
       lineNumbers: input["-n"] ?? true,
       limit: input.head_limit,
       signal: context.signal,
+      roots: realRoots(context),
       ...(context.pathAllowed && { readable: (path: string) => context.pathAllowed?.(path, "read") ?? true }),
       ...filters(input),
     };

@@ -56,7 +56,7 @@ export const notebookEditTool = buildTool({
   },
   async call(input, context) {
     const path = resolveInWorkspace(input.notebook_path, context, "notebook_path");
-    const roots = realRoots(context.workspaceRoots);
+    const roots = realRoots(context);
     const file = await readTextFile(path, MAX_NOTEBOOK_BYTES, roots, path, readableBy(context));
     if (!file.ok) return errorResult(`Cannot edit: ${file.reason}`);
     let notebook: Notebook;

@@ -50,7 +50,7 @@ export const readTool = buildTool({
   async call({ file_path, offset, limit }, context) {
     const path = resolveInWorkspace(file_path, context);
     // Type, size and bytes all come from one descriptor: nothing swapped in after a check is read.
-    const opened = await openInWorkspace(path, realRoots(context.workspaceRoots), false, readableBy(context));
+    const opened = await openInWorkspace(path, realRoots(context), false, readableBy(context));
     if (!opened.ok) return errorResult(opened.missing ? `File does not exist: ${path}` : `${opened.reason}.`);
     await using file = opened.entry;
     const info = file.stats;

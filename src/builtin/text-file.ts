@@ -4,6 +4,7 @@
  */
 import { stat } from "node:fs/promises";
 import { openInWorkspace, readAtMost } from "./workspace-file.ts";
+import type { RootsArg } from "./workspace-roots.ts";
 
 /** How much of a file is sniffed for NUL bytes, the way grep and git decide a file is binary. */
 export const BINARY_SNIFF_BYTES = 8192;
@@ -41,7 +42,7 @@ export type TextFile = { ok: true; text: string; size: number } | { ok: false; r
 export async function readTextFile(
   path: string,
   maxBytes: number,
-  roots: readonly string[],
+  roots: RootsArg,
   displayPath = path,
   readable?: (realPath: string) => boolean,
 ): Promise<TextFile> {

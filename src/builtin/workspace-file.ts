@@ -17,6 +17,7 @@
 import { constants, readlinkSync, type Stats } from "node:fs";
 import { open, realpath, stat, type FileHandle } from "node:fs/promises";
 import { isInside } from "../runtime/path-inside.ts";
+import { rootSet, type RootsArg } from "./workspace-roots.ts";
 
 export const PROC_FD_DIRECTORY = "/proc/self/fd";
 /** Bytes asked of the kernel per read when streaming or reading whole. */
@@ -41,15 +42,17 @@ export type OpenOutcome =
  */
 export async function openInWorkspace(
   path: string,
-  roots: readonly string[],
+  roots: RootsArg,
   directory = false,
   /** The session's path rules, asked again about what was really opened (a link swapped in after the check). */
   readable?: (realPath: string) => boolean,
 ): Promise<OpenOutcome> {
   const flags = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW | constants.O_NOCTTY | (directory ? constants.O_DIRECTORY : 0);
+  const set = rootSet(roots);
   let handle: FileHandle;
   try {
-    handle = await open(path, flags);
+    // Beneath the root's pinned descriptor: the lookup starts at the directory the session opened.
+    handle = await open(set.beneath(path), flags);
   } catch (error) {
     return { ok: false, ...openFailure(path, error, directory) };
   }
@@ -58,7 +61,7 @@ export async function openInWorkspace(
     const kind = specialKind(stats);
     if (kind) throw new RefusedEntry(`${path} is ${kind}, not a regular file; file tools do not open it`);
     const real = await descriptorPath(handle, path, stats);
-    if (!roots.some((root) => isInside(real, root))) {
+    if (!set.paths.some((root) => isInside(real, root))) {
       throw new RefusedEntry(
         `${path} turned out to be ${real} when opened, which is outside the workspace roots (a directory or link changed while it was checked); it was not read`,
       );

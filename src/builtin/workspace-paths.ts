@@ -12,6 +12,7 @@ import { isAbsolute, join, resolve, sep } from "node:path";
 import type { PermissionDecision, ToolContext } from "../tool/tool.ts";
 import { pathLimitProblem } from "./path-limits.ts";
 import { isInside } from "../runtime/path-inside.ts";
+import { workspaceRootsOf, type WorkspaceRootSet } from "./workspace-roots.ts";
 
 /** Linux gives up after 40 links in one lookup; so do we. */
 const MAX_SYMLINK_HOPS = 40;
@@ -20,7 +21,7 @@ export class WorkspacePathError extends Error {
   override readonly name = "WorkspacePathError";
 }
 
-export type WorkspaceContext = Pick<ToolContext, "cwd" | "workspaceRoots">;
+export type WorkspaceContext = Pick<ToolContext, "cwd" | "workspaceRoots" | "rootPins">;
 
 /**
  * The real absolute path `filePath` refers to, following every symlink that exists along it.
@@ -67,13 +68,26 @@ export function resolveRealPath(filePath: string, cwd: string, field = "file_pat
 export function resolveInWorkspace(filePath: string, context: WorkspaceContext, field = "file_path"): string {
   if (filePath.trim() === "") throw new WorkspacePathError(`${field} is empty: give the path of a file.`);
   if (filePath.includes("\0")) throw new WorkspacePathError(`${field} contains a NUL character.`);
-  const roots = realRoots(context.workspaceRoots);
+  const set = workspaceRootsOf(context);
+  const roots = set.paths;
+  const lexical = isAbsolute(filePath) ? resolve(filePath) : resolve(context.cwd, filePath);
+  // A root moved or replaced since the session opened it: its name now leads somewhere else, and
+  // the session's rules speak of the old place; nothing inside it is touched.
+  const displaced = set.displaced.find((root) => isInside(lexical, root.path));
+  if (displaced) {
+    throw new WorkspacePathError(
+      `${filePath} is in the workspace root ${displaced.path}, which was moved or replaced since this session opened it (${displaced.why}). ` +
+        "File tools do not follow a root to wherever its name leads now; open a new session there if that is intended.",
+    );
+  }
   if (roots.length === 0) {
+    if (set.displaced.length > 0) {
+      throw new WorkspacePathError(`Every workspace root of this session was moved or replaced since it opened (${set.displaced.map((root) => `${root.path}: ${root.why}`).join("; ")}); file tools cannot touch any path.`);
+    }
     throw new WorkspacePathError("This session has no workspace roots, so file tools cannot touch any path.");
   }
   const real = resolveRealPath(filePath, context.cwd, field);
   if (roots.some((root) => isInside(real, root))) return real;
-  const lexical = isAbsolute(filePath) ? resolve(filePath) : resolve(context.cwd, filePath);
   const how = roots.some((root) => isInside(lexical, root)) ? " through a symbolic link" : "";
   throw new WorkspacePathError(
     `${filePath} resolves${how} to ${real}, which is outside the workspace roots (${roots.join(", ")}). ` +
@@ -81,9 +95,9 @@ export function resolveInWorkspace(filePath: string, context: WorkspaceContext, 
   );
 }
 
-export function realRoots(roots: readonly string[]): string[] {
-  // Roots are promised to be real paths; resolving again costs little and survives a caller that forgot.
-  return roots.map((root) => tryRealpath(root) ?? resolve(root));
+/** The roots a call may use, by descriptor where the session pinned them (workspace-roots.ts). */
+export function realRoots(context: Pick<ToolContext, "workspaceRoots" | "rootPins">): WorkspaceRootSet {
+  return workspaceRootsOf(context);
 }
 
 function tryRealpath(path: string): string | undefined {

@@ -21,11 +21,13 @@ import { lstat, mkdir, open, realpath, rename, unlink, type FileHandle } from "n
 import { basename, dirname, join } from "node:path";
 import { descriptorPath, PROC_FD_DIRECTORY, specialKind } from "./workspace-file.ts";
 import { isInside } from "../runtime/path-inside.ts";
+import { rootSet, type RootsArg, type WorkspaceRootSet } from "./workspace-roots.ts";
 
 export type WriteOutcome = { ok: true; created: boolean; bytes: number } | { ok: false; reason: string };
 
 /** Writes `content` to `path` (resolved inside the roots), creating missing parent directories. */
-export async function writeInWorkspace(path: string, content: string | Uint8Array, roots: readonly string[]): Promise<WriteOutcome> {
+export async function writeInWorkspace(path: string, content: string | Uint8Array, given: RootsArg): Promise<WriteOutcome> {
+  const roots = rootSet(given);
   const bytes = typeof content === "string" ? Buffer.from(content, "utf8") : content;
   const name = basename(path);
   let directory: VerifiedDirectory;
@@ -77,17 +79,18 @@ function existingProblem(path: string, existing: Stats): string | undefined {
 }
 
 /** Linux: the directory as a verified descriptor, creating it (and missing parents) through verified parents. */
-async function openDirectory(path: string, roots: readonly string[]): Promise<VerifiedDirectory> {
+async function openDirectory(path: string, roots: WorkspaceRootSet): Promise<VerifiedDirectory> {
   const handle = await openVerifiedDirectory(path, roots);
   const base = `${PROC_FD_DIRECTORY}/${handle.fd}`;
   return { child: (name) => `${base}/${name}`, close: () => handle.close() };
 }
 
-async function openVerifiedDirectory(path: string, roots: readonly string[]): Promise<FileHandle> {
+async function openVerifiedDirectory(path: string, roots: WorkspaceRootSet): Promise<FileHandle> {
   const flags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
   let handle: FileHandle;
   try {
-    handle = await open(path, flags);
+    // Beneath the root's pinned descriptor, whatever the root's path has become.
+    handle = await open(roots.beneath(path), flags);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== "ENOENT") throw new WriteRefused(directoryFailure(path, code, error));
@@ -110,7 +113,7 @@ async function openVerifiedDirectory(path: string, roots: readonly string[]): Pr
     await handle.close();
     throw new WriteRefused((verifyError as Error).message);
   });
-  if (!roots.some((root) => isInside(real, root))) {
+  if (!roots.paths.some((root) => isInside(real, root))) {
     await handle.close();
     throw new WriteRefused(
       `the directory ${path} turned out to be ${real} when opened, which is outside the workspace roots (a directory or link changed while it was checked); nothing was written`,
@@ -120,10 +123,10 @@ async function openVerifiedDirectory(path: string, roots: readonly string[]): Pr
 }
 
 /** Elsewhere: the directory by path, created as needed and checked by its real path. */
-async function pathDirectory(path: string, roots: readonly string[]): Promise<VerifiedDirectory> {
+async function pathDirectory(path: string, roots: WorkspaceRootSet): Promise<VerifiedDirectory> {
   await mkdir(path, { recursive: true });
   const real = await realpath(path);
-  if (!roots.some((root) => isInside(real, root))) {
+  if (!roots.paths.some((root) => isInside(real, root))) {
     throw new WriteRefused(`the directory ${path} is ${real}, outside the workspace roots; nothing was written`);
   }
   return { child: (name) => join(real, name), close: async () => {} };

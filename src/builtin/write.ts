@@ -31,7 +31,7 @@ export const writeTool = buildTool({
   access: ({ file_path }, cwd) => ({ reads: [], writes: [realPathSubject(file_path, cwd)] }),
   async call({ file_path, content }, context) {
     const path = resolveInWorkspace(file_path, context);
-    const written = await writeInWorkspace(path, content, realRoots(context.workspaceRoots));
+    const written = await writeInWorkspace(path, content, realRoots(context));
     if (!written.ok) return errorResult(written.reason);
     const lines = splitLines(content).length;
     const verb = written.created ? "Created" : "Overwrote";

@@ -22,20 +22,20 @@ export class CoreProjects {
   }
 
   /** A session opens in these roots: their project files are read (applied when new), and their default profile. */
-  sessionOpened(roots: readonly string[]): string | undefined {
-    if (this.#projects.observe(roots)) void this.#apply();
+  sessionOpened(roots: readonly string[], client?: string): string | undefined {
+    if (this.#projects.observe(roots, client)) void this.#apply();
     return this.#projects.defaultProfile(roots);
   }
 
   /** Reads the project files of these roots (the config's, at start), applying nothing yet. */
   observe(roots: readonly string[]): void {
-    this.#projects.observe(roots);
+    this.#projects.observeConfigured(roots);
   }
 
   /** After a config reload: every known file read again, and these roots learnt. */
   reread(roots: readonly string[]): void {
     this.#projects.rescan();
-    this.#projects.observe(roots);
+    this.#projects.observeConfigured(roots);
   }
 
   specs(env: NodeJS.ProcessEnv): ServerSpec[] {

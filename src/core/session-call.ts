@@ -65,7 +65,9 @@ export async function runSessionCall(
           {
             signal,
             sessionId: session.id,
+            ...(session.client !== undefined && { clientId: session.client }),
             workspaceRoots: session.settings.workspaceRoots,
+            ...(session.rootPins && { rootPins: session.rootPins }),
             cwd: session.settings.cwd,
             sessionState: session.toolState,
             ...(onProgress && { onProgress }),

@@ -16,6 +16,8 @@ import { assemblePool, type Pool } from "../pool/assemble.ts";
 import type { Logger } from "../runtime/logger.ts";
 import { systemClock, type Clock } from "../runtime/clock.ts";
 import { SessionStore } from "../session/session-store.ts";
+import { holdRoots, pinRoots, releaseRoots } from "../session/session-roots.ts";
+import { RootPins } from "../runtime/root-pins.ts";
 import type { Session } from "../session/session.ts";
 import { operatorRoots, resolveSettings, type SessionRequest, type SettingsDefaults } from "../session/settings.ts";
 import { mcpToolView, type McpToolView } from "../tool/mcp-view.ts";
@@ -85,6 +87,8 @@ export class ToolPoolCore {
   #registry: McpPoolOptions["registry"];
   #closed = false;
   #roots: { config: Config; roots: { roots: readonly string[]; configured: boolean } } | undefined;
+  /** Sessions' workspace roots, held open by descriptor (one per directory, shared). */
+  readonly rootPins = new RootPins();
   /** Servers that projects' `.toolpool.json` files bring (run only once trusted). */
   readonly #projects: CoreProjects;
   /** Set once the daemon listens: project servers found before then start with the rest. */
@@ -93,7 +97,10 @@ export class ToolPoolCore {
   constructor(options: CoreOptions) {
     this.info = options.info;
     this.logger = options.logger;
-    this.sessions = new SessionStore(options.clock ?? systemClock, (session, reason) => logEviction(this.logger, session, reason));
+    this.sessions = new SessionStore(options.clock ?? systemClock, (session, reason) => {
+      releaseRoots(this.rootPins, session);
+      logEviction(this.logger, session, reason);
+    });
     this.#config = options.config;
     this.#configSource = options.configSource;
     this.#builtins = options.builtins;
@@ -158,7 +165,8 @@ export class ToolPoolCore {
     return this.#toolDeps;
   }
 
-  settingsDefaults(): SettingsDefaults {
+  /** `client`: the connection a session opens from (per-client bounds on project roots count by it). */
+  settingsDefaults(client?: string): SettingsDefaults {
     return {
       config: this.#config,
       env: this.#env,
@@ -167,7 +175,7 @@ export class ToolPoolCore {
       runtime: (facts) => this.#flags.runtimeDefaults(facts),
       projectProfile: (roots) => {
         // A session opening in a project is when the core learns of (or re-reads) its file.
-        return this.#projects.sessionOpened(roots);
+        return this.#projects.sessionOpened(roots, client);
       },
     };
   }
@@ -177,21 +185,34 @@ export class ToolPoolCore {
    * after a restart the client resumes its conversation and the transcript rebuilds the rest).
    * Throws SettingsError before anything changes.
    */
-  openSession(request: SessionRequest): { session: Session; resumed: boolean } {
+  openSession(request: SessionRequest, client?: string): { session: Session; resumed: boolean } {
     const existing = request.sessionId ? this.sessions.get(request.sessionId) : undefined;
     if (existing) {
-      existing.settings = resolveSettings(request, this.settingsDefaults(), existing.settings);
+      const settings = resolveSettings(request, this.settingsDefaults(client), existing.settings);
+      const pinned = pinRoots(this.rootPins, settings.workspaceRoots);
+      existing.settings = settings;
+      existing.client = client;
+      holdRoots(this.rootPins, existing, pinned);
       sessionTools(existing, this.#toolDeps);
       return { session: existing, resumed: true };
     }
-    const session = this.sessions.create(resolveSettings(request, this.settingsDefaults()), request.sessionId);
+    const settings = resolveSettings(request, this.settingsDefaults(client));
+    const pinned = pinRoots(this.rootPins, settings.workspaceRoots);
+    const session = this.sessions.create(settings, request.sessionId);
+    session.client = client;
+    holdRoots(this.rootPins, session, pinned);
     sessionTools(session, this.#toolDeps);
     return { session, resumed: false };
   }
 
   /** The proxy session of a client that speaks plain MCP (it sends no transcript). */
-  openImplicitSession(): Session {
-    return this.sessions.create(resolveSettings({ delivery: "proxy" }, this.settingsDefaults()));
+  openImplicitSession(client?: string): Session {
+    const settings = resolveSettings({ delivery: "proxy" }, this.settingsDefaults(client));
+    const pinned = pinRoots(this.rootPins, settings.workspaceRoots);
+    const session = this.sessions.create(settings);
+    session.client = client;
+    holdRoots(this.rootPins, session, pinned);
+    return session;
   }
 
   /** Resolves a name as the session's calls do: its own tools first, then the pool. */
@@ -333,6 +354,7 @@ export class ToolPoolCore {
   }
 
   stopMcp(): Promise<void> {
+    this.rootPins.closeAll();
     return this.#mcp?.stop() ?? Promise.resolve();
   }
 

@@ -14,6 +14,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { countSlots, CronExpressionError, isKnownTimezone, parseCronExpression, type CronSchedule } from "./cron-expression.ts";
 import type { CronJobRecord, OutboxRecord } from "./cron-schema.ts";
 import type { CronStore } from "./cron-store.ts";
+import { ClientQuota, MAX_JOBS_PER_CLIENT } from "./client-quota.ts";
 import { systemTimezone } from "./system-timezone.ts";
 import { systemCronClock, type CronClock } from "./cron-clock.ts";
 
@@ -44,6 +45,8 @@ export interface CronSchedulerOptions {
 
 export interface NewJob {
   sessionId: string;
+  /** The client (connection) the session's call came from; counted against MAX_JOBS_PER_CLIENT. */
+  client?: string;
   cron: string;
   prompt: string;
   recurring: boolean;
@@ -60,6 +63,7 @@ export class CronScheduler {
   readonly #onError: (error: unknown) => void;
   readonly #schedules = new Map<string, CronSchedule>();
   readonly #listeners = new Set<PendingListener>();
+  readonly #clients: ClientQuota;
   #timer: unknown;
   #running = false;
   /** Ticks in a row that faulted: a due job whose firing cannot be recorded must not spin the loop. */
@@ -71,6 +75,7 @@ export class CronScheduler {
     }
     this.timezone = options.timezone ?? systemTimezone();
     this.#store = options.store;
+    this.#clients = new ClientQuota(options.store);
     this.#clock = options.clock ?? systemCronClock;
     this.#leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     this.#onError = options.onError ?? (() => {});
@@ -107,6 +112,9 @@ export class CronScheduler {
     if (this.#store.countJobs(job.sessionId) >= MAX_JOBS_PER_SESSION) {
       throw new CronError(`This session already has ${MAX_JOBS_PER_SESSION} cron jobs, the limit. Delete one with CronDelete first.`);
     }
+    if (job.client !== undefined && this.#clients.count(job.client) >= MAX_JOBS_PER_CLIENT) {
+      throw new CronError(`This client's sessions already hold ${MAX_JOBS_PER_CLIENT} cron jobs, the per-client limit (other clients share the daemon's ${MAX_JOBS_TOTAL}). Delete one with CronDelete first.`);
+    }
     if (this.#store.countJobs() >= MAX_JOBS_TOTAL) throw new CronError(`The daemon holds ${MAX_JOBS_TOTAL} cron jobs, its limit. Delete some first.`);
     const now = this.#clock.now();
     const record: CronJobRecord = {
@@ -121,6 +129,7 @@ export class CronScheduler {
     };
     if (record.nextRunAt === null) throw new CronError(`"${record.cron}" has no run after now, so the job would never fire.`);
     this.#store.insertJob(record);
+    if (job.client !== undefined) this.#clients.record(job.client, job.sessionId);
     this.#arm();
     return record;
   }

@@ -133,7 +133,7 @@ export class Daemon implements SessionBinding, WireFacts {
     if (current) return current;
     // A connection that never opened a session speaks plain MCP: it sends no transcript, so it
     // gets the proxy view (ToolSearch + ExecuteExtraTool), whose discoveries the session remembers.
-    const session = this.core.openImplicitSession();
+    const session = this.core.openImplicitSession(connection.id);
     this.bind(connection, session);
     return session;
   }

@@ -14,8 +14,16 @@ import type { TrustStore } from "../config/trust-store.ts";
 import type { Logger } from "../runtime/logger.ts";
 import { toSpec, type ServerSpec } from "./server-spec.ts";
 
-/** Bounds what sessions naming ever more roots can make the daemon watch. */
-const MAX_PROJECTS = 256;
+/**
+ * Bounds what sessions naming ever more roots can make the daemon watch: daemon-wide, and per
+ * client (connection). A client's roots past its share drop its own least recently used one; a
+ * full table drops the least recently used root of all (never one the config names). So 256 junk
+ * project roots from one client no longer fill the table for everyone until a restart: they
+ * cannot pass the client's share, and a root someone opens a session in now pushes out the
+ * stalest. A dropped root's servers stop; a session opened there again brings them back.
+ */
+export const MAX_PROJECTS = 256;
+export const MAX_PROJECTS_PER_CLIENT = 32;
 
 interface ProjectState {
   root: string;
@@ -37,33 +45,85 @@ export function projectServerName(name: string, root: string): string {
 }
 
 export class ProjectServers {
+  /** In least recently used order: a root observed again moves to the end. */
   readonly #projects = new Map<string, ProjectState>();
+  /** Roots the config names: never dropped. */
+  readonly #configured = new Set<string>();
+  /** Each client's roots in the table, least recently used first. */
+  readonly #clients = new Map<string, string[]>();
 
   constructor(
     private readonly trust: TrustStore,
     private readonly logger: Logger,
   ) {}
 
-  /** Reads these roots' project files (again); true when what they bring changed. */
-  observe(roots: readonly string[]): boolean {
+  /** The config's roots: read like a session's, and never dropped by the bounds. */
+  observeConfigured(roots: readonly string[]): boolean {
+    for (const given of roots) {
+      const root = realRoot(given);
+      if (root) this.#configured.add(root);
+    }
+    return this.observe(roots);
+  }
+
+  /** Reads these roots' project files (again), for `client` when a session names them; true when what they bring changed. */
+  observe(roots: readonly string[], client?: string): boolean {
     let changed = false;
     for (const given of roots) {
       const root = realRoot(given);
       if (!root) continue;
-      if (!this.#projects.has(root) && this.#projects.size >= MAX_PROJECTS) {
-        this.logger.warn("too many project roots; ignoring a new one", { root, limit: MAX_PROJECTS });
-        continue;
-      }
       const next = this.#read(root);
       const previous = this.#projects.get(root);
       if (!previous && !next.project && !next.error) continue;
+      if (!previous && this.#projects.size >= MAX_PROJECTS && !this.#dropStalest()) {
+        this.logger.warn("too many project roots, all named by the config; ignoring a new one", { root, limit: MAX_PROJECTS });
+        continue;
+      }
+      // Most recently used last, whether or not its file changed.
+      this.#projects.delete(root);
+      this.#projects.set(root, previous && fingerprint(previous) === fingerprint(next) ? previous : next);
+      if (client !== undefined && this.#claim(client, root)) changed = true;
       if (previous && fingerprint(previous) === fingerprint(next)) continue;
-      this.#projects.set(root, next);
       changed = true;
       if (next.error) this.logger.warn("project file refused", { root, error: next.error });
       else if (next.project) this.logger.info("project file read", { file: next.project.file, trusted: next.trusted, servers: Object.keys(next.project.servers).length });
     }
     return changed;
+  }
+
+  /** Records that `client` uses `root`; true when that dropped another root of the table. */
+  #claim(client: string, root: string): boolean {
+    const held = (this.#clients.get(client) ?? []).filter((kept) => kept !== root && this.#projects.has(kept));
+    held.push(root);
+    let dropped = false;
+    while (held.length > MAX_PROJECTS_PER_CLIENT) {
+      const oldest = held.shift() as string;
+      if (this.#configured.has(oldest) || this.#heldByOthers(client, oldest)) continue;
+      this.#projects.delete(oldest);
+      this.logger.info("project root dropped: its client holds more than its share", { root: oldest, limit: MAX_PROJECTS_PER_CLIENT });
+      dropped = true;
+    }
+    this.#clients.delete(client);
+    this.#clients.set(client, held);
+    // Bounded like the table: a client forgotten holds no share (its roots age out by use).
+    if (this.#clients.size > MAX_PROJECTS * 4) this.#clients.delete(this.#clients.keys().next().value as string);
+    return dropped;
+  }
+
+  #heldByOthers(client: string, root: string): boolean {
+    for (const [other, roots] of this.#clients) if (other !== client && roots.includes(root)) return true;
+    return false;
+  }
+
+  /** Drops the least recently used root the config does not name; false when there is none. */
+  #dropStalest(): boolean {
+    for (const root of this.#projects.keys()) {
+      if (this.#configured.has(root)) continue;
+      this.#projects.delete(root);
+      this.logger.info("project root dropped: the table is full and it was used least recently", { root, limit: MAX_PROJECTS });
+      return true;
+    }
+    return false;
   }
 
   /** Every known root read again (after `toolpool trust`, on SIGHUP). */

@@ -3,6 +3,7 @@
  * truth (SPEC §8): everything here except the settings can be rebuilt from the messages, so a
  * daemon restart loses nothing a client cannot give back.
  */
+import type { PinnedRoot } from "../runtime/root-pins.ts";
 import type { FlagAttributes } from "../flags/runtime-flags.ts";
 import type { Discovery } from "../protocol/explain.ts";
 import type { PermissionSettings } from "../permissions/rules.ts";
@@ -70,6 +71,10 @@ export class Session {
   readonly scheduler = new CallScheduler();
   /** Scratch space for tools that keep per-session state (TodoWrite). */
   readonly toolState = new Map<string, unknown>();
+  /** The workspace roots held open since the session opened (session-roots.ts); file tools resolve beneath them. */
+  rootPins: readonly PinnedRoot[] | undefined;
+  /** The client (connection) that last opened the session; per-client quotas count by it. */
+  client: string | undefined;
   /** Serialized tool bytes, frozen at first use so a tool's schema never changes mid-session. */
   readonly serializedTools = new Map<string, string>();
   readonly createdAt: number;

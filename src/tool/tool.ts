@@ -6,6 +6,7 @@
 import type { ContentBlock, ToolResult } from "./result.ts";
 import type { ShellFacts } from "../permissions/shell-facts.ts";
 import type { Validator } from "../validate/validator.ts";
+import type { PinnedRoot } from "../runtime/root-pins.ts";
 
 export type JsonSchema = Record<string, unknown>;
 export type ToolInput = Record<string, unknown>;
@@ -48,8 +49,15 @@ export interface CallAccess {
 export interface ToolContext {
   signal: AbortSignal;
   sessionId: string;
+  /** The client (connection) whose session made the call; quotas per client count by it. */
+  clientId?: string;
   /** Real paths of the directories file tools may touch. */
   workspaceRoots: readonly string[];
+  /**
+   * The same roots held open since the session opened (runtime/root-pins.ts): file tools resolve
+   * beneath these and refuse a root that was moved or replaced. Absent: roots are looked up by name.
+   */
+  rootPins?: readonly PinnedRoot[];
   /** The directory relative paths resolve against (the first root unless the session says otherwise). */
   cwd: string;
   onProgress?: (update: ProgressUpdate) => void;

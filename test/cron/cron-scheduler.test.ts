@@ -1,7 +1,8 @@
 /** The scheduler on a manual clock: when jobs fire, what a restart does with missed runs, and its refusals. */
 import { describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { CronError, MAX_JOBS_PER_SESSION } from "../../src/cron/cron-scheduler.ts";
+import { CronError, MAX_JOBS_PER_SESSION, MAX_JOBS_TOTAL } from "../../src/cron/cron-scheduler.ts";
+import { MAX_JOBS_PER_CLIENT } from "../../src/cron/client-quota.ts";
 import { CronExpressionError } from "../../src/cron/cron-expression.ts";
 import { HOUR, MINUTE, makeStateDir, openService } from "./fixture.ts";
 import { ManualClock } from "./manual-clock.ts";
@@ -157,6 +158,20 @@ describe("CronScheduler", () => {
     expect(create("* * * * *", "x".repeat(10_001))).toThrow(new CronError("prompt is 10001 characters; the limit is 10000."));
     for (let index = 0; index < MAX_JOBS_PER_SESSION; index++) create("* * * * *")();
     expect(create("* * * * *")).toThrow(new CronError(`This session already has ${MAX_JOBS_PER_SESSION} cron jobs, the limit. Delete one with CronDelete first.`));
+  });
+
+  test("one client's sessions together hold at most MAX_JOBS_PER_CLIENT; another client still creates; deleting frees the share", () => {
+    using dir = makeStateDir();
+    using service = openService(dir.path, new ManualClock(T0));
+    const create = (client: string, sessionId: string) => () => service.scheduler.create({ sessionId, client, cron: "* * * * *", prompt: "p", recurring: true });
+    const made = [];
+    for (let index = 0; index < MAX_JOBS_PER_CLIENT; index++) made.push(create("c1", `c1-s${Math.floor(index / MAX_JOBS_PER_SESSION)}`)());
+    expect(create("c1", "c1-fresh-session")).toThrow(
+      new CronError(`This client's sessions already hold ${MAX_JOBS_PER_CLIENT} cron jobs, the per-client limit (other clients share the daemon's ${MAX_JOBS_TOTAL}). Delete one with CronDelete first.`),
+    );
+    expect(create("c2", "c2-s0")().createdBy).toBe("c2-s0");
+    expect(service.scheduler.remove(made[0]!.createdBy, made[0]!.id)).toBe("deleted");
+    expect(create("c1", "c1-fresh-session")().createdBy).toBe("c1-fresh-session");
   });
 
   test("an unknown time zone is refused when the scheduler is built", () => {

@@ -31,7 +31,7 @@ export function registerHarnessMethods(dispatcher: Dispatcher, core: HarnessCore
     (params, { connection }): SessionResult => {
       // Refused before anything changes: a broken schema must not open (or alter) a session.
       if (params.outputSchema) checkOutputSchema(params.outputSchema, core.sessionToolDeps().compiler);
-      const { session, resumed } = core.openSession(params);
+      const { session, resumed } = core.openSession(params, connection.id);
       // Before binding: the delivery that binding starts must already see it.
       connection.cronAcks = params.cronAcks ?? connection.cronAcks;
       wire.bind(connection, session);
