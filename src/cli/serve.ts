@@ -10,6 +10,7 @@ import { resolveSocketPath, SocketPathError } from "../daemon/socket-path.ts";
 import { ExitCode, UsageError } from "./exit-codes.ts";
 import { invocation } from "./invocation.ts";
 import { reportStartupProgress } from "./startup-progress.ts";
+import { escapeTerminal } from "../runtime/terminal-text.ts";
 
 export interface ServeOptions {
   socket?: string;
@@ -31,7 +32,9 @@ export async function serve(options: ServeOptions): Promise<number> {
   const logger = createLogger(
     level ?? "info",
     (line, at) => {
-      if (!(startingUp && (at === "info" || at === "debug"))) process.stderr.write(line);
+      // Text lines escape their fields themselves (and colour the level on purpose); JSON lines
+      // leave C1 controls and bidi overrides raw, so on a terminal they are escaped too.
+      if (!(startingUp && (at === "info" || at === "debug"))) process.stderr.write(format === "json" && process.stderr.isTTY ? escapeTerminal(line, { keepLines: true }) : line);
     },
     {
       format,
@@ -63,7 +66,7 @@ export async function serve(options: ServeOptions): Promise<number> {
     await daemon.start();
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`toolpool: ${message}\n`);
+    process.stderr.write(`toolpool: ${escapeTerminal(message, { keepLines: true })}\n`);
     if (error instanceof AlreadyRunningError) return ExitCode.AlreadyRunning;
     if (error instanceof ConfigError || error instanceof SocketPathError) return ExitCode.BadConfig;
     return ExitCode.Failed;
@@ -80,7 +83,7 @@ export async function serve(options: ServeOptions): Promise<number> {
         `  (set TOOLPOOL_SOCKET=${socketPath} or pass --socket when it is not the default)\n`,
     );
     // In a terminal, show MCP servers connecting; logs stay on stderr either way.
-    void reportStartupProgress({ servers: () => daemon.core.mcp()?.servers() ?? [], write: (text) => process.stdout.write(text) }).finally(() => {
+    void reportStartupProgress({ servers: () => daemon.core.mcp()?.servers() ?? [], write: (text) => process.stdout.write(escapeTerminal(text, { keepLines: true })) }).finally(() => {
       startingUp = false;
     });
   } else {
