@@ -72,6 +72,40 @@ describe("roots pinned by descriptor (compiled binary)", () => {
     expect({ outside: readdirSync(outside).sort(), secret: readFileSync(join(outside, "a.txt"), "utf8") }).toEqual({ outside: ["a.txt", "n.ipynb"], secret: "OUTSIDE SECRET\n" });
     expect(readFileSync(join(parent, "project.old", "a.txt"), "utf8")).toBe("inside\n");
   });
+
+  test("the root itself raced against a symlink to another directory while Read, Grep and Write run: nothing outside is read or written", async () => {
+    const parent = tempDir("raced-root-");
+    const root = join(parent, "project");
+    const outside = tempDir("raced-outside-");
+    mkdirSync(root);
+    writeFileSync(join(root, "f.txt"), "inside\n");
+    writeFileSync(join(outside, "f.txt"), "OUTSIDE SECRET\n");
+    const socketPath = join(tempSocketDir(), "raced.sock");
+    await using _daemon = await startBinaryDaemon(socketPath);
+    using client = await RawClient.open(socketPath);
+    const sessionId = ((await client.request("toolpool/session", { workspaceRoots: [root] })).result as { sessionId: string }).sessionId;
+    const swapper = Bun.spawn([process.execPath, join(import.meta.dir, "..", "fixtures", "races", "swap-directory.ts"), root, outside], { stdout: "pipe", stderr: "ignore" });
+    try {
+      const reader = swapper.stdout.getReader();
+      await reader.read();
+      reader.releaseLock();
+      let escaped = 0;
+      let served = 0;
+      for (let attempt = 0; attempt < 600; attempt++) {
+        const read = await call(client, sessionId, "Read", { file_path: join(root, "f.txt") });
+        const grep = await call(client, sessionId, "Grep", { pattern: "SECRET|inside", path: root, output_mode: "content" });
+        if (read.text.includes("SECRET") || grep.text.includes("SECRET")) escaped++;
+        if (!read.isError) served++;
+        await call(client, sessionId, "Write", { file_path: join(root, `w-${attempt}.txt`), content: "x" });
+      }
+      expect({ escaped, writtenOutside: readdirSync(outside).filter((name) => name !== "f.txt") }).toEqual({ escaped: 0, writtenOutside: [] });
+      // The swap is back and forth: while the real directory is in place, calls are served.
+      expect(served).toBeGreaterThan(0);
+    } finally {
+      swapper.kill("SIGKILL");
+      await swapper.exited;
+    }
+  });
 });
 
 describe("trust pins what runs (compiled binary)", () => {
