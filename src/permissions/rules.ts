@@ -17,7 +17,7 @@
  * denies, an allow list covers it only if every command in it is covered and nothing escapes the
  * reading.
  */
-import { PERMISSION_RULE_SYNTAX, permissionRuleProblem } from "../protocol/permission-rule-syntax.ts";
+import { PERMISSION_RULE_SYNTAX, permissionRuleProblem, PREFIX_MARKER, SHELL_RULE_TOOLS } from "../protocol/permission-rule-syntax.ts";
 import { mcpServerPrefix } from "../tool/names.ts";
 import type { CallAccess, Tool, ToolInput } from "../tool/tool.ts";
 import type { ShellFacts } from "./shell-facts.ts";
@@ -59,6 +59,8 @@ export interface ParsedRule {
   pattern?: RegExp;
   /** The same pattern as written: literal text and `*`. */
   glob?: string;
+  /** What the pattern matches, as patterns of literal text and `*`: `Bash(rm:*)` is `rm` and `rm *`. */
+  globs?: readonly string[];
   source: string;
 }
 
@@ -67,9 +69,13 @@ export function parseRule(rule: string): ParsedRule {
   const match = problem === undefined ? PERMISSION_RULE_SYNTAX.exec(rule.trim()) : null;
   if (!match?.[1]) throw new Error(problem);
   const parsed: ParsedRule = { target: match[1], source: rule };
-  if (match[2] !== undefined) {
-    parsed.pattern = wildcardToRegExp(match[2]);
-    parsed.glob = match[2];
+  const pattern = match[2];
+  if (pattern !== undefined) {
+    // Claude Code's `Bash(npm run test:*)`: the command alone, or followed by a space and anything.
+    const prefix = SHELL_RULE_TOOLS.has(match[1]) && pattern.endsWith(PREFIX_MARKER) ? pattern.slice(0, -PREFIX_MARKER.length) : undefined;
+    parsed.globs = prefix === undefined ? [pattern] : [prefix, `${prefix} *`];
+    parsed.pattern = prefix === undefined ? wildcardToRegExp(pattern) : new RegExp(parsed.globs.map((glob) => `(?:${wildcardToRegExp(glob).source})`).join("|"), "s");
+    parsed.glob = pattern;
   }
   return parsed;
 }
@@ -91,8 +97,6 @@ export function ruleTargetsTool(rule: ParsedRule, tool: Pick<Tool, "name" | "ali
 /** Rules named after these tools also govern the paths every other tool reads or writes. */
 const PATH_RULES: Record<string, "read" | "write"> = { Read: "read", Edit: "write", Write: "write", NotebookEdit: "write" };
 
-/** Tools whose subject is a shell command, read from its parse. MCP tools never are. */
-const SHELL_TOOLS: ReadonlySet<string> = new Set(["Bash"]);
 
 interface Call {
   tool: Tool;
@@ -104,7 +108,7 @@ interface Call {
 }
 
 function isShell(tool: Tool): boolean {
-  return !tool.isMcp && SHELL_TOOLS.has(tool.name);
+  return !tool.isMcp && SHELL_RULE_TOOLS.has(tool.name);
 }
 
 /** A pattern against a subject; path patterns may be written relative to any of `bases`. */
@@ -161,21 +165,23 @@ export function evaluateRules(
 /** Why a deny rule refuses the call, or undefined when it does not apply. */
 function denialReason(rule: ParsedRule, call: Call): string | undefined {
   const denied = `denied by the rule "${rule.source}"`;
-  const glob = rule.glob;
+  const globs = rule.globs;
+  const subject = call.subject;
   if (ruleTargetsTool(rule, call.tool)) {
-    if (glob === undefined) return denied;
+    if (globs === undefined) return denied;
     if (isShell(call.tool)) {
       const shell = call.access.shell;
-      if (call.subject !== undefined && mayMatch(glob, call.subject)) return denied;
+      if (subject !== undefined && globs.some((glob) => mayMatch(glob, subject))) return denied;
       if (!shell) return `${denied}: the command could not be read`;
       if (shell.opaque) return `${denied}: the command contains ${shell.opaque}, which the rules cannot see through`;
-      const hit = shell.commands.flatMap((command) => [command.reading, ...command.alsoReadings]).find((reading) => mayMatch(glob, reading));
+      const hit = shell.commands.flatMap((command) => [command.reading, ...command.alsoReadings]).find((reading) => globs.some((glob) => mayMatch(glob, reading)));
       if (hit) return `${denied} (it runs ${showTemplate(hit)})`;
-    } else if (call.subject !== undefined && patternMatches(glob, call.subject, call.denyBases, mayMatch)) {
+    } else if (subject !== undefined && globs.some((glob) => patternMatches(glob, subject, call.denyBases, mayMatch))) {
       return denied;
     }
   }
   const kind = PATH_RULES[rule.target];
+  const glob = rule.glob;
   if (kind === undefined || glob === undefined) return undefined;
   const verb = kind === "read" ? "reads" : "writes";
   if (call.access.unknown !== undefined) return `${denied}, which governs the paths every tool ${verb}: ${call.tool.name} ${call.access.unknown}`;
@@ -199,7 +205,7 @@ function shellPaths(shell: ShellFacts | undefined, kind: "read" | "write"): read
 function uncoveredPart(rules: readonly ParsedRule[], call: Call, bases: readonly string[]): string | undefined {
   const relevant = rules.filter((rule) => ruleTargetsTool(rule, call.tool));
   if (relevant.some((rule) => rule.glob === undefined)) return undefined;
-  const globs = relevant.flatMap((rule) => (rule.glob === undefined ? [] : [rule.glob]));
+  const globs = relevant.flatMap((rule) => rule.globs ?? []);
   if (!isShell(call.tool)) {
     const subject = call.subject;
     return subject !== undefined && globs.some((glob) => patternMatches(glob, subject, bases, mustMatch)) ? undefined : "";

@@ -218,6 +218,35 @@ describe("rule parsing and outright denial", () => {
     for (const rule of ["", "Bash(", "two words", "Bash)x("]) expect(() => parseRule(rule)).toThrow("is malformed");
   });
 
+  test("a rule that can never match anything is refused, and the error names it", () => {
+    const never: [string, string][] = [
+      ["Bash()", 'Permission rule "Bash()" can never match anything: its pattern is empty (write "Bash" for the whole tool)'],
+      ["Read( )", 'Permission rule "Read( )" can never match anything: its pattern is empty (write "Read" for the whole tool)'],
+      ["Bash(:*)", 'Permission rule "Bash(:*)" can never match anything: it names no program'],
+      ["Bash(rm:* -rf)", 'Permission rule "Bash(rm:* -rf)" can never match anything: ":*" may only end a Bash rule, as in "Bash(npm run test:*)"'],
+      ["Bash(rm:*:*)", 'Permission rule "Bash(rm:*:*)" can never match anything: ":*" may only end a Bash rule, as in "Bash(npm run test:*)"'],
+      ["Bash( rm *)", 'Permission rule "Bash( rm *)" can never match anything: it starts or ends with a space, which no command does'],
+      ["Read(a))", 'Permission rule "Read(a))" can never match anything: its parentheses are unbalanced'],
+      ["Bash(echo (x)", 'Permission rule "Bash(echo (x)" can never match anything: its parentheses are unbalanced'],
+    ];
+    for (const [rule, message] of never) expect(() => parseRule(rule)).toThrow(message);
+    // Quoted parentheses are text, and `:*` is Bash's only: a path may hold it.
+    for (const rule of ["Bash(echo ':)')", "Read(/w/a:*)", "Bash(npm run test:*)"]) expect(() => parseRule(rule)).not.toThrow();
+  });
+
+  test("Bash(PREFIX:*) is Claude Code's prefix rule: the command alone or followed by more words", async () => {
+    const denyRm = settings("default", [], ["Bash(rm:*)"]);
+    const allowTest = settings("default", ["Bash(npm run test:*)"]);
+    const outcomes = async (session: PermissionSettings, commands: string[]) =>
+      Object.fromEntries(await Promise.all(commands.map(async (command) => [command, (await verdict(session, Bash, { command })).allowed])));
+    expect(await outcomes(denyRm, ["rm", "rm -rf x", "sudo rm x", "echo a && /bin/rm x", "rmdir x", "echo rm"])).toEqual({
+      rm: false, "rm -rf x": false, "sudo rm x": false, "echo a && /bin/rm x": false, "rmdir x": true, "echo rm": true,
+    });
+    expect(await outcomes(allowTest, ["npm run test", "npm run test -- --watch", "npm run test-evil", "npm run test; rm x", "npm run testx"])).toEqual({
+      "npm run test": true, "npm run test -- --watch": true, "npm run test-evil": false, "npm run test; rm x": false, "npm run testx": false,
+    });
+  });
+
   test("only rules without a pattern remove tools from the pool", () => {
     expect(isToolDeniedOutright({ deny: ["Write"] }, Write)).toBe(true);
     expect(isToolDeniedOutright({ deny: ["Bash(rm *)"] }, Bash)).toBe(false);
