@@ -129,7 +129,13 @@ function denyBasesOf(settings: Pick<PermissionSettings, "ruleRoots">, cwd: strin
 
 export type RuleVerdict = { allowed: true } | { allowed: false; reason: string };
 
-/** The session's general rules for one call. The tool's own check runs before this. */
+/**
+ * The rule check as steps: it yields after each rule and each reading it matches, so a driver can
+ * stop it at a budget or let other clients be served between steps (see evaluateRulesPaced).
+ */
+type Steps<T> = Generator<void, T, void>;
+
+/** The session's general rules for one call, checked at once. The tool's own check runs before this. */
 export function evaluateRules(
   settings: PermissionSettings,
   tool: Tool,
@@ -138,10 +144,59 @@ export function evaluateRules(
   access: CallAccess,
   parse: (rule: string) => ParsedRule = parseRule,
 ): RuleVerdict {
+  const steps = ruleSteps(settings, tool, input, cwd, access, parse);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+export interface RulePace {
+  /** Longest stretch the check runs before letting the thread serve others. */
+  sliceMs: number;
+  /** Past this the call is refused: a check that cannot finish cannot allow. */
+  budgetMs: number;
+  /** Lets other work run (a macrotask turn). */
+  yieldTurn: () => Promise<void>;
+  now?: () => number;
+}
+
+/**
+ * The same check, run in slices of `sliceMs` with the thread handed back between them, and refused
+ * past `budgetMs` (1,000 deny rules against a 64 KiB command must not stall other clients or a stop).
+ */
+export async function evaluateRulesPaced(
+  settings: PermissionSettings,
+  tool: Tool,
+  input: ToolInput,
+  cwd: string,
+  access: CallAccess,
+  pace: RulePace,
+  parse: (rule: string) => ParsedRule = parseRule,
+): Promise<RuleVerdict> {
+  const now = pace.now ?? (() => performance.now());
+  const started = now();
+  let slice = started;
+  const steps = ruleSteps(settings, tool, input, cwd, access, parse);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (now() - slice < pace.sliceMs) continue;
+    if (now() - started > pace.budgetMs) {
+      const rules = settings.deny.length + settings.allow.length + (settings.sessionAllow?.length ?? 0);
+      return { allowed: false, reason: `checking the call against the session's ${rules} rules took longer than its ${pace.budgetMs} ms budget` };
+    }
+    await pace.yieldTurn();
+    slice = now();
+  }
+}
+
+function* ruleSteps(settings: PermissionSettings, tool: Tool, input: ToolInput, cwd: string, access: CallAccess, parse: (rule: string) => ParsedRule): Steps<RuleVerdict> {
   const call: Call = { tool, subject: tool.permissionSubject(input, cwd), access, cwd, denyBases: denyBasesOf(settings, cwd) };
-  for (const rule of settings.deny.map(parse)) {
-    const reason = denialReason(rule, call);
+  for (const text of settings.deny) {
+    const reason = yield* denialReason(parse(text), call);
     if (reason) return { allowed: false, reason };
+    yield;
   }
   if (settings.mode === "bypass") return { allowed: true };
   const readOnly = tool.isReadOnly(input);
@@ -155,7 +210,7 @@ export function evaluateRules(
     [settings.sessionAllow ?? [], "this session", [cwd]],
   ];
   for (const [list, whose, bases] of lists) {
-    const gap = list.length === 0 ? undefined : uncoveredPart(list.map(parse), call, bases);
+    const gap = list.length === 0 ? undefined : yield* uncoveredPart(list.map(parse), call, bases);
     if (gap === undefined) continue;
     return { allowed: false, reason: `no allow rule of ${whose} covers it${gap}` };
   }
@@ -163,7 +218,7 @@ export function evaluateRules(
 }
 
 /** Why a deny rule refuses the call, or undefined when it does not apply. */
-function denialReason(rule: ParsedRule, call: Call): string | undefined {
+function* denialReason(rule: ParsedRule, call: Call): Steps<string | undefined> {
   const denied = `denied by the rule "${rule.source}"`;
   const globs = rule.globs;
   const subject = call.subject;
@@ -171,11 +226,14 @@ function denialReason(rule: ParsedRule, call: Call): string | undefined {
     if (globs === undefined) return denied;
     if (isShell(call.tool)) {
       const shell = call.access.shell;
-      if (subject !== undefined && globs.some((glob) => mayMatch(glob, subject))) return denied;
       if (!shell) return `${denied}: the command could not be read`;
       if (shell.opaque) return `${denied}: the command contains ${shell.opaque}, which the rules cannot see through`;
-      const hit = shell.commands.flatMap((command) => [command.reading, ...command.alsoReadings]).find((reading) => globs.some((glob) => mayMatch(glob, reading)));
-      if (hit) return `${denied} (it runs ${showTemplate(hit)})`;
+      if (subject !== undefined && globs.some((glob) => mayMatch(glob, subject))) return denied;
+      for (const command of shell.commands) {
+        const hit = [command.reading, ...command.alsoReadings].find((reading) => globs.some((glob) => mayMatch(glob, reading)));
+        if (hit) return `${denied} (it runs ${showTemplate(hit)})`;
+        yield;
+      }
     } else if (subject !== undefined && globs.some((glob) => patternMatches(glob, subject, call.denyBases, mayMatch))) {
       return denied;
     }
@@ -188,9 +246,11 @@ function denialReason(rule: ParsedRule, call: Call): string | undefined {
   const shell = call.access.shell;
   if (shell?.opaque) return `${denied}: the command contains ${shell.opaque}, so the paths it ${verb.slice(0, -1)}s cannot be known`;
   const paths: (Template | string)[] = [...(kind === "read" ? call.access.reads : call.access.writes), ...shellPaths(shell, kind)];
-  const hit = paths.find((path) => patternMatches(glob, path, call.denyBases, mayMatch));
-  if (hit === undefined) return undefined;
-  return `${denied} (the call ${verb} ${typeof hit === "string" ? hit : showTemplate(hit)})`;
+  for (const path of paths) {
+    if (patternMatches(glob, path, call.denyBases, mayMatch)) return `${denied} (the call ${verb} ${typeof path === "string" ? path : showTemplate(path)})`;
+    yield;
+  }
+  return undefined;
 }
 
 function shellPaths(shell: ShellFacts | undefined, kind: "read" | "write"): readonly Template[] {
@@ -202,7 +262,7 @@ function shellPaths(shell: ShellFacts | undefined, kind: "read" | "write"): read
  * What allow rules leave uncovered: undefined when they cover the whole call (a tool-wide rule
  * covers all of it), else a note for the message, empty when there is nothing more to say.
  */
-function uncoveredPart(rules: readonly ParsedRule[], call: Call, bases: readonly string[]): string | undefined {
+function* uncoveredPart(rules: readonly ParsedRule[], call: Call, bases: readonly string[]): Steps<string | undefined> {
   const relevant = rules.filter((rule) => ruleTargetsTool(rule, call.tool));
   if (relevant.some((rule) => rule.glob === undefined)) return undefined;
   const globs = relevant.flatMap((rule) => rule.globs ?? []);
@@ -214,8 +274,15 @@ function uncoveredPart(rules: readonly ParsedRule[], call: Call, bases: readonly
   const escape = shell?.opaque ?? shell?.unsafe;
   if (!shell || escape !== undefined) return ` (the command contains ${escape ?? "what could not be read"}, which no allow rule can cover)`;
   if (shell.commands.length === 0) return "";
-  const gap = shell.commands.find((command) => !globs.some((glob) => mustMatch(glob, command.reading)));
-  return gap === undefined ? undefined : ` (it runs ${showTemplate(gap.reading)})`;
+  for (const command of shell.commands) {
+    let covered = false;
+    for (let index = 0; index < globs.length && !covered; index++) {
+      covered = mustMatch(globs[index] ?? "", command.reading);
+      yield;
+    }
+    if (!covered) return ` (it runs ${showTemplate(command.reading)})`;
+  }
+  return undefined;
 }
 
 /**

@@ -15,7 +15,7 @@ import { baseName, COMMAND_STRING_RUNNERS, commandPaths, commandReadings, DIRECT
 import { isDescriptorTarget, redirectEffect, throughWritten, type WorkingDirectory, type WrittenPath } from "./shell-paths.ts";
 import { CODE_VARIABLES, DECLARATIONS, declarationHazard, EVALUATING_BUILTINS, heredocHazard, isQuotedHeredoc, LINK_MAKERS, MISREAD, movesOutputDescriptor, OUTPUT_DEVICE, STANDARD_INPUT, variableHazard } from "./shell-hazards.ts";
 import { HOLE, hasHole, type Template } from "./star-match.ts";
-import { joinWords, named, readWord, renderWord, misreadsContinuation, type SyntaxNode, type WordContext } from "./shell-words.ts";
+import { joinWords, MAX_CHILDREN, named, readWord, renderWord, misreadsContinuation, type SyntaxNode, type WordContext } from "./shell-words.ts";
 
 export interface ShellCommand {
   /** Assignments and words, each in bash's quoting, space-separated. Allow rules must cover this. */
@@ -103,6 +103,7 @@ class ShellWalk {
 
   statement(node: SyntaxNode, depth: number): void {
     if (!this.#tick() || depth > MAX_DEPTH) return this.opaque("a command too large, too deeply nested or too slow to check");
+    if (node.childCount > MAX_CHILDREN) return this.opaque(`a command or list of more than ${MAX_CHILDREN} parts`);
     if (node.isError || node.isMissing) return this.opaque(`a syntax error near ${JSON.stringify(node.text.slice(0, 40))}`);
     if (misreadsContinuation(node)) this.opaque(MISREAD);
     if (CONTAINERS.has(node.type)) return this.#container(node, depth);

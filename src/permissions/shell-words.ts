@@ -16,6 +16,7 @@ export interface SyntaxNode {
   /** Offsets in the parsed text, to see what lies between two children. */
   readonly startIndex: number;
   readonly endIndex: number;
+  readonly childCount: number;
   readonly children: readonly (SyntaxNode | null)[];
   readonly namedChildren: readonly (SyntaxNode | null)[];
 }
@@ -189,6 +190,8 @@ function endsAnsiCString(text: string): boolean {
 /** Parts of one word: whatever lies between their children is inside the word. */
 const WORD_LEVEL: ReadonlySet<string> = new Set(["variable_assignment", "concatenation", "expansion", "subscript"]);
 
+/** Children of one node (words of one command, commands of one list) read; a command with more is opaque. */
+export const MAX_CHILDREN = 2_000;
 /** Nodes whose text is their own: what lies between their children is content, not a gap the grammar skipped. */
 const TEXT_NODES: ReadonlySet<string> = new Set(["string", "raw_string", "ansi_c_string", "translated_string", "heredoc_body", "heredoc_content", "comment", "regex", "word", "string_content"]);
 /** Tokens after which a `#` starts a comment in bash. */
@@ -207,16 +210,21 @@ const BEFORE_COMMENT: ReadonlySet<string> = new Set([";", "&", "|", "&&", "||", 
  *   a comment.
  */
 export function misreadsContinuation(node: SyntaxNode): boolean {
+  // Each child's offsets cost a call into the parser: past this many the node is not checked (so is opaque).
+  if (node.childCount > MAX_CHILDREN) return true;
   const children = node.children;
   const wordLevel = WORD_LEVEL.has(node.type);
   const textNode = TEXT_NODES.has(node.type);
+  // A node's text is made anew at each read (from the parser's input): read it once.
+  let text: string | undefined;
   for (let index = 1; index < children.length; index++) {
     const before = children[index - 1];
     const after = children[index];
     if (!before || !after) continue;
     if (after.type === "comment" && after.startIndex === before.endIndex && (before.isNamed || !BEFORE_COMMENT.has(before.type))) return true;
     if (after.startIndex === before.endIndex) continue;
-    const gap = node.text.slice(before.endIndex - node.startIndex, after.startIndex - node.startIndex);
+    text ??= node.text;
+    const gap = text.slice(before.endIndex - node.startIndex, after.startIndex - node.startIndex);
     if (!textNode && /\\(?!\r?\n)/.test(gap)) return true;
     if (!gap.includes("\\\n") && !gap.includes("\\\r\n")) continue;
     const onlyContinuations = /^(\\\r?\n)+$/.test(gap);

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { z } from "zod";
 import { createBashTool } from "../../src/builtin/bash.ts";
-import { evaluateRules, isToolDeniedOutright, parseRule, type PermissionSettings } from "../../src/permissions/rules.ts";
+import { evaluateRules, evaluateRulesPaced, isToolDeniedOutright, parseRule, type PermissionSettings } from "../../src/permissions/rules.ts";
 import { buildMcpTool, buildTool, NO_PATHS } from "../../src/tool/build-tool.ts";
 import { textResult } from "../../src/tool/result.ts";
 import type { Tool } from "../../src/tool/tool.ts";
@@ -280,5 +280,32 @@ describe("wrappers and path aliases a hostile client tried (each ran rm or read 
 
   test("plain bash -c SCRIPT is still read through (a harmless script is allowed)", async () => {
     expect(await verdict(denyRm, Bash, { command: "bash -c 'echo hi'" })).toEqual({ allowed: true });
+  });
+});
+
+describe("a paced rule check (1,000 rules against a large command)", () => {
+  const deny = Array.from({ length: 1000 }, (_, index) => `Bash(${"*x".repeat(400)}${index}*)`);
+  const command = `echo ${"ab".repeat(30_000)} && echo ${"ba".repeat(1_000)}`;
+
+  test("hands the thread back between slices and reaches the same verdict as the check at once", async () => {
+    const input = { command };
+    const access = await Bash.access(input, "/w");
+    let turns = 0;
+    // A clock that moves 1 ms per reading: every 4 readings is a slice.
+    let clock = 0;
+    const pace = { sliceMs: 4, budgetMs: 1_000_000, yieldTurn: async () => void turns++, now: () => clock++ };
+    const paced = await evaluateRulesPaced(settings("default", [], deny), Bash, input, "/w", access, pace);
+    expect({ paced, turns: turns > 100 }).toEqual({ paced: evaluateRules(settings("default", [], deny), Bash, input, "/w", access), turns: true });
+  });
+
+  test("past its budget the call is refused, never allowed", async () => {
+    const input = { command };
+    const access = await Bash.access(input, "/w");
+    let clock = 0;
+    const pace = { sliceMs: 1, budgetMs: 50, yieldTurn: async () => {}, now: () => (clock += 10) };
+    expect(await evaluateRulesPaced(settings("default", [], deny), Bash, input, "/w", access, pace)).toEqual({
+      allowed: false,
+      reason: "checking the call against the session's 1000 rules took longer than its 50 ms budget",
+    });
   });
 });
