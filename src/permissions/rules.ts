@@ -73,9 +73,15 @@ export function parseRule(rule: string): ParsedRule {
   if (pattern !== undefined) {
     // Claude Code's `Bash(npm run test:*)`: the command alone, or followed by a space and anything.
     const prefix = SHELL_RULE_TOOLS.has(match[1]) && pattern.endsWith(PREFIX_MARKER) ? pattern.slice(0, -PREFIX_MARKER.length) : undefined;
-    parsed.globs = prefix === undefined ? [pattern] : [prefix, `${prefix} *`];
-    parsed.pattern = prefix === undefined ? wildcardToRegExp(pattern) : new RegExp(parsed.globs.map((glob) => `(?:${wildcardToRegExp(glob).source})`).join("|"), "s");
+    const globs = prefix === undefined ? [pattern] : [prefix, `${prefix} *`];
+    parsed.globs = globs;
     parsed.glob = pattern;
+    // Made on first use only: every rule is parsed at every call, and matching uses the globs.
+    let regex: RegExp | undefined;
+    Object.defineProperty(parsed, "pattern", {
+      enumerable: true,
+      get: () => (regex ??= globs.length === 1 ? wildcardToRegExp(pattern) : new RegExp(globs.map((glob) => `(?:${wildcardToRegExp(glob).source})`).join("|"), "s")),
+    });
   }
   return parsed;
 }
@@ -290,7 +296,8 @@ function* uncoveredPart(rules: readonly ParsedRule[], call: Call, bases: readonl
  * of the kind that governs that access matches it. The rules are parsed once per call.
  */
 export function pathFilter(settings: Pick<PermissionSettings, "deny" | "ruleRoots">, cwd: string, parse: (rule: string) => ParsedRule = parseRule): (path: string, kind: "read" | "write") => boolean {
-  const rules = settings.deny.map(parse).filter((rule) => rule.glob !== undefined && PATH_RULES[rule.target] !== undefined);
+  // Only path rules (`Read(…)`, `Edit(…)`) filter paths; the others are not parsed for it.
+  const rules = settings.deny.filter((rule) => /^(Read|Edit|Write|NotebookEdit)\(/.test(rule.trim())).map(parse).filter((rule) => rule.glob !== undefined && PATH_RULES[rule.target] !== undefined);
   const bases = denyBasesOf(settings, cwd);
   return (path, kind) => !rules.some((rule) => PATH_RULES[rule.target] === kind && patternMatches(rule.glob ?? "", path, bases, mayMatch));
 }
@@ -298,6 +305,8 @@ export function pathFilter(settings: Pick<PermissionSettings, "deny" | "ruleRoot
 /** Deny rules that name whole tools remove them from the pool before any model sees them. */
 export function isToolDeniedOutright(settings: Pick<PermissionSettings, "deny">, tool: Pick<Tool, "name" | "aliases" | "mcpInfo">): boolean {
   return settings.deny.some((rule) => {
+    // Asked for every tool of the pool: a rule with a pattern never removes a tool, and is not parsed.
+    if (rule.includes("(")) return false;
     const parsed = parseRule(rule);
     return parsed.pattern === undefined && ruleTargetsTool(parsed, tool);
   });

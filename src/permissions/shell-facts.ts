@@ -162,7 +162,7 @@ class ShellWalk {
   /** Counts a node; false once the walk is over its bounds (then it stops descending). */
   #tick(): boolean {
     this.#nodes++;
-    if (this.#nodes % 256 === 0 && this.options.expired?.()) this.#nodes = MAX_NODES + 1;
+    if (this.#nodes % 32 === 0 && this.options.expired?.()) this.#nodes = MAX_NODES + 1;
     return this.#nodes <= MAX_NODES;
   }
 

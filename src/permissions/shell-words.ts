@@ -191,7 +191,7 @@ function endsAnsiCString(text: string): boolean {
 const WORD_LEVEL: ReadonlySet<string> = new Set(["variable_assignment", "concatenation", "expansion", "subscript"]);
 
 /** Children of one node (words of one command, commands of one list) read; a command with more is opaque. */
-export const MAX_CHILDREN = 2_000;
+export const MAX_CHILDREN = 1_000;
 /** Nodes whose text is their own: what lies between their children is content, not a gap the grammar skipped. */
 const TEXT_NODES: ReadonlySet<string> = new Set(["string", "raw_string", "ansi_c_string", "translated_string", "heredoc_body", "heredoc_content", "comment", "regex", "word", "string_content"]);
 /** Tokens after which a `#` starts a comment in bash. */

@@ -40,12 +40,14 @@ export function permissionRuleProblem(rule: string): string | undefined {
 
 /** Parentheses outside single quotes pair up (`Bash(echo ':)')` is fine, `Read(a))` is not). */
 function balanced(pattern: string): boolean {
+  if (!pattern.includes("(") && !pattern.includes(")")) return true;
   let depth = 0;
   let quoted = false;
-  for (const char of pattern) {
-    if (char === "'") quoted = !quoted;
-    else if (!quoted && char === "(") depth++;
-    else if (!quoted && char === ")" && --depth < 0) return false;
+  for (let index = 0; index < pattern.length; index++) {
+    const char = pattern.charCodeAt(index);
+    if (char === 0x27) quoted = !quoted;
+    else if (!quoted && char === 0x28) depth++;
+    else if (!quoted && char === 0x29 && --depth < 0) return false;
   }
   return depth === 0;
 }
