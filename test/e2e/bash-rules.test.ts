@@ -92,10 +92,13 @@ describe("issue 23: spellings bash reads differently from the reader (compiled b
       "printf -v 'BASH_CMDS[ls]' %s /bin/rm; ls x",
       "echo PWN 3<victim 1>&3 >/dev/stdout",
     ];
+    // Every attack is sent and judged, so a failure lists each spelling that got through.
+    const outcomes: { command: string; denied: boolean }[] = [];
     for (const command of attacks) {
       const result = await bash(client, sessionId, command);
-      expect({ command, denied: result.isError && result.text.startsWith("Permission denied for Bash:") }).toEqual({ command, denied: true });
+      outcomes.push({ command, denied: result.isError && result.text.startsWith("Permission denied for Bash:") });
     }
+    expect(outcomes).toEqual(attacks.map((command) => ({ command, denied: true })));
     expect({ files: readdirSync(root).sort(), victim: readFileSync(join(root, "victim"), "utf8") }).toEqual({ files: ["f", "victim", "x"], victim: "keep\n" });
     expect(await bash(client, sessionId, "echo fine")).toEqual({ text: "fine\nExit code: 0", isError: false });
   });
@@ -113,10 +116,12 @@ describe("issue 23: spellings bash reads differently from the reader (compiled b
       "read y <<< 'a[$(rm -f x)]'; a[y]=1", "read y <<< 'a[$(rm -f x)]'; echo ${PWD:y}", "declare -i n; read y <<< 'a[$(rm -f x)]'; n=y",
       "date -f .env", "xargs -a.env echo", "file -f.env", `cat /pro?/self/root${root}/.env`, "ln -s . l; cat l/.env",
     ];
+    const outcomes: { command: string; denied: boolean; shown: boolean }[] = [];
     for (const command of attacks) {
       const result = await bash(client, sessionId, command);
-      expect({ command, denied: result.isError && result.text.startsWith("Permission denied for Bash:"), shown: result.text.includes("SECRET-23") }).toEqual({ command, denied: true, shown: false });
+      outcomes.push({ command, denied: result.isError && result.text.startsWith("Permission denied for Bash:"), shown: result.text.includes("SECRET-23") });
     }
+    expect(outcomes).toEqual(attacks.map((command) => ({ command, denied: true, shown: false })));
     expect(readdirSync(root).sort()).toEqual([".env", "f", "victim", "x"]);
     expect(await bash(client, sessionId, "cat f && date -d @0 -u +%Y")).toEqual({ text: "keep\n1970\nExit code: 0", isError: false });
   });
