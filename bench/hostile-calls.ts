@@ -3,7 +3,8 @@
  * Hostile-call benchmark: while one client runs a hostile or heavy file-tool call on the compiled
  * daemon, a second client pings in a closed loop; prints JSON with the call's duration and the pings'
  * p50/p99/max for each scenario, and how long SIGTERM takes during a hostile Grep. The issue's target
- * is ping p99 < 50 ms during every attack and SIGTERM within 10 s.
+ * is ping p99 < 50 ms during every attack and SIGTERM within 10 s. `bash-1000-rules-64kb-commands`: a
+ * session with 1,000 deny rules sends three 64 KiB commands at once (issue 23).
  * Usage: bun bench/hostile-calls.ts [--tier pro] [--binary PATH] [--call-timeout-seconds 30] [--only NAME]
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
@@ -77,7 +78,18 @@ function percentile(sorted: number[], fraction: number): number {
 
 const round = (value: number) => Math.round(value * 100) / 100;
 
-async function scenario(name: string, tool: string, input: Record<string, unknown>) {
+/** 1,000 session deny rules of ~900 characters, and three 64 KiB commands (issue 23: 95.6 s per call before). */
+const HEAVY_RULES = Array.from({ length: 1000 }, (_, index) => `Bash(${"*x".repeat(450)}${index}*)`);
+const HEAVY_COMMANDS = [`echo ${"ab".repeat(32_000)}`, `echo ${"word ".repeat(13_000)}`, `echo ${"$(a) ".repeat(1_900)}${"b".repeat(50_000)}`];
+
+async function heavyRuleCalls(client: Client): Promise<Record<string, unknown> | undefined> {
+  const session = await client.request("toolpool/session", { permissions: { deny: HEAVY_RULES } });
+  const sessionId = (session.result as { sessionId: string }).sessionId;
+  const answers = await Promise.all(HEAVY_COMMANDS.map((command) => client.request("toolpool/call", { sessionId, name: "Bash", input: { command } })));
+  return answers.at(-1);
+}
+
+async function scenario(name: string, tool: string, input: Record<string, unknown>, work?: (client: Client) => Promise<Record<string, unknown> | undefined>) {
   if (values.only !== undefined && values.only !== name) return undefined;
   const daemon = await startDaemon(name);
   const pinger = await Client.open(daemon.socketPath);
@@ -97,7 +109,7 @@ async function scenario(name: string, tool: string, input: Record<string, unknow
   })();
   const started = performance.now();
   const answer = await Promise.race([
-    daemon.client.request("toolpool/call", { name: tool, input }),
+    work ? work(daemon.client) : daemon.client.request("toolpool/call", { name: tool, input }),
     Bun.sleep(callTimeoutMs).then(() => undefined),
   ]);
   const callMs = performance.now() - started;
@@ -120,6 +132,20 @@ async function scenario(name: string, tool: string, input: Record<string, unknow
     pingP99Ms: round(percentile(pings, 0.99)),
     pingMaxMs: round(pings.at(-1) ?? Number.NaN),
   };
+}
+
+async function sigtermDuringHeavyRules() {
+  if (values.only !== undefined && values.only !== "sigterm-during-1000-rules-64kb-commands") return undefined;
+  const daemon = await startDaemon("sigterm-rules");
+  const session = await daemon.client.request("toolpool/session", { permissions: { deny: HEAVY_RULES } });
+  const sessionId = (session.result as { sessionId: string }).sessionId;
+  for (const command of HEAVY_COMMANDS) void daemon.client.request("toolpool/call", { sessionId, name: "Bash", input: { command } });
+  await Promise.race([daemon.client.request("ping"), Bun.sleep(2_000)]);
+  const started = performance.now();
+  daemon.child.kill("SIGTERM");
+  const exited = await Promise.race([daemon.child.exited, Bun.sleep(30_000).then(() => "still running after 30 s")]);
+  if (typeof exited === "string") daemon.child.kill("SIGKILL");
+  return { name: "sigterm-during-1000-rules-64kb-commands", exitMs: round(performance.now() - started), exit: exited };
 }
 
 async function sigtermDuringGrep() {
@@ -160,5 +186,7 @@ const results = [
   await scenario("grep-50k-files-one-directory", "Grep", { pattern: "needle", path: "wide" }),
   await scenario("grep-5mb-single-line", "Grep", { pattern: "needle\\d+", path: "long", output_mode: "count" }),
   await sigtermDuringGrep(),
+  await scenario("bash-1000-rules-64kb-commands", "Bash", {}, heavyRuleCalls),
+  await sigtermDuringHeavyRules(),
 ];
 console.log(JSON.stringify({ binary, results: results.filter((result) => result !== undefined) }, null, 2));

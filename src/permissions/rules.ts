@@ -17,7 +17,7 @@
  * denies, an allow list covers it only if every command in it is covered and nothing escapes the
  * reading.
  */
-import { PERMISSION_RULE_SYNTAX, permissionRuleProblem } from "../protocol/permission-rule-syntax.ts";
+import { PERMISSION_RULE_SYNTAX, permissionRuleProblem, PREFIX_MARKER, SHELL_RULE_TOOLS } from "../protocol/permission-rule-syntax.ts";
 import { mcpServerPrefix } from "../tool/names.ts";
 import type { CallAccess, Tool, ToolInput } from "../tool/tool.ts";
 import type { ShellFacts } from "./shell-facts.ts";
@@ -59,6 +59,8 @@ export interface ParsedRule {
   pattern?: RegExp;
   /** The same pattern as written: literal text and `*`. */
   glob?: string;
+  /** What the pattern matches, as patterns of literal text and `*`: `Bash(rm:*)` is `rm` and `rm *`. */
+  globs?: readonly string[];
   source: string;
 }
 
@@ -67,9 +69,19 @@ export function parseRule(rule: string): ParsedRule {
   const match = problem === undefined ? PERMISSION_RULE_SYNTAX.exec(rule.trim()) : null;
   if (!match?.[1]) throw new Error(problem);
   const parsed: ParsedRule = { target: match[1], source: rule };
-  if (match[2] !== undefined) {
-    parsed.pattern = wildcardToRegExp(match[2]);
-    parsed.glob = match[2];
+  const pattern = match[2];
+  if (pattern !== undefined) {
+    // Claude Code's `Bash(npm run test:*)`: the command alone, or followed by a space and anything.
+    const prefix = SHELL_RULE_TOOLS.has(match[1]) && pattern.endsWith(PREFIX_MARKER) ? pattern.slice(0, -PREFIX_MARKER.length) : undefined;
+    const globs = prefix === undefined ? [pattern] : [prefix, `${prefix} *`];
+    parsed.globs = globs;
+    parsed.glob = pattern;
+    // Made on first use only: every rule is parsed at every call, and matching uses the globs.
+    let regex: RegExp | undefined;
+    Object.defineProperty(parsed, "pattern", {
+      enumerable: true,
+      get: () => (regex ??= globs.length === 1 ? wildcardToRegExp(pattern) : new RegExp(globs.map((glob) => `(?:${wildcardToRegExp(glob).source})`).join("|"), "s")),
+    });
   }
   return parsed;
 }
@@ -91,8 +103,6 @@ export function ruleTargetsTool(rule: ParsedRule, tool: Pick<Tool, "name" | "ali
 /** Rules named after these tools also govern the paths every other tool reads or writes. */
 const PATH_RULES: Record<string, "read" | "write"> = { Read: "read", Edit: "write", Write: "write", NotebookEdit: "write" };
 
-/** Tools whose subject is a shell command, read from its parse. MCP tools never are. */
-const SHELL_TOOLS: ReadonlySet<string> = new Set(["Bash"]);
 
 interface Call {
   tool: Tool;
@@ -104,7 +114,7 @@ interface Call {
 }
 
 function isShell(tool: Tool): boolean {
-  return !tool.isMcp && SHELL_TOOLS.has(tool.name);
+  return !tool.isMcp && SHELL_RULE_TOOLS.has(tool.name);
 }
 
 /** A pattern against a subject; path patterns may be written relative to any of `bases`. */
@@ -125,7 +135,13 @@ function denyBasesOf(settings: Pick<PermissionSettings, "ruleRoots">, cwd: strin
 
 export type RuleVerdict = { allowed: true } | { allowed: false; reason: string };
 
-/** The session's general rules for one call. The tool's own check runs before this. */
+/**
+ * The rule check as steps: it yields after each rule and each reading it matches, so a driver can
+ * stop it at a budget or let other clients be served between steps (see evaluateRulesPaced).
+ */
+type Steps<T> = Generator<void, T, void>;
+
+/** The session's general rules for one call, checked at once. The tool's own check runs before this. */
 export function evaluateRules(
   settings: PermissionSettings,
   tool: Tool,
@@ -134,10 +150,59 @@ export function evaluateRules(
   access: CallAccess,
   parse: (rule: string) => ParsedRule = parseRule,
 ): RuleVerdict {
+  const steps = ruleSteps(settings, tool, input, cwd, access, parse);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+export interface RulePace {
+  /** Longest stretch the check runs before letting the thread serve others. */
+  sliceMs: number;
+  /** Past this the call is refused: a check that cannot finish cannot allow. */
+  budgetMs: number;
+  /** Lets other work run (a macrotask turn). */
+  yieldTurn: () => Promise<void>;
+  now?: () => number;
+}
+
+/**
+ * The same check, run in slices of `sliceMs` with the thread handed back between them, and refused
+ * past `budgetMs` (1,000 deny rules against a 64 KiB command must not stall other clients or a stop).
+ */
+export async function evaluateRulesPaced(
+  settings: PermissionSettings,
+  tool: Tool,
+  input: ToolInput,
+  cwd: string,
+  access: CallAccess,
+  pace: RulePace,
+  parse: (rule: string) => ParsedRule = parseRule,
+): Promise<RuleVerdict> {
+  const now = pace.now ?? (() => performance.now());
+  const started = now();
+  let slice = started;
+  const steps = ruleSteps(settings, tool, input, cwd, access, parse);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (now() - slice < pace.sliceMs) continue;
+    if (now() - started > pace.budgetMs) {
+      const rules = settings.deny.length + settings.allow.length + (settings.sessionAllow?.length ?? 0);
+      return { allowed: false, reason: `checking the call against the session's ${rules} rules took longer than its ${pace.budgetMs} ms budget` };
+    }
+    await pace.yieldTurn();
+    slice = now();
+  }
+}
+
+function* ruleSteps(settings: PermissionSettings, tool: Tool, input: ToolInput, cwd: string, access: CallAccess, parse: (rule: string) => ParsedRule): Steps<RuleVerdict> {
   const call: Call = { tool, subject: tool.permissionSubject(input, cwd), access, cwd, denyBases: denyBasesOf(settings, cwd) };
-  for (const rule of settings.deny.map(parse)) {
-    const reason = denialReason(rule, call);
+  for (const text of settings.deny) {
+    const reason = yield* denialReason(parse(text), call);
     if (reason) return { allowed: false, reason };
+    yield;
   }
   if (settings.mode === "bypass") return { allowed: true };
   const readOnly = tool.isReadOnly(input);
@@ -151,7 +216,7 @@ export function evaluateRules(
     [settings.sessionAllow ?? [], "this session", [cwd]],
   ];
   for (const [list, whose, bases] of lists) {
-    const gap = list.length === 0 ? undefined : uncoveredPart(list.map(parse), call, bases);
+    const gap = list.length === 0 ? undefined : yield* uncoveredPart(list.map(parse), call, bases);
     if (gap === undefined) continue;
     return { allowed: false, reason: `no allow rule of ${whose} covers it${gap}` };
   }
@@ -159,32 +224,39 @@ export function evaluateRules(
 }
 
 /** Why a deny rule refuses the call, or undefined when it does not apply. */
-function denialReason(rule: ParsedRule, call: Call): string | undefined {
+function* denialReason(rule: ParsedRule, call: Call): Steps<string | undefined> {
   const denied = `denied by the rule "${rule.source}"`;
-  const glob = rule.glob;
+  const globs = rule.globs;
+  const subject = call.subject;
   if (ruleTargetsTool(rule, call.tool)) {
-    if (glob === undefined) return denied;
+    if (globs === undefined) return denied;
     if (isShell(call.tool)) {
       const shell = call.access.shell;
-      if (call.subject !== undefined && mayMatch(glob, call.subject)) return denied;
       if (!shell) return `${denied}: the command could not be read`;
       if (shell.opaque) return `${denied}: the command contains ${shell.opaque}, which the rules cannot see through`;
-      const hit = shell.commands.flatMap((command) => [command.reading, ...command.alsoReadings]).find((reading) => mayMatch(glob, reading));
-      if (hit) return `${denied} (it runs ${showTemplate(hit)})`;
-    } else if (call.subject !== undefined && patternMatches(glob, call.subject, call.denyBases, mayMatch)) {
+      if (subject !== undefined && globs.some((glob) => mayMatch(glob, subject))) return denied;
+      for (const command of shell.commands) {
+        const hit = [command.reading, ...command.alsoReadings].find((reading) => globs.some((glob) => mayMatch(glob, reading)));
+        if (hit) return `${denied} (it runs ${showTemplate(hit)})`;
+        yield;
+      }
+    } else if (subject !== undefined && globs.some((glob) => patternMatches(glob, subject, call.denyBases, mayMatch))) {
       return denied;
     }
   }
   const kind = PATH_RULES[rule.target];
+  const glob = rule.glob;
   if (kind === undefined || glob === undefined) return undefined;
   const verb = kind === "read" ? "reads" : "writes";
   if (call.access.unknown !== undefined) return `${denied}, which governs the paths every tool ${verb}: ${call.tool.name} ${call.access.unknown}`;
   const shell = call.access.shell;
   if (shell?.opaque) return `${denied}: the command contains ${shell.opaque}, so the paths it ${verb.slice(0, -1)}s cannot be known`;
   const paths: (Template | string)[] = [...(kind === "read" ? call.access.reads : call.access.writes), ...shellPaths(shell, kind)];
-  const hit = paths.find((path) => patternMatches(glob, path, call.denyBases, mayMatch));
-  if (hit === undefined) return undefined;
-  return `${denied} (the call ${verb} ${typeof hit === "string" ? hit : showTemplate(hit)})`;
+  for (const path of paths) {
+    if (patternMatches(glob, path, call.denyBases, mayMatch)) return `${denied} (the call ${verb} ${typeof path === "string" ? path : showTemplate(path)})`;
+    yield;
+  }
+  return undefined;
 }
 
 function shellPaths(shell: ShellFacts | undefined, kind: "read" | "write"): readonly Template[] {
@@ -196,10 +268,10 @@ function shellPaths(shell: ShellFacts | undefined, kind: "read" | "write"): read
  * What allow rules leave uncovered: undefined when they cover the whole call (a tool-wide rule
  * covers all of it), else a note for the message, empty when there is nothing more to say.
  */
-function uncoveredPart(rules: readonly ParsedRule[], call: Call, bases: readonly string[]): string | undefined {
+function* uncoveredPart(rules: readonly ParsedRule[], call: Call, bases: readonly string[]): Steps<string | undefined> {
   const relevant = rules.filter((rule) => ruleTargetsTool(rule, call.tool));
   if (relevant.some((rule) => rule.glob === undefined)) return undefined;
-  const globs = relevant.flatMap((rule) => (rule.glob === undefined ? [] : [rule.glob]));
+  const globs = relevant.flatMap((rule) => rule.globs ?? []);
   if (!isShell(call.tool)) {
     const subject = call.subject;
     return subject !== undefined && globs.some((glob) => patternMatches(glob, subject, bases, mustMatch)) ? undefined : "";
@@ -208,8 +280,15 @@ function uncoveredPart(rules: readonly ParsedRule[], call: Call, bases: readonly
   const escape = shell?.opaque ?? shell?.unsafe;
   if (!shell || escape !== undefined) return ` (the command contains ${escape ?? "what could not be read"}, which no allow rule can cover)`;
   if (shell.commands.length === 0) return "";
-  const gap = shell.commands.find((command) => !globs.some((glob) => mustMatch(glob, command.reading)));
-  return gap === undefined ? undefined : ` (it runs ${showTemplate(gap.reading)})`;
+  for (const command of shell.commands) {
+    let covered = false;
+    for (let index = 0; index < globs.length && !covered; index++) {
+      covered = mustMatch(globs[index] ?? "", command.reading);
+      yield;
+    }
+    if (!covered) return ` (it runs ${showTemplate(command.reading)})`;
+  }
+  return undefined;
 }
 
 /**
@@ -217,7 +296,8 @@ function uncoveredPart(rules: readonly ParsedRule[], call: Call, bases: readonly
  * of the kind that governs that access matches it. The rules are parsed once per call.
  */
 export function pathFilter(settings: Pick<PermissionSettings, "deny" | "ruleRoots">, cwd: string, parse: (rule: string) => ParsedRule = parseRule): (path: string, kind: "read" | "write") => boolean {
-  const rules = settings.deny.map(parse).filter((rule) => rule.glob !== undefined && PATH_RULES[rule.target] !== undefined);
+  // Only path rules (`Read(…)`, `Edit(…)`) filter paths; the others are not parsed for it.
+  const rules = settings.deny.filter((rule) => /^(Read|Edit|Write|NotebookEdit)\(/.test(rule.trim())).map(parse).filter((rule) => rule.glob !== undefined && PATH_RULES[rule.target] !== undefined);
   const bases = denyBasesOf(settings, cwd);
   return (path, kind) => !rules.some((rule) => PATH_RULES[rule.target] === kind && patternMatches(rule.glob ?? "", path, bases, mayMatch));
 }
@@ -225,6 +305,8 @@ export function pathFilter(settings: Pick<PermissionSettings, "deny" | "ruleRoot
 /** Deny rules that name whole tools remove them from the pool before any model sees them. */
 export function isToolDeniedOutright(settings: Pick<PermissionSettings, "deny">, tool: Pick<Tool, "name" | "aliases" | "mcpInfo">): boolean {
   return settings.deny.some((rule) => {
+    // Asked for every tool of the pool: a rule with a pattern never removes a tool, and is not parsed.
+    if (rule.includes("(")) return false;
     const parsed = parseRule(rule);
     return parsed.pattern === undefined && ruleTargetsTool(parsed, tool);
   });

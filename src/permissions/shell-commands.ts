@@ -25,6 +25,12 @@ export const WRAPPERS: ReadonlySet<string> = new Set([
   "setarch", "linux32", "linux64", "i386", "x86_64", "uname26", "prlimit", "choom", "setpriv", "dbus-run-session",
   "cgexec", "numactl", "schedtool", "ld.so", "faketime", "eatmydata", "chpst", "softlimit", "envdir", "setuidgid", "s6-setuidgid",
   "logsave", "start-stop-daemon", "perf", "rr", "entr", "chronic", "sem", "nocache", "trickle",
+  // Agents, version managers and task runners that run the command after them (`ssh-agent rm f`,
+  // `pyenv exec rm f`, `poetry run rm f`): by name, so every tail is checked by deny rules.
+  "ssh-agent", "gpg-agent", "pyenv", "rbenv", "nodenv", "goenv", "jenv", "plenv", "asdf", "mise", "rtx", "direnv", "poetry",
+  "pipenv", "uv", "pdm", "hatch", "rye", "conda", "mamba", "micromamba", "bundle", "devbox", "nix", "gosu", "su-exec",
+  "tini", "dumb-init", "xvfb-run", "rlwrap", "sshpass", "authbind", "fakechroot", "cpulimit", "timelimit", "gtimeout",
+  "ccache", "distcc", "icecc", "flatpak-spawn", "toolbox", "distrobox-enter", "sandbox-exec", "arch", "retry", "with-lock-ex",
 ]);
 
 /** The dynamic loader runs the program it is given (`/lib64/ld-linux-x86-64.so.2 /bin/rm x`). */
@@ -39,7 +45,15 @@ export function isWrapper(base: string): boolean {
 /** `watch` joins its words into a string for `sh -c`, and debuggers and benchmark runners take command strings (`-ex 'shell …'`): none is a wrapper. */
 export const COMMAND_STRING_RUNNERS: ReadonlySet<string> = new Set(["su", "runuser", "script", "sg", "newgrp", "ssh", "expect", "tmux", "screen", "capsh", "watch", "gdb", "lldb", "hyperfine"]);
 
-export const SHELLS: ReadonlySet<string> = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox", "fish", "csh", "tcsh", "yash"]);
+export const SHELLS: ReadonlySet<string> = new Set([
+  "sh", "bash", "rbash", "dash", "zsh", "rzsh", "ksh", "rksh", "ksh93", "pdksh", "oksh", "loksh", "lksh", "mksh", "ash",
+  "hush", "posh", "bosh", "busybox", "fish", "csh", "tcsh", "yash", "osh", "ysh", "rc", "es", "elvish", "xonsh", "nu",
+]);
+
+/** A shell by its name, a version suffix aside (`bash5.2`, `zsh-5.9`): restricted and versioned shells take `-c` too. */
+export function isShell(base: string): boolean {
+  return SHELLS.has(base) || SHELLS.has(base.replace(/[-.]?\d[\d.]*$/, ""));
+}
 
 /** Commands that run text the parse cannot see: a file, a definition used later, a handler. */
 export const HIDDEN_RUNNERS: ReadonlySet<string> = new Set(["source", ".", "alias", "trap", "hash", "enable", "fc", "let", "bind", "complete", "compgen"]);
@@ -60,6 +74,35 @@ export const NO_PATH_COMMANDS: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * Options by which a command of NO_PATH_COMMANDS still reads a file (`date -f .env` prints each
+ * line of it in an error). Every other command's arguments are all taken as paths already, the
+ * value attached to an option (`-a.env`, `--file=.env`) too (see optionValues).
+ */
+const FILE_OPTIONS: Readonly<Record<string, readonly string[]>> = { date: ["-f", "--file"], printf: [], echo: [] };
+
+/** A NO_PATH command's words that name files through FILE_OPTIONS (`date -f F`, `date -fF`, `date --file=F`). */
+function fileOptionOperands(base: string, words: readonly Template[]): Template[] {
+  const options = FILE_OPTIONS[base];
+  if (!options || options.length === 0) return [];
+  const operands: Template[] = [];
+  words.forEach((word, index) => {
+    const head = typeof word[0] === "string" ? word[0] : "";
+    if (word.length === 1 && options.includes(head)) {
+      const next = words[index + 1];
+      if (next) operands.push(next);
+      return;
+    }
+    for (const option of options) {
+      if (!head.startsWith(option) || head === option) continue;
+      const rest = head.slice(option.length + (option.startsWith("--") && head[option.length] === "=" ? 1 : 0));
+      if (option.startsWith("--") && head[option.length] !== "=") continue;
+      operands.push([rest, ...word.slice(1)]);
+    }
+  });
+  return operands;
+}
+
+/**
  * Commands that read every file below a directory they are given (or the working directory when
  * given none): each argument then names the files below it too. For grep and cp only with their
  * recursive options.
@@ -70,9 +113,9 @@ export function readsRecursively(base: string, args: readonly string[]): boolean
   return recursive && ["grep", "egrep", "fgrep", "cp"].includes(base);
 }
 
-/** Where a word is a shell's `-c` option (`-c`, `-ec`, `-lc`): its script is the next argument. */
+/** Where a word is a shell's `-c` option (`-c`, `-ec`, `-Cc`, `-Ec`): its script is the next argument. */
 export function isShellScriptOption(word: string): boolean {
-  return /^-[a-z]*c[a-z]*$/.test(word);
+  return /^-[a-zA-Z]*c[a-zA-Z]*$/.test(word);
 }
 
 export function baseName(path: string): string {
@@ -116,7 +159,7 @@ export function commandReadings(assignments: readonly Template[], words: readonl
 
 /** The paths a command's arguments name, read and (unless the command only reads) written. */
 export function commandPaths(base: string, words: readonly Template[], cwd: WorkingDirectory): { reads: Template[]; writes: Template[] } {
-  if (NO_PATH_COMMANDS.has(base)) return { reads: [], writes: [] };
+  if (NO_PATH_COMMANDS.has(base)) return { reads: fileOptionOperands(base, words.slice(1)).flatMap((word) => pathCandidates(word, cwd)), writes: [] };
   const named = words.slice(1).flatMap((word) => pathCandidates(word, cwd));
   const reads = [...named];
   const args = words.slice(1).map((word) => word.map((part) => (part === HOLE ? "" : part)).join(""));

@@ -11,10 +11,11 @@
  *   time, `source`, arithmetic on variables, a construct not understood). Deny rules cannot be shown
  *   not to match an opaque command, so the rules treat it as matching every deny rule.
  */
-import { baseName, COMMAND_STRING_RUNNERS, commandPaths, commandReadings, DIRECTORY_CHANGERS, HIDDEN_RUNNERS, isShellScriptOption, MAX_WRAPPER_STARTS, SHELLS } from "./shell-commands.ts";
-import { isDescriptorTarget, redirectEffect, type WorkingDirectory } from "./shell-paths.ts";
+import { baseName, COMMAND_STRING_RUNNERS, commandPaths, commandReadings, DIRECTORY_CHANGERS, HIDDEN_RUNNERS, isShell, isShellScriptOption, MAX_WRAPPER_STARTS } from "./shell-commands.ts";
+import { isDescriptorTarget, redirectEffect, throughWritten, type WorkingDirectory, type WrittenPath } from "./shell-paths.ts";
+import { CODE_VARIABLES, DECLARATIONS, declarationHazard, EVALUATING_BUILTINS, heredocHazard, isQuotedHeredoc, LINK_MAKERS, MISREAD, movesOutputDescriptor, OUTPUT_DEVICE, STANDARD_INPUT, variableHazard } from "./shell-hazards.ts";
 import { HOLE, hasHole, type Template } from "./star-match.ts";
-import { joinWords, named, readWord, renderWord, misreadsContinuation, type SyntaxNode, type WordContext } from "./shell-words.ts";
+import { joinWords, MAX_CHILDREN, named, readWord, renderWord, misreadsContinuation, type SyntaxNode, type WordContext } from "./shell-words.ts";
 
 export interface ShellCommand {
   /** Assignments and words, each in bash's quoting, space-separated. Allow rules must cover this. */
@@ -44,19 +45,6 @@ export interface ShellReadOptions {
 const MAX_NODES = 20_000;
 const MAX_DEPTH = 200;
 const MAX_SCRIPT_NESTING = 3;
-/** A shell reading its script from standard input under another name. */
-const STANDARD_INPUT = /^\/(dev\/stdin|dev\/fd\/0|proc\/(self|\d+)\/fd\/0)$/;
-/** Assignments that make a shell run code: its startup file, exported functions, the prompt hook. */
-const CODE_VARIABLES = /^(BASH_ENV|ENV|BASH_FUNC_[^=]*|PROMPT_COMMAND|PS0)=/;
-/**
- * Builtins that read a word of theirs as a variable name or an arithmetic expression, where bash
- * evaluates a subscript's `$(…)` (checked against bash: printf -v, read, declare/typeset/local,
- * test -v), with the ones that take names the same way, and the two that run a builtin by name.
- */
-const EVALUATING_BUILTINS: ReadonlySet<string> = new Set([
-  "printf", "read", "declare", "typeset", "local", "export", "readonly", "unset", "test", "[", "let",
-  "mapfile", "readarray", "getopts", "wait", "shift", "return", "exit", "break", "continue", "ulimit", "builtin", "command",
-]);
 /** Command-substitution syntax left in literal text (quoted, or from a variable name). */
 const SUBSTITUTION_TEXT = /\$\(|`/;
 /** Paths kept per command line; past this it is opaque rather than half-checked. */
@@ -85,6 +73,11 @@ class ShellWalk {
   #nodes = 0;
   #nesting = 0;
   #cwd: WorkingDirectory;
+  /** Whether a redirect pointed descriptor 1 or 2 elsewhere, and whether one writes to `/dev/stdout` & co. */
+  #outputMoved = false;
+  /** Paths earlier commands of the line wrote: a later path beneath one (or naming a link made) leads anywhere. */
+  readonly #written: WrittenPath[] = [];
+  #writesOutputDevice = false;
   /** Where the redirects of the statement being read start (see `redirected_statement`). */
   #redirectStarts: ReadonlySet<number> = new Set();
 
@@ -94,6 +87,7 @@ class ShellWalk {
 
   facts(): ShellFacts {
     if (this.#reads.length + this.#writes.length > MAX_PATHS) this.opaque(`more than ${MAX_PATHS} paths`);
+    if (this.#outputMoved && this.#writesOutputDevice) this.opaque("a write to /dev/stdout or /dev/stderr after descriptor 1 or 2 was pointed at a file");
     return {
       commands: this.#commands,
       reads: this.#reads,
@@ -109,8 +103,9 @@ class ShellWalk {
 
   statement(node: SyntaxNode, depth: number): void {
     if (!this.#tick() || depth > MAX_DEPTH) return this.opaque("a command too large, too deeply nested or too slow to check");
+    if (node.childCount > MAX_CHILDREN) return this.opaque(`a command or list of more than ${MAX_CHILDREN} parts`);
     if (node.isError || node.isMissing) return this.opaque(`a syntax error near ${JSON.stringify(node.text.slice(0, 40))}`);
-    if (misreadsContinuation(node)) this.opaque("a line continuation inside a word");
+    if (misreadsContinuation(node)) this.opaque(MISREAD);
     if (CONTAINERS.has(node.type)) return this.#container(node, depth);
     switch (node.type) {
       case "command":
@@ -167,7 +162,7 @@ class ShellWalk {
   /** Counts a node; false once the walk is over its bounds (then it stops descending). */
   #tick(): boolean {
     this.#nodes++;
-    if (this.#nodes % 256 === 0 && this.options.expired?.()) this.#nodes = MAX_NODES + 1;
+    if (this.#nodes % 32 === 0 && this.options.expired?.()) this.#nodes = MAX_NODES + 1;
     return this.#nodes <= MAX_NODES;
   }
 
@@ -184,9 +179,11 @@ class ShellWalk {
   }
 
   #assignment(node: SyntaxNode, depth: number): Template {
-    if (misreadsContinuation(node)) this.opaque("a line continuation inside a word");
+    if (misreadsContinuation(node)) this.opaque(MISREAD);
     const [name, value] = named(node);
     if (!name) return [HOLE];
+    const hazard = variableHazard(name.text);
+    if (hazard) this.opaque(hazard);
     const operator = node.text.slice(name.text.length).startsWith("+=") ? "+=" : "=";
     if (!value) return [`${name.text}${operator}`, "''"];
     if (value.type === "array") {
@@ -248,6 +245,12 @@ class ShellWalk {
     // handed over as they are.
     const head = words[0]?.length === 1 ? String(words[0][0]) : undefined;
     this.#evaluatedLater(head !== undefined && EVALUATING_BUILTINS.has(head) ? [...assignments, ...words] : assignments);
+    if (head !== undefined && EVALUATING_BUILTINS.has(head)) {
+      // `printf -v 'BASH_CMDS[ls]' …`, `read 'a[y]'`: a name argument is set like an assignment.
+      const texts = words.map((word) => word.map((part) => (part === HOLE ? "" : part)).join(""));
+      const hazard = texts.slice(1).map(variableHazard).find((reason) => reason !== undefined) ?? (DECLARATIONS.has(head) ? declarationHazard(texts) : undefined);
+      if (hazard) this.opaque(hazard);
+    }
     // BASH_ENV, ENV and exported functions make the next shell run code no word of this line shows.
     if ([...assignments, ...words].some((word) => typeof word[0] === "string" && CODE_VARIABLES.test(word[0]))) {
       this.opaque("a variable that makes a shell run code (BASH_ENV, ENV, BASH_FUNC_…, PROMPT_COMMAND)");
@@ -266,8 +269,10 @@ class ShellWalk {
     const paths = commandPaths(base, words, this.#cwd);
     // Tree order is run order closely enough: a path named before the `cd` kept the old directory.
     if (DIRECTORY_CHANGERS.has(base)) this.#cwd = undefined;
-    this.#reads.push(...paths.reads);
-    this.#writes.push(...paths.writes);
+    const through = (path: Template) => throughWritten(path, this.#written);
+    this.#reads.push(...paths.reads.map(through));
+    this.#writes.push(...paths.writes.map(through));
+    for (const path of paths.writes) if (!hasHole(path)) this.#written.push({ path: String(path[0]), link: LINK_MAKERS.has(base) });
     this.#commands.push({ reading: readings.reading, alsoReadings: readings.alsoReadings });
   }
 
@@ -297,10 +302,12 @@ class ShellWalk {
       // `su -c`, `runuser -c`, `script -c`, `sg GROUP -c`: a command string the rules do not parse.
       return this.opaque(`\`${base}\`, which runs a command string or a shell of its own`);
     }
-    if (!SHELLS.has(base)) return;
+    if (!isShell(base)) return;
     const option = words.findIndex((word, index) => index > 0 && word.length === 1 && isShellScriptOption(String(word[0])));
     // The script is the word right after -c; anything option-like there (`--`, `-e`, `-o x`) moves
     // it somewhere this reading would have to guess, so the command is not read at all.
+    // `-co errexit SCRIPT`: an option in the cluster takes the next word, so the script moves on.
+    if (option !== -1 && /[oO]/.test(String(words[option]?.[0]))) return this.opaque(`\`${base} ${String(words[option]?.[0])}\`, whose script is not the next word`);
     const next = option === -1 ? undefined : words[option + 1];
     if (next && next.length === 1 && /^[-+]/.test(String(next[0]))) return this.opaque(`\`${base} -c\` followed by more options before its script`);
     const script = next;
@@ -328,11 +335,14 @@ class ShellWalk {
   }
 
   #redirect(node: SyntaxNode, depth: number): void {
+    if (misreadsContinuation(node)) this.opaque(MISREAD);
     if (node.type === "herestring_redirect") {
       for (const child of named(node)) this.#word(child, depth);
       return;
     }
     if (node.type === "heredoc_redirect") {
+      const hazard = heredocHazard(node);
+      if (hazard) this.opaque(hazard);
       for (const child of named(node)) {
         if (child.type !== "heredoc_body") {
           this.#part(child, depth);
@@ -355,6 +365,8 @@ class ShellWalk {
     const fd = named(node).find((child) => child.type === "file_descriptor")?.text;
     if ((fd === "1" || fd === "2") && (operator === "<" || operator === "<>")) this.opaque(`a file opened on descriptor ${fd} for reading`);
     for (const target of named(node).filter((child) => child.type !== "file_descriptor")) {
+      if (movesOutputDescriptor(fd, operator, target.text)) this.#outputMoved = true;
+      if (OUTPUT_DEVICE.test(target.text)) this.#writesOutputDevice = true;
       if (isDescriptorTarget(operator, target.text)) continue;
       const effect = redirectEffect(operator, this.#word(target, depth), this.#cwd);
       if (effect.read) this.#reads.push(effect.read);
@@ -384,10 +396,4 @@ class ShellWalk {
 
 function redirectStarts(node: SyntaxNode): number[] {
   return node.children.flatMap((child) => (child && REDIRECTS.has(child.type) ? [child.startIndex] : []));
-}
-
-/** `<<'E'`, `<<"E"`, `<<\E`: the body is text, nothing in it expands. */
-function isQuotedHeredoc(node: SyntaxNode): boolean {
-  const start = named(node).find((child) => child.type === "heredoc_start");
-  return start !== undefined && /['"\\]/.test(start.text);
 }

@@ -39,23 +39,59 @@ export function redirectEffect(operator: string, target: Template, cwd: WorkingD
   return { unknown: `the redirection ${operator}` };
 }
 
-/** The paths an argument may name: itself, and what follows `=` (`--file=x`, `of=x`). */
+/** A path an earlier command of the line wrote; `link` when that command can make links (`ln -s`). */
+export interface WrittenPath {
+  path: string;
+  link: boolean;
+}
+
+/**
+ * A path through one an earlier command of the same line wrote (`ln -s /etc l; cat l/secret`), or
+ * equal to one a command that makes links wrote: that may be a link made since, leading anywhere
+ * (`/dev/fd`, `/proc/self/root`), so the path is unknown as a whole.
+ */
+export function throughWritten(path: Template, written: readonly WrittenPath[]): Template {
+  const head = path[0];
+  if (typeof head !== "string" || written.length === 0) return path;
+  const through = written.some((earlier) => head.startsWith(`${earlier.path}/`) || (earlier.link && head === earlier.path));
+  return through ? [HOLE] : path;
+}
+
+/** Letters of a short-option cluster looked at for an attached value (`-xvf.env`): past this, none. */
+const MAX_CLUSTER_LETTERS = 8;
+
+/**
+ * The paths an argument may name: itself, what follows `=` (`--file=x`, `of=x`), and what follows
+ * each letter of a short-option cluster (`xargs -a.env`, `file -f.env`, `tar -xf.env`: an option
+ * whose value is attached names a file the same as a separate word would).
+ */
 export function pathCandidates(word: Template, cwd: WorkingDirectory): Template[] {
   const candidates = [word];
   const head = word[0];
   if (typeof head === "string" && head.includes("=")) candidates.push([head.slice(head.indexOf("=") + 1), ...word.slice(1)]);
-  return candidates.filter((candidate) => candidate.length > 0).map((candidate) => aliasFree(resolvePath(candidate, cwd)));
+  if (typeof head === "string" && /^-[a-zA-Z]/.test(head)) {
+    for (let index = 2; index <= Math.min(head.length, MAX_CLUSTER_LETTERS + 1); index++) {
+      candidates.push([head.slice(index), ...word.slice(1)]);
+      if (!/[a-zA-Z0-9]/.test(head[index] ?? "")) break;
+    }
+  }
+  return candidates.filter((candidate) => candidate.length > 0 && !(candidate.length === 1 && candidate[0] === "")).map((candidate) => aliasFree(resolvePath(candidate, cwd)));
 }
 
 /**
  * /proc/self/cwd, /proc/PID/root, /dev/fd/N and the like name files through another process's view
  * (its working directory, root, descriptors): where they lead is not in the text, so it is unknown.
+ * So is any path with a hole: a glob or a variable may spell such a path (`/pro?/self/root/…`,
+ * `$p/self/fd/3`) or climb out with `..` (`/w/$v`), and then neither the directories nor even the
+ * file's own name (`/dev/fd/3`) are in the text. Every deny rule on the paths it governs matches it.
  */
 function aliasFree(path: Template): Template {
   const head = path[0];
-  if (typeof head === "string" && /^\/(proc|dev\/fd|dev\/std(in|out|err))(\/|$)/.test(head)) return [HOLE];
+  if (hasHole(path) || (typeof head === "string" && ALIAS_ROOT.test(head))) return [HOLE];
   return path;
 }
+
+const ALIAS_ROOT = /^\/(proc|dev\/fd|dev\/std(in|out|err))(\/|$)/;
 
 /** Absolute, with `.` and `..` folded; a `..` after a hole could go anywhere, so what precedes it becomes one. */
 export function resolvePath(template: Template, cwd: WorkingDirectory): Template {

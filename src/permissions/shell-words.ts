@@ -16,6 +16,7 @@ export interface SyntaxNode {
   /** Offsets in the parsed text, to see what lies between two children. */
   readonly startIndex: number;
   readonly endIndex: number;
+  readonly childCount: number;
   readonly children: readonly (SyntaxNode | null)[];
   readonly namedChildren: readonly (SyntaxNode | null)[];
 }
@@ -34,6 +35,8 @@ const METACHARACTERS = /[\s;&|<>()`]/;
 const EXPANDING: ReadonlySet<string> = new Set(["*", "?", "[", "]", "{", "}"]);
 /** Words that are commands or reserved words, never globs. */
 const LITERAL_WORDS: ReadonlySet<string> = new Set(["[", "]", "[[", "]]", "{", "}", "!"]);
+/** `${name:offset}` / `${name:offset:length}` (not `:-`, `:=`, `:+`, `:?`): the arithmetic after the colon. */
+const SUBSTRING_EXPANSION = /^\$\{(?:[A-Za-z_][A-Za-z_0-9]*|[0-9]+|[@*#?$!-])(?:\[[^\]]*\])?:(?![-=+?])(.*)\}$/s;
 /** Arithmetic that names no variable cannot run anything: numbers and operators only. */
 const PLAIN_ARITHMETIC = /^[\s0-9+\-*/%()<>=!&|^~?:,]*$/;
 
@@ -51,7 +54,7 @@ interface Position {
 }
 
 function appendWord(node: SyntaxNode, context: WordContext, parts: TemplatePart[], position: Position): void {
-  if (misreadsContinuation(node)) context.opaque("a line continuation inside a word");
+  if (misreadsContinuation(node)) context.opaque("a line continuation, escape or comment the parser may have read differently from bash");
   switch (node.type) {
     case "word":
     case "number":
@@ -63,6 +66,8 @@ function appendWord(node: SyntaxNode, context: WordContext, parts: TemplatePart[
       parts.push(node.text.slice(1, -1));
       return;
     case "ansi_c_string":
+      // The grammar ends `$'\\' ; rm f ; #'` at the last quote, bash at the second: scan as bash does.
+      if (!endsAnsiCString(node.text)) context.opaque(`a $'…' string the parser may have misread (${JSON.stringify(node.text.slice(0, 40))})`);
       // Escapes ($'\x72m') are decoded by bash; a reading that decoded them wrong would match wrong.
       parts.push(node.text.includes("\\") ? HOLE : node.text.slice(2, -1));
       return;
@@ -115,6 +120,9 @@ function appendExpansion(node: SyntaxNode, context: WordContext, parts: Template
  * arithmetic context) can run what no reading of the text shows.
  */
 function checkParameterExpansion(node: SyntaxNode, context: WordContext): void {
+  // `${PWD:y}`, `${x:1:n}`: offset and length are arithmetic, and a variable's value there runs `$(…)`.
+  const substring = SUBSTRING_EXPANSION.exec(node.text);
+  if (substring && !PLAIN_ARITHMETIC.test(substring[1] ?? "")) context.opaque(`the arithmetic in ${node.text.slice(0, 80)}`);
   for (const child of node.children) {
     if (!child) continue;
     if (!child.isNamed) {
@@ -166,23 +174,58 @@ function doubleQuoted(text: string, context: WordContext): string {
   return text.replace(/\\([$`"\\\n])/g, (_, char: string) => (char === "\n" ? "" : char));
 }
 
+/** Whether `$'…'` ends where bash ends it: a backslash escapes the next character, the first bare `'` closes. */
+function endsAnsiCString(text: string): boolean {
+  if (!text.startsWith("$'") || text.length < 3 || !text.endsWith("'")) return false;
+  for (let index = 2; index < text.length - 1; index++) {
+    if (text[index] === "\\") index++;
+    else if (text[index] === "'") return false;
+  }
+  // The last quote must not be escaped by a backslash counted above.
+  let backslashes = 0;
+  for (let index = text.length - 2; index >= 2 && text[index] === "\\"; index--) backslashes++;
+  return backslashes % 2 === 0;
+}
+
 /** Parts of one word: whatever lies between their children is inside the word. */
 const WORD_LEVEL: ReadonlySet<string> = new Set(["variable_assignment", "concatenation", "expansion", "subscript"]);
 
+/** Children of one node (words of one command, commands of one list) read; a command with more is opaque. */
+export const MAX_CHILDREN = 1_000;
+/** Nodes whose text is their own: what lies between their children is content, not a gap the grammar skipped. */
+const TEXT_NODES: ReadonlySet<string> = new Set(["string", "raw_string", "ansi_c_string", "translated_string", "heredoc_body", "heredoc_content", "comment", "regex", "word", "string_content"]);
+/** Tokens after which a `#` starts a comment in bash. */
+const BEFORE_COMMENT: ReadonlySet<string> = new Set([";", "&", "|", "&&", "||", "|&", "(", ")", ";;", ";&", ";;&", "{", "}", "\n", "do", "then", "else"]);
+
 /**
- * tree-sitter-bash misreads line continuations (backslash-newline, which bash deletes before it reads
- * anything): `r\<newline>m` becomes two words where bash sees `rm`, and `a=\<newline> rm f` assigns
- * `rm` where bash runs `rm f`. Between two parts of one word only continuations may stand; between two
- * words, not only continuations.
+ * Where tree-sitter-bash and bash split the text differently:
+ * - line continuations (backslash-newline, which bash deletes before it reads anything): `r\<newline>m`
+ *   becomes two words where bash sees `rm`, and `a=\<newline> rm f` assigns `rm` where bash runs
+ *   `rm f`. Between two parts of one word only continuations may stand; between two words, not only
+ *   continuations;
+ * - any other backslash the grammar skipped between two children (`echo a \ #;rm f`: bash reads an
+ *   escaped space and the word ` #;rm`, so `;` ends the command; `<<<\ <newline>rm f`): whatever bash
+ *   made of it, the parse did not see it;
+ * - a `#` touching the word before it, which bash keeps in that word (`a\ #x` is one word), read as
+ *   a comment.
  */
 export function misreadsContinuation(node: SyntaxNode): boolean {
+  // Each child's offsets cost a call into the parser: past this many the node is not checked (so is opaque).
+  if (node.childCount > MAX_CHILDREN) return true;
   const children = node.children;
   const wordLevel = WORD_LEVEL.has(node.type);
+  const textNode = TEXT_NODES.has(node.type);
+  // A node's text is made anew at each read (from the parser's input): read it once.
+  let text: string | undefined;
   for (let index = 1; index < children.length; index++) {
     const before = children[index - 1];
     const after = children[index];
-    if (!before || !after || after.startIndex === before.endIndex) continue;
-    const gap = node.text.slice(before.endIndex - node.startIndex, after.startIndex - node.startIndex);
+    if (!before || !after) continue;
+    if (after.type === "comment" && after.startIndex === before.endIndex && (before.isNamed || !BEFORE_COMMENT.has(before.type))) return true;
+    if (after.startIndex === before.endIndex) continue;
+    text ??= node.text;
+    const gap = text.slice(before.endIndex - node.startIndex, after.startIndex - node.startIndex);
+    if (!textNode && /\\(?!\r?\n)/.test(gap)) return true;
     if (!gap.includes("\\\n") && !gap.includes("\\\r\n")) continue;
     const onlyContinuations = /^(\\\r?\n)+$/.test(gap);
     if (wordLevel ? !onlyContinuations : onlyContinuations && before.isNamed && after.isNamed) return true;

@@ -4,7 +4,7 @@
  * docs/protocol.md describes each with an example; keep the two in step.
  */
 import { z } from "zod";
-import { permissionRuleProblem } from "./permission-rule-syntax.ts";
+import { MAX_SESSION_RULES, permissionRuleProblem } from "./permission-rule-syntax.ts";
 import type { ContentBlock } from "./content.ts";
 import { MAX_SESSION_ATTRIBUTES } from "./limits.ts";
 
@@ -31,8 +31,8 @@ export const permissionsSchema = z.strictObject({
  */
 export const sessionPermissionsSchema = z.strictObject({
   mode: z.enum(["default", "readOnly", "bypass"]).optional(),
-  allow: z.array(permissionRule).max(1000).optional(),
-  deny: z.array(permissionRule).max(1000).optional(),
+  allow: z.array(permissionRule).max(MAX_SESSION_RULES, `at most ${MAX_SESSION_RULES} allow rules per session`).optional(),
+  deny: z.array(permissionRule).max(MAX_SESSION_RULES, `at most ${MAX_SESSION_RULES} deny rules per session`).optional(),
 });
 
 /** PATH_MAX: a longer root or cwd cannot name a directory. */

@@ -9,7 +9,7 @@
  * What is checked, scheduled, timed and capped is always the tool that really runs. Every failure
  * along the way is a result with `isError`, worded for the model; nothing throws.
  */
-import { evaluateRules, isToolDeniedOutright, pathFilter, type PermissionSettings } from "../permissions/rules.ts";
+import { evaluateRulesPaced, isToolDeniedOutright, pathFilter, type PermissionSettings, type RulePace } from "../permissions/rules.ts";
 import { capResult, errorResult, type ToolResult } from "./result.ts";
 import type { Tool, ToolContext, ToolInput } from "./tool.ts";
 
@@ -58,6 +58,13 @@ interface Resolved {
   router?: Tool;
 }
 
+/**
+ * The rule check runs on the thread that serves every client: in slices of a few milliseconds with
+ * the thread handed back between them, and refused past its budget (1,000 deny rules against a
+ * 64 KiB command took 95 s in one piece; other clients' pings and a SIGTERM waited for it).
+ */
+const RULE_PACE: RulePace = { sliceMs: 4, budgetMs: 2_000, yieldTurn: () => new Promise((resolve) => setImmediate(resolve)) };
+
 export async function executeTool(name: string, input: unknown, context: ToolContext, options: ExecuteOptions): Promise<ToolResult> {
   const refuse = (kind: CallRefusal["kind"], tool: string, reason: string, message: string) => {
     options.onRefused?.({ kind, tool, reason });
@@ -83,7 +90,7 @@ export async function executeTool(name: string, input: unknown, context: ToolCon
     const own = await tool.checkPermissions(value, context);
     if (own.behavior === "deny") return refuse("permission_denied", tool.name, own.message, `Permission denied for ${tool.name}: ${own.message}`);
     const access = await tool.access(value, context.cwd);
-    const verdict = evaluateRules(options.permissions, tool, value, context.cwd, access);
+    const verdict = await evaluateRulesPaced(options.permissions, tool, value, context.cwd, access, RULE_PACE);
     if (!verdict.allowed) return refuse("permission_denied", tool.name, verdict.reason, `Permission denied for ${tool.name}: ${verdict.reason}.`);
     if (blind) options.discovery?.add(tool.name);
 

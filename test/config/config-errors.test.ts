@@ -62,6 +62,14 @@ describe("config errors a person can act on", () => {
     expect(nearestKey("zzzzzz", ["workspaceRoots", "toolSearch"])).toBeUndefined();
   });
 
+  test("a permission rule that can never match is refused at load, named; Claude Code's Bash(rm:*) loads", () => {
+    expect(messageOf(() => parseConfig({ permissions: { deny: ["Bash(rm:*)", "Bash(curl:* -o)"] } }, "c.json"))).toBe(
+      'config c.json is invalid:\n  - field "permissions.deny.1": Permission rule "Bash(curl:* -o)" can never match anything: ":*" may only end a Bash rule, as in "Bash(npm run test:*)"',
+    );
+    expect(messageOf(() => parseConfig({ permissions: { allow: ["Bash()"] } }, "c.json"))).toContain('Permission rule "Bash()" can never match anything: its pattern is empty');
+    expect(parseConfig({ permissions: { deny: ["Bash(rm:*)", "Bash(npm run test:*)"] } }, "c.json").permissions?.deny).toEqual(["Bash(rm:*)", "Bash(npm run test:*)"]);
+  });
+
   test("a server name with a space names the allowed characters", () => {
     expect(messageOf(() => parseConfig({ mcpServers: { "my server": { command: "x" } } }, "c.json"))).toBe(
       'config c.json is invalid:\n  - field "mcpServers": the name "my server" is not allowed: server names use [a-zA-Z0-9_-]',

@@ -73,6 +73,22 @@ describe("the config's permissions are a ceiling for every session", () => {
     expect(existsSync(join(root, "victim.txt"))).toBe(true);
   });
 
+  test("a session's rules are checked at open: one that can never match, and more than 1,000, are refused by name", async () => {
+    const root = workspace();
+    await using harness = await startTestDaemon({ config: { workspaceRoots: [root] } });
+    using client = await RawClient.open(harness.socketPath);
+    expect(((await open(client, { permissions: { deny: ["Bash(:*)"] } })).error as { message: string }).message).toBe(
+      'Invalid params for toolpool/session:\n  - field "permissions.deny.0": Permission rule "Bash(:*)" can never match anything: it names no program',
+    );
+    const tooMany = Array.from({ length: 1001 }, (_, index) => `Bash(tool${index}:*)`);
+    expect(((await open(client, { permissions: { deny: tooMany } })).error as { message: string }).message).toBe(
+      'Invalid params for toolpool/session:\n  - field "permissions.deny": at most 1000 deny rules per session',
+    );
+    const opened = (await open(client, { permissions: { deny: ["Bash(rm:*)"] } })).result as { sessionId: string };
+    expect((await call(client, opened.sessionId, "Bash", { command: "rm -f victim.txt" })).isError).toBe(true);
+    expect(existsSync(join(root, "victim.txt"))).toBe(true);
+  });
+
   test("a session that narrowed itself stays narrowed when another connection re-opens it", async () => {
     const root = workspace();
     await using harness = await startTestDaemon({ config: { workspaceRoots: [root] } });

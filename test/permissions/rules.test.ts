@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { z } from "zod";
 import { createBashTool } from "../../src/builtin/bash.ts";
-import { evaluateRules, isToolDeniedOutright, parseRule, type PermissionSettings } from "../../src/permissions/rules.ts";
+import { evaluateRules, evaluateRulesPaced, isToolDeniedOutright, parseRule, type PermissionSettings } from "../../src/permissions/rules.ts";
 import { buildMcpTool, buildTool, NO_PATHS } from "../../src/tool/build-tool.ts";
 import { textResult } from "../../src/tool/result.ts";
 import type { Tool } from "../../src/tool/tool.ts";
@@ -99,7 +99,7 @@ function bashRows(): Row[] {
     row("personality and limit setters are wrappers", denyRm, "setarch x86_64 prlimit --nofile=100 rm x", DENIED_RM("rm x")),
     row("a file descriptor before a here-string is not an argument: bash reads the script from it", denyRm, "bash 0<<<'rm x'", OPAQUE_RM("`bash` reading commands from its input")),
     row("a shell given /dev/stdin reads the request's own text", denyRm, "bash /dev/stdin <<< 'rm x'", OPAQUE_RM("`bash` reading commands from its input")),
-    row("BASH_ENV makes the next shell run code", denyRm, "BASH_ENV=/dev/stdin bash -c true <<< 'rm x'", OPAQUE_RM("a variable that makes a shell run code (BASH_ENV, ENV, BASH_FUNC_…, PROMPT_COMMAND)")),
+    row("BASH_ENV makes the next shell run code", denyRm, "BASH_ENV=/dev/stdin bash -c true <<< 'rm x'", OPAQUE_RM("a change to BASH_ENV, which changes what later commands run or read")),
     row("watch runs its words as a shell string", denyRm, "watch -n 1 -g 'rm -f x'", OPAQUE_RM("`watch`, which runs a command string or a shell of its own")),
     row("a wrapper with too many words to check is opaque", denyRm, `env ${Array.from({ length: 20 }, (_, index) => `V${index}=1`).join(" ")} rm -rf x`, OPAQUE_RM("`env` with more than 16 arguments")),
     row("xargs does not dodge a deny rule", denyRm, "ls | xargs rm", DENIED_RM("rm …")),
@@ -132,8 +132,8 @@ function bashRows(): Row[] {
     row("Read(**/.env) denies cat .env", settings("default", [], ["Read(**/.env)"]), "cat .env", 'denied by the rule "Read(**/.env)" (the call reads /w/.env)'),
     row("Read(**/.env) denies an argument known only at run time", settings("default", [], ["Read(**/.env)"]), 'cat "$f"', 'denied by the rule "Read(**/.env)" (the call reads …)'),
     row("Read(**/.env) leaves echo .env alone (echo opens nothing)", settings("default", [], ["Read(**/.env)"]), "echo .env", ALLOWED),
-    row("a `..` after a written segment is not folded: it may follow a symlink (/dev/fd/.. is /proc/self)", settings("default", [], ["Read(/w/secrets/*)"]), "cat /dev/fd/../cwd/secrets/key", 'denied by the rule "Read(/w/secrets/*)" (the call reads …/cwd/secrets/key)'),
-    row("…and through a link of the workspace", settings("default", [], ["Read(/w/secrets/*)"]), "cat src/lnk/../secrets/key", 'denied by the rule "Read(/w/secrets/*)" (the call reads …/secrets/key)'),
+    row("a `..` after a written segment is not folded: it may follow a symlink (/dev/fd/.. is /proc/self)", settings("default", [], ["Read(/w/secrets/*)"]), "cat /dev/fd/../cwd/secrets/key", 'denied by the rule "Read(/w/secrets/*)" (the call reads …)'),
+    row("…and through a link of the workspace", settings("default", [], ["Read(/w/secrets/*)"]), "cat src/lnk/../secrets/key", 'denied by the rule "Read(/w/secrets/*)" (the call reads …)'),
     row("a `..` over the real working directory is folded", settings("default", [], ["Read(/secrets/*)"]), "cat ../README.md", ALLOWED),
     row("/dev/fd/3 names the file opened on descriptor 3: a write there is a write to an unknown path", settings("default", [], ["Edit(/w/victim)"]), "echo pwned 3<victim >/dev/fd/3", 'denied by the rule "Edit(/w/victim)" (the call writes …)'),
     row("…and /dev/stdin the file on descriptor 0", settings("default", [], ["Edit(/w/victim)"]), "echo pwned <victim >/dev/stdin", 'denied by the rule "Edit(/w/victim)" (the call writes …)'),
@@ -218,6 +218,35 @@ describe("rule parsing and outright denial", () => {
     for (const rule of ["", "Bash(", "two words", "Bash)x("]) expect(() => parseRule(rule)).toThrow("is malformed");
   });
 
+  test("a rule that can never match anything is refused, and the error names it", () => {
+    const never: [string, string][] = [
+      ["Bash()", 'Permission rule "Bash()" can never match anything: its pattern is empty (write "Bash" for the whole tool)'],
+      ["Read( )", 'Permission rule "Read( )" can never match anything: its pattern is empty (write "Read" for the whole tool)'],
+      ["Bash(:*)", 'Permission rule "Bash(:*)" can never match anything: it names no program'],
+      ["Bash(rm:* -rf)", 'Permission rule "Bash(rm:* -rf)" can never match anything: ":*" may only end a Bash rule, as in "Bash(npm run test:*)"'],
+      ["Bash(rm:*:*)", 'Permission rule "Bash(rm:*:*)" can never match anything: ":*" may only end a Bash rule, as in "Bash(npm run test:*)"'],
+      ["Bash( rm *)", 'Permission rule "Bash( rm *)" can never match anything: it starts or ends with a space, which no command does'],
+      ["Read(a))", 'Permission rule "Read(a))" can never match anything: its parentheses are unbalanced'],
+      ["Bash(echo (x)", 'Permission rule "Bash(echo (x)" can never match anything: its parentheses are unbalanced'],
+    ];
+    for (const [rule, message] of never) expect(() => parseRule(rule)).toThrow(message);
+    // Quoted parentheses are text, and `:*` is Bash's only: a path may hold it.
+    for (const rule of ["Bash(echo ':)')", "Read(/w/a:*)", "Bash(npm run test:*)"]) expect(() => parseRule(rule)).not.toThrow();
+  });
+
+  test("Bash(PREFIX:*) is Claude Code's prefix rule: the command alone or followed by more words", async () => {
+    const denyRm = settings("default", [], ["Bash(rm:*)"]);
+    const allowTest = settings("default", ["Bash(npm run test:*)"]);
+    const outcomes = async (session: PermissionSettings, commands: string[]) =>
+      Object.fromEntries(await Promise.all(commands.map(async (command) => [command, (await verdict(session, Bash, { command })).allowed])));
+    expect(await outcomes(denyRm, ["rm", "rm -rf x", "sudo rm x", "echo a && /bin/rm x", "rmdir x", "echo rm"])).toEqual({
+      rm: false, "rm -rf x": false, "sudo rm x": false, "echo a && /bin/rm x": false, "rmdir x": true, "echo rm": true,
+    });
+    expect(await outcomes(allowTest, ["npm run test", "npm run test -- --watch", "npm run test-evil", "npm run test; rm x", "npm run testx"])).toEqual({
+      "npm run test": true, "npm run test -- --watch": true, "npm run test-evil": false, "npm run test; rm x": false, "npm run testx": false,
+    });
+  });
+
   test("only rules without a pattern remove tools from the pool", () => {
     expect(isToolDeniedOutright({ deny: ["Write"] }, Write)).toBe(true);
     expect(isToolDeniedOutright({ deny: ["Bash(rm *)"] }, Bash)).toBe(false);
@@ -251,5 +280,32 @@ describe("wrappers and path aliases a hostile client tried (each ran rm or read 
 
   test("plain bash -c SCRIPT is still read through (a harmless script is allowed)", async () => {
     expect(await verdict(denyRm, Bash, { command: "bash -c 'echo hi'" })).toEqual({ allowed: true });
+  });
+});
+
+describe("a paced rule check (1,000 rules against a large command)", () => {
+  const deny = Array.from({ length: 1000 }, (_, index) => `Bash(${"*x".repeat(400)}${index}*)`);
+  const command = `echo ${"ab".repeat(30_000)} && echo ${"ba".repeat(1_000)}`;
+
+  test("hands the thread back between slices and reaches the same verdict as the check at once", async () => {
+    const input = { command };
+    const access = await Bash.access(input, "/w");
+    let turns = 0;
+    // A clock that moves 1 ms per reading: every 4 readings is a slice.
+    let clock = 0;
+    const pace = { sliceMs: 4, budgetMs: 1_000_000, yieldTurn: async () => void turns++, now: () => clock++ };
+    const paced = await evaluateRulesPaced(settings("default", [], deny), Bash, input, "/w", access, pace);
+    expect({ paced, turns: turns > 100 }).toEqual({ paced: evaluateRules(settings("default", [], deny), Bash, input, "/w", access), turns: true });
+  });
+
+  test("past its budget the call is refused, never allowed", async () => {
+    const input = { command };
+    const access = await Bash.access(input, "/w");
+    let clock = 0;
+    const pace = { sliceMs: 1, budgetMs: 50, yieldTurn: async () => {}, now: () => (clock += 10) };
+    expect(await evaluateRulesPaced(settings("default", [], deny), Bash, input, "/w", access, pace)).toEqual({
+      allowed: false,
+      reason: "checking the call against the session's 1000 rules took longer than its 50 ms budget",
+    });
   });
 });

@@ -2,7 +2,8 @@
  * The Bash reader against bash itself: each command runs under a real `bash -c` whose PATH holds a
  * stand-in `rm` that only logs. Whenever bash ran `rm`, the deny rule `Bash(rm *)` must have denied
  * the command, and an allow list of `Bash(echo *)` alone must not have covered it (refusing more
- * than bash runs is allowed; missing a run is the bug this hunts).
+ * than bash runs is allowed; missing a run is the bug this hunts). Likewise for files: whenever bash
+ * showed a secret file or changed a victim file, exact `Read(…)` / `Edit(…)` deny rules must refuse.
  */
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -39,6 +40,18 @@ const FORMS = [
   (piece: string) => `echo ${piece} | rm f`,
   (piece: string) => `x=${piece} rm f`,
 ];
+const ISSUE_23 = [
+  // Issue 23's spellings: where the grammar splits text differently from bash (an escape before `#`,
+  // a `$'…'` ending early, a heredoc delimiter in quote pieces, an escaped space ending a herestring)…
+  "echo $'\\\\' ; rm f ; #'", "echo a \\ #;rm f", "echo a\\ #;rm f", "cat <<E''OF\nEOF\nrm f\nE''OF", "cat <<\"E\"OF\nEOF\nrm f\nE\"OF\"",
+  "echo x <<<\\ \nrm f", "echo x <<<\\\t\nrm f",
+  // …names bash looks up somewhere the text does not show (the command hash, aliases, arithmetic)…
+  "printf -v 'BASH_CMDS[ls]' %s \"$PWD/bin/rm\"; ls f", "BASH_CMDS[ls]=$PWD/bin/rm; ls f", "shopt -s expand_aliases\nBASH_ALIASES[x]=rm\nx f",
+  "read 'BASH_CMDS[ls]' <<< \"$PWD/bin/rm\"; ls f", "read y <<< 'a[$(rm f)]'; a[y]=1", "read y <<< 'a[$(rm f)]'; echo ${PWD:y}",
+  "read y <<< 'a[$(rm f)]'; echo ${PWD:0:y}", "declare -i x; read y <<< 'a[$(rm f)]'; x=y", "read y <<< 'a[$(rm f)]'; printf -v 'a[y]' x",
+  // …and shells and runners under other spellings.
+  "bash -Cc 'rm f'", "sh -Ec 'rm f'", "bash -xc 'rm f'", "rbash -c 'rm f'", "ssh-agent rm f",
+];
 const EXTRA = [
   "echo ${x:-$(rm f)}", 'echo "${x:-$(rm f)}"', "echo ${x-`rm f`}", "cat <<E\n$(rm f)\nE", "cat <<'E'\n$(rm f)\nE",
   "cat <<E\n`rm f`\nE", "eval 'rm f'", "eval \"rm\" f", "bash -c 'rm f'", "sh -ec 'rm f'", "echo rm f | bash", "bash <<< 'rm f'",
@@ -60,6 +73,7 @@ const EXTRA = [
   "bash 0<<<'rm f'", "bash 0< <(echo rm f)", "bash /dev/stdin <<< 'rm f'", "sh /dev/fd/0 <<< 'rm f'", "bash - <<< 'rm f'",
   "BASH_ENV=/dev/stdin bash -c true <<< 'rm f'", "BASH_ENV=<(echo 'rm f') bash -c true", "env 'BASH_FUNC_echo%%=() { rm f; }' bash -c echo",
   "flock /tmp/lock -c 'rm f'", "logsave /dev/null rm f", "perf stat -o /dev/null rm f",
+  ...ISSUE_23, "pyenv exec rm f",
 ];
 
 const corpus = [...PIECES.flatMap((piece) => FORMS.map((form) => form(piece))), ...EXTRA];
@@ -113,12 +127,62 @@ async function misses(commands: readonly string[]): Promise<{ ran: number; misse
   return { ran, missed };
 }
 
+/** Runs a command in a fresh directory holding `.env` (a secret) and `victim`; reports what bash read and wrote. */
+async function touched(command: (dir: string) => string): Promise<{ dir: string; text: string; read: boolean; wrote: boolean }> {
+  const dir = join(sandbox, `files-${runs++}`);
+  mkdirSync(dir);
+  writeFileSync(join(dir, ".env"), "SECRET-7f3\n");
+  writeFileSync(join(dir, "victim"), "keep\n");
+  const text = command(dir);
+  const child = Bun.spawn(["bash", "-c", text], { cwd: dir, env: { PATH: "/usr/bin:/bin", HOME: dir }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+  const output = (await new Response(child.stdout).text()) + (await new Response(child.stderr).text());
+  await child.exited;
+  clearTimeout(timer);
+  return { dir, text, read: output.includes("SECRET-7f3"), wrote: readFileSync(join(dir, "victim"), "utf8") !== "keep\n" };
+}
+
+/** Issue 23's file spellings: options naming input files, globs and links through /proc, descriptors moved. */
+const READS: ((dir: string) => string)[] = [
+  () => "date -f .env", () => "date --file=.env", () => "xargs -a.env echo", () => "xargs -a .env echo", () => "file -f.env", () => "file -f .env",
+  (dir) => `cat /pro?/self/root${dir}/.env`, () => "cat /pro?/self/cwd/.env", () => "cat /*/self/cwd/.env", () => "cat .en?", () => "cat .e*",
+  () => "ln -s . l; cat l/.env", () => "ln -s .env l; cat l", () => "cat < .en?", () => "d=.e; cat ${d}nv", () => "cd /proc/self/cwd && cat .env",
+];
+const WRITES: ((dir: string) => string)[] = [
+  () => "echo PWN 3<victim 1>&3 >/dev/stdout", () => "echo PWN 3<victim 1>&3 >/dev/fd/1", () => "exec 3<victim; exec 1>&3; echo PWN >/dev/stdout",
+  () => "echo PWN 3<victim 2>&3 2>/dev/stderr", () => "echo PWN >vict?m", () => "ln -s victim l; echo PWN > l", () => "echo PWN | tee vic*",
+];
+
+describe("Read(…) and Edit(…) deny rules against what bash reads and writes", () => {
+  test(`every command (${READS.length + WRITES.length}) that shows .env or changes victim is denied by an exact path rule`, async () => {
+    const missed: string[] = [];
+    let effective = 0;
+    for (const command of [...READS, ...WRITES]) {
+      const { dir, text, read, wrote } = await touched(command);
+      if (!read && !wrote) continue;
+      effective++;
+      const settings = { mode: "default" as const, allow: [], deny: [`Read(${dir}/.env)`, `Edit(${dir}/victim)`] };
+      const input = { command: text };
+      if (evaluateRules(settings, bash, input, dir, await bash.access(input, dir)).allowed) missed.push(`${read ? "read" : "wrote"}: ${text}`);
+    }
+    expect(missed).toEqual([]);
+    // Each spelling must really reach the file under bash, or the test proves nothing.
+    expect(effective).toBe(READS.length + WRITES.length);
+  });
+});
+
 describe("Bash(rm *) against what bash runs", () => {
   test(`every command of the corpus (${corpus.length}) that runs rm f is denied, and never covered by Bash(echo *)`, async () => {
     const { ran, missed } = await misses(corpus);
     expect(missed).toEqual([]);
     // The corpus must exercise the rule: most of it does run rm.
     expect(ran).toBeGreaterThan(corpus.length / 2);
+  });
+
+  test(`each of issue 23's spellings (${ISSUE_23.length}) runs rm f under bash`, async () => {
+    const ran: string[] = [];
+    for (const command of ISSUE_23) if (await ranRm(command)) ran.push(command);
+    expect(ran).toEqual(ISSUE_23);
   });
 
   test("so is every generated command that runs rm f (1,000, seeded)", async () => {

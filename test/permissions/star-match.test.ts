@@ -44,3 +44,26 @@ describe("mayMatch / mustMatch", () => {
     expect(performance.now() - started).toBeLessThan(5_000);
   });
 });
+
+describe("the greedy matcher agrees with a regular expression (seeded random patterns and texts)", () => {
+  test("mayMatch and mustMatch of text without holes, 5,000 cases", () => {
+    let state = 7;
+    const random = (n: number) => {
+      state = (state * 1103515245 + 12345) % 2147483648;
+      return Math.floor((state / 2147483648) * n);
+    };
+    const pick = (alphabet: string, length: number) => Array.from({ length }, () => alphabet[random(alphabet.length)]).join("");
+    const disagreements: string[] = [];
+    for (let index = 0; index < 5000; index++) {
+      const pattern = pick("ab*", random(8));
+      const text = pick("ab", random(10));
+      const expected = new RegExp(`^${pattern.replace(/\*+/g, ".*")}$`, "s").test(text);
+      if (mayMatch(pattern, text) !== expected || mustMatch(pattern, text) !== expected) disagreements.push(`${pattern} ~ ${text}`);
+    }
+    expect(disagreements).toEqual([]);
+  });
+
+  test("must-match: a hole is covered only by a star, wherever it stands", () => {
+    expect([mustMatch("a*b", ["a", HOLE, "b"]), mustMatch("ab", ["a", HOLE, "b"]), mustMatch("a*", ["a", HOLE]), mustMatch("*b*", [HOLE, "x"])]).toEqual([true, false, true, false]);
+  });
+});
