@@ -8,28 +8,30 @@
  */
 import { DaemonError } from "../client/client.ts";
 import { ErrorCode, RpcError, type RequestId } from "../protocol/jsonrpc.ts";
+import {
+  LIST_TTL_MS,
+  META_CLIENT_CAPABILITIES,
+  META_CLIENT_INFO,
+  META_PROTOCOL_VERSION,
+  META_SERVER_INFO,
+  META_SUBSCRIPTION_ID,
+  RevisionErrorCode,
+  STATELESS_REVISION,
+  SUPPORTED_REVISIONS,
+  unsupportedRevision,
+} from "../protocol/mcp-revisions.ts";
 import type { DaemonBridge } from "./daemon-bridge.ts";
 
-export const STATELESS_REVISION = "2026-07-28";
-/** Everything the bridge speaks: the stateless revision here, the others through `initialize`. */
-export const SUPPORTED_REVISIONS = [STATELESS_REVISION, "2025-11-25", "2025-06-18", "2025-03-26"] as const;
-
-export const META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
-export const META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
-export const META_SERVER_INFO = "io.modelcontextprotocol/serverInfo";
-export const META_SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
-
-export const StatelessErrorCode = {
-  HeaderMismatch: -32020,
-  MissingRequiredClientCapability: -32021,
-  UnsupportedProtocolVersion: -32022,
-} as const;
-
-/**
- * How long a host may keep a list result. The tool list is per session ("private") and changes
- * with the pool; a host that holds a `subscriptions/listen` stream hears of a change at once.
- */
-export const LIST_TTL_MS = 60_000;
+export {
+  LIST_TTL_MS,
+  META_CLIENT_CAPABILITIES,
+  META_PROTOCOL_VERSION,
+  META_SERVER_INFO,
+  META_SUBSCRIPTION_ID,
+  RevisionErrorCode as StatelessErrorCode,
+  STATELESS_REVISION,
+  SUPPORTED_REVISIONS,
+};
 
 export interface StatelessRequest {
   id: RequestId;
@@ -59,7 +61,7 @@ export interface SubscriptionFilter {
 }
 
 /** Methods of earlier revisions that 2026-07-28 removed: a stateless request for them is not found. */
-const REMOVED = new Set(["initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe"]);
+const REMOVED: ReadonlySet<string> = new Set(["initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe"]);
 
 /**
  * A message for this face: a request whose `_meta` names a protocol version, or `server/discover`.
@@ -106,16 +108,8 @@ export function checkRequestMeta(request: StatelessRequest): FaceError | undefin
 export function checkProtocolVersion(request: StatelessRequest): FaceError | undefined {
   const version = (request.params._meta as Record<string, unknown>)[META_PROTOCOL_VERSION] as string;
   if (version === STATELESS_REVISION) return undefined;
-  const earlier = SUPPORTED_REVISIONS.includes(version as (typeof SUPPORTED_REVISIONS)[number]);
-  return failure(
-    request.id,
-    400,
-    StatelessErrorCode.UnsupportedProtocolVersion,
-    earlier
-      ? `Unsupported protocol version ${version} without a session: that revision starts with initialize`
-      : `Unsupported protocol version ${JSON.stringify(version.slice(0, 64))}; this server speaks ${SUPPORTED_REVISIONS.join(", ")}`,
-    { supported: [...SUPPORTED_REVISIONS], requested: version },
-  );
+  const refused = unsupportedRevision(version);
+  return failure(request.id, 400, refused.code, refused.message, refused.data);
 }
 
 /** Answers one validated stateless request (the transport has checked `_meta` and headers). */
@@ -127,7 +121,7 @@ export async function answerStateless(request: StatelessRequest, context: FaceCo
     message: { jsonrpc: "2.0", id: request.id, result: { ...result, resultType: "complete", _meta: { ...(isObject(result._meta) ? result._meta : {}), ...serverMeta } } },
   });
   const meta = request.params._meta as Record<string, unknown>;
-  const clientInfo = meta["io.modelcontextprotocol/clientInfo"];
+  const clientInfo = meta[META_CLIENT_INFO];
   if (isObject(clientInfo) && typeof clientInfo.name === "string") bridge.setClientName(clientInfo.name.slice(0, 200));
   try {
     switch (request.method) {
