@@ -75,3 +75,25 @@ describe("servers of either revision in one pool", () => {
     expect(await running.client.call({ name: "mcp__moon__eclipse_dates", input: {} })).toMatchObject({ isError: false, content: [{ type: "text", text: "ran eclipse_dates" }] });
   });
 });
+
+describe("a 2026-07-28 server over Streamable HTTP", () => {
+  test("another toolpool's HTTP bridge is pooled statelessly (the Mcp-* headers agree with each body), searched and called", async () => {
+    const { startBridgeDaemon } = await import("../bridge/fixtures.ts");
+    const { startHttpBridge } = await import("../../src/bridge/http-bridge.ts");
+    const { DaemonBridge } = await import("../../src/bridge/daemon-bridge.ts");
+    await using upstream = await startBridgeDaemon();
+    await using bridge = startHttpBridge({
+      token: "test-token-0123456789abcdefghijklmnopqrstuv",
+      address: { hostname: "127.0.0.1", port: 0 },
+      createBridge: () => new DaemonBridge({ connect: () => ToolpoolClient.connect(upstream.socketPath) }),
+      version: "upstream",
+      log: () => {},
+    });
+    await using running = await startDaemon({ up: { type: "http", url: bridge.url, timeoutMs: 10_000 } });
+    await waitFor(() => running.daemon.core.mcp()?.server("up")?.state === "connected", "the HTTP server connected");
+    // Stateless: no MCP session was opened on the upstream bridge.
+    expect(bridge.sessionCount()).toBe(0);
+    expect(JSON.stringify(await running.client.search({ query: "select:mcp__up__Echo" }))).toContain("mcp__up__Echo");
+    expect(await running.client.call({ name: "mcp__up__Echo", input: { text: "over 2026 HTTP" } })).toMatchObject({ isError: false, content: [{ type: "text", text: "over 2026 HTTP" }] });
+  });
+});
