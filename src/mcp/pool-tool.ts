@@ -68,8 +68,9 @@ export function toPoolTool(definition: McpTool, options: PoolToolOptions, distin
 
 /**
  * A server's whole list; a definition that cannot become a tool is skipped and reported, not fatal.
- * Two raw names that map to one provider-safe name (`a.b` and `a_b`) both stay: the later one, in
- * the server's order, gets a hashed name, and the clash is reported. The pool name always maps
+ * Two raw names that map to one provider-safe name (`a.b` and `a_b`) both stay: a name that is
+ * already provider-safe keeps it (else the first by code point), the other gets a hashed name, and
+ * the clash is reported — the same whatever order the server lists them in. The pool name always maps
  * back to the raw name (`mcpInfo.tool`), which is what the server is called with.
  */
 export function buildServerTools(
@@ -78,7 +79,8 @@ export function buildServerTools(
 ): Tool[] {
   const tools: Tool[] = [];
   const taken = new Map<string, string>();
-  for (const definition of definitions) {
+  const safeFirst = [...definitions].sort((a, b) => Number(!isProviderSafe(a.name)) - Number(!isProviderSafe(b.name)) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const definition of safeFirst) {
     try {
       let tool = toPoolTool(definition, options);
       const holder = taken.get(tool.name);
@@ -94,6 +96,10 @@ export function buildServerTools(
     }
   }
   return tools;
+}
+
+function isProviderSafe(name: string): boolean {
+  return /^[a-zA-Z0-9_-]+$/.test(name);
 }
 
 /**
