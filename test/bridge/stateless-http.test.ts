@@ -115,6 +115,18 @@ describe("the HTTP bridge at 2026-07-28 (stateless), beside 2025 sessions", () =
     expect(bridge.sessionCount()).toBe(0);
   });
 
+  test("a stateless request passes the same gates as a session's: no token 401, a foreign Host 403, nothing reaches the daemon", async () => {
+    await using daemon = await startBridgeDaemon();
+    await using bridge = bridgeOn(daemon.socketPath);
+    const tokenless = await call(bridge.baseUrl, 1, "tools/call", { name: "Echo", arguments: { text: "x" } });
+    expect(tokenless.status).toBe(401);
+    const wrongToken = await call(bridge.url.replace(TOKEN, "x".repeat(TOKEN.length)), 2, "tools/list");
+    expect(wrongToken.status).toBe(401);
+    const rebound = await call(bridge.url, 3, "tools/list", {}, { host: "attacker.example" });
+    expect(rebound.status).toBe(403);
+    expect(daemon.daemon.connections.size).toBe(0);
+  });
+
   test("subscriptions/listen: the acknowledgement first, then list changes tagged with the listen id; only what was asked for", async () => {
     await using daemon = await startBridgeDaemon();
     await using bridge = bridgeOn(daemon.socketPath);
