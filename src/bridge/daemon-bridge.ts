@@ -99,6 +99,11 @@ export class DaemonBridge {
     return text && text.length + lead.length < MAX_INSTRUCTIONS_CHARS ? `${lead}\n\n${text}` : lead;
   }
 
+  /** Opens the link now (a listener hears of changes only once it is open). */
+  async open(): Promise<void> {
+    await this.#ready();
+  }
+
   close(): void {
     this.#closed = true;
     const link = this.#link;

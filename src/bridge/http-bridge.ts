@@ -21,6 +21,8 @@ import { tokenMatches } from "./bridge-token.ts";
 import { checkLoopbackRequest, forbiddenResponse } from "./host-guard.ts";
 import { SessionTable, trackResponse } from "./http-sessions.ts";
 import { endpointUrl, type ListenAddress } from "./listen-address.ts";
+import { META_PROTOCOL_VERSION } from "./stateless-face.ts";
+import { createStatelessHttp } from "./stateless-http.ts";
 
 export const MCP_HTTP_PATH = "/mcp";
 
@@ -137,6 +139,14 @@ export function startHttpBridge(options: HttpBridgeOptions): HttpBridge {
     }
   };
 
+  // Stateless (2026-07-28) requests carry no session, so they share one daemon link.
+  let statelessBridge: DaemonBridge | undefined;
+  const stateless = createStatelessHttp({
+    bridge: () => (statelessBridge ??= options.createBridge()),
+    version: options.version,
+    log: options.log,
+  });
+
   const handle = async (request: Request): Promise<Response> => {
     const verdict = checkLoopbackRequest(request.headers);
     if (!verdict.allowed) return forbiddenResponse(verdict.reason ?? "not a loopback request", verdict.status);
@@ -155,15 +165,17 @@ export function startHttpBridge(options: HttpBridgeOptions): HttpBridge {
         throw error;
       }
     }
-    if (request.method !== "POST") return rpcError(400, "Bad Request: no mcp-session-id header; send initialize first");
+    if (request.method !== "POST") return rpcError(400, "Bad Request: no mcp-session-id header; send initialize first (protocol 2025) or POST a request with _meta (protocol 2026-07-28)");
     let body: unknown;
     try {
       body = await request.json();
     } catch {
       return rpcError(400, "Parse error: the body is not JSON", -32700);
     }
-    if (!isInitializeRequest(body)) return rpcError(400, "Bad Request: no mcp-session-id header; send initialize first");
-    return open(request, body);
+    // Per peer: a 2025 client opens a session with initialize; anything else without a session
+    // is a 2026-07-28 request (and an initialize that says it is one is answered as such: not found).
+    if (isInitializeRequest(body) && !claimsStatelessRevision(request.headers, body)) return open(request, body);
+    return stateless.handle(request, body);
   };
 
   const httpServer = Bun.serve({
@@ -187,6 +199,8 @@ export function startHttpBridge(options: HttpBridgeOptions): HttpBridge {
   const stop = async () => {
     clearInterval(sweep);
     sessions.clear();
+    stateless.close();
+    statelessBridge?.close();
     await httpServer.stop(true);
   };
   return {
@@ -207,6 +221,14 @@ function authorized(request: Request, token: string): boolean {
   if (path !== MCP_HTTP_PATH) return false;
   const header = request.headers.get("authorization");
   return header !== null && /^Bearer /i.test(header) && tokenMatches(header.slice(7).trim(), token);
+}
+
+/** A 2026 header or `_meta` version: a 2025 client's initialize carries neither. */
+function claimsStatelessRevision(headers: Headers, body: unknown): boolean {
+  const version = headers.get("mcp-protocol-version");
+  if (version !== null && version.trim() >= "2026") return true;
+  const meta = (body as { params?: { _meta?: unknown } }).params?._meta;
+  return typeof meta === "object" && meta !== null && META_PROTOCOL_VERSION in meta;
 }
 
 function rpcError(status: number, message: string, code = -32000): Response {

@@ -1,5 +1,6 @@
 /**
- * `toolpool mcp` on stdio: the host starts the bridge as a child process and speaks MCP over its
+ * `toolpool mcp` on stdio: the host starts the bridge as a child process and speaks MCP (2026-07-28
+ * stateless requests, or a 2025 session opened by initialize, per peer) over its
  * stdin/stdout. stdout carries nothing but MCP messages; everything else goes to stderr. When the
  * host closes stdin the bridge closes its daemon connection and returns (the daemon keeps running).
  */
@@ -7,6 +8,7 @@ import type { Readable, Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createBridgeServer } from "./bridge-server.ts";
 import type { DaemonBridge } from "./daemon-bridge.ts";
+import { routeStatelessMessages } from "./stateless-stdio.ts";
 
 export interface StdioBridgeOptions {
   bridge: DaemonBridge;
@@ -30,6 +32,8 @@ export async function runStdioBridge(options: StdioBridgeOptions): Promise<void>
   stdin.once("close", () => ended.resolve());
   server.onclose = () => ended.resolve();
   await server.connect(transport);
+  // Per peer: a 2026-07-28 host sends no initialize; its requests carry their version in _meta.
+  const stateless = routeStatelessMessages(transport, { bridge: options.bridge, version: options.version, log: options.log });
   // The SDK's transport drops a line that is not JSON, or not one JSON-RPC message (a batch), and
   // the host waits for an answer that never comes. JSON-RPC says to answer it, with a null id.
   const reported = server.onerror;
@@ -42,6 +46,7 @@ export async function runStdioBridge(options: StdioBridgeOptions): Promise<void>
     reported?.(error);
   };
   await ended.promise;
+  stateless.close();
   options.bridge.close();
   await server.close().catch(() => {});
 }

@@ -19,6 +19,8 @@ const stdioServer = () =>
     cwd: z.string().optional(),
     startup: z.enum(["eager", "lazy"]).default("eager"),
     timeoutMs: z.number().int().positive().optional(),
+    maxConcurrent: z.number().int().min(1).max(1_000).optional(),
+    maxQueued: z.number().int().min(0).max(10_000).optional(),
     disabled: z.boolean().default(false),
     alwaysLoad: z.array(z.string()).default([]),
   });
@@ -39,6 +41,8 @@ const remoteServer = () =>
     oauth: oauthSettings().optional(),
     startup: z.enum(["eager", "lazy"]).default("eager"),
     timeoutMs: z.number().int().positive().optional(),
+    maxConcurrent: z.number().int().min(1).max(1_000).optional(),
+    maxQueued: z.number().int().min(0).max(10_000).optional(),
     disabled: z.boolean().default(false),
     alwaysLoad: z.array(z.string()).default([]),
   });

@@ -41,6 +41,8 @@ export class Connection implements BudgetMember, TurnTaker {
   /** The session requests on this connection use when they name none. */
   sessionId: string | undefined;
   initialized = false;
+  /** Open `subscriptions/listen` requests (2026-07-28): list changes go to each, tagged with its id. */
+  readonly listens = new Set<RequestId>();
   clientName = "";
   /** Set by `toolpool/session {cronAcks}`: the client acknowledges cron firings itself. */
   cronAcks = false;

@@ -29,6 +29,7 @@ import { checkSocketPathFree, prepareSocketDirectory } from "./socket-path.ts";
 import type { SessionBinding, WireFacts } from "./state.ts";
 import type { McpPoolOptions } from "../mcp/mcp-pool.ts";
 import { Method } from "../protocol/method-names.ts";
+import { META_SUBSCRIPTION_ID } from "../protocol/mcp-revisions.ts";
 import type { RuntimeFlags } from "../flags/runtime-flags.ts";
 import type { CronService } from "../cron/cron-service.ts";
 import type { CronLink } from "./cron-link.ts";
@@ -98,7 +99,10 @@ export class Daemon implements SessionBinding, WireFacts {
       ...(options.usageDatabasePath !== undefined && { usageDatabasePath: options.usageDatabasePath }),
     });
     this.core.onToolsChanged(() => {
-      for (const connection of this.connections) connection.send({ jsonrpc: "2.0", method: Method.ToolsListChanged });
+      for (const connection of this.connections) {
+        if (connection.listens.size === 0) connection.send({ jsonrpc: "2.0", method: Method.ToolsListChanged });
+        for (const id of connection.listens) connection.send({ jsonrpc: "2.0", method: Method.ToolsListChanged, params: { _meta: { [META_SUBSCRIPTION_ID]: id } } });
+      }
     });
     this.#dispatcher = new Dispatcher(this.logger);
     registerMcpMethods(this.#dispatcher, this.core, this);

@@ -13,11 +13,14 @@ import type { ProgressUpdate } from "../tool/tool.ts";
 import type { Connection } from "./connection.ts";
 import type { Logger } from "../runtime/logger.ts";
 import { RequestFault } from "../runtime/errors.ts";
+import { requestRevision } from "../protocol/mcp-revisions.ts";
 
 export interface RequestContext {
   connection: Connection;
   requestId: RequestId;
   signal: AbortSignal;
+  /** The MCP revision the request's `_meta` names (2026-07-28 requests name one; 2025 ones none). */
+  revision?: string;
   /** Present when the client asked for progress (`_meta.progressToken`). */
   sendProgress?: (update: ProgressUpdate) => void;
 }
@@ -135,6 +138,7 @@ export class Dispatcher {
         connection,
         requestId: id,
         signal: controller.signal,
+        revision: requestRevision({ _meta: _envelopeMeta }),
         sendProgress: progressSender(connection, params),
       });
       if (!controller.signal.aborted) connection.send({ jsonrpc: "2.0", id, result: result ?? {} });

@@ -25,6 +25,9 @@ export interface Listing {
   tools: McpTool[];
   /** Why the listing stopped early, if it did. */
   warnings: string[];
+  /** A 2026-07-28 server's caching hints for this listing (its first page's). */
+  ttlMs?: number;
+  cacheScope?: "public" | "private";
 }
 
 export interface ListLimits {

@@ -318,6 +318,8 @@ export class McpPool {
       deadlineMs: this.#deps.hardCapMs,
       call: (tool, input, context) => this.callTool(spec.name, tool, input, context),
       onSkip: (tool, reason) => this.options.logger.warn("MCP tool skipped", { server: spec.name, tool, reason }),
+      onRename: (tool, name, clashedWith) =>
+        this.options.logger.warn("MCP tool names collide once made provider-safe; the later one is renamed", { server: spec.name, tool, name, clashedWith }),
     });
   }
 

@@ -26,8 +26,8 @@ export interface PoolToolOptions {
 }
 
 /** Throws when the definition cannot become a tool (schema too large, unusable name); the caller skips it. */
-export function toPoolTool(definition: McpTool, options: PoolToolOptions): Tool {
-  const name = mcpToolName(options.server, definition.name);
+export function toPoolTool(definition: McpTool, options: PoolToolOptions, distinct = false): Tool {
+  const name = mcpToolName(options.server, definition.name, distinct);
   const original = definition.inputSchema as JsonSchema;
   const schemaChars = JSON.stringify(original).length;
   if (schemaChars > MAX_SCHEMA_CHARS) {
@@ -66,17 +66,40 @@ export function toPoolTool(definition: McpTool, options: PoolToolOptions): Tool 
   return Object.freeze({ ...built, validator: options.compiler.validator(name, original) });
 }
 
-/** A server's whole list; a definition that cannot become a tool is skipped and reported, not fatal. */
-export function buildServerTools(definitions: readonly McpTool[], options: PoolToolOptions & { onSkip: (tool: string, reason: string) => void }): Tool[] {
+/**
+ * A server's whole list; a definition that cannot become a tool is skipped and reported, not fatal.
+ * Two raw names that map to one provider-safe name (`a.b` and `a_b`) both stay: a name that is
+ * already provider-safe keeps it (else the first by code point), the other gets a hashed name, and
+ * the clash is reported — the same whatever order the server lists them in. The pool name always maps
+ * back to the raw name (`mcpInfo.tool`), which is what the server is called with.
+ */
+export function buildServerTools(
+  definitions: readonly McpTool[],
+  options: PoolToolOptions & { onSkip: (tool: string, reason: string) => void; onRename?: (tool: string, name: string, clashedWith: string) => void },
+): Tool[] {
   const tools: Tool[] = [];
-  for (const definition of definitions) {
+  const taken = new Map<string, string>();
+  const safeFirst = [...definitions].sort((a, b) => Number(!isProviderSafe(a.name)) - Number(!isProviderSafe(b.name)) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const definition of safeFirst) {
     try {
-      tools.push(toPoolTool(definition, options));
+      let tool = toPoolTool(definition, options);
+      const holder = taken.get(tool.name);
+      if (holder !== undefined && holder !== definition.name) {
+        tool = toPoolTool(definition, options, true);
+        options.onRename?.(definition.name, tool.name, holder);
+      }
+      // The same raw name twice is left to the pool's assembly, which reports it as a collision.
+      if (!taken.has(tool.name)) taken.set(tool.name, definition.name);
+      tools.push(tool);
     } catch (error) {
       options.onSkip(definition.name, (error as Error).message);
     }
   }
   return tools;
+}
+
+function isProviderSafe(name: string): boolean {
+  return /^[a-zA-Z0-9_-]+$/.test(name);
 }
 
 /**

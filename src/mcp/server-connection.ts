@@ -15,36 +15,17 @@ import {
   ToolListChangedNotificationSchema,
   type CallToolResult,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { ProgressUpdate } from "../tool/tool.ts";
 import { describeExit, type SpawnProcess } from "./child-process.ts";
 import { listAllTools, looseToolPageSchema, type Listing } from "./list-tools.ts";
 import type { ServerSpec } from "./server-spec.ts";
 import type { StderrRing } from "./stderr-ring.ts";
 import { StdioProcessTransport } from "./stdio-transport.ts";
+import { probeRevision, statelessConnection } from "./stateless-connection.ts";
+import { withRevisionHeaders } from "./revision-headers.ts";
 import type { Timers } from "./timers.ts";
+import { MAX_INSTRUCTIONS_CHARS, type ServerConnection } from "./server-connection-contract.ts";
 
-export interface CallOptions {
-  signal: AbortSignal;
-  /** Without progress the call fails after this long; each progress report restarts the clock. */
-  timeoutMs: number;
-  onProgress?: (update: ProgressUpdate) => void;
-}
-
-export interface ServerConnection {
-  readonly pid: number | undefined;
-  /** The server's `instructions` from initialize (cut to MAX_INSTRUCTIONS_CHARS), when it gave any. */
-  readonly instructions?: string | undefined;
-  listTools(timeoutMs: number): Promise<Listing>;
-  callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult>;
-  /** Called on `notifications/tools/list_changed`. */
-  onToolsChanged(listener: () => void): void;
-  /** Called once if the connection ends without `close()` (the process died, the stream broke). */
-  onLost(listener: (reason: string) => void): void;
-  close(): Promise<void>;
-}
-
-/** A server's instructions are kept up to here: only their opening is ever shown (a summary line). */
-export const MAX_INSTRUCTIONS_CHARS = 4096;
+export { MAX_INSTRUCTIONS_CHARS, type CallOptions, type ServerConnection } from "./server-connection-contract.ts";
 
 export interface ConnectDeps {
   spawn: SpawnProcess;
@@ -61,6 +42,13 @@ export interface ConnectDeps {
   auth?: (spec: ServerSpec) => { fetch: FetchLike; takeNeedsAuth(): Error | undefined } | undefined;
 }
 
+/**
+ * How long `server/discover` may take before the server is taken for one of a 2025 revision (some
+ * ignore requests before initialize instead of answering them): half the connect timeout, at most
+ * this, so the rest is left for initialize.
+ */
+const MAX_PROBE_MS = 10_000;
+
 export type Connector = (spec: ServerSpec, deps: ConnectDeps) => Promise<ServerConnection>;
 
 /** True when an HTTP server answered 404 for our session: it forgot it (restarted, expired). */
@@ -71,14 +59,15 @@ export function isSessionGone(error: unknown): boolean {
 export const connectServer: Connector = async (spec, deps) => {
   const auth = deps.auth?.(spec);
   auth?.takeNeedsAuth();
-  const transport = createTransport(spec, deps, auth?.fetch);
+  const transport = createTransport(spec, deps, spec.transport === "sse" ? auth?.fetch : withRevisionHeaders(auth?.fetch));
+  const describeLoss = () => (transport instanceof StdioProcessTransport && transport.exit ? `the server process ${describeExit(transport.exit)}` : "the connection closed");
   const client = new Client({ name: "toolpool", version: deps.clientVersion }, { capabilities: {} });
   let closing = false;
   const lostListeners: ((reason: string) => void)[] = [];
   const changedListeners: (() => void)[] = [];
   client.onclose = () => {
     if (closing) return;
-    const reason = transport instanceof StdioProcessTransport && transport.exit ? `the server process ${describeExit(transport.exit)}` : "the connection closed";
+    const reason = describeLoss();
     for (const listener of lostListeners) listener(reason);
   };
   client.onerror = () => {
@@ -87,8 +76,28 @@ export const connectServer: Connector = async (spec, deps) => {
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
     for (const listener of changedListeners) listener();
   });
+  const started = Date.now();
   try {
-    await client.connect(transport, { timeout: deps.connectTimeoutMs, signal: deps.signal });
+    // 2026-07-28 first (server/discover); a server that does not know it gets initialize on the same transport.
+    const probe = spec.transport === "sse" ? { kind: "legacy" as const, transport } : await probeRevision(transport, { timeoutMs: Math.min(deps.connectTimeoutMs / 2, MAX_PROBE_MS), signal: deps.signal, clientInfo: { name: "toolpool", version: deps.clientVersion } });
+    if (probe.kind === "stateless") {
+      return statelessConnection({
+        client: probe.client,
+        discovered: probe.discovered,
+        pid: () => (transport instanceof StdioProcessTransport ? transport.pid : undefined),
+        onTransportLost: (listener) => {
+          transport.onclose = () => {
+            if (!closing) listener(describeLoss());
+          };
+        },
+        close: async () => {
+          closing = true;
+          await transport.close().catch(() => {});
+        },
+      });
+    }
+    const timeout = Math.max(1_000, deps.connectTimeoutMs - (Date.now() - started));
+    await client.connect(probe.transport, { timeout, signal: deps.signal });
   } catch (error) {
     closing = true;
     // A login is wanted, however the transport reported it (SSE loses the error in an event).

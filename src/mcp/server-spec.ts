@@ -15,6 +15,9 @@ interface SpecBase {
   startup: "eager" | "lazy";
   /** Per-call time limit, extended by progress up to HARD_CALL_CAP_MS; unset: the runtime flag's default. */
   timeoutMs?: number;
+  /** At most this many calls at once; the rest wait in a queue of `maxQueued` (call-queue.ts). */
+  maxConcurrent?: number;
+  maxQueued?: number;
   disabled: boolean;
   /** Raw tool names (or pool names) that are never deferred. */
   alwaysLoad: readonly string[];
@@ -87,6 +90,8 @@ export function toSpec(name: string, server: McpServerConfig, origin: string, di
     name,
     startup: server.startup,
     ...(server.timeoutMs !== undefined && { timeoutMs: server.timeoutMs }),
+    ...(server.maxConcurrent !== undefined && { maxConcurrent: server.maxConcurrent }),
+    ...(server.maxQueued !== undefined && { maxQueued: server.maxQueued }),
     disabled: server.disabled,
     alwaysLoad: server.alwaysLoad,
     origin,

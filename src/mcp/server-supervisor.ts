@@ -27,6 +27,7 @@ import { StderrRing } from "./stderr-ring.ts";
 import { delay, type TimerHandle, type Timers } from "./timers.ts";
 import { RelistThrottle } from "./relist-throttle.ts";
 import { changedPin } from "../config/executed-files.ts";
+import { CallQueue, queueFullMessage } from "./call-queue.ts";
 
 export type ServerState = "idle" | "pending" | "connected" | "failed" | "parked" | "disabled" | "stopped" | "needs-auth" | "untrusted";
 
@@ -72,6 +73,8 @@ export class ServerSupervisor {
   /** Untrusted because a file its approval pinned changed (not by its spec): every start checks again. */
   #lapsed = false;
   readonly #relistThrottle: RelistThrottle;
+  /** Only for a server whose entry sets `maxConcurrent`. */
+  readonly #queue: CallQueue | undefined;
   #relisting: { connection: ServerConnection; again: boolean } | undefined;
   #reinitializing: Promise<ServerConnection> | undefined;
 
@@ -82,6 +85,7 @@ export class ServerSupervisor {
     this.stderr = new StderrRing(deps.stderrBudget);
     this.#failures = new FailureTracker(deps.backoff, deps.timers.random);
     this.#relistThrottle = new RelistThrottle(deps.timers);
+    this.#queue = spec.maxConcurrent === undefined ? undefined : new CallQueue(spec.maxConcurrent, spec.maxQueued);
     if (spec.disabled) this.#state = "disabled";
     // A project's server nobody approved never starts, whatever asks for it.
     if (spec.untrusted !== undefined) {
@@ -158,11 +162,15 @@ export class ServerSupervisor {
     } catch (error) {
       return errorResult((error as Error).message);
     }
+    const slot = await this.#queue?.acquire(context.signal);
+    if (slot?.kind === "full") return errorResult(queueFullMessage(this.spec.name, tool, this.#queue!.maxConcurrent, slot.waiting));
+    if (slot?.kind === "aborted") return errorResult(`The call to ${tool} on MCP server "${this.spec.name}" was cancelled while it waited for a free slot.`);
     this.#inFlight++;
     try {
       return await this.#call(connection, tool, input, context, true);
     } finally {
       this.#inFlight--;
+      slot?.release();
     }
   }
 

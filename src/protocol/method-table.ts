@@ -22,6 +22,7 @@ import {
   initializeParams,
   mcpToolsCallParams,
   mcpToolsListParams,
+  subscriptionsListenParams,
   noParams,
   prefetchParams,
   searchParams,
@@ -40,6 +41,8 @@ import {
   type InitializeResult,
   type McpToolsCallResult,
   type McpToolsListResult,
+  type DiscoverResult,
+  type RevisionResultFields,
   type PrefetchResult,
   type SearchResult,
   type ServerLogsResult,
@@ -56,6 +59,8 @@ export const METHOD_PARAMS = {
   [Method.Ping]: emptyParams,
   [Method.ToolsList]: mcpToolsListParams,
   [Method.ToolsCall]: mcpToolsCallParams,
+  [Method.ServerDiscover]: emptyParams,
+  [Method.SubscriptionsListen]: subscriptionsListenParams,
   [Method.Session]: sessionParams,
   [Method.Assemble]: assembleParams,
   [Method.Call]: callParams,
@@ -88,6 +93,8 @@ export interface MethodResults {
   [Method.Ping]: Record<string, never>;
   [Method.ToolsList]: McpToolsListResult;
   [Method.ToolsCall]: McpToolsCallResult;
+  [Method.ServerDiscover]: DiscoverResult;
+  [Method.SubscriptionsListen]: RevisionResultFields;
   [Method.Session]: SessionResult;
   [Method.Assemble]: AssembleResult;
   [Method.Call]: CallResult;

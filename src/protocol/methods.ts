@@ -115,6 +115,10 @@ export const mcpToolsCallParams = z.lazy(() =>
   }),
 );
 
+export const subscriptionsListenParams = z.lazy(() =>
+  z.looseObject({ notifications: z.looseObject({ toolsListChanged: z.boolean().optional() }) }),
+);
+
 export const cancelledParams = z.lazy(() =>
   z.looseObject({
     requestId: z.union([z.string(), z.number()]),
@@ -326,15 +330,32 @@ export interface McpTool {
   annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; openWorldHint?: boolean };
 }
 
-export interface McpToolsListResult {
+/** What a 2026-07-28 result adds (absent for clients of 2025 revisions). */
+export interface RevisionResultFields {
+  resultType?: "complete";
+  _meta?: Record<string, unknown>;
+}
+
+export interface CachingHints {
+  ttlMs?: number;
+  cacheScope?: "public" | "private";
+}
+
+export interface McpToolsListResult extends RevisionResultFields, CachingHints {
   tools: McpTool[];
   nextCursor?: string;
 }
 
-export interface McpToolsCallResult {
+export interface McpToolsCallResult extends RevisionResultFields {
   content: ContentBlock[];
   isError: boolean;
   structuredContent?: Record<string, unknown>;
+}
+
+export interface DiscoverResult extends RevisionResultFields, CachingHints {
+  supportedVersions: string[];
+  capabilities: { tools: { listChanged: boolean } };
+  instructions?: string;
 }
 
 export interface StatusResult {

@@ -18,12 +18,17 @@ export function isValidToolName(name: string): boolean {
   return name.length > 0 && name.length <= MAX_TOOL_NAME_LENGTH && /^[a-zA-Z0-9_-]+$/.test(name);
 }
 
-export function mcpToolName(server: string, tool: string): string {
+/**
+ * `distinct`: the plain name is taken by another of the server's tools (MCP 2026-07-28 names may
+ * use dots, so `get.weather` and `get_weather` can both exist): the name always gets the hash
+ * suffix of the raw names, which keeps it apart.
+ */
+export function mcpToolName(server: string, tool: string, distinct = false): string {
   const full = `${MCP_PREFIX}${sanitizeNamePart(server)}${SEPARATOR}${sanitizeNamePart(tool)}`;
-  if (full.length <= MAX_TOOL_NAME_LENGTH) return full;
+  if (full.length <= MAX_TOOL_NAME_LENGTH && !distinct) return full;
   // Hash the raw names, not the sanitized ones: "a.b" and "a_b" must not collide after cutting.
   const hash = shortHash(`${server}\u0000${tool}`);
-  return `${full.slice(0, MAX_TOOL_NAME_LENGTH - HASH_LENGTH - 1)}_${hash}`;
+  return `${full.slice(0, Math.min(full.length, MAX_TOOL_NAME_LENGTH - HASH_LENGTH - 1))}_${hash}`;
 }
 
 /** The `mcp__<server>` prefix shared by every tool of a server (used by deny rules and narrowing). */

@@ -8,6 +8,7 @@ import { parseConfig } from "../../src/config/load.ts";
 import { Daemon } from "../../src/daemon/daemon.ts";
 import { silentLogger } from "../../src/runtime/logger.ts";
 import { tempSocketDir } from "../helpers/daemon-harness.ts";
+import { RawClient } from "../helpers/raw-client.ts";
 import { FAST_BACKOFF, FIXTURE_SERVER, groupMembers, tempDir, waitFor } from "./helpers.ts";
 
 // Real server processes: generous on a loaded machine; each test waits on conditions, not on time.
@@ -57,6 +58,18 @@ describe("the MCP pool in the daemon", () => {
     expect(viaMcp.content).toEqual([{ type: "text", text: "mcp" }]);
     const status = await client.status();
     expect(status.mcpServers).toEqual({ total: 1, connected: 1 });
+  });
+
+  test("a 2026-07-28 client's subscriptions/listen gets list changes tagged with its id", async () => {
+    await using running = await startDaemon({ fx: server() });
+    await waitFor(() => running.daemon.core.mcp()?.server("fx")?.state === "connected", "connected");
+    using listener = await RawClient.open(running.daemon.socketPath);
+    const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+    listener.send({ jsonrpc: "2.0", id: 9, method: "subscriptions/listen", params: { _meta: meta, notifications: { toolsListChanged: true } } });
+    await listener.waitFor((message) => message.method === "notifications/subscriptions/acknowledged");
+    await running.client.call({ name: "mcp__fx__add_tool", input: { name: "late_arrival" } });
+    const changed = await listener.waitFor((message) => message.method === "notifications/tools/list_changed");
+    expect(changed).toEqual({ jsonrpc: "2.0", method: "notifications/tools/list_changed", params: { _meta: { "io.modelcontextprotocol/subscriptionId": 9 } } });
   });
 
   test("a tool list change re-assembles the pool and notifies every connection", async () => {

@@ -3,7 +3,7 @@ import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { convertResult } from "../../src/mcp/convert-result.ts";
 import { MAX_DESCRIPTION_CHARS } from "../../src/mcp/limits.ts";
 import { listAllTools } from "../../src/mcp/list-tools.ts";
-import { capDescription, toPoolTool } from "../../src/mcp/pool-tool.ts";
+import { buildServerTools, capDescription, toPoolTool } from "../../src/mcp/pool-tool.ts";
 import { HARD_CALL_CAP_MS } from "../../src/mcp/limits.ts";
 import { textResult } from "../../src/tool/result.ts";
 import { JsonSchemaCompiler } from "../../src/validate/ajv.ts";
@@ -202,5 +202,44 @@ describe("listAllTools", () => {
     expect(listing.tools.map((tool) => tool.name)).toEqual(["good"]);
     expect(listing.warnings).toHaveLength(2);
     expect(listing.warnings[0]).toStartWith('skipped tool "bad"');
+  });
+});
+
+describe("names of MCP 2026-07-28 (dots, up to 128 characters) made provider-safe and kept apart", () => {
+  const PROVIDER_SAFE = /^[a-zA-Z0-9_-]{1,64}$/;
+
+  test("a dotted 128-character name becomes one provider-safe name; the raw name is what the server is called with", async () => {
+    const raw = `${"calendar.events.".repeat(7)}list_all_0123456`.slice(0, 128);
+    expect(raw.length).toBe(128);
+    const called: string[] = [];
+    const renamed: unknown[] = [];
+    const tools = buildServerTools(
+      [
+        { name: raw, inputSchema: { type: "object" } },
+        { name: "get.weather", inputSchema: { type: "object" } },
+        { name: "get_weather", inputSchema: { type: "object" } },
+      ],
+      {
+        server: "cal",
+        compiler: new JsonSchemaCompiler(),
+        alwaysLoad: new Set(),
+        deadlineMs: 1_000,
+        call: async (tool) => {
+          called.push(tool);
+          return { content: [{ type: "text", text: "ok" }], isError: false };
+        },
+        onSkip: (tool, reason) => renamed.push({ skipped: tool, reason }),
+        onRename: (tool, name, clashedWith) => renamed.push({ tool, name, clashedWith }),
+      },
+    );
+    const byRaw = new Map(tools.map((tool) => [tool.mcpInfo?.tool, tool.name]));
+    for (const name of byRaw.values()) expect(name).toMatch(PROVIDER_SAFE);
+    expect(new Set(byRaw.values()).size).toBe(3);
+    // The already-safe name keeps the plain pool name whatever the server's order; the dotted one is hashed.
+    expect(byRaw.get("get_weather")).toBe("mcp__cal__get_weather");
+    expect(byRaw.get("get.weather")).toMatch(/^mcp__cal__get_weather_[0-9a-f]{8}$/);
+    expect(renamed).toEqual([{ tool: "get.weather", name: byRaw.get("get.weather"), clashedWith: "get_weather" }]);
+    for (const tool of tools) await tool.call({}, toolContext());
+    expect(called.toSorted()).toEqual([raw, "get.weather", "get_weather"].toSorted());
   });
 });

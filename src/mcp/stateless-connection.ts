@@ -1,0 +1,192 @@
+/**
+ * Which revision a server speaks, found on its own transport: `server/discover` first (2026-07-28);
+ * a server that does not know it (an error, or the HTTP request refused) gets the same transport,
+ * already started, handed to the SDK client for `initialize`. A 2026 server becomes a
+ * ServerConnection here: tools listed with the revision's caching hints, list changes through
+ * `subscriptions/listen` where the server offers them, else a new listing once `ttlMs` runs out.
+ */
+import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { CallToolResult, JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { STATELESS_REVISION } from "../protocol/mcp-revisions.ts";
+import { listAllTools } from "./list-tools.ts";
+import { MAX_INSTRUCTIONS_CHARS, type ServerConnection } from "./server-connection-contract.ts";
+import { StatelessClient, StatelessRpcError, subscriptionOf } from "./stateless-client.ts";
+
+/** A server without subscriptions is listed again after its `ttlMs`, but never more often than this. */
+export const MIN_TTL_RELIST_MS = 30_000;
+/** …and a `ttlMs` past this is read as this (a day), so a typo cannot freeze a catalog for years. */
+export const MAX_TTL_RELIST_MS = 24 * 60 * 60 * 1000;
+
+export type Probe =
+  | { kind: "stateless"; client: StatelessClient; discovered: Record<string, unknown> }
+  | { kind: "legacy"; transport: Transport };
+
+export interface ProbeOptions {
+  timeoutMs: number;
+  signal: AbortSignal;
+  clientInfo: { name: string; version: string };
+}
+
+/** Starts `transport` and asks it `server/discover`. The transport is the caller's either way. */
+export async function probeRevision(transport: Transport, options: ProbeOptions): Promise<Probe> {
+  const client = new StatelessClient(transport, options.clientInfo);
+  // A server that exits while probed fails the probe at once (the caller says how it exited).
+  transport.onclose = () => client.fail("the connection closed");
+  await transport.start();
+  try {
+    const discovered = await client.request("server/discover", {}, { timeoutMs: options.timeoutMs, signal: options.signal });
+    const versions = discovered.supportedVersions;
+    if (Array.isArray(versions) && versions.includes(STATELESS_REVISION)) return { kind: "stateless", client, discovered };
+  } catch (error) {
+    // Closed or cancelled while probing: nothing to fall back to.
+    if (options.signal.aborted || !(error instanceof StatelessRpcError || isHttpRefusal(error))) throw error;
+  }
+  transport.onmessage = undefined;
+  transport.onclose = undefined;
+  return { kind: "legacy", transport: new StartedTransport(transport) };
+}
+
+/** An HTTP server of a 2025 revision refuses a request without a session (400, 404 or 405). */
+function isHttpRefusal(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === "number" && code >= 400 && code < 500;
+}
+
+/** The transport as the SDK client takes it: already started, so its `start()` does nothing. */
+class StartedTransport implements Transport {
+  constructor(private readonly inner: Transport) {}
+  async start(): Promise<void> {}
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    return this.inner.send(message, options);
+  }
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
+  }
+  setProtocolVersion(version: string): void {
+    this.inner.setProtocolVersion?.(version);
+  }
+  set onmessage(handler: Transport["onmessage"]) {
+    this.inner.onmessage = handler;
+  }
+  get onmessage(): Transport["onmessage"] {
+    return this.inner.onmessage;
+  }
+  set onclose(handler: Transport["onclose"]) {
+    this.inner.onclose = handler;
+  }
+  get onclose(): Transport["onclose"] {
+    return this.inner.onclose;
+  }
+  set onerror(handler: Transport["onerror"]) {
+    this.inner.onerror = handler;
+  }
+  get onerror(): Transport["onerror"] {
+    return this.inner.onerror;
+  }
+}
+
+export interface StatelessConnectionOptions {
+  client: StatelessClient;
+  discovered: Record<string, unknown>;
+  pid: () => number | undefined;
+  /** Registers the one listener for the transport's unexpected end. */
+  onTransportLost: (listener: (reason: string) => void) => void;
+  close: () => Promise<void>;
+  timers?: { setTimeout: typeof setTimeout; clearTimeout: typeof clearTimeout };
+}
+
+export function statelessConnection(options: StatelessConnectionOptions): ServerConnection {
+  const { client, discovered } = options;
+  const timers = options.timers ?? { setTimeout, clearTimeout };
+  const changed: (() => void)[] = [];
+  const lost: ((reason: string) => void)[] = [];
+  const capabilities = (discovered.capabilities ?? {}) as { tools?: { listChanged?: boolean } };
+  let listenId: unknown;
+  let relistTimer: ReturnType<typeof setTimeout> | undefined;
+  let closed = false;
+  const fireChanged = () => {
+    for (const listener of changed) listener();
+  };
+
+  client.onNotification((method, params) => {
+    if (method === "notifications/tools/list_changed" && subscriptionOf(params) === listenId && listenId !== undefined) fireChanged();
+  });
+
+  const subscribe = () => {
+    // Open until the connection closes: the answer only ever comes when the server ends it.
+    listenId = "tp-listen";
+    client.request("subscriptions/listen", { notifications: { toolsListChanged: true } }, { timeoutMs: MAX_TTL_RELIST_MS, id: "tp-listen" }).catch(() => {});
+  };
+
+  const instructions = typeof discovered.instructions === "string" && discovered.instructions.trim() ? discovered.instructions.slice(0, MAX_INSTRUCTIONS_CHARS) : undefined;
+  return {
+    get pid() {
+      return options.pid();
+    },
+    instructions,
+    async listTools(timeoutMs) {
+      let hints: { ttlMs?: number; cacheScope?: "public" | "private" } = {};
+      const listing = await listAllTools(async (cursor) => {
+        const page = await client.request("tools/list", cursor === undefined ? {} : { cursor }, { timeoutMs });
+        if (cursor === undefined) hints = cachingHints(page);
+        return { tools: Array.isArray(page.tools) ? page.tools : [], ...(typeof page.nextCursor === "string" && { nextCursor: page.nextCursor }) };
+      });
+      if (listenId === undefined && !capabilities.tools?.listChanged && hints.ttlMs !== undefined && !closed) {
+        // No subscription to hear of changes: the server's own freshness hint says when to look again.
+        timers.clearTimeout(relistTimer);
+        relistTimer = timers.setTimeout(fireChanged, Math.min(MAX_TTL_RELIST_MS, Math.max(MIN_TTL_RELIST_MS, hints.ttlMs)));
+        (relistTimer as { unref?: () => void }).unref?.();
+      }
+      return { ...listing, ...hints };
+    },
+    async callTool(name, args, callOptions) {
+      const result = await client.request("tools/call", { name, arguments: args }, {
+        timeoutMs: callOptions.timeoutMs,
+        signal: callOptions.signal,
+        ...(callOptions.onProgress && { onProgress: callOptions.onProgress }),
+      });
+      if (result.resultType === "input_required") {
+        return {
+          isError: true,
+          content: [{ type: "text", text: `The server asked for input before it could run ${name} (resultType "input_required"); this client cannot put its questions to a person yet, so the call was not completed.` }],
+        };
+      }
+      const { resultType: _type, ...rest } = result;
+      return rest as CallToolResult;
+    },
+    onToolsChanged(listener) {
+      changed.push(listener);
+      if (changed.length === 1 && capabilities.tools?.listChanged) subscribe();
+    },
+    onLost: (listener) => {
+      lost.push(listener);
+      if (lost.length === 1) {
+        options.onTransportLost((reason) => {
+          if (closed) return;
+          closed = true;
+          timers.clearTimeout(relistTimer);
+          client.fail(reason);
+          for (const each of lost) each(reason);
+        });
+      }
+    },
+    async close() {
+      closed = true;
+      timers.clearTimeout(relistTimer);
+      client.fail("the connection closed");
+      await options.close();
+    },
+  };
+}
+
+function cachingHints(page: Record<string, unknown>): { ttlMs?: number; cacheScope?: "public" | "private" } {
+  const ttl = page.ttlMs;
+  const scope = page.cacheScope;
+  return {
+    ...(typeof ttl === "number" && Number.isFinite(ttl) && ttl >= 0 && { ttlMs: Math.floor(ttl) }),
+    ...((scope === "public" || scope === "private") && { cacheScope: scope }),
+  };
+}

@@ -1,0 +1,53 @@
+import { expect, test } from "bun:test";
+import { PassThrough } from "node:stream";
+import { DaemonBridge } from "../../src/bridge/daemon-bridge.ts";
+import { runStdioBridge } from "../../src/bridge/stdio-bridge.ts";
+import { ToolpoolClient } from "../../src/client/client.ts";
+import { Method } from "../../src/protocol/method-names.ts";
+import { startBridgeDaemon, waitUntil } from "./fixtures.ts";
+
+const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+
+test("stdio: a 2026-07-28 peer without initialize: discover, list, a listen subscription tagged with its id, cancelled by id", async () => {
+  await using daemon = await startBridgeDaemon();
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const lines: Record<string, unknown>[] = [];
+  let buffer = "";
+  stdout.on("data", (chunk: Buffer) => {
+    buffer += chunk.toString("utf8");
+    const parts = buffer.split("\n");
+    buffer = parts.pop() ?? "";
+    for (const part of parts) if (part) lines.push(JSON.parse(part) as Record<string, unknown>);
+  });
+  const bridge = new DaemonBridge({ connect: () => ToolpoolClient.connect(daemon.socketPath) });
+  const served = runStdioBridge({ bridge, version: "test", log: () => {}, stdin, stdout });
+  const send = (message: object) => stdin.write(`${JSON.stringify(message)}\n`);
+  const answerTo = async (id: number) => {
+    await waitUntil(() => lines.some((line) => line.id === id), `the answer to ${id}`);
+    return lines.find((line) => line.id === id)!;
+  };
+
+  send({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: META } });
+  expect(((await answerTo(1)).result as { supportedVersions: string[] }).supportedVersions[0]).toBe("2026-07-28");
+  send({ jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: META } });
+  expect((await answerTo(2)).result).toMatchObject({ resultType: "complete", ttlMs: 60_000, cacheScope: "private" });
+  send({ jsonrpc: "2.0", id: 3, method: "tools/list", params: { _meta: { ...META, "io.modelcontextprotocol/protocolVersion": "1999-01-01" } } });
+  expect(((await answerTo(3)).error as { code: number }).code).toBe(-32022);
+  send({ jsonrpc: "2.0", id: 4, method: "subscriptions/listen", params: { _meta: META, notifications: { toolsListChanged: true } } });
+  await waitUntil(() => lines.some((line) => line.method === "notifications/subscriptions/acknowledged"), "the acknowledgement");
+  for (const connection of daemon.daemon.connections) connection.send({ jsonrpc: "2.0", method: Method.ToolsListChanged });
+  await waitUntil(() => lines.some((line) => line.method === "notifications/tools/list_changed"), "the change");
+  expect(lines.filter((line) => line.method === "notifications/tools/list_changed")).toEqual([
+    { jsonrpc: "2.0", method: "notifications/tools/list_changed", params: { _meta: { "io.modelcontextprotocol/subscriptionId": 4 } } },
+  ]);
+  send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 4 } });
+  send({ jsonrpc: "2.0", id: 5, method: "tools/list", params: { _meta: META } });
+  await answerTo(5);
+  for (const connection of daemon.daemon.connections) connection.send({ jsonrpc: "2.0", method: Method.ToolsListChanged });
+  send({ jsonrpc: "2.0", id: 6, method: "server/discover", params: { _meta: META } });
+  await answerTo(6);
+  expect(lines.filter((line) => line.method === "notifications/tools/list_changed")).toHaveLength(1);
+  stdin.end();
+  await served;
+});
