@@ -2,7 +2,7 @@
 import { loginCommand } from "../protocol/login-command.ts";
 import { readBridgeStats } from "../bridge/bridge-stats.ts";
 import { DaemonError, NotRunningError, ToolpoolClient } from "../client/client.ts";
-import { resolveSocketPath } from "../daemon/socket-path.ts";
+import { locateDaemon } from "../client/socket-discovery.ts";
 import { ExitCode, UsageError } from "./exit-codes.ts";
 import { formatServers, formatStatus, formatTools } from "./format.ts";
 import { invocation } from "./invocation.ts";
@@ -18,7 +18,7 @@ export async function withClient(
   options: ClientCommandOptions,
   run: (client: ToolpoolClient) => Promise<number>,
 ): Promise<number> {
-  const socketPath = resolveSocketPath(options.socket);
+  const { socketPath } = await locateDaemon({ flag: options.socket });
   let client: ToolpoolClient;
   try {
     client = await ToolpoolClient.connect(socketPath);
@@ -47,7 +47,7 @@ export function status(options: ClientCommandOptions): Promise<number> {
   return withClient(options, async (client) => {
     const result = await client.status();
     // HTTP bridges are separate processes: their session and eviction counts come from their files.
-    const httpBridges = readBridgeStats(resolveSocketPath(options.socket));
+    const httpBridges = readBridgeStats(client.socketPath);
     if (options.json) options.out(JSON.stringify({ running: true, ...result, ...(httpBridges.length > 0 && { httpBridges }) }));
     else options.out([formatStatus(result), ...httpBridges.map((bridge) => `  HTTP bridge pid ${bridge.pid} at ${bridge.url}: ${bridge.evictions} idle sessions evicted`)].join("\n"));
     return ExitCode.Ok;

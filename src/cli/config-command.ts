@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { ToolpoolClient } from "../client/client.ts";
 import { ConfigError, locateConfig } from "../config/load.ts";
-import { resolveSocketPath } from "../daemon/socket-path.ts";
+import { locateDaemon } from "../client/socket-discovery.ts";
 import { defaultPlaces, HOST_NAMES, hostFiles, type HostFile, type HostPlaces } from "../hosts/host-files.ts";
 import { HostFileError, importFiles, readHostFile } from "../hosts/import-servers.ts";
 import { mergeIntoConfig } from "../hosts/merge-config.ts";
@@ -31,7 +31,7 @@ const MAX_FILES = 64;
 /** The pid of a daemon on the default socket, if one answers within a second. */
 async function runningDaemonPid(env: NodeJS.ProcessEnv): Promise<number | undefined> {
   try {
-    const client = await ToolpoolClient.connect(resolveSocketPath(undefined, env), 1_000);
+    const client = await ToolpoolClient.connect((await locateDaemon({ env })).socketPath, 1_000);
     try {
       return (await client.status()).pid;
     } finally {

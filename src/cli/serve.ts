@@ -7,6 +7,8 @@ import { Daemon } from "../daemon/daemon.ts";
 import { chooseLogFormat, createLogger, LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from "../runtime/logger.ts";
 import { AlreadyRunningError } from "../daemon/socket-lock.ts";
 import { resolveSocketPath, SocketPathError } from "../daemon/socket-path.ts";
+import { writeDaemonRecord } from "../client/daemon-record.ts";
+import { resolve } from "node:path";
 import { ExitCode, UsageError } from "./exit-codes.ts";
 import { invocation } from "./invocation.ts";
 import { reportStartupProgress } from "./startup-progress.ts";
@@ -42,8 +44,10 @@ export async function serve(options: ServeOptions): Promise<number> {
   const socketPath = resolveSocketPath(options.socket);
   const configSource = locateConfig(options.config);
   let daemon: Daemon;
+  let configRead: string | null = null;
   try {
     const { config, path } = await loadConfig(configSource);
+    configRead = path === null ? null : resolve(path);
     logger.setLevel(config.logLevel);
     if (path) logger.info("config loaded", { path });
     let cron: CronService | undefined;
@@ -68,6 +72,13 @@ export async function serve(options: ServeOptions): Promise<number> {
     if (error instanceof ConfigError || error instanceof SocketPathError) return ExitCode.BadConfig;
     return ExitCode.Failed;
   }
+  // Where this daemon listens, for clients whose environment would point elsewhere (a host that
+  // passes only HOME and PATH). Best effort: the daemon serves without it.
+  try {
+    writeDaemonRecord({ socket: socketPath, pid: process.pid, config: configRead, startedAt: new Date().toISOString() });
+  } catch (error) {
+    logger.warn("could not record the socket for clients without XDG_RUNTIME_DIR", { error: String(error) });
+  }
   const onStopSignal = (signal: string) => void daemon.stop(signal);
   process.on("SIGTERM", () => onStopSignal("SIGTERM"));
   process.on("SIGINT", () => onStopSignal("SIGINT"));
@@ -86,6 +97,8 @@ export async function serve(options: ServeOptions): Promise<number> {
   } else {
     startingUp = false;
   }
+  // The record stays after a stop: clients check that its socket answers, and a bridge that must
+  // start a daemon later takes the socket and config the user's daemon used from it.
   await daemon.stopped;
   return ExitCode.Ok;
 }

@@ -10,7 +10,7 @@ import { resolve } from "node:path";
 import { NotRunningError, ToolpoolClient } from "../client/client.ts";
 import { ProjectFileError, readProjectFile, type ProjectFile } from "../config/project-file.ts";
 import { defaultTrustPath, TrustStore } from "../config/trust-store.ts";
-import { resolveSocketPath } from "../daemon/socket-path.ts";
+import { locateDaemon } from "../client/socket-discovery.ts";
 import { Method } from "../protocol/method-names.ts";
 import type { ClientCommandOptions } from "./commands.ts";
 import { ExitCode, UsageError } from "./exit-codes.ts";
@@ -78,7 +78,7 @@ function describeApproval(project: ProjectFile): string {
 async function tellDaemon(options: TrustCommandOptions): Promise<void> {
   let client: ToolpoolClient;
   try {
-    client = await ToolpoolClient.connect(resolveSocketPath(options.socket));
+    client = await ToolpoolClient.connect((await locateDaemon({ flag: options.socket })).socketPath);
   } catch (error) {
     if (error instanceof NotRunningError) return;
     throw error;
