@@ -11,6 +11,7 @@
 import type { Readable, Writable } from "node:stream";
 import { DaemonError, NotRunningError, ToolpoolClient } from "../client/client.ts";
 import type { ServerSummary } from "../protocol/methods.ts";
+import { onClosedOutput } from "./closed-output.ts";
 import { locateDaemon } from "../client/socket-discovery.ts";
 import { ExitCode } from "./exit-codes.ts";
 import { renderWatch, type TokenFacts, type WatchSnapshot } from "./watch-view.ts";
@@ -39,6 +40,8 @@ export async function watchStatus(options: WatchOptions = {}): Promise<number> {
   const stop = new AbortController();
   options.signal?.addEventListener("abort", () => stop.abort(), { once: true });
   const release = listenForQuit(input, tty, () => stop.abort());
+  // `status --watch | head -3`: the reader is gone, stop drawing.
+  onClosedOutput(output, () => stop.abort());
   if (tty) output.write(`${ESC}?1049h${ESC}?25l`);
   let client: ToolpoolClient | undefined;
   const probe = new Probe();
