@@ -90,7 +90,7 @@ export async function mcpCommand(options: McpCommandOptions): Promise<number> {
   publish();
   const refresh = setInterval(publish, 5_000);
   refresh.unref();
-  options.out(`toolpool mcp: serving MCP (Streamable HTTP) on ${bridge.url} — loopback only, and only with the token in that URL (or at ${bridge.baseUrl} with it as Authorization: Bearer; it is kept in the state dir's ${BRIDGE_TOKEN_FILE}); Ctrl-C stops`);
+  options.out(`toolpool mcp: serving MCP (Streamable HTTP) on ${bridge.url} — loopback only, and only with the token in that URL (or ${bridge.baseUrl}?token=<token> for clients that keep only /mcp, or ${bridge.baseUrl} with it as Authorization: Bearer; it is kept in the state dir's ${BRIDGE_TOKEN_FILE}); Ctrl-C stops`);
   const stopped = Promise.withResolvers<void>();
   process.once("SIGINT", () => stopped.resolve());
   process.once("SIGTERM", () => stopped.resolve());
