@@ -77,6 +77,8 @@ export class Daemon implements SessionBinding, WireFacts {
   readonly #turns = new DispatchTurns();
   #stopping: Promise<void> | undefined;
   #stopped = Promise.withResolvers<void>();
+  /** Sessions opened implicitly for a connection (see sessionFor); dropped when it closes. */
+  readonly #implicit = new WeakSet<Session>();
 
   constructor(options: DaemonOptions) {
     this.info = options.info ?? buildInfo();
@@ -134,6 +136,7 @@ export class Daemon implements SessionBinding, WireFacts {
     // A connection that never opened a session speaks plain MCP: it sends no transcript, so it
     // gets the proxy view (ToolSearch + ExecuteExtraTool), whose discoveries the session remembers.
     const session = this.core.openImplicitSession();
+    this.#implicit.add(session);
     this.bind(connection, session);
     return session;
   }
@@ -246,6 +249,10 @@ export class Daemon implements SessionBinding, WireFacts {
           this.#cron?.connectionLeft(conn);
           const session = conn.sessionId ? this.core.sessions.get(conn.sessionId) : undefined;
           if (session) this.core.sessions.detach(session);
+          // A session opened for a connection that never asked for one (`toolpool call`, a plain MCP
+          // client) has an id its client never saw: nobody can resume it, so it goes with the
+          // connection instead of waiting an hour among the detached ones.
+          if (session && session.attached === 0 && this.#implicit.delete(session)) this.core.sessions.discard(session);
         },
       },
       this.logger,
