@@ -118,6 +118,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         move: { type: "boolean", default: false },
         file: { type: "string" },
         "no-browser": { type: "boolean", default: false },
+        version: { type: "boolean", short: "V", default: false },
         profile: { type: "string" },
         list: { type: "boolean", default: false },
         revoke: { type: "boolean", default: false },
@@ -149,6 +150,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     err(`toolpool ${command}: ${misplaced.map((name) => `--${name}`).join(", ")} ${misplaced.length === 1 ? "is not an option" : "are not options"} of this command\n\n${usage?.usage ?? HELP}`);
     return ExitCode.Usage;
   }
+  // `toolpool --version` / `-V`, as most tools answer it: the same line as `toolpool version`.
+  if (values.version && (command === undefined || command === "version")) return printVersion(out, values.json);
   const options: ClientCommandOptions = { json: values.json, out, err, ...(values.socket && { socket: values.socket }) };
   try {
     switch (command) {
@@ -211,11 +214,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
           ...((values.profile ?? process.env.TOOLPOOL_PROFILE) && { profile: values.profile ?? process.env.TOOLPOOL_PROFILE }),
         });
       }
-      case "version": {
-        const info = buildInfo();
-        out(values.json ? JSON.stringify(info) : `toolpool ${info.version} (${info.tier}; features: ${info.features.join(", ") || "none"})`);
-        return ExitCode.Ok;
-      }
+      case "version":
+        return printVersion(out, values.json);
       case "install":
       case "uninstall": {
         const { installCommand, uninstallCommand } = await import("./install.ts");
@@ -244,7 +244,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         return command === undefined && !values.help ? ExitCode.Usage : ExitCode.Ok;
       default: {
         const near = nearestKey(command, Object.keys(COMMAND_USAGE));
-        err(`toolpool: unknown command "${command}"${near ? ` (did you mean "${near}"?)` : ""}\n\n${HELP}`);
+        // The suggestion, not the whole command list after it (`toolpool help` prints that).
+        err(`toolpool: unknown command "${command}"${near ? ` (did you mean "${near}"?)` : ""}; \`toolpool help\` lists the commands`);
         return ExitCode.Usage;
       }
     }
@@ -256,4 +257,10 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     err(`toolpool: ${error instanceof Error ? error.message : String(error)}`);
     return ExitCode.Failed;
   }
+}
+
+function printVersion(out: (text: string) => void, json: boolean): number {
+  const info = buildInfo();
+  out(json ? JSON.stringify(info) : `toolpool ${info.version} (${info.tier}; features: ${info.features.join(", ") || "none"})`);
+  return ExitCode.Ok;
 }
