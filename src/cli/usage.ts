@@ -88,7 +88,8 @@ export const COMMAND_USAGE: Readonly<Record<string, CommandUsage>> = {
     usage: [
       "usage: toolpool config import [FILE...] [--write] [--json] [--config PATH]",
       "read the MCP servers of Claude Desktop, Claude Code, Cursor, VS Code and Windsurf (their default",
-      "places on this system, or the FILEs named) and print them as toolpool's mcpServers",
+      "places on this system, or the FILEs named) and print them as toolpool's mcpServers; exits 1 when",
+      "it found no server (it says where it looked, and which places it did not read)",
       "  --write             merge them into the config file (the old file is backed up first)",
       "  --config PATH       the config file --write merges into (default: $TOOLPOOL_CONFIG, $XDG_CONFIG_HOME/toolpool/config.json)",
       JSON_OPTION,

@@ -79,3 +79,19 @@ export function detectFormat(path: string, content: unknown): { host: HostName; 
   if (path.includes("/.vscode/") || path.includes("/Code/User/")) return { host: "vscode", format: "vscode" };
   return { host: "claude-code", format: "claude-code-project" };
 }
+
+/**
+ * Files a host may also use that `hostFiles` does not read: with XDG_CONFIG_HOME pointing away from
+ * ~/.config, a desktop app started without that variable (from a launcher, a service) keeps its
+ * config under ~/.config. `config import` names these when they exist, instead of skipping them in
+ * silence; the user imports one by naming it.
+ */
+export function otherHostFiles(places: HostPlaces): HostFile[] {
+  if (places.platform === "darwin" || !places.env.XDG_CONFIG_HOME) return [];
+  const plain = join(home(places), ".config");
+  if (places.env.XDG_CONFIG_HOME.replace(/\/+$/, "") === plain) return [];
+  return [
+    { host: "claude-desktop", format: "claude-desktop", path: join(plain, "Claude", "claude_desktop_config.json"), scope: "user" },
+    { host: "vscode", format: "vscode", path: join(plain, "Code", "User", "mcp.json"), scope: "user" },
+  ];
+}
