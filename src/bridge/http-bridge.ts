@@ -18,6 +18,7 @@ import { MAX_LINE_BYTES } from "../protocol/limits.ts";
 import { createBridgeServer } from "./bridge-server.ts";
 import type { DaemonBridge } from "./daemon-bridge.ts";
 import { requestCarriesToken } from "./bridge-token.ts";
+import { createEvictionLog } from "./eviction-log.ts";
 import { checkLoopbackRequest, forbiddenResponse } from "./host-guard.ts";
 import { SessionTable, trackResponse } from "./http-sessions.ts";
 import { endpointUrl, type ListenAddress } from "./listen-address.ts";
@@ -67,11 +68,12 @@ export function startHttpBridge(options: HttpBridgeOptions): HttpBridge {
   // Short: a real host pauses seconds between requests (the model is thinking); one exchange's
   // requests (initialize, initialized, tools/list) follow each other within milliseconds.
   const evictAfterIdleMs = Math.min(options.evictAfterIdleMs ?? 100, MAX_ADMISSION_WAIT_MS);
+  const evictionLog = createEvictionLog(options.log, maxSessions);
   const sessions: SessionTable<Entry> = new SessionTable<Entry>({
     maxSessions,
     evictAfterIdleMs,
     onEvict: (id, idle) => {
-      options.log(`toolpool mcp: evicted HTTP session ${id} (idle ${Math.round(idle)} ms, least recently used) to admit a new client (limit ${maxSessions} sessions)`);
+      evictionLog.evicted(id, idle);
       options.onEvict?.(sessions.evictions());
     },
   });
@@ -186,6 +188,7 @@ export function startHttpBridge(options: HttpBridgeOptions): HttpBridge {
   const port = httpServer.port ?? options.address.port;
   const stop = async () => {
     clearInterval(sweep);
+    evictionLog.flush();
     sessions.clear();
     await httpServer.stop(true);
   };
