@@ -40,10 +40,11 @@ commands:
                         unit on Linux, launchd agent on macOS) for this binary
   version               print version, tier and compiled features
   install               copy this binary to ~/.local/bin/toolpool (--prefix DIR: DIR/bin); uninstall removes it
-  config import [FILE]  read the MCP servers of Claude Desktop, Claude Code, Cursor, VS Code, Windsurf
-                        and print (--write: merge) them as toolpool's mcpServers
-  host add NAME         point an MCP host (claude-desktop, claude-code, cursor, vscode, windsurf) at
-                        \`toolpool mcp\`; --move takes its other servers out; host remove NAME undoes it
+  config import [FILE]  read the MCP servers of Claude Desktop, Claude Code, Cursor, VS Code, Windsurf,
+                        Gemini CLI and Codex CLI and print (--write: merge) them as toolpool's mcpServers
+  host add NAME         point an MCP host (claude-desktop, claude-code, cursor, vscode, windsurf,
+                        gemini-cli, codex) at \`toolpool mcp\`; --move takes its other servers out;
+                        host remove NAME undoes it (and puts moved servers back)
 
 \`toolpool COMMAND --help\` shows one command's usage and options.
 

@@ -87,7 +87,7 @@ export const COMMAND_USAGE: Readonly<Record<string, CommandUsage>> = {
   config: {
     usage: [
       "usage: toolpool config import [FILE...] [--write] [--json] [--config PATH]",
-      "read the MCP servers of Claude Desktop, Claude Code, Cursor, VS Code and Windsurf (their default",
+      "read the MCP servers of Claude Desktop, Claude Code, Cursor, VS Code, Windsurf, Gemini CLI and Codex CLI (their default",
       "places on this system, or the FILEs named) and print them as toolpool's mcpServers; exits 1 when",
       "it found no server (it says where it looked, and which places it did not read)",
       "  --write             merge them into the config file (the old file is backed up first)",
@@ -100,7 +100,7 @@ export const COMMAND_USAGE: Readonly<Record<string, CommandUsage>> = {
     usage: [
       "usage: toolpool host add NAME [--tier TIER] [--move] [--file PATH] [--config PATH] [--json] | toolpool host remove NAME [--file PATH]",
       "point an MCP host at toolpool: writes a `toolpool mcp` server entry into its config (backed up first)",
-      "hosts: claude-desktop, claude-code, cursor, vscode, windsurf",
+      "hosts: claude-desktop, claude-code, cursor, vscode, windsurf, gemini-cli, codex (no --move for codex's TOML)",
       "  --tier TIER         use the installed toolpool-TIER binary beside this one (lite, standard, pro)",
       "  --move              also take the host's other servers out of it (import them first with config import --write)",
       "  --file PATH         the host's config file (default: its usual place on this system)",

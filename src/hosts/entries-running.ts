@@ -33,7 +33,7 @@ export function hostEntriesRunning(binary: string, places: HostPlaces): RunningE
         if (typeof raw === "object" && raw !== null && (raw as { command?: unknown }).command === binary) found.push({ host: file.host, file: file.path, server: `${name}${label}` });
       }
     };
-    check(file.format === "vscode" ? content.servers : content.mcpServers, "");
+    check(file.format === "vscode" ? content.servers : file.format === "codex" ? content.mcp_servers : content.mcpServers, "");
     if (typeof content.projects === "object" && content.projects !== null) {
       for (const [project, entry] of Object.entries(content.projects as Record<string, { mcpServers?: unknown }>)) check(entry?.mcpServers, ` (project ${project})`);
     }

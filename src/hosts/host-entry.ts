@@ -9,6 +9,7 @@ import { homedir } from "node:os";
 import { convertServer, isToolpoolBridge } from "./convert-server.ts";
 import type { FileFormat, HostFile, HostPlaces } from "./host-files.ts";
 import { nearestProject, readHostFile } from "./import-servers.ts";
+import { addCodexEntry, CodexEditError, removeCodexEntry } from "./codex-toml.ts";
 import type { MovedServers } from "./moved-servers.ts";
 import { writeJsonFile } from "./write-json-file.ts";
 
@@ -72,6 +73,10 @@ export function addBridgeEntry(
     onMoved?: (taken: MovedServers) => void;
   },
 ): HostEditOutcome {
+  if (file.format === "codex") {
+    if (options.move) throw new HostEditError(`--move is not supported for codex's TOML config: after config import --write, take the servers out of ${file.path} by hand`);
+    return codexEdit(() => addCodexEntry(file, binary, options.now));
+  }
   const { content, notes } = load(file);
   const key = serversKey(file.format);
   const servers = { ...(typeof content[key] === "object" && content[key] !== null ? (content[key] as Record<string, unknown>) : {}) };
@@ -122,6 +127,7 @@ export function addBridgeEntry(
  * back only under a name the host does not use again since, so nothing the user added is replaced.
  */
 export function removeBridgeEntry(file: HostFile, now?: Date, restore?: MovedServers): HostEditOutcome {
+  if (file.format === "codex") return codexEdit(() => removeCodexEntry(file, now));
   const { content, notes } = load(file);
   const key = serversKey(file.format);
   const servers = { ...(typeof content[key] === "object" && content[key] !== null ? (content[key] as Record<string, unknown>) : {}) };
@@ -151,4 +157,13 @@ export function removeBridgeEntry(file: HostFile, now?: Date, restore?: MovedSer
   delete servers[BRIDGE_ENTRY_NAME];
   const written = writeJsonFile(file.path, next, now);
   return { file: file.path, entry: current === undefined ? "absent" : "removed", moved: [], kept: [], notes, restored, ...(written.backup && { backup: written.backup }) };
+}
+
+function codexEdit(edit: () => HostEditOutcome): HostEditOutcome {
+  try {
+    return edit();
+  } catch (error) {
+    if (error instanceof CodexEditError) throw new HostEditError(error.message);
+    throw error;
+  }
 }

@@ -7,6 +7,7 @@ import { readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, resolve } from "node:path";
 import { JsonTextError, parseJsonText } from "../config/json-text.ts";
+import { agentEntry } from "./agent-formats.ts";
 import { convertServer, isToolpoolBridge, toolpoolName } from "./convert-server.ts";
 import { detectFormat, type FileFormat, type HostFile, type HostName, type HostPlaces } from "./host-files.ts";
 
@@ -51,15 +52,25 @@ export function readHostFile(path: string, format?: FileFormat): { format: FileF
   let content: unknown;
   try {
     const text = readFileSync(path, "utf8");
+    if (format === "codex" || (format === undefined && path.endsWith(".toml"))) content = parseToml(text, path);
     // Plain JSON (every host but the editors' JSONC) takes the fast native parser.
-    content = parseFast(text) ?? parseJsonText(text, { comments: true });
+    else content = parseFast(text) ?? parseJsonText(text, { comments: true });
   } catch (error) {
+    if (error instanceof HostFileError) throw error;
     if (error instanceof JsonTextError) throw new HostFileError(`${path} is not valid JSON: ${error.message}`);
     throw new HostFileError(`cannot read ${path}: ${(error as Error).message}`);
   }
   if (typeof content !== "object" || content === null || Array.isArray(content)) throw new HostFileError(`${path} does not hold a JSON object`);
   const detected = format ? { format, host: hostOfFormat(format) } : detectFormat(path, content);
   return { ...detected, content: content as Record<string, unknown> };
+}
+
+function parseToml(text: string, path: string): unknown {
+  try {
+    return Bun.TOML.parse(text);
+  } catch (error) {
+    throw new HostFileError(`${path} is not valid TOML: ${(error as Error).message}`);
+  }
 }
 
 function parseFast(text: string): unknown {
@@ -78,6 +89,7 @@ function hostOfFormat(format: FileFormat): HostName {
 export function serverEntries(format: FileFormat, content: Record<string, unknown>, cwd: string): { entries: [string, unknown][]; notes: string[] } {
   const record = (value: unknown) => (typeof value === "object" && value !== null && !Array.isArray(value) ? Object.entries(value as object) : []);
   if (format === "vscode") return { entries: record(content.servers), notes: [] };
+  if (format === "codex") return { entries: record(content.mcp_servers), notes: [] };
   if (format !== "claude-code-user") return { entries: record(content.mcpServers), notes: [] };
   const entries = record(content.mcpServers);
   const projects = typeof content.projects === "object" && content.projects !== null ? (content.projects as Record<string, unknown>) : {};
@@ -126,7 +138,7 @@ export function importFiles(files: readonly HostFile[], places: HostPlaces, skip
         result.notes.push(`${file.path}: ${hostName}: this is toolpool's own bridge (toolpool mcp); not imported`);
         continue;
       }
-      const converted = convertServer(hostName, raw, { format, home, inputs, ...(projectDir && { projectDir }) });
+      const converted = convertServer(hostName, agentEntry(format, raw), { format, home, inputs, ...(projectDir && { projectDir }) });
       for (const note of converted.notes) result.notes.push(`${file.path}: ${note}`);
       if (!converted.config) continue;
       const name = place(result, toolpoolName(hostName), converted.config, host, file.path);
