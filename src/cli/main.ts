@@ -24,6 +24,7 @@ commands:
   servers               list the MCP servers: state, reason, tools, pid, restarts
   servers restart NAME  restart an MCP server (also un-parks one that failed repeatedly)
   explain NAME          why a tool is or is not in a session's tools array (--session ID, --json)
+  sessions              list the daemon's sessions and their ids (for explain --session)
   auth login SERVER     log in to an HTTP MCP server with OAuth (prints, and opens when it can, the URL)
   auth status [SERVER]  which HTTP MCP servers are logged in, and until when (never the tokens)
   auth logout SERVER    forget an HTTP MCP server's tokens
@@ -61,7 +62,8 @@ options:
   --log-level LEVEL     (serve) debug | info | warn | error; wins over the config's logLevel
   --log-format FORMAT   (serve) text (one line per event; the default on a terminal) or json (the
                         default when stderr is not a terminal)
-  --session ID          (explain) the session to explain for (default: none, the pool as a whole)
+  --session ID          (explain) the session to explain for (default: a new session with the daemon's
+                        defaults); \`toolpool sessions\` lists the ids
   --no-browser          (auth login) print the URL only (also: TOOLPOOL_NO_BROWSER=1)
   --json                machine-readable output
   --max N               (search) how many results, default 5
@@ -193,6 +195,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         return await (await import("./auth-command.ts")).authCommand({ ...options, noBrowser: values["no-browser"] }, rest);
       case "stop":
         return await (await commands()).stop(options);
+      case "sessions":
+        return await (await import("./sessions-command.ts")).sessions(options);
       case "explain":
         return await (await import("./explain-command.ts")).explain(options, rest[0], values.session);
       case "service":

@@ -47,6 +47,10 @@ export const COMMAND_USAGE: Readonly<Record<string, CommandUsage>> = {
     options: ["logs", "json", "socket"],
   },
   flags: { usage: ["usage: toolpool flags [--json] [--socket PATH]", "show runtime flags: value, source (default/file/remote/cached), payload age", JSON_OPTION, SOCKET].join("\n"), options: ["json", "socket"] },
+  sessions: {
+    usage: ["usage: toolpool sessions [--json] [--socket PATH]", "list the daemon's sessions (id, attached or detached, client, delivery, calls, last active): the ids explain --session takes", JSON_OPTION, SOCKET].join("\n"),
+    options: ["json", "socket"],
+  },
   stop: { usage: ["usage: toolpool stop [--json] [--socket PATH]", "stop the running daemon", JSON_OPTION, SOCKET].join("\n"), options: ["json", "socket"] },
   mcp: {
     usage: [
@@ -113,7 +117,7 @@ export const COMMAND_USAGE: Readonly<Record<string, CommandUsage>> = {
     usage: [
       "usage: toolpool explain NAME [--session ID] [--json] [--socket PATH]",
       "why a tool is or is not in a session's tools array right now, as the chain of decisions",
-      "  --session ID        the session to explain for (default: none, the pool as a whole)",
+      "  --session ID        the session to explain for (default: a new session with the daemon's defaults; `toolpool sessions` lists ids)",
       JSON_OPTION,
       SOCKET,
     ].join("\n"),

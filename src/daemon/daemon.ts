@@ -20,6 +20,7 @@ import { registerExplainMethod } from "./handlers/explain.ts";
 import { registerAuthMethods } from "./handlers/auth.ts";
 import { registerProjectMethods } from "./handlers/projects.ts";
 import { registerUsageMethods } from "./handlers/usage.ts";
+import { registerSessionsMethod } from "./handlers/sessions.ts";
 import type { Logger } from "../runtime/logger.ts";
 import { ConnectionBudget } from "./connection-budget.ts";
 import { DispatchTurns } from "./dispatch-turns.ts";
@@ -110,6 +111,7 @@ export class Daemon implements SessionBinding, WireFacts {
     registerAuthMethods(this.#dispatcher, this.core);
     registerProjectMethods(this.#dispatcher, this.core);
     registerUsageMethods(this.#dispatcher, () => this.core.usage.service);
+    registerSessionsMethod(this.#dispatcher, this.core);
     if (feature("PREFETCH")) {
       (require("./handlers/prefetch.ts") as typeof import("./handlers/prefetch.ts")).registerPrefetchMethods(this.#dispatcher, this.core, this);
     }

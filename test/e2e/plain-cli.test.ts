@@ -29,3 +29,22 @@ test("daemon refusals read as sentences; call of a misspelt tool suggests the na
   const fetch = await runBinary(["explain", "WebFetch", "--socket", socket]);
   expect(fetch.stdout).toContain("WebFetch (a new session with the daemon's defaults): WebFetch is deferred");
 });
+
+test("toolpool sessions lists the session ids explain --session takes", async () => {
+  const socket = join(tempSocketDir(), "sessions.sock");
+  await using _daemon = await startBinaryDaemon(socket);
+  const { ToolpoolClient } = await import("../../src/client/client.ts");
+  const client = await ToolpoolClient.connect(socket);
+  try {
+    const { sessionId } = await client.session({ clientName: "my-agent", model: "claude-sonnet-4-5" });
+    const listed = await runBinary(["sessions", "--socket", socket, "--json"]);
+    const result = JSON.parse(listed.stdout) as { sessions: { id: string; clientName: string; attached: number }[]; more: number };
+    expect(result.sessions.map((session) => [session.id, session.clientName, session.attached])).toEqual([[sessionId, "my-agent", 1]]);
+    const text = await runBinary(["sessions", "--socket", socket]);
+    expect(text.stdout.split("\n")[0]).toStartWith(`${sessionId}  attached my-agent`);
+    const explained = await runBinary(["explain", "Read", "--session", sessionId, "--socket", socket]);
+    expect(explained.stdout.split("\n")[0]).toStartWith(`Read (session ${sessionId})`);
+  } finally {
+    client.close();
+  }
+});
