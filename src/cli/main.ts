@@ -50,7 +50,8 @@ commands:
 \`toolpool COMMAND --help\` shows one command's usage and options.
 
 options:
-  --socket PATH         the daemon's socket (default: $TOOLPOOL_SOCKET, $XDG_RUNTIME_DIR/toolpool/toolpool.sock)
+  --socket PATH         the daemon's socket (default: $TOOLPOOL_SOCKET, $XDG_RUNTIME_DIR/toolpool/toolpool.sock;
+                        clients then try the socket the running daemon recorded in ~/.local/state/toolpool)
   --config PATH         (serve) the config file (default: $TOOLPOOL_CONFIG, $XDG_CONFIG_HOME/toolpool/config.json)
   --demo                (serve) add the reference MCP servers from ./node_modules/.bin (everything, memory,
                         filesystem in a fresh temp dir, sequential-thinking)

@@ -10,7 +10,7 @@ export interface CommandUsage {
   options: readonly string[];
 }
 
-const SOCKET = "  --socket PATH       the daemon's socket (default: $TOOLPOOL_SOCKET, $XDG_RUNTIME_DIR/toolpool/toolpool.sock)";
+const SOCKET = "  --socket PATH       the daemon's socket (default: $TOOLPOOL_SOCKET, $XDG_RUNTIME_DIR/toolpool/toolpool.sock, then the one the running daemon recorded)";
 const JSON_OPTION = "  --json              machine-readable output";
 
 export const COMMAND_USAGE: Readonly<Record<string, CommandUsage>> = {
