@@ -4,11 +4,12 @@
  * with that tier's compile-time features (`bun test --feature=A --feature=B`, one flag per
  * `--feature`: a comma list would silently turn them all off) and its binary as the end-to-end
  * target, and every other file once (scripts/test-plan.ts decides which is which).
- * Prints one closing line, "tests: N passed, N failed", summed over the runs.
+ * Prints one closing line, "tests: N passed, N failed, N skipped", summed over the runs.
  */
 import { join } from "node:path";
 import { TIERS, type TierName } from "../features/tiers.ts";
 import { testPlan } from "./test-plan.ts";
+import { closingLine, countSummary } from "./test-summary.ts";
 
 const bun = process.execPath;
 const extraArgs = process.argv.slice(2);
@@ -28,10 +29,6 @@ async function run(command: string[], env: Record<string, string> = {}): Promise
   return { code: await child.exited, output };
 }
 
-function count(output: string, word: "pass" | "fail"): number {
-  const match = new RegExp(`^\\s*(\\d+) ${word}$`, "m").exec(output);
-  return match ? Number(match[1]) : 0;
-}
 
 const started = performance.now();
 const typecheck = await run([bun, "x", "tsc", "--noEmit", "-p", "."]);
@@ -45,12 +42,12 @@ if (build.code !== 0) {
   process.exit(1);
 }
 
-let passed = 0;
-let failed = 0;
+const totals = { passed: 0, failed: 0, skipped: 0 };
 let failedRuns = 0;
 const record = (result: { code: number; output: string }) => {
-  passed += count(result.output, "pass");
-  failed += count(result.output, "fail");
+  totals.passed += countSummary(result.output, "pass");
+  totals.failed += countSummary(result.output, "fail");
+  totals.skipped += countSummary(result.output, "skip");
   if (result.code !== 0) failedRuns++;
 };
 // Extra arguments (a filter, a path) narrow the run: then everything they select runs per tier.
@@ -67,5 +64,5 @@ for (const tier of Object.keys(TIERS) as TierName[]) {
 }
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
 console.log(`\ntiers: ${Object.keys(TIERS).length}, suite time ${seconds} s`);
-console.log(`tests: ${passed} passed, ${failed} failed`);
-process.exit(failedRuns > 0 || failed > 0 ? 1 : 0);
+console.log(closingLine(totals));
+process.exit(failedRuns > 0 || totals.failed > 0 ? 1 : 0);

@@ -1,9 +1,11 @@
 /**
  * The HTTP bridge's secret. Loopback keeps other machines out, not other users of this one: any
  * local account can connect to 127.0.0.1 and run tools as the bridge's user. So every request
- * must carry the token — in the URL path (`/mcp/<token>`, for hosts that take only a URL) or as
- * `Authorization: Bearer <token>`. It is made once, kept 0600 in the state dir, and stays the same
- * across runs, so a host's config keeps working.
+ * must carry the token — in the URL path (`/mcp/<token>`, for hosts that take only a URL), as a
+ * `?token=<token>` query on `/mcp` (for clients that rewrite a URL's path to `/mcp` and send no
+ * headers, such as MCP Inspector 0.15), or as `Authorization: Bearer <token>`. It is made once, kept
+ * 0600 in the state dir, and stays the same across runs, so a host's config keeps working. It is
+ * compared in constant time and never logged (nor is a request's URL, which may carry it).
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
@@ -39,4 +41,23 @@ export function tokenMatches(given: string | undefined, token: string): boolean 
   const a = Buffer.from(given);
   const b = Buffer.from(token);
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * Whether a request to `url` (with its Authorization header) carries the token, in one of the
+ * three forms. Every form present must match (a wrong bearer beside a right query is refused), a
+ * repeated `token` parameter is refused, and nothing but `base` and `base/<token>` is served.
+ */
+export function requestCarriesToken(url: URL, authorization: string | null, token: string, base: string): boolean {
+  const presented: string[] = [];
+  if (url.pathname.startsWith(`${base}/`)) presented.push(url.pathname.slice(base.length + 1));
+  else if (url.pathname !== base) return false;
+  const queried = url.searchParams.getAll("token");
+  if (queried.length > 1) return false;
+  if (queried.length === 1) presented.push(queried[0]!);
+  if (authorization !== null) {
+    if (!/^Bearer /i.test(authorization)) return false;
+    presented.push(authorization.slice(7).trim());
+  }
+  return presented.length > 0 && presented.every((given) => tokenMatches(given, token));
 }

@@ -17,7 +17,8 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { MAX_LINE_BYTES } from "../protocol/limits.ts";
 import { createBridgeServer } from "./bridge-server.ts";
 import type { DaemonBridge } from "./daemon-bridge.ts";
-import { tokenMatches } from "./bridge-token.ts";
+import { requestCarriesToken } from "./bridge-token.ts";
+import { createEvictionLog } from "./eviction-log.ts";
 import { checkLoopbackRequest, forbiddenResponse } from "./host-guard.ts";
 import { SessionTable, trackResponse } from "./http-sessions.ts";
 import { endpointUrl, type ListenAddress } from "./listen-address.ts";
@@ -69,11 +70,12 @@ export function startHttpBridge(options: HttpBridgeOptions): HttpBridge {
   // Short: a real host pauses seconds between requests (the model is thinking); one exchange's
   // requests (initialize, initialized, tools/list) follow each other within milliseconds.
   const evictAfterIdleMs = Math.min(options.evictAfterIdleMs ?? 100, MAX_ADMISSION_WAIT_MS);
+  const evictionLog = createEvictionLog(options.log, maxSessions);
   const sessions: SessionTable<Entry> = new SessionTable<Entry>({
     maxSessions,
     evictAfterIdleMs,
     onEvict: (id, idle) => {
-      options.log(`toolpool mcp: evicted HTTP session ${id} (idle ${Math.round(idle)} ms, least recently used) to admit a new client (limit ${maxSessions} sessions)`);
+      evictionLog.evicted(id, idle);
       options.onEvict?.(sessions.evictions());
     },
   });
@@ -150,8 +152,8 @@ export function startHttpBridge(options: HttpBridgeOptions): HttpBridge {
   const handle = async (request: Request): Promise<Response> => {
     const verdict = checkLoopbackRequest(request.headers);
     if (!verdict.allowed) return forbiddenResponse(verdict.reason ?? "not a loopback request", verdict.status);
-    if (!authorized(request, options.token)) {
-      return rpcError(401, "Unauthorized: this bridge needs its token, in the path (/mcp/<token>) or as Authorization: Bearer <token>; `toolpool mcp --http` prints the URL");
+    if (!requestCarriesToken(new URL(request.url), request.headers.get("authorization"), options.token, MCP_HTTP_PATH)) {
+      return rpcError(401, "Unauthorized: this bridge needs its token, in the path (/mcp/<token>), as /mcp?token=<token>, or as Authorization: Bearer <token>; `toolpool mcp --http` prints the URL");
     }
     const sessionId = request.headers.get("mcp-session-id");
     if (sessionId) {
@@ -198,6 +200,7 @@ export function startHttpBridge(options: HttpBridgeOptions): HttpBridge {
   const port = httpServer.port ?? options.address.port;
   const stop = async () => {
     clearInterval(sweep);
+    evictionLog.flush();
     sessions.clear();
     stateless.close();
     statelessBridge?.close();
@@ -212,15 +215,6 @@ export function startHttpBridge(options: HttpBridgeOptions): HttpBridge {
     stop,
     [Symbol.asyncDispose]: stop,
   };
-}
-
-/** The token in the path (`/mcp/<token>`), or on `/mcp` as a bearer token. Nothing else is served. */
-function authorized(request: Request, token: string): boolean {
-  const path = new URL(request.url).pathname;
-  if (path.startsWith(`${MCP_HTTP_PATH}/`)) return tokenMatches(path.slice(MCP_HTTP_PATH.length + 1), token);
-  if (path !== MCP_HTTP_PATH) return false;
-  const header = request.headers.get("authorization");
-  return header !== null && /^Bearer /i.test(header) && tokenMatches(header.slice(7).trim(), token);
 }
 
 /** A 2026 header or `_meta` version: a 2025 client's initialize carries neither. */

@@ -16,6 +16,12 @@ export interface StdioBridgeOptions {
   log: (message: string) => void;
   stdin?: Readable;
   stdout?: Writable;
+  /**
+   * Something the host's user should know about how the bridge reached the daemon (it had to start
+   * one): hosts hide the bridge's stderr, so it also goes into the initialize instructions and, once
+   * the host is initialized, into an MCP log message (`notifications/message`), which hosts show.
+   */
+  notice?: () => string | undefined;
 }
 
 /** Serves until the host closes stdin. Throws before serving when the daemon cannot be reached. */
@@ -24,8 +30,25 @@ export async function runStdioBridge(options: StdioBridgeOptions): Promise<void>
   const stdout = options.stdout ?? process.stdout;
   // Reach the daemon before answering initialize: a host shows a server that fails here as failed,
   // with this message in its log, instead of one whose every call fails.
-  const instructions = await options.bridge.instructions();
-  const server = createBridgeServer(options.bridge, { version: options.version, instructions, log: options.log });
+  let instructions: string;
+  try {
+    instructions = await options.bridge.instructions();
+  } catch (error) {
+    // A host shows a server that exits before answering as "disconnected", with no reason: answer
+    // its initialize with the reason as a JSON-RPC error, then stop.
+    await refuseInitialize(stdin, stdout, `toolpool mcp could not start: ${(error as Error).message}`);
+    throw error;
+  }
+  const notice = options.notice?.();
+  const server = createBridgeServer(options.bridge, { version: options.version, instructions: notice ? `${notice}\n\n${instructions}` : instructions, log: options.log });
+  if (notice) {
+    server.registerCapabilities({ logging: {} });
+    const initialized = server.oninitialized;
+    server.oninitialized = () => {
+      initialized?.();
+      void server.sendLoggingMessage({ level: "warning", logger: "toolpool", data: notice }).catch(() => {});
+    };
+  }
   const transport = new StdioServerTransport(stdin, stdout);
   const ended = Promise.withResolvers<void>();
   stdin.once("end", () => ended.resolve());
@@ -49,4 +72,36 @@ export async function runStdioBridge(options: StdioBridgeOptions): Promise<void>
   stateless.close();
   options.bridge.close();
   await server.close().catch(() => {});
+}
+
+/** Bounds the wait for the host's first request when the bridge cannot start (a host sends it at once). */
+const REFUSE_WAIT_MS = 10_000;
+const MAX_FIRST_LINE_BYTES = 1 << 20;
+
+/** Answers the host's first request (its initialize) with `message` as an error, or gives up after REFUSE_WAIT_MS. */
+async function refuseInitialize(stdin: Readable, stdout: Writable, message: string): Promise<void> {
+  const done = Promise.withResolvers<void>();
+  let buffered = "";
+  const timer = setTimeout(() => done.resolve(), REFUSE_WAIT_MS);
+  const onData = (chunk: Buffer | string) => {
+    buffered += chunk.toString();
+    const end = buffered.indexOf("\n");
+    if (end === -1) {
+      if (buffered.length > MAX_FIRST_LINE_BYTES) done.resolve();
+      return;
+    }
+    let id: unknown = null;
+    try {
+      const parsed = JSON.parse(buffered.slice(0, end)) as { id?: unknown };
+      if (typeof parsed.id === "string" || typeof parsed.id === "number") id = parsed.id;
+    } catch {}
+    stdout.write(`${JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32603, message } })}\n`, () => done.resolve());
+  };
+  stdin.on("data", onData);
+  stdin.once("end", () => done.resolve());
+  stdin.once("close", () => done.resolve());
+  await done.promise;
+  clearTimeout(timer);
+  stdin.off("data", onData);
+  stdin.pause();
 }

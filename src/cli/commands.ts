@@ -2,10 +2,12 @@
 import { loginCommand } from "../protocol/login-command.ts";
 import { readBridgeStats } from "../bridge/bridge-stats.ts";
 import { DaemonError, NotRunningError, ToolpoolClient } from "../client/client.ts";
-import { resolveSocketPath } from "../daemon/socket-path.ts";
+import { locateDaemon } from "../client/socket-discovery.ts";
 import { ExitCode, UsageError } from "./exit-codes.ts";
 import { formatServers, formatStatus, formatTools } from "./format.ts";
 import { invocation } from "./invocation.ts";
+import { plainDaemonError } from "./daemon-error-text.ts";
+import { nearestKey } from "../config/issue-text.ts";
 
 export interface ClientCommandOptions {
   socket?: string;
@@ -18,7 +20,7 @@ export async function withClient(
   options: ClientCommandOptions,
   run: (client: ToolpoolClient) => Promise<number>,
 ): Promise<number> {
-  const socketPath = resolveSocketPath(options.socket);
+  const { socketPath } = await locateDaemon({ flag: options.socket });
   let client: ToolpoolClient;
   try {
     client = await ToolpoolClient.connect(socketPath);
@@ -34,7 +36,8 @@ export async function withClient(
     return await run(client);
   } catch (error) {
     if (error instanceof DaemonError) {
-      options.err(`toolpool: the daemon refused the request (${error.code}): ${error.message}`);
+      if (options.json) options.out(JSON.stringify({ error: { code: error.code, message: error.message } }));
+      options.err(`toolpool: ${plainDaemonError(error.code, error.message)}`);
       return ExitCode.Failed;
     }
     throw error;
@@ -47,7 +50,7 @@ export function status(options: ClientCommandOptions): Promise<number> {
   return withClient(options, async (client) => {
     const result = await client.status();
     // HTTP bridges are separate processes: their session and eviction counts come from their files.
-    const httpBridges = readBridgeStats(resolveSocketPath(options.socket));
+    const httpBridges = readBridgeStats(client.socketPath);
     if (options.json) options.out(JSON.stringify({ running: true, ...result, ...(httpBridges.length > 0 && { httpBridges }) }));
     else options.out([formatStatus(result), ...httpBridges.map((bridge) => `  HTTP bridge pid ${bridge.pid} at ${bridge.url}: ${bridge.evictions} idle sessions evicted`)].join("\n"));
     return ExitCode.Ok;
@@ -77,6 +80,13 @@ export function call(options: ClientCommandOptions, name: string | undefined, in
   }
   return withClient(options, async (client) => {
     const result = await client.call({ name, input });
+    const unknown = result.isError && isUnknownTool(result.content);
+    if (unknown && !options.json) {
+      const names = (await client.tools()).tools.map((tool) => tool.name);
+      const near = names.find((known) => known.toLowerCase() === name.toLowerCase()) ?? nearestKey(name, names);
+      options.err(`toolpool: there is no tool named "${name}"${near ? ` (did you mean "${near}"?)` : ""}; \`${invocation()} tools\` lists them`);
+      return ExitCode.Failed;
+    }
     if (options.json) options.out(JSON.stringify(result));
     else {
       const text = result.content
@@ -166,4 +176,10 @@ export function servers(options: ClientCommandOptions, args: readonly string[], 
     options.out(options.json ? JSON.stringify(result) : formatServers(result.servers));
     return ExitCode.Ok;
   });
+}
+
+/** The daemon's answer to a call of a name that is not in the pool (what a model is told). */
+function isUnknownTool(content: readonly unknown[]): boolean {
+  const first = content[0] as { type?: string; text?: string } | undefined;
+  return content.length === 1 && first?.type === "text" && /^No tool named "/.test(first.text ?? "");
 }

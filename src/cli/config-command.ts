@@ -8,8 +8,8 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { ToolpoolClient } from "../client/client.ts";
 import { ConfigError, locateConfig } from "../config/load.ts";
-import { resolveSocketPath } from "../daemon/socket-path.ts";
-import { defaultPlaces, HOST_NAMES, hostFiles, type HostFile, type HostPlaces } from "../hosts/host-files.ts";
+import { locateDaemon } from "../client/socket-discovery.ts";
+import { defaultPlaces, HOST_NAMES, hostFiles, otherHostFiles, type HostFile, type HostPlaces } from "../hosts/host-files.ts";
 import { HostFileError, importFiles, readHostFile } from "../hosts/import-servers.ts";
 import { mergeIntoConfig } from "../hosts/merge-config.ts";
 import { ExitCode, UsageError } from "./exit-codes.ts";
@@ -31,7 +31,7 @@ const MAX_FILES = 64;
 /** The pid of a daemon on the default socket, if one answers within a second. */
 async function runningDaemonPid(env: NodeJS.ProcessEnv): Promise<number | undefined> {
   try {
-    const client = await ToolpoolClient.connect(resolveSocketPath(undefined, env), 1_000);
+    const client = await ToolpoolClient.connect((await locateDaemon({ env })).socketPath, 1_000);
     try {
       return (await client.status()).pid;
     } finally {
@@ -48,6 +48,11 @@ export async function configCommand(args: readonly string[], options: ConfigComm
   if (files.length > MAX_FILES) throw new UsageError(`at most ${MAX_FILES} files at once`);
   const places = defaultPlaces(options.places);
   const skipped: string[] = [];
+  // Places a host may use that were not read: said, never silently passed over.
+  const elsewhere = files.length > 0 ? [] : otherHostFiles(places).filter((file) => existsSync(file.path));
+  const elsewhereNotes = elsewhere.map(
+    (file) => `not read: ${file.path} (${file.host}, under ~/.config while XDG_CONFIG_HOME is ${places.env.XDG_CONFIG_HOME}); to import it: toolpool config import ${file.path}`,
+  );
   let sources: HostFile[];
   if (files.length > 0) {
     try {
@@ -74,15 +79,19 @@ export async function configCommand(args: readonly string[], options: ConfigComm
     }
     if (found.length === 0) {
       const looked = HOST_NAMES.flatMap((host) => hostFiles(host, places)).map((file) => `  ${file.path}`);
-      options.err(`toolpool config import: no MCP host config found; looked in:\n${looked.join("\n")}\nname a file: toolpool config import PATH`);
-      if (options.json) options.out(JSON.stringify({ mcpServers: {}, files: [], notes: [], collisions: [] }));
-      return ExitCode.Ok;
+      options.err(
+        `toolpool config import: no MCP host config found; looked in:\n${looked.join("\n")}\n` +
+          `${elsewhereNotes.map((note) => `${note}\n`).join("")}name a file: toolpool config import PATH`,
+      );
+      if (options.json) options.out(JSON.stringify({ mcpServers: {}, files: [], notes: elsewhereNotes, collisions: [] }));
+      // Nothing found is a failure a script can see (exit 1), not an empty success.
+      return ExitCode.Failed;
     }
   }
   let result;
   try {
     result = importFiles(sources, places, files.length === 0);
-    result.notes.push(...skipped);
+    result.notes.push(...skipped, ...elsewhereNotes);
   } catch (error) {
     if (error instanceof HostFileError) {
       options.err(`toolpool config import: ${error.message}`);
@@ -103,9 +112,11 @@ export async function configCommand(args: readonly string[], options: ConfigComm
       throw error;
     }
   }
+  // Files read but no server in any of them: as good as nothing found (exit 1).
+  const nothing = result.servers.length === 0 ? ExitCode.Failed : ExitCode.Ok;
   if (options.json) {
     options.out(JSON.stringify({ mcpServers: result.mcpServers, files: result.files, notes: result.notes, collisions: result.collisions, ...(merge && { write: merge }) }));
-    return ExitCode.Ok;
+    return nothing;
   }
   for (const file of result.files) options.err(`read ${file.file} (${file.host}): ${file.servers.length === 0 ? "no servers" : file.servers.join(", ")}`);
   for (const line of result.collisions) options.err(`collision: ${line}`);
@@ -113,11 +124,12 @@ export async function configCommand(args: readonly string[], options: ConfigComm
   if (!merge) {
     options.out(JSON.stringify({ mcpServers: result.mcpServers }, null, 2));
     if (result.servers.length > 0) options.err("to add these to your toolpool config: toolpool config import --write (same arguments)");
-    return ExitCode.Ok;
+    else options.err("toolpool config import: no MCP servers in the files read");
+    return nothing;
   }
   if (merge.added.length === 0 && merge.renamed.length === 0) {
     options.out(`nothing to write: ${merge.unchanged.length > 0 ? `${merge.unchanged.join(", ")} already in ${merge.configPath}` : "no servers found"}`);
-    return ExitCode.Ok;
+    return nothing;
   }
   options.out(`wrote ${merge.configPath}${merge.backup ? ` (the old file is in ${merge.backup})` : " (a new file)"}`);
   if (merge.added.length > 0) options.out(`  added: ${merge.added.join(", ")}`);

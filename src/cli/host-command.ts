@@ -11,6 +11,7 @@ import { loadConfig, locateConfig } from "../config/load.ts";
 import { addBridgeEntry, HostEditError, removeBridgeEntry, type HostEditOutcome } from "../hosts/host-entry.ts";
 import { defaultPlaces, HOST_NAMES, hostUserFile, isHostName, type HostFile, type HostPlaces } from "../hosts/host-files.ts";
 import { HostFileError, readHostFile } from "../hosts/import-servers.ts";
+import { rememberMoved, takeMoved } from "../hosts/moved-servers.ts";
 import { ExitCode, UsageError } from "./exit-codes.ts";
 import { installDirectory } from "./install.ts";
 
@@ -38,11 +39,24 @@ export async function hostCommand(args: readonly string[], options: HostCommandO
   const file: HostFile = options.file ? { ...userFile, path: resolve(places.cwd, options.file), ...(existsSync(options.file) && { format: readHostFile(resolve(places.cwd, options.file)).format }) } : userFile;
   let outcome: HostEditOutcome;
   try {
-    if (action === "remove") outcome = removeBridgeEntry(file);
-    else {
+    if (action === "remove") {
+      // Put back what earlier --moves took; kept again if the edit fails.
+      const moved = takeMoved(places.env, file.path);
+      try {
+        outcome = removeBridgeEntry(file, undefined, moved);
+      } catch (error) {
+        if (moved) rememberMoved(places.env, file.path, moved);
+        throw error;
+      }
+    } else {
       const binary = chooseBinary(options, places);
       const toolpoolServers = options.move ? (await loadConfig(locateConfig(options.config, places.env))).config.mcpServers : {};
-      outcome = addBridgeEntry(file, binary, { move: options.move, toolpoolServers: withDefaults(toolpoolServers), places });
+      outcome = addBridgeEntry(file, binary, {
+        move: options.move,
+        toolpoolServers: withDefaults(toolpoolServers),
+        places,
+        onMoved: (taken) => rememberMoved(places.env, file.path, taken),
+      });
     }
   } catch (error) {
     if (error instanceof HostEditError || error instanceof HostFileError) {
@@ -70,7 +84,7 @@ export async function hostCommand(args: readonly string[], options: HostCommandO
     options.out(`  left in ${name} (not in toolpool's config yet): ${outcome.kept.join(", ")}`);
     options.out(`  to move them too: toolpool config import ${outcome.file} --write && toolpool host add ${name} --move`);
   }
-  if (outcome.entry === "removed") options.out(`  servers an earlier --move took out are in that file's backups (${outcome.file}.bak-*)`);
+  if (outcome.restored?.length) options.out(`  put back (an earlier --move had taken them out): ${outcome.restored.join(", ")}`);
   if (outcome.entry !== "unchanged" && outcome.entry !== "absent") options.out(`restart ${name} to pick up the change`);
   return ExitCode.Ok;
 }

@@ -10,6 +10,8 @@ import { homedir } from "node:os";
 import { basename, delimiter, join, resolve } from "node:path";
 import { buildInfo } from "../build-info.ts";
 import { serviceFilePath } from "../service/service-spec.ts";
+import { hostEntriesRunning } from "../hosts/entries-running.ts";
+import { defaultPlaces } from "../hosts/host-files.ts";
 import { ExitCode, UsageError } from "./exit-codes.ts";
 
 export interface InstallOptions {
@@ -89,10 +91,16 @@ export async function uninstallCommand(options: InstallOptions): Promise<number>
   const platform = process.platform === "darwin" ? "darwin" : "linux";
   const unit = serviceFilePath(platform, env);
   const service = readTextOrUndefined(unit)?.includes(target) ? unit : undefined;
-  if (options.json) options.out(JSON.stringify({ removed: target, ...(service && { serviceStillRunsIt: service }) }));
+  // So would every MCP host whose entry runs it (host add writes the installed binary's path).
+  const hosts = hostEntriesRunning(target, defaultPlaces({ env }));
+  if (options.json) options.out(JSON.stringify({ removed: target, ...(service && { serviceStillRunsIt: service }), ...(hosts.length > 0 && { hostEntriesStillRunIt: hosts }) }));
   else {
     options.out(`removed ${target}`);
     if (service) options.out(`note: the background service (${service}) runs that binary: run toolpool service uninstall (or install it again from another binary)`);
+    if (hosts.length > 0) {
+      options.out(`warning: ${hosts.length === 1 ? "an MCP host entry still runs" : `${hosts.length} MCP host entries still run`} that binary and will fail until you remove ${hosts.length === 1 ? "it" : "them"} (toolpool host remove NAME, from another toolpool) or install again:`);
+      for (const entry of hosts) options.out(`  ${entry.host}: "${entry.server}" in ${entry.file}`);
+    }
   }
   return ExitCode.Ok;
 }

@@ -25,6 +25,7 @@ commands:
   servers               list the MCP servers: state, reason, tools, pid, restarts
   servers restart NAME  restart an MCP server (also un-parks one that failed repeatedly)
   explain NAME          why a tool is or is not in a session's tools array (--session ID, --json)
+  sessions              list the daemon's sessions and their ids (for explain --session)
   auth login SERVER     log in to an HTTP MCP server with OAuth (prints, and opens when it can, the URL)
   auth status [SERVER]  which HTTP MCP servers are logged in, and until when (never the tokens)
   auth logout SERVER    forget an HTTP MCP server's tokens
@@ -41,15 +42,17 @@ commands:
                         unit on Linux, launchd agent on macOS) for this binary
   version               print version, tier and compiled features
   install               copy this binary to ~/.local/bin/toolpool (--prefix DIR: DIR/bin); uninstall removes it
-  config import [FILE]  read the MCP servers of Claude Desktop, Claude Code, Cursor, VS Code, Windsurf
-                        and print (--write: merge) them as toolpool's mcpServers
-  host add NAME         point an MCP host (claude-desktop, claude-code, cursor, vscode, windsurf) at
-                        \`toolpool mcp\`; --move takes its other servers out; host remove NAME undoes it
+  config import [FILE]  read the MCP servers of Claude Desktop, Claude Code, Cursor, VS Code, Windsurf,
+                        Gemini CLI and Codex CLI and print (--write: merge) them as toolpool's mcpServers
+  host add NAME         point an MCP host (claude-desktop, claude-code, cursor, vscode, windsurf,
+                        gemini-cli, codex) at \`toolpool mcp\`; --move takes its other servers out;
+                        host remove NAME undoes it (and puts moved servers back)
 
 \`toolpool COMMAND --help\` shows one command's usage and options.
 
 options:
-  --socket PATH         the daemon's socket (default: $TOOLPOOL_SOCKET, $XDG_RUNTIME_DIR/toolpool/toolpool.sock)
+  --socket PATH         the daemon's socket (default: $TOOLPOOL_SOCKET, $XDG_RUNTIME_DIR/toolpool/toolpool.sock;
+                        clients then try the socket the running daemon recorded in ~/.local/state/toolpool)
   --config PATH         (serve) the config file (default: $TOOLPOOL_CONFIG, $XDG_CONFIG_HOME/toolpool/config.json)
   --demo                (serve) add the reference MCP servers from ./node_modules/.bin (everything, memory,
                         filesystem in a fresh temp dir, sequential-thinking)
@@ -61,7 +64,8 @@ options:
   --log-level LEVEL     (serve) debug | info | warn | error; wins over the config's logLevel
   --log-format FORMAT   (serve) text (one line per event; the default on a terminal) or json (the
                         default when stderr is not a terminal)
-  --session ID          (explain) the session to explain for (default: none, the pool as a whole)
+  --session ID          (explain) the session to explain for (default: a new session with the daemon's
+                        defaults); \`toolpool sessions\` lists the ids
   --no-browser          (auth login) print the URL only (also: TOOLPOOL_NO_BROWSER=1)
   --json                machine-readable output
   --max N               (search) how many results, default 5
@@ -120,6 +124,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         move: { type: "boolean", default: false },
         file: { type: "string" },
         "no-browser": { type: "boolean", default: false },
+        version: { type: "boolean", short: "V", default: false },
         profile: { type: "string" },
         list: { type: "boolean", default: false },
         revoke: { type: "boolean", default: false },
@@ -151,6 +156,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     err(`toolpool ${command}: ${misplaced.map((name) => `--${name}`).join(", ")} ${misplaced.length === 1 ? "is not an option" : "are not options"} of this command\n\n${usage?.usage ?? HELP}`);
     return ExitCode.Usage;
   }
+  // `toolpool --version` / `-V`, as most tools answer it: the same line as `toolpool version`.
+  if (values.version && (command === undefined || command === "version")) return printVersion(out, values.json);
   const options: ClientCommandOptions = { json: values.json, out, err, ...(values.socket && { socket: values.socket }) };
   try {
     switch (command) {
@@ -191,6 +198,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         return await (await import("./auth-command.ts")).authCommand({ ...options, noBrowser: values["no-browser"] }, rest);
       case "stop":
         return await (await commands()).stop(options);
+      case "sessions":
+        return await (await import("./sessions-command.ts")).sessions(options);
       case "explain":
         return await (await import("./explain-command.ts")).explain(options, rest[0], values.session);
       case "service":
@@ -213,11 +222,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
           ...((values.profile ?? process.env.TOOLPOOL_PROFILE) && { profile: values.profile ?? process.env.TOOLPOOL_PROFILE }),
         });
       }
-      case "version": {
-        const info = buildInfo();
-        out(values.json ? JSON.stringify(info) : `toolpool ${info.version} (${info.tier}; features: ${info.features.join(", ") || "none"})`);
-        return ExitCode.Ok;
-      }
+      case "version":
+        return printVersion(out, values.json);
       case "install":
       case "uninstall": {
         const { installCommand, uninstallCommand } = await import("./install.ts");
@@ -246,7 +252,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         return command === undefined && !values.help ? ExitCode.Usage : ExitCode.Ok;
       default: {
         const near = nearestKey(command, Object.keys(COMMAND_USAGE));
-        err(`toolpool: unknown command "${command}"${near ? ` (did you mean "${near}"?)` : ""}\n\n${HELP}`);
+        // The suggestion, not the whole command list after it (`toolpool help` prints that).
+        err(`toolpool: unknown command "${command}"${near ? ` (did you mean "${near}"?)` : ""}; \`toolpool help\` lists the commands`);
         return ExitCode.Usage;
       }
     }
@@ -258,4 +265,10 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     err(`toolpool: ${error instanceof Error ? error.message : String(error)}`);
     return ExitCode.Failed;
   }
+}
+
+function printVersion(out: (text: string) => void, json: boolean): number {
+  const info = buildInfo();
+  out(json ? JSON.stringify(info) : `toolpool ${info.version} (${info.tier}; features: ${info.features.join(", ") || "none"})`);
+  return ExitCode.Ok;
 }

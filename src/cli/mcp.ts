@@ -3,6 +3,7 @@
  * running daemon (started in the background when none runs). stdio by default; `--http` serves
  * Streamable HTTP on loopback instead.
  */
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { buildInfo } from "../build-info.ts";
 import { DaemonBridge } from "../bridge/daemon-bridge.ts";
@@ -12,7 +13,8 @@ import { BRIDGE_TOKEN_FILE, bridgeToken } from "../bridge/bridge-token.ts";
 import { startHttpBridge } from "../bridge/http-bridge.ts";
 import { ListenAddressError, parseListenAddress } from "../bridge/listen-address.ts";
 import { runStdioBridge } from "../bridge/stdio-bridge.ts";
-import { resolveSocketPath } from "../daemon/socket-path.ts";
+import { ToolpoolClient } from "../client/client.ts";
+import { type DaemonLocation, locateDaemon } from "../client/socket-discovery.ts";
 import { ExitCode, UsageError } from "./exit-codes.ts";
 
 export interface McpCommandOptions {
@@ -29,14 +31,28 @@ export interface McpCommandOptions {
 }
 
 export async function mcpCommand(options: McpCommandOptions): Promise<number> {
-  const socketPath = resolveSocketPath(options.socket);
   const version = buildInfo().version;
-  const connect = () =>
-    connectOrStartDaemon({
-      socketPath,
-      ...(options.config && { configPath: resolve(options.config) }),
-      onSpawn: (pid, logPath) => options.err(`toolpool mcp: started a daemon in the background (pid ${pid ?? "?"}, socket ${socketPath}, log ${logPath})`),
+  let socketPath = (await locateDaemon({ flag: options.socket })).socketPath;
+  let started: string | undefined;
+  // Found again at each (re)connect: the daemon may have been restarted elsewhere meanwhile.
+  const connect = async () => {
+    const location = await locateDaemon({ flag: options.socket });
+    socketPath = location.socketPath;
+    if (location.answering) return ToolpoolClient.connect(location.socketPath);
+    const configPath = options.config ? resolve(options.config) : launchConfig(location, process.env);
+    return connectOrStartDaemon({
+      socketPath: location.socketPath,
+      ...(configPath && { configPath }),
+      onSpawn: (pid, logPath) => {
+        started =
+          `no daemon was running, so this bridge started a daemon in the background (pid ${pid ?? "?"}, socket ${location.socketPath}, ` +
+          `${configPath ? `config ${configPath}` : "the default config path"}; its log: ${logPath}). ` +
+          `If you expected your own daemon's MCP servers, start it first (toolpool serve, or toolpool service install).`;
+        options.err(`toolpool mcp: ${started}`);
+        started = `toolpool: ${started}`;
+      },
     });
+  };
   const session = {
     ...(options.roots?.length && { workspaceRoots: options.roots.map((root) => resolve(root)) }),
     ...(options.profile && { profile: options.profile }),
@@ -45,7 +61,7 @@ export async function mcpCommand(options: McpCommandOptions): Promise<number> {
 
   if (options.http === undefined) {
     try {
-      await runStdioBridge({ bridge: createBridge(), version, log: options.err });
+      await runStdioBridge({ bridge: createBridge(), version, log: options.err, notice: () => started });
       return ExitCode.Ok;
     } catch (error) {
       options.err(`toolpool mcp: ${(error as Error).message}`);
@@ -74,7 +90,7 @@ export async function mcpCommand(options: McpCommandOptions): Promise<number> {
   publish();
   const refresh = setInterval(publish, 5_000);
   refresh.unref();
-  options.out(`toolpool mcp: serving MCP (Streamable HTTP) on ${bridge.url} — loopback only, and only with the token in that URL (or at ${bridge.baseUrl} with it as Authorization: Bearer; it is kept in the state dir's ${BRIDGE_TOKEN_FILE}); Ctrl-C stops`);
+  options.out(`toolpool mcp: serving MCP (Streamable HTTP) on ${bridge.url} — loopback only, and only with the token in that URL (or ${bridge.baseUrl}?token=<token> for clients that keep only /mcp, or ${bridge.baseUrl} with it as Authorization: Bearer; it is kept in the state dir's ${BRIDGE_TOKEN_FILE}); Ctrl-C stops`);
   const stopped = Promise.withResolvers<void>();
   process.once("SIGINT", () => stopped.resolve());
   process.once("SIGTERM", () => stopped.resolve());
@@ -83,4 +99,16 @@ export async function mcpCommand(options: McpCommandOptions): Promise<number> {
   removeBridgeStats(statsPath);
   await bridge.stop();
   return ExitCode.Ok;
+}
+
+/**
+ * The config a daemon started by the bridge reads when none was named: the daemon's own lookup
+ * ($TOOLPOOL_CONFIG, $XDG_CONFIG_HOME/…) when our environment has those; else the config the
+ * user's last daemon recorded, so a host that passes only HOME and PATH does not get a daemon
+ * without the user's servers.
+ */
+export function launchConfig(location: DaemonLocation, env: NodeJS.ProcessEnv): string | undefined {
+  if (env.TOOLPOOL_CONFIG || env.XDG_CONFIG_HOME) return undefined;
+  const recorded = location.record?.config;
+  return recorded && existsSync(recorded) ? recorded : undefined;
 }

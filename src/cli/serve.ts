@@ -7,6 +7,9 @@ import { Daemon } from "../daemon/daemon.ts";
 import { chooseLogFormat, createLogger, LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from "../runtime/logger.ts";
 import { AlreadyRunningError } from "../daemon/socket-lock.ts";
 import { resolveSocketPath, SocketPathError } from "../daemon/socket-path.ts";
+import { writeDaemonRecord } from "../client/daemon-record.ts";
+import { DEMO_SERVER_NAMES } from "../mcp/demo-config.ts";
+import { resolve } from "node:path";
 import { ExitCode, UsageError } from "./exit-codes.ts";
 import { invocation } from "./invocation.ts";
 import { reportStartupProgress } from "./startup-progress.ts";
@@ -45,10 +48,16 @@ export async function serve(options: ServeOptions): Promise<number> {
   const socketPath = resolveSocketPath(options.socket);
   const configSource = locateConfig(options.config);
   let daemon: Daemon;
+  let configRead: string | null = null;
+  let demoShadowed: string[] = [];
   try {
     const { config, path } = await loadConfig(configSource);
+    configRead = path === null ? null : resolve(path);
     logger.setLevel(config.logLevel);
     if (path) logger.info("config loaded", { path });
+    // --demo beside a config: a config server named like a demo one wins; say so, once.
+    demoShadowed = options.demo ? DEMO_SERVER_NAMES.filter((name) => Object.hasOwn(config.mcpServers, name)) : [];
+    if (demoShadowed.length > 0) logger.warn("demo servers not added: the config has servers of these names", { servers: demoShadowed, config: path });
     let cron: CronService | undefined;
     if (feature("AGENT_TRIGGERS")) {
       cron = (require("../cron/cron-service.ts") as typeof import("../cron/cron-service.ts")).openCronService({
@@ -71,6 +80,13 @@ export async function serve(options: ServeOptions): Promise<number> {
     if (error instanceof ConfigError || error instanceof SocketPathError) return ExitCode.BadConfig;
     return ExitCode.Failed;
   }
+  // Where this daemon listens, for clients whose environment would point elsewhere (a host that
+  // passes only HOME and PATH). Best effort: the daemon serves without it.
+  try {
+    writeDaemonRecord({ socket: socketPath, pid: process.pid, config: configRead, startedAt: new Date().toISOString() });
+  } catch (error) {
+    logger.warn("could not record the socket for clients without XDG_RUNTIME_DIR", { error: String(error) });
+  }
   const onStopSignal = (signal: string) => void daemon.stop(signal);
   process.on("SIGTERM", () => onStopSignal("SIGTERM"));
   process.on("SIGINT", () => onStopSignal("SIGINT"));
@@ -79,6 +95,8 @@ export async function serve(options: ServeOptions): Promise<number> {
     const self = invocation();
     process.stdout.write(
       `toolpool ${daemon.info.tier} ${daemon.info.version} listening on ${socketPath}\n` +
+        `  config: ${configRead ?? `none found at ${configSource.path ?? "(no path)"} — built-in defaults`}\n` +
+        (options.demo ? `  demo: the reference MCP servers${demoShadowed.length > 0 ? ` except ${demoShadowed.join(", ")} (your config's server${demoShadowed.length === 1 ? " of that name is" : "s of those names are"} used instead)` : ""}\n` : "") +
         `  try: ${self} status | ${self} tools | ${self} call Read '{"file_path":"README.md"}'\n` +
         `  (set TOOLPOOL_SOCKET=${socketPath} or pass --socket when it is not the default)\n`,
     );
@@ -89,6 +107,8 @@ export async function serve(options: ServeOptions): Promise<number> {
   } else {
     startingUp = false;
   }
+  // The record stays after a stop: clients check that its socket answers, and a bridge that must
+  // start a daemon later takes the socket and config the user's daemon used from it.
   await daemon.stopped;
   return ExitCode.Ok;
 }

@@ -4,7 +4,7 @@
  * `--socket` passed through and this shell's PATH captured. See docs/operations.md.
  */
 import { ToolpoolClient } from "../client/client.ts";
-import { resolveSocketPath } from "../daemon/socket-path.ts";
+import { locateDaemon } from "../client/socket-discovery.ts";
 import { installService, renderServiceFile, serviceState, uninstallService, type ServiceHost, type ServiceOutcome } from "../service/service-manager.ts";
 import { buildServiceSpec, currentPlatform, serviceFilePath, type ServicePlatform } from "../service/service-spec.ts";
 import { ExitCode, UsageError } from "./exit-codes.ts";
@@ -106,7 +106,7 @@ function hostFor(options: ServiceCommandOptions): ServiceHost {
 }
 
 async function daemonFacts(socket: string | undefined): Promise<DaemonFacts> {
-  const socketPath = resolveSocketPath(socket);
+  const { socketPath } = await locateDaemon({ flag: socket });
   try {
     const client = await ToolpoolClient.connect(socketPath, 2_000);
     try {

@@ -7,7 +7,7 @@ import { resolve } from "node:path";
 import { NotRunningError, ToolpoolClient } from "../client/client.ts";
 import type { HistoryClearResult } from "../protocol/stats-result.ts";
 import { MAX_STATS_WINDOW_MS } from "../protocol/usage-methods.ts";
-import { resolveSocketPath } from "../daemon/socket-path.ts";
+import { locateDaemon } from "../client/socket-discovery.ts";
 import { withClient, type ClientCommandOptions } from "./commands.ts";
 import { ExitCode, UsageError } from "./exit-codes.ts";
 import { formatStats } from "./stats-format.ts";
@@ -36,7 +36,7 @@ export async function historyClear(options: ClientCommandOptions, args: readonly
   // Sessions record their workspace root as a real path; say the same path however it is typed.
   const target = workspace === undefined ? null : existsSync(workspace) ? realpathSync(workspace) : resolve(workspace);
   const params = target === null ? {} : { workspace: target };
-  const socketPath = resolveSocketPath(options.socket);
+  const { socketPath } = await locateDaemon({ flag: options.socket });
   let client: ToolpoolClient | undefined;
   try {
     client = await ToolpoolClient.connect(socketPath);

@@ -12,7 +12,7 @@ import { ProjectFileError, readProjectFile, type ProjectFile } from "../config/p
 import { defaultTrustPath, TrustStore } from "../config/trust-store.ts";
 import { digestFiles, executedFiles, MISSING_FILE, PinError } from "../config/executed-files.ts";
 import { field } from "./format.ts";
-import { resolveSocketPath } from "../daemon/socket-path.ts";
+import { locateDaemon } from "../client/socket-discovery.ts";
 import { Method } from "../protocol/method-names.ts";
 import type { ClientCommandOptions } from "./commands.ts";
 import { ExitCode, UsageError } from "./exit-codes.ts";
@@ -102,7 +102,7 @@ export function describeApproval(project: ProjectFile, pins: Readonly<Record<str
 async function tellDaemon(options: TrustCommandOptions): Promise<void> {
   let client: ToolpoolClient;
   try {
-    client = await ToolpoolClient.connect(resolveSocketPath(options.socket));
+    client = await ToolpoolClient.connect((await locateDaemon({ flag: options.socket })).socketPath);
   } catch (error) {
     if (error instanceof NotRunningError) return;
     throw error;

@@ -10,7 +10,7 @@ export interface CommandUsage {
   options: readonly string[];
 }
 
-const SOCKET = "  --socket PATH       the daemon's socket (default: $TOOLPOOL_SOCKET, $XDG_RUNTIME_DIR/toolpool/toolpool.sock)";
+const SOCKET = "  --socket PATH       the daemon's socket (default: $TOOLPOOL_SOCKET, $XDG_RUNTIME_DIR/toolpool/toolpool.sock, then the one the running daemon recorded)";
 const JSON_OPTION = "  --json              machine-readable output";
 
 export const COMMAND_USAGE: Readonly<Record<string, CommandUsage>> = {
@@ -47,6 +47,10 @@ export const COMMAND_USAGE: Readonly<Record<string, CommandUsage>> = {
     options: ["logs", "json", "socket"],
   },
   flags: { usage: ["usage: toolpool flags [--json] [--socket PATH]", "show runtime flags: value, source (default/file/remote/cached), payload age", JSON_OPTION, SOCKET].join("\n"), options: ["json", "socket"] },
+  sessions: {
+    usage: ["usage: toolpool sessions [--json] [--socket PATH]", "list the daemon's sessions (id, attached or detached, client, delivery, calls, last active): the ids explain --session takes", JSON_OPTION, SOCKET].join("\n"),
+    options: ["json", "socket"],
+  },
   stop: { usage: ["usage: toolpool stop [--json] [--socket PATH]", "stop the running daemon", JSON_OPTION, SOCKET].join("\n"), options: ["json", "socket"] },
   mcp: {
     usage: [
@@ -87,8 +91,9 @@ export const COMMAND_USAGE: Readonly<Record<string, CommandUsage>> = {
   config: {
     usage: [
       "usage: toolpool config import [FILE...] [--write] [--json] [--config PATH]",
-      "read the MCP servers of Claude Desktop, Claude Code, Cursor, VS Code and Windsurf (their default",
-      "places on this system, or the FILEs named) and print them as toolpool's mcpServers",
+      "read the MCP servers of Claude Desktop, Claude Code, Cursor, VS Code, Windsurf, Gemini CLI and Codex CLI (their default",
+      "places on this system, or the FILEs named) and print them as toolpool's mcpServers; exits 1 when",
+      "it found no server (it says where it looked, and which places it did not read)",
       "  --write             merge them into the config file (the old file is backed up first)",
       "  --config PATH       the config file --write merges into (default: $TOOLPOOL_CONFIG, $XDG_CONFIG_HOME/toolpool/config.json)",
       JSON_OPTION,
@@ -99,7 +104,7 @@ export const COMMAND_USAGE: Readonly<Record<string, CommandUsage>> = {
     usage: [
       "usage: toolpool host add NAME [--tier TIER] [--move] [--file PATH] [--config PATH] [--json] | toolpool host remove NAME [--file PATH]",
       "point an MCP host at toolpool: writes a `toolpool mcp` server entry into its config (backed up first)",
-      "hosts: claude-desktop, claude-code, cursor, vscode, windsurf",
+      "hosts: claude-desktop, claude-code, cursor, vscode, windsurf, gemini-cli, codex (no --move for codex's TOML)",
       "  --tier TIER         use the installed toolpool-TIER binary beside this one (lite, standard, pro)",
       "  --move              also take the host's other servers out of it (import them first with config import --write)",
       "  --file PATH         the host's config file (default: its usual place on this system)",
@@ -112,7 +117,7 @@ export const COMMAND_USAGE: Readonly<Record<string, CommandUsage>> = {
     usage: [
       "usage: toolpool explain NAME [--session ID] [--json] [--socket PATH]",
       "why a tool is or is not in a session's tools array right now, as the chain of decisions",
-      "  --session ID        the session to explain for (default: none, the pool as a whole)",
+      "  --session ID        the session to explain for (default: a new session with the daemon's defaults; `toolpool sessions` lists ids)",
       JSON_OPTION,
       SOCKET,
     ].join("\n"),

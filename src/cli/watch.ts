@@ -11,7 +11,8 @@
 import type { Readable, Writable } from "node:stream";
 import { DaemonError, NotRunningError, ToolpoolClient } from "../client/client.ts";
 import type { ServerSummary } from "../protocol/methods.ts";
-import { resolveSocketPath } from "../daemon/socket-path.ts";
+import { onClosedOutput } from "./closed-output.ts";
+import { locateDaemon } from "../client/socket-discovery.ts";
 import { ExitCode } from "./exit-codes.ts";
 import { renderWatch, type TokenFacts, type WatchSnapshot } from "./watch-view.ts";
 import { UNRECORDED_CLIENT_NAME } from "../usage/daemon-usage.ts";
@@ -36,10 +37,12 @@ export async function watchStatus(options: WatchOptions = {}): Promise<number> {
   const output = options.output ?? process.stdout;
   const input = options.input ?? process.stdin;
   const tty = output.isTTY === true;
-  const socketPath = resolveSocketPath(options.socket);
+  const { socketPath } = await locateDaemon({ flag: options.socket });
   const stop = new AbortController();
   options.signal?.addEventListener("abort", () => stop.abort(), { once: true });
   const release = listenForQuit(input, tty, () => stop.abort());
+  // `status --watch | head -3`: the reader is gone, stop drawing.
+  onClosedOutput(output, () => stop.abort());
   if (tty) output.write(`${ESC}?1049h${ESC}?25l`);
   let client: ToolpoolClient | undefined;
   const probe = new Probe();

@@ -3,7 +3,7 @@
  * from the protocol definitions. Plain node:net, so it works from Node and Bun alike.
  */
 import { connect as netConnect, type Socket } from "node:net";
-import { defaultSocketPath } from "../protocol/default-socket.ts";
+import { locateDaemon } from "./socket-discovery.ts";
 import { LineFramer } from "../protocol/line-framer.ts";
 import type { JsonRpcErrorObject, RequestId } from "../protocol/jsonrpc.ts";
 import { MAX_LINE_BYTES } from "../protocol/limits.ts";
@@ -64,7 +64,11 @@ export class ToolpoolClient {
   #nextId = 1;
   #closed = false;
 
-  private constructor(private readonly socket: Socket) {
+  private constructor(
+    private readonly socket: Socket,
+    /** The socket this client is connected to. */
+    readonly socketPath: string,
+  ) {
     const framer = new LineFramer(MAX_LINE_BYTES, {
       line: (line) => this.#receive(line),
       overflow: () => this.#failAll(new Error("daemon sent a line over the size limit")),
@@ -78,8 +82,15 @@ export class ToolpoolClient {
     socket.on("error", () => {});
   }
 
-  /** Without a path: the daemon's default socket ($TOOLPOOL_SOCKET, $XDG_RUNTIME_DIR/toolpool/…). */
-  static connect(socketPath: string = defaultSocketPath(process.env, process.getuid?.()), timeoutMs = 5_000): Promise<ToolpoolClient> {
+  /**
+   * Without a path: the user's daemon, found as the CLI finds it ($TOOLPOOL_SOCKET, the default
+   * socket, then the socket the running daemon recorded; see socket-discovery.ts).
+   */
+  static async connect(socketPath?: string, timeoutMs = 5_000): Promise<ToolpoolClient> {
+    return ToolpoolClient.#connectTo(socketPath ?? (await locateDaemon()).socketPath, timeoutMs);
+  }
+
+  static #connectTo(socketPath: string, timeoutMs: number): Promise<ToolpoolClient> {
     return new Promise((resolve, reject) => {
       const socket = netConnect(socketPath);
       const timer = setTimeout(() => {
@@ -88,7 +99,7 @@ export class ToolpoolClient {
       }, timeoutMs);
       socket.once("connect", () => {
         clearTimeout(timer);
-        resolve(new ToolpoolClient(socket));
+        resolve(new ToolpoolClient(socket, socketPath));
       });
       socket.once("error", (error: NodeJS.ErrnoException) => {
         clearTimeout(timer);

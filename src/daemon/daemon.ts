@@ -20,6 +20,7 @@ import { registerExplainMethod } from "./handlers/explain.ts";
 import { registerAuthMethods } from "./handlers/auth.ts";
 import { registerProjectMethods } from "./handlers/projects.ts";
 import { registerUsageMethods } from "./handlers/usage.ts";
+import { registerSessionsMethod } from "./handlers/sessions.ts";
 import type { Logger } from "../runtime/logger.ts";
 import { ConnectionBudget } from "./connection-budget.ts";
 import { DispatchTurns } from "./dispatch-turns.ts";
@@ -78,6 +79,8 @@ export class Daemon implements SessionBinding, WireFacts {
   readonly #turns = new DispatchTurns();
   #stopping: Promise<void> | undefined;
   #stopped = Promise.withResolvers<void>();
+  /** Sessions opened implicitly for a connection (see sessionFor); dropped when it closes. */
+  readonly #implicit = new WeakSet<Session>();
 
   constructor(options: DaemonOptions) {
     this.info = options.info ?? buildInfo();
@@ -112,6 +115,7 @@ export class Daemon implements SessionBinding, WireFacts {
     registerAuthMethods(this.#dispatcher, this.core);
     registerProjectMethods(this.#dispatcher, this.core);
     registerUsageMethods(this.#dispatcher, () => this.core.usage.service);
+    registerSessionsMethod(this.#dispatcher, this.core);
     if (feature("PREFETCH")) {
       (require("./handlers/prefetch.ts") as typeof import("./handlers/prefetch.ts")).registerPrefetchMethods(this.#dispatcher, this.core, this);
     }
@@ -138,6 +142,7 @@ export class Daemon implements SessionBinding, WireFacts {
     // A connection that never opened a session speaks plain MCP: it sends no transcript, so it
     // gets the proxy view (ToolSearch + ExecuteExtraTool), whose discoveries the session remembers.
     const session = this.core.openImplicitSession(connection.id);
+    this.#implicit.add(session);
     this.bind(connection, session);
     return session;
   }
@@ -250,6 +255,10 @@ export class Daemon implements SessionBinding, WireFacts {
           this.#cron?.connectionLeft(conn);
           const session = conn.sessionId ? this.core.sessions.get(conn.sessionId) : undefined;
           if (session) this.core.sessions.detach(session);
+          // A session opened for a connection that never asked for one (`toolpool call`, a plain MCP
+          // client) has an id its client never saw: nobody can resume it, so it goes with the
+          // connection instead of waiting an hour among the detached ones.
+          if (session && session.attached === 0 && this.#implicit.delete(session)) this.core.sessions.discard(session);
         },
       },
       this.logger,

@@ -3,11 +3,13 @@
  * macOS. The formats differ in small ways that matter: VS Code keys servers under `servers` (with
  * `inputs` and an explicit `type`), Windsurf names a remote server's address `serverUrl`, Claude
  * Code's ~/.claude.json holds user servers at the top and per-project servers under `projects`.
+ * The command-line agents: Gemini CLI's settings.json (`mcpServers`; `url` is SSE, `httpUrl`
+ * Streamable HTTP) and Codex CLI's TOML config (`[mcp_servers.NAME]` tables).
  */
 import { homedir } from "node:os";
 import { join } from "node:path";
 
-export const HOST_NAMES = ["claude-desktop", "claude-code", "cursor", "vscode", "windsurf"] as const;
+export const HOST_NAMES = ["claude-desktop", "claude-code", "cursor", "vscode", "windsurf", "gemini-cli", "codex"] as const;
 export type HostName = (typeof HOST_NAMES)[number];
 
 export function isHostName(name: string): name is HostName {
@@ -15,7 +17,7 @@ export function isHostName(name: string): name is HostName {
 }
 
 /** The layout of one file: which key holds the servers, and whether it is JSONC. */
-export type FileFormat = "claude-desktop" | "claude-code-project" | "claude-code-user" | "cursor" | "vscode" | "windsurf";
+export type FileFormat = "claude-desktop" | "claude-code-project" | "claude-code-user" | "cursor" | "vscode" | "windsurf" | "gemini-cli" | "codex";
 
 export interface HostFile {
   host: HostName;
@@ -59,6 +61,11 @@ export function hostFiles(host: HostName, places: HostPlaces): HostFile[] {
       return [file("vscode", join(appData(places), "Code", "User", "mcp.json")), file("vscode", join(places.cwd, ".vscode", "mcp.json"), "project")];
     case "windsurf":
       return [file("windsurf", join(home(places), ".codeium", "windsurf", "mcp_config.json"))];
+    case "gemini-cli":
+      return [file("gemini-cli", join(home(places), ".gemini", "settings.json")), file("gemini-cli", join(places.cwd, ".gemini", "settings.json"), "project")];
+    case "codex":
+      // Codex reads $CODEX_HOME/config.toml, ~/.codex by default.
+      return [file("codex", join(places.env.CODEX_HOME || join(home(places), ".codex"), "config.toml"))];
   }
 }
 
@@ -73,9 +80,27 @@ export function detectFormat(path: string, content: unknown): { host: HostName; 
   const object = typeof content === "object" && content !== null ? (content as Record<string, unknown>) : {};
   if (name === "claude_desktop_config.json") return { host: "claude-desktop", format: "claude-desktop" };
   if (name === "mcp_config.json") return { host: "windsurf", format: "windsurf" };
+  if (name.endsWith(".toml") || "mcp_servers" in object) return { host: "codex", format: "codex" };
+  if (path.includes("/.gemini/")) return { host: "gemini-cli", format: "gemini-cli" };
   if (name === ".claude.json" || ("projects" in object && !("servers" in object))) return { host: "claude-code", format: "claude-code-user" };
   if (path.includes("/.cursor/")) return { host: "cursor", format: "cursor" };
   if ("servers" in object && !("mcpServers" in object)) return { host: "vscode", format: "vscode" };
   if (path.includes("/.vscode/") || path.includes("/Code/User/")) return { host: "vscode", format: "vscode" };
   return { host: "claude-code", format: "claude-code-project" };
+}
+
+/**
+ * Files a host may also use that `hostFiles` does not read: with XDG_CONFIG_HOME pointing away from
+ * ~/.config, a desktop app started without that variable (from a launcher, a service) keeps its
+ * config under ~/.config. `config import` names these when they exist, instead of skipping them in
+ * silence; the user imports one by naming it.
+ */
+export function otherHostFiles(places: HostPlaces): HostFile[] {
+  if (places.platform === "darwin" || !places.env.XDG_CONFIG_HOME) return [];
+  const plain = join(home(places), ".config");
+  if (places.env.XDG_CONFIG_HOME.replace(/\/+$/, "") === plain) return [];
+  return [
+    { host: "claude-desktop", format: "claude-desktop", path: join(plain, "Claude", "claude_desktop_config.json"), scope: "user" },
+    { host: "vscode", format: "vscode", path: join(plain, "Code", "User", "mcp.json"), scope: "user" },
+  ];
 }

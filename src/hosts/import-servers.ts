@@ -9,6 +9,7 @@ import { dirname, resolve } from "node:path";
 import { JsonTextError, parseJsonText } from "../config/json-text.ts";
 import { RESERVED_SERVER_NAME } from "../config/schema.ts";
 import { jsonShapeProblem } from "../protocol/line-framer.ts";
+import { agentEntry } from "./agent-formats.ts";
 import { convertServer, isToolpoolBridge, toolpoolName } from "./convert-server.ts";
 import { detectFormat, type FileFormat, type HostFile, type HostName, type HostPlaces } from "./host-files.ts";
 
@@ -57,12 +58,15 @@ export function readHostFile(path: string, format?: FileFormat): { format: FileF
   let content: unknown;
   try {
     const text = readFileSync(path, "utf8");
-    // Before any parser: a 100,000-deep file would overflow the stack of the native one and of
-    // every recursive step after it (conversion, comparison, writing back).
-    const shape = jsonShapeProblem(text, MAX_HOST_FILE_DEPTH, MAX_HOST_FILE_MEMBERS);
-    if (shape) throw new HostFileError(`${path} holds ${shape}; a host's MCP config never does, so it was not read`);
-    // Plain JSON (every host but the editors' JSONC) takes the fast native parser.
-    content = parseFast(text) ?? parseJsonText(text, { comments: true });
+    if (format === "codex" || (format === undefined && path.endsWith(".toml"))) content = parseToml(text, path);
+    else {
+      // Before any parser: a 100,000-deep file would overflow the stack of the native one and of
+      // every recursive step after it (conversion, comparison, writing back).
+      const shape = jsonShapeProblem(text, MAX_HOST_FILE_DEPTH, MAX_HOST_FILE_MEMBERS);
+      if (shape) throw new HostFileError(`${path} holds ${shape}; a host's MCP config never does, so it was not read`);
+      // Plain JSON (every host but the editors' JSONC) takes the fast native parser.
+      content = parseFast(text) ?? parseJsonText(text, { comments: true });
+    }
   } catch (error) {
     if (error instanceof HostFileError) throw error;
     if (error instanceof JsonTextError) throw new HostFileError(`${path} is not valid JSON: ${error.message}`);
@@ -71,6 +75,14 @@ export function readHostFile(path: string, format?: FileFormat): { format: FileF
   if (typeof content !== "object" || content === null || Array.isArray(content)) throw new HostFileError(`${path} does not hold a JSON object`);
   const detected = format ? { format, host: hostOfFormat(format) } : detectFormat(path, content);
   return { ...detected, content: content as Record<string, unknown> };
+}
+
+function parseToml(text: string, path: string): unknown {
+  try {
+    return Bun.TOML.parse(text);
+  } catch (error) {
+    throw new HostFileError(`${path} is not valid TOML: ${(error as Error).message}`);
+  }
 }
 
 function parseFast(text: string): unknown {
@@ -89,6 +101,7 @@ function hostOfFormat(format: FileFormat): HostName {
 export function serverEntries(format: FileFormat, content: Record<string, unknown>, cwd: string): { entries: [string, unknown][]; notes: string[] } {
   const record = (value: unknown) => (typeof value === "object" && value !== null && !Array.isArray(value) ? Object.entries(value as object) : []);
   if (format === "vscode") return { entries: record(content.servers), notes: [] };
+  if (format === "codex") return { entries: record(content.mcp_servers), notes: [] };
   if (format !== "claude-code-user") return { entries: record(content.mcpServers), notes: [] };
   const entries = record(content.mcpServers);
   const projects = typeof content.projects === "object" && content.projects !== null ? (content.projects as Record<string, unknown>) : {};
@@ -143,7 +156,7 @@ export function importFiles(files: readonly HostFile[], places: HostPlaces, skip
         result.notes.push(`${file.path}: ${hostName}: this is toolpool's own bridge (toolpool mcp); not imported`);
         continue;
       }
-      const converted = convertServer(hostName, raw, { format, home, inputs, ...(projectDir && { projectDir }) });
+      const converted = convertServer(hostName, agentEntry(format, raw), { format, home, inputs, ...(projectDir && { projectDir }) });
       for (const note of converted.notes) result.notes.push(`${file.path}: ${note}`);
       if (!converted.config) continue;
       const name = place(result, toolpoolName(hostName), converted.config, host, file.path);

@@ -13,6 +13,11 @@ export interface WriteOutcome {
 }
 
 export function writeJsonFile(path: string, value: unknown, now: Date = new Date()): WriteOutcome {
+  return writeTextFile(path, `${JSON.stringify(value, null, 2)}\n`, now);
+}
+
+/** The same for a file that is not JSON (Codex's TOML): the text as given. */
+export function writeTextFile(path: string, text: string, now: Date = new Date()): WriteOutcome {
   let mode = 0o600;
   let backup: string | undefined;
   try {
@@ -26,7 +31,7 @@ export function writeJsonFile(path: string, value: unknown, now: Date = new Date
   mkdirSync(dirname(path), { recursive: true });
   const temporary = `${path}.toolpool-${process.pid}.tmp`;
   try {
-    writeFileSync(temporary, `${JSON.stringify(value, null, 2)}\n`, { mode });
+    writeFileSync(temporary, text, { mode });
     renameSync(temporary, path);
   } catch (error) {
     rmSync(temporary, { force: true });

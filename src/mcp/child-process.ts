@@ -23,6 +23,8 @@ export interface ChildHandle {
 }
 
 export interface SpawnRequest {
+  /** The server's name in the config (what the crash-cleanup record and its log line call it). */
+  name?: string;
   command: string;
   args: readonly string[];
   env: Readonly<Record<string, string | undefined>>;

@@ -18,6 +18,9 @@ const DEMO_SERVERS = [
   { name: "sequential-thinking", bin: "mcp-server-sequential-thinking", args: [] },
 ] as const;
 
+/** The demo servers' names (a config server of one of these names is used instead of the demo's). */
+export const DEMO_SERVER_NAMES: readonly string[] = DEMO_SERVERS.map((server) => server.name);
+
 export interface DemoSetup {
   specs: StdioServerSpec[];
   /** The temp dir the filesystem server is rooted in (memory's file lives there too). */

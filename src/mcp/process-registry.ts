@@ -168,7 +168,8 @@ export function recordingSpawn(spawn: SpawnProcess, registry: ProcessRegistry): 
   return (request) => {
     const child = spawn(request);
     if (processFacts(child.pid)?.ppid === process.pid) {
-      registry.add(basename(request.command), child.pid);
+      // By its config name: every npx- or node-started server would otherwise be "node".
+      registry.add(request.name ?? basename(request.command), child.pid);
       void child.exited.then(() => registry.remove(child.pid));
     }
     return child;

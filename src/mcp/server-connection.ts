@@ -150,6 +150,7 @@ export const connectServer: Connector = async (spec, deps) => {
 function createTransport(spec: ServerSpec, deps: ConnectDeps, authFetch: FetchLike | undefined): Transport {
   if (spec.transport === "stdio") {
     return new StdioProcessTransport({
+      name: spec.name,
       command: spec.command,
       args: spec.args,
       env: { ...deps.baseEnv, ...spec.env },

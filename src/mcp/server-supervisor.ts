@@ -358,7 +358,11 @@ export class ServerSupervisor {
       this.#setState("parked", `${reason} — parked after ${verdict.failures} failures in a row; run \`toolpool servers restart ${this.spec.name}\` once it is fixed`);
       return;
     }
-    this.deps.logger.warn("MCP server failed", { server: this.spec.name, reason, retryInMs: verdict.delayMs, failures: verdict.failures });
+    // The first failure in a row is a warning; the retries after it are debug lines until the server
+    // connects or is parked (an error): a broken server makes two lines, not one per retry.
+    const fields = { server: this.spec.name, reason, retryInMs: verdict.delayMs, failures: verdict.failures };
+    if (verdict.failures <= 1) this.deps.logger.warn("MCP server failed", { ...fields, note: "retrying with backoff; later failures are logged at debug until it connects or is parked" });
+    else this.deps.logger.debug("MCP server failed again", fields);
     const handle = this.deps.timers.setTimeout(() => {
       this.#retry = undefined;
       this.#restarts++;

@@ -16,6 +16,8 @@ import { delay, type Timers } from "./timers.ts";
 const STDOUT_DRAIN_MS = 100;
 
 export interface StdioTransportOptions {
+  /** The server's config name, passed to spawn. */
+  name?: string;
   command: string;
   args: readonly string[];
   env: Readonly<Record<string, string | undefined>>;
@@ -49,9 +51,9 @@ export class StdioProcessTransport implements Transport {
 
   async start(): Promise<void> {
     if (this.#child) throw new Error("StdioProcessTransport already started");
-    const { command, args, env, cwd } = this.options;
+    const { name, command, args, env, cwd } = this.options;
     try {
-      this.#child = this.options.spawn({ command, args, env, ...(cwd !== undefined && { cwd }) });
+      this.#child = this.options.spawn({ ...(name !== undefined && { name }), command, args, env, ...(cwd !== undefined && { cwd }) });
     } catch (error) {
       throw new Error(`cannot start ${JSON.stringify(command)}: ${(error as Error).message}`);
     }

@@ -37,4 +37,5 @@ export const Method = {
   ProjectsRescan: "toolpool/projects/rescan",
   Stats: "toolpool/stats",
   HistoryClear: "toolpool/history/clear",
+  Sessions: "toolpool/sessions",
 } as const;

@@ -52,11 +52,13 @@ import {
   type StatusResult,
   type ToolsResult,
 } from "./methods.ts";
+import type { SessionsResult } from "./sessions-result.ts";
 
 /** Params schemas by method; the result types ride along in `MethodResults`. */
 export const METHOD_PARAMS = {
   [Method.Initialize]: initializeParams,
   [Method.Ping]: emptyParams,
+  [Method.Sessions]: emptyParams,
   [Method.ToolsList]: mcpToolsListParams,
   [Method.ToolsCall]: mcpToolsCallParams,
   [Method.ServerDiscover]: emptyParams,
@@ -103,6 +105,7 @@ export interface MethodResults {
   [Method.TurnStarted]: { started: boolean };
   [Method.Prefetch]: PrefetchResult;
   [Method.Status]: StatusResult;
+  [Method.Sessions]: SessionsResult;
   [Method.Tools]: ToolsResult;
   [Method.Servers]: ServersResult;
   [Method.ServerLogs]: ServerLogsResult;

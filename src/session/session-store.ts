@@ -41,6 +41,11 @@ export class SessionStore {
     this.#evict();
   }
 
+  /** Forgets a session nobody can come back to (not an eviction: nothing is logged). */
+  discard(session: Session): void {
+    this.#sessions.delete(session.id);
+  }
+
   counts(): { active: number; detached: number } {
     let active = 0;
     for (const session of this.#sessions.values()) if (session.attached > 0) active++;

@@ -17,6 +17,9 @@ import type { UsageSession } from "./usage-recorder.ts";
 import type { UsageService } from "./usage-service.ts";
 import type { WorkspacePrior } from "./workspace-prior.ts";
 
+/** What calls of names that are no tool are counted as in the usage history. */
+export const UNKNOWN_TOOL_LABEL = "(no such tool)";
+
 /** `toolpool status --watch` measures tokens with its own session; that is not use. */
 export const UNRECORDED_CLIENT_NAME = "toolpool status --watch";
 /** A prefetch adds at most this many tools because they often followed the last call. */
@@ -109,13 +112,16 @@ export class DaemonUsage<S extends UsageSessionView = UsageSessionView> {
       const result = await run();
       const target = name === EXECUTE_EXTRA_TOOL_NAME && isObject(input) && typeof input.tool_name === "string" ? input.tool_name : name;
       const tool: Tool | undefined = this.#deps.pool().get(target);
+      const known = tool !== undefined || name === TOOL_SEARCH_TOOL_NAME;
       this.service.call({
         ...this.of(session),
-        tool: tool?.name ?? target,
+        // A name that is no tool (`get-sum` for `mcp__everything__get-sum`, a made-up mcp__ name) is
+        // counted under one label: `toolpool stats` lists tools, not every string a model typed.
+        tool: known ? (tool?.name ?? target) : UNKNOWN_TOOL_LABEL,
         ...(tool?.mcpInfo && { server: tool.mcpInfo.server }),
         durationMs: this.#elapsed() - started,
         ...callOutcome(result),
-        known: tool !== undefined || name === TOOL_SEARCH_TOOL_NAME,
+        known,
       });
       return result;
     };

@@ -25,3 +25,20 @@ test("explain's text form: the summary, one marked line per decision, and the tw
     ].join("\n"),
   );
 });
+
+test("a misspelt mcp__ name keeps its did-you-mean in the text (the server step speaks first in the summary)", () => {
+  const text = formatExplanation({
+    name: "mcp__fx__ecko",
+    inToolsArray: false,
+    callable: false,
+    summary: 'no tool named "mcp__fx__ecko"',
+    decisions: [{ step: "pool", verdict: "blocked", reason: 'no tool named "mcp__fx__ecko" is in the pool' }],
+    didYouMean: ["mcp__fx__echo"],
+  });
+  expect(text.split("\n").slice(-2)).toEqual(["  did you mean: mcp__fx__echo?", "  in the tools array: no; callable: no"]);
+});
+
+test("without --session the header says the answer is for a new session with the daemon's defaults", () => {
+  const text = formatExplanation({ name: "Read", tool: "Read", session: "s9", inToolsArray: true, callable: true, summary: "Read is sent in full", decisions: [] }, true);
+  expect(text.split("\n")[0]).toBe("Read (a new session with the daemon's defaults): Read is sent in full");
+});

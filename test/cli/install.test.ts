@@ -73,4 +73,26 @@ describe("toolpool install (in process)", () => {
     expect(await uninstallCommand({ ...io, env })).toBe(0);
     expect(lines).toEqual([`removed ${target}`, `note: the background service (${unit}) runs that binary: run toolpool service uninstall (or install it again from another binary)`]);
   });
+
+  test("uninstall warns about, and lists, the MCP host entries that still run the removed binary", async () => {
+    const { home, lines, io } = setup();
+    const env = { HOME: home, XDG_CONFIG_HOME: join(home, ".config"), PATH: "/usr/bin" };
+    await installCommand({ ...io, env });
+    const target = join(home, ".local", "bin", "toolpool");
+    const desktop = join(home, ".config", "Claude", "claude_desktop_config.json");
+    mkdirSync(join(desktop, ".."), { recursive: true });
+    writeFileSync(desktop, JSON.stringify({ mcpServers: { toolpool: { command: target, args: ["mcp"] }, other: { command: "npx", args: ["x"] } } }));
+    mkdirSync(join(home, ".config", "Code", "User"), { recursive: true });
+    writeFileSync(join(home, ".config", "Code", "User", "mcp.json"), JSON.stringify({ servers: { toolpool: { type: "stdio", command: target, args: ["mcp"] } } }));
+    // Another binary's entry is not this uninstall's business.
+    writeFileSync(join(home, ".claude.json"), JSON.stringify({ mcpServers: { toolpool: { command: "/opt/other/toolpool", args: ["mcp"] } } }));
+    lines.length = 0;
+    expect(await uninstallCommand({ ...io, env })).toBe(0);
+    expect(lines).toEqual([
+      `removed ${target}`,
+      "warning: 2 MCP host entries still run that binary and will fail until you remove them (toolpool host remove NAME, from another toolpool) or install again:",
+      `  claude-desktop: "toolpool" in ${desktop}`,
+      `  vscode: "toolpool" in ${join(home, ".config", "Code", "User", "mcp.json")}`,
+    ]);
+  });
 });

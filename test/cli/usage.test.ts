@@ -59,7 +59,8 @@ describe("per-command usage", () => {
     } finally {
       process.stderr.write = write;
     }
-    expect(errors[0]!.split("\n")[0]).toBe('toolpool: unknown command "stauts" (did you mean "status"?)');
+    // The suggestion and one line, not the whole command list.
+    expect(errors).toEqual(['toolpool: unknown command "stauts" (did you mean "status"?); `toolpool help` lists the commands\n']);
   });
 });
 

@@ -49,4 +49,13 @@ describe("toolpool/stats and toolpool/history/clear over the socket", () => {
     expect(stats.calls.errors).toBe(1);
     expect(stats.calls.tools.map((tool) => [tool.name, tool.count, tool.errors])).toEqual([["Echo", 6, 1]]);
   });
+
+  test("calls of names that are no tool are counted under one label, not listed as tools", async () => {
+    await using harness = await startTestDaemon({ builtins: [echoTool] });
+    using client = await RawClient.open(harness.socketPath);
+    await client.request("toolpool/call", { name: "Echo", input: { text: "x" } });
+    for (const name of ["get-sum", "mcp__nosuch__tool", "echo"]) await client.request("toolpool/call", { name, input: {} });
+    const stats = (await client.request("toolpool/stats", { sinceMs: 3_600_000 })).result as { calls: { tools: { name: string; count: number }[] } };
+    expect(stats.calls.tools.map((tool) => [tool.name, tool.count])).toEqual([["(no such tool)", 3], ["Echo", 1]]);
+  });
 });

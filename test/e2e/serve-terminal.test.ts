@@ -36,3 +36,14 @@ test.skipIf(scriptPath === null)("in a terminal serve prints the friendly lines 
   expect(json).toContain("listening on");
   expect(json).toContain('"message":"listening"');
 });
+
+test.skipIf(scriptPath === null)("serve says which config it read; with --demo it says which demo servers the config's own replace", async () => {
+  const dir = tempSocketDir();
+  const config = join(dir, "config.json");
+  await Bun.write(config, JSON.stringify({ mcpServers: { memory: { command: "sleep", args: ["1000"], disabled: true } } }));
+  const text = (await serveInTerminal(["--config", config, "--demo"])).replaceAll("\r", "");
+  expect(text).toContain(`  config: ${config}\n`);
+  expect(text).toContain("  demo: the reference MCP servers except memory (your config's server of that name is used instead)\n");
+  const none = (await serveInTerminal([])).replaceAll("\r", "");
+  expect(none).toMatch(/ {2}config: (none found at .* — built-in defaults|\/.*config\.json)\n/);
+});

@@ -1,19 +1,27 @@
-import { describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, realpathSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { ToolpoolClient } from "../../src/client/client.ts";
 import type { StatsResult } from "../../src/protocol/stats-result.ts";
 import { tempSocketDir } from "../helpers/daemon-harness.ts";
 import { runBinary, startBinaryDaemon } from "../helpers/binary.ts";
 
+/** Every temp dir a test here makes (state, workspaces, socket dirs) goes when the file is done. */
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
 /** A fresh state dir (the usage history lives there) and two workspaces. */
 function fixture() {
   const root = realpathSync(mkdtempSync("/tmp/tp-usage-"));
+  const socketPath = join(tempSocketDir(), "u.sock");
+  made.push(root, dirname(socketPath));
   const workspaces = [join(root, "alpha"), join(root, "beta")];
   for (const workspace of workspaces) mkdirSync(workspace);
   writeFileSync(join(workspaces[1]!, "notes.txt"), "hello\n");
   const env = { XDG_STATE_HOME: join(root, "state") };
-  return { root, workspaces: workspaces as [string, string], env, socketPath: join(tempSocketDir(), "u.sock") };
+  return { root, workspaces: workspaces as [string, string], env, socketPath };
 }
 
 /** The scripted workload: every count below follows from it. */

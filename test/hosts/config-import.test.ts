@@ -174,10 +174,10 @@ describe("config import with no FILE reads each host's default places", () => {
     expect(result.notes[0]).toBe(`skipped ${join(home, ".claude.json")}: ${join(home, ".claude.json")} is not valid JSON: line 1, column 17: expected a quoted key or }, found the end of the text`);
   });
 
-  test("nothing found: says where it looked, exit 0", async () => {
+  test("nothing found: says where it looked, exit 1", async () => {
     const home = mkdtempSync(join(tmpdir(), "toolpool-test-home-"));
     const result = await importJson([], { env: { HOME: home }, cwd: home, platform: "linux" });
-    expect({ code: result.code, mcpServers: result.mcpServers }).toEqual({ code: 0, mcpServers: {} });
+    expect({ code: result.code, mcpServers: result.mcpServers }).toEqual({ code: 1, mcpServers: {} });
     expect(result.err[0]).toStartWith(`toolpool config import: no MCP host config found; looked in:\n  ${home}/.config/Claude/claude_desktop_config.json`);
   });
 });
@@ -240,6 +240,31 @@ describe("config import --write", () => {
     const code = await configCommand(["import", join(FIXTURES, "claude-code/.mcp.json")], { json: false, write: true, config: configPath, out: () => {}, err: (text) => err.push(text), places });
     expect({ code, text: readFileSync(configPath, "utf8") }).toEqual({ code: 5, text: "{ broken" });
     expect(err.at(-1)).toStartWith(`toolpool config import: not written: config ${configPath} is not valid JSON: line 1, column 3`);
+  });
+
+  test("a Claude Desktop file under ~/.config while XDG_CONFIG_HOME points elsewhere is named, not skipped in silence (and nothing read: exit 1)", async () => {
+    const home = mkdtempSync(join(tmpdir(), "toolpool-test-home-"));
+    const xdg = join(home, "xdg");
+    mkdirSync(join(home, ".config", "Claude"), { recursive: true });
+    mkdirSync(xdg);
+    const stray = join(home, ".config", "Claude", "claude_desktop_config.json");
+    cpSync(join(FIXTURES, "claude-desktop/claude_desktop_config.json"), stray);
+    const result = await importJson([], { env: { HOME: home, XDG_CONFIG_HOME: xdg }, cwd: home, platform: "linux" });
+    expect({ code: result.code, notes: result.notes }).toEqual({
+      code: 1,
+      notes: [`not read: ${stray} (claude-desktop, under ~/.config while XDG_CONFIG_HOME is ${xdg}); to import it: toolpool config import ${stray}`],
+    });
+    expect(result.err[0]).toContain(`looked in:\n  ${xdg}/Claude/claude_desktop_config.json`);
+    // Named, it is read.
+    const named = await importJson([stray], { env: { HOME: home, XDG_CONFIG_HOME: xdg }, cwd: home, platform: "linux" });
+    expect({ code: named.code, servers: Object.keys(named.mcpServers).length > 0 }).toEqual({ code: 0, servers: true });
+  });
+
+  test("files read but no server in them: exit 1", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "toolpool-test-empty-"));
+    writeFileSync(join(dir, "claude_desktop_config.json"), JSON.stringify({ mcpServers: {} }));
+    const result = await importJson([join(dir, "claude_desktop_config.json")], { env: { HOME: dir }, cwd: dir, platform: "linux" });
+    expect({ code: result.code, mcpServers: result.mcpServers }).toEqual({ code: 1, mcpServers: {} });
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { configCommand } from "../../src/cli/config-command.ts";
@@ -110,5 +110,45 @@ describe("toolpool host add / remove", () => {
     const { run } = setup();
     await expect(run(["add", "emacs"])).rejects.toThrow('unknown host "emacs"; hosts: claude-desktop, claude-code, cursor, vscode, windsurf');
     await expect(run(["add"])).rejects.toThrow("usage: toolpool host add NAME");
+  });
+
+  test("host add --move then host remove gives the host its servers back (from what was moved, not backups); the record is gone after", async () => {
+    const { home, places, lines, run } = setup();
+    const file = join(home, ".config", "Claude", "claude_desktop_config.json");
+    mkdirSync(join(file, ".."), { recursive: true });
+    cpSync(join(FIXTURES, "claude-desktop/claude_desktop_config.json"), file);
+    const before = JSON.parse(readFileSync(file, "utf8"));
+    expect(await configCommand(["import", file], { json: false, write: true, out: () => {}, err: () => {}, places })).toBe(0);
+    expect(await run(["add", "claude-desktop"], { move: true })).toBe(0);
+    expect(Object.keys(JSON.parse(readFileSync(file, "utf8")).mcpServers)).toEqual(["toolpool"]);
+    // Backups are not what restores them: delete them all.
+    for (const name of readdirSync(join(file, ".."))) if (name.includes(".bak-")) rmSync(join(file, "..", name));
+    lines.length = 0;
+    expect(await run(["remove", "claude-desktop"])).toBe(0);
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual(before);
+    expect(lines[1]).toBe("  put back (an earlier --move had taken them out): filesystem, github, brave search");
+    expect(existsSync(join(home, ".local", "state", "toolpool", "moved-servers.json"))).toBe(false);
+  });
+
+  test("claude-code: project servers a --move took are put back in their project; a name the host uses again is left as it is", async () => {
+    const { home, lines } = setup();
+    const file = join(home, ".claude.json");
+    cpSync(join(FIXTURES, "claude-code/.claude.json"), file);
+    const before = JSON.parse(readFileSync(file, "utf8"));
+    const places = { env: { HOME: home, XDG_CONFIG_HOME: join(home, ".config") }, cwd: "/work/app", platform: "linux" as const };
+    const host = (args: string[], move = false) => hostCommand(args, { json: false, move, out: (text) => lines.push(text), err: (text) => lines.push(text), places, binary: BINARY });
+    expect(await configCommand(["import", file], { json: false, write: true, out: () => {}, err: () => {}, places })).toBe(0);
+    expect(await host(["add", "claude-code"], true)).toBe(0);
+    const moved = JSON.parse(readFileSync(file, "utf8"));
+    expect(statSync(join(home, ".local", "state", "toolpool", "moved-servers.json")).mode & 0o777).toBe(0o600);
+    // The user adds a new "memory" server by hand meanwhile: it is kept, the old one is not forced back.
+    moved.mcpServers.memory = { command: "my-memory" };
+    writeFileSync(file, JSON.stringify(moved));
+    lines.length = 0;
+    expect(await host(["remove", "claude-code"])).toBe(0);
+    const after = JSON.parse(readFileSync(file, "utf8"));
+    expect(after.projects).toEqual(before.projects);
+    expect(after.mcpServers.memory).toEqual({ command: "my-memory" });
+    expect(lines).toContain("  note: memory was not put back: the host has a server of that name again");
   });
 });

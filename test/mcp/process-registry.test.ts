@@ -3,7 +3,7 @@
  * (a detached shell leading its own group, with a child in it), forged records.
  */
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync, readdirSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { ProcessRegistry } from "../../src/mcp/process-registry.ts";
 import { silentLogger } from "../../src/runtime/logger.ts";
@@ -60,6 +60,26 @@ describe("ProcessRegistry.reapLeftovers", () => {
       expect([isAlive(leader.pid), isAlive(child)]).toEqual([true, true]);
     } finally {
       process.kill(-leader.pid, "SIGKILL");
+    }
+  });
+});
+
+describe("recordingSpawn", () => {
+  test("records a server by its config name, not by the program that runs it (npx, node)", async () => {
+    const { recordingSpawn } = await import("../../src/mcp/process-registry.ts");
+    const { spawnInProcessGroup } = await import("../../src/mcp/child-process.ts");
+    const dir = tempDir();
+    const registry = new ProcessRegistry(dir, silentLogger);
+    const spawn = recordingSpawn(spawnInProcessGroup, registry);
+    const child = spawn({ name: "memory", command: "sleep", args: ["30"], env: { PATH: process.env.PATH } });
+    try {
+      const file = readdirSync(dir).find((name) => name.endsWith(".json"))!;
+      const record = JSON.parse(readFileSync(join(dir, file), "utf8")) as { groups: { server: string; pid: number }[] };
+      expect(record.groups.map((group) => [group.server, group.pid])).toEqual([["memory", child.pid]]);
+    } finally {
+      process.kill(-child.pid!, "SIGKILL");
+      await child.exited;
+      registry.close();
     }
   });
 });

@@ -6,6 +6,7 @@ import { describe, expect, test } from "bun:test";
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { backoffDelay, DEFAULT_BACKOFF } from "../../src/mcp/backoff.ts";
 import type { Connector, ServerConnection } from "../../src/mcp/server-connection.ts";
+import { createLogger } from "../../src/runtime/logger.ts";
 import { fixtureSpec, ManualTimers, testPool, waitFor } from "./helpers.ts";
 
 class FakeConnection implements ServerConnection {
@@ -74,6 +75,24 @@ describe("supervision with a manual clock", () => {
       reason: "attempt 5 refused — parked after 5 failures in a row; run `toolpool servers restart broken` once it is fixed",
     });
     expect(pool.pendingServers()).toEqual([]);
+  });
+
+  test("a server that keeps failing makes one warning and one error (parked), not a warning per retry", async () => {
+    const timers = new ManualTimers();
+    const script = scriptedConnector(["fail"]);
+    const lines: { level: string; message: string }[] = [];
+    const logger = createLogger("info", (line, level) => lines.push({ level, message: (JSON.parse(line) as { message: string }).message }), { format: "json" });
+    await using pool = testPool([fixtureSpec("broken")], { timers, connector: script.connector, backoff: DEFAULT_BACKOFF, logger });
+    pool.start();
+    for (let attempt = 1; attempt <= 4; attempt++) {
+      await waitFor(() => pool.server("broken")?.state === "failed" && timers.pendingCount === 1, `failure ${attempt}`);
+      timers.fireNext();
+    }
+    await waitFor(() => pool.server("broken")?.state === "parked", "parked");
+    expect(lines.filter((line) => line.level === "warn" || line.level === "error")).toEqual([
+      { level: "warn", message: "MCP server failed" },
+      { level: "error", message: "MCP server parked" },
+    ]);
   });
 
   test("restart un-parks; a connection that stayed up long enough starts the failure count over", async () => {

@@ -31,11 +31,15 @@ export function registerHarnessMethods(dispatcher: Dispatcher, core: HarnessCore
     (params, { connection }): SessionResult => {
       // Refused before anything changes: a broken schema must not open (or alter) a session.
       if (params.outputSchema) checkOutputSchema(params.outputSchema, core.sessionToolDeps().compiler);
+      // A connection re-sending its own session (a bridge naming its host after initialize) updates
+      // it: that is not another "session opened".
+      const update = params.sessionId !== undefined && connection.sessionId === params.sessionId;
       const { session, resumed } = core.openSession(params, connection.id);
       // Before binding: the delivery that binding starts must already see it.
       connection.cronAcks = params.cronAcks ?? connection.cronAcks;
       wire.bind(connection, session);
-      core.logger.info("session opened", { session: session.id, resumed, model: session.settings.model });
+      if (update) core.logger.debug("session updated", { session: session.id, clientName: session.settings.clientName });
+      else core.logger.info("session opened", { session: session.id, resumed, model: session.settings.model });
       return { sessionId: session.id, resumed, settings: { ...session.settings } };
     },
   );

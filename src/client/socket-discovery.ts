@@ -1,0 +1,72 @@
+/**
+ * Which socket a client talks to when none is named. In order: `--socket`, $TOOLPOOL_SOCKET (both
+ * taken as they are: a named socket is never swapped for another), then $XDG_RUNTIME_DIR/toolpool/…
+ * if a daemon answers there, then the socket the user's running daemon recorded (see
+ * daemon-record.ts), then /tmp/toolpool-<uid>/…. So a host that starts `toolpool mcp` with nothing
+ * but HOME and PATH reaches the daemon the service (or a terminal's `serve`) started.
+ *
+ * Without XDG_RUNTIME_DIR the record comes before the /tmp default: the record names the daemon the
+ * user started last, in whatever environment; the /tmp socket is only where a daemon started with
+ * no environment listens (and such a daemon records itself too, so both roads lead to it).
+ */
+import { existsSync } from "node:fs";
+import { connect as netConnect } from "node:net";
+import { dirname, resolve } from "node:path";
+import { defaultSocketPath } from "../protocol/default-socket.ts";
+import { type DaemonRecord, readDaemonRecord, socketIsOurs } from "./daemon-record.ts";
+
+export type SocketSource = "option" | "environment" | "default" | "record";
+
+export interface DaemonLocation {
+  /** Where to connect — or, when nothing answers, where a daemon should be started. */
+  socketPath: string;
+  source: SocketSource;
+  /** A daemon accepted a connection there just now. */
+  answering: boolean;
+  /** The trusted record, when there is one (its config is the user's, also when our env lacks XDG_CONFIG_HOME). */
+  record?: DaemonRecord;
+}
+
+export interface LocateOptions {
+  flag?: string | undefined;
+  env?: NodeJS.ProcessEnv;
+  uid?: number | undefined;
+  /** Whether a daemon accepts a connection on a socket; default: connect and close, 500 ms at most. */
+  answers?: (socketPath: string) => Promise<boolean>;
+}
+
+export async function locateDaemon(options: LocateOptions = {}): Promise<DaemonLocation> {
+  const env = options.env ?? process.env;
+  const uid = "uid" in options ? options.uid : process.getuid?.();
+  const answers = options.answers ?? socketAnswers;
+  if (options.flag) return { socketPath: resolve(options.flag), source: "option", answering: await answers(resolve(options.flag)) };
+  if (env.TOOLPOOL_SOCKET) return { socketPath: resolve(env.TOOLPOOL_SOCKET), source: "environment", answering: await answers(resolve(env.TOOLPOOL_SOCKET)) };
+  const primary = resolve(defaultSocketPath(env, uid));
+  const source: SocketSource = env.XDG_RUNTIME_DIR ? "environment" : "default";
+  const record = readDaemonRecord(env, uid);
+  const withRecord = record ? { record } : {};
+  const recorded = async () => record !== undefined && record.socket !== primary && socketIsOurs(record.socket, uid) && (await answers(record.socket));
+  if (env.XDG_RUNTIME_DIR && (await answers(primary))) return { socketPath: primary, source, answering: true, ...withRecord };
+  if (record && (await recorded())) return { socketPath: record.socket, source: "record", answering: true, record };
+  if (!env.XDG_RUNTIME_DIR && (await answers(primary))) return { socketPath: primary, source, answering: true, ...withRecord };
+  // Nobody answers. Without XDG_RUNTIME_DIR in our environment, a daemon started now goes where the
+  // user's last one listened (if that directory is still there), so the next `serve` of the service
+  // and this one do not end up on two sockets.
+  if (!env.XDG_RUNTIME_DIR && record && existsSync(dirname(record.socket))) return { socketPath: record.socket, source: "record", answering: false, record };
+  return { socketPath: primary, source, answering: false, ...withRecord };
+}
+
+/** A connect-and-close probe: true when something accepts on the socket within `timeoutMs`. */
+export function socketAnswers(socketPath: string, timeoutMs = 500): Promise<boolean> {
+  return new Promise((settle) => {
+    const socket = netConnect(socketPath);
+    const timer = setTimeout(() => finish(false), timeoutMs);
+    const finish = (ok: boolean) => {
+      clearTimeout(timer);
+      socket.destroy();
+      settle(ok);
+    };
+    socket.once("connect", () => finish(true));
+    socket.once("error", () => finish(false));
+  });
+}
