@@ -98,6 +98,11 @@ export class ToolSearchIndex {
     for (const doc of docs) this.add(doc);
   }
 
+  /** Empties the parsed-query cache, so the next query of any text is answered from scratch. */
+  clearQueryCache(): void {
+    this.queryCache.clear();
+  }
+
   query(text: string, options: QueryOptions = {}): QueryResult {
     const maxResults = clampMaxResults(options.maxResults);
     const cached = this.queryCache.get(text);
