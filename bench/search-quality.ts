@@ -7,7 +7,7 @@
  * BM25F, bench/lib/bm25f-peer.ts, and MiniSearch unless --no-minisearch).
  *
  *   bun bench/search-quality.ts [--tools FILE] [--queries FILE] [--rankings OUT.jsonl] [--json]
- *        [--ranking '{"k1":1.5}'] [--half a|b] [--subsets] [--real-rankings OUT.jsonl] [--no-minisearch]
+ *        [--ranking '{"k1":1.5}'] [--half a|b] [--subsets] [--real-rankings OUT.jsonl] [--no-minisearch] [--rounds 5]
  *
  * The JSON also has `realServers`: the same engine over bench/data (the tools/list of 31 popular
  * npm MCP servers and requests written against them), per failure class and style. That set is
@@ -39,6 +39,7 @@ const args = parseArgs(Bun.argv.slice(2), {
   subsets: "flag",
   "real-rankings": "value",
   "no-minisearch": "flag",
+  rounds: "value",
 });
 const evalDir = defaultEvalDir();
 const tools = readJsonl<EvalTool>(args.get("tools") ?? join(evalDir, "tools.jsonl"));
@@ -62,7 +63,7 @@ const engines: TimedEngine[] = [
   { name: "bm25f", query: (text) => peer.query(text, RANKED) },
   ...(mini === undefined ? [] : [{ name: "minisearch", query: (text: string) => mini.query(text, RANKED) }]),
 ];
-const timing = measureLatency(engines, warmUpQueries(tools), queries.map((query) => query.query));
+const timing = measureLatency(engines, warmUpQueries(tools), queries.map((query) => query.query), Number(args.get("rounds") ?? 5));
 const distinctTexts = [...new Set(queries.map((query) => query.query))];
 const rankingOf = (engine: string) => {
   const byText = new Map(distinctTexts.map((text, i) => [text, timing.rankings.get(engine)![i]!]));
@@ -76,6 +77,8 @@ const latencyOf = (engine: string) => {
     coldP50: round(percentile(cold, 50)),
     coldP99: round(percentile(cold, 99)),
     coldMean: round(mean(cold)),
+    firstRoundP50: round(percentile(timing.firstRound.get(engine)!, 50)),
+    firstRoundP99: round(percentile(timing.firstRound.get(engine)!, 99)),
     repeatP50: round(percentile(repeat, 50)),
     repeatP99: round(percentile(repeat, 99)),
   };

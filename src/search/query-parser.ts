@@ -41,7 +41,7 @@ export function parseQuery(query: string): ParsedQuery {
   const servers: string[] = [];
   for (const word of whole.split(/\s+/)) {
     if (word.length === 0) continue;
-    if (REQUIRED.test(word)) {
+    if (word.charCodeAt(0) === 0x2b && REQUIRED.test(word)) {
       required.push(word.slice(1));
       continue;
     }
@@ -57,7 +57,7 @@ export function parseQuery(query: string): ParsedQuery {
 }
 
 function splitMcpWord(word: string): { server: string; tool: string } | undefined {
-  if (!word.toLowerCase().startsWith("mcp__")) return undefined;
+  if (word.length < 5 || (word.charCodeAt(0) | 0x20) !== 0x6d || !word.slice(0, 5).toLowerCase().startsWith("mcp__")) return undefined;
   const rest = word.slice(5);
   const separator = rest.indexOf("__");
   const server = separator < 0 ? rest : rest.slice(0, separator);

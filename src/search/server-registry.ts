@@ -10,6 +10,8 @@ export class ServerRegistry {
   private readonly idByName = new Map<string, number>();
   private readonly names: string[] = [];
   private readonly members: Set<string>[] = [];
+  /** Every prefix of every key (keys are never dropped, ids never reused): bounded by the keys' length. */
+  private readonly keyPrefixes = new Set<string>();
   /** Bumped when a server gains its first tool or loses its last: which names are live changed. */
   liveVersion = 0;
 
@@ -21,6 +23,10 @@ export class ServerRegistry {
   idOfKey(key: string): number | undefined {
     const id = this.idByKey.get(key);
     return id !== undefined && this.members[id]!.size > 0 ? id : undefined;
+  }
+
+  isKeyPrefix(prefix: string): boolean {
+    return this.keyPrefixes.has(prefix);
   }
 
   /** Ids of servers that have tools now. */
@@ -49,6 +55,7 @@ export class ServerRegistry {
     if (id === undefined) {
       id = this.names.length;
       this.idByKey.set(key, id);
+      for (let end = 1; end <= key.length; end++) this.keyPrefixes.add(key.slice(0, end));
       this.names.push(server);
       this.members.push(new Set());
     }

@@ -184,10 +184,10 @@ export class ToolSearchIndex {
 
   /** The servers a longer query names, as membership evidence for the ranker. */
   private mentionIn(cached: CachedQuery): MentionInput | undefined {
-    if (cached.mentions.length === 0) return undefined;
+    if (cached.mentions.words.length === 0) return undefined;
     const version = this.servers.liveVersion;
     if (cached.found?.version !== version) {
-      cached.found = { version, ...findMentions(cached.mentions, (key) => this.servers.idOfKey(key)) };
+      cached.found = { version, ...findMentions(cached.mentions, this.servers, (words) => this.tokenizer.tokenize(words)) };
     }
     if (cached.found.servers.length === 0) return undefined;
     const servers = cached.found.servers;
