@@ -6,7 +6,8 @@ import type { EvalTool } from "./eval-data.ts";
  * The comparison peer: a careful, plain BM25F written the way a fast library would be, and
  * nothing else (no re-rank, no query language). Fields: name (split on case, `_`, `.`, `-`),
  * description, parameter names, parameter descriptions, server. Per (term, tool) the field
- * frequencies are length-normalised, weighted, summed and saturated once at build time, so a
+ * frequencies are length-normalised, weighted, summed and saturated once at build time (two
+ * passes over the tools, so no per-tool term maps are held at once), so a
  * query is one pass over each term's postings (typed arrays) into a reused score array, then a
  * bounded top-k selection. Stems are cached. It shares no code with src/search but the stop-word
  * list, so it cannot inherit the engine's costs.
@@ -31,47 +32,57 @@ export class Bm25fPeer {
   private readonly topScores = new Float32Array(128);
 
   constructor(tools: readonly EvalTool[]) {
-    const fieldTexts = tools.map((tool) => fieldsOf(tool));
-    // Pass 1: term ids, per-field lengths and averages.
+    // Pass 1: the dictionary, per-field lengths and averages, document frequencies.
     const lengths = new Float32Array(tools.length * FIELDS);
     const sums = new Float64Array(FIELDS);
-    const perDoc: Map<number, Float32Array>[] = [];
+    let frequency: Int32Array<ArrayBuffer> = new Int32Array(1024);
+    let lastDoc: Int32Array<ArrayBuffer> = new Int32Array(1024).fill(-1);
     for (let doc = 0; doc < tools.length; doc++) {
-      const counts = new Map<number, Float32Array>();
+      const texts = fieldsOf(tools[doc]!);
       for (let field = 0; field < FIELDS; field++) {
-        const terms = this.terms(fieldTexts[doc]![field]!, true);
+        const terms = this.terms(texts[field]!, true);
         lengths[doc * FIELDS + field] = terms.length;
         sums[field] = sums[field]! + terms.length;
+        if (this.termIds.size > frequency.length) {
+          frequency = grow(frequency, this.termIds.size * 2, 0);
+          lastDoc = grow(lastDoc, this.termIds.size * 2, -1);
+        }
         for (const id of terms) {
-          let row = counts.get(id);
-          if (row === undefined) counts.set(id, (row = new Float32Array(FIELDS)));
-          row[field]!++;
+          if (lastDoc[id] === doc) continue;
+          lastDoc[id] = doc;
+          frequency[id]!++;
         }
       }
-      perDoc.push(counts);
       this.names.push(tools[doc]!.name);
     }
+    const termCount = this.termIds.size;
     const averages = Array.from(sums, (sum) => Math.max(sum / Math.max(tools.length, 1), 1));
-    const frequency = new Int32Array(this.termIds.size);
-    for (const counts of perDoc) for (const id of counts.keys()) frequency[id]!++;
-    this.docs = Array.from(frequency, (n) => new Int32Array(n));
-    this.impacts = Array.from(frequency, (n) => new Float32Array(n));
-    const filled = new Int32Array(this.termIds.size);
-    for (let doc = 0; doc < perDoc.length; doc++) {
-      for (const [id, row] of perDoc[doc]!) {
-        let pseudo = 0;
-        for (let field = 0; field < FIELDS; field++) {
-          if (row[field] === 0) continue;
-          const norm = 1 - B[field]! + (B[field]! * lengths[doc * FIELDS + field]!) / averages[field]!;
-          pseudo += (WEIGHTS[field]! * row[field]!) / norm;
+    this.docs = Array.from(frequency.subarray(0, termCount), (n) => new Int32Array(n));
+    this.impacts = Array.from(frequency.subarray(0, termCount), (n) => new Float32Array(n));
+    // Pass 2: tokenize again and write each (term, tool) impact in place; scratch is per tool.
+    const filled = new Int32Array(termCount);
+    const pseudo = new Float32Array(termCount);
+    const touched: number[] = [];
+    for (let doc = 0; doc < tools.length; doc++) {
+      const texts = fieldsOf(tools[doc]!);
+      for (let field = 0; field < FIELDS; field++) {
+        const norm = 1 - B[field]! + (B[field]! * lengths[doc * FIELDS + field]!) / averages[field]!;
+        const weight = WEIGHTS[field]! / norm;
+        for (const id of this.terms(texts[field]!, false)) {
+          if (pseudo[id] === 0) touched.push(id);
+          pseudo[id] = pseudo[id]! + weight;
         }
+      }
+      for (const id of touched) {
+        const value = pseudo[id]!;
         const at = filled[id]!++;
         this.docs[id]![at] = doc;
-        this.impacts[id]![at] = (pseudo * (K1 + 1)) / (pseudo + K1);
+        this.impacts[id]![at] = (value * (K1 + 1)) / (value + K1);
+        pseudo[id] = 0;
       }
-      perDoc[doc] = undefined as never;
+      touched.length = 0;
     }
-    this.idf = Float32Array.from(frequency, (n) => Math.log(1 + (tools.length - n + 0.5) / (n + 0.5)));
+    this.idf = Float32Array.from(frequency.subarray(0, termCount), (n) => Math.log(1 + (tools.length - n + 0.5) / (n + 0.5)));
     this.scores = new Float32Array(tools.length);
     this.touched = new Int32Array(tools.length);
   }
@@ -134,6 +145,12 @@ export class Bm25fPeer {
     }
     return out;
   }
+}
+
+function grow(array: Int32Array, size: number, fill: number): Int32Array<ArrayBuffer> {
+  const bigger = new Int32Array(size).fill(fill);
+  bigger.set(array);
+  return bigger;
 }
 
 /** name, description, parameter names, parameter descriptions, server (+ its description). */

@@ -6,6 +6,7 @@
  * and a CamelCase spelling ("GitHub" → git, hub) never meets the server field ("github") at all.
  */
 import { squash } from "./document-fields.ts";
+import { KEY_HASH_SEED, keyHash } from "./server-registry.ts";
 
 /** Word windows compared with server names: "Google Calendar", "Azure DevOps Server". */
 const MAX_WINDOW_WORDS = 3;
@@ -24,11 +25,13 @@ export interface MentionWords {
   keys: string[];
 }
 
-/** The server-name keys an index knows, as findMentions needs them. */
+/** The server-name keys an index knows, as findMentions needs them (hashes by server-registry's keyHash). */
 export interface ServerKeys {
   idOfKey(key: string): number | undefined;
-  /** Whether some known key starts with `prefix`: windows that cannot grow into a name stop early. */
-  isKeyPrefix(prefix: string): boolean;
+  /** False when no known key starts with the hashed text: a window that cannot grow into a name stops. */
+  mayPrefixKey(hash: number): boolean;
+  /** False when no known key is the hashed text: no string is built, no exact lookup made. */
+  mayBeKey(hash: number): boolean;
 }
 
 /** What the ranker needs to treat a mention as membership. */
@@ -75,7 +78,8 @@ export function mentionWords(text: string): MentionWords {
 /**
  * The servers a query names: windows of 1–3 words, the longest window at each position that is
  * a server's name, windows never overlapping. A window's key is its words' keys joined (squashing
- * is per character); a window is only grown while its key is the start of some server's key.
+ * is per character); it is hashed as it grows, grown only while the hash may start a server's
+ * key, and looked up exactly only when the hash may be one.
  * `termsOf` tokenizes the words of a window that names a server.
  */
 export function findMentions(
@@ -86,21 +90,25 @@ export function findMentions(
   const { words, keys } = query;
   const found: number[] = [];
   const terms: string[] = [];
-  const windowKeys: string[] = [];
+  /** Per window size (1..MAX_WINDOW_WORDS): 1 when its key may be a server's, and long enough. */
+  const maybe = [0, 0, 0, 0];
   for (let first = 0; first < words.length; ) {
-    windowKeys.length = 0;
-    let key = "";
+    let hash = KEY_HASH_SEED;
+    let length = 0;
+    let sizes = 0;
     for (let size = 1; size <= MAX_WINDOW_WORDS && first + size <= words.length; size++) {
+      const key = keys[first + size - 1]!;
       if (words[first + size - 1]!.length === 0) break;
-      key += keys[first + size - 1]!;
-      windowKeys.push(key);
-      if (!servers.isKeyPrefix(key)) break;
+      for (let i = 0; i < key.length; i++) hash = keyHash(hash, key.charCodeAt(i));
+      length += key.length;
+      maybe[size] = length >= MIN_SERVER_CHARS && servers.mayBeKey(hash) ? 1 : 0;
+      sizes = size;
+      if (!servers.mayPrefixKey(hash)) break;
     }
     let matched = 0;
-    for (let size = windowKeys.length; size >= 1 && matched === 0; size--) {
-      const windowKey = windowKeys[size - 1]!;
-      if (windowKey.length < MIN_SERVER_CHARS) continue;
-      const id = servers.idOfKey(windowKey);
+    for (let size = sizes; size >= 1 && matched === 0; size--) {
+      if (maybe[size] === 0) continue;
+      const id = servers.idOfKey(keys.slice(first, first + size).join(""));
       if (id === undefined) continue;
       if (!found.includes(id)) found.push(id);
       terms.push(...termsOf(words.slice(first, first + size).join(" ")));
