@@ -1,4 +1,5 @@
 import { documentFields } from "./document-fields.ts";
+import { FIELD_COUNT, type FieldTerms } from "./fields.ts";
 import { ensureInt32 } from "./growable.ts";
 import { InvertedIndex } from "./inverted-index.ts";
 import { KeywordRanker } from "./keyword-ranker.ts";
@@ -33,6 +34,8 @@ export class ToolSearchIndex {
   private readonly documents = new Map<string, SearchDocument>();
   private readonly ranker: KeywordRanker;
   private readonly queryCache = new QueryCache(this.tokenizer);
+  /** Reused by every add(): the index copies the terms out. */
+  private readonly fieldScratch: FieldTerms = Array.from({ length: FIELD_COUNT }, () => []);
   /** Server id per slot; a tool without a server gets its own negative id. */
   private serverOfSlot = new Int32Array(64);
 
@@ -59,7 +62,7 @@ export class ToolSearchIndex {
   /** Indexes a tool; a tool already indexed under the same name is replaced. */
   add(doc: SearchDocument): void {
     if (this.documents.has(doc.name)) this.remove(doc.name);
-    const slot = this.index.add(doc.name, documentFields(doc, this.tokenizer));
+    const slot = this.index.add(doc.name, documentFields(doc, this.tokenizer, this.fieldScratch));
     this.serverOfSlot = ensureInt32(this.serverOfSlot, slot + 1);
     this.serverOfSlot[slot] = doc.server === undefined ? -1 - slot : this.servers.addMember(doc.server, doc.name);
     this.lookup.add(doc);
