@@ -163,8 +163,12 @@ export class ToolSearchIndex {
       result.matches = this.mentionedFirst(identifiers, result.matches, maxResults, passes, serverIds);
     }
     if (result.matches.length === 0 && serverIds !== undefined) {
-      result.matches = this.listServers(serverIds, maxResults, passes);
+      const page = parsed.page ?? 1;
+      const listing = this.listServers(serverIds, maxResults, passes, page);
+      result.matches = listing.matches;
       result.listed = true;
+      result.listedTotal = listing.total;
+      result.page = page;
     }
     if (isNameLike(parsed.whole) && (result.matches.length === 0 || NAME_PUNCTUATION.test(parsed.whole))) {
       const suggestions = this.lookup.suggest(parsed.whole);
@@ -241,15 +245,27 @@ export class ToolSearchIndex {
     return [...first, ...rest].slice(0, maxResults);
   }
 
-  private listServers(serverIds: readonly number[], maxResults: number, passes: (name: string) => boolean): SearchMatch[] {
+  /**
+   * Page `page` (1-based, `maxResults` a page) of the servers' tools that pass the filter, in pool
+   * order, and how many pass in all: a listing says honestly how much there is and how to see it.
+   */
+  private listServers(
+    serverIds: readonly number[],
+    maxResults: number,
+    passes: (name: string) => boolean,
+    page: number,
+  ): { matches: SearchMatch[]; total: number } {
     const matches: SearchMatch[] = [];
+    const skip = (page - 1) * maxResults;
+    let total = 0;
     for (const id of serverIds) {
       for (const name of this.servers.membersOf(id)) {
-        if (matches.length >= maxResults) return matches;
-        if (passes(name)) matches.push({ name, score: 0 });
+        if (!passes(name)) continue;
+        if (total >= skip && matches.length < maxResults) matches.push({ name, score: 0 });
+        total++;
       }
     }
-    return matches;
+    return { matches, total };
   }
 }
 

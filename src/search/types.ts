@@ -52,6 +52,9 @@ export interface QueryResult {
   server?: string;
   /** The matches are that server's tools in pool order (the query named only the server, or nothing else matched). */
   listed?: boolean;
+  /** With `listed`: how many of the server's tools pass the filter in all, and which page (of `maxResults` each) this is. */
+  listedTotal?: number;
+  page?: number;
   /** Pool names close to a name-like query (or to a missing `select:` name) that matched nothing exactly. */
   didYouMean?: string[];
   /** Echo of `QueryOptions.pendingServers` when nothing matched and some servers are still connecting. */

@@ -11,7 +11,7 @@ describe("documentFields with reused scratch arrays", () => {
   const docs: SearchDocument[] = [
     { name: "mcp__git__status", server: "git", rawToolName: "git_status_status", description: "Show the working tree status", parameters: [{ name: "repo_path", description: "Repository path", values: ["short", "long"] }] },
     { name: "send_mail", description: "Send an e-mail", aliases: ["mail"] },
-    { name: "mcp__x__noop", server: "x" },
+    { name: "mcp__x__noop", server: "x", description: "" },
   ];
 
   test("each document's fields equal a fresh computation: nothing of the previous document is left over", () => {
@@ -29,7 +29,7 @@ describe("documentFields with reused scratch arrays", () => {
     const tokenizer = new Tokenizer(interner);
     const fields = documentFields(docs[0]!, tokenizer);
     expect(fields[FIELD_ID.name]!.map((id) => interner.terms[id])).toEqual(["statu", "git"]);
-    const doubled = documentFields({ name: "mcp__x__run", server: "x", rawToolName: "go_go_run" }, tokenizer);
+    const doubled = documentFields({ name: "mcp__x__run", server: "x", rawToolName: "go_go_run", description: "" }, tokenizer);
     expect(doubled[FIELD_ID.name]!.map((id) => interner.terms[id])).toEqual(["run", "go", "go"]);
   });
 });
