@@ -5,6 +5,7 @@
 import { firstSentence } from "../assembly/server-summaries.ts";
 import { TOOL_SEARCH_TOOL_NAME } from "../deferral/meta-tools.ts";
 import { loginCommand } from "../protocol/login-command.ts";
+import type { ServerSelection } from "../search/types.ts";
 import type { ToolResult } from "../tool/result.ts";
 import type { Tool } from "../tool/tool.ts";
 
@@ -76,4 +77,10 @@ export function serverListing(
   if (absent.length > 0) structured.pending_mcp_servers = absent;
   if (stale.length > 0) structured.stale_mcp_servers = stale;
   return { content: [{ type: "text", text: [...head, ...notes, ...lines].join("\n") }], isError: false, structuredContent: structured };
+}
+
+/** `select:mcp__<server>`: the server was selected as a unit; says so, and what a full selection left out. */
+export function serverSelectionNote(selection: ServerSelection): string {
+  if (selection.selected === selection.total) return `Selected MCP server ${selection.server} as a whole: its ${selection.total} tool(s).`;
+  return `Selected MCP server ${selection.server} as a whole: ${selection.selected} of its ${selection.total} tools (a selection holds at most 100). List the rest with "mcp__${selection.server} page:${Math.floor(selection.selected / 100) + 1}" and select them by name.`;
 }

@@ -20,7 +20,7 @@ import type { QueryOptions, QueryResult } from "../search/types.ts";
 import { buildTool, NO_PATHS, DEFAULT_MAX_RESULT_SIZE_CHARS } from "../tool/build-tool.ts";
 import type { ContentBlock, ToolResult } from "../tool/result.ts";
 import type { Tool } from "../tool/tool.ts";
-import { loginNote, pendingNote, serverListing } from "./tool-search-notes.ts";
+import { loginNote, pendingNote, serverListing, serverSelectionNote } from "./tool-search-notes.ts";
 import descriptionText from "./tool-search.txt" with { type: "text" };
 import type { AnnouncementStyle } from "../assembly/announcements.ts";
 
@@ -152,6 +152,10 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
   }
 
   const notes = noteLines(query, outcome, result.didYouMean ?? [], pending, cached);
+  if (result.servers !== undefined && result.servers.length > 0) {
+    structured.selected_servers = result.servers;
+    notes.push(...result.servers.map(serverSelectionNote));
+  }
   if (loginFound.length > 0) notes.push(loginNote(loginFound));
   if (result.kind === "discover") return render(outcome.loaded, notes, structured, { schema: true, discovered: false });
   if (deps.delivery === "native") return nativeResult(outcome.loaded, notes, structured);

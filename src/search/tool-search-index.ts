@@ -11,7 +11,7 @@ import { rankingOptions, type RankingOptions } from "./ranking-options.ts";
 import { findMentions, mentionInput, type MentionInput } from "./server-mention.ts";
 import { ServerRegistry } from "./server-registry.ts";
 import { Tokenizer } from "./tokenizer.ts";
-import type { QueryOptions, QueryResult, SearchDocument, SearchMatch } from "./types.ts";
+import type { QueryOptions, QueryResult, SearchDocument, SearchMatch, ServerSelection } from "./types.ts";
 
 export const DEFAULT_MAX_RESULTS = 5;
 export const MAX_RESULTS_LIMIT = 100;
@@ -123,8 +123,22 @@ export class ToolSearchIndex {
     const found: string[] = [];
     const missing: string[] = [];
     const didYouMean = new Set<string>();
+    const servers: ServerSelection[] = [];
     for (const name of requested) {
       const resolved = this.lookup.resolve(name);
+      const server = resolved.length === 0 ? this.selectedServer(name) : undefined;
+      if (server !== undefined) {
+        // A server selected as a unit: its tools in pool order, as many as fit in one selection.
+        const members = [...this.servers.membersOf(server)];
+        let selected = 0;
+        for (const member of members) {
+          if (found.length >= MAX_RESULTS_LIMIT) break;
+          if (!found.includes(member)) found.push(member);
+          selected++;
+        }
+        servers.push({ server: this.servers.nameOf(server), total: members.length, selected });
+        continue;
+      }
       if (resolved.length === 0) {
         missing.push(name);
         for (const suggestion of this.lookup.suggest(name)) didYouMean.add(suggestion);
@@ -133,7 +147,16 @@ export class ToolSearchIndex {
     }
     const result: QueryResult = { kind: "select", matches: found.map((name) => ({ name, score: 1 })), found, missing };
     if (didYouMean.size > 0) result.didYouMean = [...didYouMean];
+    if (servers.length > 0) result.servers = servers;
     return result;
+  }
+
+  /** `mcp__<server>` (or `mcp__<server>__`) naming a server with tools, in a `select:`. */
+  private selectedServer(name: string): number | undefined {
+    if (name.length <= 5 || name.slice(0, 5).toLowerCase() !== "mcp__") return undefined;
+    const rest = name.slice(5).replace(/__$/, "");
+    if (rest.length === 0 || rest.includes("__")) return undefined;
+    return this.servers.idOf(rest);
   }
 
   private search(

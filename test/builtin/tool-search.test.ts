@@ -173,6 +173,30 @@ describe("ToolSearch (proxy)", () => {
     expect(resultText(past)).toBe('MCP server gitlab has 118 deferred tool(s) on 2 page(s); page 3 is past the last. Query "mcp__gitlab" for the first page.');
   });
 
+  test("select:mcp__<server> loads the server as a unit; past 100 tools it says how many and where the rest are", async () => {
+    const small = await search("select:mcp__github");
+    expect(small.structuredContent).toMatchObject({
+      kind: "select",
+      matches: ["mcp__github__create_issue", "mcp__github__get_issue"],
+      selected_servers: [{ server: "github", total: 2, selected: 2 }],
+    });
+    expect(resultText(small)).toContain("Selected MCP server github as a whole: its 2 tool(s).");
+    expect(discoveredBy(small)).toEqual(["mcp__github__create_issue", "mcp__github__get_issue"]);
+    const names = Array.from({ length: 118 }, (_, i) => `tool_${String(i).padStart(3, "0")}`);
+    const bigPool = samplePool({ mcpTools: names.map((name) => mcp("gitlab", name, { description: `Does ${name}.` })) });
+    const tool = createToolSearchTool({ engine: indexOf(bigPool), lookup: bigPool.get, delivery: "native" });
+    const big = await executeTool(tool.name, { query: "select:mcp__github__get_issue,mcp__gitlab" }, context, { lookup: (name) => (name === tool.name ? tool : undefined), permissions: DEFAULT_PERMISSIONS });
+    expect(big.structuredContent).toMatchObject({ selected_servers: [{ server: "gitlab", total: 118, selected: 99 }] });
+    expect((big.structuredContent!.matches as string[]).length).toBe(100);
+    expect(resultText(big)).toContain('Selected MCP server gitlab as a whole: 99 of its 118 tools (a selection holds at most 100). List the rest with "mcp__gitlab page:1" and select them by name.');
+  });
+
+  test("select: of something that is neither a tool nor mcp__<server> of a known server is missing, as before", async () => {
+    const result = await search("select:mcp__nosuch,mcp__,mcp__github__nope");
+    expect(result.structuredContent).toMatchObject({ missing: ["mcp__nosuch", "mcp__", "mcp__github__nope"] });
+    expect(result.structuredContent).not.toHaveProperty("selected_servers");
+  });
+
   test("page:N is only a page number when N is 1–9999; anything else is a plain word", async () => {
     expect((await search("mcp__github page:0")).structuredContent).not.toMatchObject({ page: 0 });
     const huge = await search("mcp__github page:99999999");
