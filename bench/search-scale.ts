@@ -1,26 +1,30 @@
 /**
- * Search at scale, side by side with MiniSearch in the same process: index build time, query
- * latency (p50 / p99, warm) and memory at 1k, 7.1k, 50k and 100k tools. Pools above the real
+ * Search at scale, beside the peers: index build time, cold query latency (each query asked once
+ * with the query cache emptied; median over rounds, see lib/cold-latency.ts) with the repeat
+ * (cache-hit) figure beside it, and memory, at 1k, 7.1k, 50k and 100k tools. Pools above the real
  * 7,108 tools are renamed copies of it; queries are the dev queries (an even sample of them).
  *
+ * Latency: one child process per size builds every engine and asks them the same queries in one
+ * interleaved loop. Memory: one child process per engine and size builds that engine alone, so
+ * its peak RSS (getrusage maxrss) is that engine's; `poolRssMiB` is what the child held before
+ * building (the tools themselves, the same for every engine).
+ *
  *   bun bench/search-scale.ts [--tools FILE] [--queries FILE] [--sizes 1000,7108,50000,100000]
- *        [--sample 400] [--engines toolpool,minisearch]
+ *        [--sample 400] [--engines toolpool,bm25f,minisearch] [--rounds 3]
  */
 import { join } from "node:path";
 import { searchDocumentFromTool } from "../src/search/tool-document.ts";
 import { ToolSearchIndex } from "../src/search/tool-search-index.ts";
 import { parseArgs } from "./lib/args.ts";
+import { Bm25fPeer } from "./lib/bm25f-peer.ts";
+import { measureLatency, warmUpQueries, type TimedEngine } from "./lib/cold-latency.ts";
 import { defaultEvalDir, readJsonl, type EvalQuery, type EvalTool } from "./lib/eval-data.ts";
 import { MiniSearchEngine } from "./lib/minisearch-engine.ts";
 import { replicatePool } from "./lib/pool-replication.ts";
 import { judge, score } from "./lib/retrieval-metrics.ts";
-import { heapUsedMiB, percentile, round, rssMiB } from "./lib/stats.ts";
+import { percentile, round } from "./lib/stats.ts";
 
 const RANKED = 10;
-
-interface Engine {
-  query(text: string): string[];
-}
 
 const args = parseArgs(Bun.argv.slice(2), {
   tools: "value",
@@ -28,81 +32,115 @@ const args = parseArgs(Bun.argv.slice(2), {
   sizes: "value",
   sample: "value",
   engines: "value",
+  rounds: "value",
+  child: "value",
 });
 const evalDir = defaultEvalDir();
-const tools = readJsonl<EvalTool>(args.get("tools") ?? join(evalDir, "tools.jsonl"));
-const allQueries = readJsonl<EvalQuery>(args.get("queries") ?? join(evalDir, "queries.dev.jsonl"));
-const sizes = (args.get("sizes") ?? `1000,${tools.length},50000,100000`).split(",").map(Number);
+const toolsPath = args.get("tools") ?? join(evalDir, "tools.jsonl");
+const queriesPath = args.get("queries") ?? join(evalDir, "queries.dev.jsonl");
+const engineNames = (args.get("engines") ?? "toolpool,bm25f,minisearch").split(",");
 const sampleSize = Number(args.get("sample") ?? 400);
-const engines = (args.get("engines") ?? "toolpool,minisearch").split(",");
-const step = Math.max(1, allQueries.length / sampleSize);
-const queries = Array.from({ length: Math.min(sampleSize, allQueries.length) }, (_, i) => allQueries[Math.floor(i * step)]!);
+const rounds = Number(args.get("rounds") ?? 3);
 
-/**
- * Per engine: turn the pool into the engine's input (not measured: the caller holds its tools
- * anyway), then return the measured build.
- */
-const builders: Record<string, (pool: EvalTool[]) => () => Engine> = {
+/** Builds one engine over a pool; the input conversion is done before the measured build. */
+const builders: Record<string, (pool: EvalTool[]) => () => TimedEngine> = {
   toolpool: (pool) => {
     const docs = pool.map(searchDocumentFromTool);
     return () => {
       const index = new ToolSearchIndex();
       for (const doc of docs) index.add(doc);
       if (index.size !== pool.length) throw new Error(`pool names are not unique: ${index.size} of ${pool.length}`);
-      return { query: (text) => index.query(text, { maxResults: RANKED }).matches.map((match) => match.name) };
+      return {
+        name: "toolpool",
+        query: (text) => index.query(text, { maxResults: RANKED }).matches.map((match) => match.name),
+        clearCache: () => index.clearQueryCache(),
+      };
     };
+  },
+  bm25f: (pool) => () => {
+    const peer = new Bm25fPeer(pool);
+    return { name: "bm25f", query: (text) => peer.query(text, RANKED) };
   },
   minisearch: (pool) => {
     const documents = MiniSearchEngine.documentsOf(pool);
     return () => {
       const search = new MiniSearchEngine(documents);
-      return { query: (text) => search.query(text, RANKED) };
+      return { name: "minisearch", query: (text) => search.query(text, RANKED) };
     };
   },
 };
+for (const name of engineNames) if (builders[name] === undefined) throw new Error(`unknown engine ${name}; known: ${Object.keys(builders).join(", ")}`);
 
-const results: Record<string, unknown>[] = [];
-for (const size of sizes) {
-  const pool = replicatePool(tools, size);
-  for (const name of engines) {
-    const build = builders[name];
-    if (build === undefined) throw new Error(`unknown engine ${name}; known: ${Object.keys(builders).join(", ")}`);
-    results.push(measure(name, size, pool, build));
+const child = args.get("child");
+if (child !== undefined) {
+  console.log(JSON.stringify(runChild(child)));
+} else {
+  const tools = readJsonl<EvalTool>(toolsPath);
+  const sizes = (args.get("sizes") ?? `1000,${tools.length},50000,100000`).split(",").map(Number);
+  const results: unknown[] = [];
+  for (const size of sizes) {
+    const latency = spawnChild(`latency:${size}`) as { rows: Record<string, unknown>[] };
+    for (const row of latency.rows) {
+      const memory = spawnChild(`memory:${size}:${row.engine}`) as Record<string, unknown>;
+      results.push({ ...row, ...memory });
+    }
   }
+  console.log(JSON.stringify({ benchmark: "search-scale", queries: Math.min(sampleSize, readJsonl<EvalQuery>(queriesPath).length), rounds, results }, null, 2));
 }
-console.log(JSON.stringify({ benchmark: "search-scale", queries: queries.length, results }, null, 2));
 
-function measure(engineName: string, size: number, pool: EvalTool[], prepare: (pool: EvalTool[]) => () => Engine) {
-  const build = prepare(pool);
-  const heapBefore = heapUsedMiB();
-  const buildStart = Bun.nanoseconds();
-  let engine: Engine | undefined = build();
-  const buildMs = (Bun.nanoseconds() - buildStart) / 1e6;
-  const indexMiB = round(heapUsedMiB() - heapBefore, 1);
-  const rssAfterBuild = rssMiB();
+function spawnChild(spec: string): unknown {
+  const argv = [process.execPath, import.meta.path, "--child", spec, "--tools", toolsPath, "--queries", queriesPath, "--engines", engineNames.join(","), "--sample", String(sampleSize), "--rounds", String(rounds)];
+  const run = Bun.spawnSync(argv, { stdout: "pipe", stderr: "inherit" });
+  if (run.exitCode !== 0) throw new Error(`child ${spec} failed with exit code ${run.exitCode}`);
+  return JSON.parse(run.stdout.toString());
+}
 
-  // First pass warms the JIT (and any query cache, as a long-lived daemon's would be); the second is timed.
-  const rankings = queries.map((query) => engine!.query(query.query));
-  const latencies = queries.map((query) => {
-    const start = Bun.nanoseconds();
-    engine!.query(query.query);
-    return (Bun.nanoseconds() - start) / 1e6;
-  });
-  const row: Record<string, unknown> = {
-    engine: engineName,
-    tools: size,
-    buildMs: round(buildMs, 1),
-    queryMs: { p50: round(percentile(latencies, 50)), p99: round(percentile(latencies, 99)) },
-    // Heap the engine holds after building, and after the queries (lazily built caches included).
-    indexHeapMiB: indexMiB,
-    indexHeapAfterQueriesMiB: round(heapUsedMiB() - heapBefore, 1),
-    // Process-wide, so it also carries what earlier rows left behind.
-    rssMiB: rssAfterBuild,
-  };
-  if (size === tools.length) {
-    const quality = score(queries.map((query, i) => judge(query, rankings[i]!)));
-    row.quality = { sampleQueries: quality.queries, "hit@1": quality["hit@1"], "hit@5": quality["hit@5"], "mrr@10": quality["mrr@10"] };
+function runChild(spec: string): unknown {
+  const [kind, sizeText, engineName] = spec.split(":");
+  const tools = readJsonl<EvalTool>(toolsPath);
+  const pool = replicatePool(tools, Number(sizeText));
+  if (kind === "memory") {
+    const prepare = builders[engineName!]!(pool);
+    const poolRss = process.memoryUsage().rss;
+    const engine = prepare();
+    for (const text of sampleQueries()) engine.query(text.query);
+    Bun.gc(true);
+    const peak = process.resourceUsage().maxRSS * 1024;
+    return { peakRssMiB: round(peak / 2 ** 20, 1), poolRssMiB: round(poolRss / 2 ** 20, 1), engineRssMiB: round((peak - poolRss) / 2 ** 20, 1) };
   }
-  engine = undefined;
-  return row;
+  const queries = sampleQueries();
+  const engines: TimedEngine[] = [];
+  const buildMs: Record<string, number> = {};
+  for (const name of engineNames) {
+    const prepare = builders[name]!(pool);
+    const start = Bun.nanoseconds();
+    engines.push(prepare());
+    buildMs[name] = round((Bun.nanoseconds() - start) / 1e6, 1);
+  }
+  const timing = measureLatency(engines, warmUpQueries(tools), queries.map((query) => query.query), rounds);
+  const distinct = [...new Set(queries.map((query) => query.query))];
+  const rows = engines.map((engine) => {
+    const cold = timing.cold.get(engine.name)!;
+    const repeat = timing.repeat.get(engine.name)!;
+    const row: Record<string, unknown> = {
+      engine: engine.name,
+      tools: pool.length,
+      buildMs: buildMs[engine.name],
+      coldMs: { p50: round(percentile(cold, 50)), p99: round(percentile(cold, 99)) },
+      repeatMs: { p50: round(percentile(repeat, 50)), p99: round(percentile(repeat, 99)) },
+    };
+    if (pool.length === tools.length) {
+      const byText = new Map(distinct.map((text, i) => [text, timing.rankings.get(engine.name)![i]!]));
+      const quality = score(queries.map((query) => judge(query, byText.get(query.query)!)));
+      row.quality = { sampleQueries: quality.queries, "hit@1": quality["hit@1"], "hit@5": quality["hit@5"], "mrr@10": quality["mrr@10"] };
+    }
+    return row;
+  });
+  return { rows };
+}
+
+function sampleQueries(): EvalQuery[] {
+  const all = readJsonl<EvalQuery>(queriesPath);
+  const step = Math.max(1, all.length / sampleSize);
+  return Array.from({ length: Math.min(sampleSize, all.length) }, (_, i) => all[Math.floor(i * step)]!);
 }

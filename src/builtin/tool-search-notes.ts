@@ -5,6 +5,7 @@
 import { firstSentence } from "../assembly/server-summaries.ts";
 import { TOOL_SEARCH_TOOL_NAME } from "../deferral/meta-tools.ts";
 import { loginCommand } from "../protocol/login-command.ts";
+import type { ServerSelection } from "../search/types.ts";
 import type { ToolResult } from "../tool/result.ts";
 import type { Tool } from "../tool/tool.ts";
 
@@ -26,21 +27,60 @@ export function loginNote(servers: readonly string[]): string {
   return `Tools of ${servers.length === 1 ? "MCP server" : "MCP servers"} ${servers.join(", ")} need a login before they can run: ask the user to run \`${commands}\`, then call them.`;
 }
 
+/** Where a listing page sits among all of a server's deferred tools. */
+export interface ListingPage {
+  /** Deferred tools of the server in all. */
+  total: number;
+  /** 1-based. */
+  page: number;
+  pageSize: number;
+}
+
 /**
  * `mcp__server` alone: the server's deferred tools by name with the first sentence of each
- * description, loading none of them (a server can have a hundred tools); the model selects.
+ * description, loading none of them; the model selects. A page holds `pageSize` tools; the head
+ * says how many there are in all and the exact query for the next page, so every tool is
+ * reachable by the path the `servers` announcement points to.
  */
-export function serverListing(server: string, tools: readonly Tool[], pending: readonly string[], cached: ReadonlySet<string>): ToolResult {
+export function serverListing(
+  server: string,
+  tools: readonly Tool[],
+  where: ListingPage,
+  pending: readonly string[],
+  cached: ReadonlySet<string>,
+): ToolResult {
   const lines = tools.map((tool) => `- ${tool.name}: ${firstSentence(tool.description)}`);
-  const head =
-    tools.length > 0
-      ? `MCP server ${server}: ${tools.length} deferred tool(s), not loaded. Load the ones you need with ${TOOL_SEARCH_TOOL_NAME} "select:<name>,<name>".`
-      : `MCP server ${server} has no deferred tools to load.`;
+  const pages = Math.max(1, Math.ceil(where.total / where.pageSize));
+  const first = (where.page - 1) * where.pageSize + 1;
+  const head: string[] = [];
+  if (where.total === 0) {
+    head.push(`MCP server ${server} has no deferred tools to load.`);
+  } else if (tools.length === 0) {
+    head.push(`MCP server ${server} has ${where.total} deferred tool(s) on ${pages} page(s); page ${where.page} is past the last. Query "mcp__${server}" for the first page.`);
+  } else {
+    const range = pages > 1 ? ` Page ${where.page} of ${pages}: tools ${first}–${first + tools.length - 1}.` : "";
+    head.push(`MCP server ${server}: ${where.total} deferred tool(s), not loaded.${range} Load the ones you need with ${TOOL_SEARCH_TOOL_NAME} "select:<name>,<name>".`);
+    if (where.page < pages) head.push(`${where.total - (first + tools.length - 1)} more: query "mcp__${server} page:${where.page + 1}" for the next page.`);
+  }
   const notes = pending.length > 0 ? [pendingNote(pending, cached)] : [];
-  const structured: Record<string, unknown> = { query: `mcp__${server}`, kind: "server", server, tools: tools.map((tool) => tool.name) };
+  const structured: Record<string, unknown> = {
+    query: `mcp__${server}`,
+    kind: "server",
+    server,
+    tools: tools.map((tool) => tool.name),
+    total: where.total,
+    page: where.page,
+    pages,
+  };
   const absent = pending.filter((name) => !cached.has(name));
   const stale = pending.filter((name) => cached.has(name));
   if (absent.length > 0) structured.pending_mcp_servers = absent;
   if (stale.length > 0) structured.stale_mcp_servers = stale;
-  return { content: [{ type: "text", text: [head, ...notes, ...lines].join("\n") }], isError: false, structuredContent: structured };
+  return { content: [{ type: "text", text: [...head, ...notes, ...lines].join("\n") }], isError: false, structuredContent: structured };
+}
+
+/** `select:mcp__<server>`: the server was selected as a unit; says so, and what a full selection left out. */
+export function serverSelectionNote(selection: ServerSelection): string {
+  if (selection.selected === selection.total) return `Selected MCP server ${selection.server} as a whole: its ${selection.total} tool(s).`;
+  return `Selected MCP server ${selection.server} as a whole: ${selection.selected} of its ${selection.total} tools (a selection holds at most 100). List the rest with "mcp__${selection.server} page:${Math.floor(selection.selected / 100) + 1}" and select them by name.`;
 }

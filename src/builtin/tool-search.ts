@@ -20,12 +20,14 @@ import type { QueryOptions, QueryResult } from "../search/types.ts";
 import { buildTool, NO_PATHS, DEFAULT_MAX_RESULT_SIZE_CHARS } from "../tool/build-tool.ts";
 import type { ContentBlock, ToolResult } from "../tool/result.ts";
 import type { Tool } from "../tool/tool.ts";
-import { loginNote, pendingNote, serverListing } from "./tool-search-notes.ts";
+import { loginNote, pendingNote, serverListing, serverSelectionNote } from "./tool-search-notes.ts";
 import descriptionText from "./tool-search.txt" with { type: "text" };
 import type { AnnouncementStyle } from "../assembly/announcements.ts";
 
 export const DEFAULT_TOOL_SEARCH_RESULTS = 5;
 export const MAX_TOOL_SEARCH_RESULTS = 100;
+/** Tools per page of a server listing (`mcp__server`, `mcp__server page:2`). */
+export const LISTING_PAGE_SIZE = 100;
 
 /** What ToolSearch needs of a search engine; `ToolSearchIndex` (src/search) satisfies it. */
 export interface ToolSearchEngine {
@@ -116,8 +118,10 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
   });
   const cached = new Set(deps.cachedServers?.() ?? []);
   if (result.listed === true && result.server !== undefined) {
-    const all = deps.engine.query(query, { maxResults: MAX_TOOL_SEARCH_RESULTS, filter: (name) => deferredTool(name) !== undefined });
-    return serverListing(result.server, all.matches.map((match) => deferredTool(match.name)).filter((tool) => tool !== undefined), pending, cached);
+    // A listing is a page of LISTING_PAGE_SIZE whatever max_results says; it says how many there are in all.
+    const page = deps.engine.query(query, { maxResults: LISTING_PAGE_SIZE, filter: (name) => deferredTool(name) !== undefined });
+    const tools = page.matches.map((match) => deferredTool(match.name)).filter((tool) => tool !== undefined);
+    return serverListing(result.server, tools, { total: page.listedTotal ?? tools.length, page: page.page ?? 1, pageSize: LISTING_PAGE_SIZE }, pending, cached);
   }
   const outcome = classify(result, deps.lookup, deferredTool);
   const structured: Record<string, unknown> = {
@@ -148,6 +152,10 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
   }
 
   const notes = noteLines(query, outcome, result.didYouMean ?? [], pending, cached);
+  if (result.servers !== undefined && result.servers.length > 0) {
+    structured.selected_servers = result.servers;
+    notes.push(...result.servers.map(serverSelectionNote));
+  }
   if (loginFound.length > 0) notes.push(loginNote(loginFound));
   if (result.kind === "discover") return render(outcome.loaded, notes, structured, { schema: true, discovered: false });
   if (deps.delivery === "native") return nativeResult(outcome.loaded, notes, structured);

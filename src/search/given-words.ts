@@ -10,7 +10,15 @@ const POINTERS: ReadonlySet<string> = new Set(["this", "that", "these", "those",
 const MAX_GIVEN = 4;
 const WORD = /^\p{L}[\p{L}\p{N}]*$/u;
 
+/**
+ * A pointing word not inside a longer ASCII word: a cheap scan that rules out most requests
+ * before the split (a false alarm only costs the split; no pointer the split finds is missed,
+ * since a split word is delimited by what is not a letter or digit, and ASCII ones are excluded here).
+ */
+const MAY_POINT = /(?<![A-Za-z0-9])(?:this|that|these|those|my|our|your|his|her|their|its)(?![A-Za-z0-9])/i;
+
 export function givenWords(text: string): string[] {
+  if (!MAY_POINT.test(text)) return [];
   const words = text.toLowerCase().split(/[^\p{L}\p{N}'’]+/u).filter((word) => word.length > 0);
   const given: string[] = [];
   for (let i = 0; i + 2 < words.length && given.length < MAX_GIVEN; i++) {

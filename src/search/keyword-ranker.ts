@@ -3,7 +3,7 @@ import { FIELD_BITS } from "./fields.ts";
 import type { InvertedIndex } from "./inverted-index.ts";
 import { PAIR_BASE, prepareQuery, type PreparedQuery, type QueryTokens } from "./query-terms.ts";
 import type { RankingOptions } from "./ranking-options.ts";
-import { rerank, type Candidate } from "./reranker.ts";
+import { markQueryTerm, QUERY_BITS_WORDS, rerank, type Candidate } from "./reranker.ts";
 import type { MentionInput, ServerMention } from "./server-mention.ts";
 import { TopK } from "./top-k.ts";
 
@@ -16,6 +16,8 @@ export class KeywordRanker {
   private readonly heap = new TopK();
   /** Query IDF by term id, zero elsewhere; set around each re-rank and cleared after it. */
   private idfByTerm = new Float64Array(1024);
+  /** The query's term ids as a small bit filter, set and cleared with idfByTerm (reranker.ts). */
+  private readonly queryBits = new Uint32Array(QUERY_BITS_WORDS);
   /** Slots of a named server's tools, set around one first-stage run and cleared after it. */
   private memberMask = new Uint8Array(0);
 
@@ -125,11 +127,15 @@ export class KeywordRanker {
     if (this.idfByTerm.length < this.index.terms.length) {
       this.idfByTerm = new Float64Array(Math.max(this.index.terms.length, this.idfByTerm.length * 2));
     }
-    for (const term of query.terms) this.idfByTerm[term.id] = term.idf;
+    for (const term of query.terms) {
+      this.idfByTerm[term.id] = term.idf;
+      markQueryTerm(this.queryBits, term.id);
+    }
     try {
-      return rerank(candidates, query, this.index, this.options, this.idfByTerm, mention);
+      return rerank(candidates, query, this.index, this.options, this.idfByTerm, this.queryBits, mention);
     } finally {
       for (const term of query.terms) this.idfByTerm[term.id] = 0;
+      this.queryBits.fill(0);
     }
   }
 }

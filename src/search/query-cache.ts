@@ -2,7 +2,7 @@ import { givenWords } from "./given-words.ts";
 import { PARAMETER_WORDS, valueKinds } from "./value-kinds.ts";
 import { MAX_QUERY_CHARS, parseQuery, type ParsedQuery } from "./query-parser.ts";
 import type { QueryTokens } from "./query-terms.ts";
-import { mentionCandidates, type MentionCandidate } from "./server-mention.ts";
+import { mentionWords, type MentionWords } from "./server-mention.ts";
 import type { Tokenizer } from "./tokenizer.ts";
 
 /** Parsed and tokenized queries kept for reuse: prefetch re-asks, and models retry and refine. */
@@ -18,8 +18,8 @@ export interface CachedQuery {
   tokens: QueryTokens;
   /** Identifier-like words of the free text (tool names typed into the query). */
   identifiers: string[];
-  /** Word windows that could name a server ("GitLab", "Google Calendar"). */
-  mentions: MentionCandidate[];
+  /** Words that could name a server ("GitLab", "Google Calendar"), windows of them found per index. */
+  mentions: MentionWords;
   /** The servers those windows named, for the server registry's `liveVersion` it was found at. */
   found?: { version: number; servers: number[]; terms: string[] };
 }
@@ -44,11 +44,15 @@ export class QueryCache {
     return entry;
   }
 
+  /** Forgets every entry (benchmarks measure never-seen queries with it). */
+  clear(): void {
+    this.entries.clear();
+  }
+
   private parse(text: string): CachedQuery {
     const parsed = parseQuery(text);
-    if (parsed.kind === "select") return { parsed, tokens: { text: [], required: [], given: [], valueParameters: [] }, identifiers: [], mentions: [] };
-    const mentions = mentionCandidates(parsed.text);
-    for (const mention of mentions) this.tokenizer.tokenize(mention.words, mention.terms);
+    if (parsed.kind === "select") return { parsed, tokens: { text: [], required: [], given: [], valueParameters: [] }, identifiers: [], mentions: { words: [], keys: [] } };
+    const mentions = mentionWords(parsed.text);
     return {
       parsed,
       tokens: {
@@ -67,8 +71,21 @@ export class QueryCache {
 function identifierWords(text: string): string[] {
   const words: string[] = [];
   for (const raw of text.split(/\s+/)) {
+    if (raw.length < 3 || !mayBeIdentifier(raw)) continue;
     const word = raw.replace(IDENTIFIER_EDGES, "");
     if (word.length >= 3 && NAME_PUNCTUATION.test(word) && words.length < MAX_IDENTIFIERS) words.push(word);
   }
   return words;
+}
+
+/**
+ * A cheap pre-check of NAME_PUNCTUATION for the common all-ASCII word: it needs `_`, `.`, `-` or
+ * an uppercase letter after the first character. Anything else goes to the regular expression.
+ */
+function mayBeIdentifier(word: string): boolean {
+  for (let i = 0; i < word.length; i++) {
+    const code = word.charCodeAt(i);
+    if (code >= 0x80 || code === 0x5f || code === 0x2e || code === 0x2d || (i > 0 && code >= 0x41 && code <= 0x5a)) return true;
+  }
+  return false;
 }

@@ -15,12 +15,16 @@ export type ParsedQuery =
       required: string[];
       /** Server names from `mcp__server` / `mcp__server__` / `mcp__server__tool` words. */
       servers: string[];
+      /** `page:N` (1-based): which page of a server listing to show; listings only. */
+      page?: number;
     };
 
 const SELECT = /^select:/i;
 const DISCOVER = /^discover:/i;
 /** `+word` is a required term only when a letter follows the plus: "+4915…" is a phone number. */
 const REQUIRED = /^\+\p{L}/u;
+/** `page:N` pages a server listing; larger numbers are refused as words (no server has that many pages). */
+const PAGE = /^page:([1-9]\d{0,3})$/i;
 
 /**
  * Splits a ToolSearch query into its form: `select:A,B`, `discover:words`, or keywords with
@@ -39,9 +43,15 @@ export function parseQuery(query: string): ParsedQuery {
   const words: string[] = [];
   const required: string[] = [];
   const servers: string[] = [];
+  let page: number | undefined;
   for (const word of whole.split(/\s+/)) {
     if (word.length === 0) continue;
-    if (REQUIRED.test(word)) {
+    const paged = word.length <= 9 && (word.charCodeAt(0) | 0x20) === 0x70 ? PAGE.exec(word) : null;
+    if (paged !== null) {
+      page = Number(paged[1]);
+      continue;
+    }
+    if (word.charCodeAt(0) === 0x2b && REQUIRED.test(word)) {
       required.push(word.slice(1));
       continue;
     }
@@ -53,11 +63,13 @@ export function parseQuery(query: string): ParsedQuery {
     servers.push(mcp.server);
     if (mcp.tool) words.push(mcp.tool);
   }
-  return { kind: discover ? "discover" : "keyword", whole, text: words.join(" "), required, servers };
+  const parsed: ParsedQuery = { kind: discover ? "discover" : "keyword", whole, text: words.join(" "), required, servers };
+  if (page !== undefined) parsed.page = page;
+  return parsed;
 }
 
 function splitMcpWord(word: string): { server: string; tool: string } | undefined {
-  if (!word.toLowerCase().startsWith("mcp__")) return undefined;
+  if (word.length < 5 || (word.charCodeAt(0) | 0x20) !== 0x6d || !word.slice(0, 5).toLowerCase().startsWith("mcp__")) return undefined;
   const rest = word.slice(5);
   const separator = rest.indexOf("__");
   const server = separator < 0 ? rest : rest.slice(0, separator);

@@ -22,6 +22,7 @@ export function rerank(
   index: InvertedIndex,
   options: RankingOptions,
   idfByTerm: Float64Array,
+  bits: Uint32Array,
   mention?: ServerMention,
 ): Candidate[] {
   if (candidates.length === 0) return candidates;
@@ -37,17 +38,17 @@ export function rerank(
     const terms = index.slotTerms[slot]!;
     const distinct = index.distinctCounts[slot]!;
     if (options.descriptionPhrase > 0 && query.pairs.size > 0) {
-      total += options.descriptionPhrase * pairWeight(terms, distinct, query.pairs, idfByTerm);
+      total += options.descriptionPhrase * pairWeight(terms, distinct, query.pairs, idfByTerm, bits);
     }
     const outside = index.outsideValueCounts[slot]!;
     const filter = index.readerNamed[slot] === 1;
-    const valueOnly = outside < distinct ? matchedIdf(terms, outside, distinct, idfByTerm) : 0;
+    const valueOnly = outside < distinct ? matchedIdf(terms, outside, distinct, idfByTerm, bits) : 0;
     // The query's verb (its first word) met as a reading tool's enum value is a filter, not what
     // the tool does: take back most of what it added in the first stage and in coverage.
     const verbIdf = filter && valueOnly > 0 && query.leadingTerm >= 0 && contains(terms, outside, distinct, query.leadingTerm) ? idfByTerm[query.leadingTerm]! : 0;
     if (verbIdf > 0) total -= (1 - options.filterValue) * verbIdf * (k1 + 1) * (valueWeight / (k1 + valueWeight));
     if (coverageWeight > 0) {
-      let matched = matchedIdf(terms, 0, outside, idfByTerm);
+      let matched = matchedIdf(terms, 0, outside, idfByTerm, bits);
       matched += (valueOnly - verbIdf) * options.valueCoverage + verbIdf * options.filterValue;
       // A member has the mention by membership: its own use of the words does not count again.
       if (mention !== undefined && mention.isMember(slot)) matched += mention.idf - mentionIdfIn(terms, distinct, mention, idfByTerm);
@@ -60,8 +61,12 @@ export function rerank(
     if (takesValue?.has(slot)) total *= 1 + options.valueParameter;
     candidate.score = total;
   }
-  candidates.sort((a, b) => b.score - a.score || a.slot - b.slot);
+  candidates.sort(byScore);
   return candidates;
+}
+
+function byScore(a: Candidate, b: Candidate): number {
+  return b.score - a.score || a.slot - b.slot;
 }
 
 /** Slots that have one of `termIds` in a parameter name. */
@@ -79,10 +84,29 @@ function parameterSlots(index: InvertedIndex, termIds: readonly number[]): Set<n
   return slots;
 }
 
+/**
+ * A 2,048-bit filter of the query's term ids (bit `id & 2047`), set beside `idfByTerm`. The
+ * re-rank reads every term of up to `candidates` tools; the filter (256 bytes, always in cache)
+ * answers "not a query term" for almost all of them without a load from the vocabulary-sized
+ * IDF array, which at 40k terms misses the cache on nearly every read.
+ */
+export const QUERY_BITS_WORDS = 64;
+
+export function markQueryTerm(bits: Uint32Array, id: number): void {
+  bits[(id >>> 5) & (QUERY_BITS_WORDS - 1)]! |= 1 << (id & 31);
+}
+
+function mayBeQueryTerm(bits: Uint32Array, id: number): boolean {
+  return (bits[(id >>> 5) & (QUERY_BITS_WORDS - 1)]! & (1 << (id & 31))) !== 0;
+}
+
 /** IDF sum of the query terms among a tool's distinct terms `terms[start, end)`; `idfByTerm` is zero for other terms. */
-function matchedIdf(terms: Int32Array, start: number, end: number, idfByTerm: Float64Array): number {
+function matchedIdf(terms: Int32Array, start: number, end: number, idfByTerm: Float64Array, bits: Uint32Array): number {
   let total = 0;
-  for (let i = start; i < end; i++) total += idfByTerm[terms[i]!]!;
+  for (let i = start; i < end; i++) {
+    const id = terms[i]!;
+    if (mayBeQueryTerm(bits, id)) total += idfByTerm[id]!;
+  }
   return total;
 }
 
@@ -92,11 +116,13 @@ function pairWeight(
   start: number,
   pairs: ReadonlyMap<number, number>,
   idfByTerm: Float64Array,
+  bits: Uint32Array,
 ): number {
   let total = 0;
   let seen: number[] | undefined;
   for (let i = start; i + 1 < terms.length; i++) {
     // Both words must be query words before the pair is worth a map lookup.
+    if (!mayBeQueryTerm(bits, terms[i + 1]!) || !mayBeQueryTerm(bits, terms[i]!)) continue;
     if (idfByTerm[terms[i]!] === 0 || idfByTerm[terms[i + 1]!] === 0) continue;
     const key = terms[i]! * PAIR_BASE + terms[i + 1]!;
     const weight = pairs.get(key);

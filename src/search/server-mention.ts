@@ -6,6 +6,7 @@
  * and a CamelCase spelling ("GitHub" → git, hub) never meets the server field ("github") at all.
  */
 import { squash } from "./document-fields.ts";
+import { KEY_HASH_SEED, keyHash } from "./server-registry.ts";
 
 /** Word windows compared with server names: "Google Calendar", "Azure DevOps Server". */
 const MAX_WINDOW_WORDS = 3;
@@ -16,16 +17,21 @@ const MIN_SERVER_CHARS = 3;
 const EDGES = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu;
 const POSSESSIVE = /['’]s$/u;
 
-/** A word window of the query text that could spell a server name. */
-export interface MentionCandidate {
-  /** Squashed window text, the key of the server registry. */
-  key: string;
-  /** The raw words of the window. */
-  words: string;
-  /** Their index terms (filled by the query cache). */
-  terms: string[];
-  start: number;
-  end: number;
+/** The words of a query as server-name windows are made of: text-only, so cacheable. */
+export interface MentionWords {
+  /** Words trimmed of edge punctuation and a possessive 's (empty when nothing was left). */
+  words: string[];
+  /** Each word squashed (lowercase letters and digits). */
+  keys: string[];
+}
+
+/** The server-name keys an index knows, as findMentions needs them (hashes by server-registry's keyHash). */
+export interface ServerKeys {
+  idOfKey(key: string): number | undefined;
+  /** False when no known key starts with the hashed text: a window that cannot grow into a name stops. */
+  mayPrefixKey(hash: number): boolean;
+  /** False when no known key is the hashed text: no string is built, no exact lookup made. */
+  mayBeKey(hash: number): boolean;
 }
 
 /** What the ranker needs to treat a mention as membership. */
@@ -47,45 +53,104 @@ export interface ServerMention extends MentionInput {
   idf: number;
 }
 
-/** Windows of 1–3 words, longest first at each position; depends on the text alone (cacheable). */
-export function mentionCandidates(text: string): MentionCandidate[] {
-  const words = text
-    .split(/\s+/)
-    .slice(0, MAX_SCANNED_WORDS)
-    .map((word) => word.replace(EDGES, "").replace(POSSESSIVE, ""));
-  const candidates: MentionCandidate[] = [];
-  for (let start = 0; start < words.length; start++) {
-    for (let size = Math.min(MAX_WINDOW_WORDS, words.length - start); size >= 1; size--) {
-      const window = words.slice(start, start + size);
-      if (window.some((word) => word.length === 0)) continue;
-      const key = squash(window.join(""));
-      if (key.length < MIN_SERVER_CHARS) continue;
-      candidates.push({ key, words: window.join(" "), terms: [], start, end: start + size });
+/**
+ * The first MAX_SCANNED_WORDS words of a query, trimmed and squashed once each. This runs on every
+ * query never seen before, so it works on character codes, with no regular expression for ASCII.
+ */
+export function mentionWords(text: string): MentionWords {
+  const words: string[] = [];
+  const keys: string[] = [];
+  let start = -1;
+  for (let i = 0; i <= text.length && words.length < MAX_SCANNED_WORDS; i++) {
+    const space = i === text.length || isSpace(text.charCodeAt(i));
+    if (space && start >= 0) {
+      const word = trimWord(text.slice(start, i));
+      words.push(word);
+      keys.push(squashWord(word));
+      start = -1;
+    } else if (!space && start < 0) {
+      start = i;
     }
   }
-  return candidates;
+  return { words, keys };
 }
 
 /**
- * The servers a query names: the longest window at each position that is a server's name,
- * windows never overlapping. `serverOf` maps a squashed key to a server id.
+ * The servers a query names: windows of 1–3 words, the longest window at each position that is
+ * a server's name, windows never overlapping. A window's key is its words' keys joined (squashing
+ * is per character); it is hashed as it grows, grown only while the hash may start a server's
+ * key, and looked up exactly only when the hash may be one.
+ * `termsOf` tokenizes the words of a window that names a server.
  */
 export function findMentions(
-  candidates: readonly MentionCandidate[],
-  serverOf: (key: string) => number | undefined,
+  query: MentionWords,
+  servers: ServerKeys,
+  termsOf: (words: string) => readonly string[],
 ): { servers: number[]; terms: string[] } {
-  const servers: number[] = [];
+  const { words, keys } = query;
+  const found: number[] = [];
   const terms: string[] = [];
-  let coveredUntil = 0;
-  for (const candidate of candidates) {
-    if (candidate.start < coveredUntil) continue;
-    const id = serverOf(candidate.key);
-    if (id === undefined) continue;
-    if (!servers.includes(id)) servers.push(id);
-    terms.push(...candidate.terms);
-    coveredUntil = candidate.end;
+  /** Per window size (1..MAX_WINDOW_WORDS): 1 when its key may be a server's, and long enough. */
+  const maybe = [0, 0, 0, 0];
+  for (let first = 0; first < words.length; ) {
+    let hash = KEY_HASH_SEED;
+    let length = 0;
+    let sizes = 0;
+    for (let size = 1; size <= MAX_WINDOW_WORDS && first + size <= words.length; size++) {
+      const key = keys[first + size - 1]!;
+      if (words[first + size - 1]!.length === 0) break;
+      for (let i = 0; i < key.length; i++) hash = keyHash(hash, key.charCodeAt(i));
+      length += key.length;
+      maybe[size] = length >= MIN_SERVER_CHARS && servers.mayBeKey(hash) ? 1 : 0;
+      sizes = size;
+      if (!servers.mayPrefixKey(hash)) break;
+    }
+    let matched = 0;
+    for (let size = sizes; size >= 1 && matched === 0; size--) {
+      if (maybe[size] === 0) continue;
+      const id = servers.idOfKey(keys.slice(first, first + size).join(""));
+      if (id === undefined) continue;
+      if (!found.includes(id)) found.push(id);
+      terms.push(...termsOf(words.slice(first, first + size).join(" ")));
+      matched = size;
+    }
+    first += Math.max(matched, 1);
   }
-  return { servers, terms };
+  return { servers: found, terms };
+}
+
+function isSpace(code: number): boolean {
+  return code === 0x20 || (code >= 0x09 && code <= 0x0d) || code === 0xa0 || (code > 0x7f && /\s/.test(String.fromCharCode(code)));
+}
+
+function isAsciiAlnum(code: number): boolean {
+  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
+}
+
+/** The word without leading and trailing punctuation, nor a possessive 's. */
+function trimWord(word: string): string {
+  let ascii = true;
+  for (let i = 0; i < word.length && ascii; i++) ascii = word.charCodeAt(i) < 0x80;
+  if (!ascii) return word.replace(EDGES, "").replace(POSSESSIVE, "");
+  let from = 0;
+  let to = word.length;
+  while (from < to && !isAsciiAlnum(word.charCodeAt(from))) from++;
+  while (to > from && !isAsciiAlnum(word.charCodeAt(to - 1))) to--;
+  const trimmed = from === 0 && to === word.length ? word : word.slice(from, to);
+  const n = trimmed.length;
+  return n >= 2 && trimmed.charCodeAt(n - 2) === 0x27 && trimmed.charCodeAt(n - 1) === 0x73 ? trimmed.slice(0, n - 2) : trimmed;
+}
+
+/** squash() of one word, without a regular expression when the word is ASCII. */
+function squashWord(word: string): string {
+  let out = "";
+  for (let i = 0; i < word.length; i++) {
+    const code = word.charCodeAt(i);
+    if (code >= 0x80) return squash(word);
+    if (code >= 0x41 && code <= 0x5a) out += String.fromCharCode(code | 0x20);
+    else if (isAsciiAlnum(code)) out += word[i];
+  }
+  return out;
 }
 
 /** Membership evidence for the ranker: the mention's terms, the members, and how rare membership is. */

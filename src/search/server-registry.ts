@@ -1,5 +1,11 @@
 import { squash } from "./document-fields.ts";
 
+/** FNV-1a over UTF-16 code units: start from KEY_HASH_SEED, fold in one code unit at a time. */
+export const KEY_HASH_SEED = 0x811c9dc5 | 0;
+export function keyHash(hash: number, code: number): number {
+  return Math.imul(hash ^ code, 0x01000193);
+}
+
 /**
  * MCP servers known to an index, matched loosely ("GitHub", "github", "git-hub" are one server),
  * each with the pool names of its tools. Server ids are never reused.
@@ -10,6 +16,13 @@ export class ServerRegistry {
   private readonly idByName = new Map<string, number>();
   private readonly names: string[] = [];
   private readonly members: Set<string>[] = [];
+  /**
+   * Hashes (keyHash) of every prefix of every key, and of every whole key: a query's word windows
+   * are tested as numbers, no string built, and only a hash hit is checked exactly. Keys are never
+   * dropped (ids are never reused), so both sets are bounded by the keys' total length.
+   */
+  private readonly prefixHashes = new Set<number>();
+  private readonly keyHashes = new Set<number>();
   /** Bumped when a server gains its first tool or loses its last: which names are live changed. */
   liveVersion = 0;
 
@@ -21,6 +34,16 @@ export class ServerRegistry {
   idOfKey(key: string): number | undefined {
     const id = this.idByKey.get(key);
     return id !== undefined && this.members[id]!.size > 0 ? id : undefined;
+  }
+
+  /** Whether some known key may start with the text hashed to `hash` (false: certainly none). */
+  mayPrefixKey(hash: number): boolean {
+    return this.prefixHashes.has(hash);
+  }
+
+  /** Whether some known key may be the text hashed to `hash` (false: certainly none). */
+  mayBeKey(hash: number): boolean {
+    return this.keyHashes.has(hash);
   }
 
   /** Ids of servers that have tools now. */
@@ -49,6 +72,9 @@ export class ServerRegistry {
     if (id === undefined) {
       id = this.names.length;
       this.idByKey.set(key, id);
+      let hash = KEY_HASH_SEED;
+      for (let i = 0; i < key.length; i++) this.prefixHashes.add((hash = keyHash(hash, key.charCodeAt(i))));
+      this.keyHashes.add(hash);
       this.names.push(server);
       this.members.push(new Set());
     }

@@ -1,4 +1,5 @@
 import { documentFields } from "./document-fields.ts";
+import { FIELD_COUNT, type FieldTerms } from "./fields.ts";
 import { ensureInt32 } from "./growable.ts";
 import { InvertedIndex } from "./inverted-index.ts";
 import { KeywordRanker } from "./keyword-ranker.ts";
@@ -10,7 +11,7 @@ import { rankingOptions, type RankingOptions } from "./ranking-options.ts";
 import { findMentions, mentionInput, type MentionInput } from "./server-mention.ts";
 import { ServerRegistry } from "./server-registry.ts";
 import { Tokenizer } from "./tokenizer.ts";
-import type { QueryOptions, QueryResult, SearchDocument, SearchMatch } from "./types.ts";
+import type { QueryOptions, QueryResult, SearchDocument, SearchMatch, ServerSelection } from "./types.ts";
 
 export const DEFAULT_MAX_RESULTS = 5;
 export const MAX_RESULTS_LIMIT = 100;
@@ -33,6 +34,8 @@ export class ToolSearchIndex {
   private readonly documents = new Map<string, SearchDocument>();
   private readonly ranker: KeywordRanker;
   private readonly queryCache = new QueryCache(this.tokenizer);
+  /** Reused by every add(): the index copies the terms out. */
+  private readonly fieldScratch: FieldTerms = Array.from({ length: FIELD_COUNT }, () => []);
   /** Server id per slot; a tool without a server gets its own negative id. */
   private serverOfSlot = new Int32Array(64);
 
@@ -59,7 +62,7 @@ export class ToolSearchIndex {
   /** Indexes a tool; a tool already indexed under the same name is replaced. */
   add(doc: SearchDocument): void {
     if (this.documents.has(doc.name)) this.remove(doc.name);
-    const slot = this.index.add(doc.name, documentFields(doc, this.tokenizer));
+    const slot = this.index.add(doc.name, documentFields(doc, this.tokenizer, this.fieldScratch));
     this.serverOfSlot = ensureInt32(this.serverOfSlot, slot + 1);
     this.serverOfSlot[slot] = doc.server === undefined ? -1 - slot : this.servers.addMember(doc.server, doc.name);
     this.lookup.add(doc);
@@ -98,6 +101,11 @@ export class ToolSearchIndex {
     for (const doc of docs) this.add(doc);
   }
 
+  /** Empties the parsed-query cache, so the next query of any text is answered from scratch. */
+  clearQueryCache(): void {
+    this.queryCache.clear();
+  }
+
   query(text: string, options: QueryOptions = {}): QueryResult {
     const maxResults = clampMaxResults(options.maxResults);
     const cached = this.queryCache.get(text);
@@ -115,8 +123,22 @@ export class ToolSearchIndex {
     const found: string[] = [];
     const missing: string[] = [];
     const didYouMean = new Set<string>();
+    const servers: ServerSelection[] = [];
     for (const name of requested) {
       const resolved = this.lookup.resolve(name);
+      const server = resolved.length === 0 ? this.selectedServer(name) : undefined;
+      if (server !== undefined) {
+        // A server selected as a unit: its tools in pool order, as many as fit in one selection.
+        const members = [...this.servers.membersOf(server)];
+        let selected = 0;
+        for (const member of members) {
+          if (found.length >= MAX_RESULTS_LIMIT) break;
+          if (!found.includes(member)) found.push(member);
+          selected++;
+        }
+        servers.push({ server: this.servers.nameOf(server), total: members.length, selected });
+        continue;
+      }
       if (resolved.length === 0) {
         missing.push(name);
         for (const suggestion of this.lookup.suggest(name)) didYouMean.add(suggestion);
@@ -125,7 +147,16 @@ export class ToolSearchIndex {
     }
     const result: QueryResult = { kind: "select", matches: found.map((name) => ({ name, score: 1 })), found, missing };
     if (didYouMean.size > 0) result.didYouMean = [...didYouMean];
+    if (servers.length > 0) result.servers = servers;
     return result;
+  }
+
+  /** `mcp__<server>` (or `mcp__<server>__`) naming a server with tools, in a `select:`. */
+  private selectedServer(name: string): number | undefined {
+    if (name.length <= 5 || name.slice(0, 5).toLowerCase() !== "mcp__") return undefined;
+    const rest = name.slice(5).replace(/__$/, "");
+    if (rest.length === 0 || rest.includes("__")) return undefined;
+    return this.servers.idOf(rest);
   }
 
   private search(
@@ -155,8 +186,12 @@ export class ToolSearchIndex {
       result.matches = this.mentionedFirst(identifiers, result.matches, maxResults, passes, serverIds);
     }
     if (result.matches.length === 0 && serverIds !== undefined) {
-      result.matches = this.listServers(serverIds, maxResults, passes);
+      const page = parsed.page ?? 1;
+      const listing = this.listServers(serverIds, maxResults, passes, page);
+      result.matches = listing.matches;
       result.listed = true;
+      result.listedTotal = listing.total;
+      result.page = page;
     }
     if (isNameLike(parsed.whole) && (result.matches.length === 0 || NAME_PUNCTUATION.test(parsed.whole))) {
       const suggestions = this.lookup.suggest(parsed.whole);
@@ -179,10 +214,10 @@ export class ToolSearchIndex {
 
   /** The servers a longer query names, as membership evidence for the ranker. */
   private mentionIn(cached: CachedQuery): MentionInput | undefined {
-    if (cached.mentions.length === 0) return undefined;
+    if (cached.mentions.words.length === 0) return undefined;
     const version = this.servers.liveVersion;
     if (cached.found?.version !== version) {
-      cached.found = { version, ...findMentions(cached.mentions, (key) => this.servers.idOfKey(key)) };
+      cached.found = { version, ...findMentions(cached.mentions, this.servers, (words) => this.tokenizer.tokenize(words)) };
     }
     if (cached.found.servers.length === 0) return undefined;
     const servers = cached.found.servers;
@@ -233,15 +268,27 @@ export class ToolSearchIndex {
     return [...first, ...rest].slice(0, maxResults);
   }
 
-  private listServers(serverIds: readonly number[], maxResults: number, passes: (name: string) => boolean): SearchMatch[] {
+  /**
+   * Page `page` (1-based, `maxResults` a page) of the servers' tools that pass the filter, in pool
+   * order, and how many pass in all: a listing says honestly how much there is and how to see it.
+   */
+  private listServers(
+    serverIds: readonly number[],
+    maxResults: number,
+    passes: (name: string) => boolean,
+    page: number,
+  ): { matches: SearchMatch[]; total: number } {
     const matches: SearchMatch[] = [];
+    const skip = (page - 1) * maxResults;
+    let total = 0;
     for (const id of serverIds) {
       for (const name of this.servers.membersOf(id)) {
-        if (matches.length >= maxResults) return matches;
-        if (passes(name)) matches.push({ name, score: 0 });
+        if (!passes(name)) continue;
+        if (total >= skip && matches.length < maxResults) matches.push({ name, score: 0 });
+        total++;
       }
     }
-    return matches;
+    return { matches, total };
   }
 }
 

@@ -52,8 +52,20 @@ export interface QueryResult {
   server?: string;
   /** The matches are that server's tools in pool order (the query named only the server, or nothing else matched). */
   listed?: boolean;
+  /** With `listed`: how many of the server's tools pass the filter in all, and which page (of `maxResults` each) this is. */
+  listedTotal?: number;
+  page?: number;
   /** Pool names close to a name-like query (or to a missing `select:` name) that matched nothing exactly. */
   didYouMean?: string[];
+  /** For `select:`: servers selected as units (`select:mcp__gitlab`), with how many of their tools were selected. */
+  servers?: ServerSelection[];
   /** Echo of `QueryOptions.pendingServers` when nothing matched and some servers are still connecting. */
   pendingServers?: string[];
+}
+
+/** A server selected as a unit: `total` tools, the first `selected` of them (a selection holds at most 100). */
+export interface ServerSelection {
+  server: string;
+  total: number;
+  selected: number;
 }

@@ -6,7 +6,7 @@ import { executeTool } from "../../src/tool/execute.ts";
 import { resultText, type ToolResult } from "../../src/tool/result.ts";
 import type { ToolContext } from "../../src/tool/tool.ts";
 import { DEFAULT_PERMISSIONS } from "../../src/permissions/rules.ts";
-import { anthropicCall, indexOf, samplePool } from "../assembly/fixtures.ts";
+import { anthropicCall, indexOf, mcp, samplePool } from "../assembly/fixtures.ts";
 
 const pool = samplePool();
 const engine = indexOf(pool);
@@ -129,11 +129,78 @@ describe("ToolSearch (proxy)", () => {
 
   test("mcp__server alone lists that server's deferred tools without loading them", async () => {
     const result = await search("mcp__github");
-    expect(result.structuredContent).toEqual({ query: "mcp__github", kind: "server", server: "github", tools: ["mcp__github__create_issue", "mcp__github__get_issue"] });
+    expect(result.structuredContent).toEqual({
+      query: "mcp__github",
+      kind: "server",
+      server: "github",
+      tools: ["mcp__github__create_issue", "mcp__github__get_issue"],
+      total: 2,
+      page: 1,
+      pages: 1,
+    });
     const text = resultText(result);
-    expect(text).toStartWith("MCP server github: 2 deferred tool(s), not loaded.");
+    expect(text).toStartWith("MCP server github: 2 deferred tool(s), not loaded. Load the ones you need");
+    expect(text).not.toContain("page:");
     expect(text).toContain("- mcp__github__create_issue: ");
     expect(discoveredBy(result)).toEqual([]);
+  });
+
+  test("a server with more tools than a page: every tool is reachable, the listing says how many and how to get the rest", async () => {
+    // The issue's gitlab case: 118 tools, of which only the first 100 were listed, with no way on.
+    const names = Array.from({ length: 118 }, (_, i) => `tool_${String(i).padStart(3, "0")}`);
+    const bigPool = samplePool({ mcpTools: names.map((name) => mcp("gitlab", name, { description: `Does ${name}. More words.` })) });
+    const bigEngine = indexOf(bigPool);
+    const list = (query: string) => {
+      const tool = createToolSearchTool({ engine: bigEngine, lookup: bigPool.get, delivery: "proxy" });
+      return executeTool(tool.name, { query }, context, { lookup: (name) => (name === tool.name ? tool : undefined), permissions: DEFAULT_PERMISSIONS });
+    };
+    const first = await list("mcp__gitlab");
+    expect(first.structuredContent).toMatchObject({ server: "gitlab", total: 118, page: 1, pages: 2 });
+    expect((first.structuredContent!.tools as string[]).length).toBe(100);
+    expect(resultText(first)).toStartWith("MCP server gitlab: 118 deferred tool(s), not loaded. Page 1 of 2: tools 1–100.");
+    expect(resultText(first)).toContain('18 more: query "mcp__gitlab page:2" for the next page.');
+    const second = await list("mcp__gitlab page:2");
+    expect(second.structuredContent).toMatchObject({ total: 118, page: 2, pages: 2 });
+    expect(second.structuredContent!.tools).toEqual(names.slice(100).map((name) => `mcp__gitlab__${name}`));
+    expect(resultText(second)).toStartWith("MCP server gitlab: 118 deferred tool(s), not loaded. Page 2 of 2: tools 101–118.");
+    expect(resultText(second)).not.toContain("more: query");
+    const all = [...(first.structuredContent!.tools as string[]), ...(second.structuredContent!.tools as string[])];
+    expect(new Set(all).size).toBe(118);
+    // Any case; a page past the end says so instead of "no tools".
+    expect((await list("mcp__gitlab PAGE:2")).structuredContent).toMatchObject({ page: 2, tools: second.structuredContent!.tools });
+    const past = await list("mcp__gitlab page:3");
+    expect(past.structuredContent).toMatchObject({ total: 118, page: 3, pages: 2, tools: [] });
+    expect(resultText(past)).toBe('MCP server gitlab has 118 deferred tool(s) on 2 page(s); page 3 is past the last. Query "mcp__gitlab" for the first page.');
+  });
+
+  test("select:mcp__<server> loads the server as a unit; past 100 tools it says how many and where the rest are", async () => {
+    const small = await search("select:mcp__github");
+    expect(small.structuredContent).toMatchObject({
+      kind: "select",
+      matches: ["mcp__github__create_issue", "mcp__github__get_issue"],
+      selected_servers: [{ server: "github", total: 2, selected: 2 }],
+    });
+    expect(resultText(small)).toContain("Selected MCP server github as a whole: its 2 tool(s).");
+    expect(discoveredBy(small)).toEqual(["mcp__github__create_issue", "mcp__github__get_issue"]);
+    const names = Array.from({ length: 118 }, (_, i) => `tool_${String(i).padStart(3, "0")}`);
+    const bigPool = samplePool({ mcpTools: names.map((name) => mcp("gitlab", name, { description: `Does ${name}.` })) });
+    const tool = createToolSearchTool({ engine: indexOf(bigPool), lookup: bigPool.get, delivery: "native" });
+    const big = await executeTool(tool.name, { query: "select:mcp__github__get_issue,mcp__gitlab" }, context, { lookup: (name) => (name === tool.name ? tool : undefined), permissions: DEFAULT_PERMISSIONS });
+    expect(big.structuredContent).toMatchObject({ selected_servers: [{ server: "gitlab", total: 118, selected: 99 }] });
+    expect((big.structuredContent!.matches as string[]).length).toBe(100);
+    expect(resultText(big)).toContain('Selected MCP server gitlab as a whole: 99 of its 118 tools (a selection holds at most 100). List the rest with "mcp__gitlab page:1" and select them by name.');
+  });
+
+  test("select: of something that is neither a tool nor mcp__<server> of a known server is missing, as before", async () => {
+    const result = await search("select:mcp__nosuch,mcp__,mcp__github__nope");
+    expect(result.structuredContent).toMatchObject({ missing: ["mcp__nosuch", "mcp__", "mcp__github__nope"] });
+    expect(result.structuredContent).not.toHaveProperty("selected_servers");
+  });
+
+  test("page:N is only a page number when N is 1–9999; anything else is a plain word", async () => {
+    expect((await search("mcp__github page:0")).structuredContent).not.toMatchObject({ page: 0 });
+    const huge = await search("mcp__github page:99999999");
+    expect(huge.structuredContent).not.toHaveProperty("page", 99999999);
   });
 
   test("a query that matches nothing says so", async () => {
@@ -205,7 +272,7 @@ describe("ToolSearch as a tool", () => {
   test("with announcements: servers, the description says servers are announced and how to list one", () => {
     const text = descriptionFor("native", undefined, "servers");
     expect(text).toContain("<available-deferred-servers>");
-    expect(text).toContain('query "mcp__<server>" to list that server\'s tools');
+    expect(text).toContain('query "mcp__<server>" to list that server\'s tools (a long list comes in pages: "mcp__<server> page:2")');
     expect(text).not.toContain("<available-deferred-tools>");
     expect(descriptionFor("native", undefined, "delta")).toBe(descriptionFor("native"));
   });

@@ -49,3 +49,18 @@ describe("valueKinds", () => {
     expect(valueKinds("pay 12.50, then 3")).toEqual([]);
   });
 });
+
+describe("givenWords pre-scan (skips the split when no pointing word can be there)", () => {
+  test("pointing words in any case, next to punctuation, underscores or non-ASCII letters are still found", () => {
+    expect(givenWords("Coordinates OF THIS Address")).toEqual(["address"]);
+    expect(givenWords("issues for my_repo")).toEqual(["repo"]);
+    expect(givenWords("issues (for my) repo")).toEqual(["repo"]);
+    expect(givenWords("the weather of this città")).toEqual(["città"]);
+    expect(givenWords("x_of this address")).toEqual(["address"]);
+  });
+
+  test("a pointing word only inside a longer word is not one", () => {
+    expect(givenWords("history of thistle plants")).toEqual([]);
+    expect(givenWords("myth of myself")).toEqual([]);
+  });
+});

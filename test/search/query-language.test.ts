@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { parseQuery } from "../../src/search/query-parser.ts";
 import { indexOf, names } from "./fixtures.ts";
+import { ToolSearchIndex } from "../../src/search/tool-search-index.ts";
 
 describe("exact-name fast path", () => {
   test("a pool name, alias or raw MCP name returns just that tool", () => {
@@ -153,5 +154,28 @@ describe("fuzz", () => {
       expect(result.matches.length).toBeLessThanOrEqual(Math.max(10, result.found?.length ?? 0));
       if (next() < 0.3) index.remove(name);
     }
+  });
+});
+
+describe("page:N (server listings)", () => {
+  test("is taken out of the words, any case, 1 to 9999; other spellings stay words", () => {
+    expect(parseQuery("mcp__gitlab page:2")).toEqual({ kind: "keyword", whole: "mcp__gitlab page:2", text: "", required: [], servers: ["gitlab"], page: 2 });
+    expect(parseQuery("mcp__gitlab PAGE:9999")).toMatchObject({ page: 9999, text: "" });
+    for (const word of ["page:0", "page:10000", "page:-1", "page:2x", "pages:2"]) {
+      const parsed = parseQuery(`mcp__gitlab ${word}`);
+      expect(parsed).toMatchObject({ text: word });
+      expect(parsed).not.toHaveProperty("page");
+    }
+  });
+
+  test("a keyword search ignores the page: it ranks as without it", () => {
+    const index = new ToolSearchIndex();
+    index.add({ name: "mcp__gitlab__create_issue", server: "gitlab", description: "Create an issue" });
+    index.add({ name: "mcp__gitlab__list_issues", server: "gitlab", description: "List issues" });
+    expect(index.query("mcp__gitlab create issue page:2").matches.map((match) => match.name)).toEqual(
+      index.query("mcp__gitlab create issue").matches.map((match) => match.name),
+    );
+    expect(index.query("mcp__gitlab page:1", { maxResults: 1 })).toMatchObject({ listed: true, listedTotal: 2, page: 1, matches: [{ name: "mcp__gitlab__create_issue" }] });
+    expect(index.query("mcp__gitlab page:2", { maxResults: 1 })).toMatchObject({ listed: true, listedTotal: 2, page: 2, matches: [{ name: "mcp__gitlab__list_issues" }] });
   });
 });

@@ -1,0 +1,77 @@
+import { describe, expect, test } from "bun:test";
+import { squash } from "../../src/search/document-fields.ts";
+import { findMentions, mentionWords, type ServerKeys } from "../../src/search/server-mention.ts";
+import { KEY_HASH_SEED, keyHash, ServerRegistry } from "../../src/search/server-registry.ts";
+
+const registryOf = (...servers: string[]): ServerRegistry => {
+  const registry = new ServerRegistry();
+  servers.forEach((server, i) => registry.addMember(server, `tool_${i}`));
+  return registry;
+};
+const words = (text: string) => text.split(" ");
+
+describe("mentionWords", () => {
+  test("words are trimmed of edge punctuation and a possessive 's, and squashed once", () => {
+    expect(mentionWords("  (GitLab's) «Google» calendar, ok  ")).toEqual({
+      words: ["GitLab", "Google", "calendar", "ok"],
+      keys: ["gitlab", "google", "calendar", "ok"],
+    });
+  });
+
+  test("non-ASCII words and unicode spaces take the same path as before", () => {
+    expect(mentionWords("Café\u00a0Münster’s\u2003—")).toEqual({ words: ["Café", "Münster", ""], keys: ["café", "münster", ""] });
+  });
+
+  test("bounded: a pasted page is scanned for its first 96 words only", () => {
+    expect(mentionWords(Array.from({ length: 10_000 }, () => "word").join(" ")).words.length).toBe(96);
+  });
+});
+
+describe("findMentions", () => {
+  const tokens = (text: string) => text.toLowerCase().split(" ");
+
+  test("the longest window naming a server wins, windows never overlap, 1 to 3 words", () => {
+    const registry = registryOf("Google Calendar", "google", "Azure DevOps Server", "calendar");
+    const found = findMentions(mentionWords("add to my Google Calendar then Azure DevOps Server"), registry, tokens);
+    expect(found).toEqual({
+      servers: [registry.idOf("Google Calendar")!, registry.idOf("Azure DevOps Server")!],
+      terms: ["google", "calendar", "azure", "devops", "server"],
+    });
+  });
+
+  test("a window that only starts a server's name does not name it", () => {
+    const registry = registryOf("Google Calendar");
+    expect(findMentions(mentionWords("ask Google about it"), registry, tokens)).toEqual({ servers: [], terms: [] });
+  });
+
+  test("names shorter than three characters are not recognised; a window with an emptied word is not one", () => {
+    const registry = registryOf("ab", "gitlab");
+    expect(findMentions(mentionWords("a b ab"), registry, tokens).servers).toEqual([]);
+    expect(findMentions(mentionWords("git — lab"), registry, tokens).servers).toEqual([]);
+    expect(findMentions(mentionWords("git lab"), registry, tokens).servers).toEqual([registry.idOf("gitlab")!]);
+  });
+
+  test("hashes only filter: keys that collide with every hash still match only exact names", () => {
+    const registry = registryOf("gitlab");
+    const everything: ServerKeys = { idOfKey: (key) => registry.idOfKey(key), mayPrefixKey: () => true, mayBeKey: () => true };
+    expect(findMentions(mentionWords("gitlub tools in gitlab now"), everything, tokens)).toEqual({ servers: [registry.idOf("gitlab")!], terms: ["gitlab"] });
+  });
+
+  test("the registry's hashes are those of the squashed key, prefix by prefix", () => {
+    const registry = registryOf("Git-Hub");
+    let hash = KEY_HASH_SEED;
+    for (const code of [..."github"].map((c) => c.charCodeAt(0))) {
+      hash = keyHash(hash, code);
+      expect(registry.mayPrefixKey(hash)).toBe(true);
+    }
+    expect(registry.mayBeKey(hash)).toBe(true);
+    expect(squash("Git-Hub")).toBe("github");
+    expect(findMentions({ words: words("Git Hub"), keys: ["git", "hub"] }, registry, tokens).servers).toEqual([0]);
+  });
+
+  test("a server that lost its last tool is not named any more", () => {
+    const registry = registryOf("gitlab");
+    registry.removeMember(registry.idOf("gitlab")!, "tool_0");
+    expect(findMentions(mentionWords("in gitlab"), registry, tokens).servers).toEqual([]);
+  });
+});
