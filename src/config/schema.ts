@@ -50,6 +50,8 @@ const remoteServer = () =>
  */
 export const mcpServerSchema = z.lazy(() => z.discriminatedUnion("type", [stdioServer(), remoteServer()]));
 
+const sandboxMode = () => z.enum(["auto", "required", "off"], { message: 'expected "auto", "required" or "off"' });
+
 /** A tool name, `mcp__server`, a glob (`*`, `?`) or `group:NAME`. */
 const toolEntry = () => z.string().min(1).max(300);
 
@@ -99,6 +101,22 @@ export const configSchema = z.strictObject({
         partialLineTimeoutMs: z.number().int().min(100).max(600_000).optional(),
         bufferBudgetBytes: z.number().int().min(MIN_BUFFER_BUDGET_BYTES).max(MAX_BUFFER_BUDGET_BYTES).optional(),
       }),
+    )
+    .optional(),
+  /**
+   * The kernel sandbox for Bash (docs/operations.md "Security model"): `auto` confines where the
+   * system can and says so where it cannot, `required` refuses Bash without it, `off` never confines.
+   * A string is the mode alone.
+   */
+  sandbox: z
+    .lazy(() =>
+      z.union([
+        sandboxMode(),
+        z.strictObject({
+          mode: sandboxMode().default("auto"),
+          network: z.enum(["none", "all"], { message: 'expected "none" (no network in Bash) or "all"' }).default("none"),
+        }),
+      ]),
     )
     .optional(),
   logLevel: z.enum(["debug", "info", "warn", "error"]).default("info"),
