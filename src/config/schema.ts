@@ -50,8 +50,6 @@ const remoteServer = () =>
  */
 export const mcpServerSchema = z.lazy(() => z.discriminatedUnion("type", [stdioServer(), remoteServer()]));
 
-const sandboxMode = () => z.enum(["auto", "required", "off"], { message: 'expected "auto", "required" or "off"' });
-
 /** A tool name, `mcp__server`, a glob (`*`, `?`) or `group:NAME`. */
 const toolEntry = () => z.string().min(1).max(300);
 
@@ -110,13 +108,13 @@ export const configSchema = z.strictObject({
    */
   sandbox: z
     .lazy(() =>
-      z.union([
-        sandboxMode(),
+      z.preprocess(
+        (value) => (typeof value === "string" ? { mode: value } : value),
         z.strictObject({
-          mode: sandboxMode().default("auto"),
+          mode: z.enum(["auto", "required", "off"], { message: 'expected "auto", "required" or "off"' }).default("auto"),
           network: z.enum(["none", "all"], { message: 'expected "none" (no network in Bash) or "all"' }).default("none"),
         }),
-      ]),
+      ),
     )
     .optional(),
   logLevel: z.enum(["debug", "info", "warn", "error"]).default("info"),

@@ -75,9 +75,10 @@ export async function denyMasks(input: DenyWalkInput): Promise<DenyWalkResult> {
       if (effect === "hide" || top !== "directory") continue;
     }
     if (top !== "directory") continue;
-    const stack = [start];
+    // A directory already bound read-only needs no read-only masks beneath it, only hidden ones.
+    const stack = [{ directory: start, readOnly: effect === "read-only" }];
     while (stack.length > 0) {
-      const directory = stack.pop()!;
+      const { directory, readOnly } = stack.pop()!;
       let children: Dirent[];
       try {
         children = readdirSync(directory, { withFileTypes: true });
@@ -95,12 +96,12 @@ export async function denyMasks(input: DenyWalkInput): Promise<DenyWalkResult> {
         // A symbolic link is covered through its target: the mount is on what it points to.
         const isDirectory = child.isDirectory();
         const effect = classify(path, isDirectory);
-        if (effect) {
+        if (effect === "hide" || (effect === "read-only" && !readOnly)) {
           const problem = add({ path, effect, directory: isDirectory });
           if (problem) return refuse(problem);
           if (effect === "hide") continue;
         }
-        if (isDirectory) stack.push(path);
+        if (isDirectory) stack.push({ directory: path, readOnly: readOnly || effect === "read-only" });
       }
     }
   }
