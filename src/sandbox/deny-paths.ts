@@ -45,7 +45,13 @@ export interface DenyWalkInput {
 export type DenyWalkResult = { ok: true; masks: PathMask[]; entries: number } | { ok: false; error: string };
 
 export async function denyMasks(input: DenyWalkInput): Promise<DenyWalkResult> {
-  const rules = input.rules.map((rule) => ({ ...rule, glob: withHome(rule.glob, input.home) }));
+  const rules = input.rules.map((rule) => {
+    const glob = withHome(rule.glob, input.home);
+    // Cheap rejections before the full match (most entries of a tree match no rule): a path a
+    // pattern matches ends with the pattern's text after its last `*`, and only a pattern that ends
+    // in `*` can cover everything beneath a directory.
+    return { ...rule, glob, tail: glob.slice(glob.lastIndexOf("*") + 1), coversTrees: glob.endsWith("*") };
+  });
   if (rules.length === 0) return { ok: true, masks: [], entries: 0 };
   const now = input.now ?? (() => performance.now());
   const maxEntries = input.maxEntries ?? MAX_WALK_ENTRIES;
@@ -55,7 +61,11 @@ export async function denyMasks(input: DenyWalkInput): Promise<DenyWalkResult> {
   let entries = 0;
 
   const classify = (path: string, directory: boolean): "hide" | "read-only" | undefined => {
-    const hits = rules.filter((rule) => pathRuleMatches(rule, path, input.bases) || (directory && pathRuleCoversTree(rule, path, input.bases)));
+    const hits = rules.filter(
+      (rule) =>
+        (path.endsWith(rule.tail) && pathRuleMatches(rule, path, input.bases)) ||
+        (directory && rule.coversTrees && pathRuleCoversTree(rule, path, input.bases)),
+    );
     if (hits.some((rule) => rule.kind === "read")) return "hide";
     return hits.length > 0 ? "read-only" : undefined;
   };
