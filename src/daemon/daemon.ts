@@ -100,7 +100,7 @@ export class Daemon implements SessionBinding, WireFacts {
       ...(options.env && { env: options.env }),
       ...(options.demo !== undefined && { demo: options.demo }),
       ...(options.flags && { flags: options.flags }),
-      ...(options.mcpOptions && { mcpOptions: options.mcpOptions }),
+      ...((options.mcpOptions || options.sandbox) && { mcpOptions: { ...options.mcpOptions, ...(options.sandbox && { confine: options.sandbox.confineServer }) } }),
       ...(options.usageDatabasePath !== undefined && { usageDatabasePath: options.usageDatabasePath }),
     });
     this.core.onToolsChanged(() => {

@@ -16,6 +16,7 @@ import { isInside } from "../runtime/path-inside.ts";
 import { bwrapArgv, type SandboxNetwork } from "./bwrap-argv.ts";
 import { denyMasks } from "./deny-paths.ts";
 import type { SandboxSupport } from "./sandbox-support.ts";
+import { createServerConfiner, type ServerConfiner } from "./server-sandbox.ts";
 
 export type SandboxMode = "auto" | "required" | "off";
 
@@ -61,6 +62,8 @@ export interface CommandSandbox {
   /** The state now (before the probe answers: the settings, backend "none", not confined). */
   state(): SandboxState;
   prepare(request: CommandRequest): Promise<PreparedCommand>;
+  /** Wraps a stdio MCP server whose config asks for a sandbox (server-sandbox.ts). */
+  confineServer: ServerConfiner;
 }
 
 export interface CommandSandboxOptions {
@@ -78,6 +81,7 @@ export function createCommandSandbox(options: CommandSandboxOptions): CommandSan
   const home = options.home ?? homedir();
   const stateOf = (): SandboxState => describeSandbox(options.settings(), support);
   return {
+    confineServer: createServerConfiner(options.support, options.hidden),
     async ready() {
       await probed;
       return stateOf();
