@@ -86,6 +86,22 @@ describeSandbox("Bash in the kernel sandbox", () => {
     }
   });
 
+  test("the denied file cannot be hard-linked, renamed, removed, overwritten or reached through a symlink", async () => {
+    const { root, daemon, client, bash } = await start(DENY_ENV);
+    await using _d = daemon;
+    using _c = client;
+    const attacks = [
+      `python3 -c "import os; os.link('.env', 'hard')"; cat hard`,
+      `python3 -c "import os; os.rename('.env', 'moved')"; cat moved`,
+      `python3 -c "import os; os.symlink('.env', 'soft'); print(open('soft').read())"`,
+      `python3 -c "import os; os.unlink('.env')"`,
+      `python3 -c "open('.env', 'w').write('replaced')"`,
+    ];
+    for (const command of attacks) expect({ command, revealed: (await bash(command)).text.includes(SECRET) }).toEqual({ command, revealed: false });
+    expect(await Bun.file(join(root, ".env")).text()).toBe(`TOKEN=${SECRET}\n`);
+    expect([existsSync(join(root, "hard")), existsSync(join(root, "moved"))]).toEqual([false, false]);
+  });
+
   test("writes land only in the roots and the private TMPDIR; outside them they fail", async () => {
     const { root, daemon, client, bash } = await start(DENY_ENV);
     await using _d = daemon;
