@@ -180,7 +180,8 @@ export class Daemon implements SessionBinding, WireFacts {
     if (this.#ownsProcess) this.#processes = startProcessLifecycle(this.logger, process.env);
     this.core.startMcp(servers, this.#processes?.registry);
     this.#cron?.start();
-    if (this.sandbox) logSandbox(this.logger, await this.sandbox.ready());
+    // The probe runs beside the start (a Bash call waits for it); its answer is logged when it comes.
+    if (this.sandbox) void this.sandbox.ready().then((state) => logSandbox(this.logger, state));
     this.logger.info("listening", { socket: this.socketPath, tier: this.info.tier, version: this.info.version, tools: this.core.pool().tools.length });
   }
 
