@@ -96,7 +96,10 @@ describeSandbox("Bash in the kernel sandbox", () => {
       `python3 -c "import os; os.symlink('.env', 'soft'); print(open('soft').read())"`,
       `python3 -c "import os; os.unlink('.env')"`,
       `python3 -c "open('.env', 'w').write('replaced')"`,
+      // A nested user namespace has every capability, but the mounts it inherits are locked together.
+      "bash unmount.sh",
     ];
+    writeFileSync(join(root, "unmount.sh"), `p="$PWD/.e""nv"; unshare -Urm sh -c "umount $p; umount -l $p; cat $p"\n`);
     for (const command of attacks) expect({ command, revealed: (await bash(command)).text.includes(SECRET) }).toEqual({ command, revealed: false });
     expect(await Bun.file(join(root, ".env")).text()).toBe(`TOKEN=${SECRET}\n`);
     expect([existsSync(join(root, "hard")), existsSync(join(root, "moved"))]).toEqual([false, false]);
