@@ -210,6 +210,21 @@ describeSandbox("Bash in the kernel sandbox", () => {
     }
   });
 
+  test("a client cannot widen the sandbox: a session that asks for it is refused, and its commands stay confined", async () => {
+    const { root, daemon, client } = await start(DENY_ENV);
+    await using _d = daemon;
+    using _c = client;
+    const asked = await client.request("toolpool/session", { sandbox: { mode: "off", network: "all" } });
+    expect((asked.error as { code: number }).code).toBe(-32602);
+    // A session that adds permissions (allow everything) still runs confined: the rules and the sandbox are separate.
+    const opened = await client.request("toolpool/session", { permissions: { mode: "default", allow: ["Bash", "Read", "Write"] } });
+    const sessionId = (opened.result as { sessionId: string }).sessionId;
+    const reply = (await client.request("toolpool/call", { sessionId, name: "Bash", input: { command: `python3 -c "print(open('.env').read())"; touch "$HOME/escaped"` } })).result as { content: { text: string }[] };
+    expect(reply.content.map((block) => block.text).join("").includes(SECRET)).toBe(false);
+    expect(existsSync(join(process.env.HOME!, "escaped"))).toBe(false);
+    expect(existsSync(join(root, ".env"))).toBe(true);
+  });
+
   test("the status says Bash is confined, with the probe time", async () => {
     const { socketPath, daemon, client } = await start();
     await using _d = daemon;
