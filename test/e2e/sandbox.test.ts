@@ -132,6 +132,9 @@ describeSandbox("Bash in the kernel sandbox", () => {
     expect(token.text.includes(SECRET)).toBe(false);
     const socket = await bash(`python3 -c "import socket; s=socket.socket(socket.AF_UNIX); s.connect('${socketPath}'); s.sendall(b'{}\\\\n'); print('CONNECTED')"`);
     expect(socket.text.includes("CONNECTED")).toBe(false);
+    // No descriptor of the daemon's (its listening socket, its databases) is inherited.
+    const fds = await bash(`python3 -c "import os; print(sorted(int(fd) for fd in os.listdir('/proc/self/fd')))"`);
+    expect(fds.text).toBe("[0, 1, 2, 3]\nExit code: 0");
   });
 
   test("network none: a loopback listener cannot be reached; network all: it can", async () => {
