@@ -17,6 +17,7 @@ import { ShellParser } from "./shell-parser.ts";
 import { CALL_MARK_VARIABLE, terminateGroup } from "./process-group.ts";
 import { randomUUID } from "node:crypto";
 import { statOrUndefined } from "./text-file.ts";
+import type { CommandSandbox } from "../sandbox/command-sandbox.ts";
 import description from "./bash.txt" with { type: "text" };
 
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
@@ -35,6 +36,11 @@ export interface BashToolOptions {
    * open forever; output already written arrives well within this.
    */
   drainAfterExitMs?: number;
+  /**
+   * The kernel sandbox each command runs in (src/sandbox/). Without one (unit tests, embedders) the
+   * command runs with the daemon's rights and only the permission rules apply.
+   */
+  sandbox?: CommandSandbox;
 }
 
 const inputSchema = () =>
@@ -70,55 +76,81 @@ export function createBashTool(options: BashToolOptions = {}): Tool {
     async call({ command, timeout }, context): Promise<ToolResult> {
       const cwd = await statOrUndefined(context.cwd);
       if (!cwd?.isDirectory()) return errorResult(`The working directory ${context.cwd} does not exist, so the command was not run.`);
-      const limitMs = timeout ?? DEFAULT_BASH_TIMEOUT_MS;
-      // Every process of the command inherits the mark, so one that leaves the group and the tree
-      // (`setsid -f`) is still found when the command is stopped.
-      const mark = randomUUID();
-      const child = Bun.spawn(["bash", "-c", command], {
-        cwd: context.cwd,
-        env: { ...process.env, [CALL_MARK_VARIABLE]: mark },
-        detached: true,
-        stdin: "ignore",
-        stdout: "pipe",
-        stderr: "pipe",
-      });
-      const stdout = new BoundedOutput(BASH_OUTPUT_HEAD_BYTES, BASH_OUTPUT_TAIL_BYTES);
-      const stderr = new BoundedOutput(BASH_OUTPUT_HEAD_BYTES, BASH_OUTPUT_TAIL_BYTES);
-      const readers = [pump(child.stdout, stdout), pump(child.stderr, stderr)];
-
-      let stopped: "timeout" | "cancelled" | undefined;
-      const stop = (reason: "timeout" | "cancelled") => {
-        if (stopped) return;
-        stopped = reason;
-        terminateGroup(child.pid, { graceMs: killGraceMs, mark });
-      };
-      const timer = setTimeout(() => stop("timeout"), limitMs);
-      const onAbort = () => stop("cancelled");
-      context.signal.addEventListener("abort", onAbort, { once: true });
-      if (context.signal.aborted) onAbort();
-      let exitCode: number;
+      const prepared = options.sandbox
+        ? await options.sandbox.prepare({
+            command: ["bash", "-c", command],
+            cwd: context.cwd,
+            workspaceRoots: context.workspaceRoots,
+            denyRules: context.pathDeny?.rules ?? [],
+            ruleBases: context.pathDeny?.bases ?? [context.cwd],
+          })
+        : ({ kind: "unconfined", argv: ["bash", "-c", command], reason: "no sandbox given" } as const);
+      if (prepared.kind === "refused") return errorResult(prepared.message);
+      const run = { argv: prepared.argv, env: prepared.kind === "confined" ? prepared.env : {}, limitMs: timeout ?? DEFAULT_BASH_TIMEOUT_MS, killGraceMs, drainAfterExitMs };
       try {
-        exitCode = await child.exited;
+        return await runCommand(run, context.cwd, context.signal);
       } finally {
-        clearTimeout(timer);
-        context.signal.removeEventListener("abort", onAbort);
+        if (prepared.kind === "confined") await prepared.cleanup();
       }
-      await Promise.race([Promise.all(readers.map((reader) => reader.done)), Bun.sleep(drainAfterExitMs)]);
-      for (const reader of readers) reader.stop();
-
-      const body = describeOutput(stdout, stderr);
-      if (stopped === "timeout") {
-        return errorResult(`${body}\nCommand timed out after ${formatDuration(limitMs)}; it and the processes still under it were stopped.`);
-      }
-      if (stopped === "cancelled") return errorResult(`${body}\nCommand was cancelled; it and the processes still under it were stopped.`);
-      const status = child.signalCode ? `Command was killed by signal ${child.signalCode}.` : `Exit code: ${exitCode}`;
-      return {
-        content: [{ type: "text", text: `${body}\n${status}` }],
-        isError: false,
-        structuredContent: { exitCode: child.signalCode ? null : exitCode, signal: child.signalCode ?? null },
-      };
     },
   });
+}
+
+interface CommandRun {
+  argv: readonly string[];
+  env: Record<string, string>;
+  limitMs: number;
+  killGraceMs: number;
+  drainAfterExitMs: number;
+}
+
+async function runCommand({ argv, env, limitMs, killGraceMs, drainAfterExitMs }: CommandRun, cwd: string, signal: AbortSignal): Promise<ToolResult> {
+  // Every process of the command inherits the mark, so one that leaves the group and the tree
+  // (`setsid -f`) is still found when the command is stopped.
+  const mark = randomUUID();
+  const child = Bun.spawn([...argv], {
+    cwd,
+    env: { ...process.env, ...env, [CALL_MARK_VARIABLE]: mark },
+    detached: true,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const stdout = new BoundedOutput(BASH_OUTPUT_HEAD_BYTES, BASH_OUTPUT_TAIL_BYTES);
+  const stderr = new BoundedOutput(BASH_OUTPUT_HEAD_BYTES, BASH_OUTPUT_TAIL_BYTES);
+  const readers = [pump(child.stdout, stdout), pump(child.stderr, stderr)];
+
+  let stopped: "timeout" | "cancelled" | undefined;
+  const stop = (reason: "timeout" | "cancelled") => {
+    if (stopped) return;
+    stopped = reason;
+    terminateGroup(child.pid, { graceMs: killGraceMs, mark });
+  };
+  const timer = setTimeout(() => stop("timeout"), limitMs);
+  const onAbort = () => stop("cancelled");
+  signal.addEventListener("abort", onAbort, { once: true });
+  if (signal.aborted) onAbort();
+  let exitCode: number;
+  try {
+    exitCode = await child.exited;
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener("abort", onAbort);
+  }
+  await Promise.race([Promise.all(readers.map((reader) => reader.done)), Bun.sleep(drainAfterExitMs)]);
+  for (const reader of readers) reader.stop();
+
+  const body = describeOutput(stdout, stderr);
+  if (stopped === "timeout") {
+    return errorResult(`${body}\nCommand timed out after ${formatDuration(limitMs)}; it and the processes still under it were stopped.`);
+  }
+  if (stopped === "cancelled") return errorResult(`${body}\nCommand was cancelled; it and the processes still under it were stopped.`);
+  const status = child.signalCode ? `Command was killed by signal ${child.signalCode}.` : `Exit code: ${exitCode}`;
+  return {
+    content: [{ type: "text", text: `${body}\n${status}` }],
+    isError: false,
+    structuredContent: { exitCode: child.signalCode ? null : exitCode, signal: child.signalCode ?? null },
+  };
 }
 
 export const bashTool = createBashTool();

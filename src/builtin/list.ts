@@ -5,7 +5,8 @@
 import { feature } from "bun:bundle";
 import type { CronScheduler } from "../cron/cron-scheduler.ts";
 import type { Tool } from "../tool/tool.ts";
-import { bashTool } from "./bash.ts";
+import { bashTool, createBashTool } from "./bash.ts";
+import type { CommandSandbox } from "../sandbox/command-sandbox.ts";
 import { editTool } from "./edit.ts";
 import { globTool } from "./glob.ts";
 import { grepTool } from "./grep.ts";
@@ -25,10 +26,13 @@ export interface BuiltinToolOptions {
   cronScheduler?: CronScheduler;
   /** `remoteTriggers` from the config, read at each call (AGENT_TRIGGERS_REMOTE tiers); without it RemoteTrigger is left out. */
   remoteTriggers?: () => RemoteTriggers;
+  /** The kernel sandbox Bash runs every command in; without one Bash runs unconfined. */
+  sandbox?: CommandSandbox;
 }
 
 export function builtinTools(options: BuiltinToolOptions = {}): Tool[] {
-  const tools: Tool[] = [bashTool, readTool, writeTool, editTool, globTool, grepTool];
+  const bash = options.sandbox ? createBashTool({ sandbox: options.sandbox }) : bashTool;
+  const tools: Tool[] = [bash, readTool, writeTool, editTool, globTool, grepTool];
   tools.push(createWebFetchTool(options.webFetch), notebookEditTool, todoWriteTool);
   if (feature("PROACTIVE")) {
     tools.push((require("./sleep.ts") as typeof import("./sleep.ts")).sleepTool);

@@ -22,6 +22,7 @@ export function formatStatus(status: StatusResult): string {
     `  calls: ${status.calls.total} total, ${status.calls.inFlight} in flight`,
     `  memory: ${(status.memory.rssBytes / 1048576).toFixed(1)} MiB resident`,
   ];
+  if (status.sandbox) lines.push(`  sandbox: ${status.sandbox.confined ? "" : "NOT CONFINED — "}mode ${status.sandbox.mode}, network ${status.sandbox.network}: ${status.sandbox.summary}`);
   const servers = status.mcpServers as Record<string, number> | undefined;
   if (servers && servers.total) {
     const states = Object.entries(servers).filter(([state]) => state !== "total").map(([state, count]) => `${count} ${state}`);

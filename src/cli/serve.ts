@@ -14,6 +14,10 @@ import { ExitCode, UsageError } from "./exit-codes.ts";
 import { invocation } from "./invocation.ts";
 import { reportStartupProgress } from "./startup-progress.ts";
 import { escapeTerminal } from "../runtime/terminal-text.ts";
+import { createCommandSandbox } from "../sandbox/command-sandbox.ts";
+import { daemonPrivatePaths } from "../sandbox/private-paths.ts";
+import { BWRAP_PATH_VARIABLE, probeSandbox } from "../sandbox/sandbox-support.ts";
+import { sandboxSettings } from "../sandbox/sandbox-settings.ts";
 
 export interface ServeOptions {
   socket?: string;
@@ -65,13 +69,20 @@ export async function serve(options: ServeOptions): Promise<number> {
       });
     }
     let running: Daemon | undefined;
+    const sandbox = createCommandSandbox({
+      support: probeSandbox({ ...(process.env[BWRAP_PATH_VARIABLE] && { bwrapPath: process.env[BWRAP_PATH_VARIABLE] }) }),
+      // Read at each call, so a SIGHUP reload's sandbox settings apply.
+      settings: () => sandboxSettings(running?.core.config() ?? config),
+      hidden: () => daemonPrivatePaths({ socketPath, configPath: path }),
+    });
     const builtins = builtinTools({
+      sandbox,
       ...(config.webFetch && { webFetch: config.webFetch }),
       ...(cron && { cronScheduler: cron.scheduler }),
       // Read at each call, so a SIGHUP reload's triggers apply.
       remoteTriggers: () => (running?.core.config() ?? config).remoteTriggers,
     });
-    daemon = running = new Daemon({ socketPath, config, configSource, builtins, logger, demo: options.demo ?? false, ownsProcess: true, ...(cron && { cron }) });
+    daemon = running = new Daemon({ socketPath, config, configSource, builtins, logger, demo: options.demo ?? false, ownsProcess: true, sandbox, ...(cron && { cron }) });
     await daemon.start();
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -10,6 +10,19 @@ import { z } from "zod";
 import { permissionsSchema } from "../protocol/methods.ts";
 import { MAX_BUFFER_BUDGET_BYTES, MIN_BUFFER_BUDGET_BYTES } from "../protocol/limits.ts";
 
+/**
+ * A stdio server's sandbox (docs/operations.md "Security model"): it sees the system's program and
+ * library dirs and its own program, plus `readable` (read-only) and `writable`; nothing else of the
+ * file system. `enabled: false` on a server of the daemon's config opts it out of `sandbox.servers`.
+ */
+export const serverSandboxSchema = () =>
+  z.strictObject({
+    enabled: z.boolean().default(true),
+    readable: z.array(z.string().min(1).max(4096)).max(256).default([]),
+    writable: z.array(z.string().min(1).max(4096)).max(256).default([]),
+    network: z.enum(["none", "all"], { message: 'expected "none" or "all"' }).default("none"),
+  });
+
 const stdioServer = () =>
   z.strictObject({
     type: z.literal("stdio").optional(),
@@ -23,6 +36,7 @@ const stdioServer = () =>
     maxQueued: z.number().int().min(0).max(10_000).optional(),
     disabled: z.boolean().default(false),
     alwaysLoad: z.array(z.string()).default([]),
+    sandbox: serverSandboxSchema().optional(),
   });
 
 /** OAuth for a remote server: all optional (discovery and dynamic registration find the rest). */
@@ -103,6 +117,24 @@ export const configSchema = z.strictObject({
         partialLineTimeoutMs: z.number().int().min(100).max(600_000).optional(),
         bufferBudgetBytes: z.number().int().min(MIN_BUFFER_BUDGET_BYTES).max(MAX_BUFFER_BUDGET_BYTES).optional(),
       }),
+    )
+    .optional(),
+  /**
+   * The kernel sandbox for Bash (docs/operations.md "Security model"): `auto` confines where the
+   * system can and says so where it cannot, `required` refuses Bash without it, `off` never confines.
+   * A string is the mode alone.
+   */
+  sandbox: z
+    .lazy(() =>
+      z.preprocess(
+        (value) => (typeof value === "string" ? { mode: value } : value),
+        z.strictObject({
+          mode: z.enum(["auto", "required", "off"], { message: 'expected "auto", "required" or "off"' }).default("auto"),
+          network: z.enum(["none", "all"], { message: 'expected "none" (no network in Bash) or "all"' }).default("none"),
+          /** The sandbox every stdio MCP server of this config runs in, unless its entry has its own. */
+          servers: serverSandboxSchema().optional(),
+        }),
+      ),
     )
     .optional(),
   logLevel: z.enum(["debug", "info", "warn", "error"]).default("info"),

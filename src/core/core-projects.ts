@@ -5,7 +5,7 @@
  */
 import { defaultTrustPath, TrustStore } from "../config/trust-store.ts";
 import { ProjectServers, type ProjectSummary } from "../mcp/project-servers.ts";
-import type { ServerSpec } from "../mcp/server-spec.ts";
+import type { ServerSandboxSpec, ServerSpec } from "../mcp/server-spec.ts";
 import type { Logger } from "../runtime/logger.ts";
 
 export class CoreProjects {
@@ -38,8 +38,9 @@ export class CoreProjects {
     this.#projects.observeConfigured(roots);
   }
 
-  specs(env: NodeJS.ProcessEnv): ServerSpec[] {
-    return this.#projects.specs(env);
+  /** `sandboxDefault`: the operator's `sandbox.servers`, which a project file cannot switch off. */
+  specs(env: NodeJS.ProcessEnv, sandboxDefault?: ServerSandboxSpec): ServerSpec[] {
+    return this.#projects.specs(env, sandboxDefault);
   }
 
   /** After `toolpool trust`: read the files again and apply what changed. */

@@ -11,7 +11,7 @@ import { experimentalBetasDisabled } from "../deferral/mode-setting.ts";
 import type { FlagAttributes, RuntimeFlags } from "../flags/runtime-flags.ts";
 import { DemoServers } from "./demo-servers.ts";
 import type { McpPool, McpPoolOptions } from "../mcp/mcp-pool.ts";
-import { resolveServerSpecs, type ServerSpec } from "../mcp/server-spec.ts";
+import { projectSandboxDefault, resolveServerSpecs, type ServerSpec } from "../mcp/server-spec.ts";
 import { assemblePool, type Pool } from "../pool/assemble.ts";
 import type { Logger } from "../runtime/logger.ts";
 import { systemClock, type Clock } from "../runtime/clock.ts";
@@ -291,7 +291,7 @@ export class ToolPoolCore {
 
   /** The MCP servers this config names (plus the demo ones); throws naming a bad entry. */
   async serverSpecs(config: Config = this.#config): Promise<ServerSpec[]> {
-    const configured = [...(await resolveServerSpecs(config, { env: this.#env, configPath: this.#configSource.path })), ...this.#projects.specs(this.#env)];
+    const configured = [...(await resolveServerSpecs(config, { env: this.#env, configPath: this.#configSource.path })), ...this.#projects.specs(this.#env, projectSandboxDefault(config, this.#configSource.path, this.#env))];
     return this.#demo ? this.#demo.addTo(configured) : configured;
   }
 

@@ -17,6 +17,8 @@ import { registerAdminMethods } from "./handlers/admin.ts";
 import { registerHarnessMethods, unknownSession } from "./handlers/harness.ts";
 import { registerMcpMethods } from "./handlers/mcp.ts";
 import { registerExplainMethod } from "./handlers/explain.ts";
+import type { CommandSandbox } from "../sandbox/command-sandbox.ts";
+import { logSandbox } from "../sandbox/sandbox-log.ts";
 import { registerAuthMethods } from "./handlers/auth.ts";
 import { registerProjectMethods } from "./handlers/projects.ts";
 import { registerUsageMethods } from "./handlers/usage.ts";
@@ -59,6 +61,8 @@ export interface DaemonOptions {
   mcpOptions?: Partial<Omit<McpPoolOptions, "servers" | "logger">>;
   /** The usage history file (`":memory:"` in tests); default `usage.sqlite` in the state dir. */
   usageDatabasePath?: string;
+  /** The kernel sandbox Bash runs in (the same one handed to the Bash tool); reported by status and explain. */
+  sandbox?: CommandSandbox;
 }
 
 export class Daemon implements SessionBinding, WireFacts {
@@ -68,6 +72,7 @@ export class Daemon implements SessionBinding, WireFacts {
   readonly startedAt = Date.now();
   readonly logger: Logger;
   readonly connections = new Set<Connection>();
+  readonly sandbox: CommandSandbox | undefined;
   readonly #dispatcher: Dispatcher;
   readonly #configSource: ConfigSource;
   #cron: CronLink | undefined;
@@ -88,6 +93,7 @@ export class Daemon implements SessionBinding, WireFacts {
     this.logger = options.logger;
     this.#configSource = options.configSource;
     this.#ownsProcess = options.ownsProcess ?? false;
+    this.sandbox = options.sandbox;
     this.budget = new ConnectionBudget(options.config.connections?.bufferBudgetBytes ?? BUFFER_BUDGET_BYTES, this.logger);
     this.core = new ToolPoolCore({
       config: options.config,
@@ -98,7 +104,7 @@ export class Daemon implements SessionBinding, WireFacts {
       ...(options.env && { env: options.env }),
       ...(options.demo !== undefined && { demo: options.demo }),
       ...(options.flags && { flags: options.flags }),
-      ...(options.mcpOptions && { mcpOptions: options.mcpOptions }),
+      ...((options.mcpOptions || options.sandbox) && { mcpOptions: { ...options.mcpOptions, ...(options.sandbox && { confine: options.sandbox.confineServer }) } }),
       ...(options.usageDatabasePath !== undefined && { usageDatabasePath: options.usageDatabasePath }),
     });
     this.core.onToolsChanged(() => {
@@ -111,7 +117,7 @@ export class Daemon implements SessionBinding, WireFacts {
     registerMcpMethods(this.#dispatcher, this.core, this);
     registerHarnessMethods(this.#dispatcher, this.core, this);
     registerAdminMethods(this.#dispatcher, this.core, this);
-    registerExplainMethod(this.#dispatcher, this.core);
+    registerExplainMethod(this.#dispatcher, this.core, () => this.sandbox?.state());
     registerAuthMethods(this.#dispatcher, this.core);
     registerProjectMethods(this.#dispatcher, this.core);
     registerUsageMethods(this.#dispatcher, () => this.core.usage.service);
@@ -183,6 +189,8 @@ export class Daemon implements SessionBinding, WireFacts {
     if (this.#ownsProcess) this.#processes = startProcessLifecycle(this.logger, process.env);
     this.core.startMcp(servers, this.#processes?.registry);
     this.#cron?.start();
+    // The probe runs beside the start (a Bash call waits for it); its answer is logged when it comes.
+    if (this.sandbox) void this.sandbox.ready().then((state) => logSandbox(this.logger, state));
     this.logger.info("listening", { socket: this.socketPath, tier: this.info.tier, version: this.info.version, tools: this.core.pool().tools.length });
   }
 

@@ -3,6 +3,7 @@
  * connection's session changes, plus a few facts about the daemon itself. Handlers get these
  * narrow views and the parts of the core they use, never the Daemon.
  */
+import type { SandboxState } from "../sandbox/command-sandbox.ts";
 import type { BuildInfo } from "../build-info.ts";
 import type { Session } from "../session/session.ts";
 import type { Connection } from "./connection.ts";
@@ -19,5 +20,7 @@ export interface WireFacts {
   readonly socketPath: string;
   readonly startedAt: number;
   readonly connections: ReadonlySet<Connection>;
+  /** The Bash sandbox, when this daemon has one (`toolpool serve` always does). */
+  readonly sandbox?: { state(): SandboxState } | undefined;
   requestShutdown(reason: string): void;
 }

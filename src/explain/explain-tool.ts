@@ -13,6 +13,7 @@ import type { Pool } from "../pool/assemble.ts";
 import { parseMcpName } from "../tool/names.ts";
 import type { Tool } from "../tool/tool.ts";
 import type { Decision, Discovery, Explanation } from "../protocol/explain.ts";
+import type { SandboxState } from "../sandbox/command-sandbox.ts";
 import { describeServerState, type ServerFacts } from "./server-decision.ts";
 
 export interface ExplainSession {
@@ -46,6 +47,8 @@ export interface ExplainInput {
   configDeny: { rules: readonly string[]; source: string };
   servers: readonly ServerFacts[];
   session: ExplainSession | undefined;
+  /** The Bash sandbox, when the daemon has one: explain says whether commands run confined. */
+  sandbox?: Pick<SandboxState, "mode" | "network" | "confined" | "summary">;
   /** Pool names close to a name that matched nothing. */
   suggest: (name: string) => string[];
 }
@@ -80,6 +83,9 @@ export function explainTool(input: ExplainInput): Explanation {
     decisions.push({ step: "server", verdict: state.ready ? "pass" : "note", reason: `${state.reason}${state.ready ? "" : "; the tool is listed from the server's last catalog and a call waits for the server to start"}`, server: server.name, state: server.state });
   }
   decisions.push({ step: "pool", verdict: "pass", reason: `${tool.name} is in the pool (${tool.mcpInfo ? `MCP server ${tool.mcpInfo.server}` : "built-in"})` });
+  if (input.sandbox && !tool.isMcp && tool.name === "Bash") {
+    decisions.push({ step: "sandbox", verdict: input.sandbox.confined ? "pass" : "note", reason: `sandbox mode ${input.sandbox.mode}, network ${input.sandbox.network}: ${input.sandbox.summary}` });
+  }
   if (!tool.isEnabled()) {
     decisions.push({ step: "enabled", verdict: "blocked", reason: `${tool.name} is not enabled in this daemon` });
     return done(false, false, `${tool.name} is in the pool but not enabled: it is never sent`, { tool: tool.name });

@@ -27,7 +27,7 @@ import {
   STOP_GRACE_MS,
 } from "./limits.ts";
 import { buildServerTools } from "./pool-tool.ts";
-import { connectServer, type Connector } from "./server-connection.ts";
+import { connectServer, type ConnectDeps, type Connector } from "./server-connection.ts";
 import type { ServerSpec } from "./server-spec.ts";
 import { describeServer, type ServerStatus } from "./server-status.ts";
 import { ServerSupervisor, type SupervisorDeps } from "./server-supervisor.ts";
@@ -43,6 +43,8 @@ export interface McpPoolOptions {
   cachePath?: string | null;
   timers?: Timers;
   spawn?: SpawnProcess;
+  /** Wraps stdio servers that ask for a sandbox; without it such a server is not started. */
+  confine?: ConnectDeps["confine"];
   connector?: Connector;
   /** The environment stdio servers inherit (plus their own `env`). */
   env?: NodeJS.ProcessEnv;
@@ -120,6 +122,7 @@ export class McpPool {
         clientVersion: options.clientVersion ?? "0.0.0",
         connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
         auth: (spec) => this.oauth.serverAuth(spec),
+        ...(options.confine && { confine: options.confine }),
       },
       limiter: new ConnectLimiter(options.connectParallelism ?? DEFAULT_CONNECT_PARALLELISM),
       timers: this.#timers,

@@ -12,7 +12,7 @@ import { realpathSync } from "node:fs";
 import { ProjectFileError, readProjectFile, type ProjectFile } from "../config/project-file.ts";
 import type { TrustStore } from "../config/trust-store.ts";
 import type { Logger } from "../runtime/logger.ts";
-import { toSpec, type ServerSpec } from "./server-spec.ts";
+import { toSpec, type ServerSandboxSpec, type ServerSpec } from "./server-spec.ts";
 
 /**
  * Bounds what sessions naming ever more roots can make the daemon watch: daemon-wide, and per
@@ -131,7 +131,9 @@ export class ProjectServers {
     return this.observe([...this.#projects.keys()]);
   }
 
-  specs(env: NodeJS.ProcessEnv): ServerSpec[] {
+  specs(env: NodeJS.ProcessEnv, sandboxDefault?: ServerSandboxSpec): ServerSpec[] {
+    // A project file's own `sandbox` never replaces the operator's default (it could switch it off).
+    const choice = { ...(sandboxDefault && { fallback: sandboxDefault }), ownAllowed: false };
     const specs: ServerSpec[] = [];
     for (const { root, project, trusted, waiting, pins } of this.#projects.values()) {
       if (!project) continue;
@@ -145,7 +147,7 @@ export class ProjectServers {
           continue;
         }
         try {
-          specs.push({ ...toSpec(fullName, entry, project.file, root, env), project: root, ...(pins && { pins }) });
+          specs.push({ ...toSpec(fullName, entry, project.file, root, env, choice), project: root, ...(pins && { pins }) });
         } catch (error) {
           this.logger.error("project MCP server skipped", { server: fullName, file: project.file, error: (error as Error).message });
         }

@@ -17,7 +17,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { describeExit, type SpawnProcess } from "./child-process.ts";
 import { listAllTools, looseToolPageSchema, type Listing } from "./list-tools.ts";
-import type { ServerSpec } from "./server-spec.ts";
+import type { ServerLaunch, ServerSpec } from "./server-spec.ts";
 import type { StderrRing } from "./stderr-ring.ts";
 import { StdioProcessTransport } from "./stdio-transport.ts";
 import { probeRevision, statelessConnection } from "./stateless-connection.ts";
@@ -40,6 +40,8 @@ export interface ConnectDeps {
   connectTimeoutMs: number;
   /** An HTTP server's OAuth: what its requests are sent through (the token added, refreshed on expiry and 401). */
   auth?: (spec: ServerSpec) => { fetch: FetchLike; takeNeedsAuth(): Error | undefined } | undefined;
+  /** Wraps a stdio server whose spec asks for a sandbox (src/sandbox/server-sandbox.ts); throws when it cannot. */
+  confine?: (launch: ServerLaunch) => Promise<{ command: string; args: string[] }>;
 }
 
 /**
@@ -59,7 +61,7 @@ export function isSessionGone(error: unknown): boolean {
 export const connectServer: Connector = async (spec, deps) => {
   const auth = deps.auth?.(spec);
   auth?.takeNeedsAuth();
-  const transport = createTransport(spec, deps, spec.transport === "sse" ? auth?.fetch : withRevisionHeaders(auth?.fetch));
+  const transport = createTransport(await confined(spec, deps), deps, spec.transport === "sse" ? auth?.fetch : withRevisionHeaders(auth?.fetch));
   const describeLoss = () => (transport instanceof StdioProcessTransport && transport.exit ? `the server process ${describeExit(transport.exit)}` : "the connection closed");
   const client = new Client({ name: "toolpool", version: deps.clientVersion }, { capabilities: {} });
   let closing = false;
@@ -146,6 +148,15 @@ export const connectServer: Connector = async (spec, deps) => {
     },
   };
 };
+
+/** The spec as it is spawned: a server that asks for a sandbox runs inside one, or not at all. */
+async function confined(spec: ServerSpec, deps: ConnectDeps): Promise<ServerSpec> {
+  if (spec.transport !== "stdio" || !spec.sandbox) return spec;
+  if (!deps.confine) throw new Error("its config asks for a sandbox and this daemon runs servers without one, so it is not started");
+  const env = { ...deps.baseEnv, ...spec.env };
+  const wrapped = await deps.confine({ name: spec.name, command: spec.command, args: spec.args, env, sandbox: spec.sandbox, ...(spec.cwd !== undefined && { cwd: spec.cwd }) });
+  return { ...spec, ...wrapped };
+}
 
 function createTransport(spec: ServerSpec, deps: ConnectDeps, authFetch: FetchLike | undefined): Transport {
   if (spec.transport === "stdio") {

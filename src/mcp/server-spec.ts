@@ -4,6 +4,7 @@
  * is a ConfigError naming the server and the field, raised before anything is started.
  */
 import { readFile } from "node:fs/promises";
+import { homedir } from "node:os";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { z } from "zod";
 import { ConfigError, describeIssues, parseConfigText } from "../config/load.ts";
@@ -41,6 +42,24 @@ export interface StdioServerSpec extends SpecBase {
   /** Only the variables the config sets; the daemon's own environment is added at spawn. */
   env: Readonly<Record<string, string>>;
   cwd?: string;
+  /** The sandbox it runs in (paths absolute), when the config asks for one. */
+  sandbox?: ServerSandboxSpec;
+}
+
+/** What a sandbox needs to wrap one stdio server's start. */
+export interface ServerLaunch {
+  name: string;
+  command: string;
+  args: readonly string[];
+  cwd?: string;
+  env: Readonly<Record<string, string | undefined>>;
+  sandbox: ServerSandboxSpec;
+}
+
+export interface ServerSandboxSpec {
+  readable: readonly string[];
+  writable: readonly string[];
+  network: "none" | "all";
 }
 
 export interface RemoteServerSpec extends SpecBase {
@@ -68,7 +87,7 @@ export interface ResolveOptions {
  * Included `.mcp.json` files are read in order, later files overriding earlier ones by server name;
  * the daemon config's own `mcpServers` override them all.
  */
-export async function resolveServerSpecs(config: Pick<Config, "mcpServers" | "mcpConfig">, options: ResolveOptions = {}): Promise<ServerSpec[]> {
+export async function resolveServerSpecs(config: Pick<Config, "mcpServers" | "mcpConfig" | "sandbox">, options: ResolveOptions = {}): Promise<ServerSpec[]> {
   const env = options.env ?? process.env;
   const readText = options.readText ?? ((path: string) => readFile(path, "utf8"));
   const baseDir = options.configPath ? dirname(resolve(options.configPath)) : process.cwd();
@@ -81,11 +100,47 @@ export async function resolveServerSpecs(config: Pick<Config, "mcpServers" | "mc
     }
   }
   for (const [name, server] of Object.entries(config.mcpServers)) merged.set(name, { config: server, origin, dir: baseDir });
-  return [...merged].map(([name, { config: server, origin: from, dir }]) => toSpec(name, server, from, dir, env));
+  const fallback = serverSandboxDefault(config, baseDir, env);
+  return [...merged].map(([name, { config: server, origin: from, dir }]) => toSpec(name, server, from, dir, env, { fallback, ownAllowed: true }));
+}
+
+/**
+ * Which sandbox a stdio server gets: the operator's default (`sandbox.servers`), and whether the
+ * entry's own `sandbox` may replace it. A project file's entry may not: it could switch the
+ * operator's sandbox off. Its own sandbox applies only where the operator set none (it can only
+ * confine more then).
+ */
+export interface SandboxChoice {
+  fallback?: ServerSandboxSpec;
+  ownAllowed: boolean;
+}
+
+/** `sandbox.servers` of the daemon's config, paths resolved, or undefined. */
+export function serverSandboxDefault(config: Pick<Config, "sandbox">, dir: string, env: NodeJS.ProcessEnv): ServerSandboxSpec | undefined {
+  const servers = config.sandbox?.servers;
+  return servers?.enabled ? resolveSandbox(servers, dir, env) : undefined;
+}
+
+/** The same default for project servers, read against the daemon config's directory. */
+export function projectSandboxDefault(config: Pick<Config, "sandbox">, configPath: string | null | undefined, env: NodeJS.ProcessEnv): ServerSandboxSpec | undefined {
+  return serverSandboxDefault(config, configPath ? dirname(resolve(configPath)) : process.cwd(), env);
+}
+
+function resolveSandbox(sandbox: { readable: readonly string[]; writable: readonly string[]; network: "none" | "all" }, dir: string, env: NodeJS.ProcessEnv): ServerSandboxSpec {
+  const home = env.HOME || homedir();
+  const absolute = (path: string) => resolve(dir, path === "~" ? home : path.startsWith("~/") ? `${home}${path.slice(1)}` : path);
+  return { readable: sandbox.readable.map(absolute), writable: sandbox.writable.map(absolute), network: sandbox.network };
+}
+
+function chooseSandbox(server: Extract<McpServerConfig, { command: string }>, dir: string, env: NodeJS.ProcessEnv, choice: SandboxChoice): ServerSandboxSpec | undefined {
+  const own = server.sandbox;
+  if (choice.ownAllowed && own !== undefined) return own.enabled ? resolveSandbox(own, dir, env) : undefined;
+  if (choice.fallback) return choice.fallback;
+  return own?.enabled ? resolveSandbox(own, dir, env) : undefined;
 }
 
 /** One server's spec from its config entry; exported for the demo config and tests. */
-export function toSpec(name: string, server: McpServerConfig, origin: string, dir: string, env: NodeJS.ProcessEnv): ServerSpec {
+export function toSpec(name: string, server: McpServerConfig, origin: string, dir: string, env: NodeJS.ProcessEnv, choice: SandboxChoice = { ownAllowed: true }): ServerSpec {
   const base: SpecBase = {
     name,
     startup: server.startup,
@@ -101,6 +156,7 @@ export function toSpec(name: string, server: McpServerConfig, origin: string, di
   if (!("url" in server)) {
     const site = { server: name, field: "" };
     const cwd = server.cwd === undefined ? undefined : resolve(dir, expand(server.cwd, "cwd"));
+    const sandbox = chooseSandbox(server, dir, env, choice);
     return {
       ...base,
       transport: "stdio",
@@ -108,6 +164,7 @@ export function toSpec(name: string, server: McpServerConfig, origin: string, di
       args: server.disabled ? server.args : expandList(server.args, env, { ...site, field: "args" }),
       env: server.disabled ? server.env : expandRecord(server.env, env, { ...site, field: "env" }),
       ...(cwd !== undefined && { cwd }),
+      ...(sandbox && { sandbox }),
     };
   }
   const url = expand(server.url, "url");

@@ -20,8 +20,9 @@
 import { PERMISSION_RULE_SYNTAX, permissionRuleProblem, PREFIX_MARKER, SHELL_RULE_TOOLS } from "../protocol/permission-rule-syntax.ts";
 import { mcpServerPrefix } from "../tool/names.ts";
 import type { CallAccess, Tool, ToolInput } from "../tool/tool.ts";
+import type { PathDenyRule } from "./path-deny-rule.ts";
 import type { ShellFacts } from "./shell-facts.ts";
-import { mayMatch, mustMatch, showTemplate, type Template } from "./star-match.ts";
+import { HOLE, mayMatch, mustMatch, showTemplate, type Template } from "./star-match.ts";
 
 export type PermissionMode = "default" | "readOnly" | "bypass";
 
@@ -49,6 +50,8 @@ export interface PermissionSettings {
    */
   allowRoots?: readonly string[];
 }
+
+export type { PathDenyRule } from "./path-deny-rule.ts";
 
 export const DEFAULT_PERMISSIONS: PermissionSettings = { mode: "default", allow: [], deny: [] };
 
@@ -129,7 +132,7 @@ function patternMatches(glob: string, subject: Template | string, bases: readonl
   });
 }
 
-function denyBasesOf(settings: Pick<PermissionSettings, "ruleRoots">, cwd: string): readonly string[] {
+export function denyBasesOf(settings: Pick<PermissionSettings, "ruleRoots">, cwd: string): readonly string[] {
   return [...new Set([cwd, ...(settings.ruleRoots ?? [])])];
 }
 
@@ -310,4 +313,27 @@ export function isToolDeniedOutright(settings: Pick<PermissionSettings, "deny">,
     const parsed = parseRule(rule);
     return parsed.pattern === undefined && ruleTargetsTool(parsed, tool);
   });
+}
+
+
+/** The deny rules that govern paths (`Read(…)`, `Edit(…)`, `Write(…)`, `NotebookEdit(…)` with a pattern). */
+export function pathDenyRules(deny: readonly string[], parse: (rule: string) => ParsedRule = parseRule): PathDenyRule[] {
+  return deny.flatMap((rule) => {
+    const parsed = parse(rule);
+    const kind = PATH_RULES[parsed.target];
+    return kind === undefined || parsed.glob === undefined ? [] : [{ kind, glob: parsed.glob, source: rule }];
+  });
+}
+
+/**
+ * Whether a path deny rule matches `path`, with relative patterns also read from `bases` (as the
+ * pipeline reads them). The sandbox uses it to find the files it must hide from programs.
+ */
+export function pathRuleMatches(rule: Pick<PathDenyRule, "glob">, path: string, bases: readonly string[]): boolean {
+  return patternMatches(rule.glob, path, bases, mayMatch);
+}
+
+/** Whether a path deny rule matches everything beneath the directory `path` (so it can be hidden whole). */
+export function pathRuleCoversTree(rule: Pick<PathDenyRule, "glob">, path: string, bases: readonly string[]): boolean {
+  return patternMatches(rule.glob, [path.endsWith("/") ? path : `${path}/`, HOLE], bases, mustMatch);
 }

@@ -24,7 +24,8 @@ export type DecisionStep =
   | "deferral"
   | "delivery"
   | "discovered"
-  | "promoted";
+  | "promoted"
+  | "sandbox";
 
 export interface Decision {
   step: DecisionStep;

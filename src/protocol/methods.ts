@@ -373,6 +373,18 @@ export interface StatusResult {
   memory: { rssBytes: number; heapUsedBytes: number };
   /** Servers by state, plus `total`. */
   mcpServers: Record<string, number>;
+  /** The kernel sandbox Bash runs in (absent from daemons embedded without one). */
+  sandbox?: {
+    mode: string;
+    network: string;
+    backend: string;
+    confined: boolean;
+    summary: string;
+    reason?: string;
+    landlockAbi?: number;
+    userNamespaces: boolean | "unknown";
+    probeMs: number;
+  };
 }
 
 /** One configured MCP server as `toolpool/servers` reports it. */

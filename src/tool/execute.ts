@@ -9,7 +9,7 @@
  * What is checked, scheduled, timed and capped is always the tool that really runs. Every failure
  * along the way is a result with `isError`, worded for the model; nothing throws.
  */
-import { evaluateRulesPaced, isToolDeniedOutright, pathFilter, type PermissionSettings, type RulePace } from "../permissions/rules.ts";
+import { denyBasesOf, evaluateRulesPaced, isToolDeniedOutright, pathDenyRules, pathFilter, type PermissionSettings, type RulePace } from "../permissions/rules.ts";
 import { capResult, errorResult, type ToolResult } from "./result.ts";
 import type { Tool, ToolContext, ToolInput } from "./tool.ts";
 
@@ -96,7 +96,8 @@ export async function executeTool(name: string, input: unknown, context: ToolCon
 
     const timeoutMs = tool.timeoutMs ?? options.defaultTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     const pathAllowed = pathFilter(options.permissions, context.cwd);
-    const run = () => callWithDeadline(tool, value, { ...context, pathAllowed }, timeoutMs);
+    const pathDeny = { rules: pathDenyRules(options.permissions.deny), bases: denyBasesOf(options.permissions, context.cwd) };
+    const run = () => callWithDeadline(tool, value, { ...context, pathAllowed, pathDeny }, timeoutMs);
     const exclusive = !tool.isConcurrencySafe(value);
     const result = await (options.schedule ? options.schedule(exclusive, run) : run());
     return capResult(result, tool.maxResultSizeChars);

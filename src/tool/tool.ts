@@ -4,6 +4,7 @@
  * so that every capability a tool does not declare falls back to the safe answer.
  */
 import type { ContentBlock, ToolResult } from "./result.ts";
+import type { PathDenyRule } from "../permissions/path-deny-rule.ts";
 import type { ShellFacts } from "../permissions/shell-facts.ts";
 import type { Validator } from "../validate/validator.ts";
 import type { PinnedRoot } from "../runtime/root-pins.ts";
@@ -68,6 +69,11 @@ export interface ToolContext {
    * with it). The pipeline sets it; a context without it comes from a caller that runs no rules.
    */
   pathAllowed?: (path: string, kind: "read" | "write") => boolean;
+  /**
+   * The session's deny rules that govern paths, and where their relative patterns are read from:
+   * a sandboxed tool hides what they cover from the programs it runs. Set by the pipeline.
+   */
+  pathDeny?: { rules: readonly PathDenyRule[]; bases: readonly string[] };
 }
 
 /**

@@ -52,6 +52,7 @@ export function registerAdminMethods(dispatcher: Dispatcher, core: AdminCore, wi
         calls: { total: core.stats.callsTotal, inFlight: core.stats.callsInFlight },
         memory: { rssBytes: memory.rss, heapUsedBytes: memory.heapUsed },
         mcpServers: countStates(core.mcp()?.servers() ?? []),
+        ...(wire.sandbox && { sandbox: wire.sandbox.state() }),
       };
     },
   );

@@ -14,6 +14,11 @@ import { sessionTools } from "../../core/session-tools.ts";
 import type { ToolPoolCore } from "../../core/tool-pool-core.ts";
 import type { Dispatcher } from "../dispatcher.ts";
 import { unknownSession } from "./harness.ts";
+import type { SandboxState } from "../../sandbox/command-sandbox.ts";
+
+function withSandbox(state: SandboxState | undefined): { sandbox?: SandboxState } {
+  return state ? { sandbox: state } : {};
+}
 
 /** What explain reads of the core. */
 export type ExplainCore = Pick<
@@ -21,7 +26,7 @@ export type ExplainCore = Pick<
   "info" | "pool" | "config" | "mcp" | "search" | "sessions" | "sessionToolDeps" | "explainSources" | "killSwitch" | "experimentalBetasDisabled"
 >;
 
-export function registerExplainMethod(dispatcher: Dispatcher, core: ExplainCore): void {
+export function registerExplainMethod(dispatcher: Dispatcher, core: ExplainCore, sandbox: () => SandboxState | undefined = () => undefined): void {
   dispatcher.register(Method.Explain, (params, { connection }) => {
     const session = pickSession(core, params.sessionId, connection.sessionId);
     const { offered, configPath } = core.explainSources();
@@ -33,6 +38,7 @@ export function registerExplainMethod(dispatcher: Dispatcher, core: ExplainCore)
       configDeny: { rules: core.config().permissions?.deny ?? [], source: configPath ?? "the config" },
       servers: core.mcp()?.servers() ?? [],
       session: session && sessionFacts(core, session),
+      ...withSandbox(sandbox()),
       suggest: (name) => core.search.index.query(`select:${name}`).didYouMean ?? [],
     });
   });

@@ -1,0 +1,59 @@
+/**
+ * The bubblewrap command line that confines one command. Pure: the caller has found the paths.
+ *
+ * Mounts are applied in order, later over earlier, so the order is the policy:
+ *   1. the whole system read-only (`--ro-bind / /`), a fresh /dev and /proc (of the new PID namespace);
+ *   2. the workspace roots and the call's private temp dir writable;
+ *   3. the masks: paths the deny rules cover (a file under /dev/null, a directory under an empty
+ *      read-only tmpfs; write-denied paths bound read-only onto themselves), and the daemon's own
+ *      state, socket and config, hidden whatever the rules say.
+ * Namespaces: all of them (user, PID, IPC, UTS, cgroup, network), the network kept only when the
+ * config says `all`. `--die-with-parent` ends the sandbox when the daemon dies, even by SIGKILL, and
+ * the PID namespace ends every process of the call when the command's shell exits.
+ *
+ * No `--new-session`: the command already runs in a session of its own without a controlling
+ * terminal (the daemon spawns it detached with stdin closed), so TIOCSTI has no terminal to reach,
+ * and another setsid would take it out of the process group the stop logic signals.
+ */
+
+import type { PathMask } from "./deny-paths.ts";
+
+export type SandboxNetwork = "none" | "all";
+
+export interface BwrapPlan {
+  bwrapPath: string;
+  /** Directories the command may write (the session's roots that exist). */
+  writable: readonly string[];
+  /** The call's private temp dir (TMPDIR inside); writable, removed after the call. */
+  tmpDir: string;
+  masks: readonly PathMask[];
+  /** Paths hidden whatever the rules say: the daemon's state dir, socket, config. */
+  hidden: readonly { path: string; directory: boolean }[];
+  network: SandboxNetwork;
+  cwd: string;
+}
+
+/** The argv that runs `command` (already split) inside the sandbox. */
+export function bwrapArgv(plan: BwrapPlan, command: readonly string[]): string[] {
+  const argv = [plan.bwrapPath, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-all"];
+  if (plan.network === "all") argv.push("--share-net");
+  argv.push("--die-with-parent");
+  for (const path of plan.writable) argv.push("--bind", path, path);
+  argv.push("--bind", plan.tmpDir, plan.tmpDir);
+  // Write-only denials first, so a hidden path beneath a read-only one is still hidden.
+  const ordered = [...plan.masks].sort((a, b) => rank(a) - rank(b) || a.path.length - b.path.length);
+  for (const mask of ordered) argv.push(...maskArgs(mask));
+  for (const entry of plan.hidden) argv.push(...maskArgs({ path: entry.path, directory: entry.directory, effect: "hide" }));
+  argv.push("--chdir", plan.cwd, "--", ...command);
+  return argv;
+}
+
+function rank(mask: PathMask): number {
+  return mask.effect === "read-only" ? 0 : 1;
+}
+
+function maskArgs(mask: PathMask): string[] {
+  if (mask.effect === "read-only") return ["--ro-bind", mask.path, mask.path];
+  if (mask.directory) return ["--tmpfs", mask.path, "--remount-ro", mask.path];
+  return ["--ro-bind", "/dev/null", mask.path];
+}
