@@ -57,6 +57,8 @@ export interface DaemonOptions {
   mcpOptions?: Partial<Omit<McpPoolOptions, "servers" | "logger">>;
   /** The usage history file (`":memory:"` in tests); default `usage.sqlite` in the state dir. */
   usageDatabasePath?: string;
+  /** How long a stop waits for calls in flight before cancelling them (SPEC §11: 5 s; tests: less). */
+  drainTimeoutMs?: number;
 }
 
 export class Daemon implements SessionBinding, WireFacts {
@@ -72,6 +74,7 @@ export class Daemon implements SessionBinding, WireFacts {
   #socket: DaemonSocket | undefined;
   #processes: ProcessLifecycle | undefined;
   readonly #ownsProcess: boolean;
+  readonly #drainTimeoutMs: number | undefined;
   /** Buffered input and unsent output, shared by every connection; the largest holder goes first. */
   readonly budget: ConnectionBudget;
   readonly #turns = new DispatchTurns();
@@ -84,6 +87,7 @@ export class Daemon implements SessionBinding, WireFacts {
     this.logger = options.logger;
     this.#configSource = options.configSource;
     this.#ownsProcess = options.ownsProcess ?? false;
+    this.#drainTimeoutMs = options.drainTimeoutMs;
     this.budget = new ConnectionBudget(options.config.connections?.bufferBudgetBytes ?? BUFFER_BUDGET_BYTES, this.logger);
     this.core = new ToolPoolCore({
       config: options.config,
@@ -186,7 +190,7 @@ export class Daemon implements SessionBinding, WireFacts {
     void this.stop(reason);
   }
 
-  /** Stop accepting, drain in-flight calls (≤ 5 s), cancel the rest, remove the socket. */
+  /** Stop accepting, drain in-flight calls (≤ 5 s, or the injected drain time), cancel the rest, remove the socket. */
   stop(reason: string): Promise<void> {
     this.#stopping ??= this.#stop(reason);
     return this.#stopping;
@@ -202,7 +206,7 @@ export class Daemon implements SessionBinding, WireFacts {
     // The socket stays while we drain (new clients are told "shutting down"), and a `serve` started
     // now waits for us instead of finding no socket and taking the path.
     this.#socket?.stopping();
-    await drainRequests(this.connections, () => stats.callsInFlight, this.logger);
+    await drainRequests(this.connections, () => stats.callsInFlight, this.logger, this.#drainTimeoutMs);
     for (const connection of this.connections) connection.close();
     const remaining = () => Math.max(250, deadline - Date.now());
     // Each step is bounded and none may keep the socket and lock behind if it fails. Stopping MCP

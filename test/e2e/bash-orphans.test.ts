@@ -1,3 +1,4 @@
+// test-plan: one tier — Bash's process handling on the daemon, the same code in every tier.
 /**
  * What a Bash call leaves behind, on the compiled daemon (a child subreaper): orphans are
  * collected as they exit, and a process that left the call's group (or its whole tree) is still

@@ -1,3 +1,4 @@
+// test-plan: one tier — the socket's bounds, the same code in every tier.
 /**
  * Connection ceilings against the compiled binary over its real socket: unfinished lines time out,
  * a shared buffer budget drops the largest holder, clients that never read are paused rather than

@@ -1,3 +1,4 @@
+// test-plan: one tier — the socket lock and drain, the same code in every tier.
 /**
  * Who owns the socket path, against the compiled binary: a daemon keeps its socket until it has
  * exited, removes only the socket it created, a `serve` started during a drain waits for it, and a

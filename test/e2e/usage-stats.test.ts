@@ -1,3 +1,4 @@
+// test-plan: one tier — the usage history, the same code in every tier.
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
