@@ -1,3 +1,4 @@
+// test-plan: one tier — MCP conformance of the bridge, no feature() on its path.
 /**
  * The MCP conformance suite (@modelcontextprotocol/conformance) against the HTTP bridge, on the
  * server scenarios that apply to a tools-only server bridged to a daemon. The others need the

@@ -1,3 +1,4 @@
+// test-plan: one tier — OAuth logins to HTTP MCP servers, no feature() on their path.
 /**
  * OAuth for HTTP MCP servers, end to end over the daemon's socket against a real OAuth-protected
  * MCP server on loopback (the SDK's mcpAuthRouter and requireBearerAuth over an in-memory
