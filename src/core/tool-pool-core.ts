@@ -34,6 +34,11 @@ import { logEviction } from "../runtime/event-logs.ts";
 import type { Metrics } from "../telemetry/metrics.ts";
 import { createMetrics } from "../telemetry/create-metrics.ts";
 import { runSessionCall } from "./session-call.ts";
+import { explainForSession, type ExplainDeps } from "./explain-facts.ts";
+import { searchTools, type SessionSearchDeps } from "./session-search.ts";
+import { sessionView, type SessionView } from "./session-view.ts";
+import type { Explanation } from "../protocol/explain.ts";
+import type { SearchResult } from "../protocol/methods.ts";
 import type { DaemonUsage } from "../usage/daemon-usage.ts";
 
 export interface CoreOptions {
@@ -237,9 +242,35 @@ export class ToolPoolCore {
     return runSessionCall(deps, session, name, input, signal, onProgress);
   }
 
-  /** For `toolpool/explain`: every tool offered before the config's deny rules, and the config file. */
-  explainSources(): { offered: readonly Tool[]; configPath: string | null } {
-    return { offered: [...this.#builtins, ...(this.#mcp?.tools() ?? [])], configPath: this.#configSource.path };
+  /** The one view of a session that assemble, explain, search and stats read (session-view.ts). */
+  view(session: Session): SessionView {
+    return sessionView({ tools: this.#toolDeps, experimentalBetasDisabled: experimentalBetasDisabled(this.#env) }, session);
+  }
+
+  /** `toolpool/explain`: why a tool is or is not in a session's array (src/core/explain-facts.ts). */
+  explain(name: string, session: Session | undefined): Explanation {
+    const deps: ExplainDeps = {
+      info: this.info,
+      pool: this.#pool,
+      offered: [...this.#builtins, ...(this.#mcp?.tools() ?? [])],
+      configDeny: { rules: this.#config.permissions?.deny ?? [], source: this.#configSource.path ?? "the config" },
+      servers: this.#mcp?.servers() ?? [],
+      killSwitch: (tool, owner) => this.#flags.killSwitch(tool, owner),
+      suggest: (missing) => this.search.index.query(`select:${missing}`).didYouMean ?? [],
+    };
+    return explainForSession(deps, name, session && this.view(session));
+  }
+
+  /** `toolpool/search`: a named session's own tools, else the whole pool (src/core/session-search.ts). */
+  searchTools(params: { query: string; maxResults?: number | undefined }, session: Session | undefined): SearchResult {
+    const deps: SessionSearchDeps = {
+      query: (text, options) => this.search.query(text, options),
+      pool: this.#pool,
+      pendingServers: this.pendingServers(),
+      needsAuth: (tool) => this.#mcp?.toolFlags(tool)?.needsAuth === true,
+      metrics: this.metrics,
+    };
+    return searchTools(deps, params, session && this.view(session));
   }
 
   killSwitch(tool: Tool, session: Session): string | undefined {
@@ -393,7 +424,7 @@ export class ToolPoolCore {
   }
 
   #assembleDeps(): AssembleDeps {
-    return { tools: this.#toolDeps, pool: () => this.#pool, logger: this.logger, experimentalBetasDisabled: experimentalBetasDisabled(this.#env), metrics: this.metrics, usage: this.usage };
+    return { tools: this.#toolDeps, logger: this.logger, experimentalBetasDisabled: experimentalBetasDisabled(this.#env), metrics: this.metrics, usage: this.usage };
   }
 
   /** The assemble facts without an assemble (explain looks, pins nothing). */

@@ -19,11 +19,9 @@ import type { ToolPoolCore } from "../../core/tool-pool-core.ts";
 import { sessionTools } from "../../core/session-tools.ts";
 import { createStructuredOutputTool, OutputSchemaError } from "../../builtin/structured-output.ts";
 import type { JsonSchemaCompiler } from "../../validate/ajv.ts";
-import { searchParams } from "../../protocol/methods.ts";
-import { isDeferredTool } from "../../deferral/is-deferred.ts";
 
 /** What the harness methods use of the core. */
-export type HarnessCore = Pick<ToolPoolCore, "openSession" | "sessionToolDeps" | "assemble" | "call" | "pool" | "search" | "pendingServers" | "logger" | "metrics" | "sessions" | "mcp">;
+export type HarnessCore = Pick<ToolPoolCore, "openSession" | "sessionToolDeps" | "assemble" | "call" | "searchTools" | "logger" | "sessions">;
 
 export function registerHarnessMethods(dispatcher: Dispatcher, core: HarnessCore, wire: SessionBinding): void {
   dispatcher.register(
@@ -80,31 +78,7 @@ export function registerHarnessMethods(dispatcher: Dispatcher, core: HarnessCore
       // A named session searches its own pool (its profile); without one, the whole pool.
       const session = params.sessionId === undefined ? undefined : core.sessions.get(params.sessionId);
       if (params.sessionId !== undefined && !session) throw unknownSession(params.sessionId);
-      const pool = session ? sessionTools(session, core.sessionToolDeps()).view(core.pool()) : core.pool();
-      const result = core.search.index.query(params.query, {
-        ...(session && { filter: (name: string) => pool.get(name) !== undefined }),
-        ...(params.maxResults !== undefined && { maxResults: params.maxResults }),
-        pendingServers: core.pendingServers(),
-      });
-      core.metrics.search({ kind: result.kind, results: result.matches.length, source: "cli" });
-      // A `select:` names tools outright: one outside the session's profile was not found.
-      const outside = (result.found ?? []).filter((name) => pool.get(name) === undefined);
-      return {
-        ...result,
-        ...(result.found && { found: result.found.filter((name) => pool.get(name) !== undefined) }),
-        ...(outside.length > 0 && { missing: [...(result.missing ?? []), ...outside] }),
-        matches: result.matches.filter((match) => pool.get(match.name) !== undefined).map((match) => {
-          const tool = pool.get(match.name);
-          return {
-            ...match,
-            description: tool?.description ?? "",
-            deferred: tool ? isDeferredTool(tool) : false,
-            ...(tool?.mcpInfo && { server: tool.mcpInfo.server }),
-            // A server waiting for `toolpool auth login`: its cached tools are found, and say so.
-            ...(tool && core.mcp()?.toolFlags(tool)?.needsAuth && { needsAuth: true }),
-          };
-        }),
-      };
+      return core.searchTools(params, session);
     },
   );
 }
