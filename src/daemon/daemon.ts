@@ -101,7 +101,7 @@ export class Daemon implements SessionBinding, WireFacts {
       ...(options.mcpOptions && { mcpOptions: options.mcpOptions }),
       ...(options.usageDatabasePath !== undefined && { usageDatabasePath: options.usageDatabasePath }),
     });
-    this.core.onToolsChanged(() => {
+    this.core.live.onToolsChanged(() => {
       for (const connection of this.connections) connection.send({ jsonrpc: "2.0", method: Method.ToolsListChanged });
     });
     this.#dispatcher = new Dispatcher(this.logger);
@@ -111,7 +111,7 @@ export class Daemon implements SessionBinding, WireFacts {
     registerExplainMethod(this.#dispatcher, this.core);
     registerAuthMethods(this.#dispatcher, this.core);
     registerProjectMethods(this.#dispatcher, this.core);
-    registerUsageMethods(this.#dispatcher, () => this.core.usage.service);
+    registerUsageMethods(this.#dispatcher, this.core);
     if (feature("PREFETCH")) {
       (require("./handlers/prefetch.ts") as typeof import("./handlers/prefetch.ts")).registerPrefetchMethods(this.#dispatcher, this.core, this);
     }
@@ -167,16 +167,16 @@ export class Daemon implements SessionBinding, WireFacts {
 
   /** Listens on the socket. Throws AlreadyRunningError or SocketPathError before touching anything live. */
   async start(): Promise<void> {
-    this.core.observeConfigProjects();
+    this.core.live.observeConfigProjects();
     // A bad MCP server entry (an unset ${VAR}, a broken .mcp.json) refuses the start, naming it.
-    const servers = await this.core.serverSpecs();
+    const servers = await this.core.live.serverSpecs();
     prepareSocketDirectory(this.socketPath);
     checkSocketPathFree(this.socketPath);
     // Half-open allowed: a client may send its requests and shut its write side (`printf … | nc -U`);
     // it still gets every answer, and the connection closes once the last one is written.
     this.#socket = await openDaemonSocket(this.socketPath, (socket) => this.#accept(socket), this.logger, (reason) => this.requestShutdown(reason));
     if (this.#ownsProcess) this.#processes = startProcessLifecycle(this.logger, process.env);
-    this.core.startMcp(servers, this.#processes?.registry);
+    this.core.live.startMcp(servers, this.#processes?.registry);
     this.#cron?.start();
     this.logger.info("listening", { socket: this.socketPath, tier: this.info.tier, version: this.info.version, tools: this.core.pool().tools.length });
   }
@@ -201,7 +201,7 @@ export class Daemon implements SessionBinding, WireFacts {
     const deadline = Date.now() + STOP_BUDGET_MS;
     const stats = this.core.stats;
     this.logger.info("stopping", { reason, inFlight: stats.callsInFlight });
-    this.core.markClosing();
+    this.core.live.markClosing();
     this.#dispatcher.stopAcceptingWork();
     // The socket stays while we drain (new clients are told "shutting down"), and a `serve` started
     // now waits for us instead of finding no socket and taking the path.
@@ -212,7 +212,7 @@ export class Daemon implements SessionBinding, WireFacts {
     // Each step is bounded and none may keep the socket and lock behind if it fails. Stopping MCP
     // servers kills their process groups (SIGTERM, then SIGKILL after a grace period).
     await Promise.all([
-      settleStep(this.logger, "stopping MCP servers", () => Promise.race([this.core.stopMcp(), Bun.sleep(remaining())])),
+      settleStep(this.logger, "stopping MCP servers", () => Promise.race([this.core.live.stopMcp(), Bun.sleep(remaining())])),
       settleStep(this.logger, "closing runtime flags", () => Promise.race([this.core.closeFlags(), Bun.sleep(Math.min(1_000, remaining()))])),
       settleStep(this.logger, "closing cron", async () => this.#cron?.close()),
       settleStep(this.logger, "writing usage history", () => this.core.closeUsage()),
@@ -221,7 +221,7 @@ export class Daemon implements SessionBinding, WireFacts {
     await settleStep(this.logger, "ending leftover processes", async () => this.#processes?.stop());
     // Only the socket we created is removed (by inode), and only now that nothing of ours runs.
     await Promise.race([this.#socket?.close(), Bun.sleep(Math.min(1_000, remaining()))]);
-    this.core.removeScratch();
+    this.core.live.removeScratch();
     this.logger.info("stopped");
     this.#stopped.resolve();
   }
