@@ -124,6 +124,29 @@ function mutableState(sources: Map<string, string>): string[] {
 
 const sources = new Map(files(SRC).map((file) => [file, readFileSync(file, "utf8")] as const));
 
+/** The rooms of src/ a room's files import (its own excluded); a file at src/'s top counts as its name. */
+function roomsImported(sources: Map<string, string>, room: string): string[] {
+  const rooms = new Set<string>();
+  for (const [file, text] of sources) {
+    if (roomOf(file) !== room) continue;
+    for (const target of importsOf(text)) {
+      if (!target.startsWith(".")) continue;
+      const resolved = resolve(dirname(file), target);
+      if (!resolved.startsWith(SRC)) continue;
+      const targetRoom = roomOf(resolved) || relative(SRC, resolved);
+      if (targetRoom !== room) rooms.add(targetRoom);
+    }
+  }
+  return [...rooms].sort();
+}
+
+/**
+ * daemon/ is the wire: what a request is about is the core's, so the daemon reaches the core, the
+ * protocol, the seams below, and the few rooms its own jobs need (the config it reloads, the cron
+ * firings it delivers, the MCP process registry it reaps with, the session a connection binds).
+ */
+const DAEMON_MAY_IMPORT = ["build-info.ts", "config", "core", "cron", "mcp", "protocol", "runtime", "session"];
+
 describe("dependency direction", () => {
   test("no room imports a room above it, and the pure rooms import no I/O", () => {
     expect(layerOffenders(sources)).toEqual([]);
@@ -140,6 +163,19 @@ describe("dependency direction", () => {
       "protocol/bad.ts → ../permissions/rules.ts",
       "tool/bad.ts → node:fs (I/O in a pure room)",
     ]);
+  });
+});
+
+describe("daemon/ keeps to the wire", () => {
+  test("it imports at most 8 of src/'s folders, these", () => {
+    const imported = roomsImported(sources, "daemon");
+    expect(imported.filter((room) => !room.endsWith(".ts")).length).toBeLessThanOrEqual(8);
+    expect(imported.filter((room) => !DAEMON_MAY_IMPORT.includes(room))).toEqual([]);
+  });
+
+  test("the checker sees a handler that reaches past the core", () => {
+    const bad = new Map([[join(SRC, "daemon", "handlers", "bad.ts"), 'import { isDeferredTool } from "../../deferral/is-deferred.ts";\nimport { Method } from "../../protocol/method-names.ts";']]);
+    expect(roomsImported(bad, "daemon")).toEqual(["deferral", "protocol"]);
   });
 });
 

@@ -9,12 +9,13 @@ import type { McpPool } from "../mcp/mcp-pool.ts";
 import { applyProfile, ProfileError, resolveProfile } from "../pool/profile.ts";
 import type { Pool } from "../pool/assemble.ts";
 import { ErrorCode, RpcError } from "../protocol/jsonrpc.ts";
-import type { StatusResult, ToolsResult } from "../protocol/methods.ts";
+import type { StatusResult, ToolSummary, ToolsResult } from "../protocol/admin-results.ts";
 
 export function toolSummaries(pool: Pool, mcp: McpPool | undefined, config: Config, profile: string | undefined): ToolsResult {
   const shown = profile === undefined ? pool : applyProfile(pool, namedProfile(config, profile));
   return {
-    tools: shown.tools.map((tool) => ({
+    // Annotated, so a field ToolSummary lacks is an error here (an inferred return is not checked).
+    tools: shown.tools.map((tool): ToolSummary => ({
       name: tool.name,
       description: tool.description,
       source: tool.isMcp ? "mcp" : "builtin",

@@ -9,7 +9,6 @@ import type { Config } from "../config/schema.ts";
 import { loadConfig, type ConfigSource } from "../config/load.ts";
 import { BUFFER_BUDGET_BYTES, PARTIAL_LINE_TIMEOUT_MS, STOP_BUDGET_MS } from "../protocol/limits.ts";
 import type { Session } from "../session/session.ts";
-import type { Tool } from "../tool/tool.ts";
 import { Connection } from "./connection.ts";
 import { Dispatcher } from "./dispatcher.ts";
 import { drainRequests, settleStep } from "./shutdown-steps.ts";
@@ -27,25 +26,23 @@ import { openDaemonSocket, type DaemonSocket } from "./daemon-socket.ts";
 import { startProcessLifecycle, type ProcessLifecycle } from "./process-lifecycle.ts";
 import { checkSocketPathFree, prepareSocketDirectory } from "./socket-path.ts";
 import type { SessionBinding, WireFacts } from "./state.ts";
-import type { McpPoolOptions } from "../mcp/mcp-pool.ts";
 import { Method } from "../protocol/method-names.ts";
-import type { RuntimeFlags } from "../flags/runtime-flags.ts";
 import type { CronService } from "../cron/cron-service.ts";
 import type { CronLink } from "./cron-link.ts";
-import { ToolPoolCore } from "../core/tool-pool-core.ts";
+import { ToolPoolCore, type CoreOptions } from "../core/tool-pool-core.ts";
 
 export interface DaemonOptions {
   socketPath: string;
   config: Config;
   configSource: ConfigSource;
-  builtins: readonly Tool[];
+  builtins: CoreOptions["builtins"];
   logger: Logger;
   env?: NodeJS.ProcessEnv;
   info?: BuildInfo;
   /** Adds the reference MCP servers from ./node_modules/.bin (`toolpool serve --demo`). */
   demo?: boolean;
   /** Runtime flags; by default built from `config.flags` (GrowthBook, or embedded defaults). */
-  flags?: RuntimeFlags;
+  flags?: CoreOptions["flags"];
   /** The cron service (AGENT_TRIGGERS tiers); the daemon delivers its firings and closes it. */
   cron?: CronService;
   /**
@@ -54,7 +51,7 @@ export interface DaemonOptions {
    */
   ownsProcess?: boolean;
   /** Overrides for the MCP pool (tests: cache path, timings). */
-  mcpOptions?: Partial<Omit<McpPoolOptions, "servers" | "logger">>;
+  mcpOptions?: CoreOptions["mcpOptions"];
   /** The usage history file (`":memory:"` in tests); default `usage.sqlite` in the state dir. */
   usageDatabasePath?: string;
   /** How long a stop waits for calls in flight before cancelling them (SPEC §11: 5 s; tests: less). */

@@ -4,12 +4,12 @@
  * stays usable after every error except an oversized line.
  */
 import type { z } from "zod";
-import { METHOD_PARAMS, type MethodName, type ParsedParamsOf, type ResultOf } from "../protocol/method-table.ts";
+import { METHOD_PARAMS, type MethodName, type ParsedParamsOf, type ResultOf, type ExtraFields } from "../protocol/method-table.ts";
 import { describeIssues } from "../config/load.ts";
 import { ErrorCode, RpcError, type RequestId } from "../protocol/jsonrpc.ts";
 import { jsonShapeProblem } from "../protocol/line-framer.ts";
 import { MAX_IN_FLIGHT_PER_CONNECTION, MAX_JSON_DEPTH, MAX_JSON_MEMBERS } from "../protocol/limits.ts";
-import type { ProgressUpdate } from "../tool/tool.ts";
+import type { ProgressUpdate } from "../protocol/progress.ts";
 import type { Connection } from "./connection.ts";
 import type { Logger } from "../runtime/logger.ts";
 import { RequestFault } from "../runtime/errors.ts";
@@ -27,12 +27,13 @@ export type MethodHandler<M extends MethodName> = (params: ParsedParamsOf<M>, co
 
 /**
  * Assignability lets a function return more than its declared result (no excess-property check on
- * inferred returns), so fields a result type lacks are refused here: the drift would reach clients.
+ * inferred returns), so fields a result type lacks, at any depth, are refused here: the drift would
+ * reach clients.
  */
 export type NoExtraFields<M extends MethodName, H extends MethodHandler<M>> =
-  [Exclude<keyof Awaited<ReturnType<H>>, keyof ResultOf<M>>] extends [never]
+  [ExtraFields<Awaited<ReturnType<H>>, ResultOf<M>>] extends [never]
     ? unknown
-    : { "the result has fields its type in src/protocol/method-table.ts lacks": Exclude<keyof Awaited<ReturnType<H>>, keyof ResultOf<M>> };
+    : { "the result has fields its type in src/protocol/method-table.ts lacks": ExtraFields<Awaited<ReturnType<H>>, ResultOf<M>> };
 
 interface MethodSpec {
   params: z.ZodType;
