@@ -146,8 +146,8 @@ export class Daemon implements SessionBinding, WireFacts {
    */
   bind(connection: Connection, session: Session | undefined): void {
     const previous = connection.sessionId ? this.core.sessions.get(connection.sessionId) : undefined;
-    if (previous === session) {
-      if (session) this.#cron?.sessionAttached(session.id);
+    if (session && previous === session) {
+      this.#cron?.sessionAttached(session.id);
       return;
     }
     if (previous) this.core.sessions.detach(previous);
@@ -157,8 +157,9 @@ export class Daemon implements SessionBinding, WireFacts {
     } else {
       connection.sessionId = undefined;
     }
-    // After the switch, so what it gives back is not handed straight back to it.
-    if (previous) this.#cron?.connectionLeft(connection);
+    // After the switch, so what it gives back is not handed straight back to it. A closing
+    // connection gives back what it held even when its session is gone from the store.
+    if (previous || !session) this.#cron?.connectionLeft(connection);
     if (session) this.#cron?.sessionAttached(session.id);
   }
 
@@ -244,9 +245,7 @@ export class Daemon implements SessionBinding, WireFacts {
         line: (conn, line) => this.#dispatcher.handleLine(conn, line),
         closed: (conn) => {
           this.connections.delete(conn);
-          this.#cron?.connectionLeft(conn);
-          const session = conn.sessionId ? this.core.sessions.get(conn.sessionId) : undefined;
-          if (session) this.core.sessions.detach(session);
+          this.bind(conn, undefined);
         },
       },
       this.logger,
