@@ -35,7 +35,7 @@ export function assembleForSession(
   deps.usage?.assembled(session, assembled, view.tools);
   const saved = deps.metrics?.enabled ? tokensSavedEvent(assembled, view.tools) : undefined;
   if (saved) deps.metrics?.tokensSaved(saved);
-  if (remember) session.discovered = new Set(assembled.discovered);
+  if (remember) session.rememberTranscript(new Set(assembled.discovered));
   for (const warning of assembled.warnings) deps.logger.warn("session setting fell back to a default", { session: session.id, warning });
   deps.logger.debug("assembled", {
     session: session.id,

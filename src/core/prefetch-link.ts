@@ -48,8 +48,7 @@ export class PrefetchLink {
     // In proxy delivery a suggestion carries its schema, so ExecuteExtraTool may run it at once.
     if (current.delivery === "proxy") {
       for (const suggestion of result.suggestions) {
-        session.searched.add(suggestion.name);
-        session.found.set(suggestion.name, { via: "prefetch" });
+        session.markFound(suggestion.name, { via: "prefetch" });
       }
     }
     this.deps.usage().prefetched(session, result);

@@ -80,7 +80,7 @@ export async function runSessionCall(
             killSwitch: deps.killSwitch,
             schedule: (exclusive, task) => session.scheduler.run(exclusive, task),
             isDeferred: isDeferredTool,
-            discovery: { has: (tool) => session.hasDiscovered(tool), add: (tool) => session.searched.add(tool) },
+            discovery: { has: (tool) => session.hasDiscovered(tool), add: (tool) => session.markFound(tool) },
             onResolved: (tool, router) => {
               if (router) routed = { tool, via: router.name };
             },

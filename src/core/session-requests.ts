@@ -34,7 +34,7 @@ export interface HarnessCall {
 }
 
 export function rememberTranscript(session: Session, messages: readonly unknown[]): void {
-  session.discovered = scanTranscript(messages).discovered;
+  session.rememberTranscript(scanTranscript(messages).discovered);
 }
 
 /** `toolpool/call`'s answer: the result, and the same in the session's provider format. */

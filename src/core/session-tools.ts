@@ -65,8 +65,7 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionOw
       // discover: shows schemas without discovering (SPEC §7), so it marks nothing found.
       if (result.kind !== "discover") {
         for (const match of result.matches) {
-          session.searched.add(match.name);
-          session.found.set(match.name, { via: "search", query: text.slice(0, 200) });
+          session.markFound(match.name, { via: "search", query: text.slice(0, 200) });
         }
       }
       // Selecting a tool means a call is coming: start its server now if it starts lazily.
