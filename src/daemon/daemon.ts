@@ -10,6 +10,7 @@ import { loadConfig, type ConfigSource } from "../config/load.ts";
 import { BUFFER_BUDGET_BYTES, PARTIAL_LINE_TIMEOUT_MS, STOP_BUDGET_MS } from "../protocol/limits.ts";
 import type { Session } from "../session/session.ts";
 import { Connection } from "./connection.ts";
+import type { Peer, PeerLink } from "./peer.ts";
 import { Dispatcher } from "./dispatcher.ts";
 import { drainRequests, settleStep } from "./shutdown-steps.ts";
 import { registerAdminMethods } from "./handlers/admin.ts";
@@ -64,7 +65,8 @@ export class Daemon implements SessionBinding, WireFacts {
   readonly socketPath: string;
   readonly startedAt = Date.now();
   readonly logger: Logger;
-  readonly connections = new Set<Connection>();
+  /** Socket connections and in-memory peers alike. */
+  readonly connections = new Set<Peer>();
   readonly #dispatcher: Dispatcher;
   readonly #configSource: ConfigSource;
   #cron: CronLink | undefined;
@@ -124,7 +126,7 @@ export class Daemon implements SessionBinding, WireFacts {
   }
 
   /** The session a request means: the one it names, else its connection's (opened on first use). */
-  sessionFor(connection: Connection, sessionId: string | undefined): Session {
+  sessionFor(connection: Peer, sessionId: string | undefined): Session {
     if (sessionId) {
       const named = this.core.sessions.get(sessionId);
       if (!named) throw unknownSession(sessionId);
@@ -144,7 +146,7 @@ export class Daemon implements SessionBinding, WireFacts {
    * closed with `undefined`): attach counts move, and what the connection held for the old
    * session (cron firings) goes back to it.
    */
-  bind(connection: Connection, session: Session | undefined): void {
+  bind(connection: Peer, session: Session | undefined): void {
     const previous = connection.sessionId ? this.core.sessions.get(connection.sessionId) : undefined;
     if (session && previous === session) {
       this.#cron?.sessionAttached(session.id);
@@ -238,19 +240,31 @@ export class Daemon implements SessionBinding, WireFacts {
     }
   }
 
+  /**
+   * A peer joins (a socket connection, or an in-memory one in tests): its lines are dispatched, and
+   * when it ends it is bound to no session — the one way its session changes (`bind`).
+   */
+  attach(peer: Peer): PeerLink {
+    this.connections.add(peer);
+    return {
+      line: (text) => this.#dispatcher.handleLine(peer, text),
+      closed: () => {
+        this.connections.delete(peer);
+        this.bind(peer, undefined);
+      },
+    };
+  }
+
   #accept(socket: import("node:net").Socket): void {
+    const partialLineTimeoutMs = this.core.config().connections?.partialLineTimeoutMs ?? PARTIAL_LINE_TIMEOUT_MS;
+    let link: PeerLink | undefined;
     const connection = new Connection(
       socket,
-      {
-        line: (conn, line) => this.#dispatcher.handleLine(conn, line),
-        closed: (conn) => {
-          this.connections.delete(conn);
-          this.bind(conn, undefined);
-        },
-      },
+      // Lines arrive only after the constructor returns, so the link is set by then.
+      { line: (_conn, line) => link?.line(line), closed: () => link?.closed() },
       this.logger,
-      { budget: this.budget, turns: this.#turns, partialLineTimeoutMs: this.core.config().connections?.partialLineTimeoutMs ?? PARTIAL_LINE_TIMEOUT_MS },
+      { budget: this.budget, turns: this.#turns, partialLineTimeoutMs },
     );
-    this.connections.add(connection);
+    link = this.attach(connection);
   }
 }

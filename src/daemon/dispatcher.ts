@@ -10,12 +10,12 @@ import { ErrorCode, RpcError, type RequestId } from "../protocol/jsonrpc.ts";
 import { jsonShapeProblem } from "../protocol/line-framer.ts";
 import { MAX_IN_FLIGHT_PER_CONNECTION, MAX_JSON_DEPTH, MAX_JSON_MEMBERS } from "../protocol/limits.ts";
 import type { ProgressUpdate } from "../protocol/progress.ts";
-import type { Connection } from "./connection.ts";
+import type { Peer } from "./peer.ts";
 import type { Logger } from "../runtime/logger.ts";
 import { RequestFault } from "../runtime/errors.ts";
 
 export interface RequestContext {
-  connection: Connection;
+  connection: Peer;
   requestId: RequestId;
   signal: AbortSignal;
   /** Present when the client asked for progress (`_meta.progressToken`). */
@@ -40,7 +40,7 @@ interface MethodSpec {
   handle: (params: unknown, context: RequestContext) => unknown;
 }
 
-export type NotificationHandler = (params: Record<string, unknown>, connection: Connection) => void;
+export type NotificationHandler = (params: Record<string, unknown>, connection: Peer) => void;
 
 export class Dispatcher {
   readonly #methods = new Map<string, MethodSpec>();
@@ -63,7 +63,7 @@ export class Dispatcher {
     this.#acceptingWork = false;
   }
 
-  handleLine(connection: Connection, line: string): void {
+  handleLine(connection: Peer, line: string): void {
     const shape = jsonShapeProblem(line, MAX_JSON_DEPTH, MAX_JSON_MEMBERS);
     if (shape) return this.#fail(connection, null, ErrorCode.InvalidRequest, shape);
     let message: unknown;
@@ -111,7 +111,7 @@ export class Dispatcher {
     void this.#request(connection, id, envelope.method, params as Record<string, unknown>);
   }
 
-  async #request(connection: Connection, id: RequestId, name: string, params: Record<string, unknown>): Promise<void> {
+  async #request(connection: Peer, id: RequestId, name: string, params: Record<string, unknown>): Promise<void> {
     const spec = this.#methods.get(name);
     if (!spec) return this.#fail(connection, id, ErrorCode.MethodNotFound, `Method not found: ${name}`);
     if (!this.#acceptingWork && name !== "ping") {
@@ -159,12 +159,12 @@ export class Dispatcher {
    * A request aborted by the client (`notifications/cancelled`) or by its connection closing gets no
    * answer, as MCP says. One the daemon cancelled (shutting down) gets the error it was aborted with.
    */
-  #answerCancelled(connection: Connection, id: RequestId, signal: AbortSignal): void {
+  #answerCancelled(connection: Peer, id: RequestId, signal: AbortSignal): void {
     const reason: unknown = signal.reason;
     if (reason instanceof RpcError) this.#fail(connection, id, reason.code, reason.message, reason.data);
   }
 
-  #notify(connection: Connection, name: string, params: Record<string, unknown>): void {
+  #notify(connection: Peer, name: string, params: Record<string, unknown>): void {
     const handler = this.#notifications.get(name);
     if (!handler) return; // JSON-RPC: notifications are never answered, unknown ones included.
     try {
@@ -174,7 +174,7 @@ export class Dispatcher {
     }
   }
 
-  #fail(connection: Connection, id: RequestId | null, code: number, message: string, data?: unknown): void {
+  #fail(connection: Peer, id: RequestId | null, code: number, message: string, data?: unknown): void {
     connection.send({ jsonrpc: "2.0", id, error: data === undefined ? { code, message } : { code, message, data } });
   }
 }
@@ -183,7 +183,7 @@ function validId(id: unknown): RequestId | null {
   return typeof id === "string" || (typeof id === "number" && Number.isFinite(id)) ? id : null;
 }
 
-function progressSender(connection: Connection, params: Record<string, unknown>) {
+function progressSender(connection: Peer, params: Record<string, unknown>) {
   const meta = params._meta;
   if (typeof meta !== "object" || meta === null) return undefined;
   const token = (meta as Record<string, unknown>).progressToken;

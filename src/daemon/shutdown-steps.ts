@@ -5,7 +5,7 @@
  */
 import { ErrorCode, RpcError } from "../protocol/jsonrpc.ts";
 import { DRAIN_TIMEOUT_MS } from "../protocol/limits.ts";
-import type { Connection } from "./connection.ts";
+import type { Peer } from "./peer.ts";
 import type { Logger } from "../runtime/logger.ts";
 
 /** How long cancelled calls get to wind down before their connections close. */
@@ -24,7 +24,7 @@ function shutdownCancelled(drainMs: number): RpcError {
  * finish; the rest are cancelled, which answers each of them -32001 (the dispatcher sends the abort
  * reason), and get a short grace.
  */
-export async function drainRequests(connections: Iterable<Connection>, inFlight: () => number, logger: Logger, drainMs = DRAIN_TIMEOUT_MS): Promise<void> {
+export async function drainRequests(connections: Iterable<Peer>, inFlight: () => number, logger: Logger, drainMs = DRAIN_TIMEOUT_MS): Promise<void> {
   if (await waitForDrain(inFlight, drainMs)) return;
   logger.warn("drain timed out; cancelling the calls still running", { inFlight: inFlight() });
   const cancelled = shutdownCancelled(drainMs);

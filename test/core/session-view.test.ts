@@ -6,10 +6,10 @@
  */
 import { describe, expect, test } from "bun:test";
 import { builtinTools } from "../../src/builtin/list.ts";
-import { ToolpoolClient } from "../../src/client/client.ts";
 import { isDeferredTool } from "../../src/deferral/is-deferred.ts";
+import type { MethodName, ParamsOf } from "../../src/protocol/method-table.ts";
 import { standardTokens } from "../../src/usage/standard-tokens.ts";
-import { startTestDaemon } from "../helpers/daemon-harness.ts";
+import { dispatchHarness } from "../helpers/dispatch-harness.ts";
 
 const config = {
   profiles: {
@@ -18,18 +18,26 @@ const config = {
   },
 };
 
-async function started() {
-  const harness = await startTestDaemon({ config, usageDatabasePath: ":memory:" });
-  const client = await ToolpoolClient.connect(harness.socketPath);
-  const stop = harness[Symbol.asyncDispose];
-  return { ...harness, client, async [Symbol.asyncDispose]() { client.close(); await stop(); } };
+/** The daemon in memory (no socket: what these answers are does not depend on the wire). */
+function started() {
+  const harness = dispatchHarness({ config });
+  const peer = harness.peer();
+  const client = {
+    session: (params: ParamsOf<"toolpool/session">) => peer.call("toolpool/session", params),
+    search: (params: ParamsOf<"toolpool/search">) => peer.call("toolpool/search", params),
+    call: (params: ParamsOf<"toolpool/call">) => peer.call("toolpool/call", params),
+    assemble: (params: ParamsOf<"toolpool/assemble">) => peer.call("toolpool/assemble", params),
+    stats: () => peer.call("toolpool/stats", {}),
+    request: <M extends MethodName>(method: M, params: ParamsOf<M>) => peer.call(method, params),
+  };
+  return { client, [Symbol.asyncDispose]: () => harness[Symbol.asyncDispose]() };
 }
 
 const toolNames = (tools: readonly unknown[]) => tools.map((tool) => ("function" in (tool as object) ? (tool as { function: { name: string } }).function.name : (tool as { name: string }).name));
 
 describe("one view of a session", () => {
   test("toolpool/search in a profiled session names no tool outside the profile, as ToolSearch does not", async () => {
-    await using daemon = await started();
+    await using daemon = started();
     const { sessionId } = await daemon.client.session({ profile: "readers", delivery: "proxy", model: "gpt-5", provider: "openai" });
     const searched = await daemon.client.search({ sessionId, query: "WebFetch" });
     expect(searched.exactName).toBeUndefined();
@@ -43,7 +51,7 @@ describe("one view of a session", () => {
   });
 
   test("explain of a tool outside the session's profile: not in its tools array, not callable (the call is refused)", async () => {
-    await using daemon = await started();
+    await using daemon = started();
     const { sessionId } = await daemon.client.session({ profile: "readers", delivery: "standard" });
     const assembled = await daemon.client.assemble({ sessionId, messages: [] });
     expect(toolNames(assembled.tools)).toEqual(["Grep", "Read"]);
@@ -57,7 +65,7 @@ describe("one view of a session", () => {
   });
 
   test("a profiled session with toolSearch auto:N: explain's deferral is assemble's (both from the session's tools)", async () => {
-    await using daemon = await started();
+    await using daemon = started();
     // The whole pool's deferred tools pass 1 % of an 80k window (800 tokens); the profile's one (WebFetch, ~350) alone does not.
     const { sessionId } = await daemon.client.session({ profile: "fetchers", toolSearch: "auto:1", contextWindow: 80_000, delivery: "native", model: "claude-sonnet-4-5" });
     const deferred = builtinTools().filter(isDeferredTool);
@@ -71,7 +79,7 @@ describe("one view of a session", () => {
   });
 
   test("stats compares a profiled session's first request against its own standard request, not the whole pool's", async () => {
-    await using daemon = await started();
+    await using daemon = started();
     const { sessionId } = await daemon.client.session({ profile: "fetchers", delivery: "proxy", model: "gpt-5", provider: "openai" });
     await daemon.client.assemble({ sessionId, messages: [] });
     const stats = await daemon.client.stats();
