@@ -9,7 +9,7 @@ import { dirname, join, relative, resolve } from "node:path";
 
 const SRC = join(import.meta.dir, "..", "src");
 /** Parts that must stay pure: they may not reach the rooms above them, or I/O modules. */
-const PURE = ["tool", "protocol", "deferral", "assembly", "permissions", "pool", "search", "explain"];
+const PURE = ["tool", "protocol", "deferral", "assembly", "permissions", "pool", "search", "explain", "pipeline"];
 const IO_MODULES = /^(node:(fs|net|child_process|http|https|dgram)|fs|net|child_process|bun:sqlite)(\/|$)/;
 
 /** Room → the rooms of src/ it must never import (besides its own). */
@@ -17,10 +17,12 @@ const FORBIDDEN: Record<string, readonly string[]> = {
   // The bottom: shared seams (logger, errors) and the wire vocabulary import nothing of the domain.
   runtime: ["*"],
   protocol: ["*"],
-  tool: ["daemon", "cli", "mcp", "session", "core", "bridge", "client", "builtin", "config"],
+  tool: ["daemon", "cli", "mcp", "session", "core", "bridge", "client", "builtin", "config", "pipeline"],
+  // The one call pipeline: resolve → enabled → validate → permissions → schedule → call → cap.
+  pipeline: ["daemon", "cli", "mcp", "session", "core", "bridge", "client", "builtin", "config"],
   deferral: ["daemon", "cli", "mcp", "session", "core", "bridge", "client"],
   assembly: ["daemon", "cli", "mcp", "session", "core", "bridge", "client"],
-  permissions: ["daemon", "cli", "mcp", "session", "core", "bridge", "client", "builtin", "config"],
+  permissions: ["daemon", "cli", "mcp", "session", "core", "bridge", "client", "builtin", "config", "pipeline"],
   pool: ["daemon", "cli", "mcp", "session", "core", "bridge", "client"],
   search: ["daemon", "cli", "mcp", "session", "core", "bridge", "client", "builtin"],
   session: ["daemon", "cli", "core", "bridge", "client", "mcp"],

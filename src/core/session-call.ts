@@ -11,7 +11,7 @@ import type { Logger } from "../runtime/logger.ts";
 import type { Session } from "../session/session.ts";
 import { meteredCall } from "../telemetry/metered-call.ts";
 import type { Metrics } from "../telemetry/metrics.ts";
-import { executeTool } from "../tool/execute.ts";
+import { executeTool } from "../pipeline/execute.ts";
 import { errorResult, type ToolResult } from "../tool/result.ts";
 import type { ProgressUpdate, Tool } from "../tool/tool.ts";
 import type { DaemonUsage } from "../usage/daemon-usage.ts";

@@ -13,7 +13,7 @@ import { readTool } from "../../src/builtin/read.ts";
 import { writeTool } from "../../src/builtin/write.ts";
 import { DEFAULT_PERMISSIONS, type PermissionSettings } from "../../src/permissions/rules.ts";
 import { assemblePool } from "../../src/pool/assemble.ts";
-import { executeTool } from "../../src/tool/execute.ts";
+import { executeTool } from "../../src/pipeline/execute.ts";
 import { resultText, type ToolResult } from "../../src/tool/result.ts";
 import type { Tool, ToolContext } from "../../src/tool/tool.ts";
 
