@@ -12,7 +12,6 @@ import { MAX_IN_FLIGHT_PER_CONNECTION, MAX_JSON_DEPTH, MAX_JSON_MEMBERS } from "
 import type { ProgressUpdate } from "../protocol/progress.ts";
 import type { Peer } from "./peer.ts";
 import type { Logger } from "../runtime/logger.ts";
-import { RequestFault } from "../runtime/errors.ts";
 
 export interface RequestContext {
   connection: Peer;
@@ -143,7 +142,6 @@ export class Dispatcher {
     } catch (error) {
       if (controller.signal.aborted) return this.#answerCancelled(connection, id, controller.signal);
       if (error instanceof RpcError) return this.#fail(connection, id, error.code, error.message, error.data);
-      if (error instanceof RequestFault) return this.#fail(connection, id, ErrorCode.InvalidParams, `Invalid params: ${error.message}`);
       this.logger.error("internal error while handling a request", {
         method: name,
         error: error instanceof Error ? (error.stack ?? error.message) : String(error),
