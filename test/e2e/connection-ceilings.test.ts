@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { RawClient } from "../helpers/raw-client.ts";
 import { tempSocketDir } from "../helpers/daemon-harness.ts";
 import { binaryPath, startBinaryDaemon } from "../helpers/binary.ts";
+import { waitFor as waitUntil } from "../helpers/wait.ts";
 
 async function daemonWithConfig(config: Record<string, unknown>) {
   const dir = tempSocketDir();
@@ -29,14 +30,6 @@ function rssBytes(pid: number): number {
 function cpuTicks(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
   return Number(fields[11]) + Number(fields[12]); // utime + stime
-}
-
-async function waitUntil(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(10);
-  }
 }
 
 async function pingAnswered(socketPath: string): Promise<unknown> {
