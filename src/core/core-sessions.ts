@@ -140,9 +140,22 @@ export class CoreSessions {
     });
   }
 
-  call(session: Session, name: string, input: unknown, signal: AbortSignal, onProgress?: (update: ProgressUpdate) => void): Promise<ToolResult> {
+  /**
+   * A name resolved once per call: the MCP face's check, the call's counters and the pipeline's
+   * resolve stage all ask, and all get the first answer (a pool change mid-call does not split them).
+   */
+  callLookup(session: Session): (name: string) => Tool | undefined {
+    const lookup = this.lookup(session);
+    let last: { name: string; tool: Tool | undefined } | undefined;
+    return (name) => {
+      if (last?.name !== name) last = { name, tool: lookup(name) };
+      return last.tool;
+    };
+  }
+
+  call(session: Session, name: string, input: unknown, signal: AbortSignal, onProgress?: (update: ProgressUpdate) => void, lookup = this.callLookup(session)): Promise<ToolResult> {
     const { live, flags, metrics, logger } = this.#deps;
-    const deps = { pool: live.pool(), lookup: this.lookup(session), killSwitch: (tool: Tool) => flags.killSwitch(tool, session), metrics, usage: this.usage, logger, stats: this.stats, operatorRoots: this.#operatorRoots() };
+    const deps = { pool: live.pool(), lookup, killSwitch: (tool: Tool) => flags.killSwitch(tool, session), metrics, usage: this.usage, logger, stats: this.stats, operatorRoots: this.#operatorRoots() };
     return runSessionCall(deps, session, name, input, signal, onProgress);
   }
 

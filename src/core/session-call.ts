@@ -40,8 +40,10 @@ export async function runSessionCall(
   signal: AbortSignal,
   onProgress?: (update: ProgressUpdate) => void,
 ): Promise<ToolResult> {
-  // A tool outside the session's profile is refused with that reason (not "unknown").
-  const outside = outsideProfile(deps.pool, session.settings.profile, name);
+  const named = deps.lookup(name);
+  // A tool outside the session's profile is refused with that reason (not "unknown"); one the
+  // session has is inside it, so the profile is only asked about a name the lookup did not find.
+  const outside = named ? undefined : outsideProfile(deps.pool, session.settings.profile, name);
   if (outside) {
     logRefusal(deps.logger, session.id, { kind: "permission_denied", tool: name, reason: outside });
     return errorResult(outside);
@@ -50,7 +52,6 @@ export async function runSessionCall(
   session.calls++;
   deps.stats.callsTotal++;
   deps.stats.callsInFlight++;
-  const named = deps.lookup(name);
   // Counted as the tool named; a call through ExecuteExtraTool also counts as its target, with `via`.
   let routed: { tool: Tool; via: string } | undefined;
   const delivery = () => deliveryOf(session);

@@ -176,8 +176,9 @@ export class ToolPoolCore {
 
   /** MCP `tools/call`: a name the session does not have is refused as a request error, not run. */
   async callForMcp(session: Session, name: string, input: unknown, signal: AbortSignal, onProgress?: (update: ProgressUpdate) => void): Promise<McpToolsCallResult> {
-    if (!this.#sessions.lookup(session)(name)) throw unknownMcpTool(this.pool(), session, name);
-    return mcpCallResult(await this.call(session, name, input, signal, onProgress));
+    const lookup = this.#sessions.callLookup(session);
+    if (!lookup(name)) throw unknownMcpTool(this.pool(), session, name);
+    return mcpCallResult(await this.#sessions.call(session, name, input, signal, onProgress, lookup));
   }
 
   compact(session: Session, messages: readonly unknown[], system: unknown): CompactResult {
