@@ -48,8 +48,7 @@ export async function runSessionCall(
     logRefusal(deps.logger, session.id, { kind: "permission_denied", tool: name, reason: outside });
     return errorResult(outside);
   }
-  session.touch();
-  session.calls++;
+  session.callStarted();
   deps.stats.callsTotal++;
   deps.stats.callsInFlight++;
   // Counted as the tool named; a call through ExecuteExtraTool also counts as its target, with `via`.

@@ -150,4 +150,10 @@ export class Session {
   touch(): void {
     this.lastActiveAt = this.clock.now();
   }
+
+  /** A call of this session starts: it counts, and the session is active now. */
+  callStarted(): void {
+    this.calls++;
+    this.touch();
+  }
 }
