@@ -3,7 +3,8 @@
  * `npm test`: type-check, build every tier, run the test files that differ by tier once per tier
  * with that tier's compile-time features (`bun test --feature=A --feature=B`, one flag per
  * `--feature`: a comma list would silently turn them all off) and its binary as the end-to-end
- * target, and every other file once (scripts/test-plan.ts decides which is which).
+ * target, the files marked tier-independent in the last tier's run only, and every other file once
+ * (scripts/test-plan.ts decides which is which).
  * Prints one closing line, "tests: N passed, N failed, N skipped", summed over the runs.
  */
 import { join } from "node:path";
@@ -56,9 +57,11 @@ if (plan) {
   console.error(`\n=== bun test, once: ${plan.once.length} files that no tier changes ===`);
   record(await run([bun, "test", ...plan.once]));
 }
-for (const tier of Object.keys(TIERS) as TierName[]) {
+const tiers = Object.keys(TIERS) as TierName[];
+for (const tier of tiers) {
   const features = TIERS[tier].map((flag) => `--feature=${flag}`);
-  const files = plan ? plan.perTier : extraArgs;
+  // The last tier has every feature: the tier-independent scenarios run there, once.
+  const files = plan ? (tier === tiers.at(-1) ? [...plan.perTier, ...plan.oneTier] : plan.perTier) : extraArgs;
   console.error(`\n=== bun test for tier ${tier} (${TIERS[tier].join(", ") || "no features"})${plan ? `: ${files.length} files` : ""} ===`);
   record(await run([bun, "test", ...features, ...files], { TOOLPOOL_TEST_TIER: tier }));
 }

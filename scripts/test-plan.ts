@@ -3,11 +3,18 @@
  * repository, reads a compile-time flag (`feature()` from "bun:bundle") or the tier under test
  * (`TOOLPOOL_TEST_TIER`, the binary it drives). Those run once per tier; every other file gives the
  * same result in every tier, so it runs once.
+ *
+ * A file that reaches the tier only to pick the binary it drives, and whose scenario no tier's
+ * features change (the socket, the lifecycle, Bash, the wire), says so with a line
+ * `// test-plan: one tier — <why>`: it runs in one tier's run (the last, the tier with every
+ * feature), not in each. A file that checks what a tier contains must not carry the marker.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
 const TIER_SENSITIVE = /from\s+["']bun:bundle["']|TOOLPOOL_TEST_TIER/;
+/** The marker of a tier-sensitive file whose behaviour is the same in every tier. */
+const ONE_TIER = /^\/\/ test-plan: one tier — \S/m;
 
 function walk(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -26,8 +33,10 @@ function localImports(file: string, text: string): string[] {
 export interface TestPlan {
   /** Run once per tier, with that tier's features and binary. */
   perTier: string[];
-  /** Run once. */
+  /** Run once, without features (no tier reaches them). */
   once: string[];
+  /** Reach the tier (a binary, a feature()) but behave alike in every tier: run in one tier's run. */
+  oneTier: string[];
 }
 
 export function testPlan(root: string): TestPlan {
@@ -45,12 +54,15 @@ export function testPlan(root: string): TestPlan {
     return result;
   };
   const tests = walk(join(root, "test")).filter((file) => /\.test\.ts$/.test(file)).sort();
-  const plan: TestPlan = { perTier: [], once: [] };
-  for (const file of tests) plan[isSensitive(file) ? "perTier" : "once"].push(`./${relative(root, file)}`);
+  const plan: TestPlan = { perTier: [], once: [], oneTier: [] };
+  for (const file of tests) {
+    const group = !isSensitive(file) ? "once" : ONE_TIER.test(readFileSync(file, "utf8")) ? "oneTier" : "perTier";
+    plan[group].push(`./${relative(root, file)}`);
+  }
   return plan;
 }
 
 if (import.meta.main) {
   const plan = testPlan(join(import.meta.dir, ".."));
-  console.log(JSON.stringify({ perTier: plan.perTier.length, once: plan.once.length, files: plan }, null, 2));
+  console.log(JSON.stringify({ perTier: plan.perTier.length, once: plan.once.length, oneTier: plan.oneTier.length, files: plan }, null, 2));
 }

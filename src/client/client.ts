@@ -5,7 +5,7 @@
 import { connect as netConnect, type Socket } from "node:net";
 import { locateDaemon } from "./socket-discovery.ts";
 import { LineFramer } from "../protocol/line-framer.ts";
-import type { JsonRpcErrorObject, RequestId } from "../protocol/jsonrpc.ts";
+import { RpcError, type JsonRpcErrorObject, type RequestId } from "../protocol/jsonrpc.ts";
 import { MAX_LINE_BYTES } from "../protocol/limits.ts";
 import type { MethodName, ParamsOf, ResultOf } from "../protocol/method-table.ts";
 import {
@@ -32,16 +32,12 @@ import { Method } from "../protocol/method-names.ts";
 import type { HistoryClearResult, StatsResult } from "../protocol/stats-result.ts";
 import type { HistoryClearParams, StatsParams } from "../protocol/usage-methods.ts";
 
-/** A JSON-RPC error answer from the daemon. */
-export class DaemonError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-  }
-}
+/**
+ * A JSON-RPC error answer from the daemon: the wire's one error class (`RpcError`, with its code and
+ * data), under the name the client has always exported.
+ */
+export const DaemonError = RpcError;
+export type DaemonError = RpcError;
 
 /** The daemon is not there (no socket, or nobody listening). */
 export class NotRunningError extends Error {}

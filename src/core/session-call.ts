@@ -11,7 +11,7 @@ import type { Logger } from "../runtime/logger.ts";
 import type { Session } from "../session/session.ts";
 import { meteredCall } from "../telemetry/metered-call.ts";
 import type { Metrics } from "../telemetry/metrics.ts";
-import { executeTool } from "../tool/execute.ts";
+import { executeTool } from "../pipeline/execute.ts";
 import { errorResult, type ToolResult } from "../tool/result.ts";
 import type { ProgressUpdate, Tool } from "../tool/tool.ts";
 import type { DaemonUsage } from "../usage/daemon-usage.ts";
@@ -40,17 +40,17 @@ export async function runSessionCall(
   signal: AbortSignal,
   onProgress?: (update: ProgressUpdate) => void,
 ): Promise<ToolResult> {
-  // A tool outside the session's profile is refused with that reason (not "unknown").
-  const outside = outsideProfile(deps.pool, session.settings.profile, name);
+  const named = deps.lookup(name);
+  // A tool outside the session's profile is refused with that reason (not "unknown"); one the
+  // session has is inside it, so the profile is only asked about a name the lookup did not find.
+  const outside = named ? undefined : outsideProfile(deps.pool, session.settings.profile, name);
   if (outside) {
     logRefusal(deps.logger, session.id, { kind: "permission_denied", tool: name, reason: outside });
     return errorResult(outside);
   }
-  session.touch();
-  session.calls++;
+  session.callStarted();
   deps.stats.callsTotal++;
   deps.stats.callsInFlight++;
-  const named = deps.lookup(name);
   // Counted as the tool named; a call through ExecuteExtraTool also counts as its target, with `via`.
   let routed: { tool: Tool; via: string } | undefined;
   const delivery = () => deliveryOf(session);
@@ -82,7 +82,7 @@ export async function runSessionCall(
             killSwitch: deps.killSwitch,
             schedule: (exclusive, task) => session.scheduler.run(exclusive, task),
             isDeferred: isDeferredTool,
-            discovery: { has: (tool) => session.hasDiscovered(tool), add: (tool) => session.searched.add(tool) },
+            discovery: { has: (tool) => session.hasDiscovered(tool), add: (tool) => session.markFound(tool) },
             onResolved: (tool, router) => {
               if (router) routed = { tool, via: router.name };
             },

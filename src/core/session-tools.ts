@@ -59,14 +59,13 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionOw
   };
   const engine: ToolSearchEngine = {
     query(text, options) {
-      const result = withinProfile(base.query(text, { ...options, filter: (name) => lookup(name) !== undefined && (options?.filter?.(name) ?? true) }), lookup);
+      const result = withinSession(base.query(text, { ...options, filter: (name) => lookup(name) !== undefined && (options?.filter?.(name) ?? true) }), lookup);
       deps.metrics?.search({ kind: result.kind, results: result.matches.length, source: "tool_search", delivery: decided });
       // A bridge or harness that sends no transcript still gets what its own searches found.
       // discover: shows schemas without discovering (SPEC §7), so it marks nothing found.
       if (result.kind !== "discover") {
         for (const match of result.matches) {
-          session.searched.add(match.name);
-          session.found.set(match.name, { via: "search", query: text.slice(0, 200) });
+          session.markFound(match.name, { via: "search", query: text.slice(0, 200) });
         }
       }
       // Selecting a tool means a call is coming: start its server now if it starts lazily.
@@ -132,8 +131,11 @@ function inProject(tool: Tool, session: Session, deps: SessionToolDeps): boolean
   return project === undefined || session.settings.workspaceRoots.includes(project);
 }
 
-/** A tool outside the profile is not in the session's pool: no select, no exact name, no suggestion names it. */
-function withinProfile(result: QueryResult, lookup: (name: string) => Tool | undefined): QueryResult {
+/**
+ * A tool outside the session (its profile, another project) is not in its pool: no select, no exact
+ * name, no suggestion names it. ToolSearch and `toolpool/search` both answer through this.
+ */
+export function withinSession(result: QueryResult, lookup: (name: string) => Tool | undefined): QueryResult {
   if (result.kind !== "select" && result.exactName === undefined && !result.didYouMean) return result;
   const inside = (name: string) => lookup(name) !== undefined;
   const next: QueryResult = { ...result, matches: result.matches.filter((match) => inside(match.name)) };

@@ -1,42 +1,44 @@
 /**
- * The transport-agnostic core: the live pool (built-ins + MCP pool + change events), the search
- * index and its sync, sessions, runtime flags and the call pipeline, behind a small typed API. It
- * knows nothing of sockets or JSON-RPC; the daemon (src/daemon/) is the wire in front of it, and
- * tests drive it directly (test/helpers/core-harness.ts).
+ * The transport-agnostic core, a facade: every request of the wire is params → one method here (or
+ * of `servers`) → result. What the methods compute lives in modules named by concept: the live
+ * pool (live-pool.ts), one view of a session (session-view.ts), its search (session-search.ts),
+ * explain's facts (explain-facts.ts), tool summaries, server administration, the prefetch link.
+ * It knows nothing of sockets or JSON-RPC; tests drive it directly (test/helpers/core-harness.ts).
  */
 import type { BuildInfo } from "../build-info.ts";
 import type { Config } from "../config/schema.ts";
 import type { ConfigSource } from "../config/load.ts";
 import { experimentalBetasDisabled } from "../deferral/mode-setting.ts";
 import type { FlagAttributes, RuntimeFlags } from "../flags/runtime-flags.ts";
-import { DemoServers } from "./demo-servers.ts";
 import type { McpPool, McpPoolOptions } from "../mcp/mcp-pool.ts";
-import { projectSandboxDefault, resolveServerSpecs, type ServerSpec } from "../mcp/server-spec.ts";
-import { assemblePool, type Pool } from "../pool/assemble.ts";
+import type { Pool } from "../pool/assemble.ts";
+import type { Explanation } from "../protocol/explain.ts";
+import type { CallResult, CompactResult, McpToolsCallResult, SearchResult, StatusResult, ToolsResult } from "../protocol/methods.ts";
+import type { HistoryClearResult, StatsResult as UsageStats } from "../protocol/stats-result.ts";
 import type { Logger } from "../runtime/logger.ts";
+import type { SandboxState } from "../sandbox/command-sandbox.ts";
 import { systemClock, type Clock } from "../runtime/clock.ts";
 import { SessionStore } from "../session/session-store.ts";
 import { holdRoots, pinRoots, releaseRoots } from "../session/session-roots.ts";
 import { RootPins } from "../runtime/root-pins.ts";
 import type { Session } from "../session/session.ts";
-import { operatorRoots, resolveSettings, type SessionRequest, type SettingsDefaults } from "../session/settings.ts";
-import { mcpToolView, type McpToolView } from "../tool/mcp-view.ts";
+import type { SessionRequest, SettingsDefaults } from "../session/settings.ts";
+import type { McpToolView } from "../tool/mcp-view.ts";
 import type { ToolResult } from "../tool/result.ts";
 import type { ProgressUpdate, Tool } from "../tool/tool.ts";
-import { JsonSchemaCompiler } from "../validate/ajv.ts";
-import { assembleForSession, type AssembleDeps } from "./assemble-tools.ts";
-import { CoreFlags } from "./core-flags.ts";
-import { SearchSync } from "./search-sync.ts";
-import { sessionLookup, sessionTools, type SessionToolDeps } from "./session-tools.ts";
-import { dirname } from "node:path";
-import type { ProjectSummary } from "../mcp/project-servers.ts";
-import { CoreProjects } from "./core-projects.ts";
-import { OPERATOR_DEFAULTS, reapplyPermissionCeiling } from "../permissions/ceiling.ts";
-import { logEviction } from "../runtime/event-logs.ts";
 import type { Metrics } from "../telemetry/metrics.ts";
 import { createMetrics } from "../telemetry/create-metrics.ts";
-import { runSessionCall } from "./session-call.ts";
 import type { DaemonUsage } from "../usage/daemon-usage.ts";
+import { CoreFlags } from "./core-flags.ts";
+import { CoreSessions, type CallStats } from "./core-sessions.ts";
+import { explainForSession } from "./explain-facts.ts";
+import { LivePool } from "./live-pool.ts";
+import type { PrefetchLinkDeps } from "./prefetch-link.ts";
+import { ServerAdmin } from "./server-admin.ts";
+import { searchTools } from "./session-search.ts";
+import { callResult, compaction, mcpCallResult, rememberTranscript, unknownMcpTool, type HarnessCall } from "./session-requests.ts";
+import type { SessionView } from "./session-view.ts";
+import { poolStatus, toolSummaries } from "./tool-summaries.ts";
 
 export interface CoreOptions {
   config: Config;
@@ -58,85 +60,46 @@ export interface CoreOptions {
   usageDatabasePath?: string;
 }
 
-export interface CallStats {
-  callsTotal: number;
-  callsInFlight: number;
-}
-
 export class ToolPoolCore {
   readonly info: BuildInfo;
   readonly logger: Logger;
   readonly sessions: SessionStore;
-  readonly stats: CallStats = { callsTotal: 0, callsInFlight: 0 };
-  readonly search = new SearchSync();
   readonly metrics: Metrics;
-  #usage: DaemonUsage<Session> | undefined;
-  readonly #usageDatabasePath: string | undefined;
-  readonly #toolDeps: SessionToolDeps;
-  readonly #builtins: readonly Tool[];
+  /** The MCP servers as the operator manages them: list, logs, restart, OAuth logins. */
+  readonly servers: ServerAdmin;
   readonly #env: NodeJS.ProcessEnv;
-  readonly #configSource: ConfigSource;
   readonly #flags: CoreFlags;
-  /** `serve --demo`'s reference servers; none otherwise. */
-  readonly #demo: DemoServers | undefined;
-  readonly #mcpOptions: Partial<Omit<McpPoolOptions, "servers" | "logger">>;
-  readonly #changeListeners = new Set<() => void>();
+  /** The live pool: MCP servers' life, projects, change events (the daemon starts and stops it). */
+  readonly live: LivePool;
+  readonly #sessions: CoreSessions;
   #config: Config;
-  #pool: Pool;
-  #mcp: McpPool | undefined;
-  #registry: McpPoolOptions["registry"];
-  #closed = false;
-  #roots: { config: Config; roots: { roots: readonly string[]; configured: boolean } } | undefined;
-  /** Sessions' workspace roots, held open by descriptor (one per directory, shared). */
-  readonly rootPins = new RootPins();
-  /** Servers that projects' `.toolpool.json` files bring (run only once trusted). */
-  readonly #projects: CoreProjects;
-  /** Set once the daemon listens: project servers found before then start with the rest. */
-  #listening = false;
 
   constructor(options: CoreOptions) {
     this.info = options.info;
     this.logger = options.logger;
-    this.sessions = new SessionStore(options.clock ?? systemClock, (session, reason) => {
-      releaseRoots(this.rootPins, session);
-      logEviction(this.logger, session, reason);
-    });
     this.#config = options.config;
-    this.#configSource = options.configSource;
-    this.#builtins = options.builtins;
     this.#env = options.env ?? process.env;
-    this.#demo = options.demo ? new DemoServers() : undefined;
-    this.#mcpOptions = options.mcpOptions ?? {};
-    this.#flags = new CoreFlags(options.config, {
-      info: this.info,
+    this.live = new LivePool({
+      builtins: options.builtins,
+      config: () => this.#config,
+      configSource: options.configSource,
+      env: this.#env,
       logger: this.logger,
-      configDir: this.#configSource.path ? dirname(this.#configSource.path) : undefined,
-      ...(options.flags && { injected: options.flags }),
+      info: this.info,
+      ...(options.demo !== undefined && { demo: options.demo }),
+      ...(options.mcpOptions && { mcpOptions: options.mcpOptions }),
+      defaultTimeoutMs: () => this.#flags.current.get("mcp_call_timeout_ms"),
+      onServerState: (server, state) => this.usage.service.server(server, state),
     });
-    this.#projects = new CoreProjects(this.#env, this.logger, () => this.#applyServers());
+    this.#flags = new CoreFlags(options.config, { info: this.info, logger: this.logger, configDir: this.live.configDir(), ...(options.flags && { injected: options.flags }) });
     this.metrics =
       options.metrics ?? createMetrics({ config: options.config.telemetry, env: this.#env, logger: this.logger, service: { version: this.info.version, tier: this.info.tier } });
-    this.metrics.watchServers(() => this.#mcp?.servers() ?? []);
-    this.#usageDatabasePath = options.usageDatabasePath;
-    this.#pool = this.#assemble();
-    const core = this;
-    this.#toolDeps = {
-      pool: () => this.#pool,
-      engine: this.search,
-      pendingServers: () => this.#mcp?.pendingServers() ?? [],
-      cachedServers: () => this.#mcp?.cachedPendingServers() ?? [],
-      loginServers: () => this.#mcp?.loginServers() ?? [],
-      serverInstructions: () => this.#mcp?.serverInstructions() ?? new Map(),
-      warmServer: (server) => this.ensureServerStarted(server),
-      compiler: new JsonSchemaCompiler(),
-      metrics: this.metrics,
-      // Read when a session's tools are built, so the history is opened only once there is a session.
-      get usage(): DaemonUsage<Session> {
-        return core.usage;
-      },
-      // A project's server is seen only by sessions working in that project.
-      serverProject: (server) => this.#mcp?.spec(server)?.project,
-    };
+    this.metrics.watchServers(() => this.live.mcp()?.servers() ?? []);
+    const usageDatabasePath = options.usageDatabasePath !== undefined ? { usageDatabasePath: options.usageDatabasePath } : {};
+    const { info, logger, metrics } = this;
+    this.#sessions = new CoreSessions({ live: this.live, flags: this.#flags, config: () => this.#config, env: this.#env, info, logger, metrics, clock: options.clock ?? systemClock, ...usageDatabasePath });
+    this.sessions = this.#sessions.store;
+    this.servers = new ServerAdmin(() => this.live.mcp());
   }
 
   config(): Config {
@@ -144,12 +107,22 @@ export class ToolPoolCore {
   }
 
   pool(): Pool {
-    return this.#pool;
+    return this.live.pool();
+  }
+
+  /** The one search index, synced with the live pool. */
+  get search() {
+    return this.live.search;
+  }
+
+  /** Calls run and running, for `toolpool/status` and the drain at stop. */
+  get stats(): CallStats {
+    return this.#sessions.stats;
   }
 
   /** The MCP client pool, once started (undefined before, or with no server configured). */
   mcp(): McpPool | undefined {
-    return this.#mcp;
+    return this.live.mcp();
   }
 
   flags(): RuntimeFlags {
@@ -160,274 +133,124 @@ export class ToolPoolCore {
     return this.#flags.attributes(session);
   }
 
-  /** What a session's own tools (ToolSearch, ExecuteExtraTool, StructuredOutput) are built from. */
-  sessionToolDeps(): SessionToolDeps {
-    return this.#toolDeps;
+  /** `toolpool/flags`: every flag's value, for a session when one is named. */
+  describeFlags(session: Session | undefined) {
+    return this.#flags.current.describe(session ? this.#flags.attributes(session) : undefined);
   }
 
-  /** `client`: the connection a session opens from (per-client bounds on project roots count by it). */
   settingsDefaults(client?: string): SettingsDefaults {
-    return {
-      config: this.#config,
-      env: this.#env,
-      daemonCwd: process.cwd(),
-      prefetchCompiled: this.info.features.includes("PREFETCH"),
-      runtime: (facts) => this.#flags.runtimeDefaults(facts),
-      projectProfile: (roots) => {
-        // A session opening in a project is when the core learns of (or re-reads) its file.
-        return this.#projects.sessionOpened(roots, client);
-      },
-    };
+    return this.#sessions.settingsDefaults(client);
   }
 
   /**
-   * Opens a session, or re-opens one under its id with new settings (an unknown id is honoured:
-   * after a restart the client resumes its conversation and the transcript rebuilds the rest).
-   * Throws SettingsError before anything changes.
+   * Opens a session, or re-opens one under its id; a bad output schema or setting refuses it before
+   * anything changes. `client`: the connection it opens from (per-client bounds count by it);
+   * `update`: that connection re-sends its own session (logged as an update, not an opening).
    */
-  openSession(request: SessionRequest, client?: string): { session: Session; resumed: boolean } {
-    const existing = request.sessionId ? this.sessions.get(request.sessionId) : undefined;
-    if (existing) {
-      const settings = resolveSettings(request, this.settingsDefaults(client), existing.settings);
-      const pinned = pinRoots(this.rootPins, settings.workspaceRoots);
-      existing.settings = settings;
-      existing.client = client;
-      holdRoots(this.rootPins, existing, pinned);
-      sessionTools(existing, this.#toolDeps);
-      return { session: existing, resumed: true };
-    }
-    const settings = resolveSettings(request, this.settingsDefaults(client));
-    const pinned = pinRoots(this.rootPins, settings.workspaceRoots);
-    const session = this.sessions.create(settings, request.sessionId);
-    session.client = client;
-    holdRoots(this.rootPins, session, pinned);
-    sessionTools(session, this.#toolDeps);
-    return { session, resumed: false };
+  openSession(request: SessionRequest, client?: string, update = false): { session: Session; resumed: boolean } {
+    return this.#sessions.open(request, client, update);
   }
 
   /** The proxy session of a client that speaks plain MCP (it sends no transcript). */
   openImplicitSession(client?: string): Session {
-    const settings = resolveSettings({ delivery: "proxy" }, this.settingsDefaults(client));
-    const pinned = pinRoots(this.rootPins, settings.workspaceRoots);
-    const session = this.sessions.create(settings);
-    session.client = client;
-    holdRoots(this.rootPins, session, pinned);
-    return session;
+    return this.#sessions.openImplicit(client);
   }
 
-  /** Resolves a name as the session's calls do: its own tools first, then the pool. */
-  lookup(session: Session): (name: string) => Tool | undefined {
-    return sessionLookup(session, this.#toolDeps);
+  /** The one view of a session that assemble, explain, search and stats read (session-view.ts). */
+  view(session: Session): SessionView {
+    return this.#sessions.view(session, experimentalBetasDisabled(this.#env));
   }
 
   assemble(session: Session, messages: readonly unknown[], system?: unknown, remember = true) {
-    return assembleForSession(this.#assembleDeps(), session, messages, system, remember);
+    return this.#sessions.assemble(session, messages, system, remember);
   }
 
   /** The one MCP view of a session's tools: what every front door (socket, bridge) lists. */
   mcpTools(session: Session): McpToolView[] {
-    const lookup = this.lookup(session);
-    const assembled = this.assemble(session, [], undefined, false);
-    const names = assembled.tools.map((wire) => ("function" in wire ? wire.function.name : wire.name));
-    return names.flatMap((name) => {
-      const tool = lookup(name);
-      return tool ? [mcpToolView(tool)] : [];
-    });
-  }
-
-  /** The config's roots as real paths, resolved once per config (a reload brings a new one). */
-  #operatorRoots(): { roots: readonly string[]; configured: boolean } {
-    if (this.#roots?.config !== this.#config) {
-      this.#roots = { config: this.#config, roots: { roots: operatorRoots(this.#config, process.cwd()), configured: this.#config.workspaceRoots !== undefined } };
-    }
-    return this.#roots.roots;
+    return this.#sessions.mcpTools(session);
   }
 
   /** Runs a call through the one pipeline, under the session's rules and ordering (src/core/session-call.ts). */
   call(session: Session, name: string, input: unknown, signal: AbortSignal, onProgress?: (update: ProgressUpdate) => void): Promise<ToolResult> {
-    const deps = {
-      pool: this.#pool,
-      lookup: this.lookup(session),
-      killSwitch: (tool: Tool) => this.#flags.killSwitch(tool, session),
-      metrics: this.metrics,
-      usage: this.usage,
-      logger: this.logger,
-      stats: this.stats,
-      operatorRoots: this.#operatorRoots(),
-    };
-    return runSessionCall(deps, session, name, input, signal, onProgress);
+    return this.#sessions.call(session, name, input, signal, onProgress);
   }
 
-  /** For `toolpool/explain`: every tool offered before the config's deny rules, and the config file. */
-  explainSources(): { offered: readonly Tool[]; configPath: string | null } {
-    return { offered: [...this.#builtins, ...(this.#mcp?.tools() ?? [])], configPath: this.#configSource.path };
+  /** `toolpool/call`: the call (judging discoveries by the transcript when it is sent), the result also in the session's provider format. */
+  async callForHarness(session: Session, params: HarnessCall, signal: AbortSignal, onProgress?: (update: ProgressUpdate) => void): Promise<CallResult> {
+    if (params.messages) rememberTranscript(session, params.messages);
+    return callResult(await this.call(session, params.name, params.input, signal, onProgress), session, params.toolUseId);
   }
 
-  killSwitch(tool: Tool, session: Session): string | undefined {
-    return this.#flags.killSwitch(tool, session);
+  /** MCP `tools/call`: a name the session does not have is refused as a request error, not run. */
+  async callForMcp(session: Session, name: string, input: unknown, signal: AbortSignal, onProgress?: (update: ProgressUpdate) => void): Promise<McpToolsCallResult> {
+    const lookup = this.#sessions.callLookup(session);
+    if (!lookup(name)) throw unknownMcpTool(this.pool(), session, name);
+    return mcpCallResult(await this.#sessions.call(session, name, input, signal, onProgress, lookup));
   }
 
-  ensureServerStarted(server: string): void {
-    void this.#mcp?.ensureStarted(server);
+  compact(session: Session, messages: readonly unknown[], system: unknown): CompactResult {
+    return compaction(session, messages, system);
   }
 
-  pendingServers(): readonly string[] {
-    return this.#mcp?.pendingServers() ?? [];
+  /** `toolpool/explain`: why a tool is or is not in a session's array (src/core/explain-facts.ts). */
+  explain(name: string, session: Session | undefined, sandbox?: SandboxState): Explanation {
+    return explainForSession(this.#sessions.explainDeps(this.live), name, session && this.view(session), sandbox);
   }
 
-  prefetchEnabled(session: Session): boolean {
-    return this.#flags.current.get("prefetch_enabled", this.flagAttributes(session));
+  /** `toolpool/search`: a named session's own tools, else the whole pool (src/core/session-search.ts). */
+  searchTools(params: { query: string; maxResults?: number | undefined }, session: Session | undefined): SearchResult {
+    return searchTools(this.#sessions.searchDeps(), params, session && this.view(session));
   }
 
-  prefetchMaxResults(): number {
-    return this.#flags.current.get("prefetch_max_results");
+  /** `toolpool/tools`: the pool, or a named profile's view of it. */
+  tools(profile: string | undefined): ToolsResult {
+    return toolSummaries(this.pool(), this.mcp(), this.#config, profile);
   }
 
-  /** Called after every change of the pool's tools (an MCP server listed, left, changed). */
-  onToolsChanged(listener: () => void): () => void {
-    this.#changeListeners.add(listener);
-    return () => this.#changeListeners.delete(listener);
+  /** The core's part of `toolpool/status`. */
+  status(): Pick<StatusResult, "sessions" | "tools" | "calls" | "mcpServers"> {
+    return { sessions: this.sessions.counts(), calls: { total: this.stats.callsTotal, inFlight: this.stats.callsInFlight }, ...poolStatus(this.pool(), this.mcp()) };
   }
 
-  /** The MCP servers this config names (plus the demo ones); throws naming a bad entry. */
-  async serverSpecs(config: Config = this.#config): Promise<ServerSpec[]> {
-    const configured = [...(await resolveServerSpecs(config, { env: this.#env, configPath: this.#configSource.path })), ...this.#projects.specs(this.#env, projectSandboxDefault(config, this.#configSource.path, this.#env))];
-    return this.#demo ? this.#demo.addTo(configured) : configured;
+  /** What the prefetch link (core/prefetch-link.ts, which only PREFETCH tiers require) reads of the core. */
+  prefetchDeps(): PrefetchLinkDeps {
+    return this.#sessions.prefetchDeps();
   }
 
   /** A new config (SIGHUP): flags, servers and the pool follow it. Throws before changing anything on a bad server entry. */
   async reconfigure(config: Config): Promise<void> {
-    this.#projects.reread(config.workspaceRoots ?? []);
-    const servers = await this.serverSpecs(config);
-    if (this.#closed) return;
+    this.live.rereadProjects(config.workspaceRoots ?? []);
+    const servers = await this.live.serverSpecs(config);
+    if (this.live.closed) return;
     const previous = this.#config;
-    // The operator's rules are a ceiling for open sessions too, from this reload on.
-    for (const session of this.sessions.all()) {
-      session.settings = { ...session.settings, permissions: reapplyPermissionCeiling(config.permissions ?? OPERATOR_DEFAULTS, session.settings.permissions) };
-    }
+    this.#sessions.applyCeiling(config);
     if (JSON.stringify(previous.telemetry) !== JSON.stringify(config.telemetry)) this.logger.warn("telemetry settings changed; they apply from the next start");
     this.#config = config;
     await this.#flags.reconfigure(previous, config);
-    if (this.#mcp) await this.#mcp.reconfigure(servers);
-    else if (servers.length > 0) this.startMcp(servers);
-    this.#pool = this.#assemble();
+    await this.live.reconfigure(servers);
   }
 
-  /**
-   * The cached catalog enters the pool at once, servers connect in the background, and every
-   * change of MCP tools re-assembles the pool (re-indexing search) and tells the listeners.
-   */
-  startMcp(servers: readonly ServerSpec[], registry?: McpPoolOptions["registry"]): void {
-    this.#listening = true;
-    this.#registry = registry;
-    if (servers.length === 0) return;
-    // The MCP SDK is loaded only when some server is configured: a daemon of built-ins starts faster and smaller.
-    const { McpPool: Pool } = require("../mcp/mcp-pool.ts") as typeof import("../mcp/mcp-pool.ts");
-    const pool = new Pool({
-      servers,
-      logger: this.logger,
-      env: this.#env,
-      clientVersion: this.info.version,
-      defaultTimeoutMs: () => this.#flags.current.get("mcp_call_timeout_ms"),
-      ...(registry && { registry }),
-      ...this.#mcpOptions,
-    });
-    this.#mcp = pool;
-    pool.onServerState((server, state) => this.usage.service.server(server, state));
-    pool.onChange(() => {
-      if (this.#closed) return;
-      this.#pool = this.#assemble();
-      for (const listener of this.#changeListeners) listener();
-    });
-    this.#pool = this.#assemble();
-    pool.start();
-  }
-
-  /** No more pool changes are announced from here on (the daemon is stopping). */
-  markClosing(): void {
-    this.#closed = true;
-  }
-
-  /** Removes what the core made for itself on disk (the demo's scratch directory). */
-  removeScratch(): void {
-    this.#demo?.remove();
-  }
-
-  stopMcp(): Promise<void> {
-    this.rootPins.closeAll();
-    return this.#mcp?.stop() ?? Promise.resolve();
-  }
-
-  /**
-   * Usage history: records searches and calls, ranks with the workspace's prior, promotes its most
-   * used tools. Opened on first use (a session, a call, a server event, `toolpool stats`), so a daemon
-   * nobody has used yet starts without it.
-   */
+  /** Usage history, opened on first use (a session, a call, a server event, `toolpool stats`). */
   get usage(): DaemonUsage<Session> {
-    if (!this.#usage) {
-      const { openDaemonUsage } = require("../usage/open-usage.ts") as typeof import("../usage/open-usage.ts");
-      this.#usage = openDaemonUsage<Session>({
-        env: this.#env,
-        logger: this.logger,
-        pool: () => this.#pool,
-        ...(this.#usageDatabasePath !== undefined && { databasePath: this.#usageDatabasePath }),
-        recording: () => this.#flags.current.get("usage_recording"),
-        learning: (session) => this.#flags.current.get("usage_learning", this.#flags.attributes(session)),
-        promotedCount: (session) => this.#flags.current.get("usage_promoted_tools", this.#flags.attributes(session)),
-      });
-    }
-    return this.#usage;
+    return this.#sessions.usage;
   }
 
-  /** Writes what the usage history still queues and closes it (nothing when it was never opened). */
-  async closeUsage(): Promise<void> {
-    this.#usage?.service.close();
+  /** At stop: the usage history written and closed (when it was opened), the roots' descriptors released. */
+  async closeSessions(): Promise<void> {
+    this.#sessions.close();
   }
 
   closeFlags(): Promise<void> {
     return this.#flags.close();
   }
 
-  /** The config's workspace roots are projects too: their files are read before the first start. */
-  observeConfigProjects(): void {
-    this.#projects.observe(this.#config.workspaceRoots ?? [process.cwd()]);
+  /** `toolpool/stats`: the usage history, read. */
+  usageStats(params: { sinceMs?: number | undefined; top?: number | undefined }): Promise<UsageStats> {
+    return this.usage.service.stats({ ...(params.sinceMs !== undefined && { sinceMs: params.sinceMs }), ...(params.top !== undefined && { top: params.top }) });
   }
 
-  /** Projects (after `toolpool trust`): read their files again and apply what changed. */
-  rescanProjects(): Promise<ProjectSummary[]> {
-    return this.#projects.rescan();
-  }
-
-  projects(): ProjectSummary[] {
-    return this.#projects.summaries();
-  }
-
-  /** The server list as it stands now (projects learnt or trusted): reconfigure or start the MCP pool. */
-  async #applyServers(): Promise<void> {
-    if (this.#closed) return;
-    try {
-      const servers = await this.serverSpecs(this.#config);
-      if (this.#mcp) await this.#mcp.reconfigure(servers);
-      else if (servers.length > 0 && this.#listening) this.startMcp(servers, this.#registry);
-    } catch (error) {
-      this.logger.error("applying project servers failed", { error: (error as Error).message });
-    }
-  }
-
-  #assembleDeps(): AssembleDeps {
-    return { tools: this.#toolDeps, pool: () => this.#pool, logger: this.logger, experimentalBetasDisabled: experimentalBetasDisabled(this.#env), metrics: this.metrics, usage: this.usage };
-  }
-
-  /** The assemble facts without an assemble (explain looks, pins nothing). */
-  experimentalBetasDisabled(): boolean {
-    return experimentalBetasDisabled(this.#env);
-  }
-
-  #assemble(): Pool {
-    const pool = assemblePool({ builtins: this.#builtins, mcpTools: this.#mcp?.tools() ?? [], deny: this.#config.permissions?.deny ?? [] });
-    for (const collision of pool.collisions) this.logger.warn("tool name collision", { ...collision });
-    const changes = this.search.sync(pool.tools);
-    this.logger.debug("search index synced", changes);
-    return pool;
+  /** `toolpool/history/clear`: one workspace's history forgotten, or (null) all of it. */
+  clearHistory(workspace: string | null): HistoryClearResult {
+    return { workspace, removed: this.usage.service.clear(workspace) };
   }
 }

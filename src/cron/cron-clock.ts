@@ -1,9 +1,11 @@
 /**
  * Time for the cron scheduler, passed in (STYLE habit 8): jobs run minutes to days apart, and tests
  * must check that without waiting. `systemCronClock` is the real thing; tests move a manual one.
+ * It is the one clock (runtime/clock.ts) with timers added.
  */
-export interface CronClock {
-  now(): number;
+import type { Clock } from "../runtime/clock.ts";
+
+export interface CronClock extends Clock {
   setTimeout(callback: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
 }

@@ -8,6 +8,7 @@
  * each read only the first line is dispatched at once — the rest waits for fair turns
  * (dispatch-turns.ts), so a pipelined backlog cannot hold the event loop.
  */
+import type { Peer } from "./peer.ts";
 import type { Socket } from "node:net";
 import { LineFramer } from "../protocol/line-framer.ts";
 import { ErrorCode, type RequestId } from "../protocol/jsonrpc.ts";
@@ -34,7 +35,7 @@ export interface ConnectionLimits {
 /** An error line this small can still be queued for a client that is being cut off. */
 const FAREWELL_ROOM_BYTES = 64 * 1024;
 
-export class Connection implements BudgetMember, TurnTaker {
+export class Connection implements Peer, BudgetMember, TurnTaker {
   /** For log lines only: random, so no counter is shared between daemons in one process. */
   readonly id = crypto.randomUUID().slice(0, 8);
   readonly inFlight = new Map<RequestId, AbortController>();

@@ -9,7 +9,7 @@ import { CronDelivery, type CronSink } from "../cron/cron-delivery.ts";
 import type { CronService } from "../cron/cron-service.ts";
 import { ErrorCode, RpcError } from "../protocol/jsonrpc.ts";
 import { Method } from "../protocol/method-names.ts";
-import type { Connection } from "./connection.ts";
+import type { Peer } from "./peer.ts";
 import type { Dispatcher } from "./dispatcher.ts";
 import type { SessionBinding } from "./state.ts";
 import type { Logger } from "../runtime/logger.ts";
@@ -17,12 +17,12 @@ import type { Logger } from "../runtime/logger.ts";
 export class CronLink {
   readonly #delivery: CronDelivery;
   /** One sink per connection, kept while it lives: the delivery knows a client holding a firing by it. */
-  readonly #sinks = new WeakMap<Connection, CronSink>();
+  readonly #sinks = new WeakMap<Peer, CronSink>();
   #closed = false;
 
   constructor(
     private readonly service: CronService,
-    connections: () => Iterable<Connection>,
+    connections: () => Iterable<Peer>,
     sessions: SessionBinding,
     logger: Logger,
     dispatcher: Dispatcher,
@@ -69,7 +69,7 @@ export class CronLink {
    * A connection closed, or moved to another session: firings it was sent and never acknowledged
    * go to the (old) session's next client now.
    */
-  connectionLeft(connection: Connection): void {
+  connectionLeft(connection: Peer): void {
     // Connections close after cron does when the daemon stops; the next start ends those leases.
     if (this.#closed) return;
     const sink = this.#sinks.get(connection);
@@ -82,7 +82,7 @@ export class CronLink {
     this.service.close();
   }
 
-  #sinkFor(connection: Connection): CronSink {
+  #sinkFor(connection: Peer): CronSink {
     const known = this.#sinks.get(connection);
     if (known) return known;
     const sink: CronSink = {

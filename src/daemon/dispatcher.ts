@@ -4,19 +4,18 @@
  * stays usable after every error except an oversized line.
  */
 import type { z } from "zod";
-import { METHOD_PARAMS, type MethodName, type ParsedParamsOf, type ResultOf } from "../protocol/method-table.ts";
+import { METHOD_PARAMS, type MethodName, type ParsedParamsOf, type ResultOf, type ExtraFields } from "../protocol/method-table.ts";
 import { describeIssues } from "../config/load.ts";
 import { ErrorCode, RpcError, type RequestId } from "../protocol/jsonrpc.ts";
 import { jsonShapeProblem } from "../protocol/line-framer.ts";
 import { MAX_IN_FLIGHT_PER_CONNECTION, MAX_JSON_DEPTH, MAX_JSON_MEMBERS } from "../protocol/limits.ts";
-import type { ProgressUpdate } from "../tool/tool.ts";
-import type { Connection } from "./connection.ts";
+import type { ProgressUpdate } from "../protocol/progress.ts";
+import type { Peer } from "./peer.ts";
 import type { Logger } from "../runtime/logger.ts";
-import { RequestFault } from "../runtime/errors.ts";
 import { requestRevision } from "../protocol/mcp-revisions.ts";
 
 export interface RequestContext {
-  connection: Connection;
+  connection: Peer;
   requestId: RequestId;
   signal: AbortSignal;
   /** The MCP revision the request's `_meta` names (2026-07-28 requests name one; 2025 ones none). */
@@ -30,19 +29,20 @@ export type MethodHandler<M extends MethodName> = (params: ParsedParamsOf<M>, co
 
 /**
  * Assignability lets a function return more than its declared result (no excess-property check on
- * inferred returns), so fields a result type lacks are refused here: the drift would reach clients.
+ * inferred returns), so fields a result type lacks, at any depth, are refused here: the drift would
+ * reach clients.
  */
 export type NoExtraFields<M extends MethodName, H extends MethodHandler<M>> =
-  [Exclude<keyof Awaited<ReturnType<H>>, keyof ResultOf<M>>] extends [never]
+  [ExtraFields<Awaited<ReturnType<H>>, ResultOf<M>>] extends [never]
     ? unknown
-    : { "the result has fields its type in src/protocol/method-table.ts lacks": Exclude<keyof Awaited<ReturnType<H>>, keyof ResultOf<M>> };
+    : { "the result has fields its type in src/protocol/method-table.ts lacks": ExtraFields<Awaited<ReturnType<H>>, ResultOf<M>> };
 
 interface MethodSpec {
   params: z.ZodType;
   handle: (params: unknown, context: RequestContext) => unknown;
 }
 
-export type NotificationHandler = (params: Record<string, unknown>, connection: Connection) => void;
+export type NotificationHandler = (params: Record<string, unknown>, connection: Peer) => void;
 
 export class Dispatcher {
   readonly #methods = new Map<string, MethodSpec>();
@@ -65,7 +65,7 @@ export class Dispatcher {
     this.#acceptingWork = false;
   }
 
-  handleLine(connection: Connection, line: string): void {
+  handleLine(connection: Peer, line: string): void {
     const shape = jsonShapeProblem(line, MAX_JSON_DEPTH, MAX_JSON_MEMBERS);
     if (shape) return this.#fail(connection, null, ErrorCode.InvalidRequest, shape);
     let message: unknown;
@@ -113,7 +113,7 @@ export class Dispatcher {
     void this.#request(connection, id, envelope.method, params as Record<string, unknown>);
   }
 
-  async #request(connection: Connection, id: RequestId, name: string, params: Record<string, unknown>): Promise<void> {
+  async #request(connection: Peer, id: RequestId, name: string, params: Record<string, unknown>): Promise<void> {
     const spec = this.#methods.get(name);
     if (!spec) return this.#fail(connection, id, ErrorCode.MethodNotFound, `Method not found: ${name}`);
     if (!this.#acceptingWork && name !== "ping") {
@@ -146,7 +146,6 @@ export class Dispatcher {
     } catch (error) {
       if (controller.signal.aborted) return this.#answerCancelled(connection, id, controller.signal);
       if (error instanceof RpcError) return this.#fail(connection, id, error.code, error.message, error.data);
-      if (error instanceof RequestFault) return this.#fail(connection, id, ErrorCode.InvalidParams, `Invalid params: ${error.message}`);
       this.logger.error("internal error while handling a request", {
         method: name,
         error: error instanceof Error ? (error.stack ?? error.message) : String(error),
@@ -162,12 +161,12 @@ export class Dispatcher {
    * A request aborted by the client (`notifications/cancelled`) or by its connection closing gets no
    * answer, as MCP says. One the daemon cancelled (shutting down) gets the error it was aborted with.
    */
-  #answerCancelled(connection: Connection, id: RequestId, signal: AbortSignal): void {
+  #answerCancelled(connection: Peer, id: RequestId, signal: AbortSignal): void {
     const reason: unknown = signal.reason;
     if (reason instanceof RpcError) this.#fail(connection, id, reason.code, reason.message, reason.data);
   }
 
-  #notify(connection: Connection, name: string, params: Record<string, unknown>): void {
+  #notify(connection: Peer, name: string, params: Record<string, unknown>): void {
     const handler = this.#notifications.get(name);
     if (!handler) return; // JSON-RPC: notifications are never answered, unknown ones included.
     try {
@@ -177,7 +176,7 @@ export class Dispatcher {
     }
   }
 
-  #fail(connection: Connection, id: RequestId | null, code: number, message: string, data?: unknown): void {
+  #fail(connection: Peer, id: RequestId | null, code: number, message: string, data?: unknown): void {
     connection.send({ jsonrpc: "2.0", id, error: data === undefined ? { code, message } : { code, message, data } });
   }
 }
@@ -186,7 +185,7 @@ function validId(id: unknown): RequestId | null {
   return typeof id === "string" || (typeof id === "number" && Number.isFinite(id)) ? id : null;
 }
 
-function progressSender(connection: Connection, params: Record<string, unknown>) {
+function progressSender(connection: Peer, params: Record<string, unknown>) {
   const meta = params._meta;
   if (typeof meta !== "object" || meta === null) return undefined;
   const token = (meta as Record<string, unknown>).progressToken;

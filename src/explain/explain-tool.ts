@@ -26,6 +26,8 @@ export interface ExplainSession {
   modeReason: string;
   /** Tools the kill switch had removed when the session opened: out of its arrays for its life. */
   killedAtOpen: readonly string[];
+  /** Why a pool tool is not this session's (its profile, another project's server); undefined when it is. */
+  outside?: (tool: Tool) => string | undefined;
   /** The kill switch now: a reason when calls are refused at once. */
   killSwitch: (tool: Tool) => string | undefined;
   /** How each deferred tool this session can use was discovered. */
@@ -56,12 +58,14 @@ export interface ExplainInput {
 export function explainTool(input: ExplainInput): Explanation {
   const { name, session } = input;
   const decisions: Decision[] = [];
+  // A server waiting for an OAuth login: its cached tools are listed, and every call fails until the login.
+  let login: { server: string; command: string } | undefined;
   const done = (inToolsArray: boolean, callable: boolean, summary: string, extra: Partial<Explanation> = {}): Explanation => ({
     name,
     ...(session && { session: session.id }),
     inToolsArray,
-    callable,
-    summary,
+    callable: callable && !login,
+    summary: login && inToolsArray ? `${extra.tool ?? name} is in the array, but MCP server ${login.server} waits for an OAuth login: a call fails until \`${login.command}\`` : summary,
     decisions,
     ...extra,
   });
@@ -78,7 +82,10 @@ export function explainTool(input: ExplainInput): Explanation {
     decisions.push({ step: "collision", verdict: "note", reason: `several tools are named ${tool.name}: ${collision.kept} kept the name; ${collision.dropped.join(", ")} dropped (a later source never replaces an earlier one)` });
   }
   const server = tool.mcpInfo ? input.servers.find((entry) => entry.name === tool.mcpInfo?.server) : undefined;
-  if (server) {
+  if (server?.state === "needs-auth") {
+    login = { server: server.name, command: server.login ?? `toolpool auth login ${server.name}` };
+    decisions.push({ step: "server", verdict: "blocked", reason: `${describeServerState(server).reason}; the tool is listed from the server's last catalog and every call fails until the login`, server: server.name, state: server.state });
+  } else if (server) {
     const state = describeServerState(server);
     decisions.push({ step: "server", verdict: state.ready ? "pass" : "note", reason: `${state.reason}${state.ready ? "" : "; the tool is listed from the server's last catalog and a call waits for the server to start"}`, server: server.name, state: server.state });
   }
@@ -97,6 +104,11 @@ export function explainTool(input: ExplainInput): Explanation {
   if (session.killedAtOpen.includes(tool.name)) {
     decisions.push({ step: "kill_switch", verdict: "blocked", reason: `the runtime flag "disabled_tools" named ${tool.name} when this session opened: it stays out of this session's arrays` });
     return done(false, false, `${tool.name} is switched off for this session (kill switch)`, { tool: tool.name });
+  }
+  const outside = session.outside?.(tool);
+  if (outside) {
+    decisions.push({ step: "profile", verdict: "blocked", reason: outside });
+    return done(false, false, `${tool.name} is not one of this session's tools: ${outside}`, { tool: tool.name });
   }
   const killed = session.killSwitch(tool);
   if (killed) decisions.push({ step: "kill_switch", verdict: "blocked", reason: `calls are refused at once: ${killed}` });

@@ -5,6 +5,8 @@ export interface ServerFacts {
   state: string;
   startup?: string;
   reason?: string;
+  /** The command that logs in to a server waiting for an OAuth login. */
+  login?: string;
 }
 
 export function describeServerState(server: ServerFacts): { ready: boolean; reason: string } {
@@ -24,6 +26,8 @@ export function describeServerState(server: ServerFacts): { ready: boolean; reas
       return server.startup === "lazy"
         ? { ready: false, reason: `MCP server ${server.name} starts lazily and has not started yet (a select: of one of its tools, or a call, starts it)` }
         : { ready: false, reason: `MCP server ${server.name} is idle${why}` };
+    case "needs-auth":
+      return { ready: false, reason: `MCP server ${server.name} waits for an OAuth login${why}` };
     case "stopped":
       return { ready: false, reason: `MCP server ${server.name} is stopped` };
     default:

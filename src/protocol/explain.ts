@@ -19,6 +19,7 @@ export type DecisionStep =
   | "collision"
   | "enabled"
   | "session"
+  | "profile"
   | "kill_switch"
   | "permissions"
   | "deferral"

@@ -131,3 +131,32 @@ export type ParamsOf<M extends MethodName> = z.input<(typeof METHOD_PARAMS)[M]>;
 /** What a handler receives (schema output: defaults applied). */
 export type ParsedParamsOf<M extends MethodName> = z.output<(typeof METHOD_PARAMS)[M]>;
 export type ResultOf<M extends MethodName> = MethodResults[M];
+
+/** Every key of every member of a union (`keyof` of a union gives only the keys all members share). */
+type AnyKey<T> = T extends unknown ? keyof T : never;
+/** `T[K]` across a union's members that have K. */
+type ValueAt<T, K extends PropertyKey> = T extends unknown ? (K extends keyof T ? T[K] : never) : never;
+
+/**
+ * The paths (`tools.enabled`, `collisions.extra`) of fields a value of type `Actual` has and the
+ * declared `Declared` lacks, down to the leaves (through arrays, optional fields and unions);
+ * `never` when there is none. The dispatcher refuses a handler whose result has any: a field
+ * the table does not declare would reach clients untyped.
+ */
+export type ExtraFields<Actual, Declared> = Actual extends readonly (infer Item)[]
+  ? ExtraFields<Item, Declared extends readonly (infer DeclaredItem)[] ? DeclaredItem : never>
+  : Actual extends object
+    ? [Declared] extends [never]
+      ? never
+      : unknown extends Declared
+        ? never
+        : {
+            [K in keyof Actual & string]-?: K extends AnyKey<NonNullable<Declared>>
+              ? (unknown extends ValueAt<NonNullable<Declared>, K> ? never : ExtraFields<NonNullable<Actual[K]>, NonNullable<ValueAt<NonNullable<Declared>, K>>>) extends infer Inner
+                ? [Inner] extends [never]
+                  ? never
+                  : `${K}.${Inner & string}`
+                : never
+              : K;
+          }[keyof Actual & string]
+    : never;

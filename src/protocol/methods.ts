@@ -205,30 +205,6 @@ export interface SessionResult {
   };
 }
 
-export interface ToolSummary {
-  name: string;
-  description: string;
-  source: "builtin" | "mcp";
-  server?: string;
-  deferred: boolean;
-  readOnly: boolean;
-  concurrencySafe: boolean;
-  destructive: boolean;
-  openWorld: boolean;
-  alwaysLoad: boolean;
-  /** MCP tools: listed from the catalog cache or an earlier connection, not the live server. */
-  stale?: boolean;
-  /** MCP tools: description or schema differs from the first version seen. */
-  changed?: boolean;
-  /** MCP tools: the server waits for `toolpool auth login` (the tool is listed, calls fail until then). */
-  needsAuth?: boolean;
-}
-
-export interface ToolsResult {
-  tools: ToolSummary[];
-  collisions: { name: string; kept: string; dropped: string[] }[];
-}
-
 export interface CallResult {
   content: ContentBlock[];
   isError: boolean;
@@ -243,10 +219,11 @@ export interface AssembleResult {
   format: "anthropic" | "openai";
   /** The request's tools array, in the session's provider format. */
   tools: unknown[];
-  announcement: { style: string; text: string; persist: boolean; added: string[]; removed: string[] } | null;
+  announcement: { style: string; text: string; persist: boolean; added: string[]; removed: string[]; changed: { name: string; fingerprint: string }[] } | null;
   betas: string[];
   deferring: boolean;
-  mode: { mode: string; reason: string };
+  /** `auto`: tst-auto's measurement (the deferred tools' tokens against the threshold). */
+  mode: { mode: string; deferring: boolean; reason: string; auto?: { tokens: number; threshold: number; above: boolean; counter: string } };
   delivery: { delivery: string; reason: string };
   discovered: string[];
   counts: { core: number; deferred: number; discovered: number; toolTokens: number; toolTokenCounter: string };
@@ -358,73 +335,6 @@ export interface DiscoverResult extends RevisionResultFields, CachingHints {
   instructions?: string;
 }
 
-export interface StatusResult {
-  version: string;
-  tier: string;
-  features: string[];
-  compiled: boolean;
-  pid: number;
-  socket: string;
-  uptimeMs: number;
-  sessions: { active: number; detached: number };
-  connections: number;
-  tools: { total: number; builtin: number; mcp: number };
-  calls: { total: number; inFlight: number };
-  memory: { rssBytes: number; heapUsedBytes: number };
-  /** Servers by state, plus `total`. */
-  mcpServers: Record<string, number>;
-  /** The kernel sandbox Bash runs in (absent from daemons embedded without one). */
-  sandbox?: {
-    mode: string;
-    network: string;
-    backend: string;
-    confined: boolean;
-    summary: string;
-    reason?: string;
-    landlockAbi?: number;
-    userNamespaces: boolean | "unknown";
-    probeMs: number;
-  };
-}
-
-/** One configured MCP server as `toolpool/servers` reports it. */
-export interface ServerSummary {
-  name: string;
-  /** idle (lazy, not needed yet), pending, connected, failed, parked, disabled, stopped, needs-auth. */
-  state: string;
-  /** needs-auth: the exact command that logs in (its cached tools stay searchable meanwhile). */
-  login?: string;
-  /** Why it is failed or parked, with the tail of its stderr. */
-  reason?: string;
-  transport: "stdio" | "http" | "sse";
-  startup: "eager" | "lazy";
-  toolCount: number;
-  /** Its tools come from the catalog cache or an earlier connection, not the live server. */
-  stale: boolean;
-  /** Raw names of tools whose description or schema changed since first seen. */
-  changedTools: string[];
-  pid?: number;
-  restarts: number;
-  inFlight: number;
-  nextRetryAt?: string;
-  listedAt?: string;
-}
-
-export interface ServersResult {
-  servers: ServerSummary[];
-}
-
-export interface ServerLogsResult {
-  name: string;
-  /** Recent stderr lines, oldest first (bounded). */
-  lines: string[];
-}
-
-export interface ServerRestartResult {
-  server: ServerSummary;
-}
-
-
 /** `toolpool/auth/*`: OAuth for HTTP MCP servers (docs/protocol.md). */
 export const MAX_LOGIN_TIMEOUT_MS = 30 * 60_000;
 const serverName = z.string().min(1).max(200);
@@ -432,32 +342,16 @@ export const authLoginParams = z.lazy(() => z.strictObject({ name: serverName, t
 export const authNameParams = z.lazy(() => z.strictObject({ name: serverName }));
 export const authStatusParams = z.lazy(() => z.strictObject({ name: serverName.optional() }));
 
-/** One HTTP MCP server's login, never its tokens. */
-export interface AuthStatusSummary {
-  name: string;
-  url: string;
-  loggedIn: boolean;
-  expiresAt?: string;
-  refreshable: boolean;
-  client: "configured" | "registered" | "none";
-  loginInProgress: boolean;
-  staticAuthorization: boolean;
-  tokenFile: string;
-}
-
-export interface AuthLoginResult {
-  name: string;
-  authorizationUrl: string;
-  redirectUrl: string;
-  expiresAt: string;
-}
-
-/** A project root with a `.toolpool.json` (or `.mcp.json`), and whether it is trusted. */
-export interface ProjectSummaryResult {
-  root: string;
-  file?: string;
-  trusted: boolean;
-  servers: string[];
-  defaultProfile?: string;
-  error?: string;
-}
+// The operator's results live in admin-results.ts; named here too for the modules that import them from this file.
+export type {
+  AuthLoginResult,
+  AuthStatusSummary,
+  ProjectSummaryResult,
+  ServerLogsResult,
+  ServerRestartResult,
+  ServersResult,
+  ServerSummary,
+  StatusResult,
+  ToolSummary,
+  ToolsResult,
+} from "./admin-results.ts";

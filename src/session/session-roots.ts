@@ -4,7 +4,7 @@
  * root that cannot be opened refuses the request and leaves the session as it was.
  */
 import { RootPinError, type PinnedRoot, type RootPins } from "../runtime/root-pins.ts";
-import { SettingsError } from "../runtime/errors.ts";
+import { SettingsError } from "./settings-error.ts";
 import type { Session } from "./session.ts";
 
 /** Pins these roots, or throws SettingsError naming the field. */

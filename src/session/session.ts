@@ -79,16 +79,9 @@ export class Session {
   readonly serializedTools = new Map<string, string>();
   readonly createdAt: number;
   lastActiveAt: number;
-  /** Deferred tools the last assembled transcript discovered (for ExecuteExtraTool). */
-  discovered: ReadonlySet<string> = new Set();
-  /**
-   * Deferred tools this session saw the schema of without a transcript to show it: its own
-   * ToolSearch results, proxy prefetch suggestions, and blind calls that validated. A bridge or
-   * plain MCP client sends no transcript, so this is how they count as discovered.
-   */
-  readonly searched = new Set<string>();
-  /** How each name in `searched` was found (for `toolpool explain`); keys are pool names, so bounded by the pool. */
-  readonly found = new Map<string, Discovery>();
+  #discovered: ReadonlySet<string> = new Set();
+  readonly #searched = new Set<string>();
+  readonly #found = new Map<string, Discovery>();
   /** Built on first use by the core (src/core/session-tools.ts), then fixed for the session's life. */
   ownTools: SessionOwnTools | undefined;
   #settings: SessionSettings;
@@ -124,6 +117,36 @@ export class Session {
     return this.#flagAttributes;
   }
 
+  /** Deferred tools the last assembled (or sent) transcript discovered (for ExecuteExtraTool). */
+  get discovered(): ReadonlySet<string> {
+    return this.#discovered;
+  }
+
+  /** The transcript the client sent was scanned: what it discovered replaces what the last one did. */
+  rememberTranscript(discovered: ReadonlySet<string>): void {
+    this.#discovered = discovered;
+  }
+
+  /**
+   * Deferred tools this session saw the schema of without a transcript to show it: its own
+   * ToolSearch results, proxy prefetch suggestions, and blind calls that validated. A bridge or
+   * plain MCP client sends no transcript, so this is how they count as discovered.
+   */
+  get searched(): ReadonlySet<string> {
+    return this.#searched;
+  }
+
+  /** How each name in `searched` was found (for `toolpool explain`); keys are pool names, so bounded by the pool. */
+  get found(): ReadonlyMap<string, Discovery> {
+    return this.#found;
+  }
+
+  /** The session saw this tool's schema (how, when known: a search and its query, a prefetch). */
+  markFound(name: string, how?: Discovery): void {
+    this.#searched.add(name);
+    if (how) this.#found.set(name, how);
+  }
+
   /** Whether this conversation has seen the tool's schema (its transcript or its own searches). */
   hasDiscovered(name: string): boolean {
     return this.discovered.has(name) || this.searched.has(name);
@@ -131,5 +154,11 @@ export class Session {
 
   touch(): void {
     this.lastActiveAt = this.clock.now();
+  }
+
+  /** A call of this session starts: it counts, and the session is active now. */
+  callStarted(): void {
+    this.calls++;
+    this.touch();
   }
 }

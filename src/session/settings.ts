@@ -7,7 +7,7 @@ import { realpathSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import type { z } from "zod";
 import type { Config } from "../config/schema.ts";
-import { SettingsError } from "../runtime/errors.ts";
+import { SettingsError } from "./settings-error.ts";
 import { applyPermissionCeiling, narrowReopenRequest, OPERATOR_DEFAULTS, PermissionCeilingError } from "../permissions/ceiling.ts";
 import type { PermissionSettings } from "../permissions/rules.ts";
 import type { sessionParams } from "../protocol/methods.ts";

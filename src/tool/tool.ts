@@ -3,6 +3,7 @@
  * Built by `buildTool()` (built-ins, zod) or `buildMcpTool()` (MCP, JSON Schema), never by hand,
  * so that every capability a tool does not declare falls back to the safe answer.
  */
+import type { ProgressUpdate } from "../protocol/progress.ts";
 import type { ContentBlock, ToolResult } from "./result.ts";
 import type { PathDenyRule } from "../permissions/path-deny-rule.ts";
 import type { ShellFacts } from "../permissions/shell-facts.ts";
@@ -19,11 +20,8 @@ export interface McpInfo {
   tool: string;
 }
 
-export interface ProgressUpdate {
-  progress: number;
-  total?: number;
-  message?: string;
-}
+/** The wire's shape (src/protocol/progress.ts): a tool reports what the client is sent. */
+export type { ProgressUpdate };
 
 /** What a permission check decides. `passthrough` leaves the call to the session's general rules. */
 export type PermissionDecision =

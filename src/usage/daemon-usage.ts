@@ -127,13 +127,15 @@ export class DaemonUsage<S extends UsageSessionView = UsageSessionView> {
     };
   }
 
-  /** After an assemble: the session's first request measured (tools array + announcement vs standard). */
-  assembled(session: S, assembled: { tools: readonly unknown[]; announcement: { text: string } | null; delivery: { delivery: string } }): void {
+  /**
+   * After an assemble: the session's first request measured (tools array + announcement) against
+   * the standard request of the same session's tools (`sessionTools`: its profile, less what the
+   * kill switch removed), so a profile's own saving is not counted as deferral's.
+   */
+  assembled(session: S, assembled: { tools: readonly unknown[]; announcement: { text: string } | null; delivery: { delivery: string } }, sessionTools: readonly Tool[]): void {
     if (session.settings.clientName === UNRECORDED_CLIENT_NAME || !this.service.claimFirstRequest(session.id)) return;
-    const killed = session.settings.runtime.disabledTools;
     const format = session.settings.format;
-    const pool = this.#deps.pool().tools.filter((tool) => !killed.includes(tool.name));
-    const standard = standardTokens(pool, format, this.#toolTokens[format]);
+    const standard = standardTokens(sessionTools, format, this.#toolTokens[format]);
     // In standard delivery the request is the standard array: no second count of the same bytes.
     const sent = assembled.delivery.delivery === "standard" ? standard : firstRequestTokens(assembled.tools, assembled.announcement?.text);
     this.service.firstRequest({

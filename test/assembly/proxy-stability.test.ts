@@ -11,7 +11,7 @@ import { isDeferredTool } from "../../src/deferral/is-deferred.ts";
 import { createToolSearchTool } from "../../src/builtin/tool-search.ts";
 import { DEFAULT_PERMISSIONS } from "../../src/permissions/rules.ts";
 import { assemblePool, type Pool } from "../../src/pool/assemble.ts";
-import { executeTool } from "../../src/tool/execute.ts";
+import { executeTool } from "../../src/pipeline/execute.ts";
 import { resultText, type ToolResult } from "../../src/tool/result.ts";
 import type { Tool, ToolContext } from "../../src/tool/tool.ts";
 import type { WireFormat } from "../../src/deferral/delivery.ts";

@@ -1,3 +1,4 @@
+// test-plan: one tier — MCP conformance of the bridge, no feature() on its path.
 /**
  * The MCP conformance suite (@modelcontextprotocol/conformance) against the bridges: the server
  * scenarios each revision requires (`--requirements`, the suite's frozen list), at 2025-11-25

@@ -57,14 +57,8 @@ export function textOf(result: object): string {
   return blocks.map((block) => (block.type === "text" ? (block.text ?? "") : `[${block.type}]`)).join("");
 }
 
-/** Polls a condition (tests wait for conditions, never for time). */
-export async function waitUntil(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(5);
-  }
-}
+// The one wait (test/helpers/wait.ts), under the name these tests import it by.
+export { waitFor as waitUntil } from "../helpers/wait.ts";
 
 /** A daemon on a given socket path (to restart one in place). */
 export async function startDaemonAt(socketPath: string): Promise<import("../../src/daemon/daemon.ts").Daemon> {

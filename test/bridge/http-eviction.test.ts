@@ -1,3 +1,4 @@
+// test-plan: one tier — the HTTP bridge's session table, no feature() on its path.
 import { describe, expect, test } from "bun:test";
 import { DaemonBridge } from "../../src/bridge/daemon-bridge.ts";
 import { startHttpBridge } from "../../src/bridge/http-bridge.ts";

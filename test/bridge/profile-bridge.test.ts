@@ -1,3 +1,4 @@
+// test-plan: one tier — profiles through the bridge, no feature() on their path.
 /** `toolpool mcp --profile NAME` (and $TOOLPOOL_PROFILE): the host sees and runs only the profile's tools. */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";

@@ -1,3 +1,4 @@
+// test-plan: one tier — the stdio bridge, no feature() on its path.
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";

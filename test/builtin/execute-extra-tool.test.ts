@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { createExecuteExtraTool, type ExecuteExtraToolDeps } from "../../src/builtin/execute-extra-tool.ts";
-import { executeTool, type ExecuteOptions } from "../../src/tool/execute.ts";
+import { executeTool, type ExecuteOptions } from "../../src/pipeline/execute.ts";
 import { isDeferredTool } from "../../src/deferral/is-deferred.ts";
 import { buildTool } from "../../src/tool/build-tool.ts";
 import { textResult } from "../../src/tool/result.ts";

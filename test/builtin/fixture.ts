@@ -13,7 +13,7 @@ import { readTool } from "../../src/builtin/read.ts";
 import { writeTool } from "../../src/builtin/write.ts";
 import { DEFAULT_PERMISSIONS, type PermissionSettings } from "../../src/permissions/rules.ts";
 import { assemblePool } from "../../src/pool/assemble.ts";
-import { executeTool } from "../../src/tool/execute.ts";
+import { executeTool } from "../../src/pipeline/execute.ts";
 import { resultText, type ToolResult } from "../../src/tool/result.ts";
 import type { Tool, ToolContext } from "../../src/tool/tool.ts";
 
@@ -81,11 +81,5 @@ export function makeWorkspace(prefix = "ws-"): Workspace {
   };
 }
 
-/** Polls `condition` until it holds; for effects that land asynchronously (a process dying). */
-export async function waitFor(condition: () => boolean, what: string, attempts = 500): Promise<void> {
-  for (let attempt = 0; attempt < attempts; attempt++) {
-    if (condition()) return;
-    await Bun.sleep(10);
-  }
-  throw new Error(`Timed out waiting for ${what}`);
-}
+// The one wait (test/helpers/wait.ts), under the name these tests import it by.
+export { waitFor } from "../helpers/wait.ts";

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { scanTranscript } from "../../src/assembly/scan-transcript.ts";
 import { createToolSearchTool, descriptionFor, type ToolSearchDeps, type ToolSearchEngine } from "../../src/builtin/tool-search.ts";
 import { ToolSearchIndex } from "../../src/search/tool-search-index.ts";
-import { executeTool } from "../../src/tool/execute.ts";
+import { executeTool } from "../../src/pipeline/execute.ts";
 import { resultText, type ToolResult } from "../../src/tool/result.ts";
 import type { ToolContext } from "../../src/tool/tool.ts";
 import { DEFAULT_PERMISSIONS } from "../../src/permissions/rules.ts";

@@ -31,7 +31,7 @@ describe("CLI formatting", () => {
 
   test("a tool whose server needs a login says the command; auth status never shows more than it is given", () => {
     const text = formatTools({
-      tools: [{ name: "mcp__linear__x", description: "Does x.", source: "mcp", server: "linear", deferred: true, readOnly: false, concurrencySafe: false, destructive: false, openWorld: false, alwaysLoad: false, stale: true, needsAuth: true }],
+      tools: [{ name: "mcp__linear__x", description: "Does x.", source: "mcp", server: "linear", deferred: true, enabled: true, readOnly: false, concurrencySafe: false, destructive: false, openWorld: false, alwaysLoad: false, stale: true, needsAuth: true }],
       collisions: [],
     });
     expect(text).toContain("[deferred, mcp:linear, cached, needs login: toolpool auth login linear] Does x.");

@@ -1,3 +1,4 @@
+// test-plan: one tier — the watch view in tmux, no feature() on its path.
 /**
  * `toolpool status --watch` in a real terminal: tmux runs it in a detached 110×30 pane, the test
  * reads the pane with capture-pane, presses `q` with send-keys, and checks the pane's process

@@ -24,6 +24,7 @@ const tool = (name: string, deferred: boolean, server?: string) => ({
   source: server ? ("mcp" as const) : ("builtin" as const),
   ...(server && { server }),
   deferred,
+  enabled: true,
   readOnly: true,
   concurrencySafe: true,
   destructive: false,

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { buildTool } from "../../src/tool/build-tool.ts";
 import { resultText, textResult } from "../../src/tool/result.ts";
 import type { Tool } from "../../src/tool/tool.ts";
-import { SettingsError } from "../../src/runtime/errors.ts";
+import { SettingsError } from "../../src/session/settings-error.ts";
 import { coreHarness } from "../helpers/core-harness.ts";
 
 const quote = buildTool({

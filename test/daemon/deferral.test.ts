@@ -2,8 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { z } from "zod";
 import { buildTool } from "../../src/tool/build-tool.ts";
 import { textResult } from "../../src/tool/result.ts";
-import { RawClient } from "../helpers/raw-client.ts";
-import { startTestDaemon } from "../helpers/daemon-harness.ts";
+import { dispatchHarness, type MemoryPeer } from "../helpers/dispatch-harness.ts";
 import { echoTool } from "../helpers/test-tools.ts";
 
 const weatherTool = buildTool({
@@ -27,7 +26,7 @@ function names(tools: unknown[]): string[] {
   return tools.map((tool) => (tool as { name: string }).name);
 }
 
-async function result(client: RawClient, method: string, params: Record<string, unknown>) {
+async function result(client: MemoryPeer, method: string, params: Record<string, unknown>) {
   const response = await client.request(method, params);
   if (response.error) throw new Error(JSON.stringify(response.error));
   return response.result as Record<string, unknown>;
@@ -35,8 +34,8 @@ async function result(client: RawClient, method: string, params: Record<string, 
 
 describe("deferral over the socket", () => {
   test("proxy: a fixed array; search, refuse an undiscovered tool, then run it once discovered", async () => {
-    await using harness = await startTestDaemon({ builtins });
-    using client = await RawClient.open(harness.socketPath);
+    await using harness = dispatchHarness({ builtins });
+    using client = harness.peer();
     const { sessionId } = await result(client, "toolpool/session", { model: "gpt-5", provider: "openai", format: "anthropic", delivery: "proxy" });
     const messages: unknown[] = [{ role: "user", content: "What's the weather in Paris?" }];
     const first = await result(client, "toolpool/assemble", { sessionId, messages });
@@ -77,8 +76,8 @@ describe("deferral over the socket", () => {
   });
 
   test("native: ToolSearch answers with tool_reference and the next array carries the tool with defer_loading", async () => {
-    await using harness = await startTestDaemon({ builtins });
-    using client = await RawClient.open(harness.socketPath);
+    await using harness = dispatchHarness({ builtins });
+    using client = harness.peer();
     const { sessionId } = await result(client, "toolpool/session", { model: "claude-sonnet-4-5", delivery: "auto" });
     const messages: unknown[] = [{ role: "user", content: "stock price of ACME?" }];
     const first = await result(client, "toolpool/assemble", { sessionId, messages });
@@ -98,8 +97,8 @@ describe("deferral over the socket", () => {
   test("a restarted daemon returns the byte-identical array and discovered set for the same transcript", async () => {
     const transcript: unknown[] = [{ role: "user", content: "weather?" }];
     const run = async () => {
-      await using harness = await startTestDaemon({ builtins });
-      using client = await RawClient.open(harness.socketPath);
+      await using harness = dispatchHarness({ builtins });
+      using client = harness.peer();
       const { sessionId } = await result(client, "toolpool/session", { sessionId: "conv-1", model: "claude-opus-4-1" });
       const search = await result(client, "toolpool/call", { sessionId, name: "ToolSearch", input: { query: "select:WeatherForecast" }, toolUseId: "t1" });
       const messages = [
@@ -117,8 +116,8 @@ describe("deferral over the socket", () => {
   });
 
   test("a plain MCP client gets the proxy view and can search then execute", async () => {
-    await using harness = await startTestDaemon({ builtins });
-    using client = await RawClient.open(harness.socketPath);
+    await using harness = dispatchHarness({ builtins });
+    using client = harness.peer();
     const list = (await result(client, "tools/list", {})).tools as { name: string }[];
     expect(list.map((tool) => tool.name)).toEqual(["Echo", "ToolSearch", "ExecuteExtraTool"]);
     await result(client, "tools/call", { name: "ToolSearch", arguments: { query: "weather" } });
@@ -129,8 +128,8 @@ describe("deferral over the socket", () => {
 
 describe("compaction over the socket", () => {
   test("the compaction block carries every discovered tool across a summary", async () => {
-    await using harness = await startTestDaemon({ builtins });
-    using client = await RawClient.open(harness.socketPath);
+    await using harness = dispatchHarness({ builtins });
+    using client = harness.peer();
     const { sessionId } = await result(client, "toolpool/session", { delivery: "proxy", model: "gpt-5" });
     const search = await result(client, "toolpool/call", { sessionId, name: "ToolSearch", input: { query: "select:StockQuote,WeatherForecast" }, toolUseId: "t1" });
     const older = [
@@ -148,8 +147,8 @@ describe("compaction over the socket", () => {
 
 describe("proxy stability over the socket", () => {
   test("tools/list changes nothing: the discovered set of the last assembled transcript survives it", async () => {
-    await using harness = await startTestDaemon({ builtins });
-    using client = await RawClient.open(harness.socketPath);
+    await using harness = dispatchHarness({ builtins });
+    using client = harness.peer();
     const { sessionId } = await result(client, "toolpool/session", { model: "gpt-5", provider: "openai", format: "anthropic", delivery: "proxy" });
     // A transcript from before a daemon restart: this daemon never ran the search itself.
     const messages: unknown[] = [
@@ -164,8 +163,8 @@ describe("proxy stability over the socket", () => {
   });
 
   test("50 turns of searches and executions leave the tools array byte-identical", async () => {
-    await using harness = await startTestDaemon({ builtins });
-    using client = await RawClient.open(harness.socketPath);
+    await using harness = dispatchHarness({ builtins });
+    using client = harness.peer();
     const { sessionId } = await result(client, "toolpool/session", { model: "gpt-5", provider: "openai", delivery: "proxy" });
     const messages: unknown[] = [{ role: "user", content: "start" }];
     const first = JSON.stringify((await result(client, "toolpool/assemble", { sessionId, messages })).tools);
@@ -192,8 +191,8 @@ describe("proxy stability over the socket", () => {
 
 describe("discover: over the socket", () => {
   test("discover: shows a schema without discovering: a wrong blind call still gets the schema back", async () => {
-    await using harness = await startTestDaemon({ builtins });
-    using client = await RawClient.open(harness.socketPath);
+    await using harness = dispatchHarness({ builtins });
+    using client = harness.peer();
     const shown = await result(client, "tools/call", { name: "ToolSearch", arguments: { query: "discover:stock quote" } });
     expect(JSON.stringify(shown.content)).toContain("StockQuote");
     const refused = await result(client, "tools/call", { name: "ExecuteExtraTool", arguments: { tool_name: "StockQuote", params: { sym: "X" } } });
@@ -202,8 +201,8 @@ describe("discover: over the socket", () => {
   });
 
   test("blind calls over the socket: a never-searched deferred tool runs with valid params, directly or through ExecuteExtraTool", async () => {
-    await using harness = await startTestDaemon({ builtins });
-    using client = await RawClient.open(harness.socketPath);
+    await using harness = dispatchHarness({ builtins });
+    using client = harness.peer();
     const routed = await result(client, "tools/call", { name: "ExecuteExtraTool", arguments: { tool_name: "StockQuote", params: { ticker: "X" } } });
     expect(routed).toEqual({ content: [{ type: "text", text: "X: 100" }], isError: false });
     const direct = await result(client, "tools/call", { name: "WeatherForecast", arguments: { town: "Paris" } });

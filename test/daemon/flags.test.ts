@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { z } from "zod";
 import { buildTool } from "../../src/tool/build-tool.ts";
 import { textResult } from "../../src/tool/result.ts";
-import { RawClient } from "../helpers/raw-client.ts";
-import { startTestDaemon, tempSocketDir } from "../helpers/daemon-harness.ts";
+import { tempSocketDir } from "../helpers/daemon-harness.ts";
+import { dispatchHarness, type MemoryPeer } from "../helpers/dispatch-harness.ts";
 import { echoTool } from "../helpers/test-tools.ts";
 
 const lookup = buildTool({
@@ -15,7 +15,7 @@ const lookup = buildTool({
   call: async ({ id }) => textResult(`thing ${id}`),
 });
 
-async function result(client: RawClient, method: string, params: Record<string, unknown> = {}) {
+async function result(client: MemoryPeer, method: string, params: Record<string, unknown> = {}) {
   const response = await client.request(method, params);
   if (response.error) throw new Error(JSON.stringify(response.error));
   return response.result as Record<string, unknown>;
@@ -37,8 +37,8 @@ function payload(features: Record<string, unknown>): string {
 
 describe("runtime flags in the daemon", () => {
   test("no flags configured: embedded defaults, and toolpool/flags says so", async () => {
-    await using harness = await startTestDaemon({ builtins: [echoTool] });
-    using client = await RawClient.open(harness.socketPath);
+    await using harness = dispatchHarness({ builtins: [echoTool] });
+    using client = harness.peer();
     const report = (await result(client, "toolpool/flags")) as { flags: { key: string; value: unknown; source: string }[] };
     expect(report.flags.find((flag) => flag.key === "disabled_tools")).toMatchObject({ value: [], source: "default" });
     expect(report.flags.every((flag) => flag.source === "default")).toBe(true);
@@ -47,8 +47,8 @@ describe("runtime flags in the daemon", () => {
   test("disabled_tools flipped in the features file: refused at once in a running session, absent from new sessions only", async () => {
     const file = join(tempSocketDir(), "features.json");
     await Bun.write(file, payload({}));
-    await using harness = await startTestDaemon({ builtins: [echoTool, lookup], config: { flags: { file } } });
-    using client = await RawClient.open(harness.socketPath);
+    await using harness = dispatchHarness({ builtins: [echoTool, lookup], config: { flags: { file } } });
+    using client = harness.peer();
     const running = (await result(client, "toolpool/session", { delivery: "standard" })).sessionId as string;
     const before = await result(client, "toolpool/assemble", { sessionId: running, messages: [] });
     expect((before.tools as { name: string }[]).map((tool) => tool.name)).toEqual(["Echo", "LookupThing"]);
@@ -70,8 +70,8 @@ describe("runtime flags in the daemon", () => {
   test("deferred_tools_delta switches list to delta announcements for new sessions", async () => {
     const file = join(tempSocketDir(), "features.json");
     await Bun.write(file, payload({ deferred_tools_delta: false }));
-    await using harness = await startTestDaemon({ builtins: [echoTool, lookup], config: { flags: { file } } });
-    using client = await RawClient.open(harness.socketPath);
+    await using harness = dispatchHarness({ builtins: [echoTool, lookup], config: { flags: { file } } });
+    using client = harness.peer();
     const listed = await result(client, "toolpool/session", { delivery: "proxy" });
     expect((listed.settings as { announcements: string }).announcements).toBe("list");
     await Bun.write(file, payload({ deferred_tools_delta: true }));

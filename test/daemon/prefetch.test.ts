@@ -3,8 +3,7 @@ import { feature } from "bun:bundle";
 import { z } from "zod";
 import { buildTool } from "../../src/tool/build-tool.ts";
 import { textResult } from "../../src/tool/result.ts";
-import { RawClient } from "../helpers/raw-client.ts";
-import { startTestDaemon } from "../helpers/daemon-harness.ts";
+import { dispatchHarness, type MemoryPeer } from "../helpers/dispatch-harness.ts";
 import { echoTool } from "../helpers/test-tools.ts";
 
 const translate = buildTool({
@@ -15,7 +14,7 @@ const translate = buildTool({
   call: async ({ text, target }) => textResult(`[${target}] ${text}`),
 });
 
-async function result(client: RawClient, method: string, params: Record<string, unknown>) {
+async function result(client: MemoryPeer, method: string, params: Record<string, unknown>) {
   const response = await client.request(method, params);
   if (response.error) throw new Error(JSON.stringify(response.error));
   return response.result as Record<string, unknown>;
@@ -24,8 +23,8 @@ async function result(client: RawClient, method: string, params: Record<string, 
 describe("prefetch over the socket", () => {
   if (feature("PREFETCH")) {
     test("a tool outside the session's profile is never suggested", async () => {
-      await using harness = await startTestDaemon({ builtins: [echoTool, translate], config: { profiles: { echoOnly: { include: ["Echo"] } } } });
-      using client = await RawClient.open(harness.socketPath);
+      await using harness = dispatchHarness({ builtins: [echoTool, translate], config: { profiles: { echoOnly: { include: ["Echo"] } } } });
+      using client = harness.peer();
       const messages = [{ role: "user", content: "please translate this sentence into French" }];
       const prefetch = async (sessionId: unknown) => {
         client.send({ jsonrpc: "2.0", method: "toolpool/turnStarted", params: { sessionId, messages } });
@@ -38,8 +37,8 @@ describe("prefetch over the socket", () => {
     });
 
     test("turn start, then prefetch; in proxy the suggested tool runs through ExecuteExtraTool", async () => {
-      await using harness = await startTestDaemon({ builtins: [echoTool, translate] });
-      using client = await RawClient.open(harness.socketPath);
+      await using harness = dispatchHarness({ builtins: [echoTool, translate] });
+      using client = harness.peer();
       const { sessionId } = await result(client, "toolpool/session", { delivery: "proxy", model: "gpt-5" });
       const messages = [{ role: "user", content: "please translate this sentence into French" }];
       client.send({ jsonrpc: "2.0", method: "toolpool/turnStarted", params: { sessionId, messages } });
@@ -57,16 +56,16 @@ describe("prefetch over the socket", () => {
     });
 
     test("a session can switch prefetch off", async () => {
-      await using harness = await startTestDaemon({ builtins: [echoTool, translate] });
-      using client = await RawClient.open(harness.socketPath);
+      await using harness = dispatchHarness({ builtins: [echoTool, translate] });
+      using client = harness.peer();
       const { sessionId } = await result(client, "toolpool/session", { delivery: "proxy", prefetch: false });
       const messages = [{ role: "user", content: "translate" }, { role: "assistant", content: "ok" }];
       expect(await result(client, "toolpool/prefetch", { sessionId, messages })).toMatchObject({ skipped: "disabled", suggestions: [] });
     });
   } else {
     test("a tier without PREFETCH has no prefetch methods", async () => {
-      await using harness = await startTestDaemon({ builtins: [echoTool, translate] });
-      using client = await RawClient.open(harness.socketPath);
+      await using harness = dispatchHarness({ builtins: [echoTool, translate] });
+      using client = harness.peer();
       expect((await client.request("toolpool/prefetch", { messages: [] })).error).toMatchObject({ code: -32601 });
     });
   }

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { connectionCeiling, SocketListener } from "../../src/daemon/socket-listener.ts";
 import { createLogger, silentLogger } from "../../src/runtime/logger.ts";
 import { tempSocketDir } from "../helpers/daemon-harness.ts";
+import { waitFor as waitUntil } from "../helpers/wait.ts";
 
 function tryConnect(path: string): Promise<"connected" | string> {
   return new Promise((resolve) => {
@@ -16,14 +17,6 @@ function tryConnect(path: string): Promise<"connected" | string> {
     });
     socket.once("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
   });
-}
-
-async function waitUntil(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(10);
-  }
 }
 
 describe("SocketListener", () => {

@@ -1,6 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { RawClient } from "../helpers/raw-client.ts";
-import { startTestDaemon } from "../helpers/daemon-harness.ts";
+import { dispatchHarness } from "../helpers/dispatch-harness.ts";
 import { echoTool } from "../helpers/test-tools.ts";
 
 const answerSchema = {
@@ -12,8 +11,8 @@ const answerSchema = {
 
 describe("StructuredOutput over the socket", () => {
   test("a session with an output schema gets a core StructuredOutput that validates the answer", async () => {
-    await using harness = await startTestDaemon({ builtins: [echoTool] });
-    using client = await RawClient.open(harness.socketPath);
+    await using harness = dispatchHarness({ builtins: [echoTool] });
+    using client = harness.peer();
     const { sessionId } = (await client.request("toolpool/session", { model: "gpt-5", format: "anthropic", delivery: "proxy", outputSchema: answerSchema })).result as { sessionId: string };
     const assembled = (await client.request("toolpool/assemble", { sessionId, messages: [] })).result as { tools: { name: string; input_schema: unknown }[] };
     expect(assembled.tools.map((tool) => tool.name)).toEqual(["Echo", "StructuredOutput"]);
@@ -29,8 +28,8 @@ describe("StructuredOutput over the socket", () => {
   });
 
   test("a schema that does not compile is refused with the field named, and no session is opened", async () => {
-    await using harness = await startTestDaemon({ builtins: [echoTool] });
-    using client = await RawClient.open(harness.socketPath);
+    await using harness = dispatchHarness({ builtins: [echoTool] });
+    using client = harness.peer();
     const refused = await client.request("toolpool/session", { outputSchema: { type: "object", properties: { x: { type: "no-such-type" } } } });
     expect(refused.error).toMatchObject({ code: -32602 });
     expect((refused.error as { message: string }).message).toContain('field "outputSchema"');
@@ -39,8 +38,8 @@ describe("StructuredOutput over the socket", () => {
   });
 
   test("a schema whose $refs expand exponentially is refused, and a flood of wrong items answers in a few lines", async () => {
-    await using harness = await startTestDaemon({ builtins: [echoTool] });
-    using client = await RawClient.open(harness.socketPath);
+    await using harness = dispatchHarness({ builtins: [echoTool] });
+    using client = harness.peer();
     const defs: Record<string, unknown> = { d0: { type: "string" } };
     for (let i = 1; i <= 16; i++) defs[`d${i}`] = { anyOf: [{ $ref: `#/$defs/d${i - 1}` }, { $ref: `#/$defs/d${i - 1}` }] };
     const refused = await client.request("toolpool/session", { outputSchema: { type: "object", $defs: defs, properties: { a: { $ref: "#/$defs/d16" } } } });
@@ -55,8 +54,8 @@ describe("StructuredOutput over the socket", () => {
   });
 
   test("what a session keeps is bounded: attributes (per request and merged over re-opens), schema size, path length", async () => {
-    await using harness = await startTestDaemon({ builtins: [echoTool] });
-    using client = await RawClient.open(harness.socketPath);
+    await using harness = dispatchHarness({ builtins: [echoTool] });
+    using client = harness.peer();
     const message = async (params: Record<string, unknown>) => ((await client.request("toolpool/session", params)).error as { message: string } | undefined)?.message ?? "";
     expect(await message({ attributes: { big: "x".repeat(5_000_000) } })).toContain("attributes");
     expect(await message({ attributes: Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`k${i}`, i])) })).toContain("at most 64 attributes");
@@ -67,9 +66,9 @@ describe("StructuredOutput over the socket", () => {
   });
 
   test("uniqueItems over 30,000 small arrays is answered, and another client is served meanwhile", async () => {
-    await using harness = await startTestDaemon({ builtins: [echoTool] });
-    using client = await RawClient.open(harness.socketPath);
-    using other = await RawClient.open(harness.socketPath);
+    await using harness = dispatchHarness({ builtins: [echoTool] });
+    using client = harness.peer();
+    using other = harness.peer();
     const { sessionId } = (await client.request("toolpool/session", { outputSchema: { type: "object", properties: { a: { type: "array", uniqueItems: true } } } })).result as { sessionId: string };
     const items = Array.from({ length: 30_000 }, (_, i) => [i]);
     const [unique, repeated, ping] = await Promise.all([

@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { z } from "zod";
 import { buildTool } from "../../src/tool/build-tool.ts";
 import { textResult } from "../../src/tool/result.ts";
-import { RawClient } from "../helpers/raw-client.ts";
-import { startTestDaemon, tempSocketDir } from "../helpers/daemon-harness.ts";
+import { tempSocketDir } from "../helpers/daemon-harness.ts";
+import { dispatchHarness, type MemoryPeer } from "../helpers/dispatch-harness.ts";
 import { echoTool } from "../helpers/test-tools.ts";
 
 const deferred = (name: string, description: string) =>
@@ -16,7 +16,7 @@ const chat = deferred("SendChat", "Send a message to a person in the team chat."
 const translate = deferred("TranslateText", "Translate text into another language.");
 const builtins = [echoTool, mail, chat, translate];
 
-async function result(client: RawClient, method: string, params: Record<string, unknown> = {}) {
+async function result(client: MemoryPeer, method: string, params: Record<string, unknown> = {}) {
   const response = await client.request(method, params);
   if (response.error) throw new Error(JSON.stringify(response.error));
   return response.result as Record<string, unknown>;
@@ -29,16 +29,16 @@ function workspaces(): [string, string] {
   return pair;
 }
 
-const open = async (client: RawClient, workspace: string) =>
+const open = async (client: MemoryPeer, workspace: string) =>
   (await result(client, "toolpool/session", { delivery: "proxy", model: "gpt-5", provider: "openai", format: "openai", workspaceRoots: [workspace] })).sessionId as string;
 const names = (assembled: Record<string, unknown>) => (assembled.tools as { function: { name: string } }[]).map((tool) => tool.function.name);
-const search = async (client: RawClient, sessionId: string, query: string) =>
+const search = async (client: MemoryPeer, sessionId: string, query: string) =>
   ((await result(client, "toolpool/call", { sessionId, name: "ToolSearch", input: { query } })).structuredContent as { matches: string[]; already_loaded?: string[] });
-const run = async (client: RawClient, sessionId: string, tool: string) =>
+const run = async (client: MemoryPeer, sessionId: string, tool: string) =>
   result(client, "toolpool/call", { sessionId, name: "ExecuteExtraTool", input: { tool_name: tool, params: { text: "hi" } } });
 
 /** A session of `workspace` that searches `query` and then calls `tool`, `times` times. */
-async function use(client: RawClient, workspace: string, query: string, tool: string, times: number): Promise<string> {
+async function use(client: MemoryPeer, workspace: string, query: string, tool: string, times: number): Promise<string> {
   const sessionId = await open(client, workspace);
   for (let i = 0; i < times; i++) {
     await search(client, sessionId, query);
@@ -56,8 +56,8 @@ function featuresFile(values: Record<string, unknown>): string {
 describe("ranking that learns from use (in-process daemon, real socket)", () => {
   test("a tool this workspace reaches for ranks first for a matching query; unrelated queries and other workspaces are untouched", async () => {
     const [one, two] = workspaces();
-    await using harness = await startTestDaemon({ builtins, config: { flags: { file: featuresFile({ usage_promoted_tools: 0 }) } } });
-    using client = await RawClient.open(harness.socketPath);
+    await using harness = dispatchHarness({ builtins, config: { flags: { file: featuresFile({ usage_promoted_tools: 0 }) } } });
+    using client = harness.peer();
     const before = await search(client, await open(client, one), "send a message to a person");
     expect(before.matches).toEqual(["SendChat", "SendMail"]);
     await use(client, one, "send a message to alice", "SendMail", 2);
@@ -70,16 +70,16 @@ describe("ranking that learns from use (in-process daemon, real socket)", () => 
 
   test("usage_learning off: the same history changes nothing", async () => {
     const [one] = workspaces();
-    await using harness = await startTestDaemon({ builtins, config: { flags: { file: featuresFile({ usage_promoted_tools: 0, usage_learning: false }) } } });
-    using client = await RawClient.open(harness.socketPath);
+    await using harness = dispatchHarness({ builtins, config: { flags: { file: featuresFile({ usage_promoted_tools: 0, usage_learning: false }) } } });
+    using client = harness.peer();
     await use(client, one, "send a message to alice", "SendMail", 2);
     expect((await search(client, await open(client, one), "send a message to a person")).matches).toEqual(["SendChat", "SendMail"]);
   });
 
   test("the workspace's most used deferred tools join the core set of its new sessions only, decided at open", async () => {
     const [one, two] = workspaces();
-    await using harness = await startTestDaemon({ builtins });
-    using client = await RawClient.open(harness.socketPath);
+    await using harness = dispatchHarness({ builtins });
+    using client = harness.peer();
     const first = await use(client, one, "translate text", "TranslateText", 3);
     const firstArray = names(await result(client, "toolpool/assemble", { sessionId: first, messages: [] }));
     expect(firstArray).toEqual(["Echo", "ToolSearch", "ExecuteExtraTool"]);
@@ -102,8 +102,8 @@ describe("ranking that learns from use (in-process daemon, real socket)", () => 
 
   test("usage_promoted_tools = 0 promotes nothing", async () => {
     const [one] = workspaces();
-    await using harness = await startTestDaemon({ builtins, config: { flags: { file: featuresFile({ usage_promoted_tools: 0 }) } } });
-    using client = await RawClient.open(harness.socketPath);
+    await using harness = dispatchHarness({ builtins, config: { flags: { file: featuresFile({ usage_promoted_tools: 0 }) } } });
+    using client = harness.peer();
     await use(client, one, "translate text", "TranslateText", 3);
     expect(names(await result(client, "toolpool/assemble", { sessionId: await open(client, one), messages: [] }))).toEqual(["Echo", "ToolSearch", "ExecuteExtraTool"]);
   });
@@ -113,20 +113,20 @@ describe("ranking that learns from use (in-process daemon, real socket)", () => 
     const dir = tempSocketDir();
     const usageDatabasePath = join(dir, "usage.sqlite");
     {
-      await using harness = await startTestDaemon({ builtins, usageDatabasePath });
-      using client = await RawClient.open(harness.socketPath);
+      await using harness = dispatchHarness({ builtins, usageDatabasePath });
+      using client = harness.peer();
       await use(client, one, "translate text", "TranslateText", 3);
     }
-    await using harness = await startTestDaemon({ builtins, usageDatabasePath });
-    using client = await RawClient.open(harness.socketPath);
+    await using harness = dispatchHarness({ builtins, usageDatabasePath });
+    using client = harness.peer();
     expect(names(await result(client, "toolpool/assemble", { sessionId: await open(client, one), messages: [] }))).toContain("TranslateText");
   });
 
   if (feature("PREFETCH")) {
     test("prefetch suggests the tool that usually follows the one just called", async () => {
       const [one] = workspaces();
-      await using harness = await startTestDaemon({ builtins, config: { flags: { file: featuresFile({ usage_promoted_tools: 0 }) } } });
-      using client = await RawClient.open(harness.socketPath);
+      await using harness = dispatchHarness({ builtins, config: { flags: { file: featuresFile({ usage_promoted_tools: 0 }) } } });
+      using client = harness.peer();
       for (let i = 0; i < 2; i++) {
         const sessionId = await open(client, one);
         await search(client, sessionId, "select:TranslateText,SendMail");

@@ -1,14 +1,14 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { RawClient } from "../helpers/raw-client.ts";
-import { startTestDaemon, tempSocketDir } from "../helpers/daemon-harness.ts";
+import { tempSocketDir } from "../helpers/daemon-harness.ts";
+import { dispatchHarness } from "../helpers/dispatch-harness.ts";
 import { echoTool } from "../helpers/test-tools.ts";
 
 describe("toolpool/stats and toolpool/history/clear over the socket", () => {
   test("bad params are refused with the field named", async () => {
-    await using harness = await startTestDaemon({ builtins: [echoTool] });
-    using client = await RawClient.open(harness.socketPath);
+    await using harness = dispatchHarness({ builtins: [echoTool] });
+    using client = harness.peer();
     for (const [method, params, field] of [
       ["toolpool/stats", { sinceMs: 0 }, "sinceMs"],
       ["toolpool/stats", { sinceMs: 1e12 }, "sinceMs"],
@@ -28,8 +28,8 @@ describe("toolpool/stats and toolpool/history/clear over the socket", () => {
     const blocked = join(dir, "usage.sqlite");
     // A directory where the file should be: SQLite cannot open it.
     mkdirSync(blocked);
-    await using harness = await startTestDaemon({ builtins: [echoTool], usageDatabasePath: blocked });
-    using client = await RawClient.open(harness.socketPath);
+    await using harness = dispatchHarness({ builtins: [echoTool], usageDatabasePath: blocked });
+    using client = harness.peer();
     for (let i = 0; i < 3; i++) {
       const called = await client.request("toolpool/call", { name: "Echo", input: { text: "still here" } });
       expect(called.result).toMatchObject({ isError: false, content: [{ type: "text", text: "still here" }] });
@@ -40,8 +40,8 @@ describe("toolpool/stats and toolpool/history/clear over the socket", () => {
   });
 
   test("stats counts the calls just made (queued events are written before reading)", async () => {
-    await using harness = await startTestDaemon({ builtins: [echoTool] });
-    using client = await RawClient.open(harness.socketPath);
+    await using harness = dispatchHarness({ builtins: [echoTool] });
+    using client = harness.peer();
     for (let i = 0; i < 5; i++) await client.request("toolpool/call", { name: "Echo", input: { text: String(i) } });
     await client.request("toolpool/call", { name: "Echo", input: { wrong: true } });
     const stats = (await client.request("toolpool/stats", { sinceMs: 3_600_000 })).result as { calls: { total: number; errors: number; tools: { name: string; count: number; errors: number }[] } };
@@ -51,8 +51,8 @@ describe("toolpool/stats and toolpool/history/clear over the socket", () => {
   });
 
   test("calls of names that are no tool are counted under one label, not listed as tools", async () => {
-    await using harness = await startTestDaemon({ builtins: [echoTool] });
-    using client = await RawClient.open(harness.socketPath);
+    await using harness = dispatchHarness({ builtins: [echoTool] });
+    using client = harness.peer();
     await client.request("toolpool/call", { name: "Echo", input: { text: "x" } });
     for (const name of ["get-sum", "mcp__nosuch__tool", "echo"]) await client.request("toolpool/call", { name, input: {} });
     const stats = (await client.request("toolpool/stats", { sinceMs: 3_600_000 })).result as { calls: { tools: { name: string; count: number }[] } };

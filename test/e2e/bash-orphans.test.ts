@@ -1,3 +1,4 @@
+// test-plan: one tier — Bash's process handling on the daemon, the same code in every tier.
 /**
  * What a Bash call leaves behind, on the compiled daemon (a child subreaper): orphans are
  * collected as they exit, and a process that left the call's group (or its whole tree) is still
@@ -9,6 +10,10 @@ import { join } from "node:path";
 import { RawClient } from "../helpers/raw-client.ts";
 import { tempSocketDir } from "../helpers/daemon-harness.ts";
 import { startBinaryDaemon } from "../helpers/binary.ts";
+import { waitFor as waitForState } from "../helpers/wait.ts";
+
+/** Each probe spawns ps or pgrep: poll every 100 ms. */
+const waitFor = <T>(probe: () => T | undefined | false, what: string, ms = 15_000) => waitForState(probe, what, ms, 100);
 
 setDefaultTimeout(60_000);
 
@@ -30,16 +35,6 @@ async function start() {
 
 const stateOfChildren = (pid: number) =>
   Bun.spawnSync(["ps", "--ppid", String(pid), "-o", "stat="]).stdout.toString().split("\n").filter(Boolean);
-
-async function waitFor<T>(probe: () => T | undefined | false, what: string, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(100);
-  }
-}
 
 describe("Bash orphans", () => {
   test("two hundred `(true &)` orphans are collected, not left as zombies", async () => {

@@ -1,3 +1,4 @@
+// test-plan: one tier — Bash rules on the daemon, the same code in every tier.
 /**
  * Bash rules over the parse, on the compiled binary (the tree-sitter WebAssembly must be embedded in
  * it): the attacks that beat the old scanner (issue 15) and the reader (issue 23) delete, create,

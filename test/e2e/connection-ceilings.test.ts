@@ -1,3 +1,4 @@
+// test-plan: one tier — the socket's bounds, the same code in every tier.
 /**
  * Connection ceilings against the compiled binary over its real socket: unfinished lines time out,
  * a shared buffer budget drops the largest holder, clients that never read are paused rather than
@@ -11,6 +12,7 @@ import { join } from "node:path";
 import { RawClient } from "../helpers/raw-client.ts";
 import { tempSocketDir } from "../helpers/daemon-harness.ts";
 import { binaryPath, startBinaryDaemon } from "../helpers/binary.ts";
+import { waitFor as waitUntil } from "../helpers/wait.ts";
 
 async function daemonWithConfig(config: Record<string, unknown>) {
   const dir = tempSocketDir();
@@ -28,14 +30,6 @@ function rssBytes(pid: number): number {
 function cpuTicks(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
   return Number(fields[11]) + Number(fields[12]); // utime + stime
-}
-
-async function waitUntil(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(10);
-  }
 }
 
 async function pingAnswered(socketPath: string): Promise<unknown> {

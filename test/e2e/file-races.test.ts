@@ -1,3 +1,4 @@
+// test-plan: one tier — Read and Write over the socket, the same code in every tier.
 /**
  * Symlink races against the compiled daemon over its real socket: a concurrent process swaps a
  * workspace directory for a symlink to an outside one while Read and Write run. No try may escape.

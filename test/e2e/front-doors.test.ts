@@ -1,3 +1,4 @@
+// test-plan: one tier — the command line's usage and install, the same in every tier.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";

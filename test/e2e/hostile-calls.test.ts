@@ -1,3 +1,4 @@
+// test-plan: one tier — built-ins every tier has, over the socket.
 /**
  * Hostile calls against the compiled daemon over its real socket: each must be answered with a clear
  * tool error (or a plain result), must not stall another client's ping, and must not wedge the

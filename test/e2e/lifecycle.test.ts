@@ -1,3 +1,4 @@
+// test-plan: one tier — the socket and the signals, the same code in every tier.
 import { describe, expect, test } from "bun:test";
 import { existsSync, statSync, mkdirSync, chmodSync, symlinkSync, writeFileSync, readFileSync, lstatSync } from "node:fs";
 import { join } from "node:path";

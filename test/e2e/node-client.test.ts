@@ -1,3 +1,4 @@
+// test-plan: one tier — the built client library against an in-process daemon, no tier feature.
 import { expect, test } from "bun:test";
 import { join } from "node:path";
 import { startTestDaemon } from "../helpers/daemon-harness.ts";

@@ -1,3 +1,4 @@
+// test-plan: one tier — OAuth logins and profiles, the same code in every tier.
 /**
  * The compiled binary, as a user drives it: `toolpool auth login` against an OAuth-protected MCP
  * server on loopback (the test plays the browser), a call, `auth status` without tokens, and

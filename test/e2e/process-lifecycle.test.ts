@@ -1,3 +1,4 @@
+// test-plan: one tier — process supervision, the same code in every tier.
 /**
  * No process outlives the daemon, against the compiled binary with fixture MCP servers: a helper
  * that calls setsid is still ended (the daemon is a child subreaper), and after a daemon is killed

@@ -1,3 +1,4 @@
+// test-plan: one tier — the MCP face over the socket, the same code in every tier.
 import { expect, test } from "bun:test";
 import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

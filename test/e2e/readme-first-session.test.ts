@@ -1,3 +1,4 @@
+// test-plan: one tier — the README runs the pro binary by name.
 /**
  * The README's "A first session", run exactly as written against the built pro binary: a daemon
  * started the way `npm start` starts it (`serve --demo` from the checkout), then each command line

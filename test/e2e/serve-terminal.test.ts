@@ -1,3 +1,4 @@
+// test-plan: one tier — serve's start-up lines, the same in every tier.
 /**
  * `serve` in a real terminal (a pty from script(1)): each start-up event is printed once, as the
  * friendly line; the JSON log lines come back with --log-format json. Skipped without script(1).

@@ -1,3 +1,4 @@
+// test-plan: one tier — the socket lock and drain, the same code in every tier.
 /**
  * Who owns the socket path, against the compiled binary: a daemon keeps its socket until it has
  * exited, removes only the socket it created, a `serve` started during a drain waits for it, and a
@@ -10,14 +11,7 @@ import { join } from "node:path";
 import { RawClient } from "../helpers/raw-client.ts";
 import { tempSocketDir } from "../helpers/daemon-harness.ts";
 import { binaryPath, startBinaryDaemon } from "../helpers/binary.ts";
-
-async function waitUntil(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(10);
-  }
-}
+import { waitFor as waitUntil } from "../helpers/wait.ts";
 
 async function statusPid(socketPath: string): Promise<number> {
   using client = await RawClient.open(socketPath);

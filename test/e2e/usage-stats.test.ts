@@ -1,3 +1,4 @@
+// test-plan: one tier — the usage history, the same code in every tier.
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";

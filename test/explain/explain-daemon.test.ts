@@ -1,11 +1,11 @@
-/** `toolpool/explain` over the socket of an in-process daemon: real sessions, searches, rules and flags. */
+/** `toolpool/explain` through the daemon's dispatcher, in memory: real sessions, searches, rules and flags. */
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { z } from "zod";
 import { buildTool } from "../../src/tool/build-tool.ts";
 import { textResult } from "../../src/tool/result.ts";
-import { startTestDaemon, tempSocketDir } from "../helpers/daemon-harness.ts";
-import { RawClient } from "../helpers/raw-client.ts";
+import { tempSocketDir } from "../helpers/daemon-harness.ts";
+import { dispatchHarness, type MemoryPeer } from "../helpers/dispatch-harness.ts";
 import { echoTool } from "../helpers/test-tools.ts";
 
 const weather = buildTool({
@@ -17,7 +17,7 @@ const weather = buildTool({
 });
 const secret = buildTool({ name: "SecretTool", description: "Never shown.", inputSchema: z.strictObject({}), call: async () => textResult("") });
 
-async function result(client: RawClient, method: string, params: Record<string, unknown> = {}) {
+async function result(client: MemoryPeer, method: string, params: Record<string, unknown> = {}) {
   const response = await client.request(method, params);
   if (response.error) throw new Error(JSON.stringify(response.error));
   return response.result as Record<string, unknown>;
@@ -25,8 +25,8 @@ async function result(client: RawClient, method: string, params: Record<string, 
 
 describe("toolpool/explain in the daemon", () => {
   test("deferred, then discovered by this session's search (the query named), then its state for another session", async () => {
-    await using harness = await startTestDaemon({ builtins: [echoTool, weather] });
-    using client = await RawClient.open(harness.socketPath);
+    await using harness = dispatchHarness({ builtins: [echoTool, weather] });
+    using client = harness.peer();
     const { sessionId } = await result(client, "toolpool/session", { model: "gpt-5", provider: "openai", delivery: "proxy" });
     const before = await result(client, "toolpool/explain", { name: "WeatherForecast" });
     expect(before).toMatchObject({ session: sessionId, inToolsArray: false, callable: false, summary: "WeatherForecast is deferred and not discovered yet: it waits behind ToolSearch" });
@@ -41,7 +41,7 @@ describe("toolpool/explain in the daemon", () => {
       query: "weather forecast city",
     });
     // Another connection with no session of its own is never told this one's id; it may name it.
-    using other = await RawClient.open(harness.socketPath);
+    using other = harness.peer();
     expect((await result(other, "toolpool/explain", { name: "WeatherForecast" })).session).toBeUndefined();
     const named = await result(other, "toolpool/explain", { name: "Echo", sessionId });
     expect(named).toMatchObject({ session: sessionId, inToolsArray: true, summary: "Echo is sent in full in every request (core)" });
@@ -50,8 +50,8 @@ describe("toolpool/explain in the daemon", () => {
   });
 
   test("a name that does not exist gets did-you-mean from the real index; a bad session id and a bad name are refused", async () => {
-    await using harness = await startTestDaemon({ builtins: [echoTool, weather] });
-    using client = await RawClient.open(harness.socketPath);
+    await using harness = dispatchHarness({ builtins: [echoTool, weather] });
+    using client = harness.peer();
     const missing = await result(client, "toolpool/explain", { name: "WeatherForcast" });
     expect(missing).toMatchObject({ inToolsArray: false, didYouMean: ["WeatherForecast"], summary: 'no tool named "WeatherForcast"; did you mean WeatherForecast?' });
     expect(missing.session).toBeUndefined();
@@ -65,8 +65,8 @@ describe("toolpool/explain in the daemon", () => {
   test("denied by the config's rule; switched off by the kill switch", async () => {
     const file = join(tempSocketDir(), "features.json");
     await Bun.write(file, JSON.stringify({ features: { disabled_tools: { defaultValue: ["Echo"] } } }));
-    await using harness = await startTestDaemon({ builtins: [echoTool, weather, secret], config: { permissions: { deny: ["SecretTool"] }, flags: { file } } });
-    using client = await RawClient.open(harness.socketPath);
+    await using harness = dispatchHarness({ builtins: [echoTool, weather, secret], config: { permissions: { deny: ["SecretTool"] }, flags: { file } } });
+    using client = harness.peer();
     const denied = await result(client, "toolpool/explain", { name: "SecretTool" });
     expect(denied.decisions).toEqual([
       { step: "deny_rule", verdict: "blocked", reason: 'removed from the pool by the deny rule "SecretTool" in the config', rule: "SecretTool", source: "the config" },

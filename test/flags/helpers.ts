@@ -31,14 +31,8 @@ export function recordingLogger(): RecordingLogger {
   };
 }
 
-/** Polls `condition` until it holds; fails with `what` after `timeoutMs`. Never a fixed sleep. */
-export async function waitFor(condition: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (!condition()) {
-    if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await Bun.sleep(5);
-  }
-}
+// The one wait (test/helpers/wait.ts), under the name these tests import it by.
+export { waitFor } from "../helpers/wait.ts";
 
 /** Resolves on the next change notification. */
 export function nextChange(flags: { onChange(listener: () => void): () => void }): Promise<void> {

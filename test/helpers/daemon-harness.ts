@@ -16,6 +16,9 @@ export interface TestDaemon extends AsyncDisposable {
 
 let counter = 0;
 
+/** The drain a test daemon's stop waits for calls in flight (the daemon's own is 5 s). */
+export const TEST_DRAIN_TIMEOUT_MS = 1_000;
+
 /** A short socket directory: Unix socket paths are limited to ~107 bytes. */
 export function tempSocketDir(): string {
   return mkdtempSync(join("/tmp", `tp${process.pid % 10000}-${counter++}-`));
@@ -24,7 +27,8 @@ export function tempSocketDir(): string {
 export async function startTestDaemon(
   /** `cron`: a service the daemon delivers (AGENT_TRIGGERS tiers) and closes when it stops. */
   /** `usageDatabasePath`: the usage history file; by default one of this test's own (no history leaks between tests). */
-  options: { builtins?: readonly Tool[]; config?: Record<string, unknown>; cron?: CronService; usageDatabasePath?: string; socketDir?: string } = {},
+  /** `drainTimeoutMs`: how long the stop at the end waits for calls in flight (default 1 s, not the daemon's 5 s). */
+  options: { builtins?: readonly Tool[]; config?: Record<string, unknown>; cron?: CronService; usageDatabasePath?: string; socketDir?: string; drainTimeoutMs?: number } = {},
 ): Promise<TestDaemon> {
   const dir = options.socketDir ?? tempSocketDir();
   const socketPath = join(dir, "d.sock");
@@ -36,6 +40,8 @@ export async function startTestDaemon(
     logger: silentLogger,
     ...(options.cron && { cron: options.cron }),
     usageDatabasePath: options.usageDatabasePath ?? join(dir, "usage.sqlite"),
+    // A test that stops its daemon with a call still running must not wait out the 5 s drain.
+    drainTimeoutMs: options.drainTimeoutMs ?? TEST_DRAIN_TIMEOUT_MS,
   });
   await daemon.start();
   return {

@@ -1,3 +1,4 @@
+// test-plan: one tier — MCP servers behind the binary, no tier feature on their path.
 /** The compiled binary with real MCP servers: config and --demo, tools over the socket, the CLI, shutdown. */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readdirSync, writeFileSync } from "node:fs";

@@ -1,5 +1,5 @@
 /** Calls through the pool to real servers: size caps, timeouts, progress, cancellation, list_changed, HTTP sessions. */
-import { executeTool } from "../../src/tool/execute.ts";
+import { executeTool } from "../../src/pipeline/execute.ts";
 import { DEFAULT_PERMISSIONS } from "../../src/permissions/rules.ts";
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";

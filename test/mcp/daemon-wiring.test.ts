@@ -1,3 +1,4 @@
+// test-plan: one tier — the MCP pool in the daemon, no feature() on its path.
 /** The MCP pool inside an in-process daemon, over the real socket: tools, calls, change notifications, servers, reload, stop. */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { writeFileSync } from "node:fs";

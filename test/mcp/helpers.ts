@@ -39,16 +39,8 @@ export function testPool(servers: readonly ServerSpec[], options: Partial<McpPoo
   return Object.assign(pool, { [Symbol.asyncDispose]: () => pool.stop() });
 }
 
-/** Polls `condition` until it holds; fails with `what` after `timeoutMs`. No fixed sleeps. */
-export async function waitFor<T>(condition: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await condition();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await Bun.sleep(10);
-  }
-}
+// The one wait (test/helpers/wait.ts), under the name these tests import it by.
+export { waitFor } from "../helpers/wait.ts";
 
 export function toolContext(overrides: Partial<ToolContext> = {}): ToolContext {
   return {

@@ -1,3 +1,4 @@
+// test-plan: one tier — OAuth logins to HTTP MCP servers, no feature() on their path.
 /**
  * OAuth for HTTP MCP servers, end to end over the daemon's socket against a real OAuth-protected
  * MCP server on loopback (the SDK's mcpAuthRouter and requireBearerAuth over an in-memory
@@ -222,6 +223,19 @@ describe("OAuth for HTTP MCP servers", () => {
     const modelSearch = await second.client.call({ sessionId, name: "ToolSearch", input: { query: "caller is authorized" } });
     expect(modelSearch.structuredContent).toMatchObject({ needs_login_mcp_servers: ["remote"], needs_login_matches: [whoami.name] });
     expect(JSON.stringify(modelSearch.content)).toContain("need a login before they can run: ask the user to run `toolpool auth login remote`");
+    // Explain agrees with the call: a tool of a server waiting for a login is listed but not callable.
+    const standard = await second.client.session({ delivery: "standard", workspaceRoots: [tempDir("oauth-ws-")] });
+    const explained = await second.client.request(Method.Explain, { name: whoami.name, sessionId: standard.sessionId });
+    expect(explained).toMatchObject({ inToolsArray: true, callable: false, summary: `${whoami.name} is in the array, but MCP server remote waits for an OAuth login: a call fails until \`toolpool auth login remote\`` });
+    expect(explained.decisions).toContainEqual({ step: "server", verdict: "blocked", reason: expect.stringContaining("MCP server remote waits for an OAuth login: "), server: "remote", state: "needs-auth" });
+    expect((await second.client.call({ sessionId: standard.sessionId, ...whoami })).isError).toBe(true);
+    // Without a session (a connection that opened none): in the pool, and still not callable.
+    const bare = await ToolpoolClient.connect(second.socketPath);
+    try {
+      expect(await bare.request(Method.Explain, { name: whoami.name })).toMatchObject({ inToolsArray: false, callable: false });
+    } finally {
+      bare.close();
+    }
   });
 
   test("auth methods refuse stdio servers and unknown names", async () => {

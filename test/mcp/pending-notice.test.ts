@@ -1,3 +1,4 @@
+// test-plan: one tier — the pending-server notice with prefetch off, no feature() on its path.
 /**
  * ToolSearch during start-up, over the real socket with real fixture server processes: a search
  * that finds tools of the servers that are up still names the server that is still connecting.

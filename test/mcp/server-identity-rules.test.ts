@@ -1,3 +1,4 @@
+// test-plan: one tier — server deny rules and names, no feature() on their path.
 /**
  * Server rules match the server's identity (issue 15): with servers `fx` and `fx__y` configured,
  * `mcp__fx` removes only fx's tools and `mcp__fx__y` only fx__y's, over the real socket and real

@@ -1,3 +1,4 @@
+// test-plan: one tier — MCP server events in the usage history, no feature() on their path.
 /** Usage history of real MCP server processes: connects, failures, restarts, parks, timeouts, truncations. */
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { writeFileSync } from "node:fs";

@@ -8,6 +8,20 @@ import type { Dispatcher } from "../../src/daemon/dispatcher.ts";
 import type { ToolpoolClient } from "../../src/client/client.ts";
 import { METHOD_PARAMS, type MethodName } from "../../src/protocol/method-table.ts";
 import { Method } from "../../src/protocol/method-names.ts";
+import type { ToolSummary } from "../../src/protocol/admin-results.ts";
+
+const summary = {
+  name: "Read",
+  description: "Reads a file.",
+  source: "builtin" as const,
+  deferred: false,
+  enabled: true,
+  readOnly: true,
+  concurrencySafe: true,
+  destructive: false,
+  openWorld: false,
+  alwaysLoad: false,
+};
 
 export function handlerTypes(dispatcher: Dispatcher): void {
   // A handler returning exactly its result type compiles.
@@ -16,6 +30,13 @@ export function handlerTypes(dispatcher: Dispatcher): void {
   dispatcher.register(Method.Shutdown, () => ({ stopping: true, reason: "x" }));
   // @ts-expect-error — the wrong type for a field.
   dispatcher.register(Method.CronAck, () => ({ acked: ["f1"] }));
+  // @ts-expect-error — a nested field the result type lacks (a tool summary's), caught at the leaf.
+  dispatcher.register(Method.Tools, () => ({ tools: [{ ...summary, secret: "x" }], collisions: [] }));
+  // @ts-expect-error — deeper still: inside an array inside an object inside the result.
+  dispatcher.register(Method.Tools, () => ({ tools: [], collisions: [{ name: "a", kept: "b", dropped: [], why: "x" }] }));
+  // Exactly the declared nested shape compiles; so does a result type with an index signature.
+  dispatcher.register(Method.Tools, () => ({ tools: [summary], collisions: [{ name: "a", kept: "b", dropped: ["c"] }] }));
+  dispatcher.register(Method.Search, () => ({ kind: "keyword" as const, matches: [], listed: true }));
   // Params are the schema's output: defaults applied, so `messages` is always there.
   dispatcher.register(Method.Compact, (params) => ({ sessionId: "s", block: null, discovered: params.messages.map(String) }));
 }
@@ -32,6 +53,11 @@ export async function clientTypes(client: ToolpoolClient): Promise<void> {
 }
 
 describe("the method table", () => {
+  test("a tool summary as toolpool/tools returns it has exactly ToolSummary's fields (enabled included)", () => {
+    const declared: Required<Omit<ToolSummary, "server" | "stale" | "changed" | "needsAuth">> = summary;
+    expect(Object.keys(declared).sort()).toEqual(["alwaysLoad", "concurrencySafe", "deferred", "description", "destructive", "enabled", "name", "openWorld", "readOnly", "source"]);
+  });
+
   test("every request method the daemon names has a params schema in the table", () => {
     const requestMethods = Object.values(Method).filter((name) => !name.startsWith("notifications/") && name !== Method.CronFired);
     expect(requestMethods.filter((name) => !(name in METHOD_PARAMS)).sort()).toEqual([]);

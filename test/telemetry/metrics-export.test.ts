@@ -1,3 +1,4 @@
+// test-plan: one tier — the OTLP export, no feature() on its path.
 /**
  * OpenTelemetry metrics from an in-process daemon to a loopback OTLP/HTTP collector the test starts:
  * searches, a zero-result search, calls (built-in, MCP, refused, unknown) and server state arrive with

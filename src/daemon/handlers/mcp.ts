@@ -10,11 +10,10 @@ import { Method } from "../../protocol/method-names.ts";
 import type { Dispatcher } from "../dispatcher.ts";
 import type { SessionBinding } from "../state.ts";
 import type { ToolPoolCore } from "../../core/tool-pool-core.ts";
-import { outsideProfile } from "../../pool/profile.ts";
 import { LIST_TTL_MS, META_SERVER_INFO, META_SUBSCRIPTION_ID, STATELESS_REVISION, SUPPORTED_REVISIONS, unsupportedRevision } from "../../protocol/mcp-revisions.ts";
 
 /** What the MCP face uses of the core: the session's one MCP view, its lookup, and the pipeline. */
-export type McpCore = Pick<ToolPoolCore, "info" | "mcpTools" | "lookup" | "call" | "pool">;
+export type McpCore = Pick<ToolPoolCore, "info" | "mcpTools" | "callForMcp">;
 
 /** tools/list page size: big enough for most pools in one page, small enough to bound a line. */
 const TOOLS_PAGE_SIZE = 500;
@@ -91,23 +90,11 @@ export function registerMcpMethods(dispatcher: Dispatcher, core: McpCore, wire: 
     },
   );
 
-  dispatcher.register(
-    Method.ToolsCall,
-    async (params, { connection, signal, sendProgress, revision }) => {
-      const fields = revisionFields(revision);
-      const session = wire.sessionFor(connection, undefined);
-      if (!core.lookup(session)(params.name)) {
-        throw new RpcError(ErrorCode.InvalidParams, outsideProfile(core.pool(), session.settings.profile, params.name) ?? `Unknown tool: ${params.name}`);
-      }
-      const result = await core.call(session, params.name, params.arguments ?? {}, signal, sendProgress);
-      return {
-        content: result.content,
-        isError: result.isError,
-        ...(result.structuredContent && { structuredContent: result.structuredContent }),
-        ...fields,
-      };
-    },
-  );
+  dispatcher.register(Method.ToolsCall, async (params, { connection, signal, sendProgress, revision }) => {
+    const fields = revisionFields(revision);
+    const result = await core.callForMcp(wire.sessionFor(connection, undefined), params.name, params.arguments ?? {}, signal, sendProgress);
+    return { ...result, ...fields };
+  });
 }
 
 function decodeCursor(cursor: string): number {

@@ -9,15 +9,15 @@ import type { Dispatcher } from "../dispatcher.ts";
 import type { ToolPoolCore } from "../../core/tool-pool-core.ts";
 
 /** What the project methods use of the core. */
-export type ProjectsCore = Pick<ToolPoolCore, "projects" | "rescanProjects">;
+export type ProjectsCore = Pick<ToolPoolCore, "live">;
 
 export function registerProjectMethods(dispatcher: Dispatcher, state: ProjectsCore): void {
   dispatcher.register(
     Method.Projects,
-    () => ({ projects: state.projects() }),
+    () => ({ projects: state.live.projects() }),
   );
   dispatcher.register(
     Method.ProjectsRescan,
-    async () => ({ projects: await state.rescanProjects() }),
+    async () => ({ projects: await state.live.rescanProjects() }),
   );
 }

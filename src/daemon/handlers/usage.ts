@@ -1,21 +1,12 @@
 /** `toolpool/stats` and `toolpool/history/clear`: reading and clearing the usage history. */
 import { Method } from "../../protocol/method-names.ts";
-import type { HistoryClearResult, StatsResult } from "../../protocol/stats-result.ts";
-import type { UsageService } from "../../usage/usage-service.ts";
+import type { ToolPoolCore } from "../../core/tool-pool-core.ts";
 import type { Dispatcher } from "../dispatcher.ts";
 
-/** `usage` opens the history on the first request that needs it. */
-export function registerUsageMethods(dispatcher: Dispatcher, service: () => UsageService): void {
-  dispatcher.register(
-    Method.Stats,
-    (params): Promise<StatsResult> =>
-      service().stats({ ...(params.sinceMs !== undefined && { sinceMs: params.sinceMs }), ...(params.top !== undefined && { top: params.top }) }),
-  );
-  dispatcher.register(
-    Method.HistoryClear,
-    (params): HistoryClearResult => {
-      const workspace = params.workspace ?? null;
-      return { workspace, removed: service().clear(workspace) };
-    },
-  );
+/** What the usage methods use of the core (it opens the history on the first request that needs it). */
+export type UsageCore = Pick<ToolPoolCore, "usageStats" | "clearHistory">;
+
+export function registerUsageMethods(dispatcher: Dispatcher, core: UsageCore): void {
+  dispatcher.register(Method.Stats, (params) => core.usageStats(params));
+  dispatcher.register(Method.HistoryClear, (params) => core.clearHistory(params.workspace ?? null));
 }

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { DEFAULT_PERMISSIONS, type PermissionSettings } from "../../src/permissions/rules.ts";
 import { assemblePool } from "../../src/pool/assemble.ts";
 import { buildTool, type BuiltinToolDefinition } from "../../src/tool/build-tool.ts";
-import { executeTool, type ExecuteOptions } from "../../src/tool/execute.ts";
+import { executeTool, type ExecuteOptions } from "../../src/pipeline/execute.ts";
 import { errorResult, textResult, type ToolResult } from "../../src/tool/result.ts";
 import type { Tool, ToolContext } from "../../src/tool/tool.ts";
 

@@ -10,8 +10,8 @@
  * along the way is a result with `isError`, worded for the model; nothing throws.
  */
 import { denyBasesOf, evaluateRulesPaced, isToolDeniedOutright, pathDenyRules, pathFilter, type PermissionSettings, type RulePace } from "../permissions/rules.ts";
-import { capResult, errorResult, type ToolResult } from "./result.ts";
-import type { Tool, ToolContext, ToolInput } from "./tool.ts";
+import { capResult, errorResult, type ToolResult } from "../tool/result.ts";
+import type { Tool, ToolContext, ToolInput } from "../tool/tool.ts";
 
 export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
 
