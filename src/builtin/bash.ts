@@ -72,7 +72,13 @@ export function createBashTool(options: BashToolOptions = {}): Tool {
     timeoutMs: MAX_BASH_TIMEOUT_MS + killGraceMs + drainAfterExitMs + 5_000,
     openWorld: true,
     permissionSubject: ({ command }) => command,
-    access: ({ command }, cwd) => shellAccess(shellParser, command, cwd),
+    access: async ({ command }, cwd) => {
+      const access = await shellAccess(shellParser, command, cwd);
+      // Confined, the kernel hides what the path deny rules cover: the rules keep refusing what must
+      // match, and leave what only may match (a glob, a variable) to it (CallAccess.kernelEnforcesPaths).
+      const confined = options.sandbox !== undefined && (await options.sandbox.ready()).confined;
+      return confined ? { ...access, kernelEnforcesPaths: true } : access;
+    },
     async call({ command, timeout }, context): Promise<ToolResult> {
       const cwd = await statOrUndefined(context.cwd);
       if (!cwd?.isDirectory()) return errorResult(`The working directory ${context.cwd} does not exist, so the command was not run.`);

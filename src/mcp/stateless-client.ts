@@ -86,7 +86,8 @@ export class StatelessClient {
     const fail = (error: Error, notifyServer: boolean) => {
       if (!this.#pending.has(id)) return;
       finish();
-      if (notifyServer) void this.#send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: error.message } });
+      // Best effort: the transport may be closing (its abort rejects the send); nobody waits for it.
+      if (notifyServer) this.#send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: error.message } }).catch(() => {});
       reject(error);
     };
     const restartTimer = () => {
@@ -142,7 +143,7 @@ export class StatelessClient {
     const params = isObject(message.params) ? message.params : {};
     if ("id" in message) {
       // A server of this revision asks through input_required results, never with requests of its own.
-      void this.#send({ jsonrpc: "2.0", id: message.id, error: { code: -32601, message: `Method not found: ${message.method.slice(0, 100)} (this client speaks ${STATELESS_REVISION})` } });
+      this.#send({ jsonrpc: "2.0", id: message.id, error: { code: -32601, message: `Method not found: ${message.method.slice(0, 100)} (this client speaks ${STATELESS_REVISION})` } }).catch(() => {});
       return;
     }
     if (message.method === "notifications/progress") {

@@ -253,10 +253,12 @@ function* denialReason(rule: ParsedRule, call: Call): Steps<string | undefined> 
   const verb = kind === "read" ? "reads" : "writes";
   if (call.access.unknown !== undefined) return `${denied}, which governs the paths every tool ${verb}: ${call.tool.name} ${call.access.unknown}`;
   const shell = call.access.shell;
-  if (shell?.opaque) return `${denied}: the command contains ${shell.opaque}, so the paths it ${verb.slice(0, -1)}s cannot be known`;
+  // In the kernel sandbox, what the reader cannot see is the kernel's to stop (CallAccess.kernelEnforcesPaths).
+  const kernel = call.access.kernelEnforcesPaths === true;
+  if (shell?.opaque && !kernel) return `${denied}: the command contains ${shell.opaque}, so the paths it ${verb.slice(0, -1)}s cannot be known`;
   const paths: (Template | string)[] = [...(kind === "read" ? call.access.reads : call.access.writes), ...shellPaths(shell, kind)];
   for (const path of paths) {
-    if (patternMatches(glob, path, call.denyBases, mayMatch)) return `${denied} (the call ${verb} ${typeof path === "string" ? path : showTemplate(path)})`;
+    if (patternMatches(glob, path, call.denyBases, kernel ? mustMatch : mayMatch)) return `${denied} (the call ${verb} ${typeof path === "string" ? path : showTemplate(path)})`;
     yield;
   }
   return undefined;

@@ -42,6 +42,13 @@ export interface CallAccess {
   readonly unknown?: string;
   /** A shell tool's command as read from its parse: what it runs and the paths its words name. */
   readonly shell?: ShellFacts;
+  /**
+   * Set when the call's processes run in the kernel sandbox, which hides or write-protects what the
+   * path deny rules cover (src/sandbox/). Path rules then refuse the paths that must match and the
+   * ones the call names outright; what only may match (a glob, a variable, an unreadable command)
+   * is the kernel's to stop. Without it every such doubt refuses the call.
+   */
+  readonly kernelEnforcesPaths?: true;
 }
 
 /** Everything a call may use besides its input; passed in, never reached for. */

@@ -1,3 +1,4 @@
+// test-plan: one tier — the CLI's output handling, the same code in every tier.
 /** A reader that quits early (`| head`) ends the CLI quietly: no EPIPE stack trace, no endless writing. */
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";

@@ -1,3 +1,4 @@
+// test-plan: one tier — socket discovery and the bridge's start-up, the same code in every tier.
 /**
  * Socket discovery without the environment, on the built binary: a host that starts `toolpool mcp`
  * with nothing but HOME and PATH (Inspector 2.x, desktop hosts) reaches the daemon `serve` started

@@ -60,8 +60,9 @@ describe("observing the compiled binary", () => {
     expect(explained.callable).toBe(true);
     expect(explained.decisions.at(-1)).toMatchObject({ step: "discovered", via: "search", query: "select:WebFetch" });
     const typo = await runBinary(["explain", "WebFetc", "--socket", socketPath]);
-    // Without --session the CLI names no session: another connection's session is never picked for it.
-    expect(typo.stdout.split("\n")[0]).toBe(`WebFetc (no session): no tool named "WebFetc"; did you mean WebFetch?`);
+    // Without --session the CLI answers for a new session with the daemon's defaults: another
+    // connection's session is never picked for it.
+    expect(typo.stdout.split("\n")[0]).toBe(`WebFetc (a new session with the daemon's defaults): no tool named "WebFetc"; did you mean WebFetch?`);
     expect(typo.code).toBe(0);
   });
 

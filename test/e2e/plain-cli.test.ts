@@ -1,3 +1,4 @@
+// test-plan: one tier — the CLI's wording, the same code in every tier.
 /** The CLI speaks the user's language on the built binary: no protocol codes, short answers to typos. */
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";

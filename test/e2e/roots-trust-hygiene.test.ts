@@ -1,3 +1,4 @@
+// test-plan: one tier — pinned roots, trust and hygiene are the same in every tier; the cron quota needs AGENT_TRIGGERS, which the last tier (pro) has.
 /**
  * Issue 23's breaks 4, 5 and 7, against the compiled binary over its real socket: a workspace root
  * swapped for a symlink moves no file tool; a script a trusted project runs, rewritten by Write,

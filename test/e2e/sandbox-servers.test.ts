@@ -1,3 +1,4 @@
+// test-plan: one tier — the MCP servers' sandbox, the same code in every tier.
 /**
  * MCP servers in the sandbox their config asks for, with the real reference servers against the
  * compiled daemon: the filesystem server allowed two directories but confined to one cannot read,

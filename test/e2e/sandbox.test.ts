@@ -1,3 +1,4 @@
+// test-plan: one tier — Bash's kernel sandbox, the same code in every tier.
 /**
  * The kernel sandbox Bash runs in, attacked over the socket against the compiled daemon: with Bash
  * fully allowed and `Read(**\/.env)` denied, programs the rule reader cannot see into (python3, a

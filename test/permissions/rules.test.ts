@@ -309,3 +309,30 @@ describe("a paced rule check (1,000 rules against a large command)", () => {
     });
   });
 });
+
+describe("path rules over Bash when the kernel sandbox enforces them (CallAccess.kernelEnforcesPaths)", () => {
+  const readEnv = settings("default", [], ["Read(**/.env)"]);
+  const confined = async (command: string) => ({ ...(await Bash.access({ command }, "/w")), kernelEnforcesPaths: true as const });
+  const check = async (command: string, kernel: boolean) =>
+    evaluateRules(readEnv, Bash, { command }, "/w", kernel ? await confined(command) : await Bash.access({ command }, "/w"));
+
+  test("what only may match (a glob, a variable, a path under one written earlier) is the kernel's: allowed confined, refused without", async () => {
+    for (const command of ["cat src/*.ts", 'cat "$TMPDIR/t"', "git init -q repo && cd repo && echo a > f && git add f"]) {
+      expect({ command, confined: (await check(command, true)).allowed, rulesOnly: (await check(command, false)).allowed }).toEqual({ command, confined: true, rulesOnly: false });
+    }
+  });
+
+  test("what must match is still refused by the rules, confined or not", async () => {
+    // (A path through a variable or glob is unknown as a whole, `$HOME/.env` too: the kernel's, and
+    // outside the roots only a rule that names it (`Read(~/.env)`) hides it — as for any program.)
+    for (const command of ["cat .env", "cat sub/.env", "grep x ./.env", "cp .env /tmp/x"]) {
+      expect({ command, confined: (await check(command, true)).allowed, rulesOnly: (await check(command, false)).allowed }).toEqual({ command, confined: false, rulesOnly: false });
+    }
+  });
+
+  test("an unreadable command stays refused by Bash(...) deny rules; only path rules leave it to the kernel", async () => {
+    const command = "echo $'\\\\' ; rm x ; #'";
+    const bashDeny = settings("default", [], ["Bash(rm *)"]);
+    expect((await evaluateRules(bashDeny, Bash, { command }, "/w", await confined(command))).allowed).toBe(false);
+  });
+});
