@@ -147,7 +147,7 @@ function roomsImported(sources: Map<string, string>, room: string): string[] {
  * protocol, the seams below, and the few rooms its own jobs need (the config it reloads, the cron
  * firings it delivers, the MCP process registry it reaps with, the session a connection binds).
  */
-const DAEMON_MAY_IMPORT = ["build-info.ts", "config", "core", "cron", "mcp", "protocol", "runtime", "session"];
+const DAEMON_MAY_IMPORT = ["build-info.ts", "config", "core", "cron", "mcp", "protocol", "runtime", "sandbox", "session"];
 
 describe("dependency direction", () => {
   test("no room imports a room above it, and the pure rooms import no I/O", () => {

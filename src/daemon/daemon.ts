@@ -32,7 +32,6 @@ import { checkSocketPathFree, prepareSocketDirectory } from "./socket-path.ts";
 import type { SessionBinding, WireFacts } from "./state.ts";
 import { Method } from "../protocol/method-names.ts";
 import { META_SUBSCRIPTION_ID } from "../protocol/mcp-revisions.ts";
-import type { RuntimeFlags } from "../flags/runtime-flags.ts";
 import type { CronService } from "../cron/cron-service.ts";
 import type { CronLink } from "./cron-link.ts";
 import { ToolPoolCore, type CoreOptions } from "../core/tool-pool-core.ts";

@@ -19,10 +19,10 @@ function workspace(): string {
   return root;
 }
 
-async function daemonWith(permissions: Record<string, unknown>, root: string) {
+async function daemonWith(permissions: Record<string, unknown>, root: string, sandbox?: { mode: "off" | "auto" }) {
   const dir = tempSocketDir();
   const configPath = join(dir, "config.json");
-  writeFileSync(configPath, JSON.stringify({ workspaceRoots: [root], permissions }));
+  writeFileSync(configPath, JSON.stringify({ workspaceRoots: [root], permissions, ...(sandbox && { sandbox }) }));
   const socketPath = join(dir, "b.sock");
   return { socketPath, daemon: await startBinaryDaemon(socketPath, ["--config", configPath]) };
 }
@@ -104,10 +104,11 @@ describe("issue 23: spellings bash reads differently from the reader (compiled b
     expect(await bash(client, sessionId, "echo fine")).toEqual({ text: "fine\nExit code: 0", isError: false });
   });
 
-  test("with Bash(rm:*) and Read(ROOT/.env) denied, no spelling removes x or shows .env", async () => {
+  test("with Bash(rm:*) and Read(ROOT/.env) denied and no sandbox, the reader alone refuses every spelling: none removes x or shows .env", async () => {
     const root = workspace();
     writeFileSync(join(root, ".env"), "SECRET-23\n");
-    const { socketPath, daemon } = await daemonWith({ deny: ["Bash(rm:*)", `Read(${root}/.env)`] }, root);
+    // The sandbox off: the rule reader is the only line here, so it must fail closed on its own.
+    const { socketPath, daemon } = await daemonWith({ deny: ["Bash(rm:*)", `Read(${root}/.env)`] }, root, { mode: "off" });
     await using _daemon = daemon;
     using client = await RawClient.open(socketPath);
     const sessionId = await openSession(client);
@@ -125,6 +126,25 @@ describe("issue 23: spellings bash reads differently from the reader (compiled b
     expect(outcomes).toEqual(attacks.map((command) => ({ command, denied: true, shown: false })));
     expect(readdirSync(root).sort()).toEqual([".env", "f", "victim", "x"]);
     expect(await bash(client, sessionId, "cat f && date -d @0 -u +%Y")).toEqual({ text: "keep\n1970\nExit code: 0", isError: false });
+  });
+
+  test("in the kernel sandbox, the spellings the reader can only suspect run, and the kernel keeps .env from them", async () => {
+    const root = workspace();
+    writeFileSync(join(root, ".env"), "SECRET-23\n");
+    const { socketPath, daemon } = await daemonWith({ deny: [`Read(${root}/.env)`] }, root, { mode: "auto" });
+    await using _daemon = daemon;
+    using client = await RawClient.open(socketPath);
+    const sessionId = await openSession(client);
+    const status = (await client.request("toolpool/status", {})).result as { sandbox?: { confined: boolean } };
+    expect(status.sandbox?.confined).toBe(true);
+    const outcomes: { command: string; ran: boolean; shown: boolean }[] = [];
+    for (const command of [`cat /pro?/self/root${root}/.env`, "ln -s . l; cat l/.env", "cat *env* .e?v", 'f=.env; cat "$f"']) {
+      const result = await bash(client, sessionId, command);
+      outcomes.push({ command, ran: !result.text.startsWith("Permission denied"), shown: result.text.includes("SECRET-23") });
+    }
+    expect(outcomes.every((outcome) => outcome.ran && !outcome.shown)).toBe(true);
+    // What must match is still the reader's to refuse.
+    expect((await bash(client, sessionId, "cat .env")).text).toStartWith("Permission denied for Bash:");
   });
 });
 
