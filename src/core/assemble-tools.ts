@@ -19,6 +19,8 @@ export interface AssembleDeps {
   logger: Logger;
   /** DISABLE_EXPERIMENTAL_BETAS, read from the daemon's environment. */
   experimentalBetasDisabled: boolean;
+  /** The kill switch now (mid-conversation delivery withdraws what it names with tool_removal). */
+  killSwitch?: (tool: Tool, session: Session) => string | undefined;
   metrics?: Metrics;
   usage?: DaemonUsage<Session>;
 }
@@ -44,6 +46,8 @@ export function assembleForSession(
     ...(session.settings.announcements === "servers" && deps.tools.serverInstructions && { serverInstructions: deps.tools.serverInstructions() }),
     schemaCache: session.serializedTools,
     promoted: own.promoted,
+    fixedTools: session.fixedTools,
+    ...(deps.killSwitch && session.settings.delivery === "mid-conversation" && { withdrawn: killedNow(poolTools, session, deps.killSwitch) }),
   });
   deps.usage?.assembled(session, assembled);
   const saved = deps.metrics?.enabled ? tokensSavedEvent(assembled, deps.pool().tools) : undefined;
@@ -68,6 +72,7 @@ export function assembleSettings(session: Session, disableExperimentalBetas: boo
     provider: settings.provider,
     baseUrl: settings.baseUrl,
     delivery: settings.delivery,
+    ...(settings.inlineTools && { inlineTools: true }),
     format: settings.format,
     toolSearch: settings.toolSearch,
     disableExperimentalBetas,
@@ -76,6 +81,10 @@ export function assembleSettings(session: Session, disableExperimentalBetas: boo
     unsupportedModels: settings.runtime.unsupportedModels,
     autoPercent: settings.runtime.autoPercent,
   };
+}
+
+function killedNow(tools: readonly Tool[], session: Session, killSwitch: NonNullable<AssembleDeps["killSwitch"]>): ReadonlySet<string> {
+  return new Set(tools.filter((tool) => killSwitch(tool, session) !== undefined).map((tool) => tool.name));
 }
 
 /** Tools the kill switch had removed when the session opened stay out of its arrays. */

@@ -415,7 +415,7 @@ export class ToolPoolCore {
   }
 
   #assembleDeps(): AssembleDeps {
-    return { tools: this.#toolDeps, pool: () => this.#pool, logger: this.logger, experimentalBetasDisabled: experimentalBetasDisabled(this.#env), metrics: this.metrics, usage: this.usage };
+    return { tools: this.#toolDeps, pool: () => this.#pool, logger: this.logger, experimentalBetasDisabled: experimentalBetasDisabled(this.#env), metrics: this.metrics, usage: this.usage, killSwitch: (tool, session) => this.#flags.killSwitch(tool, session) };
   }
 
   /** The assemble facts without an assemble (explain looks, pins nothing). */
