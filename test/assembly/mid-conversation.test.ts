@@ -171,3 +171,34 @@ describe("the transcript scan reads tool changes", () => {
     expect(scan.toolChanges.size).toBe(0);
   });
 });
+
+describe("prefix stability over a scripted session", () => {
+  test("every request starts with the previous request's tools and messages, byte for byte, through discoveries and a server leaving", () => {
+    const full = samplePool();
+    const state = session();
+    const messages: unknown[] = [{ role: "user", content: "start" }];
+    const script: Record<number, string> = { 2: "mcp__github__create_issue", 5: "mcp__slack__post_message", 9: "WebFetch" };
+    let previous: { tools: string; messages: string[] } | undefined;
+    let changes = 0;
+    for (let turn = 0; turn < 16; turn++) {
+      const pool = turn >= 12 ? without(full, "slack") : full;
+      const result = assemble(pool, state, messages);
+      if (result.toolChanges) {
+        expect(result.toolChanges.index).toBe(messages.length);
+        messages.splice(result.toolChanges.index, 0, result.toolChanges.message);
+        changes++;
+      }
+      const request = { tools: JSON.stringify(result.tools), messages: messages.map((message) => JSON.stringify(message)) };
+      if (previous) {
+        expect(request.tools).toBe(previous.tools);
+        expect(request.messages.slice(0, previous.messages.length)).toEqual(previous.messages);
+      }
+      previous = request;
+      const found = script[turn];
+      messages.push(...(found ? search(found) : [{ role: "assistant", content: `answer ${turn}` }, { role: "user", content: `turn ${turn + 1}` }]));
+    }
+    // Three additions, then one removal (slack's core tool and its discovered one, in one message).
+    expect(changes).toBe(4);
+    expect(scanTranscript(messages).toolChanges).toEqual(new Map([["mcp__github__create_issue", true], ["mcp__slack__post_message", false], ["WebFetch", true], ["mcp__slack__list_channels", false]]));
+  });
+});
