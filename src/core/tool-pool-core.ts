@@ -228,7 +228,9 @@ export class ToolPoolCore {
   mcpTools(session: Session): McpToolView[] {
     const lookup = this.lookup(session);
     const assembled = this.assemble(session, [], undefined, false);
-    const names = assembled.tools.map((wire) => ("function" in wire ? wire.function.name : wire.name));
+    // mid-conversation's fixed array holds every deferred tool (defer_loading): list only the found ones.
+    const listed = assembled.tools.filter((wire) => !("defer_loading" in wire) || session.hasDiscovered(wire.name));
+    const names = listed.map((wire) => ("function" in wire ? wire.function.name : wire.name));
     return names.flatMap((name) => {
       const tool = lookup(name);
       return tool ? [mcpToolView(tool)] : [];

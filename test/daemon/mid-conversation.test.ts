@@ -49,10 +49,14 @@ describe("mid-conversation delivery over the socket", () => {
       expect((first.tools as { name: string; defer_loading?: true }[]).find((tool) => tool.name === "mcp__fx__echo")?.defer_loading).toBe(true);
       expect(first).toMatchObject({ delivery: { delivery: "mid-conversation", reason: "requested" }, toolChanges: null, betas: ["advanced-tool-use-2025-11-20", "mid-conversation-tool-changes-2026-07-01"] });
 
+      // The MCP face lists what the model may call now: not the fixed array's deferred entries.
+      const listNames = async () => ((await result(client, "tools/list", {})).tools as { name: string }[]).map((tool) => tool.name);
+      expect(await listNames()).toEqual(["Echo", "ToolSearch"]);
       const search = await result(client, "toolpool/call", { sessionId, name: "ToolSearch", input: { query: "select:mcp__fx__echo" }, toolUseId: "t1" });
       expect(JSON.stringify(search.content)).not.toContain("tool_reference");
       messages.push({ role: "assistant", content: [{ type: "tool_use", id: "t1", name: "ToolSearch", input: { query: "select:mcp__fx__echo" } }] }, { role: "user", content: [search.toolResult] });
       const second = await result(client, "toolpool/assemble", { sessionId, messages });
+      expect(await listNames()).toEqual(["Echo", "ToolSearch", "mcp__fx__echo"]);
       expect(JSON.stringify(second.tools)).toBe(JSON.stringify(first.tools));
       expect(second.toolChanges).toEqual({ index: 3, message: { role: "system", content: [{ type: "tool_addition", tool: ref("mcp__fx__echo") }] }, added: ["mcp__fx__echo"], removed: [] });
       messages.push((second.toolChanges as { message: unknown }).message);
