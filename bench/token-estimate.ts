@@ -40,7 +40,7 @@ const mcpTools = rows
   });
 const pool = assemblePool({ builtins: builtinTools(), mcpTools });
 const engine: ToolSearchEngine = { query: () => ({ kind: "keyword", matches: [] }) };
-const metaTools = (delivery: "native" | "proxy") => ({
+const metaTools = (delivery: "native" | "proxy" | "mid-conversation") => ({
   toolSearch: createToolSearchTool({ engine, lookup: pool.get, delivery }),
   executeExtraTool: createExecuteExtraTool({ lookup: pool.get }),
 });

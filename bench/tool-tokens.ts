@@ -61,7 +61,7 @@ const builtins = builtinTools();
 const pool = assemblePool({ builtins, mcpTools });
 // The array's bytes do not depend on the engine; ToolSearch is never called here.
 const engine: ToolSearchEngine = { query: () => ({ kind: "keyword", matches: [] }) };
-const metaToolsFor = (announcements: AssembleSettings["announcements"]) => (delivery: "native" | "proxy") => ({
+const metaToolsFor = (announcements: AssembleSettings["announcements"]) => (delivery: "native" | "proxy" | "mid-conversation") => ({
   toolSearch: createToolSearchTool({ engine, lookup: pool.get, delivery, announcements }),
   executeExtraTool: createExecuteExtraTool({ lookup: pool.get }),
 });

@@ -1,7 +1,7 @@
 /**
  * The command line both example agents share:
  *
- *   bun examples/anthropic-agent.ts [--socket PATH] [--prompt TEXT]… [--script FILE] [--compact-at CHARS] [--json]
+ *   bun examples/anthropic-agent.ts [--socket PATH] [--prompt TEXT]… [--script FILE] [--compact-at CHARS] [--delivery NAME] [--json]
  *
  * With the provider's API key in the environment the agent talks to the real API; without one it
  * replays the script (examples/scripted/<provider>.json by default). A daemon must be running
@@ -17,7 +17,10 @@ export interface AgentCliOptions {
   compactAtChars: number | undefined;
   json: boolean;
   model: string | undefined;
+  delivery: "auto" | "native" | "proxy" | "mid-conversation" | "standard" | undefined;
 }
+
+const DELIVERIES = ["auto", "native", "proxy", "mid-conversation", "standard"] as const;
 
 export function parseAgentArgs(argv: readonly string[]): AgentCliOptions {
   const { values } = parseArgs({
@@ -29,11 +32,14 @@ export function parseAgentArgs(argv: readonly string[]): AgentCliOptions {
       script: { type: "string" },
       "compact-at": { type: "string" },
       model: { type: "string" },
+      delivery: { type: "string" },
       json: { type: "boolean", default: false },
     },
   });
   const compactAt = values["compact-at"] === undefined ? undefined : Number(values["compact-at"]);
   if (compactAt !== undefined && (!Number.isInteger(compactAt) || compactAt < 1)) throw new Error("--compact-at takes a positive number of characters");
+  const delivery = values.delivery as AgentCliOptions["delivery"];
+  if (delivery !== undefined && !DELIVERIES.includes(delivery)) throw new Error(`--delivery takes one of ${DELIVERIES.join(", ")}`);
   return {
     socketPath: values.socket ?? defaultSocketPath(),
     prompts: values.prompt ?? [],
@@ -41,6 +47,7 @@ export function parseAgentArgs(argv: readonly string[]): AgentCliOptions {
     compactAtChars: compactAt,
     json: values.json,
     model: values.model,
+    delivery,
   };
 }
 

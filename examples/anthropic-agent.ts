@@ -8,6 +8,9 @@
  *   between turns: toolpool/turnStarted when the model starts, toolpool/prefetch after the tools ran
  *                  → the `<tool-discovery>` attachment goes into the next user message
  *   compaction: past `compactAtChars`, toolpool/compact → the block goes into the summary message
+ *   mid-conversation delivery (`delivery: "mid-conversation"`, `--delivery mid-conversation`): the
+ *                  tools array never changes; assemble's `toolChanges.message` (a `role: "system"`
+ *                  message of tool_addition / tool_removal blocks) is inserted at its `index` and kept
  *
  * Real API with ANTHROPIC_API_KEY set; otherwise the scripted model (examples/scripted/anthropic.json).
  */
@@ -18,7 +21,8 @@ import { loadScript, ScriptedModel } from "./scripted-model.ts";
 
 export type Block = { type: string; [key: string]: unknown };
 export interface Message {
-  role: "user" | "assistant";
+  /** `system`: a mid-conversation tool change the daemon gave us to insert. */
+  role: "user" | "assistant" | "system";
   content: Block[];
 }
 export interface ModelRequest {
@@ -43,6 +47,8 @@ export interface AgentOptions {
   /** Past this many characters of transcript, older messages are compacted (≈ 4 characters a token). */
   compactAtChars?: number;
   maxStepsPerTurn?: number;
+  /** Unset: what the daemon's config says (else auto). */
+  delivery?: "auto" | "native" | "proxy" | "mid-conversation" | "standard";
   log?: (line: string) => void;
 }
 
@@ -58,7 +64,7 @@ const SYSTEM = "You are a helpful agent. Use the tools you are given; search for
 
 export async function runAnthropicAgent(options: AgentOptions): Promise<AgentRun> {
   const { client, log = () => {} } = options;
-  const { sessionId } = await client.session({ model: options.model, provider: "anthropic", clientName: "example-anthropic-agent" });
+  const { sessionId } = await client.session({ model: options.model, provider: "anthropic", clientName: "example-anthropic-agent", ...(options.delivery && { delivery: options.delivery }) });
   const run: AgentRun = { sessionId, messages: [], answers: [], requests: 0, compactions: 0 };
   let prefetchAvailable = true;
 
@@ -73,6 +79,11 @@ export async function runAnthropicAgent(options: AgentOptions): Promise<AgentRun
       // The model is about to work: the daemon searches for likely tools meanwhile.
       client.turnStarted({ sessionId, messages: run.messages });
       const assembled = await client.assemble({ sessionId, messages: run.messages });
+      // mid-conversation: the tool change joins the transcript for good, where the daemon says.
+      if (assembled.toolChanges) {
+        run.messages.splice(assembled.toolChanges.index, 0, assembled.toolChanges.message as Message);
+        log(`tool change: +${assembled.toolChanges.added.join(",") || "-"} -${assembled.toolChanges.removed.join(",") || "-"}`);
+      }
       const response = await options.createMessage({
         model: options.model,
         max_tokens: 4096,
@@ -123,18 +134,20 @@ interface Announcement {
 }
 
 /**
- * The announcement goes at the end of the last user message. A persistent one (a delta) joins the
- * transcript for good; a list is sent with this request only, so the transcript stays as it was.
+ * The announcement goes at the end of the last user message (a mid-conversation tool change may
+ * follow it). A persistent one (a delta) joins the transcript for good; a list is sent with this
+ * request only, so the transcript stays as it was.
  */
 function withAnnouncement(messages: Message[], announcement: Announcement | null): Message[] {
-  const last = messages.at(-1);
+  const at = messages.findLastIndex((message) => message.role !== "system");
+  const last = messages[at];
   if (!announcement || last?.role !== "user") return messages;
   const block = { type: "text", text: announcement.text };
   if (announcement.persist) {
     last.content.push(block);
     return messages;
   }
-  return [...messages.slice(0, -1), { role: "user", content: [...last.content, block] }];
+  return messages.map((message, index) => (index === at ? { role: "user", content: [...last.content, block] } : message));
 }
 
 /**
@@ -178,7 +191,8 @@ if (import.meta.main) {
   runMain(async () => {
     const args = parseAgentArgs(process.argv.slice(2));
     const live = Boolean(process.env.ANTHROPIC_API_KEY) && args.scriptPath === undefined;
-    const scriptPath = args.scriptPath ?? `${import.meta.dir}/scripted/anthropic.json`;
+    const recording = args.delivery === "mid-conversation" ? "anthropic-mid-conversation.json" : "anthropic.json";
+    const scriptPath = args.scriptPath ?? `${import.meta.dir}/scripted/${recording}`;
     announceMode({ provider: "Anthropic", keyVariable: "ANTHROPIC_API_KEY", live, scriptPath, prompts: args.prompts });
     const script = live ? undefined : await loadScript<ModelResponse>(scriptPath);
     const scripted = script && new ScriptedModel<ModelRequest, ModelResponse>(script);
@@ -190,6 +204,7 @@ if (import.meta.main) {
         model: args.model ?? process.env.ANTHROPIC_MODEL ?? "claude-sonnet-4-5",
         prompts: args.prompts.length > 0 ? args.prompts : (script?.prompts ?? ["List the files in the current directory."]),
         ...(args.compactAtChars !== undefined && { compactAtChars: args.compactAtChars }),
+        ...(args.delivery !== undefined && { delivery: args.delivery }),
         log: (line) => process.stderr.write(`${line}\n`),
       });
       const report = { mode: live ? "live" : "scripted", sessionId: run.sessionId, requests: run.requests, compactions: run.compactions, answers: run.answers };

@@ -157,6 +157,8 @@ if (import.meta.main) {
     const args = parseAgentArgs(process.argv.slice(2));
     const live = Boolean(process.env.OPENAI_API_KEY) && args.scriptPath === undefined;
     const scriptPath = args.scriptPath ?? `${import.meta.dir}/scripted/openai.json`;
+    // The OpenAI format always gets proxy delivery; a --delivery here would be a setting silently lost.
+    if (args.delivery !== undefined) throw new Error("--delivery is for anthropic-agent.ts: the OpenAI format always uses proxy delivery");
     announceMode({ provider: "OpenAI", keyVariable: "OPENAI_API_KEY", live, scriptPath, prompts: args.prompts });
     const script = live ? undefined : await loadScript<ChatResponse>(scriptPath);
     const scripted = script && new ScriptedModel<ChatRequest, ChatResponse>(script);

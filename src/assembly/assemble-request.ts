@@ -11,6 +11,8 @@
  *   standard: every enabled tool, in full.
  *   native:   core tools + ToolSearch + discovered deferred tools (pool order, `defer_loading`).
  *   proxy:    core tools + ToolSearch + ExecuteExtraTool — the same bytes on every request.
+ *   mid-conversation: fixed when the session first assembles (mid-conversation.ts); changes travel
+ *             as system messages of tool_addition / tool_removal blocks (`toolChanges`).
  */
 import { charsPerTokenCounter, countDefinitionTokens, type ToolTokenCounter } from "../deferral/auto-threshold.ts";
 import { contextWindowFor } from "../deferral/context-windows.ts";
@@ -24,6 +26,7 @@ import { computeDelta, renderList, renderServers, type Announcement, type Announ
 import { summarizeServers } from "./server-summaries.ts";
 import { scanTranscript } from "./scan-transcript.ts";
 import { pinDefinition, type SerializedToolCache } from "./schema-cache.ts";
+import { assembleMidConversation, type FixedToolHolder, type ToolChanges } from "./mid-conversation.ts";
 import { baseWireTool, emitWireTool, type AnthropicWireTool, type OpenAIWireTool, type WireFacts, type WireTool } from "./wire-format.ts";
 
 export interface AssembleSettings {
@@ -46,6 +49,8 @@ export interface AssembleSettings {
   autoPercent?: number;
   /** Counts deferred-tool tokens for tst-auto and the array's tokens; default 2.5 chars a token. */
   tokenCounter?: ToolTokenCounter;
+  /** mid-conversation delivery: add deferred tools by value (the inline-tools beta). */
+  inlineTools?: boolean;
 }
 
 /** The session's meta-tools for a delivery (built by the ToolSearch / ExecuteExtraTool factories). */
@@ -68,6 +73,10 @@ export interface AssembleInput {
   serverInstructions?: ReadonlyMap<string, string>;
   /** Deferred tools this session sends as core tools (its workspace's most used; fixed per session). */
   promoted?: ReadonlySet<string>;
+  /** mid-conversation delivery: the session's fixed tools array, pinned on first use. */
+  fixedTools?: FixedToolHolder;
+  /** Tools the kill switch refuses now (mid-conversation delivery removes them with tool_removal). */
+  withdrawn?: ReadonlySet<string>;
 }
 
 interface AssembledCommon {
@@ -93,6 +102,8 @@ interface AssembledCommon {
   };
   /** Problems with the settings that fell back to defaults, for the daemon to log. */
   warnings: string[];
+  /** mid-conversation delivery only: the system message to insert (null when nothing changed). */
+  toolChanges?: ToolChanges | null;
 }
 
 export type AssembledRequest =
@@ -107,7 +118,7 @@ export function assembleRequest(input: AssembleInput): AssembledRequest {
   const pending = input.pendingServers ?? [];
   const setting = parseModeSetting(settings.toolSearch, settings.autoPercent);
 
-  const poolTools = input.tools.filter((tool) => tool.isEnabled() && !isMetaToolName(tool.name));
+  const poolTools = input.tools.filter((tool) => tool.isEnabled() && !isMetaToolName(tool.name) && !(input.withdrawn?.has(tool.name) ?? false));
   const promoted = input.promoted;
   const deferred = (tool: Tool) => isDeferredTool(tool) && !(promoted?.has(tool.name) ?? false);
   const deferredTools = poolTools.filter(deferred);
@@ -123,7 +134,10 @@ export function assembleRequest(input: AssembleInput): AssembledRequest {
     pendingServers: pending.length,
   });
   const transport = sessionDelivery(settings);
-  const deferring = mode.deferring && transport.delivery !== "standard";
+  // A pinned mid-conversation array outlives the mode: the last deferred server leaving must not
+  // turn the request into standard delivery and change tools[] (only the kill switch does).
+  const pinnedMid = transport.delivery === "mid-conversation" && input.fixedTools?.pinned !== undefined && !betasDisabled;
+  const deferring = (mode.deferring || pinnedMid) && transport.delivery !== "standard";
   const delivery: DeliveryDecision = deferring
     ? transport
     : { delivery: "standard", reason: transport.delivery === "standard" ? transport.reason : "not_deferring" };
@@ -138,7 +152,33 @@ export function assembleRequest(input: AssembleInput): AssembledRequest {
 
   const discoveredDeferred = deferredTools.filter((tool) => scan.discovered.has(tool.name));
   const tools: WireTool[] = [];
-  if (delivery.delivery === "standard") {
+  let toolChanges: ToolChanges | null | undefined;
+  const midBetas: string[] = [];
+  const midWarnings: string[] = [];
+  if (delivery.delivery === "mid-conversation") {
+    const mid = assembleMidConversation({
+      core: coreTools,
+      deferred: deferredTools,
+      toolSearch: input.metaTools("mid-conversation").toolSearch,
+      discovered: scan.discovered,
+      toolChanges: scan.toolChanges,
+      messageCount: input.messages.length,
+      inline: settings.inlineTools === true,
+      ...(input.fixedTools && { holder: input.fixedTools }),
+      emit: (name, current, deferLoading) => {
+        if (current !== undefined) return emit(current, deferLoading) as AnthropicWireTool;
+        const bytes = input.schemaCache?.get(name);
+        return bytes === undefined ? undefined : (emitWireTool(JSON.parse(bytes) as WireTool, { deferLoading, betasDisabled }) as AnthropicWireTool);
+      },
+    });
+    tools.push(...mid.tools);
+    toolChanges = mid.toolChanges;
+    if (!betasDisabled) {
+      if (mid.tools.some((tool) => tool.defer_loading === true)) midBetas.push(ADVANCED_TOOL_USE_BETA);
+      midBetas.push(...mid.betas);
+    }
+    midWarnings.push(...mid.warnings);
+  } else if (delivery.delivery === "standard") {
     for (const tool of poolTools) tools.push(emit(tool));
   } else {
     const meta = input.metaTools(delivery.delivery);
@@ -158,7 +198,7 @@ export function assembleRequest(input: AssembleInput): AssembledRequest {
 
   const common: AssembledCommon = {
     announcement,
-    betas: deferring && delivery.delivery === "native" && !betasDisabled ? [ADVANCED_TOOL_USE_BETA] : [],
+    betas: deferring && delivery.delivery === "native" && !betasDisabled ? [ADVANCED_TOOL_USE_BETA] : midBetas,
     deferring,
     mode,
     delivery,
@@ -170,7 +210,8 @@ export function assembleRequest(input: AssembleInput): AssembledRequest {
       toolTokens: countDefinitionTokens(JSON.stringify(tools), counter),
       toolTokenCounter: counter.label,
     },
-    warnings: settingWarnings(setting),
+    warnings: [...settingWarnings(setting), ...midWarnings],
+    ...(toolChanges !== undefined && { toolChanges }),
   };
   return format === "openai"
     ? { ...common, format, tools: tools as OpenAIWireTool[] }

@@ -9,6 +9,9 @@
  *    results count, so a web page or file that happens to contain the line discovers nothing;
  *  - `<tool-discovery>` attachments (prefetch) and `<discovered-deferred-tools>` blocks (compaction)
  *    in message text of any role.
+ *  - `tool_addition` blocks of system messages (mid-conversation delivery).
+ * Loaded (mid-conversation), from `tool_addition` / `tool_removal` blocks replayed in order: the
+ * last change for each name wins.
  * Announced, from `<deferred-tools-delta>` blocks in non-assistant message text, replayed in order
  * (text the model wrote itself is not something it was told).
  */
@@ -28,11 +31,14 @@ export interface ScanOptions {
 export interface TranscriptScan extends AnnouncedState {
   /** Every tool name the transcript made available, in the order first seen. */
   discovered: Set<string>;
+  /** name → whether the transcript's last tool change for it added (true) or removed (false) it. */
+  toolChanges: Map<string, boolean>;
 }
 
 export function scanTranscript(messages: readonly unknown[], options: ScanOptions = {}): TranscriptScan {
   const discovered = new Set<string>();
   const state = emptyAnnouncedState();
+  const toolChanges = new Map<string, boolean>();
   const discover = (names: readonly string[]) => {
     for (const name of names) if (isValidToolName(name)) discovered.add(name);
   };
@@ -42,11 +48,17 @@ export function scanTranscript(messages: readonly unknown[], options: ScanOption
       if (event.toolName === TOOL_SEARCH_TOOL_NAME) for (const text of event.texts) discover(parseDiscoveredLines(text));
       continue;
     }
+    if (event.kind === "tool_change") {
+      if (!isValidToolName(event.name)) continue;
+      if (event.action === "addition") discovered.add(event.name);
+      toolChanges.set(event.name, event.action === "addition");
+      continue;
+    }
     discover(parseToolDiscovery(event.text));
     discover(parseCompactionBlocks(event.text));
     if (event.role !== "assistant") replayDeltas(event.text, state);
   }
-  return { discovered, ...state };
+  return { discovered, toolChanges, ...state };
 }
 
 /**

@@ -8,14 +8,19 @@
  * `tool_result` blocks (user) carry the result as a string or `text` / `tool_reference` blocks.
  * OpenAI chat: assistant `tool_calls: [{id, function: {name}}]`, results as `role: "tool"` messages
  * with `tool_call_id` and string (or text-part) content.
+ * Mid-conversation tool changes: `tool_addition` / `tool_removal` blocks, read only from
+ * `role: "system"` messages (a user or assistant message cannot change the model's tools).
  */
+import { readToolChange } from "./tool-change-blocks.ts";
 
 export type TranscriptEvent =
   /** Text the message itself carries (not text inside a tool result). */
   | { kind: "text"; role: string; text: string }
   /** One tool result: the tool that was called (when the call is in the transcript), its texts and
    * the `tool_reference` names it carries. */
-  | { kind: "tool_result"; toolName: string | undefined; texts: string[]; references: string[] };
+  | { kind: "tool_result"; toolName: string | undefined; texts: string[]; references: string[] }
+  /** One `tool_addition` or `tool_removal` block of a system message. */
+  | { kind: "tool_change"; action: "addition" | "removal"; name: string };
 
 /**
  * The events of a transcript, in order. `system` is the Anthropic `system` parameter (a string or
@@ -41,6 +46,10 @@ export function* transcriptEvents(messages: readonly unknown[], system?: unknown
     for (const block of message.content) {
       if (!isRecord(block)) continue;
       if (block.type === "text" && typeof block.text === "string") yield { kind: "text", role, text: block.text };
+      else if (role === "system" && (block.type === "tool_addition" || block.type === "tool_removal")) {
+        const change = readToolChange(block);
+        if (change) yield { kind: "tool_change", ...change };
+      }
       else if (block.type === "tool_use" && typeof block.id === "string" && typeof block.name === "string") {
         callNames.set(block.id, block.name);
       } else if (block.type === "tool_result") {

@@ -29,6 +29,9 @@ export const MAX_TOOL_SEARCH_RESULTS = 100;
 /** Tools per page of a server listing (`mcp__server`, `mcp__server page:2`). */
 export const LISTING_PAGE_SIZE = 100;
 
+/** mid-conversation answers like native in words, but loads through the daemon's tool_addition messages. */
+export type ToolSearchDelivery = "native" | "proxy" | "mid-conversation";
+
 /** What ToolSearch needs of a search engine; `ToolSearchIndex` (src/search) satisfies it. */
 export interface ToolSearchEngine {
   query(text: string, options?: QueryOptions): QueryResult;
@@ -38,7 +41,7 @@ export interface ToolSearchDeps {
   engine: ToolSearchEngine;
   /** The pool's lookup, by name or alias. */
   lookup: (name: string) => Tool | undefined;
-  delivery: "native" | "proxy";
+  delivery: ToolSearchDelivery;
   /** Default `isDeferredTool`. */
   isDeferred?: (tool: Tool) => boolean;
   /** MCP servers still connecting, read at call time. */
@@ -84,15 +87,16 @@ export function createToolSearchTool(deps: ToolSearchDeps): Tool {
  * The description for a delivery and announcement style: shared lines, plus the lines marked
  * `native|` or `proxy|`, and `names|` (list, delta) or `servers|`.
  */
-export function descriptionFor(delivery: "native" | "proxy", text: string = descriptionText, announcements: AnnouncementStyle = "list"): string {
+export function descriptionFor(delivery: ToolSearchDelivery, text: string = descriptionText, announcements: AnnouncementStyle = "list"): string {
   const style = announcements === "servers" ? "servers" : "names";
   return text
     .trim()
     .split("\n")
     .flatMap((line) => {
-      const marked = /^(native|proxy|names|servers)\| (.*)$/.exec(line);
+      const marked = /^(native|proxy|midconv|names|servers)\| (.*)$/.exec(line);
       if (!marked) return [line];
-      return marked[1] === delivery || marked[1] === style ? [marked[2]!] : [];
+      const mark = delivery === "mid-conversation" ? "midconv" : delivery;
+      return marked[1] === mark || marked[1] === style ? [marked[2]!] : [];
     })
     .join("\n");
 }
@@ -159,6 +163,7 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
   if (loginFound.length > 0) notes.push(loginNote(loginFound));
   if (result.kind === "discover") return render(outcome.loaded, notes, structured, { schema: true, discovered: false });
   if (deps.delivery === "native") return nativeResult(outcome.loaded, notes, structured);
+  if (deps.delivery === "mid-conversation") return midConversationResult(outcome.loaded, notes, structured);
   return render(outcome.loaded, notes, structured, { schema: true, discovered: true });
 }
 
@@ -211,6 +216,18 @@ function nativeResult(loaded: readonly Tool[], notes: readonly string[], structu
   const content: ContentBlock[] = [{ type: "text", text: [...lines, ...notes].join("\n") }];
   for (const tool of loaded) content.push({ type: "tool_reference", tool_name: tool.name });
   return { content, isError: false, structuredContent: structured };
+}
+
+/**
+ * mid-conversation: no tool_reference blocks (they would load the tool a second way); the discovered
+ * line is the transcript's evidence, and the next request's tool_addition message loads the tools.
+ */
+function midConversationResult(loaded: readonly Tool[], notes: readonly string[], structured: Record<string, unknown>): ToolResult {
+  const names = loaded.map((tool) => tool.name);
+  const lines = names.length > 0 ? [`Loaded ${names.length} tool(s): ${names.join(", ")}. They are added to your tools before your next turn; call them directly then.`] : [];
+  const parts = [[...lines, ...notes].join("\n")];
+  if (names.length > 0) parts.push(formatDiscoveredLine(names));
+  return { content: [{ type: "text", text: parts.join("\n\n") }], isError: false, structuredContent: structured };
 }
 
 /** Room left for notes and the discovered line when a long result is cut short. */

@@ -75,7 +75,9 @@ export const configSchema = z.strictObject({
   $schema: z.string().optional(),
   workspaceRoots: z.array(z.string().min(1)).optional(),
   toolSearch: z.string().regex(/^(true|false|auto(:\d{1,3})?)$/, "expected true, false, auto or auto:N").optional(),
-  delivery: z.enum(["auto", "native", "proxy", "standard"]).optional(),
+  delivery: z.enum(["auto", "native", "proxy", "mid-conversation", "standard"]).optional(),
+  /** mid-conversation delivery: add tools by value (the inline-tools beta). */
+  inlineTools: z.boolean().optional(),
   announcements: z.enum(["list", "delta", "servers"]).optional(),
   permissions: permissionsSchema
     .extend({

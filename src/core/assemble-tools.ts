@@ -5,6 +5,7 @@
  */
 import { assembleRequest, type AssembledRequest } from "../assembly/assemble-request.ts";
 import type { Session } from "../session/session.ts";
+import type { Tool } from "../tool/tool.ts";
 import type { Logger } from "../runtime/logger.ts";
 import type { SessionToolDeps } from "./session-tools.ts";
 import { sessionView } from "./session-view.ts";
@@ -17,6 +18,8 @@ export interface AssembleDeps {
   logger: Logger;
   /** DISABLE_EXPERIMENTAL_BETAS, read from the daemon's environment. */
   experimentalBetasDisabled: boolean;
+  /** The kill switch now (mid-conversation delivery withdraws what it names with tool_removal). */
+  killSwitch?: (tool: Tool, session: Session) => string | undefined;
   metrics?: Metrics;
   usage?: DaemonUsage<Session>;
 }
@@ -30,7 +33,8 @@ export function assembleForSession(
   remember = true,
 ): AssembledRequest & { sessionId: string } {
   const view = sessionView({ tools: deps.tools, experimentalBetasDisabled: deps.experimentalBetasDisabled }, session);
-  const assembled = assembleRequest(view.request(messages, { ...(system !== undefined && { system }), schemaCache: session.serializedTools }));
+  const withdrawn = deps.killSwitch && session.settings.delivery === "mid-conversation" ? killedNow(view.tools, session, deps.killSwitch) : undefined;
+  const assembled = assembleRequest(view.request(messages, { ...(system !== undefined && { system }), schemaCache: session.serializedTools, fixedTools: session.fixedTools, ...(withdrawn && { withdrawn }) }));
   // The standard request it is measured against is the session's own (its profile), not the whole pool's.
   deps.usage?.assembled(session, assembled, view.tools);
   const saved = deps.metrics?.enabled ? tokensSavedEvent(assembled, view.tools) : undefined;
@@ -46,4 +50,9 @@ export function assembleForSession(
     counts: assembled.counts,
   });
   return { sessionId: session.id, ...assembled };
+}
+
+/** Tools the kill switch names now (mid-conversation withdraws them with tool_removal). */
+function killedNow(tools: readonly Tool[], session: Session, killSwitch: NonNullable<AssembleDeps["killSwitch"]>): ReadonlySet<string> {
+  return new Set(tools.filter((tool) => killSwitch(tool, session) !== undefined).map((tool) => tool.name));
 }

@@ -149,13 +149,16 @@ export class CoreSessions {
 
   assemble(session: Session, messages: readonly unknown[], system: unknown, remember: boolean) {
     const { logger, metrics, env } = this.#deps;
-    return assembleForSession({ tools: this.toolDeps, logger, experimentalBetasDisabled: experimentalBetasDisabled(env), metrics, usage: this.usage }, session, messages, system, remember);
+    const killSwitch = (tool: Tool, session: Session) => this.#deps.flags.killSwitch(tool, session);
+    return assembleForSession({ tools: this.toolDeps, logger, experimentalBetasDisabled: experimentalBetasDisabled(env), killSwitch, metrics, usage: this.usage }, session, messages, system, remember);
   }
 
   mcpTools(session: Session): McpToolView[] {
     const lookup = this.lookup(session);
     const assembled = this.assemble(session, [], undefined, false);
-    const names = assembled.tools.map((wire) => ("function" in wire ? wire.function.name : wire.name));
+    // mid-conversation's fixed array holds every deferred tool (defer_loading): list only the found ones.
+    const listed = assembled.tools.filter((wire) => !("defer_loading" in wire) || session.hasDiscovered(wire.name));
+    const names = listed.map((wire) => ("function" in wire ? wire.function.name : wire.name));
     return names.flatMap((name) => {
       const tool = lookup(name);
       return tool ? [mcpToolView(tool)] : [];

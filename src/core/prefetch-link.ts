@@ -60,7 +60,8 @@ export class PrefetchLink {
     const own = sessionTools(session, this.deps.toolDeps);
     return {
       id: session.id,
-      delivery: delivery === "native" ? "native" : "proxy",
+      // mid-conversation suggests names as native does (no ExecuteExtraTool in its array).
+      delivery: delivery === "native" || delivery === "mid-conversation" ? "native" : "proxy",
       enabled: session.settings.prefetch && delivery !== "standard" && this.deps.enabled(session),
       // Tools promoted to the session's core set are loaded already: nothing to suggest there.
       discovered: own.promoted.size === 0 ? session.discovered : new Set([...session.discovered, ...own.promoted]),

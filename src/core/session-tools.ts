@@ -46,7 +46,7 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionOw
     return own;
   }
   const decided = deliveryOf(session);
-  const delivery = decided === "native" ? "native" : "proxy";
+  const delivery = decided === "standard" ? "proxy" : decided;
   const base = deps.usage ? deps.usage.searchEngine(session, deps.engine) : deps.engine;
   const promoted = decided !== "standard" && deps.usage ? deps.usage.promoted(session) : new Set<string>();
   const stillDeferred = (tool: Tool) => isDeferredTool(tool) && !promoted.has(tool.name);

@@ -28,7 +28,10 @@ export interface SessionView {
   /** Why a tool of the live pool is not this session's (its profile, another project); undefined when it is. */
   outside(tool: Tool): string | undefined;
   /** The input of the pure `assembleRequest` for the session's next request. */
-  request(messages: readonly unknown[], options?: { system?: unknown; schemaCache?: AssembleInput["schemaCache"] }): AssembleInput;
+  request(
+    messages: readonly unknown[],
+    options?: { system?: unknown; schemaCache?: AssembleInput["schemaCache"]; fixedTools?: AssembleInput["fixedTools"]; withdrawn?: AssembleInput["withdrawn"] },
+  ): AssembleInput;
 }
 
 export function sessionView(deps: SessionViewDeps, session: Session): SessionView {
@@ -53,6 +56,9 @@ export function sessionView(deps: SessionViewDeps, session: Session): SessionVie
       ...(session.settings.announcements === "servers" && deps.tools.serverInstructions && { serverInstructions: deps.tools.serverInstructions() }),
       ...(options.schemaCache && { schemaCache: options.schemaCache }),
       promoted: own.promoted,
+      // Only an assemble pins mid-conversation's fixed array: a look (explain) must not.
+      ...(options.fixedTools && { fixedTools: options.fixedTools }),
+      ...(options.withdrawn && { withdrawn: options.withdrawn }),
     }),
   };
 }
@@ -74,6 +80,7 @@ export function assembleSettings(session: Session, disableExperimentalBetas: boo
     provider: settings.provider,
     baseUrl: settings.baseUrl,
     delivery: settings.delivery,
+    ...(settings.inlineTools && { inlineTools: true }),
     format: settings.format,
     toolSearch: settings.toolSearch,
     disableExperimentalBetas,

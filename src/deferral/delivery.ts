@@ -7,6 +7,11 @@
  *   not on the negative list.
  * - `proxy`: works anywhere — a fixed array with ToolSearch (answers with schemas as text) and
  *   ExecuteExtraTool (runs what was found).
+ * - `mid-conversation`: Anthropic's mid-conversation tool changes — `tools[]` is fixed when the
+ *   session opens and never changes; discoveries arrive as `role: "system"` messages with
+ *   `tool_addition` blocks, tools that leave as `tool_removal` blocks (assembly/mid-conversation.ts).
+ *   Chosen only when asked for (session option or config): `auto` never picks it. Like native it
+ *   needs the Anthropic format and a model with tool references.
  * - `standard`: every tool in full.
  *
  * `auto` picks native when all of native's conditions hold, else proxy. An explicit `native` is
@@ -15,8 +20,11 @@
  */
 import { supportsToolReference } from "./model-gate.ts";
 
-export type RequestedDelivery = "auto" | "native" | "proxy" | "standard";
-export type Delivery = "native" | "proxy" | "standard";
+export type RequestedDelivery = "auto" | "native" | "proxy" | "mid-conversation" | "standard";
+export type Delivery = "native" | "proxy" | "mid-conversation" | "standard";
+
+/** Every delivery a session or the config may ask for (the protocol's and the config's enum). */
+export const REQUESTED_DELIVERIES = ["auto", "native", "proxy", "mid-conversation", "standard"] as const;
 export type WireFormat = "anthropic" | "openai";
 
 export type DeliveryReason =
@@ -61,7 +69,7 @@ export function decideDelivery(input: DeliveryInput): DeliveryDecision {
   if (requested === "standard" || requested === "proxy") return { delivery: requested, reason: "requested" };
   if (input.format === "openai") return { delivery: "proxy", reason: "openai_format" };
   if (!supportsToolReference(input.model, input.unsupportedModels)) return { delivery: "proxy", reason: "model_unsupported" };
-  if (requested === "native") return { delivery: "native", reason: "requested" };
+  if (requested === "native" || requested === "mid-conversation") return { delivery: requested, reason: "requested" };
   if (input.provider !== "anthropic") return { delivery: "proxy", reason: "non_anthropic_provider" };
   if (!isFirstPartyAnthropicUrl(input.baseUrl)) return { delivery: "proxy", reason: "third_party_base_url" };
   return { delivery: "native", reason: "first_party_anthropic" };

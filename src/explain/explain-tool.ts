@@ -136,6 +136,7 @@ export function explainTool(input: ExplainInput): Explanation {
   }
   decisions.push({ step: "discovered", verdict: "pass", reason: DISCOVERY_WORDING[found.via](found), via: found.via, ...(found.query !== undefined && { query: found.query }) });
   if (session.delivery === "native") return done(true, callable, `${tool.name} is in the array as a discovered deferred tool (defer_loading)`, { tool: tool.name });
+  if (session.delivery === "mid-conversation") return done(true, callable, `${tool.name} is discovered: a tool_addition system message loads it (mid-conversation delivery; the array itself never changes)`, { tool: tool.name });
   return done(false, callable, `${tool.name} is discovered: the model runs it through ${EXECUTE_EXTRA_TOOL_NAME} (proxy delivery never adds it to the array)`, { tool: tool.name });
 }
 

@@ -45,7 +45,9 @@ export const sessionParams = z.lazy(() =>
     model: z.string().max(200).optional(),
     provider: z.enum(["anthropic", "openai", "other"]).optional(),
     baseUrl: z.string().max(2000).optional(),
-    delivery: z.enum(["auto", "native", "proxy", "standard"]).optional(),
+    delivery: z.enum(["auto", "native", "proxy", "mid-conversation", "standard"]).optional(),
+    /** mid-conversation delivery: add tools by value (the inline-tools beta); echoed only when true. */
+    inlineTools: z.boolean().optional(),
     format: z.enum(["anthropic", "openai"]).optional(),
     toolSearch: z.string().regex(/^(true|false|auto(:\d{1,3})?)$/, "expected true, false, auto or auto:N").optional(),
     contextWindow: z.number().int().positive().optional(),
@@ -186,6 +188,7 @@ export interface SessionResult {
     provider: string;
     baseUrl: string | null;
     delivery: string;
+    inlineTools?: boolean;
     format: string;
     toolSearch: string;
     contextWindow: number | null;
@@ -228,6 +231,8 @@ export interface AssembleResult {
   discovered: string[];
   counts: { core: number; deferred: number; discovered: number; toolTokens: number; toolTokenCounter: string };
   warnings: string[];
+  /** mid-conversation delivery only: the system message to insert at `index` and keep (null: none). */
+  toolChanges?: { index: number; message: { role: "system"; content: unknown[] }; added: string[]; removed: string[] } | null;
 }
 
 export interface CompactResult {

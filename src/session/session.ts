@@ -12,7 +12,7 @@ import type { ResolvedProfile } from "../pool/profile.ts";
 import { CallScheduler } from "./call-scheduler.ts";
 import { systemClock, type Clock } from "../runtime/clock.ts";
 
-export type Delivery = "auto" | "native" | "proxy" | "standard";
+export type Delivery = "auto" | "native" | "proxy" | "mid-conversation" | "standard";
 export type Format = "anthropic" | "openai";
 export type Provider = "anthropic" | "openai" | "other";
 export type AnnouncementStyle = "list" | "delta" | "servers";
@@ -22,6 +22,8 @@ export interface SessionSettings {
   provider: Provider;
   baseUrl: string | null;
   delivery: Delivery;
+  /** mid-conversation delivery adds tools by value (the inline-tools beta); absent means false. */
+  inlineTools?: true;
   format: Format;
   /** `true`, `false`, `auto` or `auto:N`, as ENABLE_TOOL_SEARCH takes it. */
   toolSearch: string;
@@ -82,6 +84,11 @@ export class Session {
   #discovered: ReadonlySet<string> = new Set();
   readonly #searched = new Set<string>();
   readonly #found = new Map<string, Discovery>();
+  /**
+   * mid-conversation delivery: the names of the session's fixed tools array, pinned at its first
+   * assemble (src/assembly/mid-conversation.ts) so the array's bytes never change afterwards.
+   */
+  readonly fixedTools: { pinned?: { core: string[]; deferred: string[] } } = {};
   /** Built on first use by the core (src/core/session-tools.ts), then fixed for the session's life. */
   ownTools: SessionOwnTools | undefined;
   #settings: SessionSettings;

@@ -84,6 +84,7 @@ export function resolveSettings(
     provider,
     baseUrl: request.baseUrl ?? previous?.baseUrl ?? null,
     delivery: request.delivery ?? previous?.delivery ?? config.delivery ?? "auto",
+    ...((request.inlineTools ?? previous?.inlineTools ?? config.inlineTools ?? false) && { inlineTools: true as const }),
     format: request.format ?? previous?.format ?? (provider === "openai" ? "openai" : "anthropic"),
     toolSearch: request.toolSearch ?? previous?.toolSearch ?? config.toolSearch ?? env.ENABLE_TOOL_SEARCH ?? "true",
     contextWindow: request.contextWindow ?? previous?.contextWindow ?? null,

@@ -35,7 +35,7 @@ void anthropicFits, openaiFits, crossed;
 
 const pool = samplePool();
 const engine = indexOf(pool);
-const metaTools = (delivery: "native" | "proxy") => ({
+const metaTools = (delivery: "native" | "proxy" | "mid-conversation") => ({
   toolSearch: createToolSearchTool({ engine, lookup: pool.get, delivery }),
   executeExtraTool: createExecuteExtraTool({ lookup: pool.get }),
 });

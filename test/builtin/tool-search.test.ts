@@ -238,6 +238,26 @@ describe("ToolSearch (native)", () => {
   });
 });
 
+describe("ToolSearch (mid-conversation)", () => {
+  test("text and the discovered line, no tool_reference blocks (the daemon's tool_addition loads them)", async () => {
+    const result = await search("select:mcp__github__create_issue,Read", { delivery: "mid-conversation" });
+    expect(result.content).toEqual([
+      {
+        type: "text",
+        text: "Loaded 1 tool(s): mcp__github__create_issue. They are added to your tools before your next turn; call them directly then.\nAlready loaded as core tool(s): Read. Call them directly with your normal tool interface — not through ExecuteExtraTool.\n\n[toolpool discovered: mcp__github__create_issue]",
+      },
+    ]);
+    expect(discoveredBy(result)).toEqual(["mcp__github__create_issue"]);
+  });
+
+  test("its description says a system message adds the tools, and never names ExecuteExtraTool", () => {
+    const text = descriptionFor("mid-conversation");
+    expect(text).toContain("added to your tools by a system message before your next turn");
+    expect(text).not.toContain("ExecuteExtraTool");
+    expect(text).not.toMatch(/^(native|proxy|midconv)\|/m);
+  });
+});
+
 describe("ToolSearch as a tool", () => {
   const tool = createToolSearchTool({ engine, lookup: pool.get, delivery: "proxy" });
 

@@ -30,6 +30,9 @@ describe("delivery", () => {
     ["native in OpenAI format falls back to proxy", input({ requested: "native", format: "openai" }), "proxy", "openai_format"],
     ["proxy", input({ requested: "proxy" }), "proxy", "requested"],
     ["standard", input({ requested: "standard" }), "standard", "requested"],
+    ["mid-conversation is honoured on a gateway", input({ requested: "mid-conversation", baseUrl: "https://gw.example" }), "mid-conversation", "requested"],
+    ["mid-conversation in OpenAI format falls back to proxy", input({ requested: "mid-conversation", format: "openai" }), "proxy", "openai_format"],
+    ["mid-conversation on haiku falls back to proxy", input({ requested: "mid-conversation", model: "claude-3-haiku" }), "proxy", "model_unsupported"],
   ] as const)("%s", (_case, decisionInput, delivery, reason) => {
     expect(decideDelivery(decisionInput)).toEqual({ delivery, reason });
   });

@@ -8,9 +8,10 @@ import { REPO_ROOT } from "../helpers/binary.ts";
 import { startExampleDaemon, toolNames } from "./fixtures.ts";
 
 const SCRIPT = join(REPO_ROOT, "examples", "scripted", "anthropic.json");
+const MID_SCRIPT = join(REPO_ROOT, "examples", "scripted", "anthropic-mid-conversation.json");
 
-async function scriptedRun(compactAtChars?: number) {
-  const script = await loadScript<ModelResponse>(SCRIPT);
+async function scriptedRun(compactAtChars?: number, delivery?: "mid-conversation") {
+  const script = await loadScript<ModelResponse>(delivery ? MID_SCRIPT : SCRIPT);
   const model = new ScriptedModel<ModelRequest, ModelResponse>(script);
   const harness = await startExampleDaemon();
   const client = await ToolpoolClient.connect(harness.socketPath);
@@ -20,6 +21,7 @@ async function scriptedRun(compactAtChars?: number) {
     model: "claude-sonnet-4-5",
     prompts: script.prompts,
     ...(compactAtChars !== undefined && { compactAtChars }),
+    ...(delivery && { delivery }),
   });
   client.close();
   await harness.daemon.stop("test finished");
@@ -81,5 +83,30 @@ describe("examples/anthropic-agent.ts with the scripted model (native delivery)"
     expect(last.messages[1]).toMatchObject({ role: "assistant", content: [{ type: "tool_use", name: "Sleep" }] });
     expect(last.tools.at(-1)).toMatchObject({ name: "Sleep", defer_loading: true });
     expect(run.answers).toEqual(["Done: I waited a moment with the Sleep tool."]);
+  });
+});
+
+describe("examples/anthropic-agent.ts with the scripted model (mid-conversation delivery)", () => {
+  test("the tools array never changes; Sleep arrives in a kept system message of a tool_addition block; every request's prefix is the previous request", async () => {
+    const { run, model } = await scriptedRun(undefined, "mid-conversation");
+    expect(model.remaining).toBe(0);
+    expect(run.answers).toEqual(["Done: I waited a moment with the Sleep tool."]);
+    const [first, second, third] = model.requests;
+    expect(first!.tools.find((tool) => (tool as { name: string }).name === "Sleep")).toMatchObject({ defer_loading: true });
+    expect(JSON.stringify(second!.tools)).toBe(JSON.stringify(first!.tools));
+    expect(JSON.stringify(third!.tools)).toBe(JSON.stringify(first!.tools));
+    expect(first!.betas).toEqual(["advanced-tool-use-2025-11-20", "mid-conversation-tool-changes-2026-07-01"]);
+    // ToolSearch answered in text; the harness inserted the daemon's message after the result.
+    const searchResult = second!.messages[2]!.content[0];
+    expect(JSON.stringify(searchResult)).not.toContain("tool_reference");
+    expect(second!.messages[3]).toEqual({ role: "system", content: [{ type: "tool_addition", tool: { type: "tool_reference", tool_name: "Sleep" } }] });
+    expect(third!.messages[5]!.content[0]).toMatchObject({ type: "tool_result", tool_use_id: "toolu_02_sleep" });
+    expect(run.messages.map((message) => message.role)).toEqual(["user", "assistant", "user", "system", "assistant", "user", "assistant"]);
+    // Messages already sent reach the next request byte for byte, but for the last user message,
+    // which carries this request's (not kept) list announcement.
+    for (const [previous, next] of [[second!, third!]] as const) {
+      const kept = previous.messages.length - 2;
+      expect(next.messages.slice(0, kept).map((message) => JSON.stringify(message))).toEqual(previous.messages.slice(0, kept).map((message) => JSON.stringify(message)));
+    }
   });
 });

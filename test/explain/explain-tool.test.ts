@@ -113,6 +113,11 @@ describe("toolpool explain: the chain of decisions", () => {
     }
   });
 
+  test("discovered in mid-conversation delivery: a tool_addition message loads it", () => {
+    const result = explainTool(input({ name: "WeatherForecast", session: session({ delivery: "mid-conversation", discovered: new Map([["WeatherForecast", { via: "transcript" as const }]]) }) }));
+    expect(result).toMatchObject({ inToolsArray: true, callable: true, summary: "WeatherForecast is discovered: a tool_addition system message loads it (mid-conversation delivery; the array itself never changes)" });
+  });
+
   test("promoted: a deferred tool in the session's core set (its workspace's most used) is sent in full", () => {
     const result = explainTool(input({ name: "WeatherForecast", session: session({ promoted: new Set(["WeatherForecast"]) }) }));
     expect(result).toMatchObject({ inToolsArray: true, callable: true, summary: "WeatherForecast is sent in full: promoted to this session's core set" });

@@ -1,0 +1,127 @@
+/**
+ * `mid-conversation` delivery (Anthropic): the request's `tools[]` is fixed when the session first
+ * assembles and keeps the same bytes for the session's life, so the cached prefix (system, tools,
+ * earlier messages) survives every discovery and every server that leaves. What changes travels as
+ * a `role: "system"` message of `tool_addition` / `tool_removal` blocks (tool-change-blocks.ts),
+ * which the client inserts at `index` and keeps in the transcript.
+ *
+ * Fixed layout: core tools (pool order) + ToolSearch + every deferred tool with `defer_loading:
+ * true`, so an addition can name it by reference. With the inline-tools beta the deferred entries
+ * are left out and every deferred tool is added by value (`tool_definition`), which also reaches
+ * tools that joined the pool after the session opened; without it such a tool cannot be added and a
+ * warning says so.
+ *
+ * What is loaded is rebuilt from the transcript alone (scan-transcript.ts: the last change for a
+ * name wins; core tools start loaded, deferred ones not), so a restarted daemon or another
+ * connection derives the same changes. A tool is wanted loaded when it is in the pool now (not
+ * killed, in the profile) and is core or was discovered; the difference is the message.
+ */
+import { isMetaToolName } from "../deferral/meta-tools.ts";
+import type { Tool } from "../tool/tool.ts";
+import { INLINE_TOOLS_BETA, MID_CONVERSATION_TOOLS_BETA, toolChangeMessage, toolDefinition, toolReference, type ToolChangeMessage, type ToolChangeTarget } from "./tool-change-blocks.ts";
+import type { AnthropicWireTool, WireFacts } from "./wire-format.ts";
+
+/** The names a session's fixed `tools[]` holds, pinned on first use (kept by the session). */
+export interface FixedToolSet {
+  core: string[];
+  /** Sent with `defer_loading: true`; empty with the inline-tools beta. */
+  deferred: string[];
+}
+
+/** A holder the session keeps; `pinned` is written once. */
+export interface FixedToolHolder {
+  pinned?: FixedToolSet;
+}
+
+export interface MidConversationInput {
+  /** Pool tools now, after profile and kill switch, in pool order; meta-tools excluded. */
+  core: readonly Tool[];
+  deferred: readonly Tool[];
+  toolSearch: WireFacts;
+  /** Names the transcript discovered, and its last tool change per name (scan-transcript.ts). */
+  discovered: ReadonlySet<string>;
+  toolChanges: ReadonlyMap<string, boolean>;
+  messageCount: number;
+  inline: boolean;
+  holder?: FixedToolHolder;
+  /**
+   * A tool's wire definition with the session's pinned bytes: `current` when the pool has it, else
+   * the pinned bytes alone (a tool that left still holds its place in the fixed array).
+   */
+  emit: (name: string, current: WireFacts | undefined, deferLoading: boolean) => AnthropicWireTool | undefined;
+}
+
+export interface ToolChanges {
+  /** Insert `message` into the messages at `index` (always after the newest message) and keep it. */
+  index: number;
+  message: ToolChangeMessage;
+  added: string[];
+  removed: string[];
+}
+
+export interface MidConversationResult {
+  tools: AnthropicWireTool[];
+  toolChanges: ToolChanges | null;
+  betas: string[];
+  /** Tools loaded once the change is applied, sorted. */
+  loaded: string[];
+  warnings: string[];
+}
+
+export function assembleMidConversation(input: MidConversationInput): MidConversationResult {
+  const fixed = input.holder?.pinned ?? {
+    core: input.core.map((tool) => tool.name),
+    deferred: input.inline ? [] : input.deferred.map((tool) => tool.name),
+  };
+  if (input.holder && input.holder.pinned === undefined) input.holder.pinned = fixed;
+  const now = new Map<string, Tool>();
+  for (const tool of [...input.core, ...input.deferred]) now.set(tool.name, tool);
+  const warnings: string[] = [];
+
+  const tools: AnthropicWireTool[] = [];
+  const push = (name: string, deferLoading: boolean) => {
+    const wire = input.emit(name, now.get(name), deferLoading);
+    if (wire) tools.push(wire);
+    else warnings.push(`${name} left the pool and its pinned definition is gone (a restarted daemon): the fixed tools array lost it`);
+  };
+  for (const name of fixed.core) push(name, false);
+  const search = input.emit(input.toolSearch.name, input.toolSearch, false);
+  if (search) tools.push(search);
+  for (const name of fixed.deferred) push(name, true);
+
+  const inArray = new Set([...fixed.core, ...fixed.deferred]);
+  const coreNames = new Set([...fixed.core, ...input.core.map((tool) => tool.name)]);
+  const candidates = [...new Set([...fixed.core, ...fixed.deferred, ...now.keys(), ...input.toolChanges.keys()])];
+  const additions: ToolChangeTarget[] = [];
+  const added: string[] = [];
+  const removed: string[] = [];
+  const loaded: string[] = [];
+  for (const name of candidates) {
+    if (isMetaToolName(name)) continue;
+    const wasLoaded = input.toolChanges.get(name) ?? fixed.core.includes(name);
+    const current = now.get(name);
+    const reachable = inArray.has(name) || input.inline;
+    const wanted = current !== undefined && (coreNames.has(name) || input.discovered.has(name));
+    if (wanted && !reachable && !wasLoaded) {
+      warnings.push(`${name} joined the pool after the session opened; without the ${INLINE_TOOLS_BETA} beta (inlineTools) it cannot be added mid-conversation`);
+      continue;
+    }
+    if (wanted && !wasLoaded) {
+      const definition = inArray.has(name) ? undefined : input.emit(name, current, false);
+      additions.push(definition ? toolDefinition(definition) : toolReference(name));
+      added.push(name);
+    } else if (!wanted && wasLoaded) removed.push(name);
+    if (wanted) loaded.push(name);
+  }
+
+  const toolChanges =
+    additions.length + removed.length === 0
+      ? null
+      : { index: input.messageCount, message: toolChangeMessage(additions, removed), added, removed };
+  return { tools, toolChanges, betas: betasFor(input.inline), loaded: loaded.sort(), warnings };
+}
+
+/** Both betas with inline tools (its by-value additions sit beside by-reference removals). */
+function betasFor(inline: boolean): string[] {
+  return inline ? [MID_CONVERSATION_TOOLS_BETA, INLINE_TOOLS_BETA] : [MID_CONVERSATION_TOOLS_BETA];
+}
