@@ -9,7 +9,7 @@
  * under the same id; the host is told the tool list may have changed.
  */
 import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
-import type { ToolpoolClient } from "../client/client.ts";
+import type { QuestionAnswerer, ToolpoolClient } from "../client/client.ts";
 import type { ProgressUpdate } from "../tool/tool.ts";
 import { Method } from "../protocol/method-names.ts";
 import type { SessionParams } from "../protocol/methods.ts";
@@ -24,6 +24,8 @@ export interface DaemonBridgeOptions {
 export interface CallOptions {
   signal?: AbortSignal;
   onProgress?: (update: ProgressUpdate) => void;
+  /** The host's answerer for the servers' questions during this call (only kinds the host declared). */
+  answers?: QuestionAnswerer;
 }
 
 interface Link {
@@ -79,6 +81,7 @@ export class DaemonBridge {
       {
         ...(options.signal && { signal: options.signal }),
         ...(options.onProgress && { onProgress: (params) => options.onProgress?.(progressFrom(params)) }),
+        ...(options.answers && { answers: options.answers }),
       },
     );
     // The SDK's content type has no tool_reference: that block appears only in native delivery,

@@ -4,6 +4,7 @@
  * knows nothing of sockets or JSON-RPC; the daemon (src/daemon/) is the wire in front of it, and
  * tests drive it directly (test/helpers/core-harness.ts).
  */
+import type { QuestionChannel } from "../tool/server-question.ts";
 import type { BuildInfo } from "../build-info.ts";
 import type { Config } from "../config/schema.ts";
 import type { ConfigSource } from "../config/load.ts";
@@ -244,7 +245,7 @@ export class ToolPoolCore {
   }
 
   /** Runs a call through the one pipeline, under the session's rules and ordering (src/core/session-call.ts). */
-  call(session: Session, name: string, input: unknown, signal: AbortSignal, onProgress?: (update: ProgressUpdate) => void): Promise<ToolResult> {
+  call(session: Session, name: string, input: unknown, signal: AbortSignal, onProgress?: (update: ProgressUpdate) => void, questions?: QuestionChannel): Promise<ToolResult> {
     const deps = {
       pool: this.#pool,
       lookup: this.lookup(session),
@@ -255,7 +256,7 @@ export class ToolPoolCore {
       stats: this.stats,
       operatorRoots: this.#operatorRoots(),
     };
-    return runSessionCall(deps, session, name, input, signal, onProgress);
+    return runSessionCall(deps, session, name, input, signal, onProgress, questions);
   }
 
   /** For `toolpool/explain`: every tool offered before the config's deny rules, and the config file. */

@@ -44,6 +44,8 @@ export class Connection implements BudgetMember, TurnTaker {
   /** Open `subscriptions/listen` requests (2026-07-28): list changes go to each, tagged with its id. */
   readonly listens = new Set<RequestId>();
   clientName = "";
+  /** Servers' questions open on this connection, by id (question-channel.ts): each settles with the client's answer. */
+  readonly questions = new Map<string, (answer: { result?: Record<string, unknown> | undefined; error?: { code: number; message: string } | undefined }) => void>();
   /** Set by `toolpool/session {cronAcks}`: the client acknowledges cron firings itself. */
   cronAcks = false;
   #closed = false;

@@ -37,4 +37,7 @@ export const Method = {
   ProjectsRescan: "toolpool/projects/rescan",
   Stats: "toolpool/stats",
   HistoryClear: "toolpool/history/clear",
+  Answer: "toolpool/answer",
+  Question: "toolpool/question",
+  QuestionWithdrawn: "toolpool/questionWithdrawn",
 } as const;

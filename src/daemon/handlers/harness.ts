@@ -49,10 +49,10 @@ export function registerHarnessMethods(dispatcher: Dispatcher, core: HarnessCore
 
   dispatcher.register(
     Method.Call,
-    async (params, { connection, signal, sendProgress }) => {
+    async (params, { connection, signal, sendProgress, questions }) => {
       const session = wire.sessionFor(connection, params.sessionId);
       if (params.messages) session.discovered = scanTranscript(params.messages).discovered;
-      const result = await core.call(session, params.name, params.input, signal, sendProgress);
+      const result = await core.call(session, params.name, params.input, signal, sendProgress, questions);
       const toolUseId = params.toolUseId ?? "";
       return {
         content: result.content,

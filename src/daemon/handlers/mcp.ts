@@ -93,13 +93,13 @@ export function registerMcpMethods(dispatcher: Dispatcher, core: McpCore, wire: 
 
   dispatcher.register(
     Method.ToolsCall,
-    async (params, { connection, signal, sendProgress, revision }) => {
+    async (params, { connection, signal, sendProgress, questions, revision }) => {
       const fields = revisionFields(revision);
       const session = wire.sessionFor(connection, undefined);
       if (!core.lookup(session)(params.name)) {
         throw new RpcError(ErrorCode.InvalidParams, outsideProfile(core.pool(), session.settings.profile, params.name) ?? `Unknown tool: ${params.name}`);
       }
-      const result = await core.call(session, params.name, params.arguments ?? {}, signal, sendProgress);
+      const result = await core.call(session, params.name, params.arguments ?? {}, signal, sendProgress, questions);
       return {
         content: result.content,
         isError: result.isError,
