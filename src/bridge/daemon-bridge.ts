@@ -12,6 +12,7 @@ import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/
 import type { QuestionAnswerer, ToolpoolClient } from "../client/client.ts";
 import type { ProgressUpdate } from "../tool/tool.ts";
 import { Method } from "../protocol/method-names.ts";
+import { HostRounds } from "./host-rounds.ts";
 import type { SessionParams } from "../protocol/methods.ts";
 
 export interface DaemonBridgeOptions {
@@ -44,7 +45,13 @@ export class DaemonBridge {
   #renamed = false;
   #closed = false;
   readonly #listeners = new Set<() => void>();
+  #rounds: HostRounds | undefined;
   constructor(private readonly options: DaemonBridgeOptions) {}
+
+  /** Calls of 2026-07-28 hosts waiting for their answers to servers' questions (host-rounds.ts). */
+  get rounds(): HostRounds {
+    return (this.#rounds ??= new HostRounds((name, input, options) => this.callTool(name, input, options)));
+  }
 
   /** The host's name, from its `initialize` (sent with the session, for the daemon's logs and flags). */
   setClientName(name: string): void {
@@ -109,6 +116,7 @@ export class DaemonBridge {
 
   close(): void {
     this.#closed = true;
+    this.#rounds?.close();
     const link = this.#link;
     this.#link = undefined;
     void link?.then((current) => current.client.close()).catch(() => {});

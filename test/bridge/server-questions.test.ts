@@ -3,9 +3,15 @@
  * everything server's `trigger-elicitation-request` (it sends `elicitation/create` while the call
  * runs), called by an SDK client that declares elicitation and answers it — the answer arrives in
  * the tool result; the same host without the capability gets a tool error naming the question.
+ * A 2026-07-28 server's input_required reaches a 2025 host; a 2025 server's question reaches a
+ * 2026-07-28 host as input_required, answered by its retry.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { DaemonBridge } from "../../src/bridge/daemon-bridge.ts";
+import { runStdioBridge } from "../../src/bridge/stdio-bridge.ts";
+import { ToolpoolClient } from "../../src/client/client.ts";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { startTestDaemon } from "../helpers/daemon-harness.ts";
 import { echoTool } from "../helpers/test-tools.ts";
@@ -92,5 +98,71 @@ describe("servers' questions through the bridge", () => {
     expect(result.isError).toBe(true);
     const text = textOf(result);
     expect(text).toStartWith('toolpool: the server asked elicitation/create ("Please provide inputs for the following fields:"), but the client that made this call did not declare the elicitation capability, so nobody could answer it.');
+  });
+});
+
+describe("servers' questions to a 2026-07-28 host (stateless stdio face): input_required, then the retry", () => {
+  const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } };
+
+  async function statelessHost(socketPath: string) {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const lines: Record<string, unknown>[] = [];
+    let buffer = "";
+    stdout.on("data", (chunk: Buffer) => {
+      buffer += chunk.toString("utf8");
+      const parts = buffer.split("\n");
+      buffer = parts.pop() ?? "";
+      for (const part of parts) if (part) lines.push(JSON.parse(part) as Record<string, unknown>);
+    });
+    const bridge = new DaemonBridge({ connect: () => ToolpoolClient.connect(socketPath) });
+    const served = runStdioBridge({ bridge, version: "test", log: () => {}, stdin, stdout });
+    let id = 0;
+    const request = async (method: string, params: Record<string, unknown>) => {
+      const mine = ++id;
+      stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: mine, method, params })}\n`);
+      await waitUntil(() => lines.some((line) => line.id === mine), `the answer to ${mine}`, 30_000);
+      return lines.find((line) => line.id === mine)!;
+    };
+    return {
+      request,
+      async [Symbol.asyncDispose]() {
+        stdin.end();
+        await served;
+      },
+    };
+  }
+
+  test("the everything server's elicitation reaches a host that declared elicitation in _meta, and the retry with inputResponses gets the result", async () => {
+    await using daemon = await startWithEverything();
+    await using host = await statelessHost(daemon.socketPath);
+    await host.request("tools/call", { _meta: META, name: "ToolSearch", arguments: { query: `select:${TOOL}` } });
+    const call = { name: "ExecuteExtraTool", arguments: { tool_name: TOOL, params: {} } };
+    const first = (await host.request("tools/call", { _meta: META, ...call })).result as Record<string, unknown>;
+    expect(first.resultType).toBe("input_required");
+    const requests = Object.entries(first.inputRequests as Record<string, { method: string; params: { message: string } }>);
+    expect(requests).toHaveLength(1);
+    expect(requests[0]![1]).toMatchObject({ method: "elicitation/create", params: { message: "Please provide inputs for the following fields:" } });
+    expect(typeof first.requestState).toBe("string");
+    // Another state (made up, or of another call) is refused; the real one still works after.
+    const forged = await host.request("tools/call", { _meta: META, ...call, requestState: "forged", inputResponses: {} });
+    expect((forged.error as { code: number; message: string }).message).toContain("requestState names no call");
+    const answer = { [requests[0]![0]]: { action: "accept", content: { name: "Grace Hopper" } } };
+    const second = (await host.request("tools/call", { _meta: META, ...call, requestState: first.requestState, inputResponses: answer })).result as Record<string, unknown>;
+    expect(second.resultType).toBe("complete");
+    expect(textOf(second)).toContain("- Name: Grace Hopper");
+    // Used once: the same state again finds nothing.
+    const replay = await host.request("tools/call", { _meta: META, ...call, requestState: first.requestState, inputResponses: answer });
+    expect((replay.error as { message: string }).message).toContain("requestState names no call");
+  });
+
+  test("a 2026 host that declared no elicitation gets the tool error naming the question", async () => {
+    await using daemon = await startWithEverything();
+    await using host = await statelessHost(daemon.socketPath);
+    const meta = { ...META, "io.modelcontextprotocol/clientCapabilities": {} };
+    await host.request("tools/call", { _meta: meta, name: "ToolSearch", arguments: { query: `select:${TOOL}` } });
+    const result = (await host.request("tools/call", { _meta: meta, name: "ExecuteExtraTool", arguments: { tool_name: TOOL, params: {} } })).result as Record<string, unknown>;
+    expect(result).toMatchObject({ resultType: "complete", isError: true });
+    expect(textOf(result)).toContain("did not declare the elicitation capability");
   });
 });
