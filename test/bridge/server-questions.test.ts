@@ -11,6 +11,9 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { DaemonBridge } from "../../src/bridge/daemon-bridge.ts";
 import { runStdioBridge } from "../../src/bridge/stdio-bridge.ts";
+import { startHttpBridge } from "../../src/bridge/http-bridge.ts";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ToolpoolClient } from "../../src/client/client.ts";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { startTestDaemon } from "../helpers/daemon-harness.ts";
@@ -98,6 +101,40 @@ describe("servers' questions through the bridge", () => {
     expect(result.isError).toBe(true);
     const text = textOf(result);
     expect(text).toStartWith('toolpool: the server asked elicitation/create ("Please provide inputs for the following fields:"), but the client that made this call did not declare the elicitation capability, so nobody could answer it.');
+  });
+});
+
+describe("servers' questions over the HTTP bridge (2025 sessions)", () => {
+  test("the asking call's host session is asked on its call's stream; another host session, able to answer too, is never asked", async () => {
+    await using daemon = await startWithEverything();
+    await using http = startHttpBridge({
+      token: "test-token-0123456789abcdefghijklmnopqrstuv",
+      address: { hostname: "127.0.0.1", port: 0 },
+      createBridge: () => new DaemonBridge({ connect: () => ToolpoolClient.connect(daemon.socketPath) }),
+      version: "test",
+      log: () => {},
+    });
+    const asked: Record<string, string[]> = { owner: [], bystander: [] };
+    const host = async (name: "owner" | "bystander") => {
+      const client = new Client({ name, version: "1" }, { capabilities: { elicitation: { form: {} } } });
+      client.setRequestHandler(ElicitRequestSchema, (request) => {
+        asked[name]!.push(request.params.message);
+        return { action: "accept", content: { name: `answered by ${name}` } };
+      });
+      await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+      return client;
+    };
+    const owner = await host("owner");
+    const bystander = await host("bystander");
+    try {
+      await owner.callTool({ name: "ToolSearch", arguments: { query: `select:${TOOL}` } });
+      const result = await owner.callTool({ name: "ExecuteExtraTool", arguments: { tool_name: TOOL, params: {} } });
+      expect(textOf(result)).toContain("- Name: answered by owner");
+      expect(asked).toEqual({ owner: ["Please provide inputs for the following fields:"], bystander: [] });
+    } finally {
+      await owner.close();
+      await bystander.close();
+    }
   });
 });
 
