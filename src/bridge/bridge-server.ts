@@ -1,7 +1,8 @@
 /**
  * The MCP server a host talks to, over any SDK transport (stdio, Streamable HTTP, in-memory):
  * `tools/list` and `tools/call` answered by a DaemonBridge, progress and cancellation passed
- * through, and the daemon's `notifications/tools/list_changed` relayed to the host.
+ * through, a pooled server's questions asked of the host that made the call (when it declared it
+ * answers them), and the daemon's `notifications/tools/list_changed` relayed to the host.
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {

@@ -2,7 +2,8 @@
  * One live connection to one MCP server, over whichever transport its spec names: the SDK's Client
  * on our stdio transport (process group, big lines, stderr ring), Streamable HTTP or SSE. What the
  * supervisor needs of it is the small `ServerConnection` interface, so supervision is tested with
- * fakes and the real thing alike.
+ * fakes and the real thing alike. The server's elicitation and sampling requests are relayed to the
+ * caller of the call they belong to (question-routing.ts), never answered here.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";

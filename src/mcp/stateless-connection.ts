@@ -3,7 +3,8 @@
  * a server that does not know it (an error, or the HTTP request refused) gets the same transport,
  * already started, handed to the SDK client for `initialize`. A 2026 server becomes a
  * ServerConnection here: tools listed with the revision's caching hints, list changes through
- * `subscriptions/listen` where the server offers them, else a new listing once `ttlMs` runs out.
+ * `subscriptions/listen` where the server offers them, else a new listing once `ttlMs` runs out;
+ * a call answered `input_required` is answered by its caller and retried (input-required.ts).
  */
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult, JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";

@@ -15,7 +15,7 @@ import { startHttpBridge } from "../../src/bridge/http-bridge.ts";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ToolpoolClient } from "../../src/client/client.ts";
-import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CreateMessageRequestSchema, ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { startTestDaemon } from "../helpers/daemon-harness.ts";
 import { echoTool } from "../helpers/test-tools.ts";
 import { linkHost, textOf, waitUntil } from "./fixtures.ts";
@@ -82,6 +82,24 @@ describe("servers' questions through the bridge", () => {
     expect(textOf(result)).toContain("- Favorite Integer: 7");
     expect(asked).toHaveLength(1);
     expect(asked[0]).toMatchObject({ message: "Please provide inputs for the following fields:", requestedSchema: { type: "object", required: ["name"] } });
+  });
+
+  test("a sampling question (a 2026 server's input_required) goes to a host that declared sampling, as sampling/createMessage", async () => {
+    await using daemon = await startTestDaemon({ builtins: [echoTool], config: { mcpServers: { moon: { command: process.execPath, args: [FIXTURE_2026], timeoutMs: 10_000 } } } });
+    await waitUntil(() => daemon.daemon.core.mcp()?.server("moon")?.state === "connected", "the 2026 server to connect");
+    const asked: unknown[] = [];
+    await using host = await linkHost(daemon.socketPath, {
+      capabilities: { sampling: {} },
+      setup: (client) =>
+        client.setRequestHandler(CreateMessageRequestSchema, (request) => {
+          asked.push(request.params.messages);
+          return { role: "assistant", content: { type: "text", text: "a tale, briefly" }, model: "host-model" };
+        }),
+    });
+    await host.client.callTool({ name: "ToolSearch", arguments: { query: "select:mcp__moon__summarise" } });
+    const result = await host.client.callTool({ name: "ExecuteExtraTool", arguments: { tool_name: "mcp__moon__summarise", params: { text: "a long tale" } } });
+    expect(result).toEqual({ content: [{ type: "text", text: "summary: a tale, briefly" }], isError: false });
+    expect(asked).toEqual([[{ role: "user", content: { type: "text", text: "Summarise: a long tale" } }]]);
   });
 
   test("a host that declares elicitation and declines: the server sees the decline", async () => {
