@@ -258,7 +258,11 @@ export class ToolpoolClient {
         this.#pending.get(token)?.onProgress?.(params);
       }
       if (message.method === Method.Question) this.#answer(params as unknown as QuestionNotification);
-      if (message.method === Method.QuestionWithdrawn) this.#questions.get(String(params.questionId))?.abort(new Error(String(params.reason ?? "withdrawn")));
+      if (message.method === Method.QuestionWithdrawn) {
+        const withdrawn = this.#questions.get(String(params.questionId));
+        this.#questions.delete(String(params.questionId));
+        withdrawn?.abort(new Error(String(params.reason ?? "withdrawn")));
+      }
       for (const handler of this.#notificationHandlers) handler(message.method, params);
       return;
     }

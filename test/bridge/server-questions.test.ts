@@ -221,3 +221,35 @@ describe("servers' questions to a 2026-07-28 host (stateless stdio face): input_
     expect(textOf(result)).toContain("did not declare the elicitation capability");
   });
 });
+
+describe("servers' questions to a 2026-07-28 host over stateless HTTP", () => {
+  test("a 2026 server's question reaches a 2026 host as input_required on HTTP; the retry with the answer completes the call", async () => {
+    await using daemon = await startTestDaemon({ builtins: [echoTool], config: { mcpServers: { moon: { command: process.execPath, args: [FIXTURE_2026], timeoutMs: 10_000 } } } });
+    await waitUntil(() => daemon.daemon.core.mcp()?.server("moon")?.state === "connected", "the 2026 server to connect");
+    await using http = startHttpBridge({
+      token: "test-token-0123456789abcdefghijklmnopqrstuv",
+      address: { hostname: "127.0.0.1", port: 0 },
+      createBridge: () => new DaemonBridge({ connect: () => ToolpoolClient.connect(daemon.socketPath) }),
+      version: "test",
+      log: () => {},
+    });
+    const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } };
+    let id = 0;
+    const post = async (params: Record<string, unknown>) => {
+      const response = await fetch(http.url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": String(params.name) },
+        body: JSON.stringify({ jsonrpc: "2.0", id: ++id, method: "tools/call", params: { _meta: meta, ...params } }),
+      });
+      return (await response.json()) as { result?: Record<string, unknown>; error?: { message: string } };
+    };
+    await post({ name: "ToolSearch", arguments: { query: "select:mcp__moon__delete_file" } });
+    const call = { name: "ExecuteExtraTool", arguments: { tool_name: "mcp__moon__delete_file", params: { path: "/srv/x" } } };
+    const first = (await post(call)).result!;
+    expect(first.resultType).toBe("input_required");
+    const [[key, request]] = Object.entries(first.inputRequests as Record<string, unknown>) as [[string, unknown]];
+    expect(request).toEqual({ method: "elicitation/create", params: { message: "Delete /srv/x?", requestedSchema: { type: "object", properties: { sure: { type: "boolean" } }, required: ["sure"] } } });
+    const second = (await post({ ...call, requestState: first.requestState, inputResponses: { [key]: { action: "accept", content: { sure: true } } } })).result!;
+    expect(second).toMatchObject({ resultType: "complete", isError: false, content: [{ type: "text", text: "deleted /srv/x" }] });
+  });
+});
