@@ -31,7 +31,7 @@ async function host(socketPath: string, capabilities: ClientCapabilities, asked:
 
 test("compiled: the everything server's elicitation reaches the stdio host that declared it; without the capability, a clear tool error", async () => {
   const socketPath = join(tempSocketDir(), "q.sock");
-  await using _daemon = await startBinaryDaemon(socketPath, ["--demo"], {}, undefined, REPO_ROOT);
+  await using daemon = await startBinaryDaemon(socketPath, ["--demo"], {}, undefined, REPO_ROOT);
   const admin = await ToolpoolClient.connect(socketPath);
   try {
     const deadline = Date.now() + 60_000;
@@ -57,6 +57,8 @@ test("compiled: the everything server's elicitation reaches the stdio host that 
       await silent.close();
     }
     await admin.shutdown();
+    // Its own exit removes the demo's scratch directory: no kill before that.
+    await daemon.child.exited;
   } finally {
     admin.close();
   }
