@@ -1,16 +1,20 @@
 /**
  * The MCP server a host talks to, over any SDK transport (stdio, Streamable HTTP, in-memory):
  * `tools/list` and `tools/call` answered by a DaemonBridge, progress and cancellation passed
- * through, and the daemon's `notifications/tools/list_changed` relayed to the host.
+ * through, a pooled server's questions asked of the host that made the call (when it declared it
+ * answers them), and the daemon's `notifications/tools/list_changed` relayed to the host.
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
+  CreateMessageResultSchema,
+  CreateMessageResultWithToolsSchema,
+  ElicitResultSchema,
   ListToolsRequestSchema,
   type CallToolResult,
   type ServerNotification,
 } from "@modelcontextprotocol/sdk/types.js";
-import { DaemonError } from "../client/client.ts";
+import { DaemonError, type AnswerableKind, type QuestionAnswerer } from "../client/client.ts";
 import { ErrorCode, RpcError } from "../protocol/jsonrpc.ts";
 import type { DaemonBridge } from "./daemon-bridge.ts";
 
@@ -49,6 +53,7 @@ export function createBridgeServer(bridge: DaemonBridge, options: BridgeServerOp
         ...(token !== undefined && {
           onProgress: (update) => void sendProgress({ method: "notifications/progress", params: { progressToken: token, ...update } }),
         }),
+        ...hostAnswers(server, extra.sendRequest),
       });
     } catch (error) {
       throw daemonFault(error, options.log);
@@ -60,6 +65,33 @@ export function createBridgeServer(bridge: DaemonBridge, options: BridgeServerOp
     if (server.getClientVersion()) void server.sendToolListChanged().catch(() => {});
   });
   return server;
+}
+
+/** How long the bridge lets a host take over one question; the daemon's call deadline usually ends it first. */
+const MAX_HOST_ANSWER_MS = 30 * 60 * 1000;
+
+type SendRequest = Parameters<Parameters<Server["setRequestHandler"]>[1]>[1]["sendRequest"];
+
+/**
+ * The servers' questions go to the host that made the call, as requests of the host's own MCP
+ * session related to its `tools/call` (over HTTP: on that call's stream), and only the kinds the host
+ * declared at initialize; the daemon refuses the others with a tool error naming the question.
+ */
+function hostAnswers(server: Server, sendRequest: SendRequest): { answers?: QuestionAnswerer } {
+  const capabilities = server.getClientCapabilities() ?? {};
+  const kinds: AnswerableKind[] = [...(capabilities.elicitation ? ["elicitation" as const] : []), ...(capabilities.sampling ? ["sampling" as const] : [])];
+  if (kinds.length === 0) return {};
+  return {
+    answers: {
+      kinds,
+      answer: async (question, signal) => {
+        const options = { signal, timeout: MAX_HOST_ANSWER_MS };
+        if (question.kind === "elicitation") return (await sendRequest({ method: "elicitation/create", params: question.params } as never, ElicitResultSchema, options)) as Record<string, unknown>;
+        const schema = question.params.tools !== undefined || question.params.toolChoice !== undefined ? CreateMessageResultWithToolsSchema : CreateMessageResultSchema;
+        return (await sendRequest({ method: "sampling/createMessage", params: question.params } as never, schema, options)) as Record<string, unknown>;
+      },
+    },
+  };
 }
 
 /**

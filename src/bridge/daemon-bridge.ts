@@ -9,9 +9,10 @@
  * under the same id; the host is told the tool list may have changed.
  */
 import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
-import type { ToolpoolClient } from "../client/client.ts";
+import type { QuestionAnswerer, ToolpoolClient } from "../client/client.ts";
 import type { ProgressUpdate } from "../tool/tool.ts";
 import { Method } from "../protocol/method-names.ts";
+import { HostRounds } from "./host-rounds.ts";
 import type { SessionParams } from "../protocol/methods.ts";
 
 export interface DaemonBridgeOptions {
@@ -24,6 +25,8 @@ export interface DaemonBridgeOptions {
 export interface CallOptions {
   signal?: AbortSignal;
   onProgress?: (update: ProgressUpdate) => void;
+  /** The host's answerer for the servers' questions during this call (only kinds the host declared). */
+  answers?: QuestionAnswerer;
 }
 
 interface Link {
@@ -42,7 +45,13 @@ export class DaemonBridge {
   #renamed = false;
   #closed = false;
   readonly #listeners = new Set<() => void>();
+  #rounds: HostRounds | undefined;
   constructor(private readonly options: DaemonBridgeOptions) {}
+
+  /** Calls of 2026-07-28 hosts waiting for their answers to servers' questions (host-rounds.ts). */
+  get rounds(): HostRounds {
+    return (this.#rounds ??= new HostRounds((name, input, options) => this.callTool(name, input, options)));
+  }
 
   /** The host's name, from its `initialize` (sent with the session, for the daemon's logs and flags). */
   setClientName(name: string): void {
@@ -79,6 +88,7 @@ export class DaemonBridge {
       {
         ...(options.signal && { signal: options.signal }),
         ...(options.onProgress && { onProgress: (params) => options.onProgress?.(progressFrom(params)) }),
+        ...(options.answers && { answers: options.answers }),
       },
     );
     // The SDK's content type has no tool_reference: that block appears only in native delivery,
@@ -106,6 +116,7 @@ export class DaemonBridge {
 
   close(): void {
     this.#closed = true;
+    this.#rounds?.close();
     const link = this.#link;
     this.#link = undefined;
     void link?.then((current) => current.client.close()).catch(() => {});

@@ -5,8 +5,10 @@
  * `subscriptions/listen` opens the stream on which list changes arrive. Transport-agnostic: the
  * HTTP and stdio bridges route a message here when `isStatelessMessage` says so, and every other
  * message to the SDK server, which keeps `initialize` and sessions for clients of 2025 revisions.
+ * A host whose capabilities include elicitation or sampling is asked a pooled server's questions
+ * through `input_required` results (host-rounds.ts).
  */
-import { DaemonError } from "../client/client.ts";
+import { DaemonError, type AnswerableKind } from "../client/client.ts";
 import { ErrorCode, RpcError, type RequestId } from "../protocol/jsonrpc.ts";
 import {
   LIST_TTL_MS,
@@ -144,6 +146,22 @@ export async function answerStateless(request: StatelessRequest, context: FaceCo
         if (typeof name !== "string") return failure(request.id, 400, ErrorCode.InvalidParams, "Invalid params: name must be a string");
         if (input !== undefined && !isObject(input)) return failure(request.id, 400, ErrorCode.InvalidParams, "Invalid params: arguments must be an object");
         const token = meta.progressToken;
+        const kinds = hostKinds(meta[META_CLIENT_CAPABILITIES]);
+        if (kinds.length > 0 || request.params.requestState !== undefined) {
+          // The host can be asked: a server's question comes back as input_required, the answer with the retry.
+          const outcome = await bridge.rounds.run({
+            name,
+            input: input ?? {},
+            kinds,
+            requestState: request.params.requestState,
+            inputResponses: request.params.inputResponses,
+            ...(context.signal && { signal: context.signal }),
+          });
+          if (outcome.kind === "refused") return failure(request.id, 400, ErrorCode.InvalidParams, outcome.message);
+          if (outcome.kind === "complete") return complete(outcome.result as Record<string, unknown>);
+          const { inputRequests, requestState } = outcome;
+          return { kind: "result", message: { jsonrpc: "2.0", id: request.id, result: { resultType: "input_required", inputRequests, requestState, _meta: serverMeta } } };
+        }
         const result = await bridge.callTool(name, input ?? {}, {
           ...(context.signal && { signal: context.signal }),
           ...((typeof token === "string" || typeof token === "number") && context.onProgress && {
@@ -188,6 +206,12 @@ export function toolsChangedOn(id: RequestId): Record<string, unknown> {
 
 export function failure(id: RequestId | null, status: 400 | 404 | 500, code: number, message: string, data?: unknown): FaceError {
   return { kind: "error", status, message: { jsonrpc: "2.0", id, error: { code, message, ...(data !== undefined && { data }) } } };
+}
+
+/** The kinds of question a 2026 host said (in `_meta` clientCapabilities) it answers. */
+function hostKinds(capabilities: unknown): AnswerableKind[] {
+  if (!isObject(capabilities)) return [];
+  return [...(isObject(capabilities.elicitation) ? ["elicitation" as const] : []), ...(isObject(capabilities.sampling) ? ["sampling" as const] : [])];
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -29,6 +29,9 @@ import {
 
 export type { CompactResult, PrefetchParams, PrefetchResult };
 import { Method } from "../protocol/method-names.ts";
+import { ANSWERS_META_KEY, type AnswerableKind, type QuestionNotification } from "../protocol/question-methods.ts";
+
+export type { AnswerableKind, QuestionNotification };
 import type { HistoryClearResult, StatsResult } from "../protocol/stats-result.ts";
 import type { HistoryClearParams, StatsParams } from "../protocol/usage-methods.ts";
 
@@ -45,18 +48,32 @@ export class NotRunningError extends Error {}
 export interface RequestOptions {
   signal?: AbortSignal;
   onProgress?: (progress: Record<string, unknown>) => void;
+  /**
+   * A call's servers' questions (docs/protocol.md "Questions from servers"): the kinds this client
+   * answers, and how. The handler resolves with the request's result (an ElicitResult, a
+   * CreateMessageResult); a throw answers with an error. Its signal aborts when the question is withdrawn.
+   */
+  answers?: QuestionAnswerer;
+}
+
+export interface QuestionAnswerer {
+  kinds: readonly AnswerableKind[];
+  answer: (question: QuestionNotification, signal: AbortSignal) => Promise<Record<string, unknown>>;
 }
 
 interface Pending {
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
   onProgress?: (progress: Record<string, unknown>) => void;
+  answers?: QuestionAnswerer;
 }
 
 export class ToolpoolClient {
   readonly #pending = new Map<RequestId, Pending>();
   readonly #notificationHandlers = new Set<(method: string, params: Record<string, unknown>) => void>();
   readonly #closeHandlers = new Set<() => void>();
+  /** Questions being answered, by id: withdrawn ones are aborted. */
+  readonly #questions = new Map<string, AbortController>();
   #nextId = 1;
   #closed = false;
 
@@ -115,7 +132,11 @@ export class ToolpoolClient {
     // Already cancelled: an abort event will never fire, so the request must not be sent at all.
     if (options.signal?.aborted) return Promise.reject(new DaemonError(-32800, "request cancelled"));
     const id = this.#nextId++;
-    const withMeta = options.onProgress ? { ...params, _meta: { progressToken: id } } : params;
+    const meta = {
+      ...(options.onProgress && { progressToken: id }),
+      ...(options.answers && options.answers.kinds.length > 0 && { [ANSWERS_META_KEY]: [...options.answers.kinds] }),
+    };
+    const withMeta = Object.keys(meta).length > 0 ? { ...params, _meta: meta } : params;
     const signal = options.signal;
     return new Promise<unknown>((resolve, reject) => {
       const onAbort = () => {
@@ -130,6 +151,7 @@ export class ToolpoolClient {
       };
       const pending: Pending = { resolve: settled(resolve), reject: settled(reject) };
       if (options.onProgress) pending.onProgress = options.onProgress;
+      if (options.answers) pending.answers = options.answers;
       this.#pending.set(id, pending);
       signal?.addEventListener("abort", onAbort, { once: true });
       this.socket.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params: withMeta })}\n`);
@@ -242,6 +264,12 @@ export class ToolpoolClient {
         const token = params.progressToken as RequestId;
         this.#pending.get(token)?.onProgress?.(params);
       }
+      if (message.method === Method.Question) this.#answer(params as unknown as QuestionNotification);
+      if (message.method === Method.QuestionWithdrawn) {
+        const withdrawn = this.#questions.get(String(params.questionId));
+        this.#questions.delete(String(params.questionId));
+        withdrawn?.abort(new Error(String(params.reason ?? "withdrawn")));
+      }
       for (const handler of this.#notificationHandlers) handler(message.method, params);
       return;
     }
@@ -257,7 +285,25 @@ export class ToolpoolClient {
     }
   }
 
+  /** A question for one of this client's own calls goes to that call's answerer; its answer goes back. */
+  #answer(question: QuestionNotification): void {
+    const answers = this.#pending.get(question.requestId)?.answers;
+    if (!answers || typeof question.questionId !== "string" || this.#questions.has(question.questionId)) return;
+    const controller = new AbortController();
+    this.#questions.set(question.questionId, controller);
+    const reply = (answer: Record<string, unknown>) => {
+      if (!this.#questions.delete(question.questionId) || controller.signal.aborted) return;
+      this.request(Method.Answer, { questionId: question.questionId, ...answer }).catch(() => {});
+    };
+    answers.answer(question, controller.signal).then(
+      (result) => reply({ result }),
+      (error: unknown) => reply({ error: { code: typeof (error as { code?: unknown }).code === "number" ? (error as { code: number }).code : -32603, message: (error instanceof Error ? error.message : String(error)).slice(0, 4000) } }),
+    );
+  }
+
   #failAll(error: Error): void {
+    for (const controller of this.#questions.values()) controller.abort(error);
+    this.#questions.clear();
     for (const pending of this.#pending.values()) pending.reject(error);
     this.#pending.clear();
   }

@@ -20,6 +20,7 @@ import type { Metrics } from "../telemetry/metrics.ts";
 import { mcpToolView, type McpToolView } from "../tool/mcp-view.ts";
 import type { ToolResult } from "../tool/result.ts";
 import type { ProgressUpdate, Tool } from "../tool/tool.ts";
+import type { QuestionChannel } from "../tool/server-question.ts";
 import type { DaemonUsage } from "../usage/daemon-usage.ts";
 import { JsonSchemaCompiler } from "../validate/ajv.ts";
 import { assembleForSession } from "./assemble-tools.ts";
@@ -178,10 +179,19 @@ export class CoreSessions {
     };
   }
 
-  call(session: Session, name: string, input: unknown, signal: AbortSignal, onProgress?: (update: ProgressUpdate) => void, lookup = this.callLookup(session)): Promise<ToolResult> {
+  /** `questions`: where the servers' questions for this call go (its caller's channel, when it answers any). */
+  call(
+    session: Session,
+    name: string,
+    input: unknown,
+    signal: AbortSignal,
+    onProgress?: (update: ProgressUpdate) => void,
+    lookup = this.callLookup(session),
+    questions?: QuestionChannel,
+  ): Promise<ToolResult> {
     const { live, flags, metrics, logger } = this.#deps;
     const deps = { pool: live.pool(), lookup, killSwitch: (tool: Tool) => flags.killSwitch(tool, session), metrics, usage: this.usage, logger, stats: this.stats, operatorRoots: this.#operatorRoots() };
-    return runSessionCall(deps, session, name, input, signal, onProgress);
+    return runSessionCall(deps, session, name, input, signal, onProgress, questions);
   }
 
   /** After a reload: the operator's rules are a ceiling for open sessions too, from now on. */

@@ -13,6 +13,7 @@ import { meteredCall } from "../telemetry/metered-call.ts";
 import type { Metrics } from "../telemetry/metrics.ts";
 import { executeTool } from "../pipeline/execute.ts";
 import { errorResult, type ToolResult } from "../tool/result.ts";
+import type { QuestionChannel } from "../tool/server-question.ts";
 import type { ProgressUpdate, Tool } from "../tool/tool.ts";
 import type { DaemonUsage } from "../usage/daemon-usage.ts";
 import { deliveryOf } from "./session-delivery.ts";
@@ -39,6 +40,7 @@ export async function runSessionCall(
   input: unknown,
   signal: AbortSignal,
   onProgress?: (update: ProgressUpdate) => void,
+  questions?: QuestionChannel,
 ): Promise<ToolResult> {
   const named = deps.lookup(name);
   // A tool outside the session's profile is refused with that reason (not "unknown"); one the
@@ -71,6 +73,7 @@ export async function runSessionCall(
             cwd: session.settings.cwd,
             sessionState: session.toolState,
             ...(onProgress && { onProgress }),
+            ...(questions && { questions }),
           },
           {
             lookup: deps.lookup,

@@ -5,6 +5,7 @@
  * explain's facts (explain-facts.ts), tool summaries, server administration, the prefetch link.
  * It knows nothing of sockets or JSON-RPC; tests drive it directly (test/helpers/core-harness.ts).
  */
+import type { QuestionChannel } from "../tool/server-question.ts";
 import type { BuildInfo } from "../build-info.ts";
 import type { Config } from "../config/schema.ts";
 import type { ConfigSource } from "../config/load.ts";
@@ -171,21 +172,21 @@ export class ToolPoolCore {
   }
 
   /** Runs a call through the one pipeline, under the session's rules and ordering (src/core/session-call.ts). */
-  call(session: Session, name: string, input: unknown, signal: AbortSignal, onProgress?: (update: ProgressUpdate) => void): Promise<ToolResult> {
-    return this.#sessions.call(session, name, input, signal, onProgress);
+  call(session: Session, name: string, input: unknown, signal: AbortSignal, onProgress?: (update: ProgressUpdate) => void, questions?: QuestionChannel): Promise<ToolResult> {
+    return this.#sessions.call(session, name, input, signal, onProgress, undefined, questions);
   }
 
   /** `toolpool/call`: the call (judging discoveries by the transcript when it is sent), the result also in the session's provider format. */
-  async callForHarness(session: Session, params: HarnessCall, signal: AbortSignal, onProgress?: (update: ProgressUpdate) => void): Promise<CallResult> {
+  async callForHarness(session: Session, params: HarnessCall, signal: AbortSignal, onProgress?: (update: ProgressUpdate) => void, questions?: QuestionChannel): Promise<CallResult> {
     if (params.messages) rememberTranscript(session, params.messages);
-    return callResult(await this.call(session, params.name, params.input, signal, onProgress), session, params.toolUseId);
+    return callResult(await this.call(session, params.name, params.input, signal, onProgress, questions), session, params.toolUseId);
   }
 
   /** MCP `tools/call`: a name the session does not have is refused as a request error, not run. */
-  async callForMcp(session: Session, name: string, input: unknown, signal: AbortSignal, onProgress?: (update: ProgressUpdate) => void): Promise<McpToolsCallResult> {
+  async callForMcp(session: Session, name: string, input: unknown, signal: AbortSignal, onProgress?: (update: ProgressUpdate) => void, questions?: QuestionChannel): Promise<McpToolsCallResult> {
     const lookup = this.#sessions.callLookup(session);
     if (!lookup(name)) throw unknownMcpTool(this.pool(), session, name);
-    return mcpCallResult(await this.#sessions.call(session, name, input, signal, onProgress, lookup));
+    return mcpCallResult(await this.#sessions.call(session, name, input, signal, onProgress, lookup, questions));
   }
 
   compact(session: Session, messages: readonly unknown[], system: unknown): CompactResult {

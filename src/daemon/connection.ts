@@ -8,7 +8,7 @@
  * each read only the first line is dispatched at once — the rest waits for fair turns
  * (dispatch-turns.ts), so a pipelined backlog cannot hold the event loop.
  */
-import type { Peer } from "./peer.ts";
+import type { Peer, QuestionAnswer } from "./peer.ts";
 import type { Socket } from "node:net";
 import { LineFramer } from "../protocol/line-framer.ts";
 import { ErrorCode, type RequestId } from "../protocol/jsonrpc.ts";
@@ -45,6 +45,8 @@ export class Connection implements Peer, BudgetMember, TurnTaker {
   /** Open `subscriptions/listen` requests (2026-07-28): list changes go to each, tagged with its id. */
   readonly listens = new Set<RequestId>();
   clientName = "";
+  /** Servers' questions open on this connection, by id (question-channel.ts): each settles with the client's answer. */
+  readonly questions = new Map<string, (answer: QuestionAnswer) => void>();
   /** Set by `toolpool/session {cronAcks}`: the client acknowledges cron firings itself. */
   cronAcks = false;
   #closed = false;

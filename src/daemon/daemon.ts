@@ -16,6 +16,7 @@ import { drainRequests, settleStep } from "./shutdown-steps.ts";
 import { registerAdminMethods } from "./handlers/admin.ts";
 import { registerHarnessMethods, unknownSession } from "./handlers/harness.ts";
 import { registerMcpMethods } from "./handlers/mcp.ts";
+import { answerQuestion } from "./question-channel.ts";
 import { registerExplainMethod } from "./handlers/explain.ts";
 import type { CommandSandbox } from "../sandbox/command-sandbox.ts";
 import { logSandbox } from "../sandbox/sandbox-log.ts";
@@ -119,6 +120,7 @@ export class Daemon implements SessionBinding, WireFacts {
     this.#dispatcher = new Dispatcher(this.logger);
     registerMcpMethods(this.#dispatcher, this.core, this);
     registerHarnessMethods(this.#dispatcher, this.core, this);
+    this.#dispatcher.register(Method.Answer, answerQuestion);
     registerAdminMethods(this.#dispatcher, this.core, this);
     registerExplainMethod(this.#dispatcher, this.core, () => this.sandbox?.state());
     registerAuthMethods(this.#dispatcher, this.core);

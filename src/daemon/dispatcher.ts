@@ -11,6 +11,8 @@ import { jsonShapeProblem } from "../protocol/line-framer.ts";
 import { MAX_IN_FLIGHT_PER_CONNECTION, MAX_JSON_DEPTH, MAX_JSON_MEMBERS } from "../protocol/limits.ts";
 import type { ProgressUpdate } from "../protocol/progress.ts";
 import type { Peer } from "./peer.ts";
+import { questionChannel } from "./question-channel.ts";
+import type { QuestionChannel } from "../tool/server-question.ts";
 import type { Logger } from "../runtime/logger.ts";
 import { requestRevision } from "../protocol/mcp-revisions.ts";
 
@@ -22,6 +24,8 @@ export interface RequestContext {
   revision?: string;
   /** Present when the client asked for progress (`_meta.progressToken`). */
   sendProgress?: (update: ProgressUpdate) => void;
+  /** Present when the client said which servers' questions it answers (`_meta["toolpool/answers"]`). */
+  questions?: QuestionChannel;
 }
 
 /** A handler as the method table types it: its params parsed, its result the method's result type. */
@@ -140,6 +144,7 @@ export class Dispatcher {
         signal: controller.signal,
         revision: requestRevision({ _meta: _envelopeMeta }),
         sendProgress: progressSender(connection, params),
+        questions: questionChannel(connection, id, _envelopeMeta),
       });
       if (!controller.signal.aborted) connection.send({ jsonrpc: "2.0", id, result: result ?? {} });
       else this.#answerCancelled(connection, id, controller.signal);

@@ -6,6 +6,12 @@
  */
 import type { RequestId } from "../protocol/jsonrpc.ts";
 
+/** A client's answer to a server's question: the MCP result, or the error the server gets instead. */
+export interface QuestionAnswer {
+  result?: Record<string, unknown> | undefined;
+  error?: { code: number; message: string } | undefined;
+}
+
 export interface Peer {
   /** For log lines only. */
   readonly id: string;
@@ -18,6 +24,8 @@ export interface Peer {
   cronAcks: boolean;
   /** Open 2026-07-28 `subscriptions/listen` requests: list changes go to each, tagged with its id. */
   readonly listens: Set<RequestId>;
+  /** Servers' questions open on this peer, by id (question-channel.ts): each settles with the client's answer. */
+  readonly questions: Map<string, (answer: QuestionAnswer) => void>;
   readonly closed: boolean;
   /** Sends one message (an answer or a notification). */
   send(message: unknown): void;

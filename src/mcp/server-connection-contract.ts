@@ -4,6 +4,7 @@
  * stateless-connection.ts for 2026-07-28), so supervision is tested with fakes and the real thing alike.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { QuestionChannel } from "../tool/server-question.ts";
 import type { ProgressUpdate } from "../tool/tool.ts";
 import type { Listing } from "./list-tools.ts";
 
@@ -12,6 +13,8 @@ export interface CallOptions {
   /** Without progress the call fails after this long; each progress report restarts the clock. */
   timeoutMs: number;
   onProgress?: (update: ProgressUpdate) => void;
+  /** The caller's channel for the server's questions (elicitation, sampling); absent: all refused. */
+  questions?: QuestionChannel;
 }
 
 export interface ServerConnection {

@@ -2,7 +2,8 @@
  * One live connection to one MCP server, over whichever transport its spec names: the SDK's Client
  * on our stdio transport (process group, big lines, stderr ring), Streamable HTTP or SSE. What the
  * supervisor needs of it is the small `ServerConnection` interface, so supervision is tested with
- * fakes and the real thing alike.
+ * fakes and the real thing alike. The server's elicitation and sampling requests are relayed to the
+ * caller of the call they belong to (question-routing.ts), never answered here.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
@@ -10,6 +11,8 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontex
 import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   CallToolResultSchema,
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
   ErrorCode,
   McpError,
   ToolListChangedNotificationSchema,
@@ -22,6 +25,8 @@ import type { StderrRing } from "./stderr-ring.ts";
 import { StdioProcessTransport } from "./stdio-transport.ts";
 import { probeRevision, statelessConnection } from "./stateless-connection.ts";
 import { withRevisionHeaders } from "./revision-headers.ts";
+import { QuestionRouter, withRefusals } from "./question-routing.ts";
+import { QuestionRefused } from "../tool/server-question.ts";
 import type { Timers } from "./timers.ts";
 import { MAX_INSTRUCTIONS_CHARS, type ServerConnection } from "./server-connection-contract.ts";
 
@@ -63,7 +68,18 @@ export const connectServer: Connector = async (spec, deps) => {
   auth?.takeNeedsAuth();
   const transport = createTransport(await confined(spec, deps), deps, spec.transport === "sse" ? auth?.fetch : withRevisionHeaders(auth?.fetch));
   const describeLoss = () => (transport instanceof StdioProcessTransport && transport.exit ? `the server process ${describeExit(transport.exit)}` : "the connection closed");
-  const client = new Client({ name: "toolpool", version: deps.clientVersion }, { capabilities: {} });
+  // Declared only so a server's questions can be relayed to the caller; the daemon never answers one.
+  const client = new Client({ name: "toolpool", version: deps.clientVersion }, { capabilities: { elicitation: { form: {} }, sampling: {} } });
+  const router = new QuestionRouter(spec.name);
+  const relay = (method: string) => async (request: { params: Record<string, unknown> }) => {
+    try {
+      return await router.answer(method, request.params);
+    } catch (error) {
+      throw error instanceof QuestionRefused ? new McpError(error.code, error.message) : error;
+    }
+  };
+  client.setRequestHandler(ElicitRequestSchema, relay("elicitation/create") as never);
+  client.setRequestHandler(CreateMessageRequestSchema, relay("sampling/createMessage") as never);
   let closing = false;
   const lostListeners: ((reason: string) => void)[] = [];
   const changedListeners: (() => void)[] = [];
@@ -85,6 +101,7 @@ export const connectServer: Connector = async (spec, deps) => {
     if (probe.kind === "stateless") {
       return statelessConnection({
         client: probe.client,
+        server: spec.name,
         discovered: probe.discovered,
         pid: () => (transport instanceof StdioProcessTransport ? transport.pid : undefined),
         onTransportLost: (listener) => {
@@ -127,8 +144,10 @@ export const connectServer: Connector = async (spec, deps) => {
       listAllTools((cursor) => client.request({ method: "tools/list", params: cursor === undefined ? {} : { cursor } }, looseToolPageSchema, { timeout: timeoutMs })),
     // client.request, not client.callTool: callTool rejects results that break the tool's output
     // schema, and a server that lies about its schema should still have its answer seen.
-    callTool: (name, args, options) =>
-      client.request({ method: "tools/call", params: { name, arguments: args } }, CallToolResultSchema, {
+    async callTool(name, args, options) {
+      const call = router.begin(name, options.questions, options.signal);
+      try {
+        const result = await client.request({ method: "tools/call", params: { name, arguments: args } }, CallToolResultSchema, {
         signal: options.signal,
         timeout: options.timeoutMs,
         resetTimeoutOnProgress: true,
@@ -138,7 +157,12 @@ export const connectServer: Connector = async (spec, deps) => {
             ...(progress.total !== undefined && { total: progress.total }),
             ...(progress.message !== undefined && { message: progress.message }),
           }),
-      }),
+        });
+        return withRefusals(result, call.refusals);
+      } finally {
+        router.end(call);
+      }
+    },
     onToolsChanged: (listener) => changedListeners.push(listener),
     onLost: (listener) => lostListeners.push(listener),
     async close() {

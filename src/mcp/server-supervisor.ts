@@ -182,6 +182,7 @@ export class ServerSupervisor {
         signal: context.signal,
         timeoutMs: this.#timeoutMs(),
         ...(context.onProgress && { onProgress: context.onProgress }),
+        ...(context.questions && { questions: context.questions }),
       });
       return convertResult(result);
     } catch (error) {

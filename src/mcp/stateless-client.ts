@@ -21,6 +21,8 @@ export interface StatelessRequestOptions {
   id?: string;
   /** Extra `_meta` for this request (a `traceparent`). */
   meta?: Record<string, unknown>;
+  /** The client capabilities this request declares (a call whose caller can answer questions); none by default. */
+  capabilities?: Record<string, unknown>;
 }
 
 export class StatelessRpcError extends Error {
@@ -72,7 +74,7 @@ export class StatelessClient {
     const meta = {
       ...options.meta,
       [META_PROTOCOL_VERSION]: STATELESS_REVISION,
-      [META_CLIENT_CAPABILITIES]: {},
+      [META_CLIENT_CAPABILITIES]: options.capabilities ?? {},
       [META_CLIENT_INFO]: this.#clientInfo,
       ...(progressToken !== undefined && { progressToken }),
     };

@@ -3,7 +3,8 @@
  * a server that does not know it (an error, or the HTTP request refused) gets the same transport,
  * already started, handed to the SDK client for `initialize`. A 2026 server becomes a
  * ServerConnection here: tools listed with the revision's caching hints, list changes through
- * `subscriptions/listen` where the server offers them, else a new listing once `ttlMs` runs out.
+ * `subscriptions/listen` where the server offers them, else a new listing once `ttlMs` runs out;
+ * a call answered `input_required` is answered by its caller and retried (input-required.ts).
  */
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult, JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
@@ -11,6 +12,7 @@ import { STATELESS_REVISION } from "../protocol/mcp-revisions.ts";
 import { listAllTools } from "./list-tools.ts";
 import { MAX_INSTRUCTIONS_CHARS, type ServerConnection } from "./server-connection-contract.ts";
 import { StatelessClient, StatelessRpcError, subscriptionOf } from "./stateless-client.ts";
+import { answerInputRequests, declaredCapabilities, MAX_INPUT_ROUNDS, toolError } from "./input-required.ts";
 
 /** A server without subscriptions is listed again after its `ttlMs`, but never more often than this. */
 export const MIN_TTL_RELIST_MS = 30_000;
@@ -90,6 +92,8 @@ class StartedTransport implements Transport {
 
 export interface StatelessConnectionOptions {
   client: StatelessClient;
+  /** The server's name in the config, for the questions it asks. */
+  server?: string;
   discovered: Record<string, unknown>;
   pid: () => number | undefined;
   /** Registers the one listener for the transport's unexpected end. */
@@ -100,6 +104,7 @@ export interface StatelessConnectionOptions {
 
 export function statelessConnection(options: StatelessConnectionOptions): ServerConnection {
   const { client, discovered } = options;
+  const serverName = options.server ?? "";
   const timers = options.timers ?? { setTimeout, clearTimeout };
   const changed: (() => void)[] = [];
   const lost: ((reason: string) => void)[] = [];
@@ -143,19 +148,23 @@ export function statelessConnection(options: StatelessConnectionOptions): Server
       return { ...listing, ...hints };
     },
     async callTool(name, args, callOptions) {
-      const result = await client.request("tools/call", { name, arguments: args }, {
-        timeoutMs: callOptions.timeoutMs,
-        signal: callOptions.signal,
-        ...(callOptions.onProgress && { onProgress: callOptions.onProgress }),
-      });
-      if (result.resultType === "input_required") {
-        return {
-          isError: true,
-          content: [{ type: "text", text: `The server asked for input before it could run ${name} (resultType "input_required"); this client cannot put its questions to a person yet, so the call was not completed.` }],
-        };
+      const call = { tool: name, questions: callOptions.questions, signal: callOptions.signal, refusals: [] as string[] };
+      let retry: Record<string, unknown> = {};
+      for (let round = 1; ; round++) {
+        const result = await client.request("tools/call", { name, arguments: args, ...retry }, {
+          timeoutMs: callOptions.timeoutMs,
+          signal: callOptions.signal,
+          capabilities: declaredCapabilities(callOptions.questions),
+          ...(callOptions.onProgress && { onProgress: callOptions.onProgress }),
+        });
+        const { resultType, ...rest } = result;
+        if (resultType === undefined || resultType === "complete") return rest as CallToolResult;
+        if (resultType !== "input_required") return toolError(`The server answered ${name} with resultType ${JSON.stringify(String(resultType).slice(0, 40))}, which toolpool does not follow (a task of the tasks extension is not polled); the call was not completed.`);
+        if (round > MAX_INPUT_ROUNDS) return toolError(`The server asked for input ${MAX_INPUT_ROUNDS} times in a row while running ${name}; toolpool stopped there and the call was not completed.`);
+        const answered = await answerInputRequests(call, serverName, result);
+        if (typeof answered === "string") return toolError(answered);
+        retry = answered;
       }
-      const { resultType: _type, ...rest } = result;
-      return rest as CallToolResult;
     },
     onToolsChanged(listener) {
       changed.push(listener);

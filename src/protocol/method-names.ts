@@ -38,4 +38,7 @@ export const Method = {
   Stats: "toolpool/stats",
   HistoryClear: "toolpool/history/clear",
   Sessions: "toolpool/sessions",
+  Answer: "toolpool/answer",
+  Question: "toolpool/question",
+  QuestionWithdrawn: "toolpool/questionWithdrawn",
 } as const;

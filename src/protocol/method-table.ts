@@ -10,6 +10,7 @@ import { explainParams, type Explanation } from "./explain.ts";
 import { historyClearParams, statsParams } from "./usage-methods.ts";
 import type { HistoryClearResult, StatsResult } from "./stats-result.ts";
 import {
+  answerParams,
   assembleParams,
   authLoginParams,
   authNameParams,
@@ -88,6 +89,7 @@ export const METHOD_PARAMS = {
   [Method.ProjectsRescan]: noParams,
   [Method.Stats]: statsParams,
   [Method.HistoryClear]: historyClearParams,
+  [Method.Answer]: answerParams,
 } as const;
 
 export interface MethodResults {
@@ -123,6 +125,7 @@ export interface MethodResults {
   [Method.ProjectsRescan]: { projects: ProjectSummaryResult[] };
   [Method.Stats]: StatsResult;
   [Method.HistoryClear]: HistoryClearResult;
+  [Method.Answer]: { answered: boolean };
 }
 
 export type MethodName = keyof typeof METHOD_PARAMS & keyof MethodResults;

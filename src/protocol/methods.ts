@@ -360,3 +360,14 @@ export type {
   ToolSummary,
   ToolsResult,
 } from "./admin-results.ts";
+
+/** `toolpool/answer` (docs/protocol.md "Questions from servers"): a client's answer to a server's question. */
+export const answerParams = z.lazy(() =>
+  z.strictObject({
+    questionId: z.string().min(1).max(64),
+    /** The request's result, as MCP defines it (an ElicitResult, a CreateMessageResult). */
+    result: z.record(z.string(), z.unknown()).optional(),
+    /** Or: the client could not answer (the server gets this error). */
+    error: z.strictObject({ code: z.number().int(), message: z.string().max(4096) }).optional(),
+  }).refine((params) => (params.result === undefined) !== (params.error === undefined), { message: "give exactly one of result and error" }),
+);

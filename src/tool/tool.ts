@@ -4,6 +4,7 @@
  * so that every capability a tool does not declare falls back to the safe answer.
  */
 import type { ProgressUpdate } from "../protocol/progress.ts";
+import type { QuestionChannel } from "./server-question.ts";
 import type { ContentBlock, ToolResult } from "./result.ts";
 import type { PathDenyRule } from "../permissions/path-deny-rule.ts";
 import type { ShellFacts } from "../permissions/shell-facts.ts";
@@ -67,6 +68,11 @@ export interface ToolContext {
   /** The directory relative paths resolve against (the first root unless the session says otherwise). */
   cwd: string;
   onProgress?: (update: ProgressUpdate) => void;
+  /**
+   * Where a server's questions (elicitation, sampling) go while this call runs: to the caller that
+   * made it, and only when it said it can answer. Absent: every question is refused with a clear error.
+   */
+  questions?: QuestionChannel;
   /** Per-session scratch space for tools that keep state within a session (e.g. TodoWrite). */
   sessionState: Map<string, unknown>;
   /**

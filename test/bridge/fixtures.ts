@@ -1,6 +1,7 @@
 /** Tools and a linked bridge for bridge tests: a daemon in process, a DaemonBridge, an SDK client. */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import type { ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { createBridgeServer } from "../../src/bridge/bridge-server.ts";
 import { DaemonBridge } from "../../src/bridge/daemon-bridge.ts";
@@ -33,12 +34,13 @@ export interface LinkedHost extends AsyncDisposable {
 }
 
 /** An MCP host (the SDK client) linked in memory to a bridge server on the daemon's socket. */
-export async function linkHost(socketPath: string): Promise<LinkedHost> {
+export async function linkHost(socketPath: string, host: { capabilities?: ClientCapabilities; setup?: (client: Client) => void } = {}): Promise<LinkedHost> {
   const bridge = new DaemonBridge({ connect: () => ToolpoolClient.connect(socketPath) });
   const server = createBridgeServer(bridge, { version: "test", instructions: await bridge.instructions() });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await server.connect(serverTransport);
-  const client = new Client({ name: "test-host", version: "1.0.0" });
+  const client = new Client({ name: "test-host", version: "1.0.0" }, { capabilities: host.capabilities ?? {} });
+  host.setup?.(client);
   await client.connect(clientTransport);
   return {
     client,

@@ -39,6 +39,7 @@ export class MemoryPeer implements Disposable {
       clientName: "",
       cronAcks: false,
       listens: new Set<RequestId>(),
+      questions: new Map(),
       get closed() {
         return closed;
       },

@@ -69,7 +69,7 @@ describe("probing a server's revision", () => {
     }
   });
 
-  test("an input_required result is a clear tool error, not an answer made up by the daemon", async () => {
+  test("an input_required result whose caller answers nothing is a clear tool error, not an answer made up by the daemon", async () => {
     const transport = await scripted((message) => {
       if (message.method === "server/discover") return { jsonrpc: "2.0", id: message.id, result: { supportedVersions: ["2026-07-28"], capabilities: {}, resultType: "complete", ttlMs: 0, cacheScope: "public" } };
       return { jsonrpc: "2.0", id: message.id, result: { resultType: "input_required", inputRequests: { q: { method: "elicitation/create", params: {} } } } };
@@ -79,7 +79,7 @@ describe("probing a server's revision", () => {
     const connection = statelessConnection({ client: probe.client, discovered: probe.discovered, pid: () => undefined, onTransportLost: () => {}, close: () => transport.close() });
     const result = await connection.callTool("ask", {}, { signal: new AbortController().signal, timeoutMs: 2_000 });
     expect(result.isError).toBe(true);
-    expect(JSON.stringify(result.content)).toContain('resultType \\"input_required\\"');
+    expect(result.content).toEqual([{ type: "text", text: "The call to ask was not completed: the server asked elicitation/create, but the client that made this call did not declare the elicitation capability, so nobody could answer it." }]);
     await connection.close();
   });
 });

@@ -25,8 +25,8 @@ export function registerHarnessMethods(dispatcher: Dispatcher, core: HarnessCore
     return { sessionId: session.id, resumed, settings: { ...session.settings } };
   });
   dispatcher.register(Method.Assemble, (params, { connection }) => core.assemble(wire.sessionFor(connection, params.sessionId), params.messages, params.system));
-  dispatcher.register(Method.Call, (params, { connection, signal, sendProgress }) =>
-    core.callForHarness(wire.sessionFor(connection, params.sessionId), params, signal, sendProgress),
+  dispatcher.register(Method.Call, (params, { connection, signal, sendProgress, questions }) =>
+    core.callForHarness(wire.sessionFor(connection, params.sessionId), params, signal, sendProgress, questions),
   );
   dispatcher.register(Method.Compact, (params, { connection }) => core.compact(wire.sessionFor(connection, params.sessionId), params.messages, params.system));
   dispatcher.register(Method.Search, (params) => {

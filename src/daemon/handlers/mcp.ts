@@ -90,9 +90,9 @@ export function registerMcpMethods(dispatcher: Dispatcher, core: McpCore, wire: 
     },
   );
 
-  dispatcher.register(Method.ToolsCall, async (params, { connection, signal, sendProgress, revision }) => {
+  dispatcher.register(Method.ToolsCall, async (params, { connection, signal, sendProgress, questions, revision }) => {
     const fields = revisionFields(revision);
-    const result = await core.callForMcp(wire.sessionFor(connection, undefined), params.name, params.arguments ?? {}, signal, sendProgress);
+    const result = await core.callForMcp(wire.sessionFor(connection, undefined), params.name, params.arguments ?? {}, signal, sendProgress, questions);
     return { ...result, ...fields };
   });
 }

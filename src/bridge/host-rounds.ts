@@ -1,0 +1,157 @@
+/**
+ * A 2026-07-28 host's side of a server's questions (Multi Round-Trip Requests, as a server): when
+ * a call the host made through the stateless face is asked something, the host gets
+ * `resultType: "input_required"` with the questions (`inputRequests`, keyed by their question ids)
+ * and an opaque `requestState`; its retry of the call carries the answers (`inputResponses`) and that
+ * state, and gets the result — or the next questions. Meanwhile the daemon call keeps running here,
+ * waiting for the answers. The state is a random token naming one waiting call of this bridge
+ * process; a host that does not come back within RETRY_WAIT_MS loses it (the call is cancelled).
+ */
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { AnswerableKind, QuestionAnswerer, QuestionNotification } from "../client/client.ts";
+
+export type RoundCall = (name: string, input: Record<string, unknown>, options: { signal: AbortSignal; answers: QuestionAnswerer }) => Promise<CallToolResult>;
+
+export type RoundOutcome =
+  | { kind: "complete"; result: CallToolResult }
+  | { kind: "input_required"; inputRequests: Record<string, { method: string; params: Record<string, unknown> }>; requestState: string }
+  | { kind: "refused"; message: string };
+
+export interface RoundRequest {
+  name: string;
+  input: Record<string, unknown>;
+  kinds: readonly AnswerableKind[];
+  requestState?: unknown;
+  inputResponses?: unknown;
+  /** The host's request: cancelling it cancels the call. */
+  signal?: AbortSignal;
+}
+
+interface Open {
+  question: QuestionNotification;
+  resolve(result: Record<string, unknown>): void;
+}
+
+interface Waiting {
+  name: string;
+  controller: AbortController;
+  result: Promise<{ done: CallToolResult } | { failed: unknown }>;
+  open: Map<string, Open>;
+  wake: (() => void) | undefined;
+  timer: ReturnType<typeof setTimeout> | undefined;
+}
+
+/** Calls waiting for their host's answers at most, per bridge process. */
+export const MAX_WAITING_CALLS = 16;
+/** How long a host may take to come back with its answers. */
+export const RETRY_WAIT_MS = 10 * 60 * 1000;
+
+export class HostRounds {
+  readonly #waiting = new Map<string, Waiting>();
+
+  constructor(
+    private readonly call: RoundCall,
+    private readonly retryWaitMs = RETRY_WAIT_MS,
+  ) {}
+
+  get waiting(): number {
+    return this.#waiting.size;
+  }
+
+  async run(request: RoundRequest): Promise<RoundOutcome> {
+    let waiting: Waiting;
+    if (request.requestState !== undefined) {
+      const found = typeof request.requestState === "string" ? this.#waiting.get(request.requestState) : undefined;
+      if (!found || found.name !== request.name) {
+        return { kind: "refused", message: `Invalid params: requestState names no call of ${JSON.stringify(request.name.slice(0, 100))} waiting for answers here (it expired after ${waitText(this.retryWaitMs)}, was answered already, or belongs to another call)` };
+      }
+      this.#waiting.delete(request.requestState as string);
+      clearTimeout(found.timer);
+      waiting = found;
+      const responses = isObject(request.inputResponses) ? request.inputResponses : {};
+      for (const [id, open] of waiting.open) {
+        const answer = responses[id];
+        if (!isObject(answer)) continue;
+        waiting.open.delete(id);
+        open.resolve(answer);
+      }
+    } else {
+      if (this.#waiting.size >= MAX_WAITING_CALLS) return { kind: "refused", message: `Too many calls are waiting for their hosts' answers on this bridge (limit ${MAX_WAITING_CALLS}); answer or abandon one first` };
+      waiting = this.#start(request);
+    }
+    const onHostAbort = () => waiting.controller.abort(new Error("the host cancelled the call"));
+    request.signal?.addEventListener("abort", onHostAbort, { once: true });
+    try {
+      const next = await Promise.race([waiting.result, this.#asked(waiting)]);
+      if (next && "done" in next) return { kind: "complete", result: next.done };
+      if (next && "failed" in next) throw next.failed;
+      return this.#park(waiting);
+    } finally {
+      request.signal?.removeEventListener("abort", onHostAbort);
+    }
+  }
+
+  /** Cancels every waiting call (the bridge is closing). */
+  close(): void {
+    for (const waiting of this.#waiting.values()) {
+      clearTimeout(waiting.timer);
+      waiting.controller.abort(new Error("the bridge closed"));
+    }
+    this.#waiting.clear();
+  }
+
+  #start(request: RoundRequest): Waiting {
+    const controller = new AbortController();
+    const waiting: Waiting = { name: request.name, controller, result: Promise.resolve({ failed: undefined }), open: new Map(), wake: undefined, timer: undefined };
+    const answers: QuestionAnswerer = {
+      kinds: request.kinds,
+      answer: (question, signal) =>
+        new Promise((resolve, reject) => {
+          waiting.open.set(question.questionId, { question, resolve });
+          signal.addEventListener("abort", () => {
+            waiting.open.delete(question.questionId);
+            reject(signal.reason instanceof Error ? signal.reason : new Error("withdrawn"));
+          }, { once: true });
+          waiting.wake?.();
+        }),
+    };
+    waiting.result = this.call(request.name, request.input, { signal: controller.signal, answers }).then(
+      (done) => ({ done }),
+      (failed: unknown) => ({ failed }),
+    );
+    return waiting;
+  }
+
+  /** Resolves once the call has a question open for the host. */
+  #asked(waiting: Waiting): Promise<undefined> {
+    if (waiting.open.size > 0) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      waiting.wake = () => {
+        waiting.wake = undefined;
+        resolve(undefined);
+      };
+    });
+  }
+
+  /** The call waits for the host's retry under a fresh state token. */
+  #park(waiting: Waiting): RoundOutcome {
+    const requestState = crypto.randomUUID();
+    this.#waiting.set(requestState, waiting);
+    waiting.timer = setTimeout(() => {
+      this.#waiting.delete(requestState);
+      waiting.controller.abort(new Error(`the host did not answer within ${waitText(this.retryWaitMs)}`));
+    }, this.retryWaitMs);
+    (waiting.timer as { unref?: () => void }).unref?.();
+    const inputRequests: Record<string, { method: string; params: Record<string, unknown> }> = {};
+    for (const [id, open] of waiting.open) inputRequests[id] = { method: open.question.method, params: open.question.params };
+    return { kind: "input_required", inputRequests, requestState };
+  }
+}
+
+function waitText(ms: number): string {
+  return ms < 10_000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

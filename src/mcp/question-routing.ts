@@ -1,0 +1,78 @@
+/**
+ * A server's questions, routed to the call that caused them. A 2025 server sends `elicitation/create`
+ * or `sampling/createMessage` as a request of its own, and over stdio nothing on the wire says which
+ * of our `tools/call` requests it belongs to: it goes to the one call in flight on the connection,
+ * and is refused (never guessed) while several are. A 2026-07-28 server returns its questions inside
+ * an `input_required` result (stateless-connection.ts), which names its call by construction.
+ *
+ * Whatever is refused is remembered on the call, and the call's result says so first: the model
+ * sees what the server asked and why nobody could answer it, not only the server's own complaint.
+ */
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { describeQuestion, QuestionRefused, questionKind, refusalOf, type QuestionChannel } from "../tool/server-question.ts";
+
+export interface OpenCall {
+  readonly tool: string;
+  readonly questions: QuestionChannel | undefined;
+  readonly signal: AbortSignal;
+  /** What the server asked that could not be answered, for the result. */
+  readonly refusals: string[];
+}
+
+export class QuestionRouter {
+  readonly #calls = new Set<OpenCall>();
+
+  constructor(private readonly server: string) {}
+
+  begin(tool: string, questions: QuestionChannel | undefined, signal: AbortSignal): OpenCall {
+    const call: OpenCall = { tool, questions, signal, refusals: [] };
+    this.#calls.add(call);
+    return call;
+  }
+
+  end(call: OpenCall): void {
+    this.#calls.delete(call);
+  }
+
+  /** A server's request: the caller's answer, or a QuestionRefused the server is answered with. */
+  async answer(method: string, request: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const params = request;
+    if (this.#calls.size === 0) {
+      throw new QuestionRefused(`${describeQuestion(method, params)} arrived while no call of this server was in flight; toolpool relays a question only to the caller whose call caused it`);
+    }
+    if (this.#calls.size > 1) {
+      throw new QuestionRefused(
+        `${describeQuestion(method, params)} arrived while ${this.#calls.size} calls of this server were in flight, and a request over this transport does not say which call it belongs to; toolpool does not guess (set maxConcurrent: 1 on a server that asks questions)`,
+      );
+    }
+    const [call] = this.#calls as unknown as [OpenCall];
+    return askFor(call, this.server, method, params);
+  }
+}
+
+/** Puts one question to the call's caller; a refusal is recorded on the call and thrown. */
+export async function askFor(call: OpenCall, server: string, method: string, request: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const { _meta: _dropped, ...params } = request;
+  const kind = questionKind(method);
+  const refusal = "task" in params ? `the server asked ${describeQuestion(method, params)} as a task (the tasks extension), which toolpool does not relay` : refusalOf(call.questions, kind, method, params);
+  if (refusal !== undefined || kind === undefined || !call.questions) {
+    const message = refusal ?? `the server asked ${describeQuestion(method, params)}, which nobody could answer`;
+    call.refusals.push(message);
+    throw new QuestionRefused(message, kind === undefined ? -32601 : -32600);
+  }
+  try {
+    return await call.questions.ask({ kind, method, params, server, tool: call.tool }, call.signal);
+  } catch (error) {
+    if (call.signal.aborted) throw error;
+    const message = `the server asked ${describeQuestion(method, params)}, and the answer did not come: ${(error as Error).message}`;
+    call.refusals.push(message);
+    throw new QuestionRefused(message, error instanceof QuestionRefused ? error.code : -32603);
+  }
+}
+
+/** The server's result, led by what it asked that nobody answered (then it is an error). */
+export function withRefusals(result: CallToolResult, refusals: readonly string[]): CallToolResult {
+  if (refusals.length === 0) return result;
+  const lead = `toolpool: ${refusals.join("; ")}.`;
+  return { ...result, isError: true, content: [{ type: "text", text: lead }, ...(Array.isArray(result.content) ? result.content : [])] };
+}

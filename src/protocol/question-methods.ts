@@ -1,0 +1,34 @@
+/**
+ * Servers' questions on the socket (docs/protocol.md "Questions from servers"): a call whose request
+ * names, in `_meta["toolpool/answers"]`, the kinds of question its client can answer may receive
+ * `toolpool/question` notifications while it runs (each for that call only), and the client answers
+ * each with a `toolpool/answer` request on the same connection. `toolpool/questionWithdrawn` says a
+ * question is no longer wanted (the call ended, was cancelled or hit its deadline). Free of zod (the
+ * client imports it); the answer's params schema is in methods.ts.
+ */
+/** The kinds of question a client may answer (the same names as src/tool/server-question.ts). */
+export type AnswerableKind = "elicitation" | "sampling";
+
+/** The `_meta` key of a call request: the kinds of question its client answers. */
+export const ANSWERS_META_KEY = "toolpool/answers";
+
+export interface QuestionNotification {
+  questionId: string;
+  /** The id of the call request on this connection that caused it. */
+  requestId: string | number;
+  server: string;
+  tool: string;
+  kind: AnswerableKind;
+  method: string;
+  params: Record<string, unknown>;
+}
+
+/** The kinds a request's `_meta` says its client answers; unknown names are ignored. */
+export function answeredKinds(meta: unknown): Set<AnswerableKind> {
+  const kinds = new Set<AnswerableKind>();
+  if (typeof meta !== "object" || meta === null) return kinds;
+  const named = (meta as Record<string, unknown>)[ANSWERS_META_KEY];
+  if (!Array.isArray(named)) return kinds;
+  for (const kind of named.slice(0, 8)) if (kind === "elicitation" || kind === "sampling") kinds.add(kind);
+  return kinds;
+}

@@ -1,0 +1,255 @@
+/**
+ * A pooled server's questions reach the host that made the call, through the bridge: the reference
+ * everything server's `trigger-elicitation-request` (it sends `elicitation/create` while the call
+ * runs), called by an SDK client that declares elicitation and answers it — the answer arrives in
+ * the tool result; the same host without the capability gets a tool error naming the question.
+ * A 2026-07-28 server's input_required reaches a 2025 host; a 2025 server's question reaches a
+ * 2026-07-28 host as input_required, answered by its retry.
+ */
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { DaemonBridge } from "../../src/bridge/daemon-bridge.ts";
+import { runStdioBridge } from "../../src/bridge/stdio-bridge.ts";
+import { startHttpBridge } from "../../src/bridge/http-bridge.ts";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ToolpoolClient } from "../../src/client/client.ts";
+import { CreateMessageRequestSchema, ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { startTestDaemon } from "../helpers/daemon-harness.ts";
+import { echoTool } from "../helpers/test-tools.ts";
+import { linkHost, textOf, waitUntil } from "./fixtures.ts";
+
+setDefaultTimeout(60_000);
+
+const REPO = join(import.meta.dir, "..", "..");
+const everything = {
+  command: join(REPO, "node_modules", ".bin", "bun"),
+  args: [join(REPO, "node_modules", ".bin", "mcp-server-everything"), "stdio"],
+  timeoutMs: 30_000,
+};
+const TOOL = "mcp__everything__trigger-elicitation-request";
+
+async function startWithEverything() {
+  const harness = await startTestDaemon({ builtins: [echoTool], config: { mcpServers: { everything } } });
+  await waitUntil(() => harness.daemon.core.mcp()?.server("everything")?.state === "connected", "the everything server to connect", 30_000);
+  return harness;
+}
+
+/** Through the proxy view: the search reveals the tool, ExecuteExtraTool runs it. */
+async function callThroughBridge(host: Awaited<ReturnType<typeof linkHost>>) {
+  const found = await host.client.callTool({ name: "ToolSearch", arguments: { query: `select:${TOOL}` } });
+  expect(textOf(found)).toContain(TOOL);
+  return host.client.callTool({ name: "ExecuteExtraTool", arguments: { tool_name: TOOL, params: {} } });
+}
+
+const FIXTURE_2026 = join(import.meta.dir, "..", "fixtures", "mcp", "revision-2026-server.ts");
+
+describe("servers' questions through the bridge", () => {
+  test("a 2026-07-28 server's input_required: the host is asked (elicitation/create), answers, and the retried call succeeds", async () => {
+    await using daemon = await startTestDaemon({ builtins: [echoTool], config: { mcpServers: { moon: { command: process.execPath, args: [FIXTURE_2026], timeoutMs: 10_000 } } } });
+    await waitUntil(() => daemon.daemon.core.mcp()?.server("moon")?.state === "connected", "the 2026 server to connect");
+    const asked: unknown[] = [];
+    await using host = await linkHost(daemon.socketPath, {
+      capabilities: { elicitation: { form: {} } },
+      setup: (client) =>
+        client.setRequestHandler(ElicitRequestSchema, (request) => {
+          asked.push(request.params);
+          return { action: "accept", content: { sure: true } };
+        }),
+    });
+    await host.client.callTool({ name: "ToolSearch", arguments: { query: "select:mcp__moon__delete_file" } });
+    const result = await host.client.callTool({ name: "ExecuteExtraTool", arguments: { tool_name: "mcp__moon__delete_file", params: { path: "/srv/old.log" } } });
+    expect(result).toEqual({ content: [{ type: "text", text: "deleted /srv/old.log" }], isError: false });
+    expect(asked).toEqual([{ message: "Delete /srv/old.log?", requestedSchema: { type: "object", properties: { sure: { type: "boolean" } }, required: ["sure"] } }]);
+  });
+
+  test("a host that declares elicitation is asked, and its answer arrives end to end in the tool result", async () => {
+    await using daemon = await startWithEverything();
+    const asked: unknown[] = [];
+    await using host = await linkHost(daemon.socketPath, {
+      capabilities: { elicitation: { form: {} } },
+      setup: (client) =>
+        client.setRequestHandler(ElicitRequestSchema, (request) => {
+          asked.push(request.params);
+          return { action: "accept", content: { name: "Ada Lovelace", check: true, integer: 7 } };
+        }),
+    });
+    const result = await callThroughBridge(host);
+    expect(result.isError).toBe(false);
+    expect(textOf(result)).toContain("User provided the requested information");
+    expect(textOf(result)).toContain("- Name: Ada Lovelace");
+    expect(textOf(result)).toContain("- Favorite Integer: 7");
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject({ message: "Please provide inputs for the following fields:", requestedSchema: { type: "object", required: ["name"] } });
+  });
+
+  test("a sampling question (a 2026 server's input_required) goes to a host that declared sampling, as sampling/createMessage", async () => {
+    await using daemon = await startTestDaemon({ builtins: [echoTool], config: { mcpServers: { moon: { command: process.execPath, args: [FIXTURE_2026], timeoutMs: 10_000 } } } });
+    await waitUntil(() => daemon.daemon.core.mcp()?.server("moon")?.state === "connected", "the 2026 server to connect");
+    const asked: unknown[] = [];
+    await using host = await linkHost(daemon.socketPath, {
+      capabilities: { sampling: {} },
+      setup: (client) =>
+        client.setRequestHandler(CreateMessageRequestSchema, (request) => {
+          asked.push(request.params.messages);
+          return { role: "assistant", content: { type: "text", text: "a tale, briefly" }, model: "host-model" };
+        }),
+    });
+    await host.client.callTool({ name: "ToolSearch", arguments: { query: "select:mcp__moon__summarise" } });
+    const result = await host.client.callTool({ name: "ExecuteExtraTool", arguments: { tool_name: "mcp__moon__summarise", params: { text: "a long tale" } } });
+    expect(result).toEqual({ content: [{ type: "text", text: "summary: a tale, briefly" }], isError: false });
+    expect(asked).toEqual([[{ role: "user", content: { type: "text", text: "Summarise: a long tale" } }]]);
+  });
+
+  test("a host that declares elicitation and declines: the server sees the decline", async () => {
+    await using daemon = await startWithEverything();
+    await using host = await linkHost(daemon.socketPath, {
+      capabilities: { elicitation: { form: {} } },
+      setup: (client) => client.setRequestHandler(ElicitRequestSchema, () => ({ action: "decline" })),
+    });
+    const result = await callThroughBridge(host);
+    expect(textOf(result)).toContain("declined");
+  });
+
+  test("a host without the elicitation capability gets a clear tool error naming what the server asked", async () => {
+    await using daemon = await startWithEverything();
+    await using host = await linkHost(daemon.socketPath);
+    const result = await callThroughBridge(host);
+    expect(result.isError).toBe(true);
+    const text = textOf(result);
+    expect(text).toStartWith('toolpool: the server asked elicitation/create ("Please provide inputs for the following fields:"), but the client that made this call did not declare the elicitation capability, so nobody could answer it.');
+  });
+});
+
+describe("servers' questions over the HTTP bridge (2025 sessions)", () => {
+  test("the asking call's host session is asked on its call's stream; another host session, able to answer too, is never asked", async () => {
+    await using daemon = await startWithEverything();
+    await using http = startHttpBridge({
+      token: "test-token-0123456789abcdefghijklmnopqrstuv",
+      address: { hostname: "127.0.0.1", port: 0 },
+      createBridge: () => new DaemonBridge({ connect: () => ToolpoolClient.connect(daemon.socketPath) }),
+      version: "test",
+      log: () => {},
+    });
+    const asked: Record<string, string[]> = { owner: [], bystander: [] };
+    const host = async (name: "owner" | "bystander") => {
+      const client = new Client({ name, version: "1" }, { capabilities: { elicitation: { form: {} } } });
+      client.setRequestHandler(ElicitRequestSchema, (request) => {
+        asked[name]!.push(request.params.message);
+        return { action: "accept", content: { name: `answered by ${name}` } };
+      });
+      await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+      return client;
+    };
+    const owner = await host("owner");
+    const bystander = await host("bystander");
+    try {
+      await owner.callTool({ name: "ToolSearch", arguments: { query: `select:${TOOL}` } });
+      const result = await owner.callTool({ name: "ExecuteExtraTool", arguments: { tool_name: TOOL, params: {} } });
+      expect(textOf(result)).toContain("- Name: answered by owner");
+      expect(asked).toEqual({ owner: ["Please provide inputs for the following fields:"], bystander: [] });
+    } finally {
+      await owner.close();
+      await bystander.close();
+    }
+  });
+});
+
+describe("servers' questions to a 2026-07-28 host (stateless stdio face): input_required, then the retry", () => {
+  const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } };
+
+  async function statelessHost(socketPath: string) {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const lines: Record<string, unknown>[] = [];
+    let buffer = "";
+    stdout.on("data", (chunk: Buffer) => {
+      buffer += chunk.toString("utf8");
+      const parts = buffer.split("\n");
+      buffer = parts.pop() ?? "";
+      for (const part of parts) if (part) lines.push(JSON.parse(part) as Record<string, unknown>);
+    });
+    const bridge = new DaemonBridge({ connect: () => ToolpoolClient.connect(socketPath) });
+    const served = runStdioBridge({ bridge, version: "test", log: () => {}, stdin, stdout });
+    let id = 0;
+    const request = async (method: string, params: Record<string, unknown>) => {
+      const mine = ++id;
+      stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: mine, method, params })}\n`);
+      await waitUntil(() => lines.some((line) => line.id === mine), `the answer to ${mine}`, 30_000);
+      return lines.find((line) => line.id === mine)!;
+    };
+    return {
+      request,
+      async [Symbol.asyncDispose]() {
+        stdin.end();
+        await served;
+      },
+    };
+  }
+
+  test("the everything server's elicitation reaches a host that declared elicitation in _meta, and the retry with inputResponses gets the result", async () => {
+    await using daemon = await startWithEverything();
+    await using host = await statelessHost(daemon.socketPath);
+    await host.request("tools/call", { _meta: META, name: "ToolSearch", arguments: { query: `select:${TOOL}` } });
+    const call = { name: "ExecuteExtraTool", arguments: { tool_name: TOOL, params: {} } };
+    const first = (await host.request("tools/call", { _meta: META, ...call })).result as Record<string, unknown>;
+    expect(first.resultType).toBe("input_required");
+    const requests = Object.entries(first.inputRequests as Record<string, { method: string; params: { message: string } }>);
+    expect(requests).toHaveLength(1);
+    expect(requests[0]![1]).toMatchObject({ method: "elicitation/create", params: { message: "Please provide inputs for the following fields:" } });
+    expect(typeof first.requestState).toBe("string");
+    // Another state (made up, or of another call) is refused; the real one still works after.
+    const forged = await host.request("tools/call", { _meta: META, ...call, requestState: "forged", inputResponses: {} });
+    expect((forged.error as { code: number; message: string }).message).toContain("requestState names no call");
+    const answer = { [requests[0]![0]]: { action: "accept", content: { name: "Grace Hopper" } } };
+    const second = (await host.request("tools/call", { _meta: META, ...call, requestState: first.requestState, inputResponses: answer })).result as Record<string, unknown>;
+    expect(second.resultType).toBe("complete");
+    expect(textOf(second)).toContain("- Name: Grace Hopper");
+    // Used once: the same state again finds nothing.
+    const replay = await host.request("tools/call", { _meta: META, ...call, requestState: first.requestState, inputResponses: answer });
+    expect((replay.error as { message: string }).message).toContain("requestState names no call");
+  });
+
+  test("a 2026 host that declared no elicitation gets the tool error naming the question", async () => {
+    await using daemon = await startWithEverything();
+    await using host = await statelessHost(daemon.socketPath);
+    const meta = { ...META, "io.modelcontextprotocol/clientCapabilities": {} };
+    await host.request("tools/call", { _meta: meta, name: "ToolSearch", arguments: { query: `select:${TOOL}` } });
+    const result = (await host.request("tools/call", { _meta: meta, name: "ExecuteExtraTool", arguments: { tool_name: TOOL, params: {} } })).result as Record<string, unknown>;
+    expect(result).toMatchObject({ resultType: "complete", isError: true });
+    expect(textOf(result)).toContain("did not declare the elicitation capability");
+  });
+});
+
+describe("servers' questions to a 2026-07-28 host over stateless HTTP", () => {
+  test("a 2026 server's question reaches a 2026 host as input_required on HTTP; the retry with the answer completes the call", async () => {
+    await using daemon = await startTestDaemon({ builtins: [echoTool], config: { mcpServers: { moon: { command: process.execPath, args: [FIXTURE_2026], timeoutMs: 10_000 } } } });
+    await waitUntil(() => daemon.daemon.core.mcp()?.server("moon")?.state === "connected", "the 2026 server to connect");
+    await using http = startHttpBridge({
+      token: "test-token-0123456789abcdefghijklmnopqrstuv",
+      address: { hostname: "127.0.0.1", port: 0 },
+      createBridge: () => new DaemonBridge({ connect: () => ToolpoolClient.connect(daemon.socketPath) }),
+      version: "test",
+      log: () => {},
+    });
+    const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } };
+    let id = 0;
+    const post = async (params: Record<string, unknown>) => {
+      const response = await fetch(http.url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": String(params.name) },
+        body: JSON.stringify({ jsonrpc: "2.0", id: ++id, method: "tools/call", params: { _meta: meta, ...params } }),
+      });
+      return (await response.json()) as { result?: Record<string, unknown>; error?: { message: string } };
+    };
+    await post({ name: "ToolSearch", arguments: { query: "select:mcp__moon__delete_file" } });
+    const call = { name: "ExecuteExtraTool", arguments: { tool_name: "mcp__moon__delete_file", params: { path: "/srv/x" } } };
+    const first = (await post(call)).result!;
+    expect(first.resultType).toBe("input_required");
+    const [[key, request]] = Object.entries(first.inputRequests as Record<string, unknown>) as [[string, unknown]];
+    expect(request).toEqual({ method: "elicitation/create", params: { message: "Delete /srv/x?", requestedSchema: { type: "object", properties: { sure: { type: "boolean" } }, required: ["sure"] } } });
+    const second = (await post({ ...call, requestState: first.requestState, inputResponses: { [key]: { action: "accept", content: { sure: true } } } })).result!;
+    expect(second).toMatchObject({ resultType: "complete", isError: false, content: [{ type: "text", text: "deleted /srv/x" }] });
+  });
+});

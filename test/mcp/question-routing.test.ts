@@ -1,0 +1,62 @@
+/** A 2025 server's question goes to the one call in flight on its connection; never guessed among several. */
+import { describe, expect, test } from "bun:test";
+import { QuestionRouter, withRefusals } from "../../src/mcp/question-routing.ts";
+import { QuestionRefused, type QuestionChannel, type ServerQuestion } from "../../src/tool/server-question.ts";
+
+function channel(kinds: ("elicitation" | "sampling")[], answer: (question: ServerQuestion) => Record<string, unknown> = () => ({ action: "accept", content: {} })) {
+  const asked: ServerQuestion[] = [];
+  const questions: QuestionChannel = {
+    kinds: new Set(kinds),
+    ask: async (question) => {
+      asked.push(question);
+      return answer(question);
+    },
+  };
+  return { questions, asked };
+}
+
+describe("QuestionRouter", () => {
+  test("one call in flight: its caller is asked, with the server and tool named and the server's _meta dropped", async () => {
+    const router = new QuestionRouter("everything");
+    const { questions, asked } = channel(["elicitation"]);
+    const call = router.begin("confirm", questions, new AbortController().signal);
+    expect(await router.answer("elicitation/create", { message: "Sure?", requestedSchema: { type: "object", properties: {} }, _meta: { x: 1 } })).toEqual({ action: "accept", content: {} });
+    expect(asked).toEqual([{ kind: "elicitation", method: "elicitation/create", params: { message: "Sure?", requestedSchema: { type: "object", properties: {} } }, server: "everything", tool: "confirm" }]);
+    expect(call.refusals).toEqual([]);
+    router.end(call);
+  });
+
+  test("no call, or two calls in flight: refused, and nobody is asked", async () => {
+    const router = new QuestionRouter("s");
+    await expect(router.answer("elicitation/create", { message: "Sure?" })).rejects.toThrow("arrived while no call of this server was in flight");
+    const first = channel(["elicitation"]);
+    const second = channel(["elicitation"]);
+    const a = router.begin("a", first.questions, new AbortController().signal);
+    const b = router.begin("b", second.questions, new AbortController().signal);
+    const refused = await router.answer("elicitation/create", { message: "Sure?" }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(QuestionRefused);
+    expect((refused as Error).message).toBe('elicitation/create ("Sure?") arrived while 2 calls of this server were in flight, and a request over this transport does not say which call it belongs to; toolpool does not guess (set maxConcurrent: 1 on a server that asks questions)');
+    expect(first.asked).toEqual([]);
+    expect(second.asked).toEqual([]);
+    router.end(a);
+    expect(await router.answer("elicitation/create", { message: "Now?" })).toEqual({ action: "accept", content: {} });
+    expect(second.asked.map((question) => question.tool)).toEqual(["b"]);
+    router.end(b);
+  });
+
+  test("a kind the caller did not declare, an unknown method, a task-augmented request, an oversized one: refused and recorded on the call", async () => {
+    const router = new QuestionRouter("s");
+    const { questions, asked } = channel(["sampling"]);
+    const call = router.begin("t", questions, new AbortController().signal);
+    await expect(router.answer("elicitation/create", { message: "Name?" })).rejects.toThrow("did not declare the elicitation capability");
+    await expect(router.answer("roots/list", {})).rejects.toThrow("which toolpool does not relay");
+    await expect(router.answer("sampling/createMessage", { messages: [], maxTokens: 1, task: { ttl: 1 } })).rejects.toThrow("as a task (the tasks extension)");
+    await expect(router.answer("sampling/createMessage", { messages: [{ role: "user", content: { type: "text", text: "x".repeat(70_000) } }], maxTokens: 1 })).rejects.toThrow("over the 65536-byte limit");
+    expect(asked).toEqual([]);
+    expect(call.refusals).toHaveLength(4);
+    const result = withRefusals({ content: [{ type: "text", text: "server said no" }] }, call.refusals);
+    expect(result.isError).toBe(true);
+    expect(result.content).toHaveLength(2);
+    expect((result.content[0] as { text: string }).text).toStartWith('toolpool: the server asked elicitation/create ("Name?"), but the client that made this call did not declare');
+  });
+});
