@@ -20,7 +20,7 @@ import type { Metrics } from "../telemetry/metrics.ts";
 import { mcpToolView, type McpToolView } from "../tool/mcp-view.ts";
 import type { ToolResult } from "../tool/result.ts";
 import type { ProgressUpdate, Tool } from "../tool/tool.ts";
-import type { QuestionChannel } from "../tool/server-question.ts";
+import type { QuestionChannel } from "../protocol/server-question.ts";
 import type { DaemonUsage } from "../usage/daemon-usage.ts";
 import { JsonSchemaCompiler } from "../validate/ajv.ts";
 import { assembleForSession } from "./assemble-tools.ts";

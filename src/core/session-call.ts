@@ -13,7 +13,7 @@ import { meteredCall } from "../telemetry/metered-call.ts";
 import type { Metrics } from "../telemetry/metrics.ts";
 import { executeTool } from "../pipeline/execute.ts";
 import { errorResult, type ToolResult } from "../tool/result.ts";
-import type { QuestionChannel } from "../tool/server-question.ts";
+import type { QuestionChannel } from "../protocol/server-question.ts";
 import type { ProgressUpdate, Tool } from "../tool/tool.ts";
 import type { DaemonUsage } from "../usage/daemon-usage.ts";
 import { deliveryOf } from "./session-delivery.ts";

@@ -5,7 +5,7 @@
  * explain's facts (explain-facts.ts), tool summaries, server administration, the prefetch link.
  * It knows nothing of sockets or JSON-RPC; tests drive it directly (test/helpers/core-harness.ts).
  */
-import type { QuestionChannel } from "../tool/server-question.ts";
+import type { QuestionChannel } from "../protocol/server-question.ts";
 import type { BuildInfo } from "../build-info.ts";
 import type { Config } from "../config/schema.ts";
 import type { ConfigSource } from "../config/load.ts";

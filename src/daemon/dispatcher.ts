@@ -12,7 +12,7 @@ import { MAX_IN_FLIGHT_PER_CONNECTION, MAX_JSON_DEPTH, MAX_JSON_MEMBERS } from "
 import type { ProgressUpdate } from "../protocol/progress.ts";
 import type { Peer } from "./peer.ts";
 import { questionChannel } from "./question-channel.ts";
-import type { QuestionChannel } from "../tool/server-question.ts";
+import type { QuestionChannel } from "../protocol/server-question.ts";
 import type { Logger } from "../runtime/logger.ts";
 import { requestRevision } from "../protocol/mcp-revisions.ts";
 

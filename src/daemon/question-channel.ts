@@ -11,7 +11,7 @@ import { ErrorCode, RpcError, type RequestId } from "../protocol/jsonrpc.ts";
 import { Method } from "../protocol/method-names.ts";
 import type { ParsedParamsOf } from "../protocol/method-table.ts";
 import { answeredKinds, type QuestionNotification } from "../protocol/question-methods.ts";
-import { MAX_ANSWER_BYTES, QuestionRefused, type QuestionChannel } from "../tool/server-question.ts";
+import { MAX_ANSWER_BYTES, QuestionRefused, type QuestionChannel } from "../protocol/server-question.ts";
 import type { Peer } from "./peer.ts";
 
 /** Questions open at once on one connection at most; past it a question is refused, not queued. */

@@ -8,7 +8,7 @@
  * rounds per call, the size of the state echoed.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { QuestionChannel } from "../tool/server-question.ts";
+import type { QuestionChannel } from "../protocol/server-question.ts";
 import { askFor, type OpenCall } from "./question-routing.ts";
 
 /** Questions in one `input_required` result at most. */

@@ -9,7 +9,7 @@
  * sees what the server asked and why nobody could answer it, not only the server's own complaint.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { describeQuestion, QuestionRefused, questionKind, refusalOf, type QuestionChannel } from "../tool/server-question.ts";
+import { describeQuestion, QuestionRefused, questionKind, refusalOf, type QuestionChannel } from "../protocol/server-question.ts";
 
 export interface OpenCall {
   readonly tool: string;

@@ -4,7 +4,7 @@
  * stateless-connection.ts for 2026-07-28), so supervision is tested with fakes and the real thing alike.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { QuestionChannel } from "../tool/server-question.ts";
+import type { QuestionChannel } from "../protocol/server-question.ts";
 import type { ProgressUpdate } from "../tool/tool.ts";
 import type { Listing } from "./list-tools.ts";
 

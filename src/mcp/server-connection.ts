@@ -26,7 +26,7 @@ import { StdioProcessTransport } from "./stdio-transport.ts";
 import { probeRevision, statelessConnection } from "./stateless-connection.ts";
 import { withRevisionHeaders } from "./revision-headers.ts";
 import { QuestionRouter, withRefusals } from "./question-routing.ts";
-import { QuestionRefused } from "../tool/server-question.ts";
+import { QuestionRefused } from "../protocol/server-question.ts";
 import type { Timers } from "./timers.ts";
 import { MAX_INSTRUCTIONS_CHARS, type ServerConnection } from "./server-connection-contract.ts";
 

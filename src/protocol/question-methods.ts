@@ -6,7 +6,7 @@
  * question is no longer wanted (the call ended, was cancelled or hit its deadline). Free of zod (the
  * client imports it); the answer's params schema is in methods.ts.
  */
-/** The kinds of question a client may answer (the same names as src/tool/server-question.ts). */
+/** The kinds of question a client may answer (the same names as server-question.ts). */
 export type AnswerableKind = "elicitation" | "sampling";
 
 /** The `_meta` key of a call request: the kinds of question its client answers. */

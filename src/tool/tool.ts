@@ -4,7 +4,7 @@
  * so that every capability a tool does not declare falls back to the safe answer.
  */
 import type { ProgressUpdate } from "../protocol/progress.ts";
-import type { QuestionChannel } from "./server-question.ts";
+import type { QuestionChannel } from "../protocol/server-question.ts";
 import type { ContentBlock, ToolResult } from "./result.ts";
 import type { PathDenyRule } from "../permissions/path-deny-rule.ts";
 import type { ShellFacts } from "../permissions/shell-facts.ts";

@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import type { Connection } from "../../src/daemon/connection.ts";
 import { answerQuestion, MAX_OPEN_QUESTIONS_PER_CONNECTION, questionChannel } from "../../src/daemon/question-channel.ts";
 import { RpcError } from "../../src/protocol/jsonrpc.ts";
-import type { ServerQuestion } from "../../src/tool/server-question.ts";
+import type { ServerQuestion } from "../../src/protocol/server-question.ts";
 
 function fakeConnection() {
   const sent: Record<string, unknown>[] = [];

@@ -1,7 +1,7 @@
 /** A 2025 server's question goes to the one call in flight on its connection; never guessed among several. */
 import { describe, expect, test } from "bun:test";
 import { QuestionRouter, withRefusals } from "../../src/mcp/question-routing.ts";
-import { QuestionRefused, type QuestionChannel, type ServerQuestion } from "../../src/tool/server-question.ts";
+import { QuestionRefused, type QuestionChannel, type ServerQuestion } from "../../src/protocol/server-question.ts";
 
 function channel(kinds: ("elicitation" | "sampling")[], answer: (question: ServerQuestion) => Record<string, unknown> = () => ({ action: "accept", content: {} })) {
   const asked: ServerQuestion[] = [];
