@@ -89,29 +89,32 @@ export class OAuthManager {
   }
 
   status(spec: RemoteServerSpec): AuthStatus {
-    const record = this.store.read(spec.name, spec.url);
+    const discovery = this.store.server(spec.name, spec.url).discovery;
+    const record = discovery && this.store.tokens(discovery.issuer, discovery.resource);
     const expiry = expiresAt(record);
+    const client = spec.oauth?.clientId ? "configured" : record?.clientKind ?? (discovery && this.store.client(discovery.issuer) ? "registered" : "none");
     return {
       name: spec.name,
       url: spec.url,
-      loggedIn: Boolean(record.tokens?.access_token),
+      loggedIn: Boolean(record?.tokens.access_token),
       ...(expiry !== undefined && { expiresAt: new Date(expiry).toISOString() }),
-      refreshable: Boolean(record.tokens?.refresh_token),
-      client: spec.oauth?.clientId ? "configured" : record.client ? "registered" : "none",
+      refreshable: Boolean(record?.tokens.refresh_token),
+      client,
+      ...(discovery && { issuer: discovery.issuer }),
       loginInProgress: this.#logins.get(spec.name)?.attempt.settled === false,
       staticAuthorization: hasStaticAuthorization(spec),
-      tokenFile: this.store.pathFor(spec.name, spec.url),
+      tokenFile: discovery ? this.store.tokensPath(discovery.issuer, discovery.resource) : this.store.serverPath(spec.name, spec.url),
     };
   }
 
-  /** Forgets the server's tokens (the registration is kept); true when there were any. */
+  /**
+   * Forgets the tokens of the server's issuer and resource (the registration is kept, and so are
+   * tokens a login under another issuer left); true when there were any.
+   */
   logout(spec: RemoteServerSpec): boolean {
     this.#logins.get(spec.name)?.attempt.cancel("logged out");
-    const record = this.store.read(spec.name, spec.url);
-    if (!record.tokens) return false;
-    const { tokens: _tokens, obtainedAt: _at, ...rest } = record;
-    this.store.write(spec.name, rest);
-    return true;
+    const discovery = this.store.server(spec.name, spec.url).discovery;
+    return discovery ? this.store.removeTokens(discovery.issuer, discovery.resource) : false;
   }
 
   close(): void {

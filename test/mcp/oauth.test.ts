@@ -88,12 +88,13 @@ describe("OAuth for HTTP MCP servers", () => {
     expect(provider.codeExchanges).toBe(1);
     expect(await client.call(whoami)).toMatchObject({ isError: false, content: [{ type: "text", text: "authorized" }] });
 
-    // The token file: 0600 in a 0700 directory.
-    const files = readdirSync(running.oauthDir);
-    expect(files).toHaveLength(1);
-    const tokenFile = join(running.oauthDir, files[0]!);
-    expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
+    // One record of each kind (the server's discovery, the issuer's registration, the tokens of
+    // issuer and resource): each 0600 in a 0700 directory.
+    const files = readdirSync(running.oauthDir).sort();
+    expect(files.map((file) => file.split(".")[0])).toEqual(["client", "server", "tokens"]);
+    for (const file of files) expect(statSync(join(running.oauthDir, file)).mode & 0o777).toBe(0o600);
     expect(statSync(running.oauthDir).mode & 0o777).toBe(0o700);
+    const tokenFile = join(running.oauthDir, files[2]!);
 
     // Past the token's expiry: many concurrent calls, one refresh, no 401 on the way.
     const unauthorizedBefore = fixture.stats.unauthorized;

@@ -17,13 +17,15 @@ const AS = "http://as.test";
 function setup(tokenEndpoint: (body: URLSearchParams) => Promise<Response>, stored = true) {
   const store = new OAuthStore(join(tempDir("auth-"), "oauth"));
   if (stored) {
-    store.write("srv", {
-      serverUrl: MCP_URL,
+    const metadata = { issuer: AS, authorization_endpoint: `${AS}/authorize`, token_endpoint: `${AS}/token`, response_types_supported: ["code"] };
+    store.saveServer("srv", { kind: "server", serverUrl: MCP_URL, discovery: { issuer: AS, resource: MCP_URL, metadata } });
+    store.saveTokens({
+      kind: "tokens",
+      issuer: AS,
+      resource: MCP_URL,
+      clientKind: "registered",
+      clientId: "client-1",
       client: { client_id: "client-1" },
-      discovery: {
-        authorizationServerUrl: AS,
-        authorizationServerMetadata: { issuer: AS, authorization_endpoint: `${AS}/authorize`, token_endpoint: `${AS}/token`, response_types_supported: ["code"] },
-      },
       tokens: { access_token: "old-token", refresh_token: "refresh-1", token_type: "Bearer", expires_in: 3600 },
       obtainedAt: 0,
     });
@@ -61,7 +63,7 @@ describe("ServerAuth", () => {
     expect(refreshes[0]?.get("grant_type")).toBe("refresh_token");
     expect(refreshes[0]?.get("refresh_token")).toBe("refresh-1");
     expect(new Set(seen)).toEqual(new Set(["Bearer new-token"]));
-    expect(store.read("srv", MCP_URL).tokens).toMatchObject({ access_token: "new-token", refresh_token: "refresh-2" });
+    expect(store.tokensOf("srv", MCP_URL)?.tokens).toMatchObject({ access_token: "new-token", refresh_token: "refresh-2" });
   });
 
   test("a refused refresh (invalid_grant) needs a login and forgets the tokens", async () => {
@@ -69,7 +71,7 @@ describe("ServerAuth", () => {
     clock.now = 3600_000;
     const error = await request(auth).catch((caught: unknown) => caught);
     expect(findNeedsAuth(error)?.message).toBe('MCP server "srv" needs a login (the authorization server refused the refresh: revoked); run `toolpool auth login srv`');
-    expect(store.read("srv", MCP_URL).tokens).toBeUndefined();
+    expect(store.tokensOf("srv", MCP_URL)?.tokens).toBeUndefined();
   });
 
   for (const [what, endpoint] of [
@@ -82,7 +84,7 @@ describe("ServerAuth", () => {
       const error = await request(auth).catch((caught: unknown) => caught);
       expect(findNeedsAuth(error)).toBeUndefined();
       expect((error as Error).message).toStartWith('could not refresh the OAuth token of MCP server "srv"');
-      expect(store.read("srv", MCP_URL).tokens?.refresh_token).toBe("refresh-1");
+      expect(store.tokensOf("srv", MCP_URL)?.tokens.refresh_token).toBe("refresh-1");
     });
   }
 
