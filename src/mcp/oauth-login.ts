@@ -60,7 +60,7 @@ export async function beginLogin(options: LoginOptions): Promise<LoginAttempt> {
     // Before anything the response says is believed, its error included (RFC 9207 §2.4).
     const mixUp = checkIssuerParameter(params, discovery);
     if (mixUp) {
-      finish(new Error(`the login to MCP server "${server}" was refused: ${mixUp}`));
+      finish(new Error(`the authorization response was refused: ${mixUp}`));
       return page(400, "The login was refused: the response did not come from the expected authorization server.");
     }
     const error = params.get("error");

@@ -124,3 +124,36 @@ describe("oauth in a server entry", () => {
     expect(spec).toMatchObject({ oauth: { clientId: "abc", clientSecret: "s3", scope: "read" } });
   });
 });
+
+describe("oauth.clientMetadataUrl", () => {
+  const parse = async (clientMetadataUrl: string) => {
+    const { parseConfig } = await import("../../src/config/load.ts");
+    return parseConfig({ mcpServers: { r: { type: "http", url: "https://x.test/mcp", oauth: { clientMetadataUrl } } } }, "c.json");
+  };
+  const refusal = async (url: string) => {
+    try {
+      await parse(url);
+    } catch (error) {
+      return (error as Error).message;
+    }
+    throw new Error(`${url} was accepted`);
+  };
+
+  test("an https URL with a path is taken as it is", async () => {
+    const { resolveServerSpecs } = await import("../../src/mcp/server-spec.ts");
+    const [spec] = await resolveServerSpecs(await parse("https://tools.example/toolpool/client.json"), { env: {} });
+    expect(spec).toMatchObject({ oauth: { clientMetadataUrl: "https://tools.example/toolpool/client.json" } });
+  });
+
+  test("anything else is refused at load, saying why", async () => {
+    const field = 'config c.json is invalid:\n  - field "mcpServers.r.oauth.clientMetadataUrl": the client metadata URL ';
+    expect(await refusal("http://tools.example/client.json")).toBe(`${field}must be https (it is the client id an authorization server fetches), not http`);
+    expect(await refusal("file:///etc/passwd")).toBe(`${field}must be https (it is the client id an authorization server fetches), not file`);
+    expect(await refusal("https://tools.example")).toBe(`${field}needs a path to the document, as in https://example.com/toolpool/client.json`);
+    expect(await refusal("https://tools.example/c.json#x")).toBe(`${field}may not have a fragment`);
+    expect(await refusal("https://me:pw@tools.example/c.json")).toBe(`${field}may not carry a user or password`);
+    expect(await refusal("not a url")).toBe(`${field}"not a url" is not a URL`);
+    const long = `https://tools.example/${"a".repeat(500)}.json`;
+    expect(await refusal(long)).toBe(`${field}is ${long.length} characters; at most 500`);
+  });
+});
