@@ -38,11 +38,14 @@ export interface ChooseOptions {
   store: OAuthStore;
   redirectUrl: string;
   fetchFn: FetchLike;
+  /** The configured client id an earlier login used, and with which issuer. */
+  bound?: { clientId: string; issuer: string } | undefined;
 }
 
 export async function chooseClient(options: ChooseOptions): Promise<ChosenClient> {
   const { server, discovery, settings, store, redirectUrl } = options;
   if (settings?.clientId) {
+    checkConfiguredIssuer(options, settings.clientId);
     return { kind: "configured", client: { client_id: settings.clientId, ...(settings.clientSecret && { client_secret: settings.clientSecret }) } };
   }
   const metadata = discovery.metadata;
@@ -95,6 +98,18 @@ async function register(options: ChooseOptions, clientMetadata: OAuthClientMetad
     }
   }
   return client;
+}
+
+/**
+ * A configured client id belongs to the authorization server it was registered with (the spec:
+ * surface an error rather than present it elsewhere). Which one that is, toolpool learns from the
+ * first login that used it; a logout forgets it.
+ */
+function checkConfiguredIssuer({ server, discovery, bound }: ChooseOptions, clientId: string): void {
+  if (!bound || bound.clientId !== clientId || bound.issuer === discovery.issuer) return;
+  throw new Error(
+    `the configured client id of MCP server "${server}" was used with the authorization server ${bound.issuer}, but the server now sends logins to ${discovery.issuer}; a client id belongs to one authorization server: register a client there and set mcpServers.${server}.oauth.clientId, or run \`toolpool auth logout ${server}\` to present this one there anyway`,
+  );
 }
 
 function missingClient(server: string, issuer: string, metadataDocuments: boolean): string {

@@ -47,6 +47,7 @@ export async function beginLogin(options: LoginOptions): Promise<LoginAttempt> {
   } catch (error) {
     throw new Error(describeStartFailure(server, error));
   }
+  const bound = store.server(server, url).configuredClient;
   const state = randomBytes(24).toString("base64url");
   const outcome = Promise.withResolvers<void>();
   // Settled once; the listener stops at the first settlement.
@@ -81,7 +82,12 @@ export async function beginLogin(options: LoginOptions): Promise<LoginAttempt> {
         ...(discovery.resourceIndicator && { resource: discovery.resourceIndicator }),
         fetchFn,
       });
-      store.saveServer(server, { kind: "server", serverUrl: url, discovery });
+      store.saveServer(server, {
+        kind: "server",
+        serverUrl: url,
+        discovery,
+        ...(client.kind === "configured" && { configuredClient: { clientId: client.client.client_id, issuer: discovery.issuer } }),
+      });
       store.saveTokens({
         kind: "tokens",
         issuer: discovery.issuer,
@@ -117,7 +123,7 @@ export async function beginLogin(options: LoginOptions): Promise<LoginAttempt> {
   const redirectUrl = `http://127.0.0.1:${listener.port}/callback`;
   let authorizationUrl: URL;
   try {
-    const client = await chooseClient({ server, discovery, settings, store, redirectUrl, fetchFn });
+    const client = await chooseClient({ server, discovery, settings, store, redirectUrl, fetchFn, bound });
     const started = await startAuthorization(discovery.issuer, {
       ...(discovery.metadata && { metadata: discovery.metadata }),
       clientInformation: client.client,

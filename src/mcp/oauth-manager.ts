@@ -109,12 +109,14 @@ export class OAuthManager {
 
   /**
    * Forgets the tokens of the server's issuer and resource (the registration is kept, and so are
-   * tokens a login under another issuer left); true when there were any.
+   * tokens a login under another issuer left) and which issuer its configured client id was used
+   * with; true when there were tokens.
    */
   logout(spec: RemoteServerSpec): boolean {
     this.#logins.get(spec.name)?.attempt.cancel("logged out");
-    const discovery = this.store.server(spec.name, spec.url).discovery;
-    return discovery ? this.store.removeTokens(discovery.issuer, discovery.resource) : false;
+    const { configuredClient: _bound, ...record } = this.store.server(spec.name, spec.url);
+    if (_bound) this.store.saveServer(spec.name, record);
+    return record.discovery ? this.store.removeTokens(record.discovery.issuer, record.discovery.resource) : false;
   }
 
   close(): void {

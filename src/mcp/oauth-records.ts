@@ -21,6 +21,8 @@ export interface ServerRecord {
   kind: "server";
   serverUrl: string;
   discovery?: OAuthDiscovery;
+  /** The configured client id a login used, and the issuer it was used with (it belongs there). */
+  configuredClient?: { clientId: string; issuer: string };
 }
 
 /** How the client of a login got its id. */

@@ -215,7 +215,7 @@ export class ServerAuth {
     // authorization server (the 2025-03-26 rule): not a statement that its issuer changed.
     if (fresh.resourceIndicator === undefined && known.resourceIndicator !== undefined) return known;
     if (fresh.issuer === known.issuer && fresh.resource === known.resource) return known;
-    store.saveServer(server, { kind: "server", serverUrl: url, discovery: fresh });
+    store.saveServer(server, { ...store.server(server, url), discovery: fresh });
     this.options.logger.warn("MCP server's authorization server changed", { server, from: known.issuer, to: fresh.issuer });
     throw new NeedsAuthError(server, `its authorization server is now ${fresh.issuer} (it was ${known.issuer}), whose login it has not had`);
   }

@@ -138,4 +138,24 @@ describe("the issuer a server is bound to", () => {
     expect(status.servers[0]).toMatchObject({ loggedIn: true, issuer: second.issuer });
     for (const token of firstTokens) expect(second.provider.issued).not.toContain(token);
   });
+
+  test("a configured client id is not presented to another authorization server; a logout lets it be", async () => {
+    await using first = await startOAuthFixture();
+    await using second = await startOAuthFixture();
+    for (const fixture of [first, second]) fixture.provider.clients.set("preregistered", { client_id: "preregistered", redirect_uris: ["http://127.0.0.1/callback"], token_endpoint_auth_method: "none" });
+    await using running = await startOAuthDaemon(first, { oauth: { clientId: "preregistered" } });
+    await waitFor(async () => (await running.serverState()).state === "needs-auth", "needs-auth");
+    expect((await running.login()).done.server?.state).toBe("connected");
+    first.trust(second);
+    await running.client.call(whoami);
+    await waitFor(async () => (await running.serverState()).state === "needs-auth", "needs-auth after the switch");
+    const refused = await running.client.request(Method.AuthLogin, { name: "remote" }).catch((error: unknown) => error);
+    expect((refused as Error).message).toContain(
+      `the configured client id of MCP server "remote" was used with the authorization server ${first.issuer}, but the server now sends logins to ${second.issuer}; a client id belongs to one authorization server: register a client there and set mcpServers.remote.oauth.clientId, or run \`toolpool auth logout remote\` to present this one there anyway`,
+    );
+    await running.client.request(Method.AuthLogout, { name: "remote" });
+    const { started, done } = await running.login();
+    expect(new URL(started.authorizationUrl).origin).toBe(second.origin);
+    expect(done.server?.state).toBe("connected");
+  });
 });
