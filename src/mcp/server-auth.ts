@@ -213,7 +213,7 @@ export class ServerAuth {
     }
     // A server whose resource metadata is missing just now falls back to its own origin as the
     // authorization server (the 2025-03-26 rule): not a statement that its issuer changed.
-    if (fresh.resourceIndicator === undefined && known.resourceIndicator !== undefined) return known;
+    if (fresh.resourceIndicator === undefined) return known;
     if (fresh.issuer === known.issuer && fresh.resource === known.resource) return known;
     store.saveServer(server, { ...store.server(server, url), discovery: fresh });
     this.options.logger.warn("MCP server's authorization server changed", { server, from: known.issuer, to: fresh.issuer });

@@ -3,7 +3,7 @@
  * missing where advertised, wrong with or without the advertisement, and a forged error response
  * from another issuer (not believed, not shown); metadata that states another issuer than the one
  * named (RFC 8414); a server whose resource metadata moves to another authorization server, whose
- * tokens and refresh token never travel there.
+ * tokens and refresh token never travel there, and whose configured client id stays with the first.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { Method } from "../../src/protocol/method-names.ts";

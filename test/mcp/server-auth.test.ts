@@ -14,7 +14,7 @@ import { tempDir } from "./helpers.ts";
 const MCP_URL = "http://mcp.test/mcp";
 const AS = "http://as.test";
 
-function setup(tokenEndpoint: (body: URLSearchParams) => Promise<Response>, stored = true) {
+function setup(tokenEndpoint: (body: URLSearchParams) => Promise<Response>, stored = true, wellKnown: (url: string) => Response = () => new Response("", { status: 404 })) {
   const store = new OAuthStore(join(tempDir("auth-"), "oauth"));
   if (stored) {
     const metadata = { issuer: AS, authorization_endpoint: `${AS}/authorize`, token_endpoint: `${AS}/token`, response_types_supported: ["code"] };
@@ -33,6 +33,7 @@ function setup(tokenEndpoint: (body: URLSearchParams) => Promise<Response>, stor
   const seen: string[] = [];
   const network: FetchLike = async (url, init) => {
     if (String(url) === `${AS}/token`) return tokenEndpoint(new URLSearchParams(String(init?.body)));
+    if (String(url).includes("/.well-known/")) return wellKnown(String(url));
     const authorization = new Headers(init?.headers).get("authorization");
     seen.push(authorization ?? "");
     return authorization === "Bearer new-token" ? Response.json({ ok: true }) : new Response("no", { status: 401 });
@@ -97,6 +98,41 @@ describe("ServerAuth", () => {
     const error = await request(auth).catch((caught: unknown) => caught);
     expect(findNeedsAuth(error)?.message).toContain("it answered 401 and no one has logged in");
     expect(asked).toBe(0);
+  });
+
+  test("a 401 whose metadata cannot be read just now refreshes with the known issuer", async () => {
+    const { auth, seen } = setup(async (body) => {
+      expect(body.get("refresh_token")).toBe("refresh-1");
+      return Response.json({ access_token: "new-token", refresh_token: "refresh-2", token_type: "Bearer", expires_in: 3600 });
+    });
+    expect((await request(auth)).status).toBe(200);
+    expect(seen).toEqual(["Bearer old-token", "Bearer new-token"]);
+    expect(auth.refreshes).toBe(1);
+  });
+
+  test("a 401 whose resource metadata now names another authorization server: a login, and no refresh token sent anywhere", async () => {
+    const OTHER = "http://other-as.test/";
+    const tokenRequests: string[] = [];
+    const { auth, store } = setup(
+      async (body) => {
+        tokenRequests.push(body.toString());
+        return new Response("", { status: 500 });
+      },
+      true,
+      (url) =>
+        url.startsWith("http://mcp.test/.well-known/oauth-protected-resource")
+          ? Response.json({ resource: MCP_URL, authorization_servers: [OTHER] })
+          : url.startsWith("http://other-as.test/.well-known/oauth-authorization-server")
+            ? Response.json({ issuer: OTHER, authorization_endpoint: `${OTHER}authorize`, token_endpoint: `${OTHER}token`, response_types_supported: ["code"] })
+            : new Response("", { status: 404 }),
+    );
+    const error = await request(auth).catch((caught: unknown) => caught);
+    expect(findNeedsAuth(error)?.message).toBe(`MCP server "srv" needs a login (its authorization server is now ${OTHER} (it was ${AS}), whose login it has not had); run \`toolpool auth login srv\``);
+    expect(tokenRequests).toEqual([]);
+    expect(store.server("srv", MCP_URL).discovery?.issuer).toBe(OTHER);
+    expect(store.tokensOf("srv", MCP_URL)).toBeUndefined();
+    // The old issuer's tokens are where they were (another server behind it may use them), not moved.
+    expect(store.tokens(AS, MCP_URL)?.tokens.refresh_token).toBe("refresh-1");
   });
 
   test("the token goes to the server's own origin only", async () => {
