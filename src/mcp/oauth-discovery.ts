@@ -5,22 +5,56 @@
  * authorization server the resource named (RFC 8414 §3.3): the `iss` check of the authorization
  * response (RFC 9207) protects only as well as the issuer it compares with was checked.
  */
-import { discoverOAuthServerInfo } from "@modelcontextprotocol/sdk/client/auth.js";
+import { discoverOAuthServerInfo, extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { OAuthDiscovery } from "./oauth-records.ts";
 
-export async function discoverAuthorization(url: string, fetchFn: FetchLike): Promise<OAuthDiscovery> {
-  const info = await discoverOAuthServerInfo(url, { fetchFn });
+/** What a server's 401 said in `WWW-Authenticate` (RFC 6750 §3, RFC 9728 §5.1). */
+export interface AuthChallenge {
+  /** Where its protected resource metadata is, when not at the well-known path. */
+  resourceMetadataUrl?: string;
+  /** The scope the request needed. */
+  scope?: string;
+  /** The error code, e.g. `insufficient_scope` on a 403. */
+  error?: string;
+}
+
+/** A header is the server's to write: bounded before it is kept. */
+const MAX_CHALLENGE_FIELD = 2_000;
+
+export function readChallenge(response: Response): AuthChallenge {
+  const { resourceMetadataUrl, scope, error } = extractWWWAuthenticateParams(response);
+  const href = resourceMetadataUrl?.href;
+  return {
+    ...(href && href.length <= MAX_CHALLENGE_FIELD && /^https?:$/.test(resourceMetadataUrl.protocol) && { resourceMetadataUrl: href }),
+    ...(scope && scope.length <= MAX_CHALLENGE_FIELD && { scope }),
+    ...(error && error.length <= 100 && { error }),
+  };
+}
+
+/** Space-separated scopes, both sides' in a stable order, each once. */
+export function unionScopes(held: string, needed: string): string {
+  return [...new Set([...held.split(" "), ...needed.split(" ")].filter(Boolean))].join(" ");
+}
+
+export async function discoverAuthorization(url: string, fetchFn: FetchLike, challenge?: AuthChallenge): Promise<OAuthDiscovery> {
+  // The metadata a 401 points at is believed only as far as the resource it names is this server (checkResource).
+  const resourceMetadataUrl = challenge?.resourceMetadataUrl ? new URL(challenge.resourceMetadataUrl) : undefined;
+  const info = await discoverOAuthServerInfo(url, { fetchFn, ...(resourceMetadataUrl && { resourceMetadataUrl }) });
   const named = info.authorizationServerUrl;
   const metadata = info.authorizationServerMetadata;
-  if (metadata && metadata.issuer !== named) {
+  // Without resource metadata nothing named the authorization server: it is the server's own
+  // origin (the 2025-03-26 rule), which its metadata may state with or without the final slash.
+  const origin = new URL(url).origin;
+  const ownOrigin = !info.resourceMetadata && (metadata?.issuer === origin || metadata?.issuer === `${origin}/`);
+  if (metadata && metadata.issuer !== named && !ownOrigin) {
     throw new Error(`the authorization server metadata fetched for ${JSON.stringify(named)} states the issuer ${JSON.stringify(metadata.issuer)}; they must be identical (RFC 8414), so it is not used`);
   }
   const indicator = info.resourceMetadata?.resource;
   if (indicator !== undefined) checkResource(indicator, url);
   const scopes = info.resourceMetadata?.scopes_supported?.join(" ");
   return {
-    issuer: named,
+    issuer: metadata?.issuer ?? named,
     resource: indicator ?? url,
     ...(indicator !== undefined && { resourceIndicator: indicator }),
     ...(scopes && { scopes }),

@@ -10,7 +10,7 @@ import { randomBytes } from "node:crypto";
 import { exchangeAuthorization, startAuthorization } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { chooseClient, type ChosenClient, type OAuthSettings } from "./oauth-client-choice.ts";
-import { checkIssuerParameter, discoverAuthorization, isLoopbackRedirect } from "./oauth-discovery.ts";
+import { checkIssuerParameter, discoverAuthorization, isLoopbackRedirect, type AuthChallenge } from "./oauth-discovery.ts";
 import type { OAuthDiscovery } from "./oauth-records.ts";
 import type { OAuthStore } from "./oauth-store.ts";
 import { boundedFetch } from "./server-auth.ts";
@@ -23,6 +23,8 @@ export interface LoginOptions {
   now: () => number;
   timeoutMs: number;
   baseFetch?: FetchLike;
+  /** What the server's last 401 said (where its resource metadata is, the scope it needs). */
+  challenge?: AuthChallenge | undefined;
 }
 
 export interface LoginAttempt {
@@ -43,7 +45,7 @@ export async function beginLogin(options: LoginOptions): Promise<LoginAttempt> {
   // (and finds no tokens of the old one), and the issuer the response is checked against is current.
   let discovery: OAuthDiscovery;
   try {
-    discovery = await discoverAuthorization(url, fetchFn);
+    discovery = await discoverAuthorization(url, fetchFn, options.challenge);
   } catch (error) {
     throw new Error(describeStartFailure(server, error));
   }
@@ -52,7 +54,7 @@ export async function beginLogin(options: LoginOptions): Promise<LoginAttempt> {
   const outcome = Promise.withResolvers<void>();
   // Settled once; the listener stops at the first settlement.
   let settled = false;
-  let pending: { client: ChosenClient; codeVerifier: string; redirectUrl: string } | undefined;
+  let pending: { client: ChosenClient; codeVerifier: string; redirectUrl: string; scope: string | undefined } | undefined;
   const listener = listen(registeredPort(store, discovery, settings), async (request) => {
     const params = new URL(request.url).searchParams;
     if (new URL(request.url).pathname !== "/callback") return new Response("not found", { status: 404 });
@@ -95,6 +97,7 @@ export async function beginLogin(options: LoginOptions): Promise<LoginAttempt> {
         clientKind: client.kind,
         clientId: client.client.client_id,
         ...(client.kind === "registered" && { client: client.client }),
+        ...(pending.scope && { scope: pending.scope }),
         tokens,
         obtainedAt: options.now(),
       });
@@ -124,18 +127,19 @@ export async function beginLogin(options: LoginOptions): Promise<LoginAttempt> {
   let authorizationUrl: URL;
   try {
     const client = await chooseClient({ server, discovery, settings, store, redirectUrl, fetchFn, bound });
+    const scope = scopeOf(settings, options.challenge, discovery);
     const started = await startAuthorization(discovery.issuer, {
       ...(discovery.metadata && { metadata: discovery.metadata }),
       clientInformation: client.client,
       redirectUrl,
       state,
-      ...(scopeOf(settings, discovery) && { scope: scopeOf(settings, discovery) }),
+      ...(scope && { scope }),
       ...(discovery.resourceIndicator && { resource: discovery.resourceIndicator }),
     });
     authorizationUrl = started.authorizationUrl;
     checkAuthorizationUrl(authorizationUrl);
     // Only in memory: a verifier is worth nothing after this login, and must not outlive it on disk.
-    pending = { client, codeVerifier: started.codeVerifier, redirectUrl };
+    pending = { client, codeVerifier: started.codeVerifier, redirectUrl, scope };
   } catch (error) {
     finish(new Error("cancelled"));
     throw new Error(describeStartFailure(server, error));
@@ -175,9 +179,12 @@ function listen(port: number, fetch: (request: Request) => Promise<Response>) {
   return Bun.serve({ hostname: "127.0.0.1", port: 0, fetch });
 }
 
-/** The scope asked for: the configured one, else what the resource says it supports. */
-function scopeOf(settings: OAuthSettings | undefined, discovery: OAuthDiscovery): string | undefined {
-  return settings?.scope ?? discovery.scopes;
+/**
+ * The scope asked for: the configured one, else what the server's 401 asked for, else all the
+ * resource metadata lists (the spec's selection order, with the operator's word first).
+ */
+function scopeOf(settings: OAuthSettings | undefined, challenge: AuthChallenge | undefined, discovery: OAuthDiscovery): string | undefined {
+  return settings?.scope ?? challenge?.scope ?? discovery.scopes;
 }
 
 /**

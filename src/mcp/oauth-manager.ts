@@ -66,6 +66,7 @@ export class OAuthManager {
       now: this.options.now,
       timeoutMs,
       ...(this.options.baseFetch && { baseFetch: this.options.baseFetch }),
+      challenge: this.#auth.get(spec.name)?.challenge,
     });
     // Kept after it settles, until a newer login replaces it: the browser may come back before
     // the CLI's `auth/wait` arrives, and that wait must still hear how the login ended.

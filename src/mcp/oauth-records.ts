@@ -45,6 +45,8 @@ export interface TokenRecord {
   /** For a registered client, its registration as it was (a configured secret stays in the config). */
   client?: OAuthClientInformationMixed;
   tokens: OAuthTokens;
+  /** The scope the login asked for (the tokens' own `scope`, when the server says, is what was granted). */
+  scope?: string;
   /** When `tokens` were obtained (ms since the epoch): with `expires_in`, when they expire. */
   obtainedAt: number;
 }

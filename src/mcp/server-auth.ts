@@ -14,7 +14,7 @@ import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprot
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Logger } from "../runtime/logger.ts";
 import type { OAuthSettings } from "./oauth-client-choice.ts";
-import { discoverAuthorization } from "./oauth-discovery.ts";
+import { discoverAuthorization, readChallenge, unionScopes, type AuthChallenge } from "./oauth-discovery.ts";
 import { expiresAt, type OAuthDiscovery, type TokenRecord } from "./oauth-records.ts";
 import type { OAuthStore } from "./oauth-store.ts";
 
@@ -73,6 +73,8 @@ export class ServerAuth {
   #needsAuth: NeedsAuthError | undefined;
   /** Refreshes done, for status and tests. */
   refreshes = 0;
+  /** What the server's last 401 asked for (where its metadata is, which scope): a login starts from it. */
+  challenge: AuthChallenge | undefined;
 
   constructor(readonly options: ServerAuthOptions) {}
 
@@ -111,7 +113,9 @@ export class ServerAuth {
     };
     const token = await this.accessToken();
     const response = await send(token);
+    if (response.status === 403 && token) this.#stepUp(response);
     if (response.status !== 401) return response;
+    this.challenge = readChallenge(response);
     await response.body?.cancel();
     if (!token) throw new NeedsAuthError(this.options.server, "it answered 401 and no one has logged in");
     const fresh = await this.refresh(token, "401");
@@ -121,6 +125,29 @@ export class ServerAuth {
     this.#dropTokens();
     throw new NeedsAuthError(this.options.server, "it refused a freshly refreshed token");
   };
+
+  /**
+   * A 403 `insufficient_scope` naming a scope the login did not ask for: a login that asks for
+   * what it held and what is needed (the spec's step-up; a person approves it). A scope already
+   * held, or one the configured `scope` fixes, leaves the 403 to the caller: nothing to gain.
+   */
+  #stepUp(response: Response): void {
+    const challenge = readChallenge(response);
+    if (challenge.error !== "insufficient_scope" || !challenge.scope) return;
+    const record = this.options.store.tokensOf(this.options.server, this.options.url);
+    const held = record?.tokens.scope ?? record?.scope ?? "";
+    const wanted = unionScopes(held, challenge.scope);
+    if (wanted === unionScopes(held, "")) return;
+    const configured = this.options.settings?.scope;
+    if (configured !== undefined) {
+      if (unionScopes(configured, challenge.scope) === unionScopes(configured, "")) return;
+      void response.body?.cancel();
+      throw new NeedsAuthError(this.options.server, `it needs the scope "${challenge.scope}", which mcpServers.${this.options.server}.oauth.scope does not include`);
+    }
+    void response.body?.cancel();
+    this.challenge = { ...challenge, scope: wanted };
+    throw new NeedsAuthError(this.options.server, `it needs the scope "${challenge.scope}" for this request (insufficient_scope)`);
+  }
 
   /** The token to send now, refreshed first when it is about to expire; undefined when there is none. */
   async accessToken(): Promise<string | undefined> {
@@ -207,7 +234,7 @@ export class ServerAuth {
     const { server, url, store } = this.options;
     let fresh: OAuthDiscovery;
     try {
-      fresh = await discoverAuthorization(url, fetchFn);
+      fresh = await discoverAuthorization(url, fetchFn, this.challenge);
     } catch {
       return known;
     }

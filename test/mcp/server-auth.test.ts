@@ -135,6 +135,27 @@ describe("ServerAuth", () => {
     expect(store.tokens(AS, MCP_URL)?.tokens.refresh_token).toBe("refresh-1");
   });
 
+  test("a 403 insufficient_scope for a scope not held asks for a login with the union; one already held is left to the caller", async () => {
+    const { auth, store } = setup(async () => new Response("", { status: 500 }));
+    const forbidding = (scope: string) =>
+      new ServerAuth({
+        ...auth.options,
+        baseFetch: async () => new Response("{}", { status: 403, headers: { "www-authenticate": `Bearer error="insufficient_scope", scope="${scope}"` } }),
+      });
+    const record = store.tokensOf("srv", MCP_URL)!;
+    store.saveTokens({ ...record, tokens: { ...record.tokens, scope: "mcp:read" } });
+    const stepUp = forbidding("mcp:write");
+    const error = await stepUp.fetch(MCP_URL, { method: "POST" }).catch((caught: unknown) => caught);
+    expect(findNeedsAuth(error)?.message).toBe('MCP server "srv" needs a login (it needs the scope "mcp:write" for this request (insufficient_scope)); run `toolpool auth login srv`');
+    expect(stepUp.challenge).toEqual({ error: "insufficient_scope", scope: "mcp:read mcp:write" });
+    // Held already: asking again gains nothing (no login loop); the 403 goes to the caller.
+    expect((await forbidding("mcp:read").fetch(MCP_URL, { method: "POST" })).status).toBe(403);
+    // A configured scope is the operator's: the message says where to widen it.
+    const configured = new ServerAuth({ ...forbidding("mcp:admin").options, settings: { scope: "mcp:read" } });
+    const refused = await configured.fetch(MCP_URL, { method: "POST" }).catch((caught: unknown) => caught);
+    expect(findNeedsAuth(refused)?.message).toContain('it needs the scope "mcp:admin", which mcpServers.srv.oauth.scope does not include');
+  });
+
   test("the token goes to the server's own origin only", async () => {
     const { auth } = setup(async () => new Response("", { status: 500 }));
     const sent: (string | null)[] = [];
