@@ -18,6 +18,7 @@ interface AuthStatusLine {
   expiresAt?: string;
   refreshable: boolean;
   client: string;
+  issuer?: string;
   loginInProgress: boolean;
   staticAuthorization: boolean;
   tokenFile: string;
@@ -78,7 +79,7 @@ export function formatAuthStatus(servers: readonly AuthStatusLine[]): string {
         : server.loggedIn
           ? `logged in${server.expiresAt ? `, token expires ${server.expiresAt}` : ""}${server.refreshable ? ", refreshable" : ""}`
           : `not logged in — run toolpool auth login ${server.name}`;
-      return `${server.name}  ${server.url}\n  ${state}${server.loginInProgress ? " (a login is in progress)" : ""}\n  client: ${server.client}; token file: ${server.tokenFile}`;
+      return `${server.name}  ${server.url}\n  ${state}${server.loginInProgress ? " (a login is in progress)" : ""}\n  client: ${server.client}${server.issuer ? `; issuer: ${server.issuer}` : ""}; token file: ${server.tokenFile}`;
     })
     .join("\n");
 }

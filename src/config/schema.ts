@@ -45,7 +45,30 @@ const oauthSettings = () =>
     clientId: z.string().min(1).max(500).optional(),
     clientSecret: z.string().min(1).max(2000).optional(),
     scope: z.string().min(1).max(2000).optional(),
+    clientMetadataUrl: z.string().superRefine(checkClientMetadataUrl).optional(),
   });
+
+/** A Client ID Metadata Document's URL is the client id itself: bounded, like the id. */
+export const MAX_CLIENT_METADATA_URL = 500;
+
+/**
+ * Where the operator hosts toolpool's Client ID Metadata Document. The draft's rules for a client
+ * id URL: https, a path, no fragment, no user or password; the authorization server fetches it.
+ */
+function checkClientMetadataUrl(value: string, context: z.RefinementCtx): void {
+  const refuse = (why: string) => context.addIssue({ code: "custom", message: `the client metadata URL ${why}` });
+  if (value.length > MAX_CLIENT_METADATA_URL) return refuse(`is ${value.length} characters; at most ${MAX_CLIENT_METADATA_URL}`);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return refuse(`${JSON.stringify(value)} is not a URL`);
+  }
+  if (url.protocol !== "https:") return refuse(`must be https (it is the client id an authorization server fetches), not ${url.protocol.replace(/:$/, "")}`);
+  if (url.pathname === "/" || url.pathname === "") return refuse("needs a path to the document, as in https://example.com/toolpool/client.json");
+  if (url.hash || value.includes("#")) return refuse("may not have a fragment");
+  if (url.username || url.password) return refuse("may not carry a user or password");
+}
 
 const remoteServer = () =>
   z.strictObject({

@@ -66,6 +66,7 @@ export class OAuthManager {
       now: this.options.now,
       timeoutMs,
       ...(this.options.baseFetch && { baseFetch: this.options.baseFetch }),
+      challenge: this.#auth.get(spec.name)?.challenge,
     });
     // Kept after it settles, until a newer login replaces it: the browser may come back before
     // the CLI's `auth/wait` arrives, and that wait must still hear how the login ended.
@@ -89,29 +90,34 @@ export class OAuthManager {
   }
 
   status(spec: RemoteServerSpec): AuthStatus {
-    const record = this.store.read(spec.name, spec.url);
+    const discovery = this.store.server(spec.name, spec.url).discovery;
+    const record = discovery && this.store.tokens(discovery.issuer, discovery.resource);
     const expiry = expiresAt(record);
+    const client = spec.oauth?.clientId ? "configured" : record?.clientKind ?? (discovery && this.store.client(discovery.issuer) ? "registered" : "none");
     return {
       name: spec.name,
       url: spec.url,
-      loggedIn: Boolean(record.tokens?.access_token),
+      loggedIn: Boolean(record?.tokens.access_token),
       ...(expiry !== undefined && { expiresAt: new Date(expiry).toISOString() }),
-      refreshable: Boolean(record.tokens?.refresh_token),
-      client: spec.oauth?.clientId ? "configured" : record.client ? "registered" : "none",
+      refreshable: Boolean(record?.tokens.refresh_token),
+      client,
+      ...(discovery && { issuer: discovery.issuer }),
       loginInProgress: this.#logins.get(spec.name)?.attempt.settled === false,
       staticAuthorization: hasStaticAuthorization(spec),
-      tokenFile: this.store.pathFor(spec.name, spec.url),
+      tokenFile: discovery ? this.store.tokensPath(discovery.issuer, discovery.resource) : this.store.serverPath(spec.name, spec.url),
     };
   }
 
-  /** Forgets the server's tokens (the registration is kept); true when there were any. */
+  /**
+   * Forgets the tokens of the server's issuer and resource (the registration is kept, and so are
+   * tokens a login under another issuer left) and which issuer its configured client id was used
+   * with; true when there were tokens.
+   */
   logout(spec: RemoteServerSpec): boolean {
     this.#logins.get(spec.name)?.attempt.cancel("logged out");
-    const record = this.store.read(spec.name, spec.url);
-    if (!record.tokens) return false;
-    const { tokens: _tokens, obtainedAt: _at, ...rest } = record;
-    this.store.write(spec.name, rest);
-    return true;
+    const { configuredClient: _bound, ...record } = this.store.server(spec.name, spec.url);
+    if (_bound) this.store.saveServer(spec.name, record);
+    return record.discovery ? this.store.removeTokens(record.discovery.issuer, record.discovery.resource) : false;
   }
 
   close(): void {

@@ -1,88 +1,134 @@
 /**
- * Where an HTTP MCP server's OAuth state lives: one JSON file per server under the state dir
- * (`$XDG_STATE_HOME/toolpool/oauth/`), mode 0600 in a 0700 directory, written by rename so a
- * reader never sees half a file. The file is keyed by the server's name *and* a hash of its URL:
- * a server whose URL changes (or a same-named server of another project) never gets tokens that
- * were issued for a different resource.
+ * Where OAuth state lives, under the state dir (`$XDG_STATE_HOME/toolpool/oauth/`), each file mode
+ * 0600 in a 0700 directory, written by rename so a reader never sees half a file. Three kinds:
+ *
+ * - `server.<name>.<hash of its URL>.json`: what discovery found for one configured server (its
+ *   authorization server's issuer and metadata, the resource its tokens are for);
+ * - `client.<hash of the issuer>.json`: a client we registered dynamically with one authorization
+ *   server, shared by every server behind it;
+ * - `tokens.<hash of issuer and resource>.json`: the tokens one authorization server issued for one
+ *   resource, with the client they were issued to.
+ *
+ * Tokens are found through the server's *current* issuer: a server whose metadata moves to another
+ * authorization server finds none there, and never sends the old one's refresh token anywhere.
  */
 import { createHash } from "node:crypto";
 import { chmodSync, closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
-import type { OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
+import { migrateLegacyRecord } from "./oauth-legacy.ts";
+import type { ClientRecord, ServerRecord, TokenRecord } from "./oauth-records.ts";
 
-/** A token file is small; anything bigger is not ours and is not parsed. */
+export { expiresAt, type ClientKind, type ClientRecord, type OAuthDiscovery, type ServerRecord, type TokenRecord } from "./oauth-records.ts";
+
+/** A record is small; anything bigger is not ours and is not parsed. */
 const MAX_RECORD_BYTES = 256 * 1024;
 
-export interface OAuthRecord {
-  serverUrl: string;
-  /** The loopback redirect the client was registered (and last authorized) with. */
-  redirectUrl?: string;
-  /** A client we registered ourselves (dynamic registration); a configured client id is not stored. */
-  client?: OAuthClientInformationMixed;
-  tokens?: OAuthTokens;
-  /** When `tokens` were obtained (ms since the epoch): with `expires_in`, when they expire. */
-  obtainedAt?: number;
-  discovery?: OAuthDiscoveryState;
-}
+type AnyRecord = ServerRecord | ClientRecord | TokenRecord;
 
 export function defaultOAuthDir(env: NodeJS.ProcessEnv = process.env): string {
   const base = env.XDG_STATE_HOME || join(env.HOME || homedir(), ".local", "state");
   return join(base, "toolpool", "oauth");
 }
 
+const digest = (...parts: string[]) => createHash("sha256").update(parts.join("\n")).digest("hex").slice(0, 16);
+
 export class OAuthStore {
-  /**
-   * What this process last read or wrote, by path: every request to an OAuth server reads its
-   * token, and only this process (the daemon) writes these files.
-   */
-  readonly #cache = new Map<string, OAuthRecord>();
+  /** What this process last read or wrote, by path (only the daemon writes these files). */
+  readonly #cache = new Map<string, AnyRecord | null>();
 
   constructor(readonly dir: string) {}
 
-  pathFor(server: string, url: string): string {
-    const digest = createHash("sha256").update(url).digest("hex").slice(0, 16);
-    return join(this.dir, `${server}.${digest}.json`);
+  serverPath(server: string, url: string): string {
+    return join(this.dir, `server.${server}.${digest(url)}.json`);
   }
 
-  /** The record, or an empty one for this URL when there is none (or it is unreadable). */
-  read(server: string, url: string): OAuthRecord {
-    const path = this.pathFor(server, url);
-    const cached = this.#cache.get(path);
-    if (cached) return cached;
-    const record = this.#readFile(path, url);
-    this.#cache.set(path, record);
-    return record;
+  clientPath(issuer: string): string {
+    return join(this.dir, `client.${digest(issuer)}.json`);
   }
 
-  #readFile(path: string, url: string): OAuthRecord {
+  tokensPath(issuer: string, resource: string): string {
+    return join(this.dir, `tokens.${digest(issuer, resource)}.json`);
+  }
+
+  /** The server's record (an empty one when there is none); a token file of the old layout is moved over once. */
+  server(server: string, url: string): ServerRecord {
+    const path = this.serverPath(server, url);
+    const found = this.#read(path, (record): record is ServerRecord => record.kind === "server" && record.serverUrl === url);
+    if (found) return found;
+    const migrated = migrateLegacyRecord(join(this.dir, `${server}.${digest(url)}.json`), url, (path) => this.#readFile(path));
+    if (!migrated) return { kind: "server", serverUrl: url };
+    this.saveServer(server, migrated.server);
+    if (migrated.client) this.saveClient(migrated.client);
+    if (migrated.tokens) this.saveTokens(migrated.tokens);
+    rmSync(migrated.path, { force: true });
+    return migrated.server;
+  }
+
+  saveServer(server: string, record: ServerRecord): void {
+    this.#write(this.serverPath(server, record.serverUrl), record);
+  }
+
+  client(issuer: string): ClientRecord | undefined {
+    return this.#read(this.clientPath(issuer), (record): record is ClientRecord => record.kind === "client" && record.issuer === issuer);
+  }
+
+  saveClient(record: ClientRecord): void {
+    this.#write(this.clientPath(record.issuer), record);
+  }
+
+  tokens(issuer: string, resource: string): TokenRecord | undefined {
+    // Never hand out tokens stored for another issuer or resource (a hash collision, a hand-edited file).
+    return this.#read(this.tokensPath(issuer, resource), (record): record is TokenRecord => record.kind === "tokens" && record.issuer === issuer && record.resource === resource);
+  }
+
+  /** The tokens of a server's current issuer and resource, if a login found them. */
+  tokensOf(server: string, url: string): TokenRecord | undefined {
+    const discovery = this.server(server, url).discovery;
+    return discovery && this.tokens(discovery.issuer, discovery.resource);
+  }
+
+  saveTokens(record: TokenRecord): void {
+    this.#write(this.tokensPath(record.issuer, record.resource), record);
+  }
+
+  removeTokens(issuer: string, resource: string): boolean {
+    return this.#remove(this.tokensPath(issuer, resource));
+  }
+
+  #read<T extends AnyRecord>(path: string, accept: (record: AnyRecord) => record is T): T | undefined {
+    let record = this.#cache.get(path);
+    if (record === undefined) {
+      record = this.#readFile(path);
+      this.#cache.set(path, record);
+    }
+    return record && accept(record) ? record : undefined;
+  }
+
+  #readFile(path: string): AnyRecord | null {
     let fd: number;
     try {
       fd = openSync(path, "r");
     } catch {
-      return { serverUrl: url };
+      return null;
     }
     try {
       const size = fstatSync(fd).size;
-      if (size > MAX_RECORD_BYTES) return { serverUrl: url };
+      if (size > MAX_RECORD_BYTES) return null;
       const buffer = Buffer.alloc(size);
       readSync(fd, buffer, 0, size, 0);
-      const parsed = JSON.parse(buffer.toString("utf8")) as OAuthRecord;
-      // Never hand out tokens stored for another URL (a hash collision, a hand-edited file).
-      if (typeof parsed !== "object" || parsed === null || parsed.serverUrl !== url) return { serverUrl: url };
-      return parsed;
+      const parsed = JSON.parse(buffer.toString("utf8")) as AnyRecord;
+      return typeof parsed === "object" && parsed !== null ? parsed : null;
     } catch {
-      return { serverUrl: url };
+      return null;
     } finally {
       closeSync(fd);
     }
   }
 
-  write(server: string, record: OAuthRecord): void {
+  #write(path: string, record: AnyRecord): void {
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     chmodSync(this.dir, 0o700);
-    const path = this.pathFor(server, record.serverUrl);
     const temporary = `${path}.${process.pid}.${Date.now()}.tmp`;
     // Created 0600 (flag wx: never through a file or link someone else put there), then renamed.
     writeFileSync(temporary, `${JSON.stringify(record)}\n`, { mode: 0o600, flag: "wx" });
@@ -90,15 +136,8 @@ export class OAuthStore {
     this.#cache.set(path, record);
   }
 
-  update(server: string, url: string, change: (record: OAuthRecord) => OAuthRecord): OAuthRecord {
-    const next = change(this.read(server, url));
-    this.write(server, next);
-    return next;
-  }
-
-  remove(server: string, url: string): boolean {
-    const path = this.pathFor(server, url);
-    this.#cache.delete(path);
+  #remove(path: string): boolean {
+    this.#cache.set(path, null);
     try {
       rmSync(path);
       return true;
@@ -106,11 +145,4 @@ export class OAuthStore {
       return false;
     }
   }
-}
-
-/** When the stored access token expires (ms since the epoch), if the server said. */
-export function expiresAt(record: OAuthRecord): number | undefined {
-  const seconds = record.tokens?.expires_in;
-  if (seconds === undefined || record.obtainedAt === undefined) return undefined;
-  return record.obtainedAt + seconds * 1000;
 }

@@ -8,13 +8,15 @@
  * raises NeedsAuthError, which the supervisor turns into the `needs-auth` state.
  */
 import { loginCommand } from "../protocol/login-command.ts";
-import { discoverOAuthServerInfo, refreshAuthorization } from "@modelcontextprotocol/sdk/client/auth.js";
+import { refreshAuthorization } from "@modelcontextprotocol/sdk/client/auth.js";
 import { OAuthError, ServerError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
-import type { OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Logger } from "../runtime/logger.ts";
-import type { OAuthSettings } from "./oauth-provider.ts";
-import { expiresAt, type OAuthStore } from "./oauth-store.ts";
+import type { OAuthSettings } from "./oauth-client-choice.ts";
+import { discoverAuthorization, readChallenge, unionScopes, type AuthChallenge } from "./oauth-discovery.ts";
+import { expiresAt, type OAuthDiscovery, type TokenRecord } from "./oauth-records.ts";
+import type { OAuthStore } from "./oauth-store.ts";
 
 /** Refresh this long before the server's stated expiry, so a token never expires in flight. */
 export const REFRESH_SKEW_MS = 60_000;
@@ -71,6 +73,8 @@ export class ServerAuth {
   #needsAuth: NeedsAuthError | undefined;
   /** Refreshes done, for status and tests. */
   refreshes = 0;
+  /** What the server's last 401 asked for (where its metadata is, which scope): a login starts from it. */
+  challenge: AuthChallenge | undefined;
 
   constructor(readonly options: ServerAuthOptions) {}
 
@@ -109,21 +113,46 @@ export class ServerAuth {
     };
     const token = await this.accessToken();
     const response = await send(token);
+    if (response.status === 403 && token) this.#stepUp(response);
     if (response.status !== 401) return response;
+    this.challenge = readChallenge(response);
     await response.body?.cancel();
     if (!token) throw new NeedsAuthError(this.options.server, "it answered 401 and no one has logged in");
     const fresh = await this.refresh(token, "401");
     const retried = await send(fresh);
     if (retried.status !== 401) return retried;
     await retried.body?.cancel();
-    this.options.store.update(this.options.server, this.options.url, ({ tokens: _tokens, obtainedAt: _at, ...rest }) => rest);
+    this.#dropTokens();
     throw new NeedsAuthError(this.options.server, "it refused a freshly refreshed token");
   };
 
+  /**
+   * A 403 `insufficient_scope` naming a scope the login did not ask for: a login that asks for
+   * what it held and what is needed (the spec's step-up; a person approves it). A scope already
+   * held, or one the configured `scope` fixes, leaves the 403 to the caller: nothing to gain.
+   */
+  #stepUp(response: Response): void {
+    const challenge = readChallenge(response);
+    if (challenge.error !== "insufficient_scope" || !challenge.scope) return;
+    const record = this.options.store.tokensOf(this.options.server, this.options.url);
+    const held = record?.tokens.scope ?? record?.scope ?? "";
+    const wanted = unionScopes(held, challenge.scope);
+    if (wanted === unionScopes(held, "")) return;
+    const configured = this.options.settings?.scope;
+    if (configured !== undefined) {
+      if (unionScopes(configured, challenge.scope) === unionScopes(configured, "")) return;
+      void response.body?.cancel();
+      throw new NeedsAuthError(this.options.server, `it needs the scope "${challenge.scope}", which mcpServers.${this.options.server}.oauth.scope does not include`);
+    }
+    void response.body?.cancel();
+    this.challenge = { ...challenge, scope: wanted };
+    throw new NeedsAuthError(this.options.server, `it needs the scope "${challenge.scope}" for this request (insufficient_scope)`);
+  }
+
   /** The token to send now, refreshed first when it is about to expire; undefined when there is none. */
   async accessToken(): Promise<string | undefined> {
-    const record = this.options.store.read(this.options.server, this.options.url);
-    const token = record.tokens?.access_token;
+    const record = this.options.store.tokensOf(this.options.server, this.options.url);
+    const token = record?.tokens.access_token;
     if (!token) return undefined;
     const expiry = expiresAt(record);
     if (expiry !== undefined && this.options.now() >= expiry - REFRESH_SKEW_MS) return this.refresh(token, "expiry");
@@ -136,8 +165,8 @@ export class ServerAuth {
    */
   refresh(stale: string, reason: "expiry" | "401"): Promise<string> {
     if (this.#refreshing) return this.#refreshing;
-    const record = this.options.store.read(this.options.server, this.options.url);
-    const current = record.tokens?.access_token;
+    const record = this.options.store.tokensOf(this.options.server, this.options.url);
+    const current = record?.tokens.access_token;
     const expiry = expiresAt(record);
     if (current && current !== stale && (expiry === undefined || this.options.now() < expiry - REFRESH_SKEW_MS)) return Promise.resolve(current);
     this.#refreshing = this.#refresh(reason).finally(() => {
@@ -146,40 +175,46 @@ export class ServerAuth {
     return this.#refreshing;
   }
 
+  #dropTokens(): void {
+    const discovery = this.options.store.server(this.options.server, this.options.url).discovery;
+    if (discovery) this.options.store.removeTokens(discovery.issuer, discovery.resource);
+  }
+
   /**
-   * The SDK's discovery and refresh grant, called directly rather than through `auth()`: that one
-   * treats an unreachable token endpoint like a refused refresh and asks for a new login, and
-   * a network blip must not log anyone out.
+   * The SDK's refresh grant, called directly rather than through its `auth()`: that one treats an
+   * unreachable token endpoint like a refused refresh and asks for a new login, and a network blip
+   * must not log anyone out.
    */
-  async #refresh(reason: string): Promise<string> {
-    const { server, url, store, settings } = this.options;
-    const record = store.read(server, url);
-    const refreshToken = record.tokens?.refresh_token;
-    const dropTokens = () => store.update(server, url, ({ tokens: _tokens, obtainedAt: _at, ...rest }) => rest);
-    if (!refreshToken) {
-      dropTokens();
+  async #refresh(reason: "expiry" | "401"): Promise<string> {
+    const { server, url, store } = this.options;
+    const fetchFn = boundedFetch(this.options.baseFetch);
+    let discovery = store.server(server, url).discovery;
+    const record = discovery && store.tokens(discovery.issuer, discovery.resource);
+    const refreshToken = record?.tokens.refresh_token;
+    if (!discovery || !record || !refreshToken) {
+      this.#dropTokens();
       throw new NeedsAuthError(server, "the access token expired and there is no refresh token");
     }
-    const client = settings?.clientId ? { client_id: settings.clientId, ...(settings.clientSecret && { client_secret: settings.clientSecret }) } : record.client;
-    if (!client) throw new NeedsAuthError(server, "no OAuth client is registered for it");
-    const fetchFn = boundedFetch(this.options.baseFetch);
+    // Refused: perhaps the server now trusts another authorization server. Its refresh token goes
+    // to the issuer that issued it or nowhere.
+    if (reason === "401") discovery = await this.#rediscover(discovery, fetchFn);
+    const client = clientFor(record, this.options.settings);
+    if (typeof client === "string") throw new NeedsAuthError(server, client);
     let tokens: OAuthTokens;
     try {
-      const discovery = record.discovery ?? (await discoverOAuthServerInfo(url, { fetchFn }));
-      const resource = discovery.resourceMetadata?.resource;
-      tokens = await refreshAuthorization(discovery.authorizationServerUrl, {
-        ...(discovery.authorizationServerMetadata && { metadata: discovery.authorizationServerMetadata }),
+      tokens = await refreshAuthorization(discovery.issuer, {
+        ...(discovery.metadata && { metadata: discovery.metadata }),
         clientInformation: client,
         refreshToken,
-        ...(resource && { resource }),
+        ...(discovery.resourceIndicator && { resource: discovery.resourceIndicator }),
         fetchFn,
       });
-      store.update(server, url, (current) => ({ ...current, discovery, tokens: { ...tokens, issuer: discovery.authorizationServerUrl }, obtainedAt: this.options.now() }));
+      store.saveTokens({ ...record, tokens, obtainedAt: this.options.now() });
     } catch (error) {
       // A refusal (invalid_grant: revoked, expired, rotated away) needs a person; anything else
       // (unreachable, a 5xx) fails this call only, and the next one tries again.
       if (error instanceof OAuthError && !(error instanceof ServerError)) {
-        dropTokens();
+        this.#dropTokens();
         throw new NeedsAuthError(server, `the authorization server refused the refresh: ${error.message}`);
       }
       throw new Error(`could not refresh the OAuth token of MCP server "${server}": ${(error as Error).message}`);
@@ -188,5 +223,41 @@ export class ServerAuth {
     // Never the token itself: logs are read by more people than the token file.
     this.options.logger.info("MCP OAuth token refreshed", { server, reason });
     return tokens.access_token;
+  }
+
+  /**
+   * The server's discovery, looked up again. Another issuer (or resource) is recorded, so the
+   * server's tokens are now looked for there (and not found): a login is needed. An unreachable
+   * metadata endpoint keeps what is known, as a blip must not log anyone out.
+   */
+  async #rediscover(known: OAuthDiscovery, fetchFn: FetchLike): Promise<OAuthDiscovery> {
+    const { server, url, store } = this.options;
+    let fresh: OAuthDiscovery;
+    try {
+      fresh = await discoverAuthorization(url, fetchFn, this.challenge);
+    } catch {
+      return known;
+    }
+    // A server whose resource metadata is missing just now falls back to its own origin as the
+    // authorization server (the 2025-03-26 rule): not a statement that its issuer changed.
+    if (fresh.resourceIndicator === undefined) return known;
+    if (fresh.issuer === known.issuer && fresh.resource === known.resource) return known;
+    store.saveServer(server, { ...store.server(server, url), discovery: fresh });
+    this.options.logger.warn("MCP server's authorization server changed", { server, from: known.issuer, to: fresh.issuer });
+    throw new NeedsAuthError(server, `its authorization server is now ${fresh.issuer} (it was ${known.issuer}), whose login it has not had`);
+  }
+}
+
+/** The client the tokens were issued to, or why it cannot be presented any more. */
+function clientFor(record: TokenRecord, settings: OAuthSettings | undefined): OAuthClientInformationMixed | string {
+  switch (record.clientKind) {
+    case "configured":
+      if (settings?.clientId !== record.clientId) return "the configured client id changed since the login";
+      return { client_id: record.clientId, ...(settings.clientSecret && { client_secret: settings.clientSecret }) };
+    case "metadata-document":
+      if (settings?.clientMetadataUrl !== record.clientId) return "the configured client metadata URL changed since the login";
+      return { client_id: record.clientId };
+    case "registered":
+      return record.client ?? "no OAuth client is registered for it";
   }
 }

@@ -67,7 +67,7 @@ export interface RemoteServerSpec extends SpecBase {
   url: string;
   headers: Readonly<Record<string, string>>;
   /** OAuth client settings (a configured client id, a scope); without them OAuth still works by discovery. */
-  oauth?: { clientId?: string; clientSecret?: string; scope?: string };
+  oauth?: { clientId?: string; clientSecret?: string; scope?: string; clientMetadataUrl?: string };
 }
 
 export type ServerSpec = StdioServerSpec | RemoteServerSpec;
@@ -183,6 +183,7 @@ function expandOAuth(oauth: NonNullable<RemoteServerSpec["oauth"]>, expand: (tex
     ...(oauth.clientId !== undefined && { clientId: expand(oauth.clientId, "oauth.clientId") }),
     ...(oauth.clientSecret !== undefined && { clientSecret: expand(oauth.clientSecret, "oauth.clientSecret") }),
     ...(oauth.scope !== undefined && { scope: oauth.scope }),
+    ...(oauth.clientMetadataUrl !== undefined && { clientMetadataUrl: oauth.clientMetadataUrl }),
   };
 }
 

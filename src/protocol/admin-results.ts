@@ -102,7 +102,10 @@ export interface AuthStatusSummary {
   loggedIn: boolean;
   expiresAt?: string;
   refreshable: boolean;
-  client: "configured" | "registered" | "none";
+  /** How the login's client got its id: configured, a Client ID Metadata Document URL, a dynamic registration. */
+  client: "configured" | "metadata-document" | "registered" | "none";
+  /** The authorization server (its issuer) the last login discovered; tokens are kept per issuer. */
+  issuer?: string;
   loginInProgress: boolean;
   staticAuthorization: boolean;
   tokenFile: string;

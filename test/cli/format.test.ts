@@ -38,6 +38,9 @@ describe("CLI formatting", () => {
     expect(formatAuthStatus([{ name: "linear", url: "https://mcp.linear.app/mcp", loggedIn: false, refreshable: false, client: "none", loginInProgress: false, staticAuthorization: false, tokenFile: "/s/oauth/linear.ab.json" }])).toBe(
       "linear  https://mcp.linear.app/mcp\n  not logged in — run toolpool auth login linear\n  client: none; token file: /s/oauth/linear.ab.json",
     );
+    expect(formatAuthStatus([{ name: "linear", url: "https://mcp.linear.app/mcp", loggedIn: true, refreshable: true, client: "metadata-document", issuer: "https://mcp.linear.app/", loginInProgress: false, staticAuthorization: false, tokenFile: "/s/oauth/tokens.cd.json" }])).toBe(
+      "linear  https://mcp.linear.app/mcp\n  logged in, refreshable\n  client: metadata-document; issuer: https://mcp.linear.app/; token file: /s/oauth/tokens.cd.json",
+    );
   });
 
   test("`toolpool status` says what waiting servers wait for", () => {

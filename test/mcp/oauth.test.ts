@@ -9,56 +9,14 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { builtinTools } from "../../src/builtin/list.ts";
 import { DaemonError, ToolpoolClient } from "../../src/client/client.ts";
-import { parseConfig } from "../../src/config/load.ts";
-import { Daemon } from "../../src/daemon/daemon.ts";
 import { Method } from "../../src/protocol/method-names.ts";
-import type { ServerSummary } from "../../src/protocol/methods.ts";
-import { createLogger } from "../../src/runtime/logger.ts";
-import { startTestDaemon, tempSocketDir } from "../helpers/daemon-harness.ts";
-import { playBrowser, startOAuthFixture, type OAuthFixture } from "../fixtures/mcp/oauth-fixture-server.ts";
-import { FAST_BACKOFF, REPO_ROOT, tempDir, waitFor } from "./helpers.ts";
+import { startTestDaemon } from "../helpers/daemon-harness.ts";
+import { playBrowser, startOAuthFixture } from "../fixtures/mcp/oauth-fixture-server.ts";
+import { startOAuthDaemon as startDaemon } from "./oauth-daemon.ts";
+import { REPO_ROOT, tempDir, waitFor } from "./helpers.ts";
 
 setDefaultTimeout(30_000);
-
-async function startDaemon(fixture: OAuthFixture, server: Record<string, unknown> = {}, dirs: { oauthDir?: string; cachePath?: string } = {}) {
-  const mcpServers = { remote: { type: fixture.url.endsWith("/sse") ? "sse" : "http", url: fixture.url, ...server } };
-  const oauthDir = dirs.oauthDir ?? join(tempDir("oauth-"), "oauth");
-  const logs: string[] = [];
-  const clock = { offsetMs: 0 };
-  const socketPath = join(tempSocketDir(), "d.sock");
-  const daemon = new Daemon({
-    socketPath,
-    config: parseConfig({ mcpServers }, "test"),
-    configSource: { path: null, explicit: false },
-    builtins: builtinTools(),
-    logger: createLogger("debug", (line) => logs.push(line)),
-    mcpOptions: { cachePath: dirs.cachePath ?? null, backoff: FAST_BACKOFF, oauthDir, oauthNow: () => Date.now() + clock.offsetMs },
-  });
-  await daemon.start();
-  const client = await ToolpoolClient.connect(socketPath);
-  const serverState = async () => (await client.servers()).servers.find((entry) => entry.name === "remote") as ServerSummary;
-  return {
-    daemon,
-    client,
-    logs,
-    clock,
-    oauthDir,
-    serverState,
-    async login() {
-      const started = await client.request(Method.AuthLogin, { name: "remote" });
-      const waiting = client.request(Method.AuthWait, { name: "remote" });
-      const landing = await playBrowser(started.authorizationUrl);
-      return { started, landing, done: await waiting };
-    },
-    socketPath,
-    async [Symbol.asyncDispose]() {
-      client.close();
-      await daemon.stop("test finished");
-    },
-  };
-}
 
 const whoami = { name: "mcp__remote__whoami", input: {} };
 
@@ -89,12 +47,13 @@ describe("OAuth for HTTP MCP servers", () => {
     expect(provider.codeExchanges).toBe(1);
     expect(await client.call(whoami)).toMatchObject({ isError: false, content: [{ type: "text", text: "authorized" }] });
 
-    // The token file: 0600 in a 0700 directory.
-    const files = readdirSync(running.oauthDir);
-    expect(files).toHaveLength(1);
-    const tokenFile = join(running.oauthDir, files[0]!);
-    expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
+    // One record of each kind (the server's discovery, the issuer's registration, the tokens of
+    // issuer and resource): each 0600 in a 0700 directory.
+    const files = readdirSync(running.oauthDir).sort();
+    expect(files.map((file) => file.split(".")[0])).toEqual(["client", "server", "tokens"]);
+    for (const file of files) expect(statSync(join(running.oauthDir, file)).mode & 0o777).toBe(0o600);
     expect(statSync(running.oauthDir).mode & 0o777).toBe(0o700);
+    const tokenFile = join(running.oauthDir, files[2]!);
 
     // Past the token's expiry: many concurrent calls, one refresh, no 401 on the way.
     const unauthorizedBefore = fixture.stats.unauthorized;
