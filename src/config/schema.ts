@@ -23,6 +23,8 @@ const stdioServer = () =>
     maxQueued: z.number().int().min(0).max(10_000).optional(),
     disabled: z.boolean().default(false),
     alwaysLoad: z.array(z.string()).default([]),
+    /** always: every tool of the server deferred (its alwaysLoad ignored); never: every tool eager; auto: the server's own word. */
+    defer: z.enum(["always", "never", "auto"]).default("auto"),
   });
 
 /** OAuth for a remote server: all optional (discovery and dynamic registration find the rest). */
@@ -45,6 +47,8 @@ const remoteServer = () =>
     maxQueued: z.number().int().min(0).max(10_000).optional(),
     disabled: z.boolean().default(false),
     alwaysLoad: z.array(z.string()).default([]),
+    /** always: every tool of the server deferred (its alwaysLoad ignored); never: every tool eager; auto: the server's own word. */
+    defer: z.enum(["always", "never", "auto"]).default("auto"),
   });
 
 /**
@@ -105,6 +109,16 @@ export const configSchema = z.strictObject({
       }),
     )
     .optional(),
+  /** Per tool (pool name): always deferred, never deferred, or auto; beats the server's `defer` (src/deferral/eager-policy.ts). */
+  defer: z
+    .lazy(() =>
+      z
+        .record(z.string().min(1).max(300), z.enum(["always", "never", "auto"]))
+        .refine((entries) => Object.keys(entries).length <= 10_000, "at most 10000 entries"),
+    )
+    .default({}),
+  /** The provider's hard limit on the tools array: eager tools past it (less the meta-tools' room) are deferred. */
+  maxToolsInArray: z.number().int().min(8).max(4_096).default(128),
   logLevel: z.enum(["debug", "info", "warn", "error"]).default("info"),
   /** OpenTelemetry metrics (docs/operations.md); off unless `enabled` or TOOLPOOL_TELEMETRY=1. */
   telemetry: z

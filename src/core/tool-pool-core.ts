@@ -26,6 +26,7 @@ import type { ProgressUpdate, Tool } from "../tool/tool.ts";
 import { JsonSchemaCompiler } from "../validate/ajv.ts";
 import { assembleForSession, type AssembleDeps } from "./assemble-tools.ts";
 import { CoreFlags } from "./core-flags.ts";
+import { eagerPolicyOf, guardWarning } from "./eager-config.ts";
 import { SearchSync } from "./search-sync.ts";
 import { sessionLookup, sessionTools, type SessionToolDeps } from "./session-tools.ts";
 import { dirname } from "node:path";
@@ -77,6 +78,7 @@ export class ToolPoolCore {
   readonly #env: NodeJS.ProcessEnv;
   readonly #configSource: ConfigSource;
   readonly #flags: CoreFlags;
+  readonly #guardWarning = guardWarning(() => this.logger);
   /** `serve --demo`'s reference servers; none otherwise. */
   readonly #demo: DemoServers | undefined;
   readonly #mcpOptions: Partial<Omit<McpPoolOptions, "servers" | "logger">>;
@@ -424,7 +426,8 @@ export class ToolPoolCore {
   }
 
   #assemble(): Pool {
-    const pool = assemblePool({ builtins: this.#builtins, mcpTools: this.#mcp?.tools() ?? [], deny: this.#config.permissions?.deny ?? [] });
+    const pool = assemblePool({ builtins: this.#builtins, mcpTools: this.#mcp?.tools() ?? [], deny: this.#config.permissions?.deny ?? [], eager: eagerPolicyOf(this.#config) });
+    this.#guardWarning(pool, this.#config.maxToolsInArray);
     for (const collision of pool.collisions) this.logger.warn("tool name collision", { ...collision });
     const changes = this.search.sync(pool.tools);
     this.logger.debug("search index synced", changes);

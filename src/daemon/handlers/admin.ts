@@ -49,6 +49,7 @@ export function registerAdminMethods(dispatcher: Dispatcher, core: AdminCore, wi
         sessions: core.sessions.counts(),
         connections: wire.connections.size,
         tools: { total: tools.length, builtin: tools.length - mcp, mcp },
+        ...guardStatus(core.pool().guarded, core.config().maxToolsInArray),
         calls: { total: core.stats.callsTotal, inFlight: core.stats.callsInFlight },
         memory: { rssBytes: memory.rss, heapUsedBytes: memory.heapUsed },
         mcpServers: countStates(core.mcp()?.servers() ?? []),
@@ -139,4 +140,9 @@ function countStates(servers: readonly { state: string }[]): Record<string, numb
   const counts: Record<string, number> = { total: servers.length };
   for (const server of servers) counts[server.state] = (counts[server.state] ?? 0) + 1;
   return counts;
+}
+
+/** The tool-count guard's doing, when it did anything (status says why those tools are deferred). */
+function guardStatus(guarded: readonly string[] | undefined, maxToolsInArray: number): Pick<StatusResult, "guard"> {
+  return guarded && guarded.length > 0 ? { guard: { maxToolsInArray, deferred: [...guarded] } } : {};
 }
