@@ -1,11 +1,14 @@
 /**
  * One line per MCP server, for the `servers` announcement style: the server's name, how many of
  * its tools are deferred, and what it is for — the server's own `instructions` (MCP initialize)
- * when it gives them, cut to their first sentence, else the words that set its tools apart from
+ * when it gives them, cut to their first sentence, else what its tools' names say they do (verbs and
+ * objects, tool-actions.ts) when most names open with a verb, else the words that set its tools apart from
  * the rest of the pool (most frequent in its tool names and descriptions, weighted by how few
  * other servers use them; inflections of a word count as one). A pure function of the pool: the same tools give the same lines.
  */
 import { stemmer } from "stemmer";
+import { MAX_SUMMARY_CHARS } from "./summary-limits.ts";
+import { actionSummary } from "./tool-actions.ts";
 
 export interface ServerSummary {
   name: string;
@@ -13,7 +16,7 @@ export interface ServerSummary {
   /** One line: the server's instructions or its distinctive terms. */
   description: string;
   /** Where the line came from. */
-  source: "instructions" | "terms";
+  source: "instructions" | "actions" | "terms";
 }
 
 export interface SummaryTool {
@@ -24,7 +27,7 @@ export interface SummaryTool {
 }
 
 /** Instructions are cut here (at a sentence end when there is one): a line, not a manual. */
-export const MAX_SUMMARY_CHARS = 160;
+export { MAX_SUMMARY_CHARS };
 const TERMS_PER_SERVER = 4;
 const NAME_WEIGHT = 3;
 const BOILERPLATE_MIN_TOOLS = 4;
@@ -44,7 +47,12 @@ const COMMON: ReadonlySet<string> = new Set(
 /** Longer "words" are unsplit runs (CJK text, hashes): not terms a reader scans. */
 const MAX_WORD_CHARS = 20;
 
-export function summarizeServers(tools: readonly SummaryTool[], instructions: ReadonlyMap<string, string> = new Map()): ServerSummary[] {
+export interface SummaryOptions {
+  /** false: no action lines, only instructions or distinctive terms (default true). */
+  actions?: boolean;
+}
+
+export function summarizeServers(tools: readonly SummaryTool[], instructions: ReadonlyMap<string, string> = new Map(), options: SummaryOptions = {}): ServerSummary[] {
   const byServer = new Map<string, SummaryTool[]>();
   for (const tool of tools) byServer.set(tool.server, [...(byServer.get(tool.server) ?? []), tool]);
   const counts = new Map<string, Map<string, number>>();
@@ -89,6 +97,8 @@ export function summarizeServers(tools: readonly SummaryTool[], instructions: Re
     const toolCount = byServer.get(server)!.length;
     const given = firstSentence(instructions.get(server) ?? "");
     if (given.length > 0) return { name: server, toolCount, description: given, source: "instructions" as const };
+    const actions = options.actions === false ? undefined : actionSummary(byServer.get(server)!.map((tool) => tool.tool).sort());
+    if (actions !== undefined) return { name: server, toolCount, description: actions, source: "actions" as const };
     // The server's own name says nothing new: neither its words nor the name run together.
     const serverWords = new Set([...words(server, true), words(server, false).join("")].map(stemOf));
     const spelt = spellings.get(server)!;

@@ -20,6 +20,7 @@ import type { QueryOptions, QueryResult } from "../search/types.ts";
 import { buildTool, NO_PATHS, DEFAULT_MAX_RESULT_SIZE_CHARS } from "../tool/build-tool.ts";
 import type { ContentBlock, ToolResult } from "../tool/result.ts";
 import type { Tool } from "../tool/tool.ts";
+import { clearlyFirst, compactAnswer } from "./tool-search-compact.ts";
 import { loginNote, pendingNote, serverListing, serverSelectionNote } from "./tool-search-notes.ts";
 import descriptionText from "./tool-search.txt" with { type: "text" };
 import type { AnnouncementStyle } from "../assembly/announcements.ts";
@@ -54,6 +55,13 @@ export interface ToolSearchDeps {
   defaultMaxResults?: number;
   /** The session's announcement style; `servers` changes how the description says tools are announced. */
   announcements?: AnnouncementStyle;
+  /** Compact answers (the `search_compact_answers` flag): keyword matches as one-line signatures (tool-search-compact.ts). */
+  compact?: boolean;
+  /**
+   * Told which tools an answer delivered in full (schemas shown or references sent), after every
+   * select: and keyword answer — not the tools named only on a compact line, nor a listing's.
+   */
+  onDelivered?: (names: readonly string[], query: string) => void;
 }
 
 export function createToolSearchTool(deps: ToolSearchDeps): Tool {
@@ -70,7 +78,7 @@ export function createToolSearchTool(deps: ToolSearchDeps): Tool {
   });
   return buildTool({
     name: TOOL_SEARCH_TOOL_NAME,
-    description: descriptionFor(deps.delivery, descriptionText, deps.announcements),
+    description: descriptionFor(deps.delivery, descriptionText, deps.announcements, deps.compact === true),
     searchHint: "find load deferred tools by name or keywords",
     inputSchema,
     access: () => NO_PATHS,
@@ -85,18 +93,18 @@ export function createToolSearchTool(deps: ToolSearchDeps): Tool {
 
 /**
  * The description for a delivery and announcement style: shared lines, plus the lines marked
- * `native|` or `proxy|`, and `names|` (list, delta) or `servers|`.
+ * `native|` or `proxy|`, and `names|` (list, delta) or `servers|`, and `compact|` with compact answers.
  */
-export function descriptionFor(delivery: ToolSearchDelivery, text: string = descriptionText, announcements: AnnouncementStyle = "list"): string {
+export function descriptionFor(delivery: ToolSearchDelivery, text: string = descriptionText, announcements: AnnouncementStyle = "list", compact = false): string {
   const style = announcements === "servers" ? "servers" : "names";
   return text
     .trim()
     .split("\n")
     .flatMap((line) => {
-      const marked = /^(native|proxy|midconv|names|servers)\| (.*)$/.exec(line);
+      const marked = /^(native|proxy|midconv|names|servers|compact)\| (.*)$/.exec(line);
       if (!marked) return [line];
       const mark = delivery === "mid-conversation" ? "midconv" : delivery;
-      return marked[1] === mark || marked[1] === style ? [marked[2]!] : [];
+      return marked[1] === mark || marked[1] === style || (compact && marked[1] === "compact") ? [marked[2]!] : [];
     })
     .join("\n");
 }
@@ -162,9 +170,20 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
   }
   if (loginFound.length > 0) notes.push(loginNote(loginFound));
   if (result.kind === "discover") return render(outcome.loaded, notes, structured, { schema: true, discovered: false });
-  if (deps.delivery === "native") return nativeResult(outcome.loaded, notes, structured);
-  if (deps.delivery === "mid-conversation") return midConversationResult(outcome.loaded, notes, structured);
-  return render(outcome.loaded, notes, structured, { schema: true, discovered: true });
+  // Compact answers are for native and proxy; mid-conversation names what it loads in one line anyway.
+  if (deps.compact === true && deps.delivery !== "mid-conversation" && result.kind === "keyword" && outcome.loaded.length > 0) {
+    const first = clearlyFirst(result);
+    const full = outcome.loaded[0]?.name === first ? outcome.loaded[0] : undefined;
+    deps.onDelivered?.(full === undefined ? [] : [full.name], query);
+    return compactAnswer({ found: outcome.loaded, full, notes, structured, delivery: deps.delivery });
+  }
+  if (deps.delivery === "native" || deps.delivery === "mid-conversation") {
+    deps.onDelivered?.(outcome.loaded.map((tool) => tool.name), query);
+    return deps.delivery === "native" ? nativeResult(outcome.loaded, notes, structured) : midConversationResult(outcome.loaded, notes, structured);
+  }
+  const answer = render(outcome.loaded, notes, structured, { schema: true, discovered: true });
+  deps.onDelivered?.(structured.matches as string[], query);
+  return answer;
 }
 
 function classify(result: QueryResult, lookup: ToolSearchDeps["lookup"], deferredTool: (name: string) => Tool | undefined): Outcome {

@@ -23,6 +23,10 @@ export function formatStatus(status: StatusResult): string {
     `  memory: ${(status.memory.rssBytes / 1048576).toFixed(1)} MiB resident`,
   ];
   if (status.sandbox) lines.push(`  sandbox: ${status.sandbox.confined ? "" : "NOT CONFINED — "}mode ${status.sandbox.mode}, network ${status.sandbox.network}: ${status.sandbox.summary}`);
+  if (status.guard) {
+    const shown = status.guard.deferred.slice(0, 5).join(", ");
+    lines.push(`  warning: ${plural(status.guard.deferred.length, "tool")} deferred by the tool-count guard (maxToolsInArray ${status.guard.maxToolsInArray}): ${shown}${status.guard.deferred.length > 5 ? ", …" : ""} — toolpool explain NAME`);
+  }
   const servers = status.mcpServers as Record<string, number> | undefined;
   if (servers && servers.total) {
     const states = Object.entries(servers).filter(([state]) => state !== "total").map(([state, count]) => `${count} ${state}`);

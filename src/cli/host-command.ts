@@ -94,7 +94,7 @@ function withDefaults(servers: Record<string, Record<string, unknown>>): Record<
   const out: Record<string, unknown> = {};
   for (const [name, server] of Object.entries(servers)) {
     const copy: Record<string, unknown> = { ...server };
-    for (const [key, empty] of [["args", []], ["env", {}], ["headers", {}], ["alwaysLoad", []], ["startup", "eager"], ["disabled", false]] as const) {
+    for (const [key, empty] of [["args", []], ["env", {}], ["headers", {}], ["alwaysLoad", []], ["startup", "eager"], ["disabled", false], ["defer", "auto"]] as const) {
       if (Bun.deepEquals(copy[key], empty)) delete copy[key];
     }
     out[name] = copy;

@@ -36,6 +36,8 @@ const stdioServer = () =>
     maxQueued: z.number().int().min(0).max(10_000).optional(),
     disabled: z.boolean().default(false),
     alwaysLoad: z.array(z.string()).default([]),
+    /** always: every tool of the server deferred (its alwaysLoad ignored); never: every tool eager; auto: the server's own word. */
+    defer: z.enum(["always", "never", "auto"]).default("auto"),
     sandbox: serverSandboxSchema().optional(),
   });
 
@@ -82,6 +84,8 @@ const remoteServer = () =>
     maxQueued: z.number().int().min(0).max(10_000).optional(),
     disabled: z.boolean().default(false),
     alwaysLoad: z.array(z.string()).default([]),
+    /** always: every tool of the server deferred (its alwaysLoad ignored); never: every tool eager; auto: the server's own word. */
+    defer: z.enum(["always", "never", "auto"]).default("auto"),
   });
 
 /**
@@ -144,6 +148,16 @@ export const configSchema = z.strictObject({
       }),
     )
     .optional(),
+  /** Per tool (pool name): always deferred, never deferred, or auto; beats the server's `defer` (src/deferral/eager-policy.ts). */
+  defer: z
+    .lazy(() =>
+      z
+        .record(z.string().min(1).max(300), z.enum(["always", "never", "auto"]))
+        .refine((entries) => Object.keys(entries).length <= 10_000, "at most 10000 entries"),
+    )
+    .default({}),
+  /** The provider's hard limit on the tools array: eager tools past it (less the meta-tools' room) are deferred. */
+  maxToolsInArray: z.number().int().min(8).max(4_096).default(128),
   /**
    * The kernel sandbox for Bash (docs/operations.md "Security model"): `auto` confines where the
    * system can and says so where it cannot, `required` refuses Bash without it, `off` never confines.

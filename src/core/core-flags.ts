@@ -47,6 +47,7 @@ export class CoreFlags {
       unsupportedModels: values.tool_search_unsupported_models,
       autoPercent: values.tool_search_auto_percent,
       searchMaxResults: values.search_default_max_results,
+      compactAnswers: values.search_compact_answers,
       disabledTools: values.disabled_tools,
       announcements: values.deferred_tools_delta ? "delta" : "list",
     };

@@ -11,6 +11,7 @@ import type { McpPool, McpPoolOptions } from "../mcp/mcp-pool.ts";
 import type { ProjectSummary } from "../mcp/project-servers.ts";
 import { projectSandboxDefault, resolveServerSpecs, type ServerSpec } from "../mcp/server-spec.ts";
 import { assemblePool, type Pool } from "../pool/assemble.ts";
+import { eagerPolicyOf, guardWarning } from "./eager-config.ts";
 import type { Logger } from "../runtime/logger.ts";
 import type { Tool } from "../tool/tool.ts";
 import { CoreProjects } from "./core-projects.ts";
@@ -192,9 +193,13 @@ export class LivePool {
     }
   }
 
+  /** Logs once per change of the set the tool-count guard deferred. */
+  readonly #guardWarning = guardWarning(() => this.#options.logger);
+
   #assemble(): Pool {
     const { builtins, config, logger } = this.#options;
-    const pool = assemblePool({ builtins, mcpTools: this.#mcp?.tools() ?? [], deny: config().permissions?.deny ?? [] });
+    const pool = assemblePool({ builtins, mcpTools: this.#mcp?.tools() ?? [], deny: config().permissions?.deny ?? [], eager: eagerPolicyOf(config()) });
+    this.#guardWarning(pool, config().maxToolsInArray);
     for (const collision of pool.collisions) logger.warn("tool name collision", { ...collision });
     const changes = this.search.sync(pool.tools);
     logger.debug("search index synced", changes);

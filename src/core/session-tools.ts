@@ -57,17 +57,19 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionOw
     const tool = deps.pool().get(name);
     return tool && admits(tool) ? tool : undefined;
   };
+  const compact = session.settings.runtime.compactAnswers;
+  const markFound = (names: readonly string[], text: string): void => {
+    for (const name of names) session.markFound(name, { via: "search", query: text.slice(0, 200) });
+  };
   const engine: ToolSearchEngine = {
     query(text, options) {
       const result = withinSession(base.query(text, { ...options, filter: (name) => lookup(name) !== undefined && (options?.filter?.(name) ?? true) }), lookup);
       deps.metrics?.search({ kind: result.kind, results: result.matches.length, source: "tool_search", delivery: decided });
       // A bridge or harness that sends no transcript still gets what its own searches found.
       // discover: shows schemas without discovering (SPEC §7), so it marks nothing found.
-      if (result.kind !== "discover") {
-        for (const match of result.matches) {
-          session.markFound(match.name, { via: "search", query: text.slice(0, 200) });
-        }
-      }
+      // With compact answers ToolSearch says which it delivered in full (onDelivered): a tool named
+      // only on a one-line signature stays undiscovered, so a wrong blind call gets its schema.
+      if (result.kind !== "discover" && !compact) markFound(result.matches.map((match) => match.name), text);
       // Selecting a tool means a call is coming: start its server now if it starts lazily.
       if (result.kind === "select") {
         for (const name of result.found ?? []) {
@@ -99,6 +101,7 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionOw
       ...(deps.loginServers && { loginServers: deps.loginServers }),
       announcements: session.settings.announcements,
       defaultMaxResults: session.settings.runtime.searchMaxResults,
+      ...(compact && { compact, onDelivered: markFound }),
     }),
     executeExtraTool: createExecuteExtraTool({ lookup, ...(promoted.size > 0 && { isDeferred: stillDeferred }) }),
   };

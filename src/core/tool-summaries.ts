@@ -35,14 +35,20 @@ export function toolSummaries(pool: Pool, mcp: McpPool | undefined, config: Conf
 }
 
 /** The pool's tools by source and the MCP servers by state, plus `total`. */
-export function poolStatus(pool: Pool, mcp: McpPool | undefined): Pick<StatusResult, "tools" | "mcpServers"> {
+/** `maxToolsInArray`: the config's limit, shown beside the tools the guard deferred (when it deferred any). */
+export function poolStatus(pool: Pool, mcp: McpPool | undefined, maxToolsInArray: number): Pick<StatusResult, "tools" | "mcpServers" | "guard"> {
   const mcpTools = pool.tools.filter((tool) => tool.isMcp).length;
   const counts: Record<string, number> = { total: 0 };
   for (const server of mcp?.servers() ?? []) {
     counts.total = (counts.total ?? 0) + 1;
     counts[server.state] = (counts[server.state] ?? 0) + 1;
   }
-  return { tools: { total: pool.tools.length, builtin: pool.tools.length - mcpTools, mcp: mcpTools }, mcpServers: counts };
+  const guarded = pool.guarded ?? [];
+  return {
+    tools: { total: pool.tools.length, builtin: pool.tools.length - mcpTools, mcp: mcpTools },
+    ...(guarded.length > 0 && { guard: { maxToolsInArray, deferred: [...guarded] } }),
+    mcpServers: counts,
+  };
 }
 
 function namedProfile(config: Config, name: string) {

@@ -118,7 +118,13 @@ export function explainTool(input: ExplainInput): Explanation {
 
   const rule = deferralRule(tool);
   const deferred = rule === "mcp_tool" || rule === "should_defer";
-  decisions.push({ step: "deferral", verdict: deferred ? "note" : "pass", reason: DEFERRAL_WORDING[rule], rule });
+  const guarded = input.pool.guarded?.includes(tool.name) === true;
+  decisions.push({
+    step: "deferral",
+    verdict: deferred ? "note" : "pass",
+    reason: guarded ? "deferred by the tool-count guard: more tools are eager than the config's maxToolsInArray lets the tools array hold (it would be sent in full otherwise)" : DEFERRAL_WORDING[rule],
+    rule: guarded ? "tool_count_guard" : rule,
+  });
   if (!deferred) return done(true, callable, `${tool.name} is sent in full in every request (${rule})`, { tool: tool.name });
   if (!session.deferring) {
     decisions.push({ step: "delivery", verdict: "pass", reason: `this session does not defer (mode ${session.mode}: ${session.modeReason}; delivery ${session.delivery}: ${session.deliveryReason}), so every tool is sent in full` });

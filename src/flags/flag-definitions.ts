@@ -18,6 +18,7 @@ export interface FlagValues {
   prefetch_enabled: boolean;
   prefetch_max_results: number;
   search_default_max_results: number;
+  search_compact_answers: boolean;
   disabled_tools: readonly string[];
   mcp_call_timeout_ms: number;
   usage_recording: boolean;
@@ -80,6 +81,11 @@ export const FLAG_SPECS: { readonly [K in FlagKey]: FlagSpec & { readonly defaul
     max: 50,
     integer: true,
     description: "ToolSearch max_results when the model gives none",
+  },
+  search_compact_answers: {
+    type: "boolean",
+    defaultValue: false,
+    description: "ToolSearch answers keyword searches with one-line signatures, full schemas only for select: and a clear first match",
   },
   disabled_tools: {
     type: "string[]",

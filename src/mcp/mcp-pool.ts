@@ -318,6 +318,7 @@ export class McpPool {
       server: spec.name,
       compiler: this.#compiler,
       alwaysLoad: new Set(spec.alwaysLoad),
+      ...(spec.defer !== undefined && { defer: spec.defer }),
       deadlineMs: this.#deps.hardCapMs,
       call: (tool, input, context) => this.callTool(spec.name, tool, input, context),
       onSkip: (tool, reason) => this.options.logger.warn("MCP tool skipped", { server: spec.name, tool, reason }),

@@ -17,6 +17,8 @@ export interface PoolToolOptions {
   compiler: JsonSchemaCompiler;
   /** The config's `alwaysLoad`: raw tool names or pool names. */
   alwaysLoad: ReadonlySet<string>;
+  /** The config entry's `defer` (always: none eager whatever the server says; never: all eager). */
+  defer?: "always" | "never" | "auto";
   /**
    * The call's one deadline, which the pipeline owns: however much progress a server reports, the
    * call ends here (the pool's own timeout is the server's silence, reset by progress).
@@ -46,7 +48,9 @@ export function toPoolTool(definition: McpTool, options: PoolToolOptions, distin
       inputJSONSchema: wireSchema,
       ...(definition.outputSchema && { outputSchema: definition.outputSchema as JsonSchema }),
       mcpInfo: { server: options.server, tool: definition.name },
-      alwaysLoad: meta["anthropic/alwaysLoad"] === true || options.alwaysLoad.has(definition.name) || options.alwaysLoad.has(name),
+      alwaysLoad:
+        options.defer === "never" ||
+        (options.defer !== "always" && (meta["anthropic/alwaysLoad"] === true || options.alwaysLoad.has(definition.name) || options.alwaysLoad.has(name))),
       timeoutMs: options.deadlineMs,
       // The pipeline's one result cap; the conversion only bounds what MCP alone has (images, structured content).
       maxResultSizeChars: MAX_RESULT_TEXT_CHARS,

@@ -22,6 +22,8 @@ interface SpecBase {
   disabled: boolean;
   /** Raw tool names (or pool names) that are never deferred. */
   alwaysLoad: readonly string[];
+  /** The operator's `defer` for the whole server (auto: alwaysLoad and the server's own `_meta`). */
+  defer?: "always" | "never" | "auto";
   /** The file the server was defined in, for messages. */
   origin: string;
   /** A project's server: the workspace root whose sessions alone see its tools. */
@@ -149,6 +151,7 @@ export function toSpec(name: string, server: McpServerConfig, origin: string, di
     ...(server.maxQueued !== undefined && { maxQueued: server.maxQueued }),
     disabled: server.disabled,
     alwaysLoad: server.alwaysLoad,
+    ...(server.defer !== "auto" && { defer: server.defer }),
     origin,
   };
   // A disabled server is never started, so its unset variables must not block the daemon.

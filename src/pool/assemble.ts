@@ -4,6 +4,7 @@
  * never moves a built-in (a reordered tools array breaks the prompt cache). Deny rules that name a
  * tool or a server remove it before any model sees it. Name collisions are reported, never hidden.
  */
+import { applyEagerPolicy, type EagerPolicy } from "../deferral/eager-policy.ts";
 import { isToolDeniedOutright } from "../permissions/rules.ts";
 import type { Tool } from "../tool/tool.ts";
 
@@ -19,15 +20,19 @@ export interface Pool {
   readonly collisions: readonly Collision[];
   /** By name or alias. */
   get(name: string): Tool | undefined;
+  /** Tools the tool-count guard deferred (eager-policy.ts); absent without a policy. */
+  readonly guarded?: readonly string[];
 }
 
 export interface PoolSources {
   builtins: readonly Tool[];
   mcpTools: readonly Tool[];
   deny?: readonly string[];
+  /** The operator's per-tool `defer` and the tool-count guard, applied after ordering. */
+  eager?: EagerPolicy;
 }
 
-export function assemblePool({ builtins, mcpTools, deny = [] }: PoolSources): Pool {
+export function assemblePool({ builtins, mcpTools, deny = [], eager }: PoolSources): Pool {
   const allowed = (tool: Tool) => !isToolDeniedOutright({ deny }, tool);
   const ordered = [...byName(builtins.filter(allowed)), ...byName(mcpTools.filter(allowed))];
   const tools: Tool[] = [];
@@ -44,6 +49,11 @@ export function assemblePool({ builtins, mcpTools, deny = [] }: PoolSources): Po
     index.set(tool.name, tool);
     tools.push(tool);
   }
+  const policed = eager ? applyEagerPolicy(tools, eager) : undefined;
+  if (policed) {
+    tools.splice(0, tools.length, ...policed.tools);
+    for (const tool of tools) index.set(tool.name, tool);
+  }
   const aliases = new Map<string, Tool>();
   for (const tool of tools) {
     for (const alias of tool.aliases) if (!index.has(alias) && !aliases.has(alias)) aliases.set(alias, tool);
@@ -52,6 +62,7 @@ export function assemblePool({ builtins, mcpTools, deny = [] }: PoolSources): Po
     tools,
     collisions: [...collisions.values()],
     get: (name) => index.get(name) ?? aliases.get(name),
+    ...(policed && { guarded: policed.guarded }),
   };
 }
 

@@ -40,6 +40,8 @@ export interface StatusResult {
   sessions: { active: number; detached: number };
   connections: number;
   tools: { total: number; builtin: number; mcp: number };
+  /** Tools the tool-count guard deferred (config maxToolsInArray): they would have been eager. Absent when none. */
+  guard?: { maxToolsInArray: number; deferred: string[] };
   calls: { total: number; inFlight: number };
   memory: { rssBytes: number; heapUsedBytes: number };
   /** Servers by state, plus `total`. */

@@ -202,7 +202,7 @@ export interface SessionResult {
     clientName: string;
     attributes: Record<string, string | number | boolean>;
     /** Runtime-flag values fixed when the session opened. */
-    runtime: { unsupportedModels: readonly string[]; autoPercent: number; searchMaxResults: number; disabledTools: readonly string[] };
+    runtime: { unsupportedModels: readonly string[]; autoPercent: number; searchMaxResults: number; compactAnswers: boolean; disabledTools: readonly string[] };
     /** The session's tool profile (groups expanded), or null for the whole pool. */
     profile: { name: string; include: string[]; exclude: string[] } | null;
   };

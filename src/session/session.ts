@@ -47,6 +47,8 @@ export interface RuntimeSnapshot {
   unsupportedModels: readonly string[];
   autoPercent: number;
   searchMaxResults: number;
+  /** ToolSearch answers keyword searches compactly (the `search_compact_answers` flag). */
+  compactAnswers: boolean;
   /** Tools the kill switch had removed when the session opened (absent from its arrays). */
   disabledTools: readonly string[];
 }

@@ -46,6 +46,7 @@ export const STATIC_RUNTIME_DEFAULTS: RuntimeDefaults = {
   unsupportedModels: ["haiku"],
   autoPercent: 10,
   searchMaxResults: 5,
+  compactAnswers: false,
   disabledTools: [],
   announcements: "list",
 };
@@ -100,6 +101,7 @@ export function resolveSettings(
       unsupportedModels: runtime.unsupportedModels,
       autoPercent: runtime.autoPercent,
       searchMaxResults: runtime.searchMaxResults,
+      compactAnswers: runtime.compactAnswers,
       disabledTools: runtime.disabledTools,
     },
     profile: sessionProfile(request, defaults, workspaceRoots, previous),

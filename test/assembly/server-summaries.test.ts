@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { assembleRequest, type AssembleInput } from "../../src/assembly/assemble-request.ts";
 import { renderServers, SERVERS_HEADER } from "../../src/assembly/announcements.ts";
 import { firstSentence, MAX_SUMMARY_CHARS, summarizeServers } from "../../src/assembly/server-summaries.ts";
+import { actionSummary } from "../../src/assembly/tool-actions.ts";
 import { createExecuteExtraTool } from "../../src/builtin/execute-extra-tool.ts";
 import { createToolSearchTool } from "../../src/builtin/tool-search.ts";
 import { textResult } from "../../src/tool/result.ts";
@@ -17,7 +18,7 @@ const tools = [
 
 describe("server summaries", () => {
   test("without instructions: the server's distinctive words, not the words every server shares", () => {
-    const [github, gitlab] = summarizeServers(tools);
+    const [github, gitlab] = summarizeServers(tools, new Map(), { actions: false });
     expect(github).toEqual({ name: "github", toolCount: 3, description: expect.any(String), source: "terms" });
     const githubWords = github!.description.split(", ");
     const gitlabWords = gitlab!.description.split(", ");
@@ -47,7 +48,7 @@ describe("server summaries", () => {
       description: "Notion API. Error responses: 400 Bad request, 401 unauthorized.",
     }));
     const other = [{ server: "maps", tool: "geocode", description: "Convert an address into coordinates." }];
-    const terms = summarizeServers([...notion, ...other])[1]!.description.split(", ");
+    const terms = summarizeServers([...notion, ...other], new Map(), { actions: false })[1]!.description.split(", ");
     for (const boilerplate of ["bad", "error", "unauthorized", "request"]) expect(terms).not.toContain(boilerplate);
     expect(terms).toEqual(expect.arrayContaining(["page", "block"]));
   });
@@ -59,10 +60,31 @@ describe("server summaries", () => {
       { server: "rail", tool: "query_tickets", description: "Query tickets between stations." },
       { server: "maps", tool: "geocode", description: "Convert an address into coordinates." },
     ];
-    const [, rail] = summarizeServers(trains);
+    const [, rail] = summarizeServers(trains, new Map(), { actions: false });
     const terms = rail!.description.split(", ");
     expect(terms.filter((term) => term.startsWith("station"))).toEqual(["stations"]);
     expect(terms.length).toBeLessThanOrEqual(4);
+  });
+
+  test("without instructions, verb-first tool names say what the server does: its commonest verbs and objects", () => {
+    const gitlab = ["create_issue", "update_issue", "list_issues", "create_merge_request", "update_merge_request", "list_merge_requests", "get_pipeline", "list_branches", "fork_repository"].map((tool) => ({
+      server: "gitlab",
+      tool,
+      description: "Invalid input is refused. Mutates the remote.",
+    }));
+    const [summary] = summarizeServers(gitlab);
+    expect(summary).toEqual({ name: "gitlab", toolCount: 9, description: "create/fork/list/update: issue, merge request, branch, pipeline, repository", source: "actions" });
+    // Instructions still win; names that are mostly not verbs fall back to the distinctive terms.
+    expect(summarizeServers(gitlab, new Map([["gitlab", "GitLab projects."]]))[0]!.source).toBe("instructions");
+    const maps = ["geocode", "directions", "elevation", "get_place"].map((tool) => ({ server: "maps", tool, description: "Maps." }));
+    expect(summarizeServers(maps)[0]!.source).toBe("terms");
+    expect(actionSummary(["getUser", "listUsers", "updateUserEmail"])).toBe("get/list/update: user, user email");
+    expect(actionSummary(["create_issue"])).toBeUndefined();
+    expect(actionSummary(["puppeteer_click", "puppeteer_hover", "puppeteer_navigate"])).toBe("click, hover, navigate");
+    expect(actionSummary(["API-retrieve-a-page", "API-get-the-block", "wait_for"])).toBe("get/retrieve/wait: block, page");
+    // A namespace most names share comes off first.
+    expect(actionSummary(["browser_click", "browser_navigate", "browser_take_screenshot", "browser_close"])).toBe("click/close/navigate/take: screenshot");
+    expect(actionSummary(["list_entries", "get_statuses", "search_branches", "get_addresses", "get_status"])).toBe("get/list/search: status, address, branch, entry");
   });
 
   test("the same tools give the same lines, whatever their order", () => {

@@ -56,6 +56,22 @@ describe("CLI formatting", () => {
   });
 });
 
+describe("`toolpool status` and the tool-count guard", () => {
+  test("tools the guard deferred are counted, the first five named, and explain pointed to", () => {
+    const deferred = Array.from({ length: 7 }, (_, index) => `mcp__big__t${index}`);
+    const text = formatStatus({
+      version: "1", tier: "pro", features: [], compiled: true, pid: 1, socket: "/s", uptimeMs: 0,
+      sessions: { active: 0, detached: 0 }, connections: 0, tools: { total: 200, builtin: 0, mcp: 200 },
+      guard: { maxToolsInArray: 128, deferred },
+      calls: { total: 0, inFlight: 0 }, memory: { rssBytes: 0, heapUsedBytes: 0 },
+      mcpServers: { total: 0 },
+    });
+    expect(text.split("\n").slice(-1)[0]).toBe(
+      "  warning: 7 tools deferred by the tool-count guard (maxToolsInArray 128): mcp__big__t0, mcp__big__t1, mcp__big__t2, mcp__big__t3, mcp__big__t4, … — toolpool explain NAME",
+    );
+  });
+});
+
 describe("`toolpool tools` columns", () => {
   const tool = (name: string, description: string) => ({ name, description, deferred: true, readOnly: false, source: "mcp", server: "s" }) as unknown as import("../../src/protocol/methods.ts").ToolSummary;
 

@@ -56,7 +56,7 @@ describe("config errors a person can act on", () => {
       'config c.json is invalid:\n  - top level: unknown key "workspaceRoot" (did you mean "workspaceRoots"?)',
     );
     expect(messageOf(() => parseConfig({ mcpServers: { fs: { command: "x", startp: "lazy" } } }, "c.json"))).toBe(
-      'config c.json is invalid:\n  - field "mcpServers.fs": unknown key "mcpServers.fs.startp" (did you mean "startup"?); known keys here: type, command, args, env, cwd, startup, timeoutMs, maxConcurrent, maxQueued, disabled, alwaysLoad, sandbox, url, headers, oauth',
+      'config c.json is invalid:\n  - field "mcpServers.fs": unknown key "mcpServers.fs.startp" (did you mean "startup"?); known keys here: type, command, args, env, cwd, startup, timeoutMs, maxConcurrent, maxQueued, disabled, alwaysLoad, defer, sandbox, url, headers, oauth',
     );
     expect(messageOf(() => parseConfig({ permissions: { mode: "default", alow: [] } }, "c.json"))).toContain('unknown key "permissions.alow" (did you mean "allow"?)');
     expect(nearestKey("zzzzzz", ["workspaceRoots", "toolSearch"])).toBeUndefined();

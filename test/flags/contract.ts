@@ -76,6 +76,7 @@ export function runFlagsContract(implementation: ContractImplementation): void {
         prefetch_enabled: false,
         prefetch_max_results: 5,
         search_default_max_results: 8,
+        search_compact_answers: true,
         disabled_tools: ["Bash"],
         mcp_call_timeout_ms: 30_000,
         usage_recording: false,

@@ -18,6 +18,7 @@ describe("flag definitions", () => {
       ["prefetch_enabled", "boolean", true, "PREFETCH"],
       ["prefetch_max_results", "number", 3, "PREFETCH"],
       ["search_default_max_results", "number", 5, null],
+      ["search_compact_answers", "boolean", false, null],
       ["disabled_tools", "string[]", [], null],
       ["mcp_call_timeout_ms", "number", 60_000, null],
       ["usage_recording", "boolean", true, null],

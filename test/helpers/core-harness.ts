@@ -11,6 +11,7 @@ import type { SessionRequest } from "../../src/session/settings.ts";
 import type { Session } from "../../src/session/session.ts";
 import type { ToolResult } from "../../src/tool/result.ts";
 import type { Tool } from "../../src/tool/tool.ts";
+import type { RuntimeFlags } from "../../src/flags/runtime-flags.ts";
 
 export interface CoreHarness {
   core: ToolPoolCore;
@@ -18,7 +19,7 @@ export interface CoreHarness {
   call(session: Session, name: string, input: unknown): Promise<ToolResult>;
 }
 
-export function coreHarness(options: { builtins: readonly Tool[]; config?: Record<string, unknown> }): CoreHarness {
+export function coreHarness(options: { builtins: readonly Tool[]; config?: Record<string, unknown>; flags?: RuntimeFlags }): CoreHarness {
   const core = new ToolPoolCore({
     config: parseConfig(options.config ?? {}, "test"),
     configSource: { path: null, explicit: false },
@@ -26,6 +27,7 @@ export function coreHarness(options: { builtins: readonly Tool[]; config?: Recor
     logger: silentLogger,
     info: buildInfo(),
     usageDatabasePath: ":memory:",
+    ...(options.flags && { flags: options.flags }),
   });
   return {
     core,

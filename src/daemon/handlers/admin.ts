@@ -15,7 +15,7 @@ export function registerAdminMethods(dispatcher: Dispatcher, core: AdminCore, wi
   dispatcher.register(Method.Status, (params, { connection }): StatusResult => {
     if (params.sessionId) wire.sessionFor(connection, params.sessionId);
     const memory = process.memoryUsage();
-    const { sessions, tools, calls, mcpServers } = core.status();
+    const { sessions, tools, guard, calls, mcpServers } = core.status();
     return {
       version: wire.info.version,
       tier: wire.info.tier,
@@ -27,6 +27,7 @@ export function registerAdminMethods(dispatcher: Dispatcher, core: AdminCore, wi
       sessions,
       connections: wire.connections.size,
       tools,
+      ...(guard && { guard }),
       calls,
       memory: { rssBytes: memory.rss, heapUsedBytes: memory.heapUsed },
       mcpServers,
@@ -52,4 +53,9 @@ export function registerAdminMethods(dispatcher: Dispatcher, core: AdminCore, wi
     setImmediate(() => wire.requestShutdown("toolpool/shutdown"));
     return { stopping: true };
   });
+}
+
+/** The tool-count guard's doing, when it did anything (status says why those tools are deferred). */
+function guardStatus(guarded: readonly string[] | undefined, maxToolsInArray: number): Pick<StatusResult, "guard"> {
+  return guarded && guarded.length > 0 ? { guard: { maxToolsInArray, deferred: [...guarded] } } : {};
 }

@@ -1,0 +1,158 @@
+/** The operator's `defer` (per tool, per server) and the tool-count guard that keeps the tools array under a provider's limit. */
+import { describe, expect, test } from "bun:test";
+import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { parseConfig } from "../../src/config/load.ts";
+import { eagerPolicyOf, guardWarning } from "../../src/core/eager-config.ts";
+import { applyEagerPolicy, deferSettingFor, META_TOOL_ROOM, type EagerPolicy } from "../../src/deferral/eager-policy.ts";
+import { isDeferredTool } from "../../src/deferral/is-deferred.ts";
+import { explainTool } from "../../src/explain/explain-tool.ts";
+import { HARD_CALL_CAP_MS } from "../../src/mcp/limits.ts";
+import { buildServerTools } from "../../src/mcp/pool-tool.ts";
+import { assemblePool } from "../../src/pool/assemble.ts";
+import { buildTool } from "../../src/tool/build-tool.ts";
+import { textResult } from "../../src/tool/result.ts";
+import type { Tool } from "../../src/tool/tool.ts";
+import { JsonSchemaCompiler } from "../../src/validate/ajv.ts";
+import { builtin, mcp } from "../assembly/fixtures.ts";
+import { coreHarness } from "../helpers/core-harness.ts";
+
+const policy = (overrides: Partial<EagerPolicy> = {}): EagerPolicy => ({ tools: new Map(), servers: new Map(), maxTools: 128, ...overrides });
+const deferredNames = (tools: readonly Tool[]) => tools.filter(isDeferredTool).map((tool) => tool.name);
+
+describe("defer per tool and per server", () => {
+  const read = builtin("Read");
+  const fetchTool = builtin("WebFetch", { shouldDefer: true });
+  const issue = mcp("github", "create_issue");
+  const channels = mcp("slack", "list_channels", { alwaysLoad: true });
+
+  test("never makes a deferred tool eager, always defers an eager one (built-in or MCP, alwaysLoad or not); auto changes nothing", () => {
+    const tools = [read, fetchTool, issue, channels];
+    expect(deferredNames(applyEagerPolicy(tools, policy()).tools)).toEqual(["WebFetch", "mcp__github__create_issue"]);
+    const out = applyEagerPolicy(
+      tools,
+      policy({ tools: new Map([["Read", "always"], ["WebFetch", "never"], ["mcp__github__create_issue", "never"], ["mcp__slack__list_channels", "always"]]) }),
+    );
+    expect(deferredNames(out.tools)).toEqual(["Read", "mcp__slack__list_channels"]);
+    expect(applyEagerPolicy(tools, policy({ tools: new Map([["Read", "auto"]]) })).tools[0]).toBe(read);
+  });
+
+  test("a tool's own setting beats its server's, auto included", () => {
+    const servers = new Map([["github", "never" as const]]);
+    expect(deferSettingFor(issue, policy({ servers }))).toEqual({ setting: "never", via: "server" });
+    expect(deferSettingFor(issue, policy({ servers, tools: new Map([["mcp__github__create_issue", "always"]]) }))).toEqual({ setting: "always", via: "tool" });
+    expect(deferSettingFor(issue, policy({ servers, tools: new Map([["mcp__github__create_issue", "auto"]]) }))).toEqual({ setting: "auto", via: "tool" });
+  });
+
+  test("an mcpServers entry's defer beats the server's own _meta alwaysLoad and the entry's alwaysLoad list", () => {
+    const compiler = new JsonSchemaCompiler();
+    const definitions: McpTool[] = [
+      { name: "pinned", inputSchema: { type: "object" }, _meta: { "anthropic/alwaysLoad": true } },
+      { name: "listed", inputSchema: { type: "object" } },
+      { name: "plain", inputSchema: { type: "object" } },
+    ];
+    const build = (defer?: "always" | "never" | "auto") =>
+      buildServerTools(definitions, { server: "srv", compiler, alwaysLoad: new Set(["listed"]), deadlineMs: HARD_CALL_CAP_MS, call: async () => textResult("ok"), onSkip: () => {}, ...(defer && { defer }) }).map((tool) => [tool.name, isDeferredTool(tool)]).sort();
+    expect(build()).toEqual([["mcp__srv__listed", false], ["mcp__srv__pinned", false], ["mcp__srv__plain", true]]);
+    expect(build("auto")).toEqual(build());
+    expect(build("always")).toEqual([["mcp__srv__listed", true], ["mcp__srv__pinned", true], ["mcp__srv__plain", true]]);
+    expect(build("never")).toEqual([["mcp__srv__listed", false], ["mcp__srv__pinned", false], ["mcp__srv__plain", false]]);
+  });
+
+  test("config: defer per server and per tool parse; a wrong value is refused with the field named; maxToolsInArray is bounded", () => {
+    const config = parseConfig({ mcpServers: { gh: { command: "x", defer: "never" } }, defer: { Read: "always" }, maxToolsInArray: 512 }, "test");
+    expect(config.mcpServers.gh?.defer).toBe("never");
+    expect(eagerPolicyOf(config).tools.get("Read")).toBe("always");
+    expect(eagerPolicyOf(config).maxTools).toBe(512);
+    expect(parseConfig({}, "test").maxToolsInArray).toBe(128);
+    expect(() => parseConfig({ mcpServers: { gh: { command: "x", defer: "sometimes" } } }, "test")).toThrow("mcpServers.gh.defer");
+    expect(() => parseConfig({ defer: { Read: "later" } }, "test")).toThrow("defer");
+    expect(() => parseConfig({ maxToolsInArray: 100_000 }, "test")).toThrow("maxToolsInArray");
+    expect(() => parseConfig({ maxToolsInArray: 2 }, "test")).toThrow("maxToolsInArray");
+  });
+});
+
+describe("the tool-count guard", () => {
+  const many = (count: number) => Array.from({ length: count }, (_, index) => mcp("big", `t${String(index).padStart(3, "0")}`, { alwaysLoad: true }));
+
+  test("never more eager tools than the limit less the meta-tools' room; the excess, last in pool order, is deferred and named", () => {
+    const builtins = [builtin("Bash"), builtin("Read")];
+    const pool = assemblePool({ builtins, mcpTools: many(200), eager: policy({ maxTools: 128 }) });
+    const eager = pool.tools.filter((tool) => !isDeferredTool(tool));
+    expect(eager.length).toBe(128 - META_TOOL_ROOM);
+    expect(eager.slice(0, 2).map((tool) => tool.name)).toEqual(["Bash", "Read"]);
+    expect(pool.guarded).toHaveLength(202 - (128 - META_TOOL_ROOM));
+    expect(pool.guarded?.[0]).toBe("mcp__big__t123");
+    // The pool's lookup answers with the guarded (deferred) tool, so every path sees one truth.
+    expect(isDeferredTool(pool.get("mcp__big__t199")!)).toBe(true);
+  });
+
+  test("operator never on every tool cannot cross it either; at 512 the same tools all stay eager", () => {
+    const tools = many(300).map((tool) => ({ ...tool, alwaysLoad: false }));
+    const never = new Map(tools.map((tool) => [tool.name, "never" as const]));
+    expect(applyEagerPolicy(tools, policy({ tools: never, maxTools: 128 })).tools.filter((tool) => !isDeferredTool(tool))).toHaveLength(125);
+    expect(applyEagerPolicy(tools, policy({ tools: never, maxTools: 512 })).guarded).toEqual([]);
+  });
+
+  test("the warning is logged once per change of the guarded set", () => {
+    const warnings: unknown[] = [];
+    const logger = { warn: (message: string, fields?: unknown) => warnings.push([message, fields]), info() {}, debug() {}, error() {} } as never;
+    const warn = guardWarning(() => logger);
+    warn({ guarded: ["a", "b"] }, 128);
+    warn({ guarded: ["a", "b"] }, 128);
+    warn({ guarded: [] }, 128);
+    warn({ guarded: ["a"] }, 128);
+    expect(warnings).toEqual([
+      ["more eager tools than the tools array may hold (maxToolsInArray): the excess is deferred", { maxToolsInArray: 128, deferred: 2, tools: "a, b" }],
+      ["more eager tools than the tools array may hold (maxToolsInArray): the excess is deferred", { maxToolsInArray: 128, deferred: 1, tools: "a" }],
+    ]);
+  });
+
+  test("toolpool explain says a tool was deferred by the guard", () => {
+    const echo = buildTool({ name: "Echo", description: "e", inputSchema: z.strictObject({}), call: async () => textResult("") });
+    const pool = assemblePool({ builtins: [echo], mcpTools: many(20), eager: policy({ maxTools: 8 }) });
+    const result = explainTool({
+      name: "mcp__big__t019",
+      tier: { name: "pro", features: [] },
+      pool,
+      offered: pool.tools,
+      configDeny: { rules: [], source: "config" },
+      servers: [{ name: "big", state: "connected", startup: "eager" }],
+      session: { id: "s", deferring: true, delivery: "proxy", deliveryReason: "r", mode: "tst", modeReason: "r", killedAtOpen: [], killSwitch: () => undefined, discovered: new Map(), deny: [], hasOutputSchema: false },
+      suggest: () => [],
+    });
+    expect(result.decisions.find((decision) => decision.step === "deferral")).toEqual({
+      step: "deferral",
+      verdict: "note",
+      reason: "deferred by the tool-count guard: more tools are eager than the config's maxToolsInArray lets the tools array hold (it would be sent in full otherwise)",
+      rule: "tool_count_guard",
+    });
+  });
+});
+
+describe("the guard through the core", () => {
+  const eager = Array.from({ length: 12 }, (_, index) =>
+    buildTool({ name: `Eager${String(index).padStart(2, "0")}`, description: "An eager built-in.", inputSchema: z.strictObject({}), call: async () => textResult("") }),
+  );
+
+  test("a deferring session's tools array never holds more than maxToolsInArray; the excess is reachable through ToolSearch", async () => {
+    const { core, open, call } = coreHarness({ builtins: eager, config: { maxToolsInArray: 8 } });
+    expect(core.pool().guarded).toEqual(["Eager05", "Eager06", "Eager07", "Eager08", "Eager09", "Eager10", "Eager11"]);
+    for (const delivery of ["proxy", "native"] as const) {
+      const session = open({ delivery, model: "claude-sonnet-4-5", provider: "anthropic" });
+      const assembled = core.assemble(session, []);
+      expect(assembled.tools.length).toBeLessThanOrEqual(8);
+    }
+    const session = open({ delivery: "proxy" });
+    const found = await call(session, "ToolSearch", { query: "select:Eager11" });
+    expect(found.structuredContent?.matches).toEqual(["Eager11"]);
+  });
+
+  test("a session cannot widen it: session params have no say, and the limit stays the config's", () => {
+    const { core, open } = coreHarness({ builtins: eager, config: { maxToolsInArray: 8 } });
+    // Whatever a session asks for (here a made-up field, and every delivery that defers), the pool it sees is the guarded one.
+    const session = open({ delivery: "native", toolSearch: "true", maxToolsInArray: 512 } as never);
+    expect(core.assemble(session, []).tools.length).toBeLessThanOrEqual(8);
+    expect(core.pool().guarded).toHaveLength(7);
+  });
+});
