@@ -1,5 +1,7 @@
 // Isolates every test run: HOME, the XDG dirs and the socket dir point into a fresh temp dir,
-// so no test reads or writes the developer's real config, state or sockets.
+// so no test reads or writes the developer's real config, state or sockets. Bun.spawn without an
+// `env` gives the child the environment the run started with, not these: a test that starts the
+// binary passes `env: process.env` (or uses test/helpers/binary.ts, which does).
 import { afterAll } from "bun:test";
 import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -7,7 +7,7 @@ import { Daemon } from "../daemon/daemon.ts";
 import { chooseLogFormat, createLogger, LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from "../runtime/logger.ts";
 import { AlreadyRunningError } from "../daemon/socket-lock.ts";
 import { resolveSocketPath, SocketPathError } from "../daemon/socket-path.ts";
-import { writeDaemonRecord } from "../client/daemon-record.ts";
+import { claimDaemonRecord } from "../client/daemon-record.ts";
 import { DEMO_SERVER_NAMES } from "../mcp/demo-config.ts";
 import { resolve } from "node:path";
 import { ExitCode, UsageError } from "./exit-codes.ts";
@@ -94,7 +94,8 @@ export async function serve(options: ServeOptions): Promise<number> {
   // Where this daemon listens, for clients whose environment would point elsewhere (a host that
   // passes only HOME and PATH). Best effort: the daemon serves without it.
   try {
-    writeDaemonRecord({ socket: socketPath, pid: process.pid, config: configRead, startedAt: new Date().toISOString() });
+    const keeper = claimDaemonRecord({ socket: socketPath, pid: process.pid, config: configRead, startedAt: new Date().toISOString() });
+    if (keeper) logger.info("clients without XDG_RUNTIME_DIR keep finding the daemon already running", { pid: keeper.pid, socket: keeper.socket });
   } catch (error) {
     logger.warn("could not record the socket for clients without XDG_RUNTIME_DIR", { error: String(error) });
   }

@@ -41,6 +41,28 @@ export function writeDaemonRecord(record: DaemonRecord, env: NodeJS.ProcessEnv =
   renameSync(temporary, path);
 }
 
+/**
+ * Records this daemon unless the record names another daemon that still runs and listens (a second,
+ * one-off `serve --socket X` must not steer the user's hosts away from the daemon they use). Returns
+ * the daemon that keeps the record when it is another.
+ */
+export function claimDaemonRecord(record: DaemonRecord, env: NodeJS.ProcessEnv = process.env): DaemonRecord | undefined {
+  const current = readDaemonRecord(env);
+  if (current && current.socket !== record.socket && current.pid !== record.pid && isRunning(current.pid) && socketIsOurs(current.socket)) return current;
+  writeDaemonRecord(record, env);
+  return undefined;
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    // ESRCH, or EPERM: a process of someone else's holds the pid now, so not our daemon.
+    return false;
+  }
+}
+
 /** The record, when there is one we can trust; undefined otherwise (missing, foreign, malformed). */
 export function readDaemonRecord(env: NodeJS.ProcessEnv = process.env, uid: number | undefined = process.getuid?.()): DaemonRecord | undefined {
   const path = daemonRecordPath(env);

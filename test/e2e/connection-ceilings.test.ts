@@ -130,7 +130,7 @@ describe("connection ceilings (compiled binary)", () => {
 
   test("at the descriptor limit new clients are refused with a message and the daemon does not spin", async () => {
     const socketPath = join(tempSocketDir(), "f.sock");
-    const child = Bun.spawn(["sh", "-c", 'ulimit -n 64 && exec "$0" serve --socket "$1"', binaryPath(), socketPath], { stdout: "pipe", stderr: "pipe" });
+    const child = Bun.spawn(["sh", "-c", 'ulimit -n 64 && exec "$0" serve --socket "$1"', binaryPath(), socketPath], { env: process.env, stdout: "pipe", stderr: "pipe" });
     let stderr = "";
     void (async () => {
       for await (const chunk of child.stderr) stderr += new TextDecoder().decode(chunk);

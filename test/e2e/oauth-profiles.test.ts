@@ -36,7 +36,7 @@ describe("the compiled binary: OAuth, profiles, trust", () => {
       const servers = await runBinary(["servers", "--socket", socketPath]);
       expect(servers.stdout).toContain("run `toolpool auth login remote`");
 
-      const login = Bun.spawn([binaryPath(), "auth", "login", "remote", "--socket", socketPath], { stdout: "pipe", stderr: "pipe" });
+      const login = Bun.spawn([binaryPath(), "auth", "login", "remote", "--socket", socketPath], { env: process.env, stdout: "pipe", stderr: "pipe" });
       const reader = login.stdout.getReader();
       let printed = "";
       const pattern = /http:\/\/127\.0\.0\.1:\d+\/authorize\S*/;

@@ -198,7 +198,7 @@ describe("output hygiene and bounds (compiled binary)", () => {
   test("a malformed Host on the HTTP bridge is a 400 naming it, not a 500", async () => {
     const socketPath = join(tempSocketDir(), "host.sock");
     await using _daemon = await startBinaryDaemon(socketPath);
-    const bridge = Bun.spawn([binaryPath(), "mcp", "--http", "127.0.0.1:0", "--socket", socketPath], { stdout: "pipe", stderr: "pipe" });
+    const bridge = Bun.spawn([binaryPath(), "mcp", "--http", "127.0.0.1:0", "--socket", socketPath], { env: process.env, stdout: "pipe", stderr: "pipe" });
     try {
       const reader = bridge.stdout.getReader();
       let printed = "";

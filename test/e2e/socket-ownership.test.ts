@@ -33,7 +33,7 @@ describe("socket ownership (compiled binary)", () => {
     await waitUntil(() => old.stderr().includes('"stopping"'), "the old daemon to start stopping");
     // During the drain the socket is still there and still answers (new work is refused, ping is not).
     expect(existsSync(socketPath)).toBe(true);
-    const next = Bun.spawn([binaryPath(), "serve", "--socket", socketPath], { stdout: "pipe", stderr: "pipe" });
+    const next = Bun.spawn([binaryPath(), "serve", "--socket", socketPath], { env: process.env, stdout: "pipe", stderr: "pipe" });
     let nextStderr = "";
     void (async () => {
       for await (const chunk of next.stderr) nextStderr += new TextDecoder().decode(chunk);
@@ -66,7 +66,7 @@ describe("socket ownership (compiled binary)", () => {
     expect(readFileSync(`${socketPath}.lock`, "utf8").trim()).toBe(String(daemon.child.pid));
     await waitUntil(() => daemon.stderr().includes('"the lock file was deleted; created it again"'), "the lock log line");
     // A second daemon is still kept out.
-    const second = Bun.spawn([binaryPath(), "serve", "--socket", socketPath], { stdout: "pipe", stderr: "pipe" });
+    const second = Bun.spawn([binaryPath(), "serve", "--socket", socketPath], { env: process.env, stdout: "pipe", stderr: "pipe" });
     expect(await second.exited).toBe(4);
   }, 30_000);
 
