@@ -1,8 +1,8 @@
 /**
  * The core's sessions and what runs in them: opening (settings resolved against the operator's
- * ceiling and the flags fixed at open), their own tools, their one view, assemble, the MCP view
- * and calls, and the usage history they feed (opened on first use, so a daemon nobody has used yet
- * starts without it).
+ * ceiling and the flags fixed at open), their own tools, their one view (which explain and search
+ * read), assemble, the MCP view and calls (a harness's and an MCP client's), and the usage history
+ * they feed (opened on first use, so a daemon nobody has used yet starts without it).
  */
 import type { BuildInfo } from "../build-info.ts";
 import type { Config } from "../config/schema.ts";
@@ -16,6 +16,9 @@ import { holdRoots, pinRoots, releaseRoots } from "../session/session-roots.ts";
 import { SessionStore } from "../session/session-store.ts";
 import type { Session } from "../session/session.ts";
 import { operatorRoots, resolveSettings, type SessionRequest, type SettingsDefaults } from "../session/settings.ts";
+import type { Explanation } from "../protocol/explain.ts";
+import type { CallResult, McpToolsCallResult, SearchResult } from "../protocol/methods.ts";
+import type { SandboxState } from "../sandbox/command-sandbox.ts";
 import type { Metrics } from "../telemetry/metrics.ts";
 import { mcpToolView, type McpToolView } from "../tool/mcp-view.ts";
 import type { ToolResult } from "../tool/result.ts";
@@ -25,12 +28,12 @@ import type { DaemonUsage } from "../usage/daemon-usage.ts";
 import { JsonSchemaCompiler } from "../validate/ajv.ts";
 import { assembleForSession } from "./assemble-tools.ts";
 import type { CoreFlags } from "./core-flags.ts";
-import type { ExplainDeps } from "./explain-facts.ts";
+import { explainForSession, type ExplainDeps } from "./explain-facts.ts";
 import type { LivePool } from "./live-pool.ts";
 import type { PrefetchLinkDeps } from "./prefetch-link.ts";
 import { runSessionCall } from "./session-call.ts";
-import { checkOutputSchema } from "./session-requests.ts";
-import type { SessionSearchDeps } from "./session-search.ts";
+import { callResult, checkOutputSchema, mcpCallResult, rememberTranscript, unknownMcpTool, type HarnessCall } from "./session-requests.ts";
+import { searchTools, type SessionSearchDeps } from "./session-search.ts";
 import { sessionLookup, sessionTools, type SessionToolDeps } from "./session-tools.ts";
 import { sessionView, type SessionView } from "./session-view.ts";
 
@@ -144,8 +147,18 @@ export class CoreSessions {
     return sessionLookup(session, this.toolDeps);
   }
 
-  view(session: Session, experimentalBetasDisabled: boolean): SessionView {
-    return sessionView({ tools: this.toolDeps, experimentalBetasDisabled }, session);
+  view(session: Session): SessionView {
+    return sessionView({ tools: this.toolDeps, experimentalBetasDisabled: experimentalBetasDisabled(this.#deps.env) }, session);
+  }
+
+  /** `toolpool/explain`: read from the session's one view, when a session is named. */
+  explain(name: string, session: Session | undefined, sandbox?: SandboxState): Explanation {
+    return explainForSession(this.#explainDeps(), name, session && this.view(session), sandbox);
+  }
+
+  /** `toolpool/search`: a named session's own tools (its one view), else the whole pool. */
+  searchTools(params: { query: string; maxResults?: number | undefined }, session: Session | undefined): SearchResult {
+    return searchTools(this.#searchDeps(), params, session && this.view(session));
   }
 
   assemble(session: Session, messages: readonly unknown[], system: unknown, remember: boolean) {
@@ -194,6 +207,19 @@ export class CoreSessions {
     return runSessionCall(deps, session, name, input, signal, onProgress, questions);
   }
 
+  /** `toolpool/call`: the call (judging discoveries by the transcript when it is sent), the result also in the session's provider format. */
+  async callForHarness(session: Session, params: HarnessCall, signal: AbortSignal, onProgress?: (update: ProgressUpdate) => void, questions?: QuestionChannel): Promise<CallResult> {
+    if (params.messages) rememberTranscript(session, params.messages);
+    return callResult(await this.call(session, params.name, params.input, signal, onProgress, undefined, questions), session, params.toolUseId);
+  }
+
+  /** MCP `tools/call`: a name the session does not have is refused as a request error, not run. */
+  async callForMcp(session: Session, name: string, input: unknown, signal: AbortSignal, onProgress?: (update: ProgressUpdate) => void, questions?: QuestionChannel): Promise<McpToolsCallResult> {
+    const lookup = this.callLookup(session);
+    if (!lookup(name)) throw unknownMcpTool(this.#deps.live.pool(), session, name);
+    return mcpCallResult(await this.call(session, name, input, signal, onProgress, lookup, questions));
+  }
+
   /** After a reload: the operator's rules are a ceiling for open sessions too, from now on. */
   applyCeiling(config: Config): void {
     for (const session of this.store.all()) {
@@ -201,8 +227,8 @@ export class CoreSessions {
     }
   }
 
-  explainDeps(live: LivePool): ExplainDeps {
-    const { info, config, flags } = this.#deps;
+  #explainDeps(): ExplainDeps {
+    const { info, config, flags, live } = this.#deps;
     return {
       info,
       pool: live.pool(),
@@ -214,7 +240,7 @@ export class CoreSessions {
     };
   }
 
-  searchDeps(): SessionSearchDeps {
+  #searchDeps(): SessionSearchDeps {
     const { live, metrics } = this.#deps;
     return {
       query: (text, options) => live.search.query(text, options),

@@ -9,7 +9,6 @@ import type { QuestionChannel } from "../protocol/server-question.ts";
 import type { BuildInfo } from "../build-info.ts";
 import type { Config } from "../config/schema.ts";
 import type { ConfigSource } from "../config/load.ts";
-import { experimentalBetasDisabled } from "../deferral/mode-setting.ts";
 import type { FlagAttributes, RuntimeFlags } from "../flags/runtime-flags.ts";
 import type { McpPool, McpPoolOptions } from "../mcp/mcp-pool.ts";
 import type { Pool } from "../pool/assemble.ts";
@@ -20,8 +19,6 @@ import type { Logger } from "../runtime/logger.ts";
 import type { SandboxState } from "../sandbox/command-sandbox.ts";
 import { systemClock, type Clock } from "../runtime/clock.ts";
 import { SessionStore } from "../session/session-store.ts";
-import { holdRoots, pinRoots, releaseRoots } from "../session/session-roots.ts";
-import { RootPins } from "../runtime/root-pins.ts";
 import type { Session } from "../session/session.ts";
 import type { SessionRequest, SettingsDefaults } from "../session/settings.ts";
 import type { McpToolView } from "../tool/mcp-view.ts";
@@ -32,12 +29,10 @@ import { createMetrics } from "../telemetry/create-metrics.ts";
 import type { DaemonUsage } from "../usage/daemon-usage.ts";
 import { CoreFlags } from "./core-flags.ts";
 import { CoreSessions, type CallStats } from "./core-sessions.ts";
-import { explainForSession } from "./explain-facts.ts";
 import { LivePool } from "./live-pool.ts";
 import type { PrefetchLinkDeps } from "./prefetch-link.ts";
 import { ServerAdmin } from "./server-admin.ts";
-import { searchTools } from "./session-search.ts";
-import { callResult, compaction, mcpCallResult, rememberTranscript, unknownMcpTool, type HarnessCall } from "./session-requests.ts";
+import { compaction, type HarnessCall } from "./session-requests.ts";
 import type { SessionView } from "./session-view.ts";
 import { poolStatus, toolSummaries } from "./tool-summaries.ts";
 
@@ -159,7 +154,7 @@ export class ToolPoolCore {
 
   /** The one view of a session that assemble, explain, search and stats read (session-view.ts). */
   view(session: Session): SessionView {
-    return this.#sessions.view(session, experimentalBetasDisabled(this.#env));
+    return this.#sessions.view(session);
   }
 
   assemble(session: Session, messages: readonly unknown[], system?: unknown, remember = true) {
@@ -176,17 +171,14 @@ export class ToolPoolCore {
     return this.#sessions.call(session, name, input, signal, onProgress, undefined, questions);
   }
 
-  /** `toolpool/call`: the call (judging discoveries by the transcript when it is sent), the result also in the session's provider format. */
-  async callForHarness(session: Session, params: HarnessCall, signal: AbortSignal, onProgress?: (update: ProgressUpdate) => void, questions?: QuestionChannel): Promise<CallResult> {
-    if (params.messages) rememberTranscript(session, params.messages);
-    return callResult(await this.call(session, params.name, params.input, signal, onProgress, questions), session, params.toolUseId);
+  /** `toolpool/call`: the call and its result in the session's provider format (src/core/core-sessions.ts). */
+  callForHarness(session: Session, params: HarnessCall, signal: AbortSignal, onProgress?: (update: ProgressUpdate) => void, questions?: QuestionChannel): Promise<CallResult> {
+    return this.#sessions.callForHarness(session, params, signal, onProgress, questions);
   }
 
   /** MCP `tools/call`: a name the session does not have is refused as a request error, not run. */
-  async callForMcp(session: Session, name: string, input: unknown, signal: AbortSignal, onProgress?: (update: ProgressUpdate) => void, questions?: QuestionChannel): Promise<McpToolsCallResult> {
-    const lookup = this.#sessions.callLookup(session);
-    if (!lookup(name)) throw unknownMcpTool(this.pool(), session, name);
-    return mcpCallResult(await this.#sessions.call(session, name, input, signal, onProgress, lookup, questions));
+  callForMcp(session: Session, name: string, input: unknown, signal: AbortSignal, onProgress?: (update: ProgressUpdate) => void, questions?: QuestionChannel): Promise<McpToolsCallResult> {
+    return this.#sessions.callForMcp(session, name, input, signal, onProgress, questions);
   }
 
   compact(session: Session, messages: readonly unknown[], system: unknown): CompactResult {
@@ -195,12 +187,12 @@ export class ToolPoolCore {
 
   /** `toolpool/explain`: why a tool is or is not in a session's array (src/core/explain-facts.ts). */
   explain(name: string, session: Session | undefined, sandbox?: SandboxState): Explanation {
-    return explainForSession(this.#sessions.explainDeps(this.live), name, session && this.view(session), sandbox);
+    return this.#sessions.explain(name, session, sandbox);
   }
 
   /** `toolpool/search`: a named session's own tools, else the whole pool (src/core/session-search.ts). */
   searchTools(params: { query: string; maxResults?: number | undefined }, session: Session | undefined): SearchResult {
-    return searchTools(this.#sessions.searchDeps(), params, session && this.view(session));
+    return this.#sessions.searchTools(params, session);
   }
 
   /** `toolpool/tools`: the pool, or a named profile's view of it. */

@@ -2,7 +2,8 @@
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import type { ServerSummary } from "../protocol/methods.ts";
 import { loginCommand } from "../protocol/login-command.ts";
-import type { ServerState, ServerSupervisor } from "./server-supervisor.ts";
+import type { ServerState } from "./server-life.ts";
+import type { ServerSupervisor } from "./server-supervisor.ts";
 
 /** The wire shape (protocol/methods.ts), with the state narrowed to the supervisor's states. */
 export interface ServerStatus extends ServerSummary {
