@@ -36,11 +36,14 @@ export interface ProbeOptions {
 
 /** Runs bwrap once with the namespaces every call will ask for; never throws. */
 export async function probeSandbox(options: ProbeOptions = {}): Promise<SandboxSupport> {
+  // Beside the daemon's start, not in front of it: one turn first, so the socket opens before the
+  // probe's synchronous parts (spawning bwrap, loading libc through bun:ffi) take the thread.
+  await new Promise((resolve) => setImmediate(resolve));
   const started = performance.now();
-  const facts = kernelFacts();
+  // The kernel facts last: they only inform status, and libc's trampolines take a few ms to compile.
   const done = (result: Omit<SandboxSupport, "probeMs" | "userNamespaces" | "landlockAbi">): SandboxSupport => ({
     ...result,
-    ...facts,
+    ...kernelFacts(),
     probeMs: Math.round((performance.now() - started) * 100) / 100,
   });
   if (process.platform !== "linux") return done({ backend: "none", reason: `no sandbox backend on ${process.platform} yet (bubblewrap is Linux only)` });
