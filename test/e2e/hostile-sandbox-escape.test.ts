@@ -1,0 +1,66 @@
+// test-plan: one tier — hostile pass over Bash's kernel sandbox (issue 23 follow-up).
+/**
+ * Attacks on the walk that turns path deny rules into the sandbox's masks, over the socket against
+ * the compiled daemon: what one confined call leaves behind must not make the next call's walk skip
+ * the directory that holds a denied file.
+ */
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { RawClient } from "../helpers/raw-client.ts";
+import { tempSocketDir } from "../helpers/daemon-harness.ts";
+import { bwrapWorks } from "../helpers/bwrap.ts";
+import { startBinaryDaemon } from "../helpers/binary.ts";
+
+setDefaultTimeout(60_000);
+const describeSandbox = bwrapWorks() ? describe : describe.skip;
+const SECRET = `s3cret-${Math.random().toString(36).slice(2)}`;
+
+async function start(root: string, config: Record<string, unknown>) {
+  const dir = tempSocketDir();
+  const configPath = join(dir, "config.json");
+  writeFileSync(configPath, JSON.stringify({ workspaceRoots: [root], ...config }));
+  const socketPath = join(dir, "s.sock");
+  const daemon = await startBinaryDaemon(socketPath, ["--config", configPath]);
+  const client = await RawClient.open(socketPath);
+  const sessionId = ((await client.request("toolpool/session", {})).result as { sessionId: string }).sessionId;
+  const bash = async (command: string) => {
+    const reply = (await client.request("toolpool/call", { sessionId, name: "Bash", input: { command } })).result as { content: { text: string }[]; isError: boolean };
+    return { text: reply.content.map((block) => block.text).join(""), isError: reply.isError };
+  };
+  return { daemon, client, bash, socketPath };
+}
+
+const CONFIG = { permissions: { mode: "bypass", deny: ["Read(**/.env)"] } };
+
+describeSandbox("hostile: the deny walk cannot be made to skip the directory holding .env", () => {
+  test("a directory moved beneath a path longer than PATH_MAX keeps its .env hidden in the next call", async () => {
+    const root = realpathSync(mkdtempSync(join(process.env.TOOLPOOL_TEST_ROOT!, "hostile-")));
+    mkdirSync(join(root, "app"));
+    writeFileSync(join(root, "app", ".env"), `TOKEN=${SECRET}\n`);
+    const { daemon, client, bash } = await start(root, CONFIG);
+    await using _d = daemon;
+    using _c = client;
+    const first = await bash(`python3 -c "print(open('app/.env').read())"`);
+    expect(first.text.includes(SECRET)).toBe(false);
+    // Call 1: the .env is a mount point, but its directory is not: move it deep.
+    const deep = `python3 -c "
+import os
+base = os.getcwd()
+for i in range(25):
+    os.mkdir('d' * 200); os.chdir('d' * 200)
+os.rename(base + '/app', 'app')
+print('moved', len(os.getcwd()))
+"`;
+    const moved = await bash(deep);
+    expect(moved.text).toContain("moved");
+    // Call 2: read it back step by step.
+    const read = await bash(`python3 -c "
+import os
+for i in range(25): os.chdir('d' * 200)
+print(open('app/.env').read())
+"`);
+    expect(read.text.includes(SECRET)).toBe(false);
+    expect(read.text).toContain("cannot be listed (ENAMETOOLONG)");
+  });
+});
