@@ -5,7 +5,7 @@
  * the directory that holds a denied file.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { RawClient } from "../helpers/raw-client.ts";
 import { tempSocketDir } from "../helpers/daemon-harness.ts";
@@ -16,12 +16,12 @@ setDefaultTimeout(60_000);
 const describeSandbox = bwrapWorks() ? describe : describe.skip;
 const SECRET = `s3cret-${Math.random().toString(36).slice(2)}`;
 
-async function start(root: string, config: Record<string, unknown>) {
+async function start(root: string, config: Record<string, unknown>, env: Record<string, string> = {}) {
   const dir = tempSocketDir();
   const configPath = join(dir, "config.json");
   writeFileSync(configPath, JSON.stringify({ workspaceRoots: [root], ...config }));
   const socketPath = join(dir, "s.sock");
-  const daemon = await startBinaryDaemon(socketPath, ["--config", configPath]);
+  const daemon = await startBinaryDaemon(socketPath, ["--config", configPath], env);
   const client = await RawClient.open(socketPath);
   const sessionId = ((await client.request("toolpool/session", {})).result as { sessionId: string }).sessionId;
   const bash = async (command: string) => {
@@ -62,5 +62,26 @@ print(open('app/.env').read())
 "`);
     expect(read.text.includes(SECRET)).toBe(false);
     expect(read.text).toContain("cannot be listed (ENAMETOOLONG)");
+  });
+});
+
+describeSandbox("hostile: the discovery record is the daemon's own file", () => {
+  test("with HOME inside a root and XDG_STATE_HOME elsewhere, no command rewrites ~/.local/state/toolpool/daemon.json", async () => {
+    const root = realpathSync(mkdtempSync(join(process.env.TOOLPOOL_TEST_ROOT!, "hostile-home-")));
+    const { daemon, client, bash } = await start(root, CONFIG, { HOME: root });
+    await using _d = daemon;
+    using _c = client;
+    const record = join(root, ".local", "state", "toolpool", "daemon.json");
+    const before = readFileSync(record, "utf8");
+    // A record naming a config of the command's making: the next daemon a trimmed-env bridge starts would read it.
+    writeFileSync(join(root, "evil.json"), JSON.stringify({ sandbox: { mode: "off" } }));
+    const { text } = await bash(`python3 -c "
+import json
+p = '${record}'
+r = json.load(open(p)); r['config'] = '${join(root, "evil.json")}'; r['socket'] = '/nonexistent/s.sock'
+open(p, 'w').write(json.dumps(r)); print('rewrote')
+"`);
+    expect(text).not.toContain("rewrote");
+    expect(readFileSync(record, "utf8")).toBe(before);
   });
 });
