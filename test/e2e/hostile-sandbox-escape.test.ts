@@ -52,8 +52,10 @@ for i in range(25):
 os.rename(base + '/app', 'app')
 print('moved', len(os.getcwd()))
 "`;
+    // The directory above .env is pinned (a mount point), so the move itself is refused; were it
+    // not, the next call's walk refuses the path it cannot list (test/sandbox/deny-paths.test.ts).
     const moved = await bash(deep);
-    expect(moved.text).toContain("moved");
+    expect(moved.text).not.toContain("moved");
     // Call 2: read it back step by step.
     const read = await bash(`python3 -c "
 import os
@@ -61,7 +63,6 @@ for i in range(25): os.chdir('d' * 200)
 print(open('app/.env').read())
 "`);
     expect(read.text.includes(SECRET)).toBe(false);
-    expect(read.text).toContain("cannot be listed (ENAMETOOLONG)");
   });
 });
 
@@ -83,5 +84,48 @@ open(p, 'w').write(json.dumps(r)); print('rewrote')
 "`);
     expect(text).not.toContain("rewrote");
     expect(readFileSync(record, "utf8")).toBe(before);
+  });
+});
+
+describeSandbox("hostile: a concurrent call cannot move the masked file's directory between another call's walk and its mounts", () => {
+  test("the directory above .env cannot be renamed in a call; a swapping call beside a reading one reveals nothing", async () => {
+    const root = realpathSync(mkdtempSync(join(process.env.TOOLPOOL_TEST_ROOT!, "hostile-race-")));
+    mkdirSync(join(root, "app"));
+    writeFileSync(join(root, "app", ".env"), `TOKEN=${SECRET}\n`);
+    const { daemon, client, bash, socketPath } = await start(root, CONFIG);
+    await using _d = daemon;
+    using _c = client;
+    // Deterministic half: the rename the race needs is refused (the directory is a mount point).
+    const rename = await bash(`python3 -c "import os; os.rename('app', 'hide'); print('renamed')"`);
+    expect(rename.text).not.toContain("renamed");
+    // The race itself, from a second session: before the pins it leaked in about 1 of 6 tries.
+    using other = await RawClient.open(socketPath);
+    const otherSession = ((await other.request("toolpool/session", {})).result as { sessionId: string }).sessionId;
+    const swapper = other.request("toolpool/call", { sessionId: otherSession, name: "Bash", input: { command: `python3 -c "
+import os, time
+end = time.time() + 4
+while time.time() < end:
+    try:
+        os.rename('app', 'hide'); os.mkdir('app'); open('app/.env', 'w').write('decoy')
+        os.unlink('app/.env'); os.rmdir('app'); os.rename('hide', 'app')
+    except OSError:
+        time.sleep(0.001)
+"` } });
+    const deadline = Date.now() + 3_500;
+    const revealed: string[] = [];
+    for (let tries = 0; tries < 30 && Date.now() < deadline; tries++) {
+      const { text } = await bash(`python3 -c "
+import time
+end = time.time() + 0.05; seen = set()
+while time.time() < end:
+    for p in ('app/.env', 'hide/.env'):
+        try: seen.add(open(p).read().strip())
+        except Exception: pass
+print(sorted(seen))
+"`);
+      if (text.includes(SECRET)) revealed.push(text);
+    }
+    await swapper;
+    expect(revealed).toEqual([]);
   });
 });
