@@ -129,3 +129,15 @@ print(sorted(seen))
     expect(revealed).toEqual([]);
   });
 });
+
+describeSandbox("hostile: the daemon's own credentials are not in a command's environment", () => {
+  test("OTEL_EXPORTER_OTLP_HEADERS of the daemon is not inherited by Bash", async () => {
+    const root = realpathSync(mkdtempSync(join(process.env.TOOLPOOL_TEST_ROOT!, "hostile-env-")));
+    const { daemon, client, bash } = await start(root, CONFIG, { OTEL_EXPORTER_OTLP_HEADERS: `authorization=Bearer ${SECRET}`, OTEL_EXPORTER_OTLP_TRACES_HEADERS: `k=${SECRET}` });
+    await using _d = daemon;
+    using _c = client;
+    const { text } = await bash("env; echo done");
+    expect(text).toContain("done");
+    expect(text.includes(SECRET)).toBe(false);
+  });
+});
