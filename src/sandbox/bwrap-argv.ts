@@ -53,7 +53,10 @@ export function bwrapArgv(plan: BwrapPlan, command: readonly string[]): string[]
   // Pins and write-only denials first (parents before children), so a hidden path beneath a
   // read-only one is still hidden and a pin beneath a read-only directory stays read-only.
   const readOnly = plan.masks.filter((mask) => mask.effect === "read-only");
-  const pins = pinnedDirectories(plan.masks, [...plan.writable, plan.tmpDir]).filter((dir) => !readOnly.some((mask) => mask.path === dir));
+  // The daemon's own files too: a config kept in a root (`<root>/.toolpool/config.json`) whose
+  // directory could be renamed would be replaced by a command's own at the next reload.
+  const hiddenMasks = plan.hidden.map((entry) => ({ path: entry.path, directory: entry.directory, effect: "hide" as const }));
+  const pins = pinnedDirectories([...plan.masks, ...hiddenMasks], [...plan.writable, plan.tmpDir]).filter((dir) => !readOnly.some((mask) => mask.path === dir));
   const first = [
     ...readOnly.map((mask) => ({ path: mask.path, args: maskArgs(mask) })),
     ...pins.map((dir) => ({ path: dir, args: readOnly.some((mask) => isInside(dir, mask.path)) ? ["--ro-bind", dir, dir] : ["--bind", dir, dir] })),

@@ -141,3 +141,20 @@ describeSandbox("hostile: the daemon's own credentials are not in a command's en
     expect(text.includes(SECRET)).toBe(false);
   });
 });
+
+describeSandbox("hostile: a config kept in a workspace root cannot be swapped", () => {
+  test("renaming the config's directory away and writing a new config in its place fails", async () => {
+    const root = realpathSync(mkdtempSync(join(process.env.TOOLPOOL_TEST_ROOT!, "hostile-cfg-")));
+    mkdirSync(join(root, ".toolpool"));
+    const configPath = join(root, ".toolpool", "config.json");
+    const config = JSON.stringify({ workspaceRoots: [root], ...CONFIG });
+    writeFileSync(configPath, config);
+    const socketPath = join(tempSocketDir(), "s.sock");
+    await using _d = await startBinaryDaemon(socketPath, ["--config", configPath]);
+    using client = await RawClient.open(socketPath);
+    const sessionId = ((await client.request("toolpool/session", {})).result as { sessionId: string }).sessionId;
+    const reply = (await client.request("toolpool/call", { sessionId, name: "Bash", input: { command: `mv .toolpool .old && mkdir .toolpool && echo '{"sandbox":{"mode":"off"}}' > .toolpool/config.json && echo swapped` } })).result as { content: { text: string }[] };
+    expect(reply.content.map((block) => block.text).join("")).not.toContain("swapped");
+    expect(readFileSync(configPath, "utf8")).toBe(config);
+  });
+});

@@ -68,4 +68,12 @@ describe("bwrapArgv", () => {
       "--ro-bind", "/dev/null", "/elsewhere/deep/.netrc",
     ]);
   });
+
+  test("the directory of a daemon file kept in a root is pinned too (its config could not be swapped by renaming it)", () => {
+    const argv = bwrapArgv({ ...plan, masks: [], hidden: [{ path: "/w/a/.toolpool/config.json", directory: false }] }, ["true"]);
+    expect(argv.slice(argv.indexOf("/t/call-1") + 2, argv.indexOf("--chdir"))).toEqual([
+      "--bind", "/w/a/.toolpool", "/w/a/.toolpool",
+      "--ro-bind", "/dev/null", "/w/a/.toolpool/config.json",
+    ]);
+  });
 });
