@@ -57,7 +57,10 @@ export async function locateDaemon(options: LocateOptions = {}): Promise<DaemonL
   // Nobody answers. Without XDG_RUNTIME_DIR in our environment, a daemon started now goes where the
   // user's last one listened (if that directory is still there), so the next `serve` of the service
   // and this one do not end up on two sockets.
-  if (!env.XDG_RUNTIME_DIR && record && existsSync(dirname(record.socket))) return { socketPath: record.socket, source: "record", answering: false, record };
+  // (Only a place still ours: after a reboot empties /tmp, another user may have made that directory.)
+  if (!env.XDG_RUNTIME_DIR && record && existsSync(dirname(record.socket)) && !foreignSocketPlace(record.socket, uid)) {
+    return { socketPath: record.socket, source: "record", answering: false, record };
+  }
   return { socketPath: primary, source, answering: false, ...withRecord };
 }
 

@@ -4,7 +4,7 @@
  * socket listening in it, must not receive our requests. Needs root to make a file of another uid.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { locateDaemon } from "../../src/client/socket-discovery.ts";
@@ -51,5 +51,20 @@ describeRoot("locateDaemon and a socket another user planted", () => {
     const ours = mkdtempSync(join(process.env.TOOLPOOL_TEST_ROOT!, "run-"));
     await listenAs(join(ours, "toolpool", "toolpool.sock"), uid, 0o700);
     expect(await locateDaemon({ env: { HOME: home, XDG_RUNTIME_DIR: ours }, uid })).toEqual({ socketPath: join(ours, "toolpool", "toolpool.sock"), source: "environment", answering: true });
+  });
+
+  test("a trusted record whose socket's directory is now another user's (a reboot emptied /tmp) is not where we connect", async () => {
+    const uid = process.getuid!();
+    const home = mkdtempSync(join(process.env.TOOLPOOL_TEST_ROOT!, "victim-"));
+    const taken = mkdtempSync(join(process.env.TOOLPOOL_TEST_ROOT!, "taken-"));
+    made.push(taken);
+    await listenAs(join(taken, "s.sock"), OTHER_UID, 0o700);
+    const recordDir = join(home, ".local", "state", "toolpool");
+    mkdirSync(recordDir, { recursive: true, mode: 0o700 });
+    writeFileSync(join(recordDir, "daemon.json"), JSON.stringify({ socket: join(taken, "s.sock"), pid: 1, config: null, startedAt: "" }), { mode: 0o600 });
+    // Nothing answers anywhere (the record's socket is not ours, so it is not even tried).
+    const found = await locateDaemon({ env: { HOME: home }, uid, answers: async () => false });
+    expect(found.record?.socket).toBe(join(taken, "s.sock"));
+    expect(found.socketPath).not.toBe(join(taken, "s.sock"));
   });
 });
