@@ -10,9 +10,9 @@
  */
 import { hasHole, type Template } from "./star-match.ts";
 
-const AWKS = new Set(["awk", "gawk", "mawk", "nawk", "original-awk", "bawk"]);
+const AWKS: ReadonlySet<string> = new Set(["awk", "gawk", "mawk", "nawk", "original-awk", "bawk"]);
 /** git's global options that take the next word (its value is not the subcommand). */
-const GIT_VALUE_OPTIONS = new Set(["-C", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--super-prefix", "--list-cmds", "--attr-source"]);
+const GIT_VALUE_OPTIONS: ReadonlySet<string> = new Set(["-C", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--super-prefix", "--list-cmds", "--attr-source"]);
 
 /** Why `base words…` runs text the rules cannot read, or undefined. */
 export function commandStringOption(base: string, words: readonly Template[]): string | undefined {
