@@ -7,6 +7,7 @@
  * `isError` stays false. The call is an error only when the command could not run or was stopped
  * (time limit, cancellation), because then the output is incomplete.
  */
+import { commandEnvironment } from "./command-environment.ts";
 import { z } from "zod";
 import { buildTool } from "../tool/build-tool.ts";
 import type { Tool } from "../tool/tool.ts";
@@ -116,7 +117,7 @@ async function runCommand({ argv, env, limitMs, killGraceMs, drainAfterExitMs }:
   const mark = randomUUID();
   const child = Bun.spawn([...argv], {
     cwd,
-    env: { ...process.env, ...env, [CALL_MARK_VARIABLE]: mark },
+    env: commandEnvironment(process.env, { ...env, [CALL_MARK_VARIABLE]: mark }),
     detached: true,
     stdin: "ignore",
     stdout: "pipe",

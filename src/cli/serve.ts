@@ -7,7 +7,7 @@ import { Daemon } from "../daemon/daemon.ts";
 import { chooseLogFormat, createLogger, LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from "../runtime/logger.ts";
 import { AlreadyRunningError } from "../daemon/socket-lock.ts";
 import { resolveSocketPath, SocketPathError } from "../daemon/socket-path.ts";
-import { claimDaemonRecord } from "../client/daemon-record.ts";
+import { claimDaemonRecord, daemonRecordPath } from "../client/daemon-record.ts";
 import { DEMO_SERVER_NAMES } from "../mcp/demo-config.ts";
 import { resolve } from "node:path";
 import { ExitCode, UsageError } from "./exit-codes.ts";
@@ -73,7 +73,7 @@ export async function serve(options: ServeOptions): Promise<number> {
       support: probeSandbox({ ...(process.env[BWRAP_PATH_VARIABLE] && { bwrapPath: process.env[BWRAP_PATH_VARIABLE] }) }),
       // Read at each call, so a SIGHUP reload's sandbox settings apply.
       settings: () => sandboxSettings(running?.core.config() ?? config),
-      hidden: () => daemonPrivatePaths({ socketPath, configPath: path }),
+      hidden: () => daemonPrivatePaths({ socketPath, configPath: path, recordPath: daemonRecordPath() }),
     });
     const builtins = builtinTools({
       sandbox,

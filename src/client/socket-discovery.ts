@@ -9,7 +9,7 @@
  * user started last, in whatever environment; the /tmp socket is only where a daemon started with
  * no environment listens (and such a daemon records itself too, so both roads lead to it).
  */
-import { existsSync } from "node:fs";
+import { existsSync, lstatSync } from "node:fs";
 import { connect as netConnect } from "node:net";
 import { dirname, resolve } from "node:path";
 import { defaultSocketPath } from "../protocol/default-socket.ts";
@@ -46,14 +46,49 @@ export async function locateDaemon(options: LocateOptions = {}): Promise<DaemonL
   const record = readDaemonRecord(env, uid);
   const withRecord = record ? { record } : {};
   const recorded = async () => record !== undefined && record.socket !== primary && socketIsOurs(record.socket, uid) && (await answers(record.socket));
-  if (env.XDG_RUNTIME_DIR && (await answers(primary))) return { socketPath: primary, source, answering: true, ...withRecord };
+  // The default path is only a name: /tmp/toolpool-<uid> can be made by another local user before
+  // our daemon ever ran, with their socket in it, and every caller connects to the path this
+  // returns. So a default whose directory is not ours and private is never answered nor returned.
+  const foreign = foreignSocketPlace(primary, uid);
+  if (env.XDG_RUNTIME_DIR && !foreign && (await answers(primary))) return { socketPath: primary, source, answering: true, ...withRecord };
   if (record && (await recorded())) return { socketPath: record.socket, source: "record", answering: true, record };
-  if (!env.XDG_RUNTIME_DIR && (await answers(primary))) return { socketPath: primary, source, answering: true, ...withRecord };
+  if (!env.XDG_RUNTIME_DIR && !foreign && (await answers(primary))) return { socketPath: primary, source, answering: true, ...withRecord };
+  if (foreign) throw new ForeignSocketError(`${foreign}; refusing to connect there, since whoever made it may be listening (remove it, or name a socket with --socket or TOOLPOOL_SOCKET)`);
   // Nobody answers. Without XDG_RUNTIME_DIR in our environment, a daemon started now goes where the
   // user's last one listened (if that directory is still there), so the next `serve` of the service
   // and this one do not end up on two sockets.
-  if (!env.XDG_RUNTIME_DIR && record && existsSync(dirname(record.socket))) return { socketPath: record.socket, source: "record", answering: false, record };
+  // (Only a place still ours: after a reboot empties /tmp, another user may have made that directory.)
+  if (!env.XDG_RUNTIME_DIR && record && existsSync(dirname(record.socket)) && !foreignSocketPlace(record.socket, uid)) {
+    return { socketPath: record.socket, source: "record", answering: false, record };
+  }
   return { socketPath: primary, source, answering: false, ...withRecord };
+}
+
+export class ForeignSocketError extends Error {}
+
+/**
+ * Why the default socket's place is not ours, or undefined when it is (or does not exist yet: a
+ * daemon started there makes it 0700). The same conditions the daemon requires of its directory
+ * (socket-path.ts), and the socket, when there is one, must be ours too.
+ */
+export function foreignSocketPlace(socketPath: string, uid: number | undefined): string | undefined {
+  const directory = dirname(socketPath);
+  let stats;
+  try {
+    stats = lstatSync(directory);
+  } catch {
+    return undefined;
+  }
+  if (stats.isSymbolicLink() || !stats.isDirectory()) return `socket directory ${directory} is not a directory of yours`;
+  if (uid !== undefined && stats.uid !== uid) return `socket directory ${directory} is owned by uid ${stats.uid}, not by you (uid ${uid})`;
+  if ((stats.mode & 0o022) !== 0) return `socket directory ${directory} can be written by others (mode ${(stats.mode & 0o7777).toString(8)})`;
+  try {
+    const socket = lstatSync(socketPath);
+    if (uid !== undefined && socket.uid !== uid) return `socket ${socketPath} is owned by uid ${socket.uid}, not by you (uid ${uid})`;
+  } catch {
+    return undefined;
+  }
+  return undefined;
 }
 
 /** A connect-and-close probe: true when something accepts on the socket within `timeoutMs`. */

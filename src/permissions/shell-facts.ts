@@ -12,6 +12,7 @@
  *   not to match an opaque command, so the rules treat it as matching every deny rule.
  */
 import { baseName, COMMAND_STRING_RUNNERS, commandPaths, commandReadings, DIRECTORY_CHANGERS, HIDDEN_RUNNERS, isShell, isShellScriptOption, MAX_WRAPPER_STARTS } from "./shell-commands.ts";
+import { commandStringOption } from "./command-string-options.ts";
 import { isDescriptorTarget, redirectEffect, throughWritten, type WorkingDirectory, type WrittenPath } from "./shell-paths.ts";
 import { CODE_VARIABLES, DECLARATIONS, declarationHazard, EVALUATING_BUILTINS, heredocHazard, isQuotedHeredoc, LINK_MAKERS, MISREAD, movesOutputDescriptor, OUTPUT_DEVICE, STANDARD_INPUT, variableHazard } from "./shell-hazards.ts";
 import { HOLE, hasHole, type Template } from "./star-match.ts";
@@ -279,10 +280,9 @@ class ShellWalk {
   /** Shells, `eval` and the hidden runners: read the script they run, or say it cannot be read. */
   #runsScripts(base: string, words: Template[], depth: number): void {
     if (HIDDEN_RUNNERS.has(base)) return this.opaque(`\`${base}\`, which runs commands the rules cannot see`);
-    // `flock FILE -c 'rm f'` runs a command string, like `su -c`.
-    if (base === "flock" && words.slice(1).some((word) => word.length === 1 && /^(-[a-zA-Z]*c|--command(=.*)?)$/.test(String(word[0])))) {
-      return this.opaque("`flock -c`, which runs a command string the rules do not parse");
-    }
+    // `flock -c`, `git -c alias.x='!…'`, awk's `system()`, sed's `e`/`r`/`w` (command-string-options.ts).
+    const runsText = commandStringOption(base, words);
+    if (runsText) return this.opaque(runsText);
     // `mapfile -C CALLBACK` / `readarray -C` run the callback as shell code every few lines.
     if ((base === "mapfile" || base === "readarray") && words.slice(1).some((word) => word.length === 1 && /^-[a-zA-Z]*C/.test(String(word[0])))) {
       return this.opaque(`\`${base} -C\`, which runs a callback the rules cannot see`);

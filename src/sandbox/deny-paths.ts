@@ -43,6 +43,8 @@ export interface DenyWalkInput {
   maxEntries?: number;
   maxMs?: number;
   now?: () => number;
+  /** The daemon's uid (process.getuid() unless a test says otherwise). */
+  uid?: number | undefined;
 }
 
 export type DenyWalkResult = { ok: true; masks: PathMask[]; entries: number } | { ok: false; error: string };
@@ -96,8 +98,10 @@ export async function denyMasks(input: DenyWalkInput): Promise<DenyWalkResult> {
       let children: Dirent[];
       try {
         children = readdirSync(directory, { withFileTypes: true });
-      } catch {
-        continue; // Unreadable to the daemon: unreadable to the command too.
+      } catch (error) {
+        const problem = unlistable(directory, error, input.uid ?? process.getuid?.());
+        if (problem) return refuse(problem);
+        continue;
       }
       for (const child of children) {
         entries++;
@@ -121,6 +125,30 @@ export async function denyMasks(input: DenyWalkInput): Promise<DenyWalkResult> {
   }
   if (now() - started > maxMs) return refuse(`listing took longer than ${maxMs} ms`);
   return { ok: true, masks: [...masks.values()], entries };
+}
+
+/**
+ * Why a directory the walk could not list makes the call unsafe, or undefined when skipping it is
+ * safe. Skipping is safe only when the command cannot reach the directory either: it is gone
+ * (ENOENT, ENOTDIR), or another user's directory the daemon's user may not read. A directory of the
+ * daemon's own user that refuses (a mode an earlier call set with chmod) the command can chmod back;
+ * a path past PATH_MAX (a directory an earlier call moved deep) it can reach one `cd` at a time; any
+ * other error is not understood. Each of those skipped would leave a denied file unmasked.
+ */
+export function unlistable(directory: string, error: unknown, uid: number | undefined): string | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+  if (code === "EACCES" || code === "EPERM") {
+    let owner: number | undefined;
+    try {
+      owner = lstatSync(directory).uid;
+    } catch {
+      return undefined;
+    }
+    if (uid !== undefined && owner !== uid) return undefined;
+    return `${directory} cannot be listed (${code}) but belongs to the daemon's user, so a command could open it`;
+  }
+  return `${directory.length > 200 ? `${directory.slice(0, 200)}…` : directory} cannot be listed (${code ?? String(error)})`;
 }
 
 function refuse(why: string): DenyWalkResult {

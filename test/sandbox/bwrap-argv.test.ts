@@ -43,4 +43,37 @@ describe("bwrapArgv", () => {
     const argv = bwrapArgv({ ...plan, masks: [], hidden: [] }, ["--bind", "/", "/"]);
     expect(argv.slice(argv.indexOf("--"))).toEqual(["--", "--bind", "/", "/"]);
   });
+
+  test("every directory between a writable root and a mask is pinned (bound onto itself) before the masks, read-only inside a read-only mask", () => {
+    const argv = bwrapArgv(
+      {
+        ...plan,
+        hidden: [],
+        masks: [
+          { path: "/w/a/app/cfg/.env", effect: "hide", directory: false },
+          { path: "/w/a/gen", effect: "read-only", directory: true },
+          { path: "/w/a/gen/x/.env", effect: "hide", directory: false },
+          { path: "/elsewhere/deep/.netrc", effect: "hide", directory: false },
+        ],
+      },
+      ["true"],
+    );
+    expect(argv.slice(argv.indexOf("/t/call-1") + 2, argv.indexOf("--chdir"))).toEqual([
+      "--ro-bind", "/w/a/gen", "/w/a/gen",
+      "--bind", "/w/a/app", "/w/a/app",
+      "--ro-bind", "/w/a/gen/x", "/w/a/gen/x",
+      "--bind", "/w/a/app/cfg", "/w/a/app/cfg",
+      "--ro-bind", "/dev/null", "/w/a/gen/x/.env",
+      "--ro-bind", "/dev/null", "/w/a/app/cfg/.env",
+      "--ro-bind", "/dev/null", "/elsewhere/deep/.netrc",
+    ]);
+  });
+
+  test("the directory of a daemon file kept in a root is pinned too (its config could not be swapped by renaming it)", () => {
+    const argv = bwrapArgv({ ...plan, masks: [], hidden: [{ path: "/w/a/.toolpool/config.json", directory: false }] }, ["true"]);
+    expect(argv.slice(argv.indexOf("/t/call-1") + 2, argv.indexOf("--chdir"))).toEqual([
+      "--bind", "/w/a/.toolpool", "/w/a/.toolpool",
+      "--ro-bind", "/dev/null", "/w/a/.toolpool/config.json",
+    ]);
+  });
 });

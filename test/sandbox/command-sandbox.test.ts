@@ -62,6 +62,15 @@ describe("daemonPrivatePaths and sandboxSettings", () => {
     expect(daemonPrivatePaths({ socketPath: "/s/toolpool/x.sock", env: { XDG_STATE_HOME: "/s" } })).toEqual(["/s/toolpool"]);
   });
 
+  test("the discovery record's directory too, when XDG_STATE_HOME puts the state dir elsewhere (a command could rewrite the record's config)", () => {
+    expect(daemonPrivatePaths({ socketPath: "/run/u/toolpool/toolpool.sock", recordPath: "/h/.local/state/toolpool/daemon.json", env: { XDG_STATE_HOME: "/s" } })).toEqual([
+      "/s/toolpool",
+      "/h/.local/state/toolpool",
+      "/run/u/toolpool",
+    ]);
+    expect(daemonPrivatePaths({ socketPath: "/run/u/toolpool/toolpool.sock", recordPath: "/h/.local/state/toolpool/daemon.json", env: { HOME: "/h" } })).toEqual(["/h/.local/state/toolpool", "/run/u/toolpool"]);
+  });
+
   test("defaults: auto, no network", () => {
     expect(sandboxSettings({})).toEqual({ mode: "auto", network: "none" });
     expect(sandboxSettings({ sandbox: { mode: "required", network: "all" } })).toEqual({ mode: "required", network: "all" });

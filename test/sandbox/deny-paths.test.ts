@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { denyMasks, walkStarts } from "../../src/sandbox/deny-paths.ts";
+import { denyMasks, unlistable, walkStarts } from "../../src/sandbox/deny-paths.ts";
 import { pathDenyRules } from "../../src/permissions/rules.ts";
 
 function tree(): string {
@@ -79,5 +79,27 @@ describe("walkStarts", () => {
       "/var/secret",
       "/srv",
     ]);
+  });
+});
+
+describe("denyMasks: a directory it cannot list", () => {
+  test("a directory moved beneath a path longer than PATH_MAX refuses the call instead of leaving its .env unmasked", async () => {
+    const root = tree();
+    // What a sandboxed call can do: the .env is a mount point, its directory is not.
+    const made = Bun.spawnSync(["python3", "-c", "import os\nfor i in range(25):\n    os.mkdir('d' * 200); os.chdir('d' * 200)\nos.rename(os.environ['ROOT'] + '/app', 'app')\n"], { cwd: root, env: { ...process.env, ROOT: root } });
+    expect(made.exitCode).toBe(0);
+    const result = await denyMasks({ rules: pathDenyRules(["Read(**/.env)"]), bases: [root], roots: [root], home: "/h" });
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.error).toContain("cannot be listed (ENAMETOOLONG)");
+  });
+
+  test("an unreadable directory of the daemon's own user refuses; another user's is skipped; a vanished one is skipped", async () => {
+    const root = tree();
+    const eacces = Object.assign(new Error("EACCES"), { code: "EACCES" });
+    const own = (await import("node:fs")).lstatSync(join(root, "app")).uid;
+    expect(unlistable(join(root, "app"), eacces, own)).toContain("belongs to the daemon's user");
+    expect(unlistable(join(root, "app"), eacces, own + 1)).toBeUndefined();
+    expect(unlistable(join(root, "gone"), Object.assign(new Error("ENOENT"), { code: "ENOENT" }), own)).toBeUndefined();
+    expect(unlistable(join(root, "app"), Object.assign(new Error("ELOOP"), { code: "ELOOP" }), own)).toContain("(ELOOP)");
   });
 });
