@@ -135,6 +135,8 @@ describe("issue 23: spellings bash reads differently from the reader (compiled b
     await using _daemon = daemon;
     using client = await RawClient.open(socketPath);
     const sessionId = await openSession(client);
+    // The first Bash call waits for the sandbox probe; status answers from it after that.
+    await bash(client, sessionId, "true");
     const status = (await client.request("toolpool/status", {})).result as { sandbox?: { confined: boolean } };
     expect(status.sandbox?.confined).toBe(true);
     const outcomes: { command: string; ran: boolean; shown: boolean }[] = [];
@@ -142,7 +144,7 @@ describe("issue 23: spellings bash reads differently from the reader (compiled b
       const result = await bash(client, sessionId, command);
       outcomes.push({ command, ran: !result.text.startsWith("Permission denied"), shown: result.text.includes("SECRET-23") });
     }
-    expect(outcomes.every((outcome) => outcome.ran && !outcome.shown)).toBe(true);
+    expect(outcomes.filter((outcome) => !outcome.ran || outcome.shown)).toEqual([]);
     // What must match is still the reader's to refuse.
     expect((await bash(client, sessionId, "cat .env")).text).toStartWith("Permission denied for Bash:");
   });
