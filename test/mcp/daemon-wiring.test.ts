@@ -3,45 +3,17 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { builtinTools } from "../../src/builtin/list.ts";
-import { DaemonError, ToolpoolClient } from "../../src/client/client.ts";
-import { parseConfig } from "../../src/config/load.ts";
-import { Daemon } from "../../src/daemon/daemon.ts";
-import { silentLogger } from "../../src/runtime/logger.ts";
-import { tempSocketDir } from "../helpers/daemon-harness.ts";
+import { DaemonError } from "../../src/client/client.ts";
 import { RawClient } from "../helpers/raw-client.ts";
-import { FAST_BACKOFF, FIXTURE_SERVER, groupMembers, tempDir, waitFor } from "./helpers.ts";
+import { startMcpDaemon } from "./mcp-daemon.ts";
+import { FIXTURE_SERVER, groupMembers, waitFor } from "./helpers.ts";
 
 // Real server processes: generous on a loaded machine; each test waits on conditions, not on time.
 setDefaultTimeout(30_000);
 
 const server = (env: Record<string, string> = {}) => ({ command: process.execPath, args: [FIXTURE_SERVER], env, timeoutMs: 10_000 });
 
-async function startDaemon(mcpServers: Record<string, unknown>) {
-  const configPath = join(tempDir(), "config.json");
-  writeFileSync(configPath, JSON.stringify({ mcpServers }));
-  const socketPath = join(tempSocketDir(), "d.sock");
-  const daemon = new Daemon({
-    usageDatabasePath: ":memory:",
-    socketPath,
-    config: parseConfig({ mcpServers }, configPath),
-    configSource: { path: configPath, explicit: true },
-    builtins: builtinTools(),
-    logger: silentLogger,
-    mcpOptions: { cachePath: null, backoff: FAST_BACKOFF, graceMs: 500 },
-  });
-  await daemon.start();
-  const client = await ToolpoolClient.connect(socketPath);
-  return {
-    daemon,
-    client,
-    configPath,
-    async [Symbol.asyncDispose]() {
-      client.close();
-      await daemon.stop("test finished");
-    },
-  };
-}
+const startDaemon = startMcpDaemon;
 
 describe("the MCP pool in the daemon", () => {
   test("a server's tools appear in toolpool/tools and run through toolpool/call and tools/call", async () => {

@@ -4,15 +4,11 @@
  * only 2025-06-18 (initialize) are pooled side by side, searched and called over the socket.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { builtinTools } from "../../src/builtin/list.ts";
 import { ToolpoolClient } from "../../src/client/client.ts";
-import { parseConfig } from "../../src/config/load.ts";
-import { Daemon } from "../../src/daemon/daemon.ts";
-import { silentLogger } from "../../src/runtime/logger.ts";
-import { tempSocketDir } from "../helpers/daemon-harness.ts";
-import { FAST_BACKOFF, tempDir, waitFor } from "./helpers.ts";
+import { startMcpDaemon } from "./mcp-daemon.ts";
+import { tempDir, waitFor } from "./helpers.ts";
 
 setDefaultTimeout(30_000);
 
@@ -20,30 +16,7 @@ const FIXTURES = join(import.meta.dir, "..", "fixtures", "mcp");
 const only2026 = (env: Record<string, string> = {}) => ({ command: process.execPath, args: [join(FIXTURES, "revision-2026-server.ts")], env, timeoutMs: 10_000 });
 const only2025 = () => ({ command: process.execPath, args: [join(FIXTURES, "revision-2025-06-18-server.ts")], timeoutMs: 10_000 });
 
-async function startDaemon(mcpServers: Record<string, unknown>) {
-  const configPath = join(tempDir(), "config.json");
-  writeFileSync(configPath, JSON.stringify({ mcpServers }));
-  const socketPath = join(tempSocketDir(), "d.sock");
-  const daemon = new Daemon({
-    usageDatabasePath: ":memory:",
-    socketPath,
-    config: parseConfig({ mcpServers }, configPath),
-    configSource: { path: configPath, explicit: true },
-    builtins: builtinTools(),
-    logger: silentLogger,
-    mcpOptions: { cachePath: null, backoff: FAST_BACKOFF, graceMs: 500 },
-  });
-  await daemon.start();
-  const client = await ToolpoolClient.connect(socketPath);
-  return {
-    daemon,
-    client,
-    async [Symbol.asyncDispose]() {
-      client.close();
-      await daemon.stop("test finished");
-    },
-  };
-}
+const startDaemon = startMcpDaemon;
 
 describe("servers of either revision in one pool", () => {
   test("a 2026-07-28-only server and a 2025-06-18-only server are pooled, searched and called over the socket", async () => {

@@ -6,48 +6,22 @@
  * never stops asking, and a second client trying to see or answer another client's question.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { builtinTools } from "../../src/builtin/list.ts";
-import { ToolpoolClient, type QuestionNotification } from "../../src/client/client.ts";
-import { parseConfig } from "../../src/config/load.ts";
-import { Daemon } from "../../src/daemon/daemon.ts";
+import type { QuestionNotification } from "../../src/client/client.ts";
 import { Method } from "../../src/protocol/method-names.ts";
-import { silentLogger } from "../../src/runtime/logger.ts";
-import { tempSocketDir } from "../helpers/daemon-harness.ts";
 import { RawClient } from "../helpers/raw-client.ts";
-import { FAST_BACKOFF, tempDir, waitFor } from "./helpers.ts";
+import { startMcpDaemon } from "./mcp-daemon.ts";
+import { tempDir, waitFor } from "./helpers.ts";
 
 setDefaultTimeout(30_000);
 
 const FIXTURE = join(import.meta.dir, "..", "fixtures", "mcp", "revision-2026-server.ts");
 
 async function startDaemon(log: string) {
-  const mcpServers = { moon: { command: process.execPath, args: [FIXTURE], env: { FIXTURE_LOG_FILE: log }, timeoutMs: 10_000 } };
-  const configPath = join(tempDir(), "config.json");
-  writeFileSync(configPath, JSON.stringify({ mcpServers }));
-  const socketPath = join(tempSocketDir(), "d.sock");
-  const daemon = new Daemon({
-    usageDatabasePath: ":memory:",
-    socketPath,
-    config: parseConfig({ mcpServers }, configPath),
-    configSource: { path: configPath, explicit: true },
-    builtins: builtinTools(),
-    logger: silentLogger,
-    mcpOptions: { cachePath: null, backoff: FAST_BACKOFF, graceMs: 500 },
-  });
-  await daemon.start();
-  await waitFor(() => daemon.core.mcp()?.server("moon")?.state === "connected", "the 2026 server connected");
-  const client = await ToolpoolClient.connect(socketPath);
-  return {
-    daemon,
-    client,
-    socketPath,
-    async [Symbol.asyncDispose]() {
-      client.close();
-      await daemon.stop("test finished");
-    },
-  };
+  const running = await startMcpDaemon({ moon: { command: process.execPath, args: [FIXTURE], env: { FIXTURE_LOG_FILE: log }, timeoutMs: 10_000 } });
+  await waitFor(() => running.daemon.core.mcp()?.server("moon")?.state === "connected", "the 2026 server connected");
+  return running;
 }
 
 const callsLogged = (log: string) =>
