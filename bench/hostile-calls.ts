@@ -8,9 +8,9 @@
  * Usage: bun bench/hostile-calls.ts [--tier pro] [--binary PATH] [--call-timeout-seconds 30] [--only NAME]
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { connect, type Socket } from "node:net";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { NdjsonClient } from "./lib/ndjson-client.ts";
 
 const { values } = parseArgs({
   options: {
@@ -26,46 +26,12 @@ const workspace = mkdtempSync("/tmp/tpbench-hostile-ws-");
 const socketDir = mkdtempSync("/tmp/tpbench-hostile-");
 
 /** One NDJSON connection; answers are matched by id. */
-class Client {
-  #buffer = "";
-  #waiting = new Map<number, (message: Record<string, unknown>) => void>();
-  #nextId = 1;
-  private constructor(private readonly socket: Socket) {
-    socket.setEncoding("utf8");
-    socket.on("data", (chunk: string) => {
-      this.#buffer += chunk;
-      for (let newline = this.#buffer.indexOf("\n"); newline !== -1; newline = this.#buffer.indexOf("\n")) {
-        const message = JSON.parse(this.#buffer.slice(0, newline)) as Record<string, unknown>;
-        this.#buffer = this.#buffer.slice(newline + 1);
-        this.#waiting.get(message.id as number)?.(message);
-      }
-    });
-    socket.on("error", () => {});
-  }
-  static open(path: string): Promise<Client> {
-    return new Promise((resolve, reject) => {
-      const socket = connect(path);
-      socket.once("connect", () => resolve(new Client(socket)));
-      socket.once("error", reject);
-    });
-  }
-  request(method: string, params?: unknown): Promise<Record<string, unknown>> {
-    const id = this.#nextId++;
-    return new Promise((resolve) => {
-      this.#waiting.set(id, resolve);
-      this.socket.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, ...(params !== undefined && { params }) })}\n`);
-    });
-  }
-  close(): void {
-    this.socket.destroy();
-  }
-}
 
 async function startDaemon(name: string) {
   const socketPath = join(socketDir, `${name}.sock`);
   const child = Bun.spawn([binary, "serve", "--socket", socketPath], { cwd: workspace, stdout: "ignore", stderr: "ignore" });
   for (const deadline = performance.now() + 10_000; ; ) {
-    const client = await Client.open(socketPath).catch(() => undefined);
+    const client = await NdjsonClient.open(socketPath).catch(() => undefined);
     if (client) return { child, socketPath, client };
     if (performance.now() > deadline) throw new Error("the daemon did not start");
     await Bun.sleep(5);
@@ -82,17 +48,17 @@ const round = (value: number) => Math.round(value * 100) / 100;
 const HEAVY_RULES = Array.from({ length: 1000 }, (_, index) => `Bash(${"*x".repeat(450)}${index}*)`);
 const HEAVY_COMMANDS = [`echo ${"ab".repeat(32_000)}`, `echo ${"word ".repeat(13_000)}`, `echo ${"$(a) ".repeat(1_900)}${"b".repeat(50_000)}`];
 
-async function heavyRuleCalls(client: Client): Promise<Record<string, unknown> | undefined> {
+async function heavyRuleCalls(client: NdjsonClient): Promise<Record<string, unknown> | undefined> {
   const session = await client.request("toolpool/session", { permissions: { deny: HEAVY_RULES } });
   const sessionId = (session.result as { sessionId: string }).sessionId;
   const answers = await Promise.all(HEAVY_COMMANDS.map((command) => client.request("toolpool/call", { sessionId, name: "Bash", input: { command } })));
   return answers.at(-1);
 }
 
-async function scenario(name: string, tool: string, input: Record<string, unknown>, work?: (client: Client) => Promise<Record<string, unknown> | undefined>) {
+async function scenario(name: string, tool: string, input: Record<string, unknown>, work?: (client: NdjsonClient) => Promise<Record<string, unknown> | undefined>) {
   if (values.only !== undefined && values.only !== name) return undefined;
   const daemon = await startDaemon(name);
-  const pinger = await Client.open(daemon.socketPath);
+  const pinger = await NdjsonClient.open(daemon.socketPath);
   // Warm up first (lazy modules, the first session), so the figures are the attack's, not start-up's.
   await daemon.client.request("toolpool/call", { name: "Read", input: { file_path: join(workspace, "warm.txt") } });
   await pinger.request("ping");

@@ -9,53 +9,20 @@
  * Usage: bun bench/sandbox.ts [--tier pro] [--binary PATH] [--calls 200]
  */
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
-import { connect, type Socket } from "node:net";
 import { join, resolve } from "node:path";
 import { parseArgs } from "./lib/args.ts";
 import { percentile, round } from "./lib/stats.ts";
+import { NdjsonClient } from "./lib/ndjson-client.ts";
 
 const args = parseArgs(process.argv.slice(2), { tier: "value", binary: "value", calls: "value" });
 const binary = resolve(args.get("binary") ?? join(import.meta.dir, "..", "dist", `toolpool-${args.get("tier") ?? "pro"}`));
 const calls = Number(args.get("calls") ?? 200);
 const base = mkdtempSync("/tmp/tpbench-sandbox-");
 
-class Client {
-  #buffer = "";
-  #waiting = new Map<number, (message: Record<string, unknown>) => void>();
-  #nextId = 1;
-  private constructor(private readonly socket: Socket) {
-    socket.setEncoding("utf8");
-    socket.on("data", (chunk: string) => {
-      this.#buffer += chunk;
-      for (let newline = this.#buffer.indexOf("\n"); newline !== -1; newline = this.#buffer.indexOf("\n")) {
-        const message = JSON.parse(this.#buffer.slice(0, newline)) as Record<string, unknown>;
-        this.#buffer = this.#buffer.slice(newline + 1);
-        this.#waiting.get(message.id as number)?.(message);
-      }
-    });
-  }
-  static open(path: string): Promise<Client> {
-    return new Promise((done, fail) => {
-      const socket = connect(path);
-      socket.once("connect", () => done(new Client(socket)));
-      socket.once("error", fail);
-    });
-  }
-  request(method: string, params?: unknown): Promise<Record<string, unknown>> {
-    const id = this.#nextId++;
-    return new Promise((done) => {
-      this.#waiting.set(id, done);
-      this.socket.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, ...(params !== undefined && { params }) })}\n`);
-    });
-  }
-  close(): void {
-    this.socket.destroy();
-  }
-}
 
 interface Variant {
   name: string;
-  client: Client;
+  client: NdjsonClient;
   sessionId: string;
   child: ReturnType<typeof Bun.spawn>;
   status: Record<string, unknown>;
@@ -83,7 +50,7 @@ async function startVariant(name: string, config: Record<string, unknown>, files
     await Bun.sleep(5);
   }
   void reader;
-  const client = await Client.open(socketPath);
+  const client = await NdjsonClient.open(socketPath);
   const sessionId = ((await client.request("toolpool/session", {})).result as { sessionId: string }).sessionId;
   const status = (await client.request("toolpool/status", {})).result as Record<string, unknown>;
   return { name, client, sessionId, child, status };
