@@ -9,6 +9,9 @@
  * `idleMs` is closed (its client gets 404 and, as MCP requires, initializes again). At the cap the
  * least-recently-used idle session is evicted (logged and counted); only when every session has a
  * request in flight is a new client refused with 503.
+ *
+ * A 2026-07-28 request carries no session: each stateless caller (its credential and declared
+ * `clientInfo`, stateless-callers.ts) gets its own daemon link and session, bounded the same way.
  */
 import { randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
@@ -23,6 +26,7 @@ import { checkLoopbackRequest, forbiddenResponse } from "./host-guard.ts";
 import { SessionTable, trackResponse } from "./http-sessions.ts";
 import { endpointUrl, type ListenAddress } from "./listen-address.ts";
 import { META_PROTOCOL_VERSION } from "./stateless-face.ts";
+import { createStatelessCallers } from "./stateless-callers.ts";
 import { createStatelessHttp } from "./stateless-http.ts";
 
 export const MCP_HTTP_PATH = "/mcp";
@@ -31,7 +35,8 @@ export interface HttpBridgeOptions {
   address: ListenAddress;
   /** The secret every request must carry (bridge-token.ts). */
   token: string;
-  createBridge: () => DaemonBridge;
+  /** A fresh daemon link; a stateless caller's asks for a session whose calls run concurrently. */
+  createBridge: (session?: { concurrentCalls?: boolean }) => DaemonBridge;
   version: string;
   log: (message: string) => void;
   maxSessions?: number;
@@ -40,6 +45,11 @@ export interface HttpBridgeOptions {
   evictAfterIdleMs?: number;
   /** Called after each eviction, with the running count. */
   onEvict?: (evictions: number) => void;
+  /** Stateless (2026-07-28) callers with a daemon link at most (default 32). */
+  maxCallers?: number;
+  /** `subscriptions/listen` streams at most, in total and per caller (defaults 32 and 4). */
+  maxListeners?: number;
+  maxListenersPerCaller?: number;
 }
 
 export interface HttpBridge extends AsyncDisposable {
@@ -49,6 +59,8 @@ export interface HttpBridge extends AsyncDisposable {
   baseUrl: string;
   port: number;
   sessionCount(): number;
+  /** Stateless callers that have a daemon link now. */
+  callerCount(): number;
   /** Sessions evicted to make room for new clients since start. */
   evictions(): number;
   stop(): Promise<void>;
@@ -141,12 +153,21 @@ export function startHttpBridge(options: HttpBridgeOptions): HttpBridge {
     }
   };
 
-  // Stateless (2026-07-28) requests carry no session, so they share one daemon link.
-  let statelessBridge: DaemonBridge | undefined;
+  // Stateless (2026-07-28) requests carry no session: each caller gets a daemon link of its own.
+  const callers = createStatelessCallers({
+    createBridge: () => options.createBridge({ concurrentCalls: true }),
+    ...(options.maxCallers !== undefined && { maxCallers: options.maxCallers }),
+    idleMs,
+    evictAfterIdleMs,
+    log: options.log,
+  });
   const stateless = createStatelessHttp({
-    bridge: () => (statelessBridge ??= options.createBridge()),
+    // Every form of the credential is the bridge's one token (requestCarriesToken checked it).
+    admit: (meta) => callers.admit(options.token, meta),
     version: options.version,
     log: options.log,
+    ...(options.maxListeners !== undefined && { maxListeners: options.maxListeners }),
+    ...(options.maxListenersPerCaller !== undefined && { maxListenersPerCaller: options.maxListenersPerCaller }),
   });
 
   const handle = async (request: Request): Promise<Response> => {
@@ -194,7 +215,10 @@ export function startHttpBridge(options: HttpBridgeOptions): HttpBridge {
       }
     },
   });
-  const sweep = setInterval(() => sessions.sweep(idleMs), Math.min(idleMs, 60_000));
+  const sweep = setInterval(() => {
+    sessions.sweep(idleMs);
+    callers.sweep();
+  }, Math.min(idleMs, 60_000));
   sweep.unref();
 
   const port = httpServer.port ?? options.address.port;
@@ -203,7 +227,7 @@ export function startHttpBridge(options: HttpBridgeOptions): HttpBridge {
     evictionLog.flush();
     sessions.clear();
     stateless.close();
-    statelessBridge?.close();
+    callers.close();
     await httpServer.stop(true);
   };
   return {
@@ -211,6 +235,7 @@ export function startHttpBridge(options: HttpBridgeOptions): HttpBridge {
     baseUrl: endpointUrl(options.address.hostname, port, MCP_HTTP_PATH),
     port,
     sessionCount: () => sessions.size,
+    callerCount: () => callers.size(),
     evictions: () => sessions.evictions(),
     stop,
     [Symbol.asyncDispose]: stop,

@@ -4,9 +4,13 @@
  * `Mcp-Name` with the tool's name): a proxy routes on them, so a request whose headers say one
  * thing and whose body another is refused (400, HeaderMismatch) before anything runs.
  * `subscriptions/listen` answers with an SSE stream that stays open until the client goes.
+ *
+ * Each caller (stateless-callers.ts) has its own daemon link: its calls, questions and discoveries
+ * are its own. Listen streams are bounded per caller and in total, so one caller cannot take them all.
  */
 import type { RequestId } from "../protocol/jsonrpc.ts";
-import type { DaemonBridge } from "./daemon-bridge.ts";
+import { trackResponse } from "./http-sessions.ts";
+import type { CallerAdmission } from "./stateless-callers.ts";
 import {
   acknowledgement,
   answerStateless,
@@ -24,12 +28,14 @@ import {
 } from "./stateless-face.ts";
 
 export interface StatelessHttpOptions {
-  /** The daemon link every stateless request shares (there is no session to give each its own). */
-  bridge: () => DaemonBridge;
+  /** The caller's own daemon link, by what its request's `_meta` declares (stateless-callers.ts). */
+  admit: (meta: unknown) => Promise<CallerAdmission>;
   version: string;
   log: (message: string) => void;
   /** Open `subscriptions/listen` streams at most (default 32); past it, a clear 503. */
   maxListeners?: number;
+  /** Open `subscriptions/listen` streams of one caller at most (default 4); past it, a clear 429. */
+  maxListenersPerCaller?: number;
   /** SSE comment interval that keeps a quiet listen stream open through idle timeouts. */
   keepAliveMs?: number;
 }
@@ -41,15 +47,23 @@ export interface StatelessHttp {
 }
 
 export function createStatelessHttp(options: StatelessHttpOptions): StatelessHttp {
-  const maxListeners = options.maxListeners ?? 32;
+  const maxListeners = options.maxListeners ?? DEFAULT_MAX_LISTENERS;
+  const maxPerCaller = Math.min(options.maxListenersPerCaller ?? DEFAULT_MAX_LISTENERS_PER_CALLER, maxListeners);
   const keepAliveMs = options.keepAliveMs ?? 5_000;
   const streams = new Set<() => void>();
+  /** Open streams by caller key. */
+  const perCaller = new Map<string, number>();
 
-  const listen = (request: Request, id: RequestId, accepted: SubscriptionFilter): Response => {
-    if (streams.size >= maxListeners) {
-      return Response.json(failure(id, 400, -32000, `Too many open subscriptions/listen streams (limit ${maxListeners}); close one first`).message as object, { status: 503 });
+  const listen = (request: Request, id: RequestId, accepted: SubscriptionFilter, caller: CallerLink): Response => {
+    const own = perCaller.get(caller.key) ?? 0;
+    if (own >= maxPerCaller) {
+      return refuse(id, 429, `Too many subscriptions/listen streams for this caller: it has ${own} open (the limit per caller is ${maxPerCaller}, so other callers keep room); close one first`, { limit: maxPerCaller, open: own, scope: "caller" });
     }
-    const bridge = options.bridge();
+    if (streams.size >= maxListeners) {
+      return refuse(id, 503, `Too many subscriptions/listen streams on this bridge: ${streams.size} are open (the limit for all callers together is ${maxListeners}); retry after one closes`, { limit: maxListeners, open: streams.size, scope: "bridge" });
+    }
+    const { bridge } = caller;
+    perCaller.set(caller.key, own + 1);
     const encoder = new TextEncoder();
     let stop = () => {};
     const body = new ReadableStream<Uint8Array>({
@@ -65,6 +79,9 @@ export function createStatelessHttp(options: StatelessHttpOptions): StatelessHtt
           clearInterval(keepAlive);
           unsubscribe();
           streams.delete(stop);
+          const left = (perCaller.get(caller.key) ?? 1) - 1;
+          if (left > 0) perCaller.set(caller.key, left);
+          else perCaller.delete(caller.key);
           try {
             controller.close();
           } catch {}
@@ -92,15 +109,32 @@ export function createStatelessHttp(options: StatelessHttpOptions): StatelessHtt
       if ("kind" in parsed) return toResponse(parsed);
       const refused = checkRequestMeta(parsed) ?? checkHeaders(request.headers, parsed) ?? checkProtocolVersion(parsed);
       if (refused) return toResponse(refused);
-      const outcome = await answerStateless(parsed, { bridge: options.bridge(), version: options.version, signal: request.signal, log: options.log });
-      if (outcome.kind === "listen") return listen(request, outcome.id, outcome.accepted);
-      return toResponse(outcome);
+      const caller = await options.admit(parsed.params._meta);
+      if ("refused" in caller) return refuse(parsed.id, 503, caller.refused);
+      try {
+        const outcome = await answerStateless(parsed, { bridge: caller.bridge, version: options.version, signal: request.signal, log: options.log });
+        // The caller stays in use (never evicted) until its answer, or its listen stream, has ended.
+        return trackResponse(outcome.kind === "listen" ? listen(request, outcome.id, outcome.accepted, caller) : toResponse(outcome), caller.done);
+      } catch (error) {
+        caller.done();
+        throw error;
+      }
     },
     listeners: () => streams.size,
     close() {
       for (const stop of [...streams]) stop();
     },
   };
+}
+
+export const DEFAULT_MAX_LISTENERS = 32;
+export const DEFAULT_MAX_LISTENERS_PER_CALLER = 4;
+
+type CallerLink = Extract<CallerAdmission, { key: string }>;
+
+/** A refusal the client can act on: JSON-RPC error -32000 with the limit in `data`, and its HTTP status. */
+function refuse(id: RequestId, status: 429 | 503, message: string, data?: Record<string, unknown>): Response {
+  return Response.json({ jsonrpc: "2.0", id, error: { code: -32000, message, ...(data && { data }) } }, { status });
 }
 
 /**

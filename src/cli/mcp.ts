@@ -57,7 +57,7 @@ export async function mcpCommand(options: McpCommandOptions): Promise<number> {
     ...(options.roots?.length && { workspaceRoots: options.roots.map((root) => resolve(root)) }),
     ...(options.profile && { profile: options.profile }),
   };
-  const createBridge = () => new DaemonBridge({ connect, session });
+  const createBridge = (extra: { concurrentCalls?: boolean } = {}) => new DaemonBridge({ connect, session: { ...session, ...extra } });
 
   if (options.http === undefined) {
     try {

@@ -83,7 +83,8 @@ export async function runSessionCall(
               ...(deps.operatorRoots.configured && { allowRoots: deps.operatorRoots.roots }),
             },
             killSwitch: deps.killSwitch,
-            schedule: (exclusive, task) => session.scheduler.run(exclusive, task),
+            // A session of independent (stateless) requests runs each call as it comes.
+            schedule: (exclusive, task) => (session.settings.concurrentCalls ? task() : session.scheduler.run(exclusive, task)),
             isDeferred: isDeferredTool,
             discovery: { has: (tool) => session.hasDiscovered(tool), add: (tool) => session.markFound(tool) },
             onResolved: (tool, router) => {

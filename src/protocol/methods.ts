@@ -48,6 +48,12 @@ export const sessionParams = z.lazy(() =>
     delivery: z.enum(["auto", "native", "proxy", "mid-conversation", "standard"]).optional(),
     /** mid-conversation delivery: add tools by value (the inline-tools beta); echoed only when true. */
     inlineTools: z.boolean().optional(),
+    /**
+     * The session's calls run side by side, each as it comes, instead of in the per-session order
+     * (call-scheduler.ts): for a stateless (2026-07-28) bridge caller, whose requests are independent
+     * by the protocol. Fixed when the session opens; echoed only when true.
+     */
+    concurrentCalls: z.boolean().optional(),
     format: z.enum(["anthropic", "openai"]).optional(),
     toolSearch: z.string().regex(/^(true|false|auto(:\d{1,3})?)$/, "expected true, false, auto or auto:N").optional(),
     contextWindow: z.number().int().positive().optional(),
@@ -189,6 +195,7 @@ export interface SessionResult {
     baseUrl: string | null;
     delivery: string;
     inlineTools?: boolean;
+    concurrentCalls?: boolean;
     format: string;
     toolSearch: string;
     contextWindow: number | null;

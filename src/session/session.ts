@@ -24,6 +24,8 @@ export interface SessionSettings {
   delivery: Delivery;
   /** mid-conversation delivery adds tools by value (the inline-tools beta); absent means false. */
   inlineTools?: true;
+  /** Calls run as they come, never queued behind each other (a stateless bridge caller); absent means false. */
+  concurrentCalls?: true;
   format: Format;
   /** `true`, `false`, `auto` or `auto:N`, as ENABLE_TOOL_SEARCH takes it. */
   toolSearch: string;

@@ -86,6 +86,8 @@ export function resolveSettings(
     baseUrl: request.baseUrl ?? previous?.baseUrl ?? null,
     delivery: request.delivery ?? previous?.delivery ?? config.delivery ?? "auto",
     ...((request.inlineTools ?? previous?.inlineTools ?? config.inlineTools ?? false) && { inlineTools: true as const }),
+    // Fixed at the first open: a re-open cannot turn the session's call ordering off or on.
+    ...((previous ? previous.concurrentCalls : request.concurrentCalls) && { concurrentCalls: true as const }),
     format: request.format ?? previous?.format ?? (provider === "openai" ? "openai" : "anthropic"),
     toolSearch: request.toolSearch ?? previous?.toolSearch ?? config.toolSearch ?? env.ENABLE_TOOL_SEARCH ?? "true",
     contextWindow: request.contextWindow ?? previous?.contextWindow ?? null,
