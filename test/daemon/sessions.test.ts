@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { RawClient } from "../helpers/raw-client.ts";
 import { startTestDaemon, tempSocketDir } from "../helpers/daemon-harness.ts";
 import { echoTool, gateTool } from "../helpers/test-tools.ts";
+import { waitFor as waitUntil } from "../helpers/wait.ts";
 
 describe("sessions", () => {
   test("a session is resumed by id from a new connection, with its settings", async () => {
@@ -63,6 +64,28 @@ describe("sessions", () => {
     state.release.resolve();
     for (let index = 0; index < 3; index++) await client.waitFor((m) => m.id === `g${index}`);
     expect(state.maxRunning).toBe(1);
+  });
+
+  test("a session opened with concurrentCalls runs its calls as they come; a re-open cannot change that", async () => {
+    const { tool, state } = gateTool();
+    await using harness = await startTestDaemon({ builtins: [tool, echoTool] });
+    using client = await RawClient.open(harness.socketPath);
+    const opened = (await client.request("toolpool/session", { concurrentCalls: true })).result as { sessionId: string; settings: Record<string, unknown> };
+    expect(opened.settings.concurrentCalls).toBe(true);
+    // A re-open asking for ordering keeps what the session opened with (and the other way round below).
+    const reopened = (await client.request("toolpool/session", { sessionId: opened.sessionId, concurrentCalls: false })).result as typeof opened;
+    expect(reopened.settings.concurrentCalls).toBe(true);
+    for (let index = 0; index < 3; index++) {
+      client.send({ jsonrpc: "2.0", id: `c${index}`, method: "toolpool/call", params: { sessionId: opened.sessionId, name: "Gate", input: { label: String(index) } } });
+    }
+    await waitUntil(() => state.running === 3, "three Gates of one session to run side by side");
+    state.release.resolve();
+    for (let index = 0; index < 3; index++) await client.waitFor((m) => m.id === `c${index}`);
+    using other = await RawClient.open(harness.socketPath);
+    const ordered = (await other.request("toolpool/session", {})).result as typeof opened;
+    expect("concurrentCalls" in ordered.settings).toBe(false);
+    const still = (await other.request("toolpool/session", { sessionId: ordered.sessionId, concurrentCalls: true })).result as typeof opened;
+    expect("concurrentCalls" in still.settings).toBe(false);
   });
 
   test("notifications/cancelled stops the call and no response is sent for it", async () => {
