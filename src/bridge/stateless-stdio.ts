@@ -4,6 +4,10 @@
  * SDK server, which keeps `initialize` for clients of 2025 revisions. On stdio every
  * `subscriptions/listen` shares the one channel: its notifications carry the listen request's id,
  * and the host ends one with `notifications/cancelled` naming that id.
+ *
+ * A pipe is one host, so one caller: its stateless requests go through a daemon link of their own
+ * (made on the first one), whose session runs calls as they come — requests of this revision are
+ * independent, so one slow call never holds the next.
  */
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
@@ -22,7 +26,8 @@ import {
 } from "./stateless-face.ts";
 
 export interface StatelessStdioOptions {
-  bridge: DaemonBridge;
+  /** The host's daemon link for stateless requests, made on first use. */
+  bridge: () => DaemonBridge;
   version: string;
   log: (message: string) => void;
   /** Open listen subscriptions at most on this pipe (default 16). */
@@ -48,7 +53,7 @@ export function routeStatelessMessages(transport: Transport, options: StatelessS
     let outcome: FaceOutcome;
     try {
       outcome = await answerStateless(parsed, {
-        bridge: options.bridge,
+        bridge: options.bridge(),
         version: options.version,
         signal: abort.signal,
         log: options.log,
@@ -62,9 +67,9 @@ export function routeStatelessMessages(transport: Transport, options: StatelessS
     if (listens.size >= maxListeners) return send(failure(outcome.id, 400, -32000, `Too many open subscriptions/listen streams (limit ${maxListeners}); cancel one first`).message);
     send(acknowledgement(outcome.id, outcome.accepted));
     const id = outcome.id;
-    const unsubscribe = outcome.accepted.toolsListChanged ? options.bridge.onToolsChanged(() => send(toolsChangedOn(id))) : () => {};
+    const unsubscribe = outcome.accepted.toolsListChanged ? options.bridge().onToolsChanged(() => send(toolsChangedOn(id))) : () => {};
     listens.set(key(id), unsubscribe);
-    void options.bridge.open().catch((error: Error) => options.log(`toolpool mcp: listen subscription cannot reach the daemon: ${error.message}`));
+    void options.bridge().open().catch((error: Error) => options.log(`toolpool mcp: listen subscription cannot reach the daemon: ${error.message}`));
   };
 
   transport.onmessage = (message, extra) => {

@@ -12,6 +12,11 @@ import { routeStatelessMessages } from "./stateless-stdio.ts";
 
 export interface StdioBridgeOptions {
   bridge: DaemonBridge;
+  /**
+   * The daemon link for a 2026-07-28 host's stateless requests (its session runs calls as they
+   * come); made on the first such request. Default: `bridge` (calls in the session's order).
+   */
+  createStatelessBridge?: () => DaemonBridge;
   version: string;
   log: (message: string) => void;
   stdin?: Readable;
@@ -56,7 +61,12 @@ export async function runStdioBridge(options: StdioBridgeOptions): Promise<void>
   server.onclose = () => ended.resolve();
   await server.connect(transport);
   // Per peer: a 2026-07-28 host sends no initialize; its requests carry their version in _meta.
-  const stateless = routeStatelessMessages(transport, { bridge: options.bridge, version: options.version, log: options.log });
+  let statelessBridge: DaemonBridge | undefined;
+  const stateless = routeStatelessMessages(transport, {
+    bridge: () => (statelessBridge ??= options.createStatelessBridge?.() ?? options.bridge),
+    version: options.version,
+    log: options.log,
+  });
   // The SDK's transport drops a line that is not JSON, or not one JSON-RPC message (a batch), and
   // the host waits for an answer that never comes. JSON-RPC says to answer it, with a null id.
   const reported = server.onerror;
@@ -71,6 +81,7 @@ export async function runStdioBridge(options: StdioBridgeOptions): Promise<void>
   await ended.promise;
   stateless.close();
   options.bridge.close();
+  statelessBridge?.close();
   await server.close().catch(() => {});
 }
 

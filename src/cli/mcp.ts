@@ -61,7 +61,7 @@ export async function mcpCommand(options: McpCommandOptions): Promise<number> {
 
   if (options.http === undefined) {
     try {
-      await runStdioBridge({ bridge: createBridge(), version, log: options.err, notice: () => started });
+      await runStdioBridge({ bridge: createBridge(), createStatelessBridge: () => createBridge({ concurrentCalls: true }), version, log: options.err, notice: () => started });
       return ExitCode.Ok;
     } catch (error) {
       options.err(`toolpool mcp: ${(error as Error).message}`);

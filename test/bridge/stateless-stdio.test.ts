@@ -51,3 +51,28 @@ test("stdio: a 2026-07-28 peer without initialize: discover, list, a listen subs
   stdin.end();
   await served;
 });
+
+test("stdio: a 2026-07-28 host's calls run side by side on a daemon link of their own (one slow call never holds the next)", async () => {
+  await using daemon = await startBridgeDaemon();
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const lines: Record<string, unknown>[] = [];
+  let buffer = "";
+  stdout.on("data", (chunk: Buffer) => {
+    buffer += chunk.toString("utf8");
+    const parts = buffer.split("\n");
+    buffer = parts.pop() ?? "";
+    for (const part of parts) if (part) lines.push(JSON.parse(part) as Record<string, unknown>);
+  });
+  const link = (session?: { concurrentCalls: boolean }) => new DaemonBridge({ connect: () => ToolpoolClient.connect(daemon.socketPath), ...(session && { session }) });
+  const served = runStdioBridge({ bridge: link(), createStatelessBridge: () => link({ concurrentCalls: true }), version: "test", log: () => {}, stdin, stdout });
+  const send = (message: object) => stdin.write(`${JSON.stringify(message)}\n`);
+  // Gate is not concurrency-safe: in an ordered session the second would wait for the first.
+  send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { _meta: META, name: "Gate", arguments: { label: "one" } } });
+  send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { _meta: META, name: "Gate", arguments: { label: "two" } } });
+  await waitUntil(() => daemon.gate.running === 2, "both Gates to run at once");
+  daemon.gate.release.resolve();
+  await waitUntil(() => lines.filter((line) => line.id === 1 || line.id === 2).length === 2, "both answers");
+  stdin.end();
+  await served;
+});
