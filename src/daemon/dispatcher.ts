@@ -144,7 +144,7 @@ export class Dispatcher {
         signal: controller.signal,
         revision: requestRevision({ _meta: _envelopeMeta }),
         sendProgress: progressSender(connection, params),
-        questions: questionChannel(connection, id, _envelopeMeta),
+        questions: questionChannel(connection, id, _envelopeMeta, typeof methodParams.sessionId === "string" ? methodParams.sessionId : undefined),
       });
       if (!controller.signal.aborted) connection.send({ jsonrpc: "2.0", id, result: result ?? {} });
       else this.#answerCancelled(connection, id, controller.signal);

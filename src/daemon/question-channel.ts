@@ -17,12 +17,16 @@ import type { Peer } from "./peer.ts";
 /** Questions open at once on one connection at most; past it a question is refused, not queued. */
 export const MAX_OPEN_QUESTIONS_PER_CONNECTION = 8;
 
-/** The call's channel, or undefined when its request declared no kind of answer. */
-export function questionChannel(connection: Peer, requestId: RequestId, meta: unknown): QuestionChannel | undefined {
+/**
+ * The call's channel, or undefined when its request declared no kind of answer. Its owner is the
+ * connection and the session the call names (or the connection's own).
+ */
+export function questionChannel(connection: Peer, requestId: RequestId, meta: unknown, sessionId?: string): QuestionChannel | undefined {
   const kinds = answeredKinds(meta);
   if (kinds.size === 0) return undefined;
   return {
     kinds,
+    owner: `${connection.id}/${sessionId ?? connection.sessionId ?? ""}`,
     ask(question, signal) {
       if (signal.aborted) return Promise.reject(reasonOf(signal));
       if (connection.closed) return Promise.reject(new QuestionRefused("the client's connection closed"));

@@ -1,8 +1,10 @@
 /**
  * A server's questions, routed to the call that caused them. A 2025 server sends `elicitation/create`
  * or `sampling/createMessage` as a request of its own, and over stdio nothing on the wire says which
- * of our `tools/call` requests it belongs to: it goes to the one call in flight on the connection,
- * and is refused (never guessed) while several are. A 2026-07-28 server returns its questions inside
+ * of our `tools/call` requests it belongs to: it goes to the one call in flight on the connection.
+ * While several are, it goes to them only when they all have the same asker (one connection's one
+ * session: the same person, whichever call asked), and is refused, saying why, when they come from
+ * different callers or one of them cannot be asked — never guessed. A 2026-07-28 server returns its questions inside
  * an `input_required` result (stateless-connection.ts), which names its call by construction.
  *
  * Whatever is refused is remembered on the call, and the call's result says so first: the model
@@ -40,14 +42,32 @@ export class QuestionRouter {
     if (this.#calls.size === 0) {
       throw new QuestionRefused(`${describeQuestion(method, params)} arrived while no call of this server was in flight; toolpool relays a question only to the caller whose call caused it`);
     }
-    if (this.#calls.size > 1) {
-      throw new QuestionRefused(
-        `${describeQuestion(method, params)} arrived while ${this.#calls.size} calls of this server were in flight, and a request over this transport does not say which call it belongs to; toolpool does not guess (set maxConcurrent: 1 on a server that asks questions)`,
-      );
+    const calls = [...this.#calls];
+    if (calls.length === 1) return askFor(calls[0]!, this.server, method, params);
+    const shared = sharedAsker(calls);
+    if (typeof shared === "string") {
+      const message = `${describeQuestion(method, params)} arrived while ${calls.length} calls of this server were in flight ${shared}, and a request over this transport does not say which call it belongs to; toolpool does not guess whom to ask (set maxConcurrent: 1 on a server that asks questions)`;
+      // Not recorded on any call: which one asked is what nobody knows (the server's own error says it).
+      throw new QuestionRefused(message);
     }
-    const [call] = this.#calls as unknown as [OpenCall];
-    return askFor(call, this.server, method, params);
+    return askFor(shared, this.server, method, params);
   }
+}
+
+/**
+ * The call to put a question to when every open call has the same asker: the oldest one still
+ * running (the likeliest to outlive the answer), named by all the calls' tools. Otherwise why not.
+ */
+function sharedAsker(calls: readonly OpenCall[]): OpenCall | string {
+  const owners = new Set(calls.map((call) => call.questions?.owner));
+  if (owners.has(undefined)) {
+    const silent = calls.filter((call) => call.questions?.owner === undefined).length;
+    return `and ${silent} of them came from a caller that answers no questions`;
+  }
+  if (owners.size > 1) return `for ${owners.size} different callers`;
+  const chosen = calls.find((call) => !call.signal.aborted) ?? calls[0]!;
+  const tools = [...new Set(calls.map((call) => call.tool))];
+  return { ...chosen, tool: tools.length === 1 ? tools[0]! : `one of ${tools.join(", ")}` };
 }
 
 /** Puts one question to the call's caller; a refusal is recorded on the call and thrown. */

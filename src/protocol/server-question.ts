@@ -25,6 +25,11 @@ export interface ServerQuestion {
 /** What a caller can answer, and how its answer is fetched; absent on a call whose caller answers nothing. */
 export interface QuestionChannel {
   readonly kinds: ReadonlySet<QuestionKind>;
+  /**
+   * Who is asked: one connection's one session. Calls whose channels name the same owner have the
+   * same person behind them, so a question that cannot say which of them caused it may go there.
+   */
+  readonly owner?: string;
   /** Resolves with the caller's result for the request; rejects when withdrawn, refused or failed. */
   ask(question: ServerQuestion, signal: AbortSignal): Promise<Record<string, unknown>>;
 }

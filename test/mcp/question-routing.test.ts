@@ -1,12 +1,16 @@
-/** A 2025 server's question goes to the one call in flight on its connection; never guessed among several. */
+/**
+ * A 2025 server's question goes to the one call in flight on its connection, or to several when they
+ * all have the same asker; never guessed among callers.
+ */
 import { describe, expect, test } from "bun:test";
 import { QuestionRouter, withRefusals } from "../../src/mcp/question-routing.ts";
 import { QuestionRefused, type QuestionChannel, type ServerQuestion } from "../../src/protocol/server-question.ts";
 
-function channel(kinds: ("elicitation" | "sampling")[], answer: (question: ServerQuestion) => Record<string, unknown> = () => ({ action: "accept", content: {} })) {
+function channel(kinds: ("elicitation" | "sampling")[], answer: (question: ServerQuestion) => Record<string, unknown> = () => ({ action: "accept", content: {} }), owner?: string) {
   const asked: ServerQuestion[] = [];
   const questions: QuestionChannel = {
     kinds: new Set(kinds),
+    ...(owner !== undefined && { owner }),
     ask: async (question) => {
       asked.push(question);
       return answer(question);
@@ -26,21 +30,49 @@ describe("QuestionRouter", () => {
     router.end(call);
   });
 
-  test("no call, or two calls in flight: refused, and nobody is asked", async () => {
+  test("no call, or two calls of different callers in flight: refused, saying why, and nobody is asked", async () => {
     const router = new QuestionRouter("s");
     await expect(router.answer("elicitation/create", { message: "Sure?" })).rejects.toThrow("arrived while no call of this server was in flight");
-    const first = channel(["elicitation"]);
-    const second = channel(["elicitation"]);
+    const first = channel(["elicitation"], undefined, "conn-1/session-a");
+    const second = channel(["elicitation"], undefined, "conn-2/session-b");
     const a = router.begin("a", first.questions, new AbortController().signal);
     const b = router.begin("b", second.questions, new AbortController().signal);
     const refused = await router.answer("elicitation/create", { message: "Sure?" }).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(QuestionRefused);
-    expect((refused as Error).message).toBe('elicitation/create ("Sure?") arrived while 2 calls of this server were in flight, and a request over this transport does not say which call it belongs to; toolpool does not guess (set maxConcurrent: 1 on a server that asks questions)');
+    expect((refused as Error).message).toBe('elicitation/create ("Sure?") arrived while 2 calls of this server were in flight for 2 different callers, and a request over this transport does not say which call it belongs to; toolpool does not guess whom to ask (set maxConcurrent: 1 on a server that asks questions)');
+    expect([a.refusals, b.refusals]).toEqual([[], []]);
     expect(first.asked).toEqual([]);
     expect(second.asked).toEqual([]);
     router.end(a);
     expect(await router.answer("elicitation/create", { message: "Now?" })).toEqual({ action: "accept", content: {} });
     expect(second.asked.map((question) => question.tool)).toEqual(["b"]);
+    router.end(b);
+  });
+
+  test("two calls of the same caller (one connection's one session) in flight: the question goes to that caller, naming both tools", async () => {
+    const router = new QuestionRouter("s");
+    const first = channel(["elicitation"], () => ({ action: "accept", content: { sure: true } }), "conn-1/session-a");
+    const second = channel(["elicitation"], undefined, "conn-1/session-a");
+    const a = router.begin("delete_file", first.questions, new AbortController().signal);
+    const b = router.begin("move_file", second.questions, new AbortController().signal);
+    expect(await router.answer("elicitation/create", { message: "Sure?" })).toEqual({ action: "accept", content: { sure: true } });
+    expect(first.asked).toEqual([{ kind: "elicitation", method: "elicitation/create", params: { message: "Sure?" }, server: "s", tool: "one of delete_file, move_file" }]);
+    expect(second.asked).toEqual([]);
+    // The oldest call ended: the next question goes to the one left, by its own channel.
+    router.end(a);
+    expect(await router.answer("elicitation/create", { message: "Again?" })).toEqual({ action: "accept", content: {} });
+    expect(second.asked.map((question) => question.tool)).toEqual(["move_file"]);
+    router.end(b);
+  });
+
+  test("two calls in flight, one from a caller that answers nothing: refused, saying so", async () => {
+    const router = new QuestionRouter("s");
+    const asking = channel(["elicitation"], undefined, "conn-1/session-a");
+    const a = router.begin("a", asking.questions, new AbortController().signal);
+    const b = router.begin("b", undefined, new AbortController().signal);
+    await expect(router.answer("elicitation/create", { message: "Sure?" })).rejects.toThrow("arrived while 2 calls of this server were in flight and 1 of them came from a caller that answers no questions");
+    expect(asking.asked).toEqual([]);
+    router.end(a);
     router.end(b);
   });
 
