@@ -4,8 +4,9 @@
  * `resultType: "input_required"` with the questions (`inputRequests`, keyed by their question ids)
  * and an opaque `requestState`; its retry of the call carries the answers (`inputResponses`) and that
  * state, and gets the result — or the next questions. Meanwhile the daemon call keeps running here,
- * waiting for the answers. The state is a random token naming one waiting call of this bridge
- * process; a host that does not come back within RETRY_WAIT_MS loses it (the call is cancelled).
+ * waiting for the answers. The state is a random token naming one waiting call of this daemon link
+ * (each stateless caller has its own, so another caller's state is unknown here); a host that does
+ * not come back within RETRY_WAIT_MS loses it (the call is cancelled).
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { AnswerableKind, QuestionAnswerer, QuestionNotification } from "../client/client.ts";
@@ -41,7 +42,7 @@ interface Waiting {
   timer: ReturnType<typeof setTimeout> | undefined;
 }
 
-/** Calls waiting for their host's answers at most, per bridge process. */
+/** Calls waiting for their host's answers at most, per daemon link (one per stateless caller, one per stdio pipe). */
 export const MAX_WAITING_CALLS = 16;
 /** How long a host may take to come back with its answers. */
 export const RETRY_WAIT_MS = 10 * 60 * 1000;
@@ -76,7 +77,7 @@ export class HostRounds {
         open.resolve(answer);
       }
     } else {
-      if (this.#waiting.size >= MAX_WAITING_CALLS) return { kind: "refused", message: `Too many calls are waiting for their hosts' answers on this bridge (limit ${MAX_WAITING_CALLS}); answer or abandon one first` };
+      if (this.#waiting.size >= MAX_WAITING_CALLS) return { kind: "refused", message: `Too many of this caller's calls are waiting for its answers (limit ${MAX_WAITING_CALLS}); answer or abandon one first` };
       waiting = this.#start(request);
     }
     const onHostAbort = () => waiting.controller.abort(new Error("the host cancelled the call"));

@@ -38,7 +38,7 @@ describe("HostRounds", () => {
       const outcome = await rounds.run({ name: `c${index}`, input: {}, kinds: ["elicitation"] });
       states.push((outcome as { requestState: string }).requestState);
     }
-    expect(await rounds.run({ name: "over", input: {}, kinds: ["elicitation"] })).toEqual({ kind: "refused", message: `Too many calls are waiting for their hosts' answers on this bridge (limit ${MAX_WAITING_CALLS}); answer or abandon one first` });
+    expect(await rounds.run({ name: "over", input: {}, kinds: ["elicitation"] })).toEqual({ kind: "refused", message: `Too many of this caller's calls are waiting for its answers (limit ${MAX_WAITING_CALLS}); answer or abandon one first` });
     const done = await rounds.run({ name: "c0", input: {}, kinds: ["elicitation"], requestState: states[0], inputResponses: { "q-c0": { action: "decline" } } });
     expect(done).toEqual({ kind: "complete", result: { content: [{ type: "text", text: '{"action":"decline"}' }] } });
     expect(rounds.waiting).toBe(MAX_WAITING_CALLS - 1);
