@@ -53,6 +53,11 @@ export class DaemonBridge {
     return (this.#rounds ??= new HostRounds((name, input, options) => this.callTool(name, input, options)));
   }
 
+  /** Calls parked for the host's answers (none until a host was asked). */
+  get waitingRounds(): number {
+    return this.#rounds?.waiting ?? 0;
+  }
+
   /** The host's name, from its `initialize` (sent with the session, for the daemon's logs and flags). */
   setClientName(name: string): void {
     if (!name || name === this.#clientName) return;

@@ -9,6 +9,8 @@
 
 export interface SessionRecord {
   close(): void;
+  /** Busy with no request in flight (a call parked for its host's answers): never evicted nor swept. */
+  busy?(): boolean;
 }
 
 interface Slot<T> {
@@ -59,7 +61,7 @@ export class SessionTable<T extends SessionRecord> {
     }
     const now = this.#now();
     for (const [id, slot] of this.#slots) {
-      if (slot.inFlight > 0) continue;
+      if (slot.inFlight > 0 || slot.value.busy?.()) continue;
       const idle = now - slot.lastUsed;
       if (idle < this.#options.evictAfterIdleMs) return { kind: "wait", ms: this.#options.evictAfterIdleMs - idle };
       this.#remove(id);
@@ -112,7 +114,7 @@ export class SessionTable<T extends SessionRecord> {
     const cutoff = this.#now() - idleMs;
     let closed = 0;
     for (const [id, slot] of [...this.#slots]) {
-      if (slot.inFlight === 0 && slot.lastUsed < cutoff) {
+      if (slot.inFlight === 0 && !slot.value.busy?.() && slot.lastUsed < cutoff) {
         this.#remove(id);
         closed++;
       }

@@ -17,7 +17,7 @@
  *
  * Bounded like the 2025 sessions (http-sessions.ts): at most `maxCallers` links, the least recently
  * used idle one evicted for a new caller, one unused for `idleMs` closed, and only when every caller
- * has a request or a listen stream open is a new one refused. An evicted caller loses nothing it
+ * has a request, a listen stream or a call waiting for its answers open is a new one refused. An evicted caller loses nothing it
  * can see: its next request opens a new link (its discoveries start afresh, as after a restart).
  */
 import { createHash } from "node:crypto";
@@ -56,6 +56,7 @@ export interface StatelessCallers {
 interface CallerEntry {
   bridge: DaemonBridge;
   close(): void;
+  busy(): boolean;
 }
 
 export const DEFAULT_MAX_CALLERS = 32;
@@ -99,8 +100,8 @@ export function createStatelessCallers(options: StatelessCallersOptions): Statel
       const known = table.begin(key);
       if (known) return { key, bridge: table.get(key)!.bridge, done: known };
       if (!(await admitNew())) {
-        options.log(`toolpool mcp: refused a new stateless caller: all ${maxCallers} callers have a request or listen stream open`);
-        return { refused: `Too many stateless MCP callers (limit ${maxCallers}, each with a request or listen stream open); retry shortly` };
+        options.log(`toolpool mcp: refused a new stateless caller: all ${maxCallers} callers have a request, a listen stream or a question open`);
+        return { refused: `Too many stateless MCP callers (limit ${maxCallers}, each with a request, a listen stream or a question open); retry shortly` };
       }
       // Another request of the same caller may have made its link while this one waited.
       const raced = table.begin(key);
@@ -109,7 +110,9 @@ export function createStatelessCallers(options: StatelessCallersOptions): Statel
         return { key, bridge: table.get(key)!.bridge, done: raced };
       }
       const bridge = options.createBridge();
-      const done = table.opened(key, { bridge, close: () => bridge.close() });
+      // A caller whose call waits for its answers is busy though no request is open: evicting it
+      // would cancel the call while the person is answering.
+      const done = table.opened(key, { bridge, close: () => bridge.close(), busy: () => bridge.waitingRounds > 0 });
       return { key, bridge, done };
     },
     size: () => table.size,

@@ -120,6 +120,17 @@ describe("stateless callers of one HTTP bridge", () => {
     const stolen = await json(await post(bridge.url, "caller-b", "tools/call", { ...call, ...answer }, ask));
     expect(stolen.status).toBe(400);
     expect(stolen.body.error!.message).toContain("requestState names no call");
+    // A caller whose call waits for its answers is never evicted for a new caller (the call would be cancelled).
+    await using small = bridgeOn(daemon.socketPath, { maxCallers: 1, evictAfterIdleMs: 1 });
+    await post(small.url, "caller-a", "tools/call", { name: "ToolSearch", arguments: { query: "select:mcp__moon__delete_file" } }, ask).then(json);
+    const parked = (await json(await post(small.url, "caller-a", "tools/call", call, ask))).body.result!;
+    expect(parked.resultType).toBe("input_required");
+    const newcomer = await json(await post(small.url, "caller-c", "tools/list"));
+    expect({ status: newcomer.status, message: newcomer.body.error?.message }).toEqual({ status: 503, message: "Too many stateless MCP callers (limit 1, each with a request, a listen stream or a question open); retry shortly" });
+    const [parkedKey] = Object.keys(parked.inputRequests as object) as [string];
+    const finished = (await json(await post(small.url, "caller-a", "tools/call", { ...call, requestState: parked.requestState, inputResponses: { [parkedKey]: { action: "accept", content: { sure: true } } } }, ask))).body.result!;
+    expect(finished.resultType).toBe("complete");
+    expect((await json(await post(small.url, "caller-c", "tools/list"))).status).toBe(200);
     // A's call still waits for A, and A's answer completes it.
     const own = (await json(await post(bridge.url, "caller-a", "tools/call", { ...call, ...answer }, ask))).body.result!;
     expect(own).toMatchObject({ resultType: "complete", isError: false, content: [{ type: "text", text: "deleted /srv/x" }] });
@@ -167,7 +178,7 @@ describe("stateless callers of one HTTP bridge", () => {
     const c = await listen(bridge.url, "caller-c");
     const refused = await tools("caller-d");
     expect(refused.status).toBe(503);
-    expect(refused.body.error!.message).toBe("Too many stateless MCP callers (limit 2, each with a request or listen stream open); retry shortly");
+    expect(refused.body.error!.message).toBe("Too many stateless MCP callers (limit 2, each with a request, a listen stream or a question open); retry shortly");
     b.stop();
     c.stop();
     await waitUntil(async () => (await tools("caller-d")).status === 200, "room for a new caller once a stream closed");
