@@ -11,6 +11,8 @@ export interface BridgeStats {
   pid: number;
   url: string;
   sessions: number;
+  /** Stateless (2026-07-28) callers with a daemon link of their own. */
+  callers?: number;
   evictions: number;
   startedAt: string;
 }

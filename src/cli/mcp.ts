@@ -85,7 +85,7 @@ export async function mcpCommand(options: McpCommandOptions): Promise<number> {
   }
   const statsPath = bridgeStatsPath(socketPath);
   const startedAt = new Date().toISOString();
-  const publish = () => writeBridgeStats(statsPath, { pid: process.pid, url: bridge.url, sessions: bridge.sessionCount(), evictions: bridge.evictions(), startedAt });
+  const publish = () => writeBridgeStats(statsPath, { pid: process.pid, url: bridge.url, sessions: bridge.sessionCount(), callers: bridge.callerCount(), evictions: bridge.evictions(), startedAt });
   const bridge = startHttpBridge({ address, token: bridgeToken(), createBridge, version, log: options.err, onEvict: () => publish() });
   publish();
   const refresh = setInterval(publish, 5_000);
