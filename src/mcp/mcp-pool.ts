@@ -181,6 +181,11 @@ export class McpPool {
     return entry.supervisor.state === "needs-auth" ? { ...flags, needsAuth: true } : flags;
   }
 
+  /** The server's tool definitions as it listed them (schemas verbatim, `$schema` kept), live or cached. */
+  definitions(name: string): readonly McpTool[] | undefined {
+    return this.#entries.get(name)?.catalog?.definitions;
+  }
+
   /** The server's recent stderr (and the pool's notes on it), oldest first. */
   logs(name: string): string[] | undefined {
     return this.#entries.get(name)?.supervisor.stderr.lines();
