@@ -14,14 +14,13 @@
  * Exit 0 once the calls ran; 1 with the reason when the server could not be pooled or a login was
  * refused (what the negative auth scenarios expect).
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
-import { McpPool } from "../src/mcp/mcp-pool.ts";
+import type { McpPool } from "../src/mcp/mcp-pool.ts";
 import type { RemoteServerSpec } from "../src/mcp/server-spec.ts";
 import type { QuestionChannel, ServerQuestion } from "../src/protocol/server-question.ts";
-import { createLogger } from "../src/runtime/logger.ts";
 import type { Tool, ToolContext } from "../src/tool/tool.ts";
 
 const SERVER = "conformance";
@@ -38,7 +37,41 @@ interface ToolCall {
   arguments: Record<string, unknown>;
 }
 
+/**
+ * The suite starts every scenario's client at once. With TOOLPOOL_CONFORMANCE_SLOTS=DIR:N at most N
+ * run at a time (a slot is a directory made atomically under DIR), so a loaded machine does not
+ * slow the servers' answers past the pool's probe timeout. Waiting clients have loaded nothing yet.
+ */
+async function takeSlot(): Promise<() => void> {
+  const setting = process.env.TOOLPOOL_CONFORMANCE_SLOTS;
+  if (!setting) return () => {};
+  const [dir, count] = [setting.slice(0, setting.lastIndexOf(":")), Number(setting.slice(setting.lastIndexOf(":") + 1))];
+  for (;;) {
+    for (let slot = 0; slot < count; slot++) {
+      const path = join(dir, `slot-${slot}`);
+      try {
+        mkdirSync(path);
+        return () => rmdirSync(path);
+      } catch {
+        // Taken: try the next one.
+      }
+    }
+    await Bun.sleep(25);
+  }
+}
+
 async function main(url: string): Promise<void> {
+  const release = await takeSlot();
+  try {
+    await pooled(url);
+  } finally {
+    release();
+  }
+}
+
+async function pooled(url: string): Promise<void> {
+  const { McpPool } = await import("../src/mcp/mcp-pool.ts");
+  const { createLogger } = await import("../src/runtime/logger.ts");
   const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
   const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}") as { toolCalls?: ToolCall[]; client_id?: string; client_secret?: string };
   const dir = mkdtempSync(join(tmpdir(), "toolpool-conformance-"));

@@ -19,6 +19,8 @@ import { paramHeadersOf, type ParamHeader } from "./param-headers.ts";
 export const MIN_TTL_RELIST_MS = 30_000;
 /** …and a `ttlMs` past this is read as this (a day), so a typo cannot freeze a catalog for years. */
 export const MAX_TTL_RELIST_MS = 24 * 60 * 60 * 1000;
+/** Unchanged listings in a row double the wait this many times at most. */
+const MAX_BACKOFF_DOUBLINGS = 6;
 
 export type Probe =
   | { kind: "stateless"; client: StatelessClient; discovered: Record<string, unknown> }
@@ -113,6 +115,8 @@ export interface StatelessConnectionOptions {
   onTransportLost: (listener: (reason: string) => void) => void;
   close: () => Promise<void>;
   timers?: { setTimeout: typeof setTimeout; clearTimeout: typeof clearTimeout };
+  /** The jitter's draw in [0, 1) (tests pass a fixed one). */
+  random?: () => number;
   /**
    * Over Streamable HTTP: filled with each listed tool's `x-mcp-header` parameters (which the
    * transport's fetch mirrors into headers), and a tool whose annotations break the rules is left
@@ -130,6 +134,9 @@ export function statelessConnection(options: StatelessConnectionOptions): Server
   const capabilities = (discovered.capabilities ?? {}) as { tools?: { listChanged?: boolean } };
   let listenId: unknown;
   let relistTimer: ReturnType<typeof setTimeout> | undefined;
+  const random = options.random ?? Math.random;
+  let lastListed: string | undefined;
+  let unchangedListings = 0;
   let closed = false;
   const fireChanged = () => {
     for (const listener of changed) listener();
@@ -168,8 +175,14 @@ export function statelessConnection(options: StatelessConnectionOptions): Server
       listing.warnings.push(...rejected);
       if (listenId === undefined && !capabilities.tools?.listChanged && hints.ttlMs !== undefined && !closed) {
         // No subscription to hear of changes: the server's own freshness hint says when to look again.
+        // Polling on the TTL MUST add jitter and back off: each listing that changed nothing doubles
+        // the wait (up to 64 × ttlMs), and up to a tenth more is added at random.
+        const listed = JSON.stringify(listing.tools);
+        unchangedListings = listed === lastListed ? unchangedListings + 1 : 0;
+        lastListed = listed;
+        const backedOff = hints.ttlMs * 2 ** Math.min(unchangedListings, MAX_BACKOFF_DOUBLINGS) * (1 + random() / 10);
         timers.clearTimeout(relistTimer);
-        relistTimer = timers.setTimeout(fireChanged, Math.min(MAX_TTL_RELIST_MS, Math.max(MIN_TTL_RELIST_MS, hints.ttlMs)));
+        relistTimer = timers.setTimeout(fireChanged, Math.round(Math.min(MAX_TTL_RELIST_MS, Math.max(MIN_TTL_RELIST_MS, backedOff))));
         (relistTimer as { unref?: () => void }).unref?.();
       }
       return { ...listing, ...hints };

@@ -19,14 +19,21 @@ const CLIENT = join(REPO_ROOT, "scripts", "conformance-client.ts");
 const BASELINE = join(import.meta.dir, "conformance-client-expected-failures.yaml");
 /** The whole run of one revision is bounded: a hung scenario fails the test instead of stalling CI. */
 const RUN_TIMEOUT_MS = 240_000;
+/** Clients of the suite running at once (the rest wait for a slot), and each scenario's limit, wait included. */
+const CONCURRENT_CLIENTS = 4;
+const SCENARIO_TIMEOUT_MS = 180_000;
 
 async function runClientRequirements(revision: string): Promise<{ code: number; total: string; unexpected: string }> {
   const output = mkdtempSync(join(tmpdir(), "conformance-client-"));
   try {
     // Bun runs the suite and the client: the suite needs a newer Node than the machine's.
     const command = `${process.execPath} ${CLIENT}`;
-    const child = Bun.spawn([process.execPath, CONFORMANCE, "client", "--command", command, "--requirements", revision, "--expected-failures", BASELINE, "-o", output], {
+    // The suite starts all its clients at once; a few at a time keep a loaded CI machine from
+    // slowing the scenario servers past the pool's probe timeout (the queue counts in --timeout).
+    const slots = mkdtempSync(join(output, "slots-"));
+    const child = Bun.spawn([process.execPath, CONFORMANCE, "client", "--command", command, "--requirements", revision, "--expected-failures", BASELINE, "--timeout", String(SCENARIO_TIMEOUT_MS), "-o", output], {
       cwd: REPO_ROOT,
+      env: { ...process.env, TOOLPOOL_CONFORMANCE_SLOTS: `${slots}:${CONCURRENT_CLIENTS}` },
       stdout: "pipe",
       stderr: "pipe",
       timeout: RUN_TIMEOUT_MS,

@@ -98,7 +98,7 @@ describe("probing a server's revision", () => {
       const transport = await server(ttl, listChanged);
       const probe = await probeRevision(transport, OPTIONS);
       if (probe.kind !== "stateless") throw new Error("expected stateless");
-      const connection = statelessConnection({ client: probe.client, discovered: probe.discovered, pid: () => undefined, onTransportLost: () => {}, close: () => transport.close(), timers: fakeTimers });
+      const connection = statelessConnection({ client: probe.client, discovered: probe.discovered, pid: () => undefined, onTransportLost: () => {}, close: () => transport.close(), timers: fakeTimers, random: () => 0 });
       let changes = 0;
       connection.onToolsChanged(() => changes++);
       const listing = await connection.listTools(2_000);
@@ -108,6 +108,31 @@ describe("probing a server's revision", () => {
       expect(changes).toBe(expected.length);
       await connection.close();
     }
+  });
+
+  test("polling on ttlMs backs off while the list stays the same, with up to a tenth of jitter, and starts over when it changes", async () => {
+    const delays: number[] = [];
+    const fakeTimers = {
+      setTimeout: ((_fire: () => void, ms: number) => {
+        delays.push(ms);
+        return delays.length as unknown as ReturnType<typeof setTimeout>;
+      }) as unknown as typeof setTimeout,
+      clearTimeout: (() => {}) as unknown as typeof clearTimeout,
+    };
+    let names = ["t"];
+    const transport = await scripted((message) => {
+      if (message.method === "server/discover") return { jsonrpc: "2.0", id: message.id, result: { supportedVersions: ["2026-07-28"], capabilities: { tools: {} }, resultType: "complete", ttlMs: 0, cacheScope: "public" } };
+      return { jsonrpc: "2.0", id: message.id, result: { tools: names.map((name) => ({ name, inputSchema: { type: "object" } })), ttlMs: 60_000, cacheScope: "public", resultType: "complete" } };
+    });
+    const probe = await probeRevision(transport, OPTIONS);
+    if (probe.kind !== "stateless") throw new Error("expected stateless");
+    const connection = statelessConnection({ client: probe.client, discovered: probe.discovered, pid: () => undefined, onTransportLost: () => {}, close: () => transport.close(), timers: fakeTimers, random: () => 0.5 });
+    connection.onToolsChanged(() => {});
+    for (let listing = 0; listing < 3; listing++) await connection.listTools(2_000);
+    names = ["t", "u"];
+    await connection.listTools(2_000);
+    expect(delays).toEqual([63_000, 126_000, 252_000, 63_000]);
+    await connection.close();
   });
 
   test("an input_required result whose caller answers nothing is a clear tool error, not an answer made up by the daemon", async () => {
