@@ -11,6 +11,9 @@ import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { authorizationContext } from "../../src/mcp/cache-scope.ts";
 import { CatalogCache } from "../../src/mcp/catalog-cache.ts";
 import { silentLogger } from "../../src/runtime/logger.ts";
+import type { ServerConnection } from "../../src/mcp/server-connection.ts";
+import type { RemoteServerSpec } from "../../src/mcp/server-spec.ts";
+import { playBrowser, startOAuthFixture } from "../fixtures/mcp/oauth-fixture-server.ts";
 import { fixtureSpec, tempDir, testPool, waitFor } from "./helpers.ts";
 
 setDefaultTimeout(30_000);
@@ -73,4 +76,40 @@ describe("the catalog cache and cacheScope", () => {
       expect({ sameCredentials: await offered("token-a"), otherCredentials: await offered("token-b") }).toEqual({ sameCredentials: true, otherCredentials: scope === "public" });
     });
   }
+
+  test("a new OAuth login forgets the private listing of the old one, even when the server cannot be listed again", async () => {
+    await using fixture = await startOAuthFixture();
+    const cachePath = join(tempDir(), "catalog.sqlite");
+    const spec: RemoteServerSpec = { name: "remote", transport: "http", url: fixture.url, headers: {}, startup: "eager", disabled: false, alwaysLoad: [], origin: "test" };
+    // The connection is faked (a private listing, then a server that is down); the login is real.
+    let down = false;
+    const connection: ServerConnection = {
+      pid: undefined,
+      listTools: async () => ({ tools: [tool("whoami")], warnings: [], ttlMs: 60_000, cacheScope: "private" }),
+      callTool: async () => ({ content: [] }),
+      onToolsChanged: () => {},
+      onLost: () => {},
+      close: async () => {},
+    };
+    await using pool = testPool([spec], { cachePath, oauthDir: join(tempDir(), "oauth"), connector: async () => {
+      if (down) throw new Error("the server is down");
+      return connection;
+    } });
+    pool.start();
+    await waitFor(() => pool.tools().some((entry) => entry.name === "mcp__remote__whoami"), "the private listing");
+    const cached = () => {
+      const cache = CatalogCache.open(cachePath, silentLogger);
+      try {
+        return cache.load("remote", authorizationContext(spec))?.tools.map((entry) => entry.name);
+      } finally {
+        cache.close();
+      }
+    };
+    expect(cached()).toEqual(["whoami"]);
+    down = true;
+    const attempt = await pool.oauth.login(spec, 10_000);
+    await playBrowser(attempt.authorizationUrl);
+    await pool.oauth.pendingLogin("remote")?.reconnected;
+    expect(cached()).toBeUndefined();
+  });
 });
