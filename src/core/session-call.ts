@@ -59,7 +59,7 @@ export async function runSessionCall(
   const recorded = deps.usage.call(session, name, input);
   const started = performance.now();
   try {
-    const result = await meteredCall(deps.metrics, { tool: named, delivery }, (refused) =>
+    const result = await meteredCall(deps.metrics, { tool: named, delivery }, (refused, traceparent) =>
       recorded(() =>
         executeTool(
           name,
@@ -74,6 +74,7 @@ export async function runSessionCall(
             sessionState: session.toolState,
             ...(onProgress && { onProgress }),
             ...(questions && { questions }),
+            ...(traceparent && { traceparent }),
           },
           {
             lookup: deps.lookup,

@@ -12,15 +12,24 @@ import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "../runtime/logger.ts";
+import type { CacheScope } from "./cache-scope.ts";
 import { ABSENT_TOOL_TTL_MS, MAX_ABSENT_TOOLS_PER_SERVER } from "./limits.ts";
 
-const SCHEMA_VERSION = 1;
+/** 2: each server's listing records its `cacheScope` and, for a private one, its authorization context. */
+const SCHEMA_VERSION = 2;
 
 export interface CachedCatalog {
   tools: McpTool[];
   /** Raw names of tools whose description or input schema differs from the first version seen. */
   changed: Set<string>;
   listedAt: number;
+}
+
+/** How a listing may be served from the cache (cache-scope.ts). */
+export interface ListingScope {
+  scope?: CacheScope | undefined;
+  /** The authorization context it was fetched under (authorizationContext()); kept for a private listing. */
+  context: string;
 }
 
 /** `$XDG_STATE_HOME/toolpool/catalog.sqlite`, `~/.local/state` when XDG_STATE_HOME is unset. */
@@ -59,10 +68,15 @@ export class CatalogCache {
     }
   }
 
-  load(server: string): CachedCatalog | undefined {
+  /** The server's cached listing; a private one only under the authorization context it was fetched under. */
+  load(server: string, context?: string): CachedCatalog | undefined {
     try {
-      const row = this.#db.query<{ listed_at: number }, [string]>("SELECT listed_at FROM servers WHERE server = ?").get(server);
+      const row = this.#db.query<{ listed_at: number; scope: string | null; context: string | null }, [string]>("SELECT listed_at, scope, context FROM servers WHERE server = ?").get(server);
       if (!row) return undefined;
+      if (row.scope === "private" && row.context !== context) {
+        this.logger.info("cached MCP tool list not served: the server marked it private and its credentials changed since", { server });
+        return undefined;
+      }
       const rows = this.#db
         .query<{ tool: string; definition: string; first_hash: string; current_hash: string }, [string]>(
           "SELECT tool, definition, first_hash, current_hash FROM tools WHERE server = ? AND present = 1 ORDER BY position",
@@ -85,7 +99,7 @@ export class CatalogCache {
    * Replaces the server's list in one transaction; returns the raw names flagged `changed`. Tools
    * that left are kept (absent) for comparison, at most MAX_ABSENT_TOOLS_PER_SERVER of them.
    */
-  save(server: string, tools: readonly McpTool[], now: number): Set<string> {
+  save(server: string, tools: readonly McpTool[], now: number, scope?: ListingScope): Set<string> {
     const hashes = tools.map((tool) => definitionHash(tool));
     try {
       const firstHashes = new Map(
@@ -107,7 +121,10 @@ export class CatalogCache {
         // Tools that left keep their first-seen hash (present = 0), so a tool that comes back is compared with its first version.
         this.#db.query("UPDATE tools SET present = 0 WHERE server = ?").run(server);
         tools.forEach((tool, position) => upsert.run(server, tool.name, position, JSON.stringify(tool), hashes[position]!, now));
-        this.#db.query("INSERT INTO servers (server, listed_at) VALUES (?, ?) ON CONFLICT (server) DO UPDATE SET listed_at = excluded.listed_at").run(server, now);
+        const context = scope?.scope === "private" ? scope.context : null;
+        this.#db
+          .query("INSERT INTO servers (server, listed_at, scope, context) VALUES (?, ?, ?, ?) ON CONFLICT (server) DO UPDATE SET listed_at = excluded.listed_at, scope = excluded.scope, context = excluded.context")
+          .run(server, now, scope?.scope ?? null, context);
         // Bounded: a server that renames its tools on every listing must not grow the file forever.
         prune.run(server, now - ABSENT_TOOL_TTL_MS, MAX_ABSENT_TOOLS_PER_SERVER);
       })();
@@ -115,6 +132,15 @@ export class CatalogCache {
     } catch (error) {
       this.logger.warn("catalog cache write failed; the live list is still used", { server, error: (error as Error).message });
       return new Set();
+    }
+  }
+
+  /** A new login (maybe another account): the server's private listing is not served again. */
+  forgetPrivate(server: string): void {
+    try {
+      this.#db.query("DELETE FROM servers WHERE server = ? AND scope = 'private'").run(server);
+    } catch (error) {
+      this.logger.warn("catalog cache write failed", { server, error: (error as Error).message });
     }
   }
 
@@ -151,7 +177,11 @@ function prepare(db: Database): Database {
   db.exec("PRAGMA synchronous = NORMAL");
   if (version > SCHEMA_VERSION) throw new Error(`cache schema ${version} is newer than this daemon's (${SCHEMA_VERSION})`);
   db.transaction(() => {
-    db.exec("CREATE TABLE IF NOT EXISTS servers (server TEXT PRIMARY KEY, listed_at INTEGER NOT NULL)");
+    db.exec("CREATE TABLE IF NOT EXISTS servers (server TEXT PRIMARY KEY, listed_at INTEGER NOT NULL, scope TEXT, context TEXT)");
+    // A version-1 file: its listings gave no scope (served as before).
+    const columns = db.query<{ name: string }, []>("PRAGMA table_info(servers)").all().map((column) => column.name);
+    if (!columns.includes("scope")) db.exec("ALTER TABLE servers ADD COLUMN scope TEXT");
+    if (!columns.includes("context")) db.exec("ALTER TABLE servers ADD COLUMN context TEXT");
     db.exec(`CREATE TABLE IF NOT EXISTS tools (
       server TEXT NOT NULL, tool TEXT NOT NULL, position INTEGER NOT NULL, definition TEXT NOT NULL,
       first_hash TEXT NOT NULL, current_hash TEXT NOT NULL, present INTEGER NOT NULL,

@@ -13,6 +13,7 @@ import { errorResult, type ToolResult } from "../tool/result.ts";
 import type { Tool, ToolContext, ToolInput } from "../tool/tool.ts";
 import { JsonSchemaCompiler } from "../validate/ajv.ts";
 import { DEFAULT_BACKOFF, type BackoffPolicy } from "./backoff.ts";
+import { authorizationContext, type CacheScope } from "./cache-scope.ts";
 import { CatalogCache, defaultCachePath } from "./catalog-cache.ts";
 import { spawnInProcessGroup, type SpawnProcess } from "./child-process.ts";
 import { ConnectLimiter } from "./connect-limiter.ts";
@@ -70,6 +71,8 @@ interface Catalog {
   tools: Tool[];
   changed: Set<string>;
   listedAt: number;
+  /** The listing's `cacheScope` (2026-07-28 servers), undefined from the cache or a 2025 server. */
+  scope?: CacheScope | undefined;
 }
 
 interface Entry {
@@ -108,7 +111,11 @@ export class McpPool {
       logger: options.logger,
       now,
       // A server removed (or disabled) meanwhile has nothing to reconnect.
-      onLoggedIn: (server) => this.restart(server).catch(() => undefined),
+      onLoggedIn: (server) => {
+        // Perhaps another account: a private listing of the old login is not served again.
+        this.#cache.forgetPrivate(server);
+        return this.restart(server).catch(() => undefined);
+      },
     });
     this.#cache = CatalogCache.open(options.cachePath === undefined ? defaultCachePath(options.env) : options.cachePath, options.logger, this.#timers.now);
     this.#deps = {
@@ -179,6 +186,11 @@ export class McpPool {
     if (!entry?.catalog || !tool.mcpInfo) return undefined;
     const flags = { stale: entry.supervisor.state !== "connected", changed: entry.catalog.changed.has(tool.mcpInfo.tool) };
     return entry.supervisor.state === "needs-auth" ? { ...flags, needsAuth: true } : flags;
+  }
+
+  /** The server's tool definitions as it listed them (schemas verbatim, `$schema` kept), live or cached. */
+  definitions(name: string): readonly McpTool[] | undefined {
+    return this.#entries.get(name)?.catalog?.definitions;
   }
 
   /** The server's recent stderr (and the pool's notes on it), oldest first. */
@@ -275,10 +287,10 @@ export class McpPool {
     let entry: Entry;
     const supervisor = new ServerSupervisor(spec, {
       ...this.#deps,
-      onListing: (_server, definitions) => this.#onListing(entry, definitions),
+      onListing: (_server, definitions, scope) => this.#onListing(entry, definitions, scope),
       onState: () => this.#onState(entry),
     });
-    const cached = spec.disabled ? undefined : this.#cache.load(spec.name);
+    const cached = spec.disabled ? undefined : this.#cache.load(spec.name, authorizationContext(spec));
     const catalog = cached && { definitions: cached.tools, tools: this.#build(spec, cached.tools), changed: cached.changed, listedAt: cached.listedAt };
     entry = { supervisor, catalog, visible: false };
     entry.visible = isVisible(entry);
@@ -291,14 +303,15 @@ export class McpPool {
     entry.supervisor.start({ discover: entry.catalog === undefined });
   }
 
-  #onListing(entry: Entry, definitions: McpTool[]): void {
+  #onListing(entry: Entry, definitions: McpTool[], scope: CacheScope | undefined): void {
     if (this.#entries.get(entry.supervisor.spec.name) !== entry) return;
     const now = this.#timers.now();
     const previous = entry.catalog;
-    const same = previous !== undefined && JSON.stringify(previous.definitions) === JSON.stringify(definitions);
+    const same = previous !== undefined && previous.scope === scope && JSON.stringify(previous.definitions) === JSON.stringify(definitions);
     // An unchanged list costs no write: a server that re-lists constantly must not churn the cache.
-    const changed = same ? previous.changed : this.#cache.save(entry.supervisor.spec.name, definitions, now);
-    entry.catalog = { definitions, tools: same ? previous.tools : this.#build(entry.supervisor.spec, definitions), changed, listedAt: same ? previous.listedAt : now };
+    const spec = entry.supervisor.spec;
+    const changed = same ? previous.changed : this.#cache.save(spec.name, definitions, now, { scope, context: authorizationContext(spec) });
+    entry.catalog = { definitions, tools: same ? previous.tools : this.#build(spec, definitions), changed, listedAt: same ? previous.listedAt : now, scope };
     entry.visible = isVisible(entry);
     if (!same) this.#changed();
   }

@@ -11,6 +11,7 @@
  * sees what the server asked and why nobody could answer it, not only the server's own complaint.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { withElicitationDefaults } from "./elicitation-defaults.ts";
 import { describeQuestion, QuestionRefused, questionKind, refusalOf, type QuestionChannel } from "../protocol/server-question.ts";
 
 export interface OpenCall {
@@ -81,7 +82,8 @@ export async function askFor(call: OpenCall, server: string, method: string, req
     throw new QuestionRefused(message, kind === undefined ? -32601 : -32600);
   }
   try {
-    return await call.questions.ask({ kind, method, params, server, tool: call.tool }, call.signal);
+    const answer = await call.questions.ask({ kind, method, params, server, tool: call.tool }, call.signal);
+    return kind === "elicitation" ? withElicitationDefaults(params, answer) : answer;
   } catch (error) {
     if (call.signal.aborted) throw error;
     const message = `the server asked ${describeQuestion(method, params)}, and the answer did not come: ${(error as Error).message}`;

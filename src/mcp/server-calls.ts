@@ -63,6 +63,7 @@ export class ServerCalls {
         timeoutMs: this.timeoutMs(),
         ...(context.onProgress && { onProgress: context.onProgress }),
         ...(context.questions && { questions: context.questions }),
+        ...(context.traceparent && { traceparent: context.traceparent }),
       });
       return convertResult(result);
     } catch (error) {

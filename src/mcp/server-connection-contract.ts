@@ -15,6 +15,8 @@ export interface CallOptions {
   onProgress?: (update: ProgressUpdate) => void;
   /** The caller's channel for the server's questions (elicitation, sampling); absent: all refused. */
   questions?: QuestionChannel;
+  /** The call span's W3C `traceparent` (telemetry on), sent in the request's `_meta`. */
+  traceparent?: string;
 }
 
 export interface ServerConnection {

@@ -25,6 +25,7 @@ import type { StderrRing } from "./stderr-ring.ts";
 import { StdioProcessTransport } from "./stdio-transport.ts";
 import { probeRevision, statelessConnection } from "./stateless-connection.ts";
 import { withRevisionHeaders } from "./revision-headers.ts";
+import type { ParamHeader } from "./param-headers.ts";
 import { QuestionRouter, withRefusals } from "./question-routing.ts";
 import { QuestionRefused } from "../protocol/server-question.ts";
 import type { Timers } from "./timers.ts";
@@ -66,7 +67,9 @@ export function isSessionGone(error: unknown): boolean {
 export const connectServer: Connector = async (spec, deps) => {
   const auth = deps.auth?.(spec);
   auth?.takeNeedsAuth();
-  const transport = createTransport(await confined(spec, deps), deps, spec.transport === "sse" ? auth?.fetch : withRevisionHeaders(auth?.fetch));
+  // Streamable HTTP at 2026-07-28: the tools' `x-mcp-header` parameters, filled by each listing, mirrored by the fetch.
+  const headerParams = spec.transport === "http" ? new Map<string, readonly ParamHeader[]>() : undefined;
+  const transport = createTransport(await confined(spec, deps), deps, spec.transport === "sse" ? auth?.fetch : withRevisionHeaders(auth?.fetch, (tool) => headerParams?.get(tool)));
   const describeLoss = () => (transport instanceof StdioProcessTransport && transport.exit ? `the server process ${describeExit(transport.exit)}` : "the connection closed");
   // Declared only so a server's questions can be relayed to the caller; the daemon never answers one.
   const client = new Client({ name: "toolpool", version: deps.clientVersion }, { capabilities: { elicitation: { form: {} }, sampling: {} } });
@@ -103,6 +106,7 @@ export const connectServer: Connector = async (spec, deps) => {
         client: probe.client,
         server: spec.name,
         discovered: probe.discovered,
+        ...(headerParams && { headerParams }),
         pid: () => (transport instanceof StdioProcessTransport ? transport.pid : undefined),
         onTransportLost: (listener) => {
           transport.onclose = () => {
@@ -147,7 +151,8 @@ export const connectServer: Connector = async (spec, deps) => {
     async callTool(name, args, options) {
       const call = router.begin(name, options.questions, options.signal);
       try {
-        const result = await client.request({ method: "tools/call", params: { name, arguments: args } }, CallToolResultSchema, {
+        const meta = options.traceparent ? { _meta: { traceparent: options.traceparent } } : {};
+        const result = await client.request({ method: "tools/call", params: { name, arguments: args, ...meta } }, CallToolResultSchema, {
         signal: options.signal,
         timeout: options.timeoutMs,
         resetTimeoutOnProgress: true,

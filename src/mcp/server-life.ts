@@ -5,6 +5,7 @@
  * from here and report back what they see of it (lost, needs a login, forgot our session).
  */
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import type { CacheScope } from "./cache-scope.ts";
 import type { Logger } from "../runtime/logger.ts";
 import { FailureTracker, type BackoffPolicy } from "./backoff.ts";
 import { describeConnectFailure, withStderr } from "./call-errors.ts";
@@ -31,7 +32,7 @@ export interface LifeDeps {
   /** The server's call timeout, which also bounds a listing. */
   timeoutMs: () => number;
   /** A fresh tool list arrived: on connect, after re-initializing. */
-  onListing: (server: string, tools: McpTool[]) => void;
+  onListing: (server: string, tools: McpTool[], scope?: CacheScope) => void;
   onState: (server: string) => void;
   /** The connection is live and waiting calls have it. */
   onConnected: (connection: ServerConnection) => void;
@@ -195,7 +196,7 @@ export class ServerLife {
       this.#connectedAt = this.deps.timers.now();
       this.#setState("connected", undefined);
       this.deps.logger.info("MCP server connected", { server: this.spec.name, tools: listing.tools.length, ms: this.#connectedAt - started, pid: connection.pid });
-      this.deps.onListing(this.spec.name, listing.tools);
+      this.deps.onListing(this.spec.name, listing.tools, listing.cacheScope);
       if (this.#discoverOnly && this.#gate.size === 0 && this.deps.inFlight() === 0) {
         // Listed for the catalog; a lazy server runs only when one of its tools is needed.
         this.#discoverOnly = false;
@@ -298,7 +299,7 @@ export class ServerLife {
       }
       this.#connection = fresh;
       this.#connectedAt = this.deps.timers.now();
-      this.deps.onListing(this.spec.name, listing.tools);
+      this.deps.onListing(this.spec.name, listing.tools, listing.cacheScope);
       return fresh;
     })().finally(() => {
       this.#reinitializing = undefined;

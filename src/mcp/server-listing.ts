@@ -4,6 +4,7 @@
  * first listing is part of connecting (server-life.ts).
  */
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import type { CacheScope } from "./cache-scope.ts";
 import type { Logger } from "../runtime/logger.ts";
 import { RelistThrottle } from "./relist-throttle.ts";
 import { findNeedsAuth } from "./server-auth.ts";
@@ -18,7 +19,7 @@ export interface ListingDeps {
   logger: Logger;
   /** The server's call timeout, which also bounds a listing. */
   timeoutMs: () => number;
-  onListing: (server: string, tools: McpTool[]) => void;
+  onListing: (server: string, tools: McpTool[], scope?: CacheScope) => void;
 }
 
 export class ServerListing {
@@ -63,7 +64,7 @@ export class ServerListing {
           try {
             const listing = await connection.listTools(this.deps.timeoutMs());
             if (connection !== life.connection) return;
-            this.deps.onListing(this.deps.server, listing.tools);
+            this.deps.onListing(this.deps.server, listing.tools, listing.cacheScope);
           } catch (error) {
             const needsAuth = findNeedsAuth(error);
             if (needsAuth) return life.needsAuth(connection, needsAuth.message);

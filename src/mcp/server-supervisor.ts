@@ -17,6 +17,7 @@
  * event of a connection is routed, in `#open`, to the job it concerns.
  */
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import type { CacheScope } from "./cache-scope.ts";
 import type { Logger } from "../runtime/logger.ts";
 import type { ToolResult } from "../tool/result.ts";
 import type { ToolContext, ToolInput } from "../tool/tool.ts";
@@ -42,7 +43,7 @@ export interface SupervisorDeps {
   defaultTimeoutMs: () => number;
   stderrBudget: number;
   /** A fresh tool list arrived: on connect, on list_changed, after re-initializing. */
-  onListing: (server: string, tools: McpTool[]) => void;
+  onListing: (server: string, tools: McpTool[], scope?: CacheScope) => void;
   onState: (server: string) => void;
 }
 

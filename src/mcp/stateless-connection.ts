@@ -8,16 +8,19 @@
  */
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult, JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { STATELESS_REVISION } from "../protocol/mcp-revisions.ts";
+import { RevisionErrorCode, STATELESS_REVISION } from "../protocol/mcp-revisions.ts";
 import { listAllTools } from "./list-tools.ts";
 import { MAX_INSTRUCTIONS_CHARS, type ServerConnection } from "./server-connection-contract.ts";
 import { StatelessClient, StatelessRpcError, subscriptionOf } from "./stateless-client.ts";
 import { answerInputRequests, declaredCapabilities, MAX_INPUT_ROUNDS, toolError } from "./input-required.ts";
+import { paramHeadersOf, type ParamHeader } from "./param-headers.ts";
 
 /** A server without subscriptions is listed again after its `ttlMs`, but never more often than this. */
 export const MIN_TTL_RELIST_MS = 30_000;
 /** …and a `ttlMs` past this is read as this (a day), so a typo cannot freeze a catalog for years. */
 export const MAX_TTL_RELIST_MS = 24 * 60 * 60 * 1000;
+/** Unchanged listings in a row double the wait this many times at most. */
+const MAX_BACKOFF_DOUBLINGS = 6;
 
 export type Probe =
   | { kind: "stateless"; client: StatelessClient; discovered: Record<string, unknown> }
@@ -35,17 +38,29 @@ export async function probeRevision(transport: Transport, options: ProbeOptions)
   // A server that exits while probed fails the probe at once (the caller says how it exited).
   transport.onclose = () => client.fail("the connection closed");
   await transport.start();
-  try {
-    const discovered = await client.request("server/discover", {}, { timeoutMs: options.timeoutMs, signal: options.signal });
-    const versions = discovered.supportedVersions;
-    if (Array.isArray(versions) && versions.includes(STATELESS_REVISION)) return { kind: "stateless", client, discovered };
-  } catch (error) {
-    // Closed or cancelled while probing: nothing to fall back to.
-    if (options.signal.aborted || !(error instanceof StatelessRpcError || isHttpRefusal(error))) throw error;
+  // A server that refuses the revision but names it among those it speaks is asked once more (it
+  // may have refused for a reason it then put right); one that does not name it speaks an earlier one.
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    try {
+      const discovered = await client.request("server/discover", {}, { timeoutMs: options.timeoutMs, signal: options.signal });
+      const versions = discovered.supportedVersions;
+      if (Array.isArray(versions) && versions.includes(STATELESS_REVISION)) return { kind: "stateless", client, discovered };
+      break;
+    } catch (error) {
+      // Closed or cancelled while probing: nothing to fall back to.
+      if (options.signal.aborted || !(error instanceof StatelessRpcError || isHttpRefusal(error))) throw error;
+      if (!(error instanceof StatelessRpcError && error.code === RevisionErrorCode.UnsupportedProtocolVersion && namesRevision(error.data))) break;
+    }
   }
   transport.onmessage = undefined;
   transport.onclose = undefined;
   return { kind: "legacy", transport: new StartedTransport(transport) };
+}
+
+/** Whether an unsupported-version error's `data.supported` names the stateless revision. */
+function namesRevision(data: unknown): boolean {
+  const supported = typeof data === "object" && data !== null ? (data as { supported?: unknown }).supported : undefined;
+  return Array.isArray(supported) && supported.includes(STATELESS_REVISION);
 }
 
 /** An HTTP server of a 2025 revision refuses a request without a session (400, 404 or 405). */
@@ -100,6 +115,14 @@ export interface StatelessConnectionOptions {
   onTransportLost: (listener: (reason: string) => void) => void;
   close: () => Promise<void>;
   timers?: { setTimeout: typeof setTimeout; clearTimeout: typeof clearTimeout };
+  /** The jitter's draw in [0, 1) (tests pass a fixed one). */
+  random?: () => number;
+  /**
+   * Over Streamable HTTP: filled with each listed tool's `x-mcp-header` parameters (which the
+   * transport's fetch mirrors into headers), and a tool whose annotations break the rules is left
+   * out of the listing. Absent (stdio): the annotations are ignored, as the revision allows.
+   */
+  headerParams?: Map<string, readonly ParamHeader[]>;
 }
 
 export function statelessConnection(options: StatelessConnectionOptions): ServerConnection {
@@ -111,6 +134,9 @@ export function statelessConnection(options: StatelessConnectionOptions): Server
   const capabilities = (discovered.capabilities ?? {}) as { tools?: { listChanged?: boolean } };
   let listenId: unknown;
   let relistTimer: ReturnType<typeof setTimeout> | undefined;
+  const random = options.random ?? Math.random;
+  let lastListed: string | undefined;
+  let unchangedListings = 0;
   let closed = false;
   const fireChanged = () => {
     for (const listener of changed) listener();
@@ -134,15 +160,29 @@ export function statelessConnection(options: StatelessConnectionOptions): Server
     instructions,
     async listTools(timeoutMs) {
       let hints: { ttlMs?: number; cacheScope?: "public" | "private" } = {};
+      const rejected: string[] = [];
+      const headerParams = new Map<string, readonly ParamHeader[]>();
       const listing = await listAllTools(async (cursor) => {
         const page = await client.request("tools/list", cursor === undefined ? {} : { cursor }, { timeoutMs });
         if (cursor === undefined) hints = cachingHints(page);
-        return { tools: Array.isArray(page.tools) ? page.tools : [], ...(typeof page.nextCursor === "string" && { nextCursor: page.nextCursor }) };
+        const tools = Array.isArray(page.tools) ? page.tools : [];
+        return { tools: options.headerParams ? tools.filter((tool) => keepAnnotated(tool, headerParams, rejected)) : tools, ...(typeof page.nextCursor === "string" && { nextCursor: page.nextCursor }) };
       });
+      if (options.headerParams) {
+        options.headerParams.clear();
+        for (const [tool, params] of headerParams) options.headerParams.set(tool, params);
+      }
+      listing.warnings.push(...rejected);
       if (listenId === undefined && !capabilities.tools?.listChanged && hints.ttlMs !== undefined && !closed) {
         // No subscription to hear of changes: the server's own freshness hint says when to look again.
+        // Polling on the TTL MUST add jitter and back off: each listing that changed nothing doubles
+        // the wait (up to 64 × ttlMs), and up to a tenth more is added at random.
+        const listed = JSON.stringify(listing.tools);
+        unchangedListings = listed === lastListed ? unchangedListings + 1 : 0;
+        lastListed = listed;
+        const backedOff = hints.ttlMs * 2 ** Math.min(unchangedListings, MAX_BACKOFF_DOUBLINGS) * (1 + random() / 10);
         timers.clearTimeout(relistTimer);
-        relistTimer = timers.setTimeout(fireChanged, Math.min(MAX_TTL_RELIST_MS, Math.max(MIN_TTL_RELIST_MS, hints.ttlMs)));
+        relistTimer = timers.setTimeout(fireChanged, Math.round(Math.min(MAX_TTL_RELIST_MS, Math.max(MIN_TTL_RELIST_MS, backedOff))));
         (relistTimer as { unref?: () => void }).unref?.();
       }
       return { ...listing, ...hints };
@@ -155,6 +195,7 @@ export function statelessConnection(options: StatelessConnectionOptions): Server
           timeoutMs: callOptions.timeoutMs,
           signal: callOptions.signal,
           capabilities: declaredCapabilities(callOptions.questions),
+          ...(callOptions.traceparent && { meta: { traceparent: callOptions.traceparent } }),
           ...(callOptions.onProgress && { onProgress: callOptions.onProgress }),
         });
         const { resultType, ...rest } = result;
@@ -189,6 +230,18 @@ export function statelessConnection(options: StatelessConnectionOptions): Server
       await options.close();
     },
   };
+}
+
+/** False (and why, in `rejected`) for a tool whose `x-mcp-header` annotations break the rules. */
+function keepAnnotated(tool: unknown, found: Map<string, readonly ParamHeader[]>, rejected: string[]): boolean {
+  const { name, inputSchema } = (typeof tool === "object" && tool !== null ? tool : {}) as { name?: unknown; inputSchema?: unknown };
+  const checked = paramHeadersOf(inputSchema);
+  if (!checked.ok) {
+    rejected.push(`left out tool ${JSON.stringify(String(name).slice(0, 100))}: ${checked.reason}`);
+    return false;
+  }
+  if (checked.params.length > 0 && typeof name === "string") found.set(name, checked.params);
+  return true;
 }
 
 function cachingHints(page: Record<string, unknown>): { ttlMs?: number; cacheScope?: "public" | "private" } {

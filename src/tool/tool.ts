@@ -73,6 +73,11 @@ export interface ToolContext {
    * made it, and only when it said it can answer. Absent: every question is refused with a clear error.
    */
   questions?: QuestionChannel;
+  /**
+   * The W3C `traceparent` of the call's telemetry span, when telemetry is on: the requests an MCP
+   * tool sends its server for this call carry it in `_meta` (telemetry/trace-context.ts).
+   */
+  traceparent?: string;
   /** Per-session scratch space for tools that keep state within a session (e.g. TodoWrite). */
   sessionState: Map<string, unknown>;
   /**

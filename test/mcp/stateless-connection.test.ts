@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { revisionHeaders } from "../../src/mcp/revision-headers.ts";
+import { revisionHeaders, withRevisionHeaders } from "../../src/mcp/revision-headers.ts";
 import { MIN_TTL_RELIST_MS, probeRevision, statelessConnection } from "../../src/mcp/stateless-connection.ts";
 
 type Handler = (message: Record<string, unknown>) => Record<string, unknown> | undefined;
@@ -37,6 +37,47 @@ describe("probing a server's revision", () => {
     expect((await probeRevision(await scripted(discover(["2025-11-25"])), OPTIONS)).kind).toBe("legacy");
   });
 
+  test("a server refusing the revision it names among those it speaks is asked again; one naming only earlier ones gets initialize", async () => {
+    const refusing = (supported: string[]) => {
+      let refused = 0;
+      const seen: string[] = [];
+      const transport = scripted((message) => {
+        seen.push(String(message.method));
+        if (refused++ === 0) return { jsonrpc: "2.0", id: message.id, error: { code: -32022, message: "Unsupported protocol version", data: { supported, requested: "2026-07-28" } } };
+        return { jsonrpc: "2.0", id: message.id, result: { supportedVersions: supported, capabilities: {}, resultType: "complete", ttlMs: 0, cacheScope: "public" } };
+      });
+      return { transport, seen };
+    };
+    const retried = refusing(["2026-07-28"]);
+    expect({ kind: (await probeRevision(await retried.transport, OPTIONS)).kind, seen: retried.seen }).toEqual({ kind: "stateless", seen: ["server/discover", "server/discover"] });
+    const older = refusing(["2025-11-25"]);
+    expect({ kind: (await probeRevision(await older.transport, OPTIONS)).kind, seen: older.seen }).toEqual({ kind: "legacy", seen: ["server/discover"] });
+  });
+
+  test("over HTTP a tool whose x-mcp-header annotations break the rules is left out, with the reason; over stdio they are ignored", async () => {
+    const tools = [
+      { name: "good", inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } } } },
+      { name: "bad", inputSchema: { type: "object", properties: { n: { type: "number", "x-mcp-header": "N" } } } },
+    ];
+    for (const http of [true, false]) {
+      const transport = await scripted((message) => {
+        if (message.method === "server/discover") return { jsonrpc: "2.0", id: message.id, result: { supportedVersions: ["2026-07-28"], capabilities: {}, resultType: "complete", ttlMs: 0, cacheScope: "public" } };
+        return { jsonrpc: "2.0", id: message.id, result: { tools, ttlMs: 0, cacheScope: "public", resultType: "complete" } };
+      });
+      const probe = await probeRevision(transport, OPTIONS);
+      if (probe.kind !== "stateless") throw new Error("expected stateless");
+      const headerParams = http ? new Map() : undefined;
+      const connection = statelessConnection({ client: probe.client, discovered: probe.discovered, pid: () => undefined, onTransportLost: () => {}, close: () => transport.close(), ...(headerParams && { headerParams }) });
+      const listing = await connection.listTools(2_000);
+      expect({ names: listing.tools.map((tool) => tool.name), warnings: listing.warnings, params: headerParams && [...headerParams] }).toEqual(
+        http
+          ? { names: ["good"], warnings: ['left out tool "bad": its x-mcp-header "N" is on parameter "n" of type "number"; only string, integer and boolean parameters may be mirrored'], params: [["good", [{ path: ["region"], header: "Region" }]]] }
+          : { names: ["good", "bad"], warnings: [], params: undefined },
+      );
+      await connection.close();
+    }
+  });
+
   test("without subscriptions, the listing's ttlMs (floored) says when to list again; with them, no timer", async () => {
     const timers: { ms: number; fire: () => void }[] = [];
     const fakeTimers = {
@@ -57,7 +98,7 @@ describe("probing a server's revision", () => {
       const transport = await server(ttl, listChanged);
       const probe = await probeRevision(transport, OPTIONS);
       if (probe.kind !== "stateless") throw new Error("expected stateless");
-      const connection = statelessConnection({ client: probe.client, discovered: probe.discovered, pid: () => undefined, onTransportLost: () => {}, close: () => transport.close(), timers: fakeTimers });
+      const connection = statelessConnection({ client: probe.client, discovered: probe.discovered, pid: () => undefined, onTransportLost: () => {}, close: () => transport.close(), timers: fakeTimers, random: () => 0 });
       let changes = 0;
       connection.onToolsChanged(() => changes++);
       const listing = await connection.listTools(2_000);
@@ -67,6 +108,31 @@ describe("probing a server's revision", () => {
       expect(changes).toBe(expected.length);
       await connection.close();
     }
+  });
+
+  test("polling on ttlMs backs off while the list stays the same, with up to a tenth of jitter, and starts over when it changes", async () => {
+    const delays: number[] = [];
+    const fakeTimers = {
+      setTimeout: ((_fire: () => void, ms: number) => {
+        delays.push(ms);
+        return delays.length as unknown as ReturnType<typeof setTimeout>;
+      }) as unknown as typeof setTimeout,
+      clearTimeout: (() => {}) as unknown as typeof clearTimeout,
+    };
+    let names = ["t"];
+    const transport = await scripted((message) => {
+      if (message.method === "server/discover") return { jsonrpc: "2.0", id: message.id, result: { supportedVersions: ["2026-07-28"], capabilities: { tools: {} }, resultType: "complete", ttlMs: 0, cacheScope: "public" } };
+      return { jsonrpc: "2.0", id: message.id, result: { tools: names.map((name) => ({ name, inputSchema: { type: "object" } })), ttlMs: 60_000, cacheScope: "public", resultType: "complete" } };
+    });
+    const probe = await probeRevision(transport, OPTIONS);
+    if (probe.kind !== "stateless") throw new Error("expected stateless");
+    const connection = statelessConnection({ client: probe.client, discovered: probe.discovered, pid: () => undefined, onTransportLost: () => {}, close: () => transport.close(), timers: fakeTimers, random: () => 0.5 });
+    connection.onToolsChanged(() => {});
+    for (let listing = 0; listing < 3; listing++) await connection.listTools(2_000);
+    names = ["t", "u"];
+    await connection.listTools(2_000);
+    expect(delays).toEqual([63_000, 126_000, 252_000, 63_000]);
+    await connection.close();
   });
 
   test("an input_required result whose caller answers nothing is a clear tool error, not an answer made up by the daemon", async () => {
@@ -85,11 +151,21 @@ describe("probing a server's revision", () => {
 });
 
 describe("the 2026-07-28 HTTP headers the pool's requests carry", () => {
-  test("derived from the body for requests naming the revision; 2025 bodies and unsafe names untouched", () => {
+  test("a 400 carrying the JSON-RPC error of that very request reaches the client as its answer; any other 400 stays a refusal", async () => {
+    const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+    const body = JSON.stringify({ jsonrpc: "2.0", id: "tp-1", method: "server/discover", params: { _meta: meta } });
+    const answering = (reply: unknown) => withRevisionHeaders(async () => new Response(JSON.stringify(reply), { status: 400, headers: { "content-type": "application/json" } }));
+    const ours = await answering({ jsonrpc: "2.0", id: "tp-1", error: { code: -32022, message: "no", data: { supported: ["2026-07-28"] } } })("http://127.0.0.1/", { method: "POST", body });
+    expect({ status: ours.status, body: await ours.json() }).toEqual({ status: 200, body: { jsonrpc: "2.0", id: "tp-1", error: { code: -32022, message: "no", data: { supported: ["2026-07-28"] } } } });
+    const sessionWanted = await answering({ jsonrpc: "2.0", id: null, error: { code: -32000, message: "Bad Request: No valid session ID provided" } })("http://127.0.0.1/", { method: "POST", body });
+    expect({ status: sessionWanted.status, body: await sessionWanted.json() }).toEqual({ status: 400, body: { jsonrpc: "2.0", id: null, error: { code: -32000, message: "Bad Request: No valid session ID provided" } } });
+  });
+
+  test("derived from the body for requests naming the revision; 2025 bodies untouched, unsafe names Base64-encoded", () => {
     const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
     expect(revisionHeaders(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "a.b", _meta: meta } }))).toEqual({ "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "a.b" });
     expect(revisionHeaders(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: meta } }))).toEqual({ "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" });
-    expect(revisionHeaders(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "x\r\ny", _meta: meta } }))).toEqual({ "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call" });
+    expect(revisionHeaders(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "x\r\ny", _meta: meta } }))).toEqual({ "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "=?base64?eA0KeQ==?=" });
     expect(revisionHeaders(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }))).toBeUndefined();
     expect(revisionHeaders("not json")).toBeUndefined();
   });
