@@ -8,6 +8,7 @@
  * Each caller (stateless-callers.ts) has its own daemon link: its calls, questions and discoveries
  * are its own. Listen streams are bounded per caller and in total, so one caller cannot take them all.
  */
+import { decodeHeaderValue } from "../protocol/header-value.ts";
 import type { RequestId } from "../protocol/jsonrpc.ts";
 import { trackResponse } from "./http-sessions.ts";
 import type { CallerAdmission } from "./stateless-callers.ts";
@@ -150,7 +151,9 @@ export function checkHeaders(headers: Headers, request: StatelessRequest): FaceE
   if (method !== request.method) return mismatch(`Mcp-Method ${describe(method)} does not match the body's method ${describe(request.method)}`);
   const named = nameOf(request);
   if (named !== undefined) {
-    const name = headers.get("mcp-name")?.trim();
+    // A name that is not plain ASCII travels Base64-encoded (`=?base64?…?=`); compare what it says.
+    const raw = headers.get("mcp-name")?.trim();
+    const name = raw === undefined ? undefined : decodeHeaderValue(raw);
     if (name !== named) return mismatch(`Mcp-Name ${describe(name)} does not match the body's ${describe(named)}`);
   }
   return undefined;

@@ -9,6 +9,8 @@
  * Bounded: the walk stops at MAX_DEPTH levels and MAX_NODES schema nodes (a deeper schema is refused).
  */
 
+import { encodeHeaderValue } from "../protocol/header-value.ts";
+
 /** Where one annotated parameter sits (its chain of `properties` keys) and its header name. */
 export interface ParamHeader {
   path: readonly string[];
@@ -87,8 +89,3 @@ export function paramHeaderValues(params: readonly ParamHeader[], args: Record<s
   return headers;
 }
 
-/** As is when it is plain visible ASCII (inner spaces allowed); else `=?base64?…?=` of its UTF-8. */
-export function encodeHeaderValue(value: string): string {
-  const plain = /^[\x20-\x7e]*$/.test(value) && value === value.trim() && !/^=\?base64\?.*\?=$/.test(value);
-  return plain ? value : `=?base64?${Buffer.from(value, "utf8").toString("base64")}?=`;
-}

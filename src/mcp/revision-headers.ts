@@ -9,7 +9,8 @@
  */
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { META_PROTOCOL_VERSION } from "../protocol/mcp-revisions.ts";
-import { encodeHeaderValue, paramHeaderValues, type ParamHeader } from "./param-headers.ts";
+import { encodeHeaderValue } from "../protocol/header-value.ts";
+import { paramHeaderValues, type ParamHeader } from "./param-headers.ts";
 
 /** A tool's `x-mcp-header` parameters by tool name, as the connection's last listing found them. */
 export type ParamHeaderLookup = (tool: string) => readonly ParamHeader[] | undefined;

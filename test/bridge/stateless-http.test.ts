@@ -108,6 +108,10 @@ describe("the HTTP bridge at 2026-07-28 (stateless), beside 2025 sessions", () =
     expect(codeOf(await raw(7, "tools/call", { _meta: META, name: "Echo", arguments: {} }, { ...std, "mcp-method": "tools/call" }))).toEqual({ status: 400, id: 7, code: -32020 });
     // Whitespace around a header value is not part of it (RFC 9110).
     expect((await raw(8, "tools/call", { _meta: META, name: "Echo", arguments: { text: "x" } }, { ...std, "mcp-method": "tools/call", "mcp-name": "  Echo " })).status).toBe(200);
+    // A name may travel Base64-encoded; the bridge compares what it says, and refuses a broken encoding.
+    expect((await raw(8, "tools/call", { _meta: META, name: "Echo", arguments: { text: "x" } }, { ...std, "mcp-method": "tools/call", "mcp-name": "=?base64?RWNobw==?=" })).status).toBe(200);
+    expect(codeOf(await raw(8, "tools/call", { _meta: META, name: "Echo", arguments: {} }, { ...std, "mcp-method": "tools/call", "mcp-name": "=?base64?R2F0ZQ==?=" }))).toEqual({ status: 400, id: 8, code: -32020 });
+    expect(codeOf(await raw(8, "tools/call", { _meta: META, name: "Echo", arguments: {} }, { ...std, "mcp-method": "tools/call", "mcp-name": "=?base64?RWNob?=" }))).toEqual({ status: 400, id: 8, code: -32020 });
     for (const removed of ["initialize", "ping", "logging/setLevel", "no/such"]) {
       expect(codeOf(await answer(await call(bridge.url, 9, removed)))).toEqual({ status: 404, id: 9, code: -32601 });
     }

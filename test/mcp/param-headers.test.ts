@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { encodeHeaderValue, paramHeaderValues, paramHeadersOf } from "../../src/mcp/param-headers.ts";
+import { paramHeaderValues, paramHeadersOf } from "../../src/mcp/param-headers.ts";
+import { decodeHeaderValue, encodeHeaderValue } from "../../src/protocol/header-value.ts";
 import { withRevisionHeaders } from "../../src/mcp/revision-headers.ts";
 
 const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
@@ -73,6 +74,15 @@ describe("x-mcp-header annotations (2026-07-28, Streamable HTTP)", () => {
       "=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?=",
       "inner space",
       "",
+    ]);
+    // The bridge reads them back; a malformed encoded form is refused, never guessed at.
+    expect(["=?base64?SGVsbG8sIOS4lueVjA==?=", "plain", "=?base64?YQli?=", "=?base64?not base64?=", "=?base64?YQ?=", "=?base64?/w==?="].map(decodeHeaderValue)).toEqual([
+      "Hello, 世界",
+      "plain",
+      "a\tb",
+      undefined,
+      undefined,
+      undefined,
     ]);
   });
 
