@@ -1,3 +1,4 @@
+// test-plan: one tier — the bridge and both faces are the same in every tier; the demo servers are too.
 /**
  * Two generations of real, independent MCP clients on one compiled daemon at the same time: the
  * TypeScript SDK v2 client (@modelcontextprotocol/client, pinned to 2026-07-28: stateless, `_meta`
@@ -21,7 +22,6 @@ import { binaryPath, REPO_ROOT, startBinaryDaemon } from "../helpers/binary.ts";
 import { tempSocketDir } from "../helpers/daemon-harness.ts";
 import { waitFor } from "../helpers/wait.ts";
 
-// test-plan: one tier — the bridge and both faces are the same in every tier; the demo servers are too.
 setDefaultTimeout(120_000);
 
 const ELICIT = "mcp__everything__trigger-elicitation-request";
