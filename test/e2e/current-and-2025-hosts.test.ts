@@ -8,8 +8,8 @@
  * server's tool and a built-in; each gets its own answers, and the daemon's sessions show that
  * what one host discovered never became another's. The everything server's elicitation reaches
  * the v2 host that declared and answers it; the hosts that did not declare it get the tool error.
- * A task-augmented call from either generation is answered inline, and the task methods say why
- * there is no task. Needs the build.
+ * A task-augmented call from either generation is answered inline, the task methods say why there
+ * is no task, and the everything server's task-only tool is refused saying why. Needs the build.
  */
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
@@ -18,6 +18,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { createRuntime } from "mcporter";
 import { ToolpoolClient } from "../../src/client/client.ts";
+import { taskOnlyRefusal } from "../../src/mcp/pool-tool.ts";
 import { binaryPath, REPO_ROOT, startBinaryDaemon } from "../helpers/binary.ts";
 import { tempSocketDir } from "../helpers/daemon-harness.ts";
 import { waitFor } from "../helpers/wait.ts";
@@ -177,6 +178,17 @@ test("compiled: an SDK v2 client at 2026-07-28 (HTTP and stdio) and mcporter at 
         (error: Error) => error.message,
       );
       expect(taskGet).toContain("tasks/get — toolpool creates no tasks");
+
+      // A tool of the everything server that runs only as a task (2025-11-25 taskSupport "required"):
+      // refused by the daemon, saying why, for either generation of host.
+      const RESEARCH = "mcp__everything__simulate-research-query";
+      const [researchV2, researchMcporter] = await Promise.all([
+        v2Http.callTool(run(RESEARCH, { topic: "tides" })),
+        runtime.callTool("toolpool", "ExecuteExtraTool", { args: { tool_name: RESEARCH, params: { topic: "tides" } } }),
+      ]);
+      for (const refused of [researchV2, researchMcporter]) {
+        expect({ isError: (refused as { isError?: boolean }).isError, text: textOf(refused) }).toEqual({ isError: true, text: taskOnlyRefusal(RESEARCH) });
+      }
 
       // 7. No host's discoveries became another's: each host that called anything has its own session
       //    (a host's short-lived probe or listing process may open one more, with no calls).
