@@ -7,15 +7,18 @@
  * through its runtime API and its CLI. Interleaved, each lists the tools, searches, calls a pooled
  * server's tool and a built-in; each gets its own answers, and the daemon's sessions show that
  * what one host discovered never became another's. The everything server's elicitation reaches
- * the v2 host that declared and answers it; the hosts that did not declare it get the tool error.
+ * the v2 host that declared and answers it; the hosts that did not declare it get the tool error. A
+ * server that speaks only 2026-07-28 is called by both generations, and the tool it adds reaches each
+ * host as a list change (subscriptions/listen for the v2 clients, the session stream for mcporter).
  * A task-augmented call from either generation is answered inline, the task methods say why there
  * is no task, and the everything server's task-only tool is refused saying why. Needs the build.
  */
 import { expect, setDefaultTimeout, test } from "bun:test";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolResultSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { createRuntime } from "mcporter";
 import { ToolpoolClient } from "../../src/client/client.ts";
 import { taskOnlyRefusal } from "../../src/mcp/pool-tool.ts";
@@ -29,6 +32,7 @@ const ELICIT = "mcp__everything__trigger-elicitation-request";
 const ECHO = "mcp__everything__echo";
 const SUM = "mcp__everything__get-sum";
 const GRAPH = "mcp__memory__read_graph";
+const FIXTURE_2026 = join(REPO_ROOT, "test", "fixtures", "mcp", "revision-2026-server.ts");
 const MCPORTER_CLI = join(REPO_ROOT, "node_modules", "mcporter", "dist", "cli.js");
 
 function textOf(result: unknown): string {
@@ -65,13 +69,16 @@ async function mcporterCli(args: string[]): Promise<{ code: number; stdout: stri
 
 test("compiled: an SDK v2 client at 2026-07-28 (HTTP and stdio) and mcporter at 2025-11-25 use one daemon at once, each with its own session", async () => {
   const socketPath = join(tempSocketDir(), "hosts.sock");
-  await using daemon = await startBinaryDaemon(socketPath, ["--demo"], {}, undefined, REPO_ROOT);
+  // Beside the demo's reference servers (2025), a fixture server that speaks only 2026-07-28.
+  const configPath = join(tempSocketDir(), "config.json");
+  writeFileSync(configPath, JSON.stringify({ mcpServers: { moon: { command: process.execPath, args: [FIXTURE_2026], timeoutMs: 10_000 } } }));
+  await using daemon = await startBinaryDaemon(socketPath, ["--demo", "--config", configPath], {}, undefined, REPO_ROOT);
   const admin = await ToolpoolClient.connect(socketPath);
   try {
     await waitFor(async () => {
       const servers = (await admin.servers()).servers;
-      return ["everything", "memory"].every((name) => servers.some((server) => server.name === name && server.state === "connected"));
-    }, "the everything and memory servers to connect", 60_000);
+      return ["everything", "memory", "moon"].every((name) => servers.some((server) => server.name === name && server.state === "connected"));
+    }, "the everything, memory and moon servers to connect", 60_000);
     await using http = await startHttpBridgeProcess(socketPath);
 
     const asked: string[] = [];
@@ -189,6 +196,37 @@ test("compiled: an SDK v2 client at 2026-07-28 (HTTP and stdio) and mcporter at 
       for (const refused of [researchV2, researchMcporter]) {
         expect({ isError: (refused as { isError?: boolean }).isError, text: textOf(refused) }).toEqual({ isError: true, text: taskOnlyRefusal(RESEARCH) });
       }
+
+      // 8. The 2026-only server, from both generations: a call that its server answers with a task
+      //    (the tasks extension) ends in a tool error saying toolpool does not poll tasks; a tool it adds
+      //    reaches every host as a list change the way its revision says (the v2 clients on their
+      //    subscriptions/listen streams, mcporter's session unsolicited), and then runs for each.
+      const LONG_JOB = "mcp__moon__long_job";
+      const [jobV2, jobMcporter] = await Promise.all([
+        v2Stdio.callTool(run(LONG_JOB, {})),
+        runtime.callTool("toolpool", "ExecuteExtraTool", { args: { tool_name: LONG_JOB, params: {} } }),
+      ]);
+      for (const refused of [jobV2, jobMcporter]) {
+        expect({ isError: (refused as { isError?: boolean }).isError, text: textOf(refused) }).toEqual({
+          isError: true,
+          text: 'The server answered long_job with resultType "task", which toolpool does not follow (a task of the tasks extension is not polled); the call was not completed.',
+        });
+      }
+      const heard = { v2Http: 0, v2Stdio: 0, mcporter: 0 };
+      v2Http.setNotificationHandler("notifications/tools/list_changed", () => void heard.v2Http++);
+      v2Stdio.setNotificationHandler("notifications/tools/list_changed", () => void heard.v2Stdio++);
+      sdk1.setNotificationHandler(ToolListChangedNotificationSchema, () => void heard.mcporter++);
+      const [httpListen, stdioListen] = await Promise.all([v2Http.listen({ toolsListChanged: true }), v2Stdio.listen({ toolsListChanged: true })]);
+      expect({ http: httpListen.honoredFilter, stdio: stdioListen.honoredFilter }).toEqual({ http: { toolsListChanged: true }, stdio: { toolsListChanged: true } });
+      const added = await runtime.callTool("toolpool", "ExecuteExtraTool", { args: { tool_name: "mcp__moon__add_tool", params: { name: "tide_table" } } });
+      expect(textOf(added)).toBe("added");
+      await waitFor(() => heard.v2Http > 0 && heard.v2Stdio > 0 && heard.mcporter > 0, "every host to hear that the tools changed", 30_000);
+      const [tideV2, tideMcporter] = await Promise.all([
+        v2Http.callTool(run("mcp__moon__tide_table", {})),
+        runtime.callTool("toolpool", "ExecuteExtraTool", { args: { tool_name: "mcp__moon__tide_table", params: {} } }),
+      ]);
+      expect({ v2: textOf(tideV2), mcporter: textOf(tideMcporter) }).toEqual({ v2: "ran tide_table", mcporter: "ran tide_table" });
+      await Promise.all([httpListen.close(), stdioListen.close()]);
 
       // 7. No host's discoveries became another's: each host that called anything has its own session
       //    (a host's short-lived probe or listing process may open one more, with no calls).
