@@ -102,6 +102,23 @@ test("compiled: an SDK v2 client at 2026-07-28 (HTTP and stdio) and mcporter at 
         mcporterServer: mcporter.client.getServerVersion()?.name,
       }).toEqual({ v2Http: "2026-07-28", v2Stdio: "2026-07-28", mcporter: "2025-11-25", mcporterServer: "toolpool" });
 
+      // The v2 client left to negotiate (probe with server/discover, else initialize) picks 2026-07-28
+      // on HTTP and on stdio; with its default (legacy) it initializes at 2025-11-25, like mcporter.
+      const stdioTransport = () => new StdioClientTransport({ command: binaryPath(), args: ["mcp", "--socket", socketPath], env: { ...process.env } as Record<string, string>, stderr: "pipe" });
+      const negotiated: Record<string, string | undefined> = {};
+      for (const [label, transport, auto] of [
+        ["auto over HTTP", new StreamableHTTPClientTransport(new URL(http.url)), true],
+        ["auto over stdio", stdioTransport(), true],
+        ["legacy over HTTP", new StreamableHTTPClientTransport(new URL(http.url)), false],
+        ["legacy over stdio", stdioTransport(), false],
+      ] as const) {
+        const client = new Client({ name: "v2-negotiating-host", version: "1" }, auto ? { versionNegotiation: { mode: "auto" } } : {});
+        await client.connect(transport);
+        negotiated[label] = (await client.listTools()).tools.some((tool) => tool.name === "ToolSearch") ? client.getNegotiatedProtocolVersion() : "no ToolSearch";
+        await client.close();
+      }
+      expect(negotiated).toEqual({ "auto over HTTP": "2026-07-28", "auto over stdio": "2026-07-28", "legacy over HTTP": "2025-11-25", "legacy over stdio": "2025-11-25" });
+
       // 1. Every host lists the same fixed view (core built-ins + ToolSearch + ExecuteExtraTool).
       const [httpTools, stdioTools, mcporterTools] = await Promise.all([v2Http.listTools(), v2Stdio.listTools(), runtime.listTools("toolpool")]);
       const names = { v2Http: httpTools.tools.map((tool) => tool.name), v2Stdio: stdioTools.tools.map((tool) => tool.name), mcporter: mcporterTools.map((tool) => tool.name) };
