@@ -17,6 +17,7 @@ import {
 import { DaemonError, type AnswerableKind, type QuestionAnswerer } from "../client/client.ts";
 import { ErrorCode, RpcError } from "../protocol/jsonrpc.ts";
 import type { DaemonBridge } from "./daemon-bridge.ts";
+import { ignoreTaskAugmentation } from "./task-augmentation.ts";
 
 export interface BridgeServerOptions {
   version: string;
@@ -35,6 +36,7 @@ export function createBridgeServer(bridge: DaemonBridge, options: BridgeServerOp
     },
   );
   server.oninitialized = () => bridge.setClientName(server.getClientVersion()?.name ?? "");
+  ignoreTaskAugmentation(server);
 
   server.setRequestHandler(ListToolsRequestSchema, async (request) => {
     try {

@@ -23,6 +23,7 @@ import {
   unsupportedRevision,
 } from "../protocol/mcp-revisions.ts";
 import type { DaemonBridge } from "./daemon-bridge.ts";
+import { isTaskMethod, noTasksMessage } from "./task-augmentation.ts";
 
 export {
   LIST_TTL_MS,
@@ -177,6 +178,7 @@ export async function answerStateless(request: StatelessRequest, context: FaceCo
         return { kind: "listen", id: request.id, accepted: wanted.toolsListChanged === true ? { toolsListChanged: true } : {} };
       }
       default:
+        if (isTaskMethod(request.method)) return failure(request.id, 404, ErrorCode.MethodNotFound, noTasksMessage(request.method));
         return failure(
           request.id,
           404,

@@ -7,7 +7,7 @@
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { buildMcpTool } from "../tool/build-tool.ts";
 import { mcpToolName } from "../tool/names.ts";
-import type { ToolResult } from "../tool/result.ts";
+import { errorResult, type ToolResult } from "../tool/result.ts";
 import type { JsonSchema, Tool, ToolContext, ToolInput } from "../tool/tool.ts";
 import type { JsonSchemaCompiler } from "../validate/ajv.ts";
 import { MAX_DESCRIPTION_CHARS, MAX_SCHEMA_CHARS, MAX_RESULT_TEXT_CHARS } from "./limits.ts";
@@ -60,7 +60,7 @@ export function toPoolTool(definition: McpTool, options: PoolToolOptions, distin
       isConcurrencySafe: () => readOnly,
       ...(typeof annotations.destructiveHint === "boolean" && { destructive: annotations.destructiveHint }),
       ...(typeof annotations.openWorldHint === "boolean" && { openWorld: annotations.openWorldHint }),
-      call: (input, context) => options.call(definition.name, input, context),
+      call: taskOnly(definition) ? async () => errorResult(taskOnlyRefusal(name)) : (input, context) => options.call(definition.name, input, context),
     },
     options.compiler,
   );
@@ -100,6 +100,22 @@ export function buildServerTools(
     }
   }
   return tools;
+}
+
+/**
+ * A 2025-11-25 tool that runs only as a task (`execution.taskSupport: "required"`): its server
+ * answers any other call with Method not found. toolpool calls every tool inline and drives no
+ * tasks, so such a call is refused here, saying why, and never reaches the server.
+ */
+function taskOnly(definition: McpTool): boolean {
+  return (definition as { execution?: { taskSupport?: unknown } }).execution?.taskSupport === "required";
+}
+
+export function taskOnlyRefusal(name: string): string {
+  return (
+    `toolpool: ${name} runs only as a task (its server marks it execution.taskSupport "required", MCP's tasks), ` +
+    `and toolpool calls every tool inline and does not drive tasks, so it cannot run this tool; nothing was sent to the server.`
+  );
 }
 
 function isProviderSafe(name: string): boolean {

@@ -4,7 +4,8 @@
  * runs), called by an SDK client that declares elicitation and answers it — the answer arrives in
  * the tool result; the same host without the capability gets a tool error naming the question.
  * A 2026-07-28 server's input_required reaches a 2025 host; a 2025 server's question reaches a
- * 2026-07-28 host as input_required, answered by its retry.
+ * 2026-07-28 host as input_required, answered by its retry — by hand on the wire, and by the SDK v2
+ * client (@modelcontextprotocol/client), which answers through its own elicitation handler.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
@@ -12,6 +13,7 @@ import { PassThrough } from "node:stream";
 import { DaemonBridge } from "../../src/bridge/daemon-bridge.ts";
 import { runStdioBridge } from "../../src/bridge/stdio-bridge.ts";
 import { startHttpBridge } from "../../src/bridge/http-bridge.ts";
+import { Client as ClientV2, StreamableHTTPClientTransport as HttpTransportV2 } from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ToolpoolClient } from "../../src/client/client.ts";
@@ -251,5 +253,77 @@ describe("servers' questions to a 2026-07-28 host over stateless HTTP", () => {
     expect(request).toEqual({ method: "elicitation/create", params: { message: "Delete /srv/x?", requestedSchema: { type: "object", properties: { sure: { type: "boolean" } }, required: ["sure"] } } });
     const second = (await post({ ...call, requestState: first.requestState, inputResponses: { [key]: { action: "accept", content: { sure: true } } } })).result!;
     expect(second).toMatchObject({ resultType: "complete", isError: false, content: [{ type: "text", text: "deleted /srv/x" }] });
+  });
+});
+
+describe("servers' questions to the SDK v2 client (2026-07-28 over Streamable HTTP): input_required, answered by the client's own handler", () => {
+  async function v2Host(url: string, name: string, answer?: (message: string) => Record<string, unknown>) {
+    const client = new ClientV2({ name, version: "1" }, { capabilities: answer ? { elicitation: { form: {} } } : {}, versionNegotiation: { mode: { pin: "2026-07-28" } } });
+    if (answer) client.setRequestHandler("elicitation/create", (request) => answer(request.params.message) as never);
+    await client.connect(new HttpTransportV2(new URL(url)));
+    expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+    return client;
+  }
+  const bridgeOn = (socketPath: string) =>
+    startHttpBridge({
+      token: "test-token-0123456789abcdefghijklmnopqrstuv",
+      address: { hostname: "127.0.0.1", port: 0 },
+      createBridge: () => new DaemonBridge({ connect: () => ToolpoolClient.connect(socketPath) }),
+      version: "test",
+      log: () => {},
+    });
+
+  test("the everything server's elicitation reaches the v2 client that declared and answers it; its answer arrives in the tool result", async () => {
+    await using daemon = await startWithEverything();
+    await using http = bridgeOn(daemon.socketPath);
+    const asked: string[] = [];
+    const client = await v2Host(http.url, "v2-answering", (message) => {
+      asked.push(message);
+      return { action: "accept", content: { name: "Mary Somerville", check: true } };
+    });
+    try {
+      await client.callTool({ name: "ToolSearch", arguments: { query: `select:${TOOL}` } });
+      const result = await client.callTool({ name: "ExecuteExtraTool", arguments: { tool_name: TOOL, params: {} } });
+      expect(result.isError).toBe(false);
+      expect(textOf(result)).toContain("- Name: Mary Somerville");
+      expect(asked).toEqual(["Please provide inputs for the following fields:"]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  test("a 2026 server's question (input_required through the pool) reaches the v2 client, and its retry completes the call", async () => {
+    await using daemon = await startTestDaemon({ builtins: [echoTool], config: { mcpServers: { moon: { command: process.execPath, args: [FIXTURE_2026], timeoutMs: 10_000 } } } });
+    await waitUntil(() => daemon.daemon.core.mcp()?.server("moon")?.state === "connected", "the 2026 server to connect");
+    await using http = bridgeOn(daemon.socketPath);
+    const asked: string[] = [];
+    const client = await v2Host(http.url, "v2-answering", (message) => {
+      asked.push(message);
+      return { action: "accept", content: { sure: true } };
+    });
+    try {
+      await client.callTool({ name: "ToolSearch", arguments: { query: "select:mcp__moon__delete_file" } });
+      const result = await client.callTool({ name: "ExecuteExtraTool", arguments: { tool_name: "mcp__moon__delete_file", params: { path: "/srv/v2.log" } } });
+      expect({ content: result.content, isError: result.isError }).toEqual({ content: [{ type: "text", text: "deleted /srv/v2.log" }], isError: false });
+      expect(asked).toEqual(["Delete /srv/v2.log?"]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  test("a v2 client without the elicitation capability gets the tool error naming the question, and is never asked", async () => {
+    await using daemon = await startWithEverything();
+    await using http = bridgeOn(daemon.socketPath);
+    const client = await v2Host(http.url, "v2-silent");
+    try {
+      await client.callTool({ name: "ToolSearch", arguments: { query: `select:${TOOL}` } });
+      const result = await client.callTool({ name: "ExecuteExtraTool", arguments: { tool_name: TOOL, params: {} } });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toStartWith(
+        'toolpool: the server asked elicitation/create ("Please provide inputs for the following fields:"), but the client that made this call did not declare the elicitation capability, so nobody could answer it.',
+      );
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -3,9 +3,9 @@ import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { convertResult } from "../../src/mcp/convert-result.ts";
 import { MAX_DESCRIPTION_CHARS } from "../../src/mcp/limits.ts";
 import { listAllTools } from "../../src/mcp/list-tools.ts";
-import { buildServerTools, capDescription, toPoolTool } from "../../src/mcp/pool-tool.ts";
+import { buildServerTools, capDescription, taskOnlyRefusal, toPoolTool } from "../../src/mcp/pool-tool.ts";
 import { HARD_CALL_CAP_MS } from "../../src/mcp/limits.ts";
-import { textResult } from "../../src/tool/result.ts";
+import { errorResult, textResult } from "../../src/tool/result.ts";
 import { JsonSchemaCompiler } from "../../src/validate/ajv.ts";
 import { toolContext } from "./helpers.ts";
 
@@ -241,5 +241,21 @@ describe("names of MCP 2026-07-28 (dots, up to 128 characters) made provider-saf
     expect(renamed).toEqual([{ tool: "get.weather", name: byRaw.get("get.weather"), clashedWith: "get_weather" }]);
     for (const tool of tools) await tool.call({}, toolContext());
     expect(called.toSorted()).toEqual([raw, "get.weather", "get_weather"].toSorted());
+  });
+});
+
+describe("a tool that runs only as a task", () => {
+  test("execution.taskSupport required: the call is refused with the reason and never reaches the server; optional and forbidden are called as usual", async () => {
+    const definition = (taskSupport: string) =>
+      ({ name: `research_${taskSupport}`, description: "Research a topic.", inputSchema: { type: "object", properties: {} }, execution: { taskSupport } }) as McpTool;
+    const before = calls.length;
+    const required = await toPoolTool(definition("required"), options()).call({}, toolContext());
+    expect(required).toEqual(errorResult(taskOnlyRefusal("mcp__github__research_required")));
+    expect(taskOnlyRefusal("mcp__github__research_required")).toContain('execution.taskSupport "required"');
+    expect(calls.length).toBe(before);
+    for (const support of ["optional", "forbidden"]) {
+      await toPoolTool(definition(support), options()).call({}, toolContext());
+      expect(calls.at(-1)).toEqual([`research_${support}`, {}]);
+    }
   });
 });
