@@ -236,10 +236,13 @@ export function sessionDelivery(settings: Pick<AssembleSettings, "delivery" | "p
 /** The `servers` announcement: a line per MCP server of the deferred tools, built-ins by name. */
 function serversAnnouncement(deferred: readonly Tool[], instructions: ReadonlyMap<string, string> | undefined, pending: readonly string[]): Announcement | null {
   const mcp = deferred.filter((tool) => tool.mcpInfo !== undefined);
-  const servers = summarizeServers(
+  const summaries = summarizeServers(
     mcp.map((tool) => ({ server: tool.mcpInfo!.server, tool: tool.mcpInfo!.tool, description: tool.description })),
     instructions,
   );
+  const groups = new Map<string, Set<string>>();
+  for (const tool of mcp) for (const group of tool.mcpInfo!.groups ?? []) groups.set(tool.mcpInfo!.server, (groups.get(tool.mcpInfo!.server) ?? new Set()).add(group));
+  const servers = summaries.map((summary) => (groups.has(summary.name) ? { ...summary, groups: [...groups.get(summary.name)!].sort() } : summary));
   return renderServers({ servers, builtins: deferred.filter((tool) => tool.mcpInfo === undefined).map((tool) => tool.name), pending });
 }
 
