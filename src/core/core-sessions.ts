@@ -148,7 +148,7 @@ export class CoreSessions {
   }
 
   view(session: Session): SessionView {
-    return sessionView({ tools: this.toolDeps, experimentalBetasDisabled: experimentalBetasDisabled(this.#deps.env) }, session);
+    return sessionView({ tools: this.toolDeps, experimentalBetasDisabled: experimentalBetasDisabled(this.#deps.env), maxToolsInArray: this.#deps.config().maxToolsInArray }, session);
   }
 
   /** `toolpool/explain`: read from the session's one view, when a session is named. */
@@ -164,7 +164,7 @@ export class CoreSessions {
   assemble(session: Session, messages: readonly unknown[], system: unknown, remember: boolean) {
     const { logger, metrics, env } = this.#deps;
     const killSwitch = (tool: Tool, session: Session) => this.#deps.flags.killSwitch(tool, session);
-    return assembleForSession({ tools: this.toolDeps, logger, experimentalBetasDisabled: experimentalBetasDisabled(env), killSwitch, metrics, usage: this.usage }, session, messages, system, remember);
+    return assembleForSession({ tools: this.toolDeps, logger, experimentalBetasDisabled: experimentalBetasDisabled(env), killSwitch, metrics, usage: this.usage, maxToolsInArray: this.#deps.config().maxToolsInArray }, session, messages, system, remember);
   }
 
   mcpTools(session: Session): McpToolView[] {
