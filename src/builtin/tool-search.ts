@@ -176,7 +176,7 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
   if (result.kind === "discover") return render(outcome.loaded, notes, structured, { schema: true, discovered: false });
   // Compact answers are for native and proxy; mid-conversation names what it loads in one line anyway.
   if (deps.compact === true && deps.delivery !== "mid-conversation" && result.kind === "keyword" && outcome.loaded.length > 0) {
-    const first = clearlyFirst(result);
+    const first = clearlyFirst(result, { query, ownName: (name) => deps.lookup(name)?.mcpInfo?.tool ?? name });
     const full = outcome.loaded[0]?.name === first ? outcome.loaded[0] : undefined;
     deps.onDelivered?.(full === undefined ? [] : [full.name], query);
     return compactAnswer({ found: outcome.loaded, full, notes, structured, delivery: deps.delivery });
