@@ -35,11 +35,17 @@ export class GroupRegistry {
     if (own.size === 0) this.byServer.delete(server);
   }
 
-  /** A server's groups, by name. */
-  groupsOf(server: number): GroupInfo[] {
+  /** A server's groups, by name, sized by the members `passes` admits (a group with none is left out). */
+  groupsOf(server: number, passes: (tool: string) => boolean = () => true): GroupInfo[] {
     const own = this.byServer.get(server);
     if (own === undefined) return [];
-    return [...own.values()].map((entry) => ({ name: entry.name, size: entry.members.size })).sort((a, b) => a.name.localeCompare(b.name));
+    const groups: GroupInfo[] = [];
+    for (const entry of own.values()) {
+      let size = 0;
+      for (const member of entry.members) if (passes(member)) size++;
+      if (size > 0) groups.push({ name: entry.name, size });
+    }
+    return groups.sort((a, b) => a.name.localeCompare(b.name));
   }
 
   /**

@@ -212,7 +212,7 @@ export class ToolSearchIndex {
       result.listed = true;
       result.listedTotal = listing.total;
       result.page = page;
-      const serverGroups = serverIds.length === 1 ? this.groups.groupsOf(serverIds[0]!) : [];
+      const serverGroups = serverIds.length === 1 ? this.groups.groupsOf(serverIds[0]!, passes) : [];
       if (serverGroups.length > 0) result.serverGroups = serverGroups;
     }
     if (isNameLike(parsed.whole) && (result.matches.length === 0 || NAME_PUNCTUATION.test(parsed.whole))) {

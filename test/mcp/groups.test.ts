@@ -88,6 +88,17 @@ describe("MCP grouping extension", () => {
     expect(qualified.structured.matches).toEqual(["mcp__other__add_event", "mcp__other__free_time"]);
   });
 
+  test("a 2026-07-28 (stateless) server's groups are read the same way", async () => {
+    const stateless = { command: process.execPath, args: [join(import.meta.dir, "..", "fixtures", "mcp", "grouping-2026-server.ts")], timeoutMs: 10_000 };
+    await using running = await startMcpDaemon({ grp: server(), moon: stateless });
+    await waitFor(() => running.daemon.core.pool().get("mcp__moon__tide_table"), "the stateless server's tools");
+    const { search } = await ready(running);
+    expect(groupsOf(running, "mcp__moon__lunar_phase")).toEqual(["astronomy"]);
+    expect(groupsOf(running, "mcp__moon__tide_table")).toBeUndefined();
+    const selected = await search("select:astronomy");
+    expect(selected.structured.matches).toEqual(["mcp__moon__lunar_phase"]);
+  });
+
   test("without the capability a server's _meta groups are ignored; a failing groups/list costs the groups, not the tools", async () => {
     await using running = await startMcpDaemon({ grp: server({ GROUPING_OFF: "1" }), down: server({ GROUPS_FAIL: "1" }) });
     await waitFor(() => running.daemon.core.pool().get("mcp__down__haunted"), "the failing server's tools");

@@ -124,6 +124,9 @@ describe("groups in the search index", () => {
     index.add({ name: "mcp__s__a", description: "a", server: "s", rawToolName: "a", groups: ["g"] });
     index.add({ name: "mcp__s__b", description: "b", server: "s", rawToolName: "b", groups: ["g", "h"] });
     expect(index.query("select:mcp__s/G").matches.map((match) => match.name)).toEqual(["mcp__s__a", "mcp__s__b"]);
+    // A listing sizes groups by what its filter admits (a session's own tools): a group with none is left out.
+    expect(index.query("mcp__s", { filter: (name) => name !== "mcp__s__b" }).serverGroups).toEqual([{ name: "g", size: 1 }]);
+    expect(index.query("mcp__s").serverGroups).toEqual([{ name: "g", size: 2 }, { name: "h", size: 1 }]);
     index.remove("mcp__s__b");
     expect(index.query("select:mcp__s/h")).toMatchObject({ found: [], missing: ["mcp__s/h"] });
     expect(index.query("mcp__s").serverGroups).toEqual([{ name: "g", size: 1 }]);
