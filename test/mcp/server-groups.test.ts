@@ -7,6 +7,7 @@ import {
   listAllGroups,
   MAX_GROUP_PAGES,
   MAX_GROUPS_PER_SERVER,
+  MAX_GROUPS_PER_TOOL,
   offersGrouping,
   POOL_GROUPS_META_KEY,
   withGrouping,
@@ -79,6 +80,14 @@ describe("server groups", () => {
       { [GROUPS_META_KEY]: ["ghost"] },
       undefined,
     ]);
+  });
+
+  test("a tool in more than MAX_GROUPS_PER_TOOL groups keeps that many, with a warning", () => {
+    const groups = Array.from({ length: MAX_GROUPS_PER_TOOL + 4 }, (_, i) => ({ name: `g${String(i).padStart(2, "0")}`, parents: [] }));
+    const warnings: string[] = [];
+    const [greedy] = withGroupMembership([tool("greedy", { [GROUPS_META_KEY]: groups.map((group) => group.name) })], groups, warnings);
+    expect((greedy!._meta![POOL_GROUPS_META_KEY] as string[]).length).toBe(MAX_GROUPS_PER_TOOL);
+    expect(warnings).toEqual([`tool "greedy" is in ${MAX_GROUPS_PER_TOOL + 4} groups; kept ${MAX_GROUPS_PER_TOOL}`]);
   });
 
   test("a failing groups/list keeps the tools and says why; without the capability groups/list is never asked", async () => {
