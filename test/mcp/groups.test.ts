@@ -46,7 +46,7 @@ describe("MCP grouping extension", () => {
 
     // The servers announcement names the groups and how to load one.
     const assembled = await running.client.assemble({ sessionId, messages: [{ role: "user", content: "hi" }] });
-    expect(assembled.announcement?.text).toContain("grp (8 tools; groups: calendar, docs, email, productivity)");
+    expect(assembled.announcement?.text).toContain("grp (9 tools; groups: calendar, docs, email, productivity)");
     expect(assembled.announcement?.text).toContain('"select:mcp__<server>/<group>"');
 
     // The server's listing names its groups, with sizes, and the spelling that loads one.
@@ -76,6 +76,16 @@ describe("MCP grouping extension", () => {
     // A group nobody has, a name the server could not list, and a nested spelling are not found.
     const ghost = await search("select:mcp__grp/ghost,mcp__grp/bad name");
     expect(ghost.structured).toMatchObject({ matches: [], missing: ["mcp__grp/ghost", "mcp__grp/bad name"] });
+  });
+
+  test("groups/list_changed alone lists again: a group added and nested at run time is selectable", async () => {
+    await using running = await startMcpDaemon({ grp: server() });
+    const { sessionId, search } = await ready(running);
+    await running.client.call({ sessionId, name: "mcp__grp__regroup", input: {} });
+    await waitFor(() => groupsOf(running, "mcp__grp__spell_check")?.includes("library"), "spell_check in the new group, through docs");
+    expect(groupsOf(running, "mcp__grp__spell_check")).toEqual(["docs", "email", "library", "productivity"]);
+    const library = await search("select:mcp__grp/library");
+    expect(library.structured.matches).toEqual(["mcp__grp__spell_check"]);
   });
 
   test("a bare group name two servers have is ambiguous (missing); the qualified spelling picks one", async () => {
@@ -108,6 +118,6 @@ describe("MCP grouping extension", () => {
     expect(refused.structured).toMatchObject({ matches: [], missing: ["mcp__grp/email"] });
     const listing = await search("mcp__down");
     expect(listing.structured.groups).toBeUndefined();
-    expect(listing.structured.total).toBe(8);
+    expect(listing.structured.total).toBe(9);
   });
 });
