@@ -162,6 +162,18 @@ describe("the guard through the core", () => {
       const explained = core.explain("Eager11", session);
       expect(JSON.stringify(explained.decisions)).toContain(`with ${delivery} delivery (tool_limit)`);
     }
+    // toolpool status counts the requests the limit changed and shows the last warning.
+    expect(core.status().arrayLimit).toEqual({
+      maxToolsInArray: 8,
+      requests: 2,
+      last: "tools array limit (maxToolsInArray 8): 12 tools would be sent in full, so this request defers with native delivery",
+    });
+  });
+
+  test("a session within the limit leaves status without an arrayLimit", () => {
+    const { core, open } = coreHarness({ builtins: eager.slice(0, 4), config: { maxToolsInArray: 8 } });
+    core.assemble(open({ delivery: "standard" }), []);
+    expect(core.status().arrayLimit).toBeUndefined();
   });
 
   test("a session cannot widen it: session params have no say, and the limit stays the config's", () => {
