@@ -40,10 +40,9 @@ export const MAX_GROUPS_PER_TOOL = 16;
  */
 const GROUP_NAME = /^[\p{L}\p{N}_.-]{1,64}$/u;
 
+/** What the daemon keeps of a listed group: its name and its parents (a title or description is not shown anywhere yet). */
 export interface ServerGroup {
   name: string;
-  title?: string;
-  description?: string;
   /** The groups this group is in (its `_meta` membership), checked names only. */
   parents: string[];
 }
@@ -103,10 +102,7 @@ export async function listAllGroups(fetchPage: (cursor: string | undefined) => P
 function parseGroup(raw: unknown): ServerGroup | string {
   if (!isRecord(raw)) return "skipped a group that is not an object";
   if (!isGroupName(raw.name)) return `skipped group ${JSON.stringify(String(raw.name).slice(0, 80))}: a group name is 1-64 letters, digits, "_", "-" or "."`;
-  const group: ServerGroup = { name: raw.name, parents: membershipOf(raw._meta) };
-  if (typeof raw.title === "string" && raw.title.trim() !== "") group.title = oneLine(raw.title, 100);
-  if (typeof raw.description === "string" && raw.description.trim() !== "") group.description = oneLine(raw.description, 200);
-  return group;
+  return { name: raw.name, parents: membershipOf(raw._meta) };
 }
 
 /** The group names a primitive's `_meta` puts it in (well-spelled names only, each once). */
@@ -208,11 +204,6 @@ export function withGrouping(connection: ServerConnection, wiring: GroupingWirin
     onLost: (listener) => connection.onLost(listener),
     close: () => connection.close(),
   };
-}
-
-function oneLine(text: string, max: number): string {
-  const line = text.replace(/\s+/g, " ").trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
 function record(value: unknown): Record<string, unknown> {
