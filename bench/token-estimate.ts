@@ -44,7 +44,9 @@ const metaTools = (delivery: "native" | "proxy" | "mid-conversation") => ({
   toolSearch: createToolSearchTool({ engine, lookup: pool.get, delivery }),
   executeExtraTool: createExecuteExtraTool({ lookup: pool.get }),
 });
-const base: AssembleSettings = { model: "claude-sonnet-4-5", provider: "anthropic", format: "anthropic", delivery: "auto", announcements: "list" };
+// Standard is the baseline of every tool in full: no tools array limit here (a real session's
+// maxToolsInArray would defer past it, assembly/array-guard.ts).
+const base: AssembleSettings = { model: "claude-sonnet-4-5", provider: "anthropic", format: "anthropic", delivery: "auto", announcements: "list", maxToolsInArray: Number.MAX_SAFE_INTEGER };
 const firstRequest = (delivery: "standard" | "native" | "proxy") => {
   const assembled = assembleRequest({ settings: { ...base, delivery }, tools: pool.tools, messages: [], metaTools });
   return compare(JSON.stringify(assembled.tools) + (assembled.announcement?.text ?? ""));

@@ -28,7 +28,7 @@ import { join } from "node:path";
 import { assembleRequest, type AssembleSettings } from "../src/assembly/assemble-request.ts";
 import { baseWireTool, emitWireTool } from "../src/assembly/wire-format.ts";
 import { createExecuteExtraTool } from "../src/builtin/execute-extra-tool.ts";
-import { CLEAR_FIRST_RATIO } from "../src/builtin/tool-search-compact.ts";
+import { CLEAR_FIRST_RATIO, NAMED_FIRST_RATIO } from "../src/builtin/tool-search-compact.ts";
 import { createToolSearchTool, runToolSearch, type ToolSearchDeps } from "../src/builtin/tool-search.ts";
 import { assemblePool, type Pool } from "../src/pool/assemble.ts";
 import { searchDocumentFromTool, type CatalogTool } from "../src/search/tool-document.ts";
@@ -111,7 +111,9 @@ function realServers(): Fixture {
 }
 
 type Style = "list" | "servers" | "compact";
-const base: AssembleSettings = { model: "claude-sonnet-4-5", provider: "anthropic", format: "anthropic", delivery: "auto", announcements: "list" };
+// Standard is the baseline of every tool in full: no tools array limit here (a real session's
+// maxToolsInArray would defer past it, assembly/array-guard.ts).
+const base: AssembleSettings = { model: "claude-sonnet-4-5", provider: "anthropic", format: "anthropic", delivery: "auto", announcements: "list", maxToolsInArray: Number.MAX_SAFE_INTEGER };
 const emitted = (tool: Tool) => JSON.stringify(emitWireTool(baseWireTool(tool, "anthropic")));
 
 function firstRequest(fx: Fixture, delivery: "standard" | "native" | "proxy", style: Style): number {
@@ -210,6 +212,7 @@ console.log(
     tokenizer: "o200k_base (js-tiktoken)",
     counted: "first request (tools array + announcement) + each ToolSearch call's input and answer (+ loaded definitions in native); call results left out (the same in every style)",
     clear_first_ratio: CLEAR_FIRST_RATIO,
+    named_first_ratio: NAMED_FIRST_RATIO,
     target_reduction: TARGET_REDUCTION,
     fixtures: [liveMcpBench(), realServers()].map(measureFixture),
   }),

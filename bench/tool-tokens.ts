@@ -96,7 +96,9 @@ function measure(settings: AssembleSettings, serverInstructions?: ReadonlyMap<st
   };
 }
 
-const base: AssembleSettings = { model: "claude-sonnet-4-5", provider: "anthropic", format: "anthropic", delivery: "auto", announcements: "list" };
+// Standard is the baseline of every tool in full: no tools array limit here (a real session's
+// maxToolsInArray would defer past it, assembly/array-guard.ts).
+const base: AssembleSettings = { model: "claude-sonnet-4-5", provider: "anthropic", format: "anthropic", delivery: "auto", announcements: "list", maxToolsInArray: Number.MAX_SAFE_INTEGER };
 const standard = measure({ ...base, delivery: "standard" });
 const native = measure({ ...base, delivery: "native" });
 const proxy = measure({ ...base, delivery: "proxy" });

@@ -80,6 +80,17 @@ export const SERVERS_HEADER =
 const BUILTINS_HEADER = "Deferred built-in tools:";
 const PENDING_HEADER = "Still connecting (search again shortly):";
 
+/** Said once, when some server has groups (the MCP grouping extension). */
+export const GROUPS_LINE = 'A server\'s group loads at once with "select:mcp__<server>/<group>".';
+/** Groups named on a server's line; a server with more says how many more. */
+const MAX_GROUPS_SHOWN = 8;
+
+function groupsPart(groups: readonly string[] | undefined): string {
+  if (groups === undefined || groups.length === 0) return "";
+  const shown = groups.slice(0, MAX_GROUPS_SHOWN).join(", ");
+  return `; groups: ${shown}${groups.length > MAX_GROUPS_SHOWN ? `, +${groups.length - MAX_GROUPS_SHOWN} more` : ""}`;
+}
+
 export interface ServersInput {
   servers: readonly ServerSummary[];
   /** Deferred tools that belong to no MCP server, by name. */
@@ -94,12 +105,13 @@ export function renderServers({ servers, builtins, pending = [] }: ServersInput)
   if (servers.length > 0) {
     lines.push(SERVERS_HEADER);
     for (const server of servers) {
-      const count = `${server.toolCount} tool${server.toolCount === 1 ? "" : "s"}`;
+      const count = `${server.toolCount} tool${server.toolCount === 1 ? "" : "s"}${groupsPart(server.groups)}`;
       // The name as tool names spell it, so "mcp__<name>" works as written.
       const name = sanitizeNamePart(server.name);
       lines.push(server.description.length > 0 ? `${name} (${count}): ${server.description}` : `${name} (${count})`);
     }
   }
+  if (servers.some((server) => (server.groups?.length ?? 0) > 0)) lines.push(GROUPS_LINE);
   if (builtinNames.length > 0) lines.push(`${BUILTINS_HEADER} ${builtinNames.join(", ")}`);
   if (pending.length > 0) lines.push(`${PENDING_HEADER} ${[...pending].sort().join(", ")}`);
   lines.push(`</${SERVERS_TAG}>`);

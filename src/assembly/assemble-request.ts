@@ -24,6 +24,7 @@ import { parseModeSetting, type ModeSetting } from "../deferral/mode-setting.ts"
 import type { Tool } from "../tool/tool.ts";
 import { computeDelta, renderList, renderServers, type Announcement, type AnnouncementStyle } from "./announcements.ts";
 import { summarizeServers } from "./server-summaries.ts";
+import { cutToRoom, DEFAULT_MAX_TOOLS_IN_ARRAY, guardWarningText, metaToolCount, overLimitDelivery } from "./array-guard.ts";
 import { scanTranscript } from "./scan-transcript.ts";
 import { pinDefinition, type SerializedToolCache } from "./schema-cache.ts";
 import { assembleMidConversation, type FixedToolHolder, type ToolChanges } from "./mid-conversation.ts";
@@ -51,6 +52,8 @@ export interface AssembleSettings {
   tokenCounter?: ToolTokenCounter;
   /** mid-conversation delivery: add deferred tools by value (the inline-tools beta). */
   inlineTools?: boolean;
+  /** The provider's hard limit on the tools array (config `maxToolsInArray`); default 128. Never crossed (array-guard.ts). */
+  maxToolsInArray?: number;
 }
 
 /** The session's meta-tools for a delivery (built by the ToolSearch / ExecuteExtraTool factories). */
@@ -120,9 +123,12 @@ export function assembleRequest(input: AssembleInput): AssembledRequest {
 
   const poolTools = input.tools.filter((tool) => tool.isEnabled() && !isMetaToolName(tool.name) && !(input.withdrawn?.has(tool.name) ?? false));
   const promoted = input.promoted;
-  const deferred = (tool: Tool) => isDeferredTool(tool) && !(promoted?.has(tool.name) ?? false);
-  const deferredTools = poolTools.filter(deferred);
-  const coreTools = poolTools.filter((tool) => !deferred(tool));
+  const isPromoted = (tool: Tool) => promoted?.has(tool.name) ?? false;
+  const deferred = (tool: Tool) => isDeferredTool(tool) && !isPromoted(tool);
+  let deferredTools = poolTools.filter(deferred);
+  let coreTools = poolTools.filter((tool) => !deferred(tool));
+  const limit = settings.maxToolsInArray ?? DEFAULT_MAX_TOOLS_IN_ARRAY;
+  const guardWarnings: string[] = [];
 
   const mode = decideMode({
     setting,
@@ -137,10 +143,27 @@ export function assembleRequest(input: AssembleInput): AssembledRequest {
   // A pinned mid-conversation array outlives the mode: the last deferred server leaving must not
   // turn the request into standard delivery and change tools[] (only the kill switch does).
   const pinnedMid = transport.delivery === "mid-conversation" && input.fixedTools?.pinned !== undefined && !betasDisabled;
-  const deferring = (mode.deferring || pinnedMid) && transport.delivery !== "standard";
-  const delivery: DeliveryDecision = deferring
+  const wanted = (mode.deferring || pinnedMid) && transport.delivery !== "standard";
+  const overLimit = wanted ? undefined : overLimitDelivery(poolTools.length, limit, transport, betasDisabled);
+  const deferring = wanted || overLimit !== undefined;
+  const delivery: DeliveryDecision = overLimit ?? (deferring
     ? transport
-    : { delivery: "standard", reason: transport.delivery === "standard" ? transport.reason : "not_deferring" };
+    : { delivery: "standard", reason: transport.delivery === "standard" ? transport.reason : "not_deferring" });
+  if (overLimit !== undefined) {
+    guardWarnings.push(`tools array limit (maxToolsInArray ${limit}): ${poolTools.length} tools would be sent in full, so this request defers with ${overLimit.delivery} delivery`);
+  }
+  if (deferring) {
+    // Core tools that do not fit beside the meta-tools wait behind ToolSearch; the pool's own ones go first, promoted after.
+    const room = limit - metaToolCount(delivery.delivery as Exclude<Delivery, "standard">);
+    const ordered = [...coreTools.filter((tool) => !isPromoted(tool)), ...coreTools.filter(isPromoted)];
+    const { kept, cut } = cutToRoom(ordered, room);
+    if (cut.length > 0) {
+      const keptNames = new Set(kept.map((tool) => tool.name));
+      coreTools = coreTools.filter((tool) => keptNames.has(tool.name));
+      deferredTools = poolTools.filter((tool) => !keptNames.has(tool.name));
+      guardWarnings.push(guardWarningText(limit, "core tool(s) deferred", cut.map((tool) => tool.name)));
+    }
+  }
 
   const scan = scanTranscript(input.messages, { system: input.system });
   const changed = new Map<string, string>();
@@ -150,7 +173,12 @@ export function assembleRequest(input: AssembleInput): AssembledRequest {
     return emitWireTool(pinned.base, { deferLoading, betasDisabled });
   };
 
-  const discoveredDeferred = deferredTools.filter((tool) => scan.discovered.has(tool.name));
+  let discoveredDeferred = deferredTools.filter((tool) => scan.discovered.has(tool.name));
+  if (deferring && delivery.delivery === "native") {
+    const { kept, cut } = cutToRoom(discoveredDeferred, limit - coreTools.length - 1);
+    if (cut.length > 0) guardWarnings.push(guardWarningText(limit, "discovered tool(s) left out of the array (select them again later)", cut.map((tool) => tool.name)));
+    discoveredDeferred = kept;
+  }
   const tools: WireTool[] = [];
   let toolChanges: ToolChanges | null | undefined;
   const midBetas: string[] = [];
@@ -164,6 +192,7 @@ export function assembleRequest(input: AssembleInput): AssembledRequest {
       toolChanges: scan.toolChanges,
       messageCount: input.messages.length,
       inline: settings.inlineTools === true,
+      maxTools: limit,
       ...(input.fixedTools && { holder: input.fixedTools }),
       emit: (name, current, deferLoading) => {
         if (current !== undefined) return emit(current, deferLoading) as AnthropicWireTool;
@@ -210,7 +239,7 @@ export function assembleRequest(input: AssembleInput): AssembledRequest {
       toolTokens: countDefinitionTokens(JSON.stringify(tools), counter),
       toolTokenCounter: counter.label,
     },
-    warnings: [...settingWarnings(setting), ...midWarnings],
+    warnings: [...settingWarnings(setting), ...guardWarnings, ...midWarnings],
     ...(toolChanges !== undefined && { toolChanges }),
   };
   return format === "openai"
@@ -236,10 +265,13 @@ export function sessionDelivery(settings: Pick<AssembleSettings, "delivery" | "p
 /** The `servers` announcement: a line per MCP server of the deferred tools, built-ins by name. */
 function serversAnnouncement(deferred: readonly Tool[], instructions: ReadonlyMap<string, string> | undefined, pending: readonly string[]): Announcement | null {
   const mcp = deferred.filter((tool) => tool.mcpInfo !== undefined);
-  const servers = summarizeServers(
+  const summaries = summarizeServers(
     mcp.map((tool) => ({ server: tool.mcpInfo!.server, tool: tool.mcpInfo!.tool, description: tool.description })),
     instructions,
   );
+  const groups = new Map<string, Set<string>>();
+  for (const tool of mcp) for (const group of tool.mcpInfo!.groups ?? []) groups.set(tool.mcpInfo!.server, (groups.get(tool.mcpInfo!.server) ?? new Set()).add(group));
+  const servers = summaries.map((summary) => (groups.has(summary.name) ? { ...summary, groups: [...groups.get(summary.name)!].sort() } : summary));
   return renderServers({ servers, builtins: deferred.filter((tool) => tool.mcpInfo === undefined).map((tool) => tool.name), pending });
 }
 

@@ -43,6 +43,8 @@ export interface MidConversationInput {
   toolChanges: ReadonlyMap<string, boolean>;
   messageCount: number;
   inline: boolean;
+  /** The tools array limit (array-guard.ts): a new fixed array's deferred entries are cut to the room core and ToolSearch leave. */
+  maxTools?: number;
   holder?: FixedToolHolder;
   /**
    * A tool's wire definition with the session's pinned bytes: `current` when the pool has it, else
@@ -69,14 +71,18 @@ export interface MidConversationResult {
 }
 
 export function assembleMidConversation(input: MidConversationInput): MidConversationResult {
+  const warnings: string[] = [];
+  const room = input.maxTools === undefined ? Infinity : input.maxTools - input.core.length - 1;
   const fixed = input.holder?.pinned ?? {
     core: input.core.map((tool) => tool.name),
-    deferred: input.inline ? [] : input.deferred.map((tool) => tool.name),
+    deferred: input.inline ? [] : input.deferred.slice(0, Math.max(0, room)).map((tool) => tool.name),
   };
+  if (input.holder?.pinned === undefined && !input.inline && input.deferred.length > room) {
+    warnings.push(`tools array limit (maxToolsInArray ${input.maxTools}): ${input.deferred.length - Math.max(0, room)} deferred tool(s) left out of the fixed array; without the ${INLINE_TOOLS_BETA} beta (inlineTools) they cannot be added`);
+  }
   if (input.holder && input.holder.pinned === undefined) input.holder.pinned = fixed;
   const now = new Map<string, Tool>();
   for (const tool of [...input.core, ...input.deferred]) now.set(tool.name, tool);
-  const warnings: string[] = [];
 
   const tools: AnthropicWireTool[] = [];
   const push = (name: string, deferLoading: boolean) => {

@@ -17,6 +17,8 @@ export interface ServerSummary {
   description: string;
   /** Where the line came from. */
   source: "instructions" | "actions" | "terms";
+  /** The server's groups among these tools (MCP grouping extension), by name. */
+  groups?: string[];
 }
 
 export interface SummaryTool {

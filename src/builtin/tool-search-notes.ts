@@ -5,7 +5,7 @@
 import { firstSentence } from "../assembly/server-summaries.ts";
 import { TOOL_SEARCH_TOOL_NAME } from "../deferral/meta-tools.ts";
 import { loginCommand } from "../protocol/login-command.ts";
-import type { ServerSelection } from "../search/types.ts";
+import type { GroupSelection, ServerSelection } from "../search/types.ts";
 import type { ToolResult } from "../tool/result.ts";
 import type { Tool } from "../tool/tool.ts";
 
@@ -48,6 +48,7 @@ export function serverListing(
   where: ListingPage,
   pending: readonly string[],
   cached: ReadonlySet<string>,
+  groups: readonly { name: string; size: number }[] = [],
 ): ToolResult {
   const lines = tools.map((tool) => `- ${tool.name}: ${firstSentence(tool.description)}`);
   const pages = Math.max(1, Math.ceil(where.total / where.pageSize));
@@ -62,6 +63,7 @@ export function serverListing(
     head.push(`MCP server ${server}: ${where.total} deferred tool(s), not loaded.${range} Load the ones you need with ${TOOL_SEARCH_TOOL_NAME} "select:<name>,<name>".`);
     if (where.page < pages) head.push(`${where.total - (first + tools.length - 1)} more: query "mcp__${server} page:${where.page + 1}" for the next page.`);
   }
+  if (groups.length > 0) head.push(groupsLine(server, groups));
   const notes = pending.length > 0 ? [pendingNote(pending, cached)] : [];
   const structured: Record<string, unknown> = {
     query: `mcp__${server}`,
@@ -72,6 +74,7 @@ export function serverListing(
     page: where.page,
     pages,
   };
+  if (groups.length > 0) structured.groups = groups.map((group) => ({ ...group }));
   const absent = pending.filter((name) => !cached.has(name));
   const stale = pending.filter((name) => cached.has(name));
   if (absent.length > 0) structured.pending_mcp_servers = absent;
@@ -83,4 +86,17 @@ export function serverListing(
 export function serverSelectionNote(selection: ServerSelection): string {
   if (selection.selected === selection.total) return `Selected MCP server ${selection.server} as a whole: its ${selection.total} tool(s).`;
   return `Selected MCP server ${selection.server} as a whole: ${selection.selected} of its ${selection.total} tools (a selection holds at most 100). List the rest with "mcp__${selection.server} page:${Math.floor(selection.selected / 100) + 1}" and select them by name.`;
+}
+
+/** A listed server's groups (the MCP grouping extension), each one `select:` away. */
+function groupsLine(server: string, groups: readonly { name: string; size: number }[]): string {
+  const named = groups.map((group) => `${group.name} (${group.size})`).join(", ");
+  return `Its groups: ${named}. Load a whole group with ${TOOL_SEARCH_TOOL_NAME} "select:mcp__${server}/<group>".`;
+}
+
+/** `select:mcp__<server>/<group>`: a server's group was selected as a unit. */
+export function groupSelectionNote(selection: GroupSelection): string {
+  const what = `Selected group ${selection.group} of MCP server ${selection.server}`;
+  if (selection.selected === selection.total) return `${what}: its ${selection.total} tool(s).`;
+  return `${what}: ${selection.selected} of its ${selection.total} tools (a selection holds at most 100); select the rest by name.`;
 }

@@ -21,7 +21,7 @@ import { buildTool, NO_PATHS, DEFAULT_MAX_RESULT_SIZE_CHARS } from "../tool/buil
 import type { ContentBlock, ToolResult } from "../tool/result.ts";
 import type { Tool } from "../tool/tool.ts";
 import { clearlyFirst, compactAnswer } from "./tool-search-compact.ts";
-import { loginNote, pendingNote, serverListing, serverSelectionNote } from "./tool-search-notes.ts";
+import { groupSelectionNote, loginNote, pendingNote, serverListing, serverSelectionNote } from "./tool-search-notes.ts";
 import descriptionText from "./tool-search.txt" with { type: "text" };
 import type { AnnouncementStyle } from "../assembly/announcements.ts";
 
@@ -133,7 +133,7 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
     // A listing is a page of LISTING_PAGE_SIZE whatever max_results says; it says how many there are in all.
     const page = deps.engine.query(query, { maxResults: LISTING_PAGE_SIZE, filter: (name) => deferredTool(name) !== undefined });
     const tools = page.matches.map((match) => deferredTool(match.name)).filter((tool) => tool !== undefined);
-    return serverListing(result.server, tools, { total: page.listedTotal ?? tools.length, page: page.page ?? 1, pageSize: LISTING_PAGE_SIZE }, pending, cached);
+    return serverListing(result.server, tools, { total: page.listedTotal ?? tools.length, page: page.page ?? 1, pageSize: LISTING_PAGE_SIZE }, pending, cached, result.serverGroups);
   }
   const outcome = classify(result, deps.lookup, deferredTool);
   const structured: Record<string, unknown> = {
@@ -168,11 +168,15 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
     structured.selected_servers = result.servers;
     notes.push(...result.servers.map(serverSelectionNote));
   }
+  if (result.groups !== undefined && result.groups.length > 0) {
+    structured.selected_groups = result.groups;
+    notes.push(...result.groups.map(groupSelectionNote));
+  }
   if (loginFound.length > 0) notes.push(loginNote(loginFound));
   if (result.kind === "discover") return render(outcome.loaded, notes, structured, { schema: true, discovered: false });
   // Compact answers are for native and proxy; mid-conversation names what it loads in one line anyway.
   if (deps.compact === true && deps.delivery !== "mid-conversation" && result.kind === "keyword" && outcome.loaded.length > 0) {
-    const first = clearlyFirst(result);
+    const first = clearlyFirst(result, { query, ownName: (name) => deps.lookup(name)?.mcpInfo?.tool ?? name });
     const full = outcome.loaded[0]?.name === first ? outcome.loaded[0] : undefined;
     deps.onDelivered?.(full === undefined ? [] : [full.name], query);
     return compactAnswer({ found: outcome.loaded, full, notes, structured, delivery: deps.delivery });

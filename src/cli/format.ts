@@ -27,6 +27,9 @@ export function formatStatus(status: StatusResult): string {
     const shown = status.guard.deferred.slice(0, 5).join(", ");
     lines.push(`  warning: ${plural(status.guard.deferred.length, "tool")} deferred by the tool-count guard (maxToolsInArray ${status.guard.maxToolsInArray}): ${shown}${status.guard.deferred.length > 5 ? ", …" : ""} — toolpool explain NAME`);
   }
+  if (status.arrayLimit) {
+    lines.push(`  warning: the tools array limit (maxToolsInArray ${status.arrayLimit.maxToolsInArray}) changed ${plural(status.arrayLimit.requests, "request")}; last: ${status.arrayLimit.last}`);
+  }
   const servers = status.mcpServers as Record<string, number> | undefined;
   if (servers && servers.total) {
     const states = Object.entries(servers).filter(([state]) => state !== "total").map(([state, count]) => `${count} ${state}`);

@@ -3,6 +3,7 @@
  * `assembleRequest`, measured for the usage history and metrics. Remembers the transcript's
  * discovered set on the session for ExecuteExtraTool.
  */
+import { TOOLS_ARRAY_LIMIT } from "../assembly/array-guard.ts";
 import { assembleRequest, type AssembledRequest } from "../assembly/assemble-request.ts";
 import type { Session } from "../session/session.ts";
 import type { Tool } from "../tool/tool.ts";
@@ -22,6 +23,8 @@ export interface AssembleDeps {
   killSwitch?: (tool: Tool, session: Session) => string | undefined;
   metrics?: Metrics;
   usage?: DaemonUsage<Session>;
+  /** The config's `maxToolsInArray`. */
+  maxToolsInArray?: number;
 }
 
 export function assembleForSession(
@@ -32,7 +35,7 @@ export function assembleForSession(
   /** False for a look at the array (MCP tools/list): it sends no transcript, so it must not reset the discovered set. */
   remember = true,
 ): AssembledRequest & { sessionId: string } {
-  const view = sessionView({ tools: deps.tools, experimentalBetasDisabled: deps.experimentalBetasDisabled }, session);
+  const view = sessionView({ tools: deps.tools, experimentalBetasDisabled: deps.experimentalBetasDisabled, ...(deps.maxToolsInArray !== undefined && { maxToolsInArray: deps.maxToolsInArray }) }, session);
   const withdrawn = deps.killSwitch && session.settings.delivery === "mid-conversation" ? killedNow(view.tools, session, deps.killSwitch) : undefined;
   const assembled = assembleRequest(view.request(messages, { ...(system !== undefined && { system }), schemaCache: session.serializedTools, fixedTools: session.fixedTools, ...(withdrawn && { withdrawn }) }));
   // The standard request it is measured against is the session's own (its profile), not the whole pool's.
@@ -40,7 +43,10 @@ export function assembleForSession(
   const saved = deps.metrics?.enabled ? tokensSavedEvent(assembled, view.tools) : undefined;
   if (saved) deps.metrics?.tokensSaved(saved);
   if (remember) session.rememberTranscript(new Set(assembled.discovered));
-  for (const warning of assembled.warnings) deps.logger.warn("session setting fell back to a default", { session: session.id, warning });
+  for (const warning of assembled.warnings) {
+    if (warning.startsWith(TOOLS_ARRAY_LIMIT)) deps.logger.warn("the tools array limit changed this request", { session: session.id, warning });
+    else deps.logger.warn("session setting fell back to a default", { session: session.id, warning });
+  }
   deps.logger.debug("assembled", {
     session: session.id,
     mode: assembled.mode.mode,

@@ -6,6 +6,7 @@
  */
 import type { BuildInfo } from "../build-info.ts";
 import type { Config } from "../config/schema.ts";
+import { TOOLS_ARRAY_LIMIT } from "../assembly/array-guard.ts";
 import { experimentalBetasDisabled } from "../deferral/mode-setting.ts";
 import { OPERATOR_DEFAULTS, reapplyPermissionCeiling } from "../permissions/ceiling.ts";
 import type { Clock } from "../runtime/clock.ts";
@@ -62,6 +63,7 @@ export class CoreSessions {
   readonly rootPins = new RootPins();
   readonly #deps: CoreSessionsDeps;
   #usage: DaemonUsage<Session> | undefined;
+  #arrayLimit: { requests: number; last: string } | undefined;
   #roots: { config: Config; roots: { roots: readonly string[]; configured: boolean } } | undefined;
 
   constructor(deps: CoreSessionsDeps) {
@@ -148,7 +150,7 @@ export class CoreSessions {
   }
 
   view(session: Session): SessionView {
-    return sessionView({ tools: this.toolDeps, experimentalBetasDisabled: experimentalBetasDisabled(this.#deps.env) }, session);
+    return sessionView({ tools: this.toolDeps, experimentalBetasDisabled: experimentalBetasDisabled(this.#deps.env), maxToolsInArray: this.#deps.config().maxToolsInArray }, session);
   }
 
   /** `toolpool/explain`: read from the session's one view, when a session is named. */
@@ -161,10 +163,22 @@ export class CoreSessions {
     return searchTools(this.#searchDeps(), params, session && this.view(session));
   }
 
+  /** Requests the tools array limit changed, and its last warning (`toolpool status`). */
+  get arrayLimit(): { requests: number; last: string } | undefined {
+    return this.#arrayLimit;
+  }
+
   assemble(session: Session, messages: readonly unknown[], system: unknown, remember: boolean) {
+    const assembled = this.#assemble(session, messages, system, remember);
+    const limited = assembled.warnings.filter((warning) => warning.startsWith(TOOLS_ARRAY_LIMIT));
+    if (limited.length > 0) this.#arrayLimit = { requests: (this.#arrayLimit?.requests ?? 0) + 1, last: limited.join("; ") };
+    return assembled;
+  }
+
+  #assemble(session: Session, messages: readonly unknown[], system: unknown, remember: boolean) {
     const { logger, metrics, env } = this.#deps;
     const killSwitch = (tool: Tool, session: Session) => this.#deps.flags.killSwitch(tool, session);
-    return assembleForSession({ tools: this.toolDeps, logger, experimentalBetasDisabled: experimentalBetasDisabled(env), killSwitch, metrics, usage: this.usage }, session, messages, system, remember);
+    return assembleForSession({ tools: this.toolDeps, logger, experimentalBetasDisabled: experimentalBetasDisabled(env), killSwitch, metrics, usage: this.usage, maxToolsInArray: this.#deps.config().maxToolsInArray }, session, messages, system, remember);
   }
 
   mcpTools(session: Session): McpToolView[] {

@@ -78,5 +78,6 @@ export function searchDocument(tool: Tool): SearchDocument {
   });
   if (tool.aliases.length > 0) doc.aliases = tool.aliases;
   if (tool.searchHint) doc.searchHint = tool.searchHint;
+  if (tool.mcpInfo?.groups !== undefined && tool.mcpInfo.groups.length > 0) doc.groups = tool.mcpInfo.groups;
   return doc;
 }

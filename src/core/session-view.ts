@@ -16,6 +16,8 @@ export interface SessionViewDeps {
   tools: SessionToolDeps;
   /** DISABLE_EXPERIMENTAL_BETAS, read from the daemon's environment. */
   experimentalBetasDisabled: boolean;
+  /** The config's `maxToolsInArray`: no request's tools array is longer (assembly/array-guard.ts). */
+  maxToolsInArray?: number;
 }
 
 export interface SessionView {
@@ -46,7 +48,7 @@ export function sessionView(deps: SessionViewDeps, session: Session): SessionVie
     tools,
     outside: (tool) => outsideSession(own, session, deps.tools, tool),
     request: (messages, options = {}) => ({
-      settings: assembleSettings(session, deps.experimentalBetasDisabled),
+      settings: assembleSettings(session, deps.experimentalBetasDisabled, deps.maxToolsInArray),
       // StructuredOutput goes last: it is the session's own, so it never shifts a pool tool.
       tools: own.structuredOutput ? [...tools, own.structuredOutput] : tools,
       messages,
@@ -73,7 +75,7 @@ function outsideSession(own: SessionOwnTools, session: Session, deps: SessionToo
 }
 
 /** The session's settings as the pure assembly reads them. */
-export function assembleSettings(session: Session, disableExperimentalBetas: boolean): AssembleSettings {
+export function assembleSettings(session: Session, disableExperimentalBetas: boolean, maxToolsInArray?: number): AssembleSettings {
   const settings = session.settings;
   return {
     model: settings.model,
@@ -88,5 +90,6 @@ export function assembleSettings(session: Session, disableExperimentalBetas: boo
     announcements: settings.announcements,
     unsupportedModels: settings.runtime.unsupportedModels,
     autoPercent: settings.runtime.autoPercent,
+    ...(maxToolsInArray !== undefined && { maxToolsInArray }),
   };
 }

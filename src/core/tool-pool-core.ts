@@ -201,8 +201,8 @@ export class ToolPoolCore {
   }
 
   /** The core's part of `toolpool/status`. */
-  status(): Pick<StatusResult, "sessions" | "tools" | "calls" | "mcpServers" | "guard"> {
-    return { sessions: this.sessions.counts(), calls: { total: this.stats.callsTotal, inFlight: this.stats.callsInFlight }, ...poolStatus(this.pool(), this.mcp(), this.#config.maxToolsInArray) };
+  status(): Pick<StatusResult, "sessions" | "tools" | "calls" | "mcpServers" | "guard" | "arrayLimit"> {
+    return { sessions: this.sessions.counts(), calls: { total: this.stats.callsTotal, inFlight: this.stats.callsInFlight }, ...poolStatus(this.pool(), this.mcp(), this.#config.maxToolsInArray, this.#sessions.arrayLimit) };
   }
 
   /** What the prefetch link (core/prefetch-link.ts, which only PREFETCH tiers require) reads of the core. */

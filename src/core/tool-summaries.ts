@@ -36,7 +36,13 @@ export function toolSummaries(pool: Pool, mcp: McpPool | undefined, config: Conf
 
 /** The pool's tools by source and the MCP servers by state, plus `total`. */
 /** `maxToolsInArray`: the config's limit, shown beside the tools the guard deferred (when it deferred any). */
-export function poolStatus(pool: Pool, mcp: McpPool | undefined, maxToolsInArray: number): Pick<StatusResult, "tools" | "mcpServers" | "guard"> {
+export function poolStatus(
+  pool: Pool,
+  mcp: McpPool | undefined,
+  maxToolsInArray: number,
+  /** Requests the tools array limit changed at assembly, and its last warning. */
+  arrayLimit?: { requests: number; last: string },
+): Pick<StatusResult, "tools" | "mcpServers" | "guard" | "arrayLimit"> {
   const mcpTools = pool.tools.filter((tool) => tool.isMcp).length;
   const counts: Record<string, number> = { total: 0 };
   for (const server of mcp?.servers() ?? []) {
@@ -47,6 +53,7 @@ export function poolStatus(pool: Pool, mcp: McpPool | undefined, maxToolsInArray
   return {
     tools: { total: pool.tools.length, builtin: pool.tools.length - mcpTools, mcp: mcpTools },
     ...(guarded.length > 0 && { guard: { maxToolsInArray, deferred: [...guarded] } }),
+    ...(arrayLimit && { arrayLimit: { maxToolsInArray, ...arrayLimit } }),
     mcpServers: counts,
   };
 }

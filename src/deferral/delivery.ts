@@ -35,7 +35,9 @@ export type DeliveryReason =
   | "openai_format"
   | "model_unsupported"
   /** The mode defers nothing this request, so every tool goes in full (see the mode's reason). */
-  | "not_deferring";
+  | "not_deferring"
+  /** Every tool in full would cross the tools array limit (maxToolsInArray), so this request defers (assembly/array-guard.ts). */
+  | "tool_limit";
 
 export interface DeliveryDecision {
   delivery: Delivery;

@@ -10,6 +10,7 @@ import { mcpToolName } from "../tool/names.ts";
 import { errorResult, type ToolResult } from "../tool/result.ts";
 import type { JsonSchema, Tool, ToolContext, ToolInput } from "../tool/tool.ts";
 import type { JsonSchemaCompiler } from "../validate/ajv.ts";
+import { poolGroupsOf } from "./server-groups.ts";
 import { MAX_DESCRIPTION_CHARS, MAX_SCHEMA_CHARS, MAX_RESULT_TEXT_CHARS } from "./limits.ts";
 
 export interface PoolToolOptions {
@@ -38,6 +39,7 @@ export function toPoolTool(definition: McpTool, options: PoolToolOptions, distin
   const { $schema: draft, ...wireSchema } = original;
   const meta = definition._meta ?? {};
   const searchHint = meta["anthropic/searchHint"];
+  const groups = poolGroupsOf(meta);
   const annotations = definition.annotations ?? {};
   const readOnly = annotations.readOnlyHint === true;
   const built = buildMcpTool(
@@ -47,7 +49,7 @@ export function toPoolTool(definition: McpTool, options: PoolToolOptions, distin
       ...(typeof searchHint === "string" && searchHint.trim() !== "" && { searchHint: searchHint.replace(/\s+/g, " ").trim() }),
       inputJSONSchema: wireSchema,
       ...(definition.outputSchema && { outputSchema: definition.outputSchema as JsonSchema }),
-      mcpInfo: { server: options.server, tool: definition.name },
+      mcpInfo: { server: options.server, tool: definition.name, ...(groups.length > 0 && { groups }) },
       alwaysLoad:
         options.defer === "never" ||
         (options.defer !== "always" && (meta["anthropic/alwaysLoad"] === true || options.alwaysLoad.has(definition.name) || options.alwaysLoad.has(name))),

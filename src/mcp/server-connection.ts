@@ -18,6 +18,7 @@ import {
   ToolListChangedNotificationSchema,
   type CallToolResult,
 } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 import { describeExit, type SpawnProcess } from "./child-process.ts";
 import { listAllTools, looseToolPageSchema, type Listing } from "./list-tools.ts";
 import type { ServerLaunch, ServerSpec } from "./server-spec.ts";
@@ -30,6 +31,7 @@ import { QuestionRouter, withRefusals } from "./question-routing.ts";
 import { QuestionRefused } from "../protocol/server-question.ts";
 import type { Timers } from "./timers.ts";
 import { MAX_INSTRUCTIONS_CHARS, type ServerConnection } from "./server-connection-contract.ts";
+import { GROUPS_LIST_CHANGED, withGrouping } from "./server-groups.ts";
 
 export { MAX_INSTRUCTIONS_CHARS, type CallOptions, type ServerConnection } from "./server-connection-contract.ts";
 
@@ -102,7 +104,8 @@ export const connectServer: Connector = async (spec, deps) => {
     // 2026-07-28 first (server/discover); a server that does not know it gets initialize on the same transport.
     const probe = spec.transport === "sse" ? { kind: "legacy" as const, transport } : await probeRevision(transport, { timeoutMs: Math.min(deps.connectTimeoutMs / 2, MAX_PROBE_MS), signal: deps.signal, clientInfo: { name: "toolpool", version: deps.clientVersion } });
     if (probe.kind === "stateless") {
-      return statelessConnection({
+      const stateless = probe.client;
+      const connection = statelessConnection({
         client: probe.client,
         server: spec.name,
         discovered: probe.discovered,
@@ -117,6 +120,11 @@ export const connectServer: Connector = async (spec, deps) => {
           closing = true;
           await transport.close().catch(() => {});
         },
+      });
+      return withGrouping(connection, {
+        capabilities: probe.discovered.capabilities,
+        request: (params, timeoutMs) => stateless.request("groups/list", params, { timeoutMs, signal: deps.signal }),
+        onGroupsChanged: (listener) => void stateless.onNotification((method) => method === GROUPS_LIST_CHANGED && listener()),
       });
     }
     const timeout = Math.max(1_000, deps.connectTimeoutMs - (Date.now() - started));
@@ -139,7 +147,9 @@ export const connectServer: Connector = async (spec, deps) => {
     throw error;
   }
   const instructions = client.getInstructions();
-  return {
+  const groupsChanged: (() => void)[] = [];
+  client.setNotificationHandler(GroupsListChangedSchema, () => groupsChanged.forEach((listener) => listener()));
+  return withGrouping({
     get pid() {
       return transport instanceof StdioProcessTransport ? transport.pid : undefined;
     },
@@ -175,8 +185,16 @@ export const connectServer: Connector = async (spec, deps) => {
       await client.close().catch(() => {});
       await transport.close().catch(() => {});
     },
-  };
+  }, {
+    capabilities: client.getServerCapabilities(),
+    request: (params, timeoutMs) => client.request({ method: "groups/list", params }, GroupsPageSchema, { timeout: timeoutMs }),
+    onGroupsChanged: (listener) => groupsChanged.push(listener),
+  });
 };
+
+/** The grouping extension's shapes as the SDK client checks them; server-groups.ts checks each entry. */
+const GroupsPageSchema = z.looseObject({ groups: z.array(z.unknown()), nextCursor: z.string().optional() });
+const GroupsListChangedSchema = z.object({ method: z.literal(GROUPS_LIST_CHANGED), params: z.optional(z.looseObject({})) });
 
 /** The spec as it is spawned: a server that asks for a sandbox runs inside one, or not at all. */
 async function confined(spec: ServerSpec, deps: ConnectDeps): Promise<ServerSpec> {

@@ -42,6 +42,8 @@ export interface StatusResult {
   tools: { total: number; builtin: number; mcp: number };
   /** Tools the tool-count guard deferred (config maxToolsInArray): they would have been eager. Absent when none. */
   guard?: { maxToolsInArray: number; deferred: string[] };
+  /** Assembled requests the tools array limit changed (assembly/array-guard.ts) since the daemon started, and the last warning. Absent when none. */
+  arrayLimit?: { maxToolsInArray: number; requests: number; last: string };
   calls: { total: number; inFlight: number };
   memory: { rssBytes: number; heapUsedBytes: number };
   /** Servers by state, plus `total`. */

@@ -10,8 +10,9 @@ import type { QueryTokens } from "./query-terms.ts";
 import { rankingOptions, type RankingOptions } from "./ranking-options.ts";
 import { findMentions, mentionInput, type MentionInput } from "./server-mention.ts";
 import { ServerRegistry } from "./server-registry.ts";
+import { GroupRegistry } from "./group-registry.ts";
 import { Tokenizer } from "./tokenizer.ts";
-import type { QueryOptions, QueryResult, SearchDocument, SearchMatch, ServerSelection } from "./types.ts";
+import type { GroupSelection, QueryOptions, QueryResult, SearchDocument, SearchMatch, ServerSelection } from "./types.ts";
 
 export const DEFAULT_MAX_RESULTS = 5;
 export const MAX_RESULTS_LIMIT = 100;
@@ -31,6 +32,7 @@ export class ToolSearchIndex {
   private readonly tokenizer = new Tokenizer(this.index);
   private readonly lookup = new NameLookup();
   private readonly servers = new ServerRegistry();
+  private readonly groups = new GroupRegistry();
   private readonly documents = new Map<string, SearchDocument>();
   private readonly ranker: KeywordRanker;
   private readonly queryCache = new QueryCache(this.tokenizer);
@@ -65,6 +67,7 @@ export class ToolSearchIndex {
     const slot = this.index.add(doc.name, documentFields(doc, this.tokenizer, this.fieldScratch));
     this.serverOfSlot = ensureInt32(this.serverOfSlot, slot + 1);
     this.serverOfSlot[slot] = doc.server === undefined ? -1 - slot : this.servers.addMember(doc.server, doc.name);
+    if (doc.groups !== undefined && doc.groups.length > 0 && doc.server !== undefined) this.groups.add(this.serverOfSlot[slot]!, doc.groups, doc.name);
     this.lookup.add(doc);
     this.documents.set(doc.name, doc);
   }
@@ -79,7 +82,10 @@ export class ToolSearchIndex {
     const slot = this.index.slotOf(name);
     if (doc === undefined || slot === undefined) return false;
     const server = this.serverOfSlot[slot]!;
-    if (server >= 0) this.servers.removeMember(server, name);
+    if (server >= 0) {
+      this.servers.removeMember(server, name);
+      if (doc.groups !== undefined) this.groups.remove(server, name);
+    }
     this.index.remove(slot);
     this.lookup.remove(doc);
     this.documents.delete(name);
@@ -124,9 +130,22 @@ export class ToolSearchIndex {
     const missing: string[] = [];
     const didYouMean = new Set<string>();
     const servers: ServerSelection[] = [];
+    const groups: GroupSelection[] = [];
     for (const name of requested) {
       const resolved = this.lookup.resolve(name);
       const server = resolved.length === 0 ? this.selectedServer(name) : undefined;
+      const group = resolved.length === 0 && server === undefined ? this.groups.resolve(name, this.servers) : undefined;
+      if (group !== undefined && "members" in group) {
+        // A group selected as a unit, like a server: its tools in pool order, as many as fit.
+        const selected = addUpTo(found, group.members);
+        groups.push({ server: this.servers.nameOf(group.server), group: group.name, total: group.members.size, selected });
+        continue;
+      }
+      if (group !== undefined) {
+        missing.push(name);
+        for (const spelling of group.ambiguous) didYouMean.add(spelling);
+        continue;
+      }
       if (server !== undefined) {
         // A server selected as a unit: its tools in pool order, as many as fit in one selection.
         const members = [...this.servers.membersOf(server)];
@@ -148,6 +167,7 @@ export class ToolSearchIndex {
     const result: QueryResult = { kind: "select", matches: found.map((name) => ({ name, score: 1 })), found, missing };
     if (didYouMean.size > 0) result.didYouMean = [...didYouMean];
     if (servers.length > 0) result.servers = servers;
+    if (groups.length > 0) result.groups = groups;
     return result;
   }
 
@@ -192,6 +212,8 @@ export class ToolSearchIndex {
       result.listed = true;
       result.listedTotal = listing.total;
       result.page = page;
+      const serverGroups = serverIds.length === 1 ? this.groups.groupsOf(serverIds[0]!, passes) : [];
+      if (serverGroups.length > 0) result.serverGroups = serverGroups;
     }
     if (isNameLike(parsed.whole) && (result.matches.length === 0 || NAME_PUNCTUATION.test(parsed.whole))) {
       const suggestions = this.lookup.suggest(parsed.whole);
@@ -290,6 +312,17 @@ export class ToolSearchIndex {
     }
     return { matches, total };
   }
+}
+
+/** Adds members to `found` (pool order, no repeats) until a selection is full; how many of them it holds. */
+function addUpTo(found: string[], members: Iterable<string>): number {
+  let selected = 0;
+  for (const member of members) {
+    if (found.length >= MAX_RESULTS_LIMIT && !found.includes(member)) break;
+    if (!found.includes(member)) found.push(member);
+    selected++;
+  }
+  return selected;
 }
 
 function clampMaxResults(value: number | undefined): number {

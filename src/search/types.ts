@@ -13,6 +13,8 @@ export interface SearchDocument {
   rawToolName?: string;
   /** The server's self-description (MCP `instructions` or catalog text); low-weight evidence. */
   serverDescription?: string;
+  /** The server's groups this tool is in (MCP grouping extension); for `select:` of a group, not ranked. */
+  groups?: readonly string[];
 }
 
 export interface SearchParameter {
@@ -59,6 +61,10 @@ export interface QueryResult {
   didYouMean?: string[];
   /** For `select:`: servers selected as units (`select:mcp__gitlab`), with how many of their tools were selected. */
   servers?: ServerSelection[];
+  /** For `select:`: server groups selected as units (`select:mcp__github/issues`). */
+  groups?: GroupSelection[];
+  /** With `listed`: the listed server's groups (name and size), when it has any. */
+  serverGroups?: { name: string; size: number }[];
   /** Echo of `QueryOptions.pendingServers` when nothing matched and some servers are still connecting. */
   pendingServers?: string[];
 }
@@ -66,6 +72,14 @@ export interface QueryResult {
 /** A server selected as a unit: `total` tools, the first `selected` of them (a selection holds at most 100). */
 export interface ServerSelection {
   server: string;
+  total: number;
+  selected: number;
+}
+
+/** A server's group selected as a unit: `total` tools, the first `selected` of them. */
+export interface GroupSelection {
+  server: string;
+  group: string;
   total: number;
   selected: number;
 }

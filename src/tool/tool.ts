@@ -19,6 +19,8 @@ export interface McpInfo {
   server: string;
   /** The tool's own name on that server, before sanitizing. */
   tool: string;
+  /** The server's groups this tool is in (the MCP grouping extension, nesting followed; src/mcp/server-groups.ts). */
+  groups?: readonly string[];
 }
 
 /** The wire's shape (src/protocol/progress.ts): a tool reports what the client is sent. */

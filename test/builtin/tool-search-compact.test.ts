@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { z } from "zod";
 import { scanTranscript } from "../../src/assembly/scan-transcript.ts";
 import { SIGNATURE_MAX_PARAMS, toolSignature, typeName } from "../../src/assembly/tool-signature.ts";
-import { clearlyFirst, CLEAR_FIRST_RATIO } from "../../src/builtin/tool-search-compact.ts";
+import { clearlyFirst, CLEAR_FIRST_RATIO, NAMED_FIRST_RATIO, spellsName } from "../../src/builtin/tool-search-compact.ts";
 import { createToolSearchTool, type ToolSearchDeps, type ToolSearchEngine } from "../../src/builtin/tool-search.ts";
 import { buildInfo } from "../../src/build-info.ts";
 import { StaticFlags } from "../../src/flags/static-flags.ts";
@@ -89,6 +89,19 @@ describe("clearly first", () => {
     expect(clearlyFirst({ matches: [{ name: "a", score: CLEAR_FIRST_RATIO * 4 - 0.01 }, { name: "b", score: 4 }] })).toBeUndefined();
     expect(clearlyFirst({ matches: [] })).toBeUndefined();
     expect(clearlyFirst({ matches: [{ name: "a", score: 0 }, { name: "b", score: 0 }] })).toBeUndefined();
+  });
+
+  test("a query that spells the first's own name out needs only NAMED_FIRST_RATIO; a partial spelling does not", () => {
+    const close = { matches: [{ name: "mcp__mail__send_email", score: NAMED_FIRST_RATIO * 4 }, { name: "mcp__mail__draft_email", score: 4 }] };
+    const ownName = (name: string) => name.split("__")[2]!;
+    expect(clearlyFirst(close, { query: "please send an Email to Bob", ownName })).toBe("mcp__mail__send_email");
+    expect(clearlyFirst(close, { query: "email Bob", ownName })).toBeUndefined();
+    expect(clearlyFirst(close)).toBeUndefined();
+    const under = { matches: [{ name: "mcp__mail__send_email", score: NAMED_FIRST_RATIO * 4 - 0.01 }, { name: "b", score: 4 }] };
+    expect(clearlyFirst(under, { query: "send email", ownName })).toBeUndefined();
+    expect(spellsName("get the user by id", "getUserById")).toBe(true);
+    expect(spellsName("get user", "get-user.v2")).toBe(false);
+    expect(spellsName("anything", "__")).toBe(false);
   });
 });
 

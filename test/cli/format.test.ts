@@ -72,6 +72,21 @@ describe("`toolpool status` and the tool-count guard", () => {
   });
 });
 
+describe("`toolpool status` and the tools array limit", () => {
+  test("requests the limit changed are counted with the last warning", () => {
+    const text = formatStatus({
+      version: "1", tier: "pro", features: [], compiled: true, pid: 1, socket: "/s", uptimeMs: 0,
+      sessions: { active: 1, detached: 0 }, connections: 0, tools: { total: 200, builtin: 0, mcp: 200 },
+      arrayLimit: { maxToolsInArray: 128, requests: 3, last: "tools array limit (maxToolsInArray 128): 200 tools would be sent in full, so this request defers with proxy delivery" },
+      calls: { total: 0, inFlight: 0 }, memory: { rssBytes: 0, heapUsedBytes: 0 },
+      mcpServers: { total: 0 },
+    });
+    expect(text.split("\n").slice(-1)[0]).toBe(
+      "  warning: the tools array limit (maxToolsInArray 128) changed 3 requests; last: tools array limit (maxToolsInArray 128): 200 tools would be sent in full, so this request defers with proxy delivery",
+    );
+  });
+});
+
 describe("`toolpool tools` columns", () => {
   const tool = (name: string, description: string) => ({ name, description, deferred: true, readOnly: false, source: "mcp", server: "s" }) as unknown as import("../../src/protocol/methods.ts").ToolSummary;
 

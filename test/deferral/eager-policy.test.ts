@@ -148,6 +148,34 @@ describe("the guard through the core", () => {
     expect(found.structuredContent?.matches).toEqual(["Eager11"]);
   });
 
+  test("a session that would send every tool defers instead over the limit: the array stays under it, the rest is reachable, explain says why", async () => {
+    const { core, open, call } = coreHarness({ builtins: eager, config: { maxToolsInArray: 8 } });
+    // Standard delivery defers with proxy; a mode that defers nothing keeps the session's own delivery.
+    for (const [request, delivery] of [[{ delivery: "standard" }, "proxy"], [{ toolSearch: "false" }, "native"]] as const) {
+      const session = open(request);
+      const assembled = core.assemble(session, []);
+      expect(assembled.tools.length).toBeLessThanOrEqual(8);
+      expect(assembled.delivery.reason).toBe("tool_limit");
+      expect(assembled.warnings).toEqual([`tools array limit (maxToolsInArray 8): 12 tools would be sent in full, so this request defers with ${delivery} delivery`]);
+      const found = await call(session, "ToolSearch", { query: "select:Eager11" });
+      expect(found.structuredContent?.matches).toEqual(["Eager11"]);
+      const explained = core.explain("Eager11", session);
+      expect(JSON.stringify(explained.decisions)).toContain(`with ${delivery} delivery (tool_limit)`);
+    }
+    // toolpool status counts the requests the limit changed and shows the last warning.
+    expect(core.status().arrayLimit).toEqual({
+      maxToolsInArray: 8,
+      requests: 2,
+      last: "tools array limit (maxToolsInArray 8): 12 tools would be sent in full, so this request defers with native delivery",
+    });
+  });
+
+  test("a session within the limit leaves status without an arrayLimit", () => {
+    const { core, open } = coreHarness({ builtins: eager.slice(0, 4), config: { maxToolsInArray: 8 } });
+    core.assemble(open({ delivery: "standard" }), []);
+    expect(core.status().arrayLimit).toBeUndefined();
+  });
+
   test("a session cannot widen it: session params have no say, and the limit stays the config's", () => {
     const { core, open } = coreHarness({ builtins: eager, config: { maxToolsInArray: 8 } });
     // Whatever a session asks for (here a made-up field, and every delivery that defers), the pool it sees is the guarded one.

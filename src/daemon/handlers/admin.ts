@@ -15,7 +15,7 @@ export function registerAdminMethods(dispatcher: Dispatcher, core: AdminCore, wi
   dispatcher.register(Method.Status, (params, { connection }): StatusResult => {
     if (params.sessionId) wire.sessionFor(connection, params.sessionId);
     const memory = process.memoryUsage();
-    const { sessions, tools, guard, calls, mcpServers } = core.status();
+    const { sessions, tools, guard, arrayLimit, calls, mcpServers } = core.status();
     return {
       version: wire.info.version,
       tier: wire.info.tier,
@@ -28,6 +28,7 @@ export function registerAdminMethods(dispatcher: Dispatcher, core: AdminCore, wi
       connections: wire.connections.size,
       tools,
       ...(guard && { guard }),
+      ...(arrayLimit && { arrayLimit }),
       calls,
       memory: { rssBytes: memory.rss, heapUsedBytes: memory.heapUsed },
       mcpServers,

@@ -1,0 +1,50 @@
+/**
+ * The tool-count guard at the tools array itself, for every delivery. A provider refuses a request
+ * whose `tools[]` is longer than its hard limit (128 for some, 512 for others: the config's
+ * `maxToolsInArray`), and the pool's own guard (deferral/eager-policy.ts) only bounds what is eager
+ * in the pool. What a request sends can still be longer:
+ *
+ * - standard delivery (or a mode that defers nothing) sends every tool: over the limit, the request
+ *   defers instead — the session's own deferring delivery, or proxy when it asked for standard or
+ *   experimental betas are off — so core tools and ToolSearch stay and the rest is found by search;
+ * - a session's promoted tools join the core: the core is cut to the room the meta-tools leave;
+ * - native adds each discovered tool (with `defer_loading`), mid-conversation every deferred tool in
+ *   its fixed array: each is cut to the room left, in pool order.
+ *
+ * Entries sent with `defer_loading` are counted too: the limit is the operator's word for what the
+ * endpoint takes, and one that counts them must never see more (raise `maxToolsInArray` for one
+ * that does not). Every cut is named in a warning, so the log, `toolpool/assemble` and explain show it.
+ */
+import type { Delivery, DeliveryDecision } from "../deferral/delivery.ts";
+import { DEFAULT_MAX_TOOLS_IN_ARRAY } from "../deferral/eager-policy.ts";
+
+export { DEFAULT_MAX_TOOLS_IN_ARRAY };
+
+/** Meta-tools each deferring delivery adds to the array. */
+export function metaToolCount(delivery: Exclude<Delivery, "standard">): number {
+  return delivery === "proxy" ? 2 : 1;
+}
+
+/**
+ * Standard delivery over the limit: the delivery that defers instead, or undefined when every tool
+ * fits (or nothing could be deferred, which the core cut below still bounds).
+ */
+export function overLimitDelivery(toolCount: number, limit: number, transport: DeliveryDecision, betasDisabled: boolean): DeliveryDecision | undefined {
+  if (toolCount <= limit) return undefined;
+  const delivery = betasDisabled || transport.delivery === "standard" ? "proxy" : transport.delivery;
+  return { delivery, reason: "tool_limit" };
+}
+
+/** Names kept and names cut when `items` must fit in `room` (in order: the first ones stay). */
+export function cutToRoom<T>(items: readonly T[], room: number): { kept: T[]; cut: T[] } {
+  const at = Math.max(0, room);
+  return { kept: items.slice(0, at), cut: items.slice(at) };
+}
+
+/** Every warning of this guard opens with it (the daemon logs them apart from settings' fallbacks). */
+export const TOOLS_ARRAY_LIMIT = "tools array limit";
+
+export function guardWarningText(limit: number, what: string, names: readonly string[]): string {
+  const shown = names.slice(0, 10).join(", ");
+  return `${TOOLS_ARRAY_LIMIT} (maxToolsInArray ${limit}): ${names.length} ${what}: ${shown}${names.length > 10 ? ", …" : ""}`;
+}

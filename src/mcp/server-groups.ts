@@ -1,0 +1,215 @@
+/**
+ * The draft MCP grouping extension (`io.modelcontextprotocol/grouping`, SEP-2084 "Primitive
+ * Grouping", moved out of the core spec into an extension), as this client reads it:
+ *
+ * - a server offers it in its capabilities, under `extensions["io.modelcontextprotocol/grouping"]`
+ *   (or `experimental[…]`, where SDKs without an `extensions` field register it), with an optional
+ *   `listChanged`;
+ * - `groups/list` (paginated like `tools/list`: `cursor` in, `nextCursor` out) answers
+ *   `{ groups: [{ name, title?, description?, _meta? }] }`;
+ * - a tool names the groups it is in under `_meta["io.modelcontextprotocol/groups"]` (a list of
+ *   group names); a group names its parent groups the same way (overlapping sets, not a tree; a
+ *   server should avoid cycles, and a cycle here ends the walk, it does not loop);
+ * - `notifications/groups/list_changed` when the groups change (a membership change comes with the
+ *   primitive's own `list_changed`).
+ *
+ * A tool is in a group when it names that group or any group nested in it. The daemon writes what it
+ * worked out under its own `_meta` key (`toolpool/groups`), overwriting whatever a server put there,
+ * so the pool, the search index and the catalog cache all read one checked list. A server that does
+ * not declare the extension has no groups here, whatever its tools' `_meta` says (fail closed).
+ */
+import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import type { Listing } from "./list-tools.ts";
+import type { ServerConnection } from "./server-connection-contract.ts";
+
+export const GROUPING_EXTENSION_ID = "io.modelcontextprotocol/grouping";
+export const GROUPS_META_KEY = "io.modelcontextprotocol/groups";
+export const GROUPS_LIST_CHANGED = "notifications/groups/list_changed";
+/** The daemon's own key: the checked, expanded group names of a tool. Never taken from a server. */
+export const POOL_GROUPS_META_KEY = "toolpool/groups";
+
+/** Groups kept per server; a server with more is cut here with a warning. */
+export const MAX_GROUPS_PER_SERVER = 200;
+/** groups/list pages read per listing. */
+export const MAX_GROUP_PAGES = 20;
+/** Groups one tool may be in (after nesting); the rest are dropped with a warning. */
+export const MAX_GROUPS_PER_TOOL = 16;
+/**
+ * A group name must be spellable in `select:mcp__<server>/<group>`: letters, digits, `_`, `-`, `.`,
+ * at most 64 characters (no comma, slash or space, which the query language uses).
+ */
+const GROUP_NAME = /^[\p{L}\p{N}_.-]{1,64}$/u;
+
+/** What the daemon keeps of a listed group: its name and its parents (a title or description is not shown anywhere yet). */
+export interface ServerGroup {
+  name: string;
+  /** The groups this group is in (its `_meta` membership), checked names only. */
+  parents: string[];
+}
+
+export function isGroupName(name: unknown): name is string {
+  return typeof name === "string" && GROUP_NAME.test(name);
+}
+
+/** Whether a server's capabilities (initialize's or server/discover's) offer the grouping extension. */
+export function offersGrouping(capabilities: unknown): boolean {
+  if (!isRecord(capabilities)) return false;
+  return isRecord(record(capabilities.extensions)[GROUPING_EXTENSION_ID]) || isRecord(record(capabilities.experimental)[GROUPING_EXTENSION_ID]);
+}
+
+export interface GroupPage {
+  groups?: unknown;
+  nextCursor?: unknown;
+}
+
+/** `groups/list` across pages, bounded like tools/list: pages, groups, a repeated cursor. Bad entries are skipped with a warning. */
+export async function listAllGroups(fetchPage: (cursor: string | undefined) => Promise<GroupPage>): Promise<{ groups: ServerGroup[]; warnings: string[] }> {
+  const groups: ServerGroup[] = [];
+  const warnings: string[] = [];
+  const names = new Set<string>();
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  for (let page = 0; ; page++) {
+    if (page === MAX_GROUP_PAGES) {
+      warnings.push(`stopped listing groups after ${MAX_GROUP_PAGES} pages`);
+      break;
+    }
+    const result = await fetchPage(cursor);
+    if (!Array.isArray(result.groups)) throw new Error("groups/list answered without a groups array");
+    for (const raw of result.groups) {
+      const group = parseGroup(raw);
+      if (typeof group === "string") warnings.push(group);
+      else if (names.has(group.name)) warnings.push(`skipped group ${JSON.stringify(group.name)}: listed twice`);
+      else if (groups.length >= MAX_GROUPS_PER_SERVER) {
+        warnings.push(`kept the first ${MAX_GROUPS_PER_SERVER} groups (the per-server limit)`);
+        return { groups, warnings };
+      } else {
+        names.add(group.name);
+        groups.push(group);
+      }
+    }
+    if (typeof result.nextCursor !== "string") break;
+    if (seen.has(result.nextCursor)) {
+      warnings.push("stopped listing groups: the server repeated a cursor");
+      break;
+    }
+    seen.add(result.nextCursor);
+    cursor = result.nextCursor;
+  }
+  return { groups, warnings };
+}
+
+function parseGroup(raw: unknown): ServerGroup | string {
+  if (!isRecord(raw)) return "skipped a group that is not an object";
+  if (!isGroupName(raw.name)) return `skipped group ${JSON.stringify(String(raw.name).slice(0, 80))}: a group name is 1-64 letters, digits, "_", "-" or "."`;
+  return { name: raw.name, parents: membershipOf(raw._meta) };
+}
+
+/** The group names a primitive's `_meta` puts it in (well-spelled names only, each once). */
+export function membershipOf(meta: unknown): string[] {
+  const listed = record(meta)[GROUPS_META_KEY];
+  return Array.isArray(listed) ? [...new Set(listed.filter(isGroupName))] : [];
+}
+
+/**
+ * Each group with every group that contains it, directly or through nesting (itself included).
+ * Parents that are not listed groups are ignored; a cycle ends the walk.
+ */
+export function enclosingGroups(groups: readonly ServerGroup[]): Map<string, string[]> {
+  const byName = new Map(groups.map((group) => [group.name, group]));
+  const closure = new Map<string, string[]>();
+  for (const group of groups) {
+    const found = new Set<string>();
+    const queue = [group.name];
+    while (queue.length > 0) {
+      const name = queue.pop()!;
+      if (found.has(name) || !byName.has(name)) continue;
+      found.add(name);
+      queue.push(...byName.get(name)!.parents);
+    }
+    closure.set(group.name, [...found]);
+  }
+  return closure;
+}
+
+/**
+ * The tools with `_meta["toolpool/groups"]` set to the groups each is in (declared groups only,
+ * nesting followed), or removed when it is in none; tools are copied, never changed in place.
+ */
+export function withGroupMembership(tools: readonly McpTool[], groups: readonly ServerGroup[], warnings: string[] = []): McpTool[] {
+  const closure = enclosingGroups(groups);
+  return tools.map((tool) => {
+    const names = new Set<string>();
+    for (const direct of membershipOf(tool._meta)) for (const name of closure.get(direct) ?? []) names.add(name);
+    const { [POOL_GROUPS_META_KEY]: _dropped, ...meta } = tool._meta ?? {};
+    if (names.size === 0) return tool._meta === undefined || !(POOL_GROUPS_META_KEY in tool._meta) ? tool : { ...tool, _meta: meta };
+    let kept = [...names].sort();
+    if (kept.length > MAX_GROUPS_PER_TOOL) {
+      warnings.push(`tool ${JSON.stringify(tool.name)} is in ${kept.length} groups; kept ${MAX_GROUPS_PER_TOOL}`);
+      kept = kept.slice(0, MAX_GROUPS_PER_TOOL);
+    }
+    return { ...tool, _meta: { ...meta, [POOL_GROUPS_META_KEY]: kept } };
+  });
+}
+
+/** The checked group names the daemon wrote on a tool (pool-tool.ts reads them into `mcpInfo.groups`). */
+export function poolGroupsOf(meta: unknown): string[] {
+  const listed = record(meta)[POOL_GROUPS_META_KEY];
+  return Array.isArray(listed) ? listed.filter(isGroupName).slice(0, MAX_GROUPS_PER_TOOL) : [];
+}
+
+export interface GroupingWiring {
+  /** The server's capabilities, from initialize or server/discover. */
+  capabilities: unknown;
+  /** One `groups/list` page. */
+  request: (params: Record<string, unknown>, timeoutMs: number) => Promise<GroupPage>;
+  /** Registers the listener for `notifications/groups/list_changed`. */
+  onGroupsChanged: (listener: () => void) => void;
+}
+
+/**
+ * The connection with groups read into every listing: after `tools/list`, a server that offers the
+ * extension is asked `groups/list` and its tools get their `toolpool/groups`; a failed `groups/list`
+ * costs the groups (a warning), never the tools. `notifications/groups/list_changed` lists again, as a
+ * tool list change does.
+ */
+export function withGrouping(connection: ServerConnection, wiring: GroupingWiring): ServerConnection {
+  const offered = offersGrouping(wiring.capabilities);
+  const changed: (() => void)[] = [];
+  if (offered) wiring.onGroupsChanged(() => changed.forEach((listener) => listener()));
+  return {
+    get pid() {
+      return connection.pid;
+    },
+    instructions: connection.instructions,
+    async listTools(timeoutMs: number): Promise<Listing> {
+      const listing = await connection.listTools(timeoutMs);
+      if (!offered) return { ...listing, tools: withGroupMembership(listing.tools, []) };
+      const warnings = [...listing.warnings];
+      let groups: ServerGroup[] = [];
+      try {
+        const listed = await listAllGroups((cursor) => wiring.request(cursor === undefined ? {} : { cursor }, timeoutMs));
+        groups = listed.groups;
+        warnings.push(...listed.warnings);
+      } catch (error) {
+        warnings.push(`groups/list failed, so the server's groups are left out: ${(error as Error).message}`);
+      }
+      return { ...listing, tools: withGroupMembership(listing.tools, groups, warnings), warnings };
+    },
+    callTool: (name, args, options) => connection.callTool(name, args, options),
+    onToolsChanged(listener) {
+      changed.push(listener);
+      connection.onToolsChanged(listener);
+    },
+    onLost: (listener) => connection.onLost(listener),
+    close: () => connection.close(),
+  };
+}
+
+function record(value: unknown): Record<string, unknown> {
+  return isRecord(value) ? value : {};
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,111 @@
+/**
+ * The tools array limit (config maxToolsInArray) at assembly, in every delivery: standard over the
+ * limit defers instead (core tools and ToolSearch kept), promoted tools, native's discovered tools and
+ * mid-conversation's fixed array are cut to the room left — and a warning names what was cut. The
+ * sweep at the end tries every delivery × mode × kill switch × format with everything discovered.
+ */
+import { describe, expect, test } from "bun:test";
+import { assembleRequest, type AssembleInput, type AssembleSettings } from "../../src/assembly/assemble-request.ts";
+import { wireToolName } from "../../src/assembly/wire-format.ts";
+import { INLINE_TOOLS_BETA } from "../../src/assembly/tool-change-blocks.ts";
+import { createExecuteExtraTool } from "../../src/builtin/execute-extra-tool.ts";
+import { createToolSearchTool } from "../../src/builtin/tool-search.ts";
+import { REQUESTED_DELIVERIES } from "../../src/deferral/delivery.ts";
+import type { Pool } from "../../src/pool/assemble.ts";
+import { anthropicCall, indexOf, mcp, samplePool } from "./fixtures.ts";
+
+const LIMIT = 8;
+const CORE = ["Bash", "Read", "Write", "mcp__slack__list_channels"];
+/** 10 pool tools of the sample plus 20 of a big server: 30, well over the limit. */
+const big = samplePool({ mcpTools: Array.from({ length: 20 }, (_, i) => mcp("big", `tool_${String(i).padStart(2, "0")}`)) });
+const deferredNames = big.tools.filter((tool) => !CORE.includes(tool.name)).map((tool) => tool.name);
+
+function input(pool: Pool, settings: Partial<AssembleSettings>, overrides: Partial<AssembleInput> = {}): AssembleInput {
+  const engine = indexOf(pool);
+  return {
+    settings: { model: "claude-sonnet-4-5", provider: "anthropic", delivery: "auto", format: "anthropic", announcements: "list", maxToolsInArray: LIMIT, ...settings },
+    tools: pool.tools,
+    messages: [],
+    metaTools: (delivery) => ({
+      toolSearch: createToolSearchTool({ engine, lookup: pool.get, delivery }),
+      executeExtraTool: createExecuteExtraTool({ lookup: pool.get }),
+    }),
+    ...overrides,
+  };
+}
+
+const names = (result: ReturnType<typeof assembleRequest>) => result.tools.map(wireToolName);
+const discoverAll = () => anthropicCall("ToolSearch", { query: "select:all" }, deferredNames.map((name) => ({ type: "tool_reference", tool_name: name })));
+
+describe("the tools array limit at assembly", () => {
+  test("standard over the limit defers with proxy: core + ToolSearch + ExecuteExtraTool, a warning says why", () => {
+    const result = assembleRequest(input(big, { delivery: "standard" }));
+    expect(result.delivery).toEqual({ delivery: "proxy", reason: "tool_limit" });
+    expect(result.deferring).toBe(true);
+    expect(names(result)).toEqual([...CORE, "ToolSearch", "ExecuteExtraTool"]);
+    expect(result.counts).toMatchObject({ core: 4, deferred: 26 });
+    expect(result.announcement?.added).toEqual([...deferredNames].sort());
+    expect(result.warnings).toEqual(["tools array limit (maxToolsInArray 8): 30 tools would be sent in full, so this request defers with proxy delivery"]);
+  });
+
+  test("standard within the limit is untouched", () => {
+    const result = assembleRequest(input(big, { delivery: "standard", maxToolsInArray: 30 }));
+    expect(result.delivery).toEqual({ delivery: "standard", reason: "requested" });
+    expect(result.tools.length).toBe(30);
+    expect(result.warnings).toEqual([]);
+  });
+
+  test("a mode that defers nothing keeps the session's own delivery when over the limit; the kill switch makes it proxy", () => {
+    const standardMode = assembleRequest(input(big, { toolSearch: "false" }));
+    expect(standardMode.mode.deferring).toBe(false);
+    expect(standardMode.delivery).toEqual({ delivery: "native", reason: "tool_limit" });
+    expect(names(standardMode)).toEqual([...CORE, "ToolSearch"]);
+    const killed = assembleRequest(input(big, { disableExperimentalBetas: true }));
+    expect(killed.delivery).toEqual({ delivery: "proxy", reason: "tool_limit" });
+    expect(killed.betas).toEqual([]);
+    expect(names(killed)).toEqual([...CORE, "ToolSearch", "ExecuteExtraTool"]);
+  });
+
+  test("native: discovered tools are cut to the room core and ToolSearch leave, named in a warning", () => {
+    const result = assembleRequest(input(big, {}, { messages: discoverAll() }));
+    expect(result.delivery.delivery).toBe("native");
+    expect(names(result)).toEqual([...CORE, "ToolSearch", "NotebookEdit", "WebFetch", "mcp__big__tool_00"]);
+    expect(result.counts.discovered).toBe(3);
+    expect(result.warnings).toHaveLength(1);
+    expect(result.warnings[0]).toStartWith("tools array limit (maxToolsInArray 8): 23 discovered tool(s) left out of the array (select them again later): ");
+  });
+
+  test("promoted tools join the core only as far as the room goes; the pool's own core stays", () => {
+    const promoted = new Set(["WebFetch", "NotebookEdit", "mcp__github__create_issue"]);
+    const result = assembleRequest(input(big, { delivery: "proxy" }, { promoted }));
+    expect(names(result)).toEqual(["Bash", "NotebookEdit", "Read", "WebFetch", "Write", "mcp__slack__list_channels", "ToolSearch", "ExecuteExtraTool"]);
+    expect(result.warnings).toEqual(["tools array limit (maxToolsInArray 8): 1 core tool(s) deferred: mcp__github__create_issue"]);
+  });
+
+  test("mid-conversation: the fixed array's deferred entries are cut to the room left, with a warning", () => {
+    const result = assembleRequest(input(big, { delivery: "mid-conversation" }, { fixedTools: {} }));
+    expect(result.delivery.delivery).toBe("mid-conversation");
+    expect(names(result)).toEqual([...CORE, "ToolSearch", "NotebookEdit", "WebFetch", "mcp__big__tool_00"]);
+    expect(result.warnings).toEqual([`tools array limit (maxToolsInArray 8): 23 deferred tool(s) left out of the fixed array; without the ${INLINE_TOOLS_BETA} beta (inlineTools) they cannot be added`]);
+  });
+
+  test("no delivery, mode, kill switch or format ever crosses the limit, with every tool discovered", () => {
+    for (const delivery of REQUESTED_DELIVERIES) {
+      for (const toolSearch of ["true", "false", "auto"]) {
+        for (const disableExperimentalBetas of [false, true]) {
+          for (const format of ["anthropic", "openai"] as const) {
+            for (const limit of [8, 12, 29]) {
+              const result = assembleRequest(
+                input(big, { delivery, toolSearch, disableExperimentalBetas, format, maxToolsInArray: limit }, { messages: discoverAll(), fixedTools: {}, promoted: new Set(["WebFetch", "NotebookEdit"]) }),
+              );
+              const where = `${delivery} ${toolSearch} kill=${disableExperimentalBetas} ${format} limit=${limit}`;
+              expect({ where, over: result.tools.length > limit }).toEqual({ where, over: false });
+              // What was cut is said: more tools than sent and not deferring would be a silent loss.
+              if (!result.deferring) expect({ where, count: result.tools.length }).toEqual({ where, count: 30 });
+            }
+          }
+        }
+      }
+    }
+  });
+});

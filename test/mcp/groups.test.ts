@@ -1,0 +1,123 @@
+// test-plan: one tier — the MCP pool in the daemon, no feature() on its path.
+/**
+ * The draft MCP grouping extension over the real socket: a server's groups are pooled, shown in its
+ * listing and the `servers` announcement, `select:mcp__<server>/<group>` loads the group (nesting
+ * followed) and a selected tool is called. What a server must not get away with is attacked too: a
+ * forged `toolpool/groups`, a group nobody listed, a name the query language cannot spell, groups
+ * without the capability, a failing groups/list.
+ */
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { join } from "node:path";
+import { startMcpDaemon } from "./mcp-daemon.ts";
+import { waitFor } from "./helpers.ts";
+
+setDefaultTimeout(30_000);
+
+const GROUPING_SERVER = join(import.meta.dir, "..", "fixtures", "mcp", "grouping-server.ts");
+const server = (env: Record<string, string> = {}) => ({ command: process.execPath, args: [GROUPING_SERVER], env, timeoutMs: 10_000 });
+
+type Running = Awaited<ReturnType<typeof startMcpDaemon>>;
+
+async function ready(running: Running) {
+  await waitFor(() => running.daemon.core.pool().get("mcp__grp__haunted"), "the grouping fixture's tools");
+  const { sessionId } = await running.client.session({ delivery: "proxy", model: "gpt-5", prefetch: false, announcements: "servers" });
+  const search = async (query: string) => {
+    const result = await running.client.call({ sessionId, name: "ToolSearch", input: { query } });
+    const text = result.content.map((block) => ("text" in block ? block.text : "")).join("\n");
+    return { text, structured: result.structuredContent as Record<string, unknown> };
+  };
+  return { sessionId, search };
+}
+
+const groupsOf = (running: Running, name: string) => running.daemon.core.pool().get(name)?.mcpInfo?.groups;
+
+describe("MCP grouping extension", () => {
+  test("pooled → listed → select: of a group (nesting followed) → called", async () => {
+    await using running = await startMcpDaemon({ grp: server() });
+    const { sessionId, search } = await ready(running);
+
+    // Pooled: membership is checked and expanded; what the server must not set is not taken.
+    expect(groupsOf(running, "mcp__grp__send_email")).toEqual(["email", "productivity"]);
+    expect(groupsOf(running, "mcp__grp__spell_check")).toEqual(["docs", "email", "productivity"]);
+    expect(groupsOf(running, "mcp__grp__add_event")).toEqual(["calendar", "productivity"]);
+    expect(groupsOf(running, "mcp__grp__ping")).toBeUndefined();
+    expect(groupsOf(running, "mcp__grp__forged")).toBeUndefined();
+    expect(groupsOf(running, "mcp__grp__haunted")).toBeUndefined();
+
+    // The servers announcement names the groups and how to load one.
+    const assembled = await running.client.assemble({ sessionId, messages: [{ role: "user", content: "hi" }] });
+    expect(assembled.announcement?.text).toContain("grp (9 tools; groups: calendar, docs, email, productivity)");
+    expect(assembled.announcement?.text).toContain('"select:mcp__<server>/<group>"');
+
+    // The server's listing names its groups, with sizes, and the spelling that loads one.
+    const listing = await search("mcp__grp");
+    expect(listing.structured.groups).toEqual([
+      { name: "calendar", size: 2 },
+      { name: "docs", size: 1 },
+      { name: "email", size: 3 },
+      { name: "productivity", size: 5 },
+    ]);
+    expect(listing.text).toContain('Its groups: calendar (2), docs (1), email (3), productivity (5). Load a whole group with ToolSearch "select:mcp__grp/<group>".');
+
+    // select: of a group loads exactly its tools; the parent group holds its children's.
+    const email = await search("select:mcp__grp/email");
+    expect(email.structured.matches).toEqual(["mcp__grp__draft_email", "mcp__grp__send_email", "mcp__grp__spell_check"]);
+    expect(email.structured.selected_groups).toEqual([{ server: "grp", group: "email", total: 3, selected: 3 }]);
+    expect(email.text).toContain("Selected group email of MCP server grp: its 3 tool(s).");
+    const productivity = await search("select:productivity");
+    expect((productivity.structured.matches as string[]).sort()).toEqual(
+      ["mcp__grp__add_event", "mcp__grp__draft_email", "mcp__grp__free_time", "mcp__grp__send_email", "mcp__grp__spell_check"],
+    );
+
+    // Called through the proxy's ExecuteExtraTool, as the answer says.
+    const called = await running.client.call({ sessionId, name: "ExecuteExtraTool", input: { tool_name: "mcp__grp__send_email", params: { text: "hello" } } });
+    expect(called).toMatchObject({ isError: false, content: [{ type: "text", text: "send_email: hello" }] });
+
+    // A group nobody has, a name the server could not list, and a nested spelling are not found.
+    const ghost = await search("select:mcp__grp/ghost,mcp__grp/bad name");
+    expect(ghost.structured).toMatchObject({ matches: [], missing: ["mcp__grp/ghost", "mcp__grp/bad name"] });
+  });
+
+  test("groups/list_changed alone lists again: a group added and nested at run time is selectable", async () => {
+    await using running = await startMcpDaemon({ grp: server() });
+    const { sessionId, search } = await ready(running);
+    await running.client.call({ sessionId, name: "mcp__grp__regroup", input: {} });
+    await waitFor(() => groupsOf(running, "mcp__grp__spell_check")?.includes("library"), "spell_check in the new group, through docs");
+    expect(groupsOf(running, "mcp__grp__spell_check")).toEqual(["docs", "email", "library", "productivity"]);
+    const library = await search("select:mcp__grp/library");
+    expect(library.structured.matches).toEqual(["mcp__grp__spell_check"]);
+  });
+
+  test("a bare group name two servers have is ambiguous (missing); the qualified spelling picks one", async () => {
+    await using running = await startMcpDaemon({ grp: server(), other: server() });
+    await waitFor(() => running.daemon.core.pool().get("mcp__other__haunted"), "both servers' tools");
+    const { search } = await ready(running);
+    const bare = await search("select:email");
+    expect(bare.structured).toMatchObject({ matches: [], missing: ["email"] });
+    const qualified = await search("select:mcp__other/calendar");
+    expect(qualified.structured.matches).toEqual(["mcp__other__add_event", "mcp__other__free_time"]);
+  });
+
+  test("a 2026-07-28 (stateless) server's groups are read the same way", async () => {
+    const stateless = { command: process.execPath, args: [join(import.meta.dir, "..", "fixtures", "mcp", "grouping-2026-server.ts")], timeoutMs: 10_000 };
+    await using running = await startMcpDaemon({ grp: server(), moon: stateless });
+    await waitFor(() => running.daemon.core.pool().get("mcp__moon__tide_table"), "the stateless server's tools");
+    const { search } = await ready(running);
+    expect(groupsOf(running, "mcp__moon__lunar_phase")).toEqual(["astronomy"]);
+    expect(groupsOf(running, "mcp__moon__tide_table")).toBeUndefined();
+    const selected = await search("select:astronomy");
+    expect(selected.structured.matches).toEqual(["mcp__moon__lunar_phase"]);
+  });
+
+  test("without the capability a server's _meta groups are ignored; a failing groups/list costs the groups, not the tools", async () => {
+    await using running = await startMcpDaemon({ grp: server({ GROUPING_OFF: "1" }), down: server({ GROUPS_FAIL: "1" }) });
+    await waitFor(() => running.daemon.core.pool().get("mcp__down__haunted"), "the failing server's tools");
+    const { search } = await ready(running);
+    for (const name of ["mcp__grp__send_email", "mcp__grp__forged", "mcp__down__send_email"]) expect(groupsOf(running, name)).toBeUndefined();
+    const refused = await search("select:mcp__grp/email");
+    expect(refused.structured).toMatchObject({ matches: [], missing: ["mcp__grp/email"] });
+    const listing = await search("mcp__down");
+    expect(listing.structured.groups).toBeUndefined();
+    expect(listing.structured.total).toBe(9);
+  });
+});

@@ -1,0 +1,161 @@
+/** The grouping extension's client side in isolation: capability, paging bounds, nesting (cycles), the daemon's own key, a failing groups/list. */
+import { describe, expect, test } from "bun:test";
+import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  enclosingGroups,
+  GROUPS_META_KEY,
+  listAllGroups,
+  MAX_GROUP_PAGES,
+  MAX_GROUPS_PER_SERVER,
+  MAX_GROUPS_PER_TOOL,
+  offersGrouping,
+  POOL_GROUPS_META_KEY,
+  withGrouping,
+  withGroupMembership,
+} from "../../src/mcp/server-groups.ts";
+import type { ServerConnection } from "../../src/mcp/server-connection-contract.ts";
+import { GroupRegistry } from "../../src/search/group-registry.ts";
+import { ToolSearchIndex } from "../../src/search/tool-search-index.ts";
+
+const tool = (name: string, meta?: Record<string, unknown>): McpTool => ({ name, inputSchema: { type: "object" }, ...(meta && { _meta: meta }) });
+
+describe("server groups", () => {
+  test("the capability is read from extensions or experimental, nothing else", () => {
+    expect(offersGrouping({ extensions: { "io.modelcontextprotocol/grouping": {} } })).toBe(true);
+    expect(offersGrouping({ experimental: { "io.modelcontextprotocol/grouping": { listChanged: true } } })).toBe(true);
+    expect(offersGrouping({ extensions: { "io.modelcontextprotocol/grouping": true } })).toBe(false);
+    expect(offersGrouping({ groups: { listChanged: true } })).toBe(false);
+    expect(offersGrouping(undefined)).toBe(false);
+  });
+
+  test("a server that pages forever, repeats a cursor or lists too many groups is cut off with a warning", async () => {
+    let pages = 0;
+    const endless = await listAllGroups(async () => ({ groups: [{ name: `g${pages}` }], nextCursor: `c${pages++}` }));
+    expect(endless.groups.length).toBe(MAX_GROUP_PAGES);
+    expect(endless.warnings).toEqual([`stopped listing groups after ${MAX_GROUP_PAGES} pages`]);
+    const looping = await listAllGroups(async () => ({ groups: [], nextCursor: "same" }));
+    expect(looping.warnings).toEqual(["stopped listing groups: the server repeated a cursor"]);
+    const many = await listAllGroups(async () => ({ groups: Array.from({ length: MAX_GROUPS_PER_SERVER + 5 }, (_, i) => ({ name: `g${i}` })) }));
+    expect(many.groups.length).toBe(MAX_GROUPS_PER_SERVER);
+    expect(many.warnings).toEqual([`kept the first ${MAX_GROUPS_PER_SERVER} groups (the per-server limit)`]);
+    await expect(listAllGroups(async () => ({ groups: "nope" }))).rejects.toThrow("groups/list answered without a groups array");
+  });
+
+  test("bad and repeated group entries are skipped, each with its reason", async () => {
+    const listed = await listAllGroups(async () => ({
+      groups: [{ name: "ok", description: "Fine.", _meta: { [GROUPS_META_KEY]: ["parent", "bad parent", 7] } }, { name: "ok" }, { name: "has space" }, { name: "x".repeat(65) }, 42],
+    }));
+    expect(listed.groups).toEqual([{ name: "ok", parents: ["parent"] }]);
+    expect(listed.warnings).toEqual([
+      'skipped group "ok": listed twice',
+      'skipped group "has space": a group name is 1-64 letters, digits, "_", "-" or "."',
+      `skipped group "${"x".repeat(65)}": a group name is 1-64 letters, digits, "_", "-" or "."`,
+      "skipped a group that is not an object",
+    ]);
+  });
+
+  test("nesting is followed through parents; a cycle ends the walk", () => {
+    const closure = enclosingGroups([
+      { name: "a", parents: ["b"] },
+      { name: "b", parents: ["c"] },
+      { name: "c", parents: ["a", "unlisted"] },
+      { name: "d", parents: [] },
+    ]);
+    expect([...closure.get("a")!].sort()).toEqual(["a", "b", "c"]);
+    expect(closure.get("d")).toEqual(["d"]);
+  });
+
+  test("the daemon's own key is always the daemon's: a server's value is dropped, undeclared groups are not taken", () => {
+    const tools = withGroupMembership(
+      [
+        tool("in", { [GROUPS_META_KEY]: ["child"], other: 1 }),
+        tool("forged", { [POOL_GROUPS_META_KEY]: ["child"] }),
+        tool("ghost", { [GROUPS_META_KEY]: ["ghost"] }),
+        tool("plain"),
+      ],
+      [
+        { name: "parent", parents: [] },
+        { name: "child", parents: ["parent"] },
+      ],
+    );
+    expect(tools.map((entry) => entry._meta)).toEqual([
+      { [GROUPS_META_KEY]: ["child"], other: 1, [POOL_GROUPS_META_KEY]: ["child", "parent"] },
+      {},
+      { [GROUPS_META_KEY]: ["ghost"] },
+      undefined,
+    ]);
+  });
+
+  test("a tool in more than MAX_GROUPS_PER_TOOL groups keeps that many, with a warning", () => {
+    const groups = Array.from({ length: MAX_GROUPS_PER_TOOL + 4 }, (_, i) => ({ name: `g${String(i).padStart(2, "0")}`, parents: [] }));
+    const warnings: string[] = [];
+    const [greedy] = withGroupMembership([tool("greedy", { [GROUPS_META_KEY]: groups.map((group) => group.name) })], groups, warnings);
+    expect((greedy!._meta![POOL_GROUPS_META_KEY] as string[]).length).toBe(MAX_GROUPS_PER_TOOL);
+    expect(warnings).toEqual([`tool "greedy" is in ${MAX_GROUPS_PER_TOOL + 4} groups; kept ${MAX_GROUPS_PER_TOOL}`]);
+  });
+
+  test("a failing groups/list keeps the tools and says why; without the capability groups/list is never asked", async () => {
+    const inner: ServerConnection = {
+      pid: 1,
+      listTools: async () => ({ tools: [tool("a", { [GROUPS_META_KEY]: ["g"], [POOL_GROUPS_META_KEY]: ["g"] })], warnings: [] }),
+      callTool: async () => ({ content: [] }),
+      onToolsChanged: () => {},
+      onLost: () => {},
+      close: async () => {},
+    };
+    let asked = 0;
+    const failing = withGrouping(inner, {
+      capabilities: { extensions: { "io.modelcontextprotocol/grouping": {} } },
+      request: async () => {
+        asked++;
+        throw new Error("boom");
+      },
+      onGroupsChanged: () => {},
+    });
+    const listing = await failing.listTools(1_000);
+    expect(listing.tools[0]!._meta).toEqual({ [GROUPS_META_KEY]: ["g"] });
+    expect(listing.warnings).toEqual(["groups/list failed, so the server's groups are left out: boom"]);
+    const plain = withGrouping(inner, { capabilities: {}, request: async () => ({ groups: (asked++, []) }), onGroupsChanged: () => {} });
+    expect((await plain.listTools(1_000)).tools[0]!._meta).toEqual({ [GROUPS_META_KEY]: ["g"] });
+    expect(asked).toBe(1);
+  });
+
+  test("groups/list_changed lists again like a tool list change", () => {
+    let fire = () => {};
+    const inner = { onToolsChanged: () => {} } as unknown as ServerConnection;
+    const grouped = withGrouping(inner, { capabilities: { experimental: { "io.modelcontextprotocol/grouping": {} } }, request: async () => ({ groups: [] }), onGroupsChanged: (listener) => (fire = listener) });
+    let changed = 0;
+    grouped.onToolsChanged(() => changed++);
+    fire();
+    expect(changed).toBe(1);
+  });
+});
+
+describe("groups in the search index", () => {
+  test("a group lives while one of its tools does; removing the last drops it", () => {
+    const index = new ToolSearchIndex();
+    index.add({ name: "mcp__s__a", description: "a", server: "s", rawToolName: "a", groups: ["g"] });
+    index.add({ name: "mcp__s__b", description: "b", server: "s", rawToolName: "b", groups: ["g", "h"] });
+    expect(index.query("select:mcp__s/G").matches.map((match) => match.name)).toEqual(["mcp__s__a", "mcp__s__b"]);
+    // A listing sizes groups by what its filter admits (a session's own tools): a group with none is left out.
+    expect(index.query("mcp__s", { filter: (name) => name !== "mcp__s__b" }).serverGroups).toEqual([{ name: "g", size: 1 }]);
+    expect(index.query("mcp__s").serverGroups).toEqual([{ name: "g", size: 2 }, { name: "h", size: 1 }]);
+    index.remove("mcp__s__b");
+    expect(index.query("select:mcp__s/h")).toMatchObject({ found: [], missing: ["mcp__s/h"] });
+    expect(index.query("mcp__s").serverGroups).toEqual([{ name: "g", size: 1 }]);
+    index.removeServer("s");
+    expect(index.query("select:g")).toMatchObject({ found: [], missing: ["g"] });
+  });
+
+  test("a tool name wins over a group of the same spelling; a bare name two servers share is ambiguous", () => {
+    const index = new ToolSearchIndex();
+    index.add({ name: "mcp__s__a", description: "a", server: "s", rawToolName: "a", groups: ["a"] });
+    index.add({ name: "mcp__t__b", description: "b", server: "t", rawToolName: "b", groups: ["a"] });
+    expect(index.query("select:a").found).toEqual(["mcp__s__a"]);
+    const registry = new GroupRegistry();
+    expect(registry.groupsOf(0)).toEqual([]);
+    index.add({ name: "mcp__t__c", description: "c", server: "t", rawToolName: "c", groups: ["shared"] });
+    index.add({ name: "mcp__s__d", description: "d", server: "s", rawToolName: "d", groups: ["shared"] });
+    expect(index.query("select:shared")).toMatchObject({ found: [], missing: ["shared"], didYouMean: ["mcp__s/shared", "mcp__t/shared"] });
+  });
+});
