@@ -4,9 +4,9 @@
  * one block per tool:
  *
  *   {"role": "system", "content": [
- *     {"type": "tool_addition", "tool": {"type": "tool_reference", "tool_name": "mcp__github__create_issue"}},
+ *     {"type": "tool_addition", "tool": {"type": "tool_reference", "name": "mcp__github__create_issue"}},
  *     {"type": "tool_addition", "tool": {"type": "tool_definition", "definition": {name, description, input_schema}}},
- *     {"type": "tool_removal",  "tool": {"type": "tool_reference", "tool_name": "mcp__jira__create_ticket"}}]}
+ *     {"type": "tool_removal",  "tool": {"type": "tool_reference", "name": "mcp__jira__create_ticket"}}]}
  *
  * By reference names a tool of the request's fixed `tools[]` (beta
  * `mid-conversation-tool-changes-2026-07-01`); by value (`tool_definition`) carries the whole
@@ -26,22 +26,22 @@ export const MID_CONVERSATION_TOOLS_BETA = "mid-conversation-tool-changes-2026-0
 /** By-value tool additions (`tool_definition`). */
 export const INLINE_TOOLS_BETA = "inline-tools-2026-09-15";
 
-export type ToolChangeTarget =
-  | { type: "tool_reference"; tool_name: string }
-  | { type: "tool_definition"; definition: AnthropicWireTool };
-
-export interface ToolChangeBlock {
-  type: typeof TOOL_ADDITION | typeof TOOL_REMOVAL;
-  tool: ToolChangeTarget;
+export interface ToolReferenceTarget {
+  type: "tool_reference";
+  name: string;
 }
+export type ToolChangeTarget = ToolReferenceTarget | { type: "tool_definition"; definition: AnthropicWireTool };
+
+/** An addition names or defines its tool; a removal only names it. */
+export type ToolChangeBlock = { type: typeof TOOL_ADDITION; tool: ToolChangeTarget } | { type: typeof TOOL_REMOVAL; tool: ToolReferenceTarget };
 
 export interface ToolChangeMessage {
   role: "system";
   content: ToolChangeBlock[];
 }
 
-export function toolReference(name: string): ToolChangeTarget {
-  return { type: "tool_reference", tool_name: name };
+export function toolReference(name: string): ToolReferenceTarget {
+  return { type: "tool_reference", name };
 }
 
 export function toolDefinition(definition: AnthropicWireTool): ToolChangeTarget {
@@ -64,7 +64,9 @@ export function readToolChange(block: unknown): { action: "addition" | "removal"
   if (!isRecord(block) || (block.type !== TOOL_ADDITION && block.type !== TOOL_REMOVAL) || !isRecord(block.tool)) return undefined;
   const action = block.type === TOOL_ADDITION ? "addition" : "removal";
   const tool = block.tool;
-  if (tool.type === "tool_reference" && typeof tool.tool_name === "string") return { action, name: tool.tool_name };
+  // A tool change's reference carries `name` (the API's BetaToolChangeToolReference), unlike the
+  // `tool_reference` content block of a tool result, which carries `tool_name`.
+  if (tool.type === "tool_reference" && typeof tool.name === "string") return { action, name: tool.name };
   // A removal names its tool; only an addition may carry a definition.
   if (action === "addition" && tool.type === "tool_definition" && isRecord(tool.definition) && typeof tool.definition.name === "string") {
     return { action, name: tool.definition.name };

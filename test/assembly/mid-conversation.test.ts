@@ -33,7 +33,7 @@ function assemble(pool: Pool, state: ReturnType<typeof session>, messages: reado
 }
 
 const search = (...names: string[]) => anthropicCall("ToolSearch", { query: `select:${names.join(",")}` }, `Loaded.\n\n${formatDiscoveredLine(names)}`);
-const ref = (name: string) => ({ type: "tool_reference" as const, tool_name: name });
+const ref = (name: string) => ({ type: "tool_reference" as const, name });
 /** The pool without one MCP server (it stopped). */
 const without = (pool: Pool, server: string) => assemblePool({ builtins: pool.tools.filter((tool) => !tool.mcpInfo), mcpTools: pool.tools.filter((tool) => tool.mcpInfo && tool.mcpInfo.server !== server) });
 

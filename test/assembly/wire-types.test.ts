@@ -7,6 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import type {
   BetaMessageParam,
+  BetaSystemMessageParam,
   BetaTool,
   BetaToolResultBlockParam,
   BetaToolUnion,
@@ -20,6 +21,8 @@ import type {
 } from "openai/resources/chat/completions";
 import { assembleRequest, type AssembleSettings } from "../../src/assembly/assemble-request.ts";
 import { scanTranscript } from "../../src/assembly/scan-transcript.ts";
+import type { FixedToolHolder } from "../../src/assembly/mid-conversation.ts";
+import { toolChangeMessage, toolDefinition, toolReference, type ToolChangeMessage } from "../../src/assembly/tool-change-blocks.ts";
 import type { AnthropicWireTool, OpenAIWireTool } from "../../src/assembly/wire-format.ts";
 import { createExecuteExtraTool } from "../../src/builtin/execute-extra-tool.ts";
 import { createToolSearchTool } from "../../src/builtin/tool-search.ts";
@@ -31,7 +34,11 @@ const anthropicFits: BetaTool = {} as AnthropicWireTool;
 const openaiFits: ChatCompletionFunctionTool = {} as OpenAIWireTool;
 // @ts-expect-error — the check has teeth: an OpenAI function tool is not an Anthropic tool.
 const crossed: BetaTool = {} as OpenAIWireTool;
-void anthropicFits, openaiFits, crossed;
+// Mid-conversation tool changes are the API's system messages of tool_addition / tool_removal blocks.
+const toolChangeFits: BetaSystemMessageParam = {} as ToolChangeMessage;
+// @ts-expect-error — a tool change's reference carries `name`; `tool_name` belongs to tool-result references.
+const staleReference: BetaSystemMessageParam = { role: "system", content: [{ type: "tool_addition", tool: { type: "tool_reference", tool_name: "x" } }] };
+void anthropicFits, openaiFits, crossed, toolChangeFits, staleReference;
 
 const pool = samplePool();
 const engine = indexOf(pool);
@@ -77,6 +84,42 @@ describe("wire types", () => {
     expect(body.tools?.at(-1)).toMatchObject({ name: "mcp__github__create_issue", defer_loading: true });
     expect(body.betas).toEqual(["advanced-tool-use-2025-11-20"]);
     expect([...scanTranscript(messages).discovered]).toEqual(["mcp__github__create_issue"]);
+  });
+
+  test("mid-conversation: the fixed tools array and the tool-change system messages are Anthropic beta types", async () => {
+    const holder = {} as FixedToolHolder;
+    const schemaCache = new Map<string, string>();
+    const assemble = (messages: BetaMessageParam[]) =>
+      assembleRequest({ settings: settings({ delivery: "mid-conversation" }), tools: pool.tools, messages, metaTools, fixedTools: holder, schemaCache });
+    const search = await metaTools("mid-conversation").toolSearch.call({ query: "select:mcp__github__create_issue" }, {
+      signal: new AbortController().signal,
+      sessionId: "s",
+      workspaceRoots: [],
+      cwd: "/",
+      sessionState: new Map(),
+    });
+    const messages: BetaMessageParam[] = [
+      { role: "user", content: "File a bug." },
+      { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "ToolSearch", input: { query: "select:mcp__github__create_issue" } }] },
+      { role: "user", content: [toolResultBlock("t1", search)] },
+    ];
+    const first = assemble(messages.slice(0, 1));
+    const second = assemble(messages);
+    if (second.format !== "anthropic" || !second.toolChanges) throw new Error("expected an Anthropic tool change");
+    const change: BetaMessageParam = second.toolChanges.message;
+    const sent = [...messages.slice(0, second.toolChanges.index), change, ...messages.slice(second.toolChanges.index)];
+    const tools: BetaToolUnion[] = second.tools;
+    const body: MessageCreateParamsNonStreaming = { model: "claude-sonnet-4-5", max_tokens: 1024, messages: sent, tools, betas: second.betas };
+    expect(JSON.stringify(body.tools)).toBe(JSON.stringify(first.tools));
+    expect(change).toEqual({ role: "system", content: [{ type: "tool_addition", tool: { type: "tool_reference", name: "mcp__github__create_issue" } }] });
+    // By value (the inline-tools beta): the definition is a tools entry; a removal names its tool.
+    const bash = tools[0] as AnthropicWireTool;
+    const byValue: BetaSystemMessageParam = toolChangeMessage([toolDefinition(bash)], ["mcp__github__create_issue"]);
+    expect(byValue.content).toEqual([
+      { type: "tool_addition", tool: { type: "tool_definition", definition: bash } },
+      { type: "tool_removal", tool: toolReference("mcp__github__create_issue") },
+    ]);
+    expect([...scanTranscript([...sent, { role: "assistant", content: "ok" }]).discovered]).toContain("mcp__github__create_issue");
   });
 
   test("OpenAI: function tools and chat messages are OpenAI types", () => {

@@ -23,7 +23,7 @@ async function result(client: RawClient, method: string, params: Record<string, 
   return response.result as Record<string, unknown>;
 }
 
-const ref = (name: string) => ({ type: "tool_reference", tool_name: name });
+const ref = (name: string) => ({ type: "tool_reference", name });
 
 describe("mid-conversation delivery over the socket", () => {
   test("fixed tools[]; a discovery is a tool_addition, a server that leaves a tool_removal; another connection agrees", async () => {

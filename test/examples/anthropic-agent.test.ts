@@ -99,7 +99,7 @@ describe("examples/anthropic-agent.ts with the scripted model (mid-conversation 
     // ToolSearch answered in text; the harness inserted the daemon's message after the result.
     const searchResult = second!.messages[2]!.content[0];
     expect(JSON.stringify(searchResult)).not.toContain("tool_reference");
-    expect(second!.messages[3]).toEqual({ role: "system", content: [{ type: "tool_addition", tool: { type: "tool_reference", tool_name: "Sleep" } }] });
+    expect(second!.messages[3]).toEqual({ role: "system", content: [{ type: "tool_addition", tool: { type: "tool_reference", name: "Sleep" } }] });
     expect(third!.messages[5]!.content[0]).toMatchObject({ type: "tool_result", tool_use_id: "toolu_02_sleep" });
     expect(run.messages.map((message) => message.role)).toEqual(["user", "assistant", "user", "system", "assistant", "user", "assistant"]);
     // Messages already sent reach the next request byte for byte, but for the last user message,
