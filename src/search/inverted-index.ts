@@ -71,6 +71,11 @@ export class InvertedIndex implements TermInterner {
     return this.slotByName.get(name);
   }
 
+  /** Pool names of the live slots. */
+  liveNames(): IterableIterator<string> {
+    return this.slotByName.keys();
+  }
+
   /** Indexes a document whose fields were tokenized against this index's dictionary (intern). */
   add(name: string, fields: FieldTerms): number {
     const slot = this.takeSlot();

@@ -4,6 +4,9 @@ import type { SearchDocument } from "./types.ts";
 
 const MAX_SUGGESTIONS = 3;
 
+/** What the lookup reads of a tool: the names a caller may type for it. */
+export type NamedKeys = Pick<SearchDocument, "name" | "aliases" | "rawToolName">;
+
 /**
  * Resolves what a caller may type for a tool — its pool name, an alias, or the MCP server's raw
  * tool name — to pool names, exactly, then case-insensitively; and finds near misses.
@@ -15,13 +18,11 @@ export class NameLookup {
   private readonly folded = new Map<string, Names>();
   /** Built on the first suggest() and kept up to date after; most indexes never need it. */
   private squashed: Map<string, Names> | undefined;
-  private readonly documents = new Map<string, SearchDocument>();
   /** Built on the first suggest() too: folded keys by length, each with its character mask. */
   private buckets: Map<number, Map<string, number>> | undefined;
   private readonly scratch = new EditDistanceScratch();
 
-  add(doc: SearchDocument): void {
-    this.documents.set(doc.name, doc);
+  add(doc: NamedKeys): void {
     for (const key of keysOf(doc)) {
       push(this.exact, key, doc.name);
       push(this.folded, key.toLowerCase(), doc.name);
@@ -30,8 +31,8 @@ export class NameLookup {
     }
   }
 
-  remove(doc: SearchDocument): void {
-    this.documents.delete(doc.name);
+  /** Forgets a tool; `doc` must carry the keys it was added with. */
+  remove(doc: NamedKeys): void {
     for (const key of keysOf(doc)) {
       pull(this.exact, key, doc.name);
       pull(this.folded, key.toLowerCase(), doc.name);
@@ -54,7 +55,8 @@ export class NameLookup {
   private squashedKeys(): Map<string, Names> {
     if (this.squashed !== undefined) return this.squashed;
     const squashed = new Map<string, Names>();
-    for (const doc of this.documents.values()) for (const key of keysOf(doc)) push(squashed, squash(key), doc.name);
+    // Every key of every tool is in `exact` (no copy of the tools is kept for this).
+    for (const [key, names] of this.exact) for (const name of listOf(names)) push(squashed, squash(key), name);
     this.squashed = squashed;
     return squashed;
   }
@@ -127,7 +129,7 @@ function popcount(value: number): number {
   return (Math.imul((bits + (bits >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
 }
 
-function keysOf(doc: SearchDocument): string[] {
+function keysOf(doc: NamedKeys): string[] {
   const keys = [doc.name];
   for (const key of doc.aliases ?? []) if (!keys.includes(key)) keys.push(key);
   if (doc.rawToolName !== undefined && !keys.includes(doc.rawToolName)) keys.push(doc.rawToolName);

@@ -6,24 +6,24 @@ import { NameLookup } from "../../src/search/name-lookup.ts";
 describe("NameLookup", () => {
   test("resolves names, aliases and raw names; exact case and pool names win", () => {
     const lookup = new NameLookup();
-    lookup.add({ name: "Bash", aliases: ["Shell"], description: "" });
-    lookup.add({ name: "mcp__a__search", rawToolName: "search", server: "a", description: "" });
-    lookup.add({ name: "mcp__b__search", rawToolName: "search", server: "b", description: "" });
-    lookup.add({ name: "search", description: "" });
+    lookup.add({ name: "Bash", aliases: ["Shell"] });
+    lookup.add({ name: "mcp__a__search", rawToolName: "search" });
+    lookup.add({ name: "mcp__b__search", rawToolName: "search" });
+    lookup.add({ name: "search" });
     expect(lookup.resolve("shell")).toEqual(["Bash"]);
     expect(lookup.resolve("search")).toEqual(["search"]);
     expect(lookup.resolve("SEARCH")).toEqual(["mcp__a__search", "mcp__b__search", "search"]);
-    lookup.remove({ name: "search", description: "" });
+    lookup.remove({ name: "search" });
     expect(lookup.resolve("search")).toEqual(["mcp__a__search", "mcp__b__search"]);
   });
 
   test("suggestions follow adds and removals", () => {
     const lookup = new NameLookup();
-    lookup.add({ name: "CronCreate", description: "" });
+    lookup.add({ name: "CronCreate" });
     expect(lookup.suggest("CronCreat")).toEqual(["CronCreate"]);
-    lookup.remove({ name: "CronCreate", description: "" });
+    lookup.remove({ name: "CronCreate" });
     expect(lookup.suggest("CronCreat")).toEqual([]);
-    lookup.add({ name: "CronCreated", description: "" });
+    lookup.add({ name: "CronCreated" });
     expect(lookup.suggest("CronCreat")).toEqual(["CronCreated"]);
   });
 
@@ -33,7 +33,7 @@ describe("NameLookup", () => {
     const word = (length: number) => Array.from({ length }, () => "abcde_.-19"[Math.floor(next() * 10)]).join("");
     const names = Array.from({ length: 400 }, () => word(3 + Math.floor(next() * 6)));
     const lookup = new NameLookup();
-    for (const name of new Set(names)) lookup.add({ name, description: "" });
+    for (const name of new Set(names)) lookup.add({ name });
     for (let round = 0; round < 200; round++) {
       const needle = word(3 + Math.floor(next() * 6));
       const limit = needle.length <= 4 ? 1 : 2;
