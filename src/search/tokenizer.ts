@@ -2,7 +2,7 @@ import { stemmer } from "stemmer";
 import { CharClass, classifyCodePoint } from "./char-class.ts";
 import { ensureInt32 } from "./growable.ts";
 import { STOP_WORDS } from "./stop-words.ts";
-import { MISSING_WORD, WordIds } from "./word-ids.ts";
+import { MISSING, StringIds } from "./string-ids.ts";
 
 const ASCII_WORD = /^[a-z]+$/;
 const ASCII_CLASSES = Uint8Array.from({ length: 0x80 }, (_, code) => classifyCodePoint(code));
@@ -41,13 +41,13 @@ export class Tokenizer {
   /** Lowercased word → its term, or null for a stop word or a word too short to index. */
   private readonly terms = new Map<string, string | null>();
   /** Lowercased word → its term id in `interner` (-1 for none): one lookup per word when indexing, no string made. */
-  private readonly wordIds = new WordIds(TERM_CACHE_LIMIT);
+  private readonly wordIds = new StringIds(TERM_CACHE_LIMIT, true);
   /**
    * Text → where its term ids are in `textArena` (offset × TEXT_CACHE_COUNT_LIMIT + count), for
    * texts that tools share. One arena, not an array per text: the cache is refilled many times
    * while 100k tools are indexed, and every dropped array was garbage.
    */
-  private readonly textIds = new Map<string, number>();
+  private readonly textIds = new StringIds(TEXT_CACHE_LIMIT, false);
   private textArena = new Int32Array(4096);
   private textArenaUsed = 0;
   /** Set only while tokenizeToIds runs; `out` then holds term ids. */
@@ -67,8 +67,9 @@ export class Tokenizer {
     if (this.dictionary === undefined) throw new Error("tokenizeToIds needs a Tokenizer built with a dictionary");
     // Tools repeat a lot of text (server descriptions, parameter names and descriptions):
     // about 40% of the eval pool's characters. Their term ids are remembered per text.
-    const cached = this.textIds.get(text);
-    if (cached !== undefined) {
+    const cacheable = text.length <= TEXT_CACHE_MAX_CHARS;
+    const cached = cacheable ? this.textIds.find(text, 0, text.length) : MISSING;
+    if (cached !== MISSING) {
       const count = cached % TEXT_CACHE_COUNT_LIMIT;
       const offset = (cached - count) / TEXT_CACHE_COUNT_LIMIT;
       for (let i = offset; i < offset + count; i++) out.push(this.textArena[i]!);
@@ -82,11 +83,9 @@ export class Tokenizer {
       this.interner = undefined;
     }
     const count = out.length - start;
-    if (text.length <= TEXT_CACHE_MAX_CHARS && count < TEXT_CACHE_COUNT_LIMIT) {
-      if (this.textIds.size >= TEXT_CACHE_LIMIT) {
-        this.textIds.clear();
-        this.textArenaUsed = 0;
-      }
+    if (cacheable && count < TEXT_CACHE_COUNT_LIMIT) {
+      // The table empties itself when full; the arena starts over with it.
+      if (this.textIds.size >= TEXT_CACHE_LIMIT) this.textArenaUsed = 0;
       this.textArena = ensureInt32(this.textArena, this.textArenaUsed + count);
       for (let i = 0; i < count; i++) this.textArena[this.textArenaUsed + i] = out[start + i] as number;
       this.textIds.set(text, this.textArenaUsed * TEXT_CACHE_COUNT_LIMIT + count);
@@ -157,7 +156,7 @@ export class Tokenizer {
       return;
     }
     const id = this.wordIds.find(text, start, end);
-    if (id === MISSING_WORD) this.pushLowercase(text.slice(start, end).toLowerCase(), out);
+    if (id === MISSING) this.pushLowercase(text.slice(start, end).toLowerCase(), out);
     else if (id >= 0) (out as number[]).push(id);
   }
 
@@ -175,7 +174,7 @@ export class Tokenizer {
       return;
     }
     let id = this.wordIds.find(word, 0, word.length);
-    if (id === MISSING_WORD) {
+    if (id === MISSING) {
       const term = this.termOf(word);
       id = term === null ? -1 : interner.intern(term);
       this.wordIds.set(word, id);
