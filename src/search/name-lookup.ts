@@ -1,5 +1,6 @@
 import { squash } from "./document-fields.ts";
 import { boundedEditDistance, EditDistanceScratch } from "./edit-distance.ts";
+import { FoldedKeys } from "./folded-keys.ts";
 import type { SearchDocument } from "./types.ts";
 
 const MAX_SUGGESTIONS = 3;
@@ -15,7 +16,7 @@ export class NameLookup {
   // A key usually names one tool: the value is that name, and an array only on a collision
   // (one array per key for 100k tools is a lot of objects for the collector to trace).
   private readonly exact = new Map<string, Names>();
-  private readonly folded = new Map<string, Names>();
+  private readonly folded = new FoldedKeys();
   /** Built on the first suggest() and kept up to date after; most indexes never need it. */
   private squashed: Map<string, Names> | undefined;
   /** Built on the first suggest() too: folded keys by length, each with its character mask. */
@@ -25,8 +26,8 @@ export class NameLookup {
   add(doc: NamedKeys): void {
     for (const key of keysOf(doc)) {
       push(this.exact, key, doc.name);
-      push(this.folded, key.toLowerCase(), doc.name);
-      this.bucket(key.toLowerCase());
+      this.folded.add(key, doc.name);
+      if (this.buckets !== undefined) this.bucket(key.toLowerCase());
       if (this.squashed !== undefined) push(this.squashed, squash(key), doc.name);
     }
   }
@@ -35,8 +36,8 @@ export class NameLookup {
   remove(doc: NamedKeys): void {
     for (const key of keysOf(doc)) {
       pull(this.exact, key, doc.name);
-      pull(this.folded, key.toLowerCase(), doc.name);
-      this.unbucket(key.toLowerCase());
+      this.folded.remove(key, doc.name);
+      if (this.buckets !== undefined) this.unbucket(key.toLowerCase());
       if (this.squashed !== undefined) pull(this.squashed, squash(key), doc.name);
     }
   }
@@ -48,8 +49,7 @@ export class NameLookup {
   resolve(text: string): string[] {
     const exact = this.exact.get(text);
     if (exact !== undefined) return listOf(exact).includes(text) ? [text] : [...listOf(exact)];
-    const folded = this.folded.get(text.toLowerCase());
-    return folded === undefined ? [] : [...listOf(folded)];
+    return this.folded.names(text.toLowerCase());
   }
 
   private squashedKeys(): Map<string, Names> {
@@ -76,7 +76,7 @@ export class NameLookup {
         if (popcount(mask ^ needleMask) > 2 * limit) continue;
         const distance = boundedEditDistance(needle, key, limit, this.scratch);
         if (distance > limit || distance === 0) continue;
-        for (const name of listOf(this.folded.get(key))) ranked.push({ name, distance });
+        for (const name of this.folded.names(key)) ranked.push({ name, distance });
       }
     }
     ranked.sort((a, b) => a.distance - b.distance || a.name.localeCompare(b.name));
@@ -91,7 +91,7 @@ export class NameLookup {
   private lengthBuckets(): Map<number, Map<string, number>> {
     if (this.buckets !== undefined) return this.buckets;
     this.buckets = new Map();
-    for (const key of this.folded.keys()) this.bucket(key);
+    for (const key of this.exact.keys()) this.bucket(key.toLowerCase());
     return this.buckets;
   }
 
@@ -103,7 +103,7 @@ export class NameLookup {
   }
 
   private unbucket(key: string): void {
-    if (this.buckets === undefined || this.folded.has(key)) return;
+    if (this.buckets === undefined || this.folded.names(key).length > 0) return;
     this.buckets.get(key.length)?.delete(key);
   }
 }
