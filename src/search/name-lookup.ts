@@ -8,13 +8,23 @@ const MAX_SUGGESTIONS = 3;
 /** What the lookup reads of a tool: the names a caller may type for it. */
 export type NamedKeys = Pick<SearchDocument, "name" | "aliases" | "rawToolName">;
 
+/** The pool names the lookup's owner already keeps (the index's name → slot map): not copied here. */
+export interface PoolNames {
+  has(name: string): boolean;
+  keys(): Iterable<string>;
+}
+
 /**
  * Resolves what a caller may type for a tool — its pool name, an alias, or the MCP server's raw
- * tool name — to pool names, exactly, then case-insensitively; and finds near misses.
+ * tool name — to pool names, exactly, then case-insensitively; and finds near misses. The pool
+ * names themselves are the owner's (`pool`); the lookup adds only the other keys, and the owner
+ * must know a tool's name before add() and may forget it after remove().
  */
 export class NameLookup {
-  // A key usually names one tool: the value is that name, and an array only on a collision
-  // (one array per key for 100k tools is a lot of objects for the collector to trace).
+  /**
+   * Aliases and raw names → pool names. A key usually names one tool: the value is that name, and
+   * an array only on a collision (one array per key for 100k tools is a lot of objects to trace).
+   */
   private readonly exact = new Map<string, Names>();
   private readonly folded = new FoldedKeys();
   /** Built on the first suggest() and kept up to date after; most indexes never need it. */
@@ -23,9 +33,11 @@ export class NameLookup {
   private buckets: Map<number, Map<string, number>> | undefined;
   private readonly scratch = new EditDistanceScratch();
 
+  constructor(private readonly pool: PoolNames) {}
+
   add(doc: NamedKeys): void {
     for (const key of keysOf(doc)) {
-      push(this.exact, key, doc.name);
+      if (key !== doc.name) push(this.exact, key, doc.name);
       this.folded.add(key, doc.name);
       if (this.buckets !== undefined) this.bucket(key.toLowerCase());
       if (this.squashed !== undefined) push(this.squashed, squash(key), doc.name);
@@ -35,7 +47,7 @@ export class NameLookup {
   /** Forgets a tool; `doc` must carry the keys it was added with. */
   remove(doc: NamedKeys): void {
     for (const key of keysOf(doc)) {
-      pull(this.exact, key, doc.name);
+      if (key !== doc.name) pull(this.exact, key, doc.name);
       this.folded.remove(key, doc.name);
       if (this.buckets !== undefined) this.unbucket(key.toLowerCase());
       if (this.squashed !== undefined) pull(this.squashed, squash(key), doc.name);
@@ -47,15 +59,17 @@ export class NameLookup {
    * an exact-case match wins over a case-insensitive one.
    */
   resolve(text: string): string[] {
+    if (this.pool.has(text)) return [text];
     const exact = this.exact.get(text);
-    if (exact !== undefined) return listOf(exact).includes(text) ? [text] : [...listOf(exact)];
+    if (exact !== undefined) return [...listOf(exact)];
     return this.folded.names(text.toLowerCase());
   }
 
   private squashedKeys(): Map<string, Names> {
     if (this.squashed !== undefined) return this.squashed;
     const squashed = new Map<string, Names>();
-    // Every key of every tool is in `exact` (no copy of the tools is kept for this).
+    // Every key of every tool is a pool name or in `exact` (no copy of the tools is kept for this).
+    for (const name of this.pool.keys()) push(squashed, squash(name), name);
     for (const [key, names] of this.exact) for (const name of listOf(names)) push(squashed, squash(key), name);
     this.squashed = squashed;
     return squashed;
@@ -91,6 +105,7 @@ export class NameLookup {
   private lengthBuckets(): Map<number, Map<string, number>> {
     if (this.buckets !== undefined) return this.buckets;
     this.buckets = new Map();
+    for (const name of this.pool.keys()) this.bucket(name.toLowerCase());
     for (const key of this.exact.keys()) this.bucket(key.toLowerCase());
     return this.buckets;
   }

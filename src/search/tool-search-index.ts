@@ -29,7 +29,7 @@ export interface ToolSearchIndexOptions {
 export class ToolSearchIndex {
   private readonly index = new InvertedIndex();
   private readonly tokenizer = new Tokenizer(this.index);
-  private readonly lookup = new NameLookup();
+  private readonly lookup = new NameLookup({ has: (name) => this.index.slotOf(name) !== undefined, keys: () => this.index.liveNames() });
   private readonly servers = new ServerRegistry();
   /**
    * Per slot, the names a caller may type for the tool besides its pool name (what remove() must

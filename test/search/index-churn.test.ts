@@ -68,4 +68,19 @@ describe("ToolSearchIndex under churn", () => {
     expect(index.query("mcp__servera").matches).toEqual([]);
     expect(index.query("mcp__serverb", { maxResults: 10 }).matches.map((match) => match.name)).toEqual(["mcp__serverb__tool_0", "mcp__serverb__tool_1"]);
   });
+
+  test("a pool name wins over another tool's alias of that spelling only while that tool is there", () => {
+    const index = new ToolSearchIndex();
+    index.add({ name: "Read", description: "Reads a file." });
+    index.add({ name: "mcp__fs__read_file", server: "fs", rawToolName: "read_file", aliases: ["Read"], description: "Reads a file." });
+    expect(index.query("select:Read").found).toEqual(["Read"]);
+    expect(index.query("select:READ").found).toEqual(["Read", "mcp__fs__read_file"]);
+    index.remove("Read");
+    expect(index.query("select:Read").found).toEqual(["mcp__fs__read_file"]);
+    index.remove("mcp__fs__read_file");
+    expect(index.query("select:read").missing).toEqual(["read"]);
+    index.add({ name: "Read", description: "Reads a file again." });
+    expect(index.query("select:read").found).toEqual(["Read"]);
+    expect(index.query("select:Reed").didYouMean).toEqual(["Read"]);
+  });
 });
