@@ -42,7 +42,7 @@ const engineNames = (args.get("engines") ?? "toolpool,bm25f,minisearch").split("
 const sampleSize = Number(args.get("sample") ?? 400);
 const rounds = Number(args.get("rounds") ?? 3);
 
-/** Builds one engine over a pool; the input conversion is done before the measured build. */
+/** Builds one engine over a pool (MiniSearch gets its documents made beforehand; toolpool and BM25F convert as they build). */
 const builders: Record<string, (pool: EvalTool[]) => () => TimedEngine> = {
   toolpool: (pool) => {
     return () => {
