@@ -42,13 +42,14 @@ const engineNames = (args.get("engines") ?? "toolpool,bm25f,minisearch").split("
 const sampleSize = Number(args.get("sample") ?? 400);
 const rounds = Number(args.get("rounds") ?? 3);
 
-/** Builds one engine over a pool; the input conversion is done before the measured build. */
+/** Builds one engine over a pool (MiniSearch gets its documents made beforehand; toolpool and BM25F convert as they build). */
 const builders: Record<string, (pool: EvalTool[]) => () => TimedEngine> = {
   toolpool: (pool) => {
-    const docs = pool.map(searchDocumentFromTool);
     return () => {
+      // Tool by tool, as the daemon feeds it (src/core/search-sync.ts): each document is made,
+      // indexed and dropped, so the engine is charged for its conversion as the peers are for theirs.
       const index = new ToolSearchIndex();
-      for (const doc of docs) index.add(doc);
+      for (const tool of pool) index.add(searchDocumentFromTool(tool));
       if (index.size !== pool.length) throw new Error(`pool names are not unique: ${index.size} of ${pool.length}`);
       return {
         name: "toolpool",

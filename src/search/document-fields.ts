@@ -66,7 +66,9 @@ export function documentFields(doc: SearchDocument, tokenizer: Tokenizer, into?:
   for (const alias of doc.aliases ?? []) tokenize(FIELD_ID.alias, alias);
   tokenize(FIELD_ID.hint, doc.searchHint);
   tokenize(FIELD_ID.description, doc.description);
-  for (const parameter of (doc.parameters ?? []).slice(0, PARAMETER_LIMIT)) {
+  const parameters = doc.parameters ?? [];
+  for (let i = 0; i < parameters.length && i < PARAMETER_LIMIT; i++) {
+    const parameter = parameters[i]!;
     tokenize(FIELD_ID.parameterName, parameter.name);
     tokenize(FIELD_ID.parameterDescription, parameter.description);
     for (const value of parameter.values ?? []) tokenize(FIELD_ID.parameterValue, value);

@@ -7,13 +7,6 @@ export function ensureInt32(array: Int32Array<ArrayBuffer>, minLength: number): 
   return grown;
 }
 
-export function ensureUint16(array: Uint16Array<ArrayBuffer>, minLength: number): Uint16Array<ArrayBuffer> {
-  if (array.length >= minLength) return array;
-  const grown = new Uint16Array(Math.max(minLength, array.length * 2, 8));
-  grown.set(array);
-  return grown;
-}
-
 export function ensureUint8(array: Uint8Array<ArrayBuffer>, minLength: number): Uint8Array<ArrayBuffer> {
   if (array.length >= minLength) return array;
   const grown = new Uint8Array(Math.max(minLength, array.length * 2, 8));

@@ -1,8 +1,13 @@
 import { FIELD_BITS, FIELD_COUNT, FIELD_ID, REVERSE_TERM, type FieldTerms } from "./fields.ts";
-import { ensureFloat32, ensureInt32, ensureUint16, ensureUint8 } from "./growable.ts";
+import { ensureFloat32, ensureInt32, ensureUint8 } from "./growable.ts";
 import type { TermInterner } from "./tokenizer.ts";
 
-const MAX_FREQUENCY = 0xffff;
+/**
+ * A field's count of one term is kept in a byte (capped): BM25F saturates, so counts past a few
+ * dozen barely move a score (the 7.1k-tool eval pool's largest is 82), and a byte a posting
+ * instead of two is ~3 MiB less at 100k tools.
+ */
+const MAX_FREQUENCY = 0xff;
 /** Dead postings are swept once they are this share of all postings (and at least COMPACT_MIN). */
 const COMPACT_RATIO = 0.25;
 const COMPACT_MIN = 4096;
@@ -21,7 +26,7 @@ export class InvertedIndex implements TermInterner {
   readonly terms: string[] = [];
   documentFrequency = new Int32Array(256);
   postings: Int32Array<ArrayBuffer>[] = [];
-  frequencies: Uint16Array<ArrayBuffer>[] = [];
+  frequencies: Uint8Array<ArrayBuffer>[] = [];
   postingLengths = new Int32Array(256);
 
   /** Pool name per slot; undefined for a free or dead slot. */
@@ -32,10 +37,16 @@ export class InvertedIndex implements TermInterner {
   private postingCounts = new Int32Array(64);
   readonly fieldLengthSums = new Float64Array(FIELD_COUNT);
   /**
-   * Per slot, one array (fewer objects for the collector): the slot's distinct term ids, then its
-   * description's term ids in text order. `distinctCounts` says where the first part ends.
+   * Per slot, a range of one shared arena (no object per tool for the collector to trace): the
+   * slot's distinct term ids, then its description's term ids in text order, at
+   * `slotTermArena[slotTermStart[slot] .. + slotTermCount[slot])`. `distinctCounts` says where the
+   * first part ends. A removed slot's range is dead until the arena is compacted.
    */
-  readonly slotTerms: (Int32Array | undefined)[] = [];
+  slotTermArena = new Int32Array(1024);
+  slotTermStart = new Int32Array(64);
+  slotTermCount = new Int32Array(64);
+  private arenaUsed = 0;
+  private arenaDead = 0;
   distinctCounts = new Int32Array(64);
   /** How many of a slot's distinct terms (the first ones) occur in a field other than enum values. */
   outsideValueCounts = new Int32Array(64);
@@ -61,6 +72,7 @@ export class InvertedIndex implements TermInterner {
   private localIndex = new Int32Array(256);
   private distinctScratch = new Int32Array(64);
   private countScratch = new Int32Array(64 * FIELD_COUNT);
+  private orderScratch = new Int32Array(64);
   private deadPostings = 0;
 
   termId(term: string): number | undefined {
@@ -69,6 +81,11 @@ export class InvertedIndex implements TermInterner {
 
   slotOf(name: string): number | undefined {
     return this.slotByName.get(name);
+  }
+
+  /** Pool names of the live slots. */
+  liveNames(): IterableIterator<string> {
+    return this.slotByName.keys();
   }
 
   /** Indexes a document whose fields were tokenized against this index's dictionary (intern). */
@@ -96,8 +113,12 @@ export class InvertedIndex implements TermInterner {
     }
     // Distinct terms found outside enum values come first, so the coverage share can tell a tool
     // that does what the query says from one that merely accepts the word as a filter value.
-    const terms = new Int32Array(distinctCount + description.length);
-    const order = new Int32Array(distinctCount);
+    const start = this.arenaUsed;
+    const total = distinctCount + description.length;
+    this.slotTermArena = ensureInt32(this.slotTermArena, start + total);
+    this.arenaUsed += total;
+    const terms = this.slotTermArena;
+    const order = (this.orderScratch = ensureInt32(this.orderScratch, distinctCount));
     let front = 0;
     let back = distinctCount;
     for (let local = 0; local < distinctCount; local++) {
@@ -108,12 +129,12 @@ export class InvertedIndex implements TermInterner {
       if (outside) order[front++] = local;
       else order[--back] = local;
     }
-    for (let i = 0; i < distinctCount; i++) terms[i] = this.distinctScratch[order[i]!]!;
-    for (let i = 0; i < description.length; i++) terms[distinctCount + i] = description[i]!;
+    for (let i = 0; i < distinctCount; i++) terms[start + i] = this.distinctScratch[order[i]!]!;
+    for (let i = 0; i < description.length; i++) terms[start + distinctCount + i] = description[i]!;
     let appended = 0;
     for (let i = 0; i < distinctCount; i++) {
       const local = order[i]!;
-      const id = terms[i]!;
+      const id = terms[start + i]!;
       this.documentFrequency[id]!++;
       for (let field = 0; field < FIELD_COUNT; field++) {
         const count = this.countScratch[local * FIELD_COUNT + field]!;
@@ -123,7 +144,8 @@ export class InvertedIndex implements TermInterner {
       }
     }
     this.postingCounts[slot] = appended;
-    this.slotTerms[slot] = terms;
+    this.slotTermStart[slot] = start;
+    this.slotTermCount[slot] = total;
     this.distinctCounts[slot] = distinctCount;
     this.outsideValueCounts[slot] = front;
     const first = fields[FIELD_ID.name]!.length > 0 ? this.terms[fields[FIELD_ID.name]![0]!]! : "";
@@ -141,15 +163,16 @@ export class InvertedIndex implements TermInterner {
   remove(slot: number): void {
     const name = this.names[slot];
     if (name === undefined || this.alive[slot] === 0) return;
-    const terms = this.slotTerms[slot]!;
-    for (let i = 0; i < this.distinctCounts[slot]!; i++) this.documentFrequency[terms[i]!]!--;
+    const start = this.slotTermStart[slot]!;
+    for (let i = 0; i < this.distinctCounts[slot]!; i++) this.documentFrequency[this.slotTermArena[start + i]!]!--;
     for (let field = 0; field < FIELD_COUNT; field++) {
       this.fieldLengthSums[field] = this.fieldLengthSums[field]! - this.fieldLengths[slot * FIELD_COUNT + field]!;
       this.fieldLengths[slot * FIELD_COUNT + field] = 0;
     }
     this.deadPostings += this.postingCounts[slot]!;
     this.postingCounts[slot] = 0;
-    this.slotTerms[slot] = undefined;
+    this.arenaDead += this.slotTermCount[slot]!;
+    this.slotTermCount[slot] = 0;
     this.distinctCounts[slot] = 0;
     this.outsideValueCounts[slot] = 0;
     this.names[slot] = undefined;
@@ -161,6 +184,24 @@ export class InvertedIndex implements TermInterner {
     if (this.deadPostings > COMPACT_MIN && this.deadPostings > this.totalPostings * COMPACT_RATIO) {
       this.compact();
     }
+    if (this.arenaDead > COMPACT_MIN && this.arenaDead > this.arenaUsed * COMPACT_RATIO) this.compactArena();
+  }
+
+  /** Moves the live slots' term ranges together (in slot order) into an arena sized for them. */
+  private compactArena(): void {
+    const arena = new Int32Array(Math.max(1024, Math.ceil((this.arenaUsed - this.arenaDead) * 1.25)));
+    let used = 0;
+    for (let slot = 0; slot < this.slotCount; slot++) {
+      if (this.alive[slot] === 0) continue;
+      const start = this.slotTermStart[slot]!;
+      const count = this.slotTermCount[slot]!;
+      arena.set(this.slotTermArena.subarray(start, start + count), used);
+      this.slotTermStart[slot] = used;
+      used += count;
+    }
+    this.slotTermArena = arena;
+    this.arenaUsed = used;
+    this.arenaDead = 0;
   }
 
   /** Drops postings of removed slots and makes those slots reusable. */
@@ -190,6 +231,8 @@ export class InvertedIndex implements TermInterner {
     this.alive = ensureUint8(this.alive, this.slotCount);
     this.postingCounts = ensureInt32(this.postingCounts, this.slotCount);
     this.distinctCounts = ensureInt32(this.distinctCounts, this.slotCount);
+    this.slotTermStart = ensureInt32(this.slotTermStart, this.slotCount);
+    this.slotTermCount = ensureInt32(this.slotTermCount, this.slotCount);
     this.outsideValueCounts = ensureInt32(this.outsideValueCounts, this.slotCount);
     this.reverseNamed = ensureUint8(this.reverseNamed, this.slotCount);
     this.readerNamed = ensureUint8(this.readerNamed, this.slotCount);
@@ -205,7 +248,7 @@ export class InvertedIndex implements TermInterner {
     this.terms.push(term);
     this.termIds.set(term, id);
     this.postings.push(new Int32Array(4));
-    this.frequencies.push(new Uint16Array(4));
+    this.frequencies.push(new Uint8Array(4));
     this.documentFrequency = ensureInt32(this.documentFrequency, id + 1);
     this.postingLengths = ensureInt32(this.postingLengths, id + 1);
     this.seenAt = ensureInt32(this.seenAt, id + 1);
@@ -217,7 +260,7 @@ export class InvertedIndex implements TermInterner {
     const length = this.postingLengths[id]!;
     if (length === this.postings[id]!.length) {
       this.postings[id] = ensureInt32(this.postings[id]!, length + 1);
-      this.frequencies[id] = ensureUint16(this.frequencies[id]!, length + 1);
+      this.frequencies[id] = ensureUint8(this.frequencies[id]!, length + 1);
     }
     this.postings[id]![length] = packed;
     this.frequencies[id]![length] = Math.min(frequency, MAX_FREQUENCY);

@@ -1,41 +1,55 @@
 import { squash } from "./document-fields.ts";
 import { boundedEditDistance, EditDistanceScratch } from "./edit-distance.ts";
+import { FoldedKeys } from "./folded-keys.ts";
 import type { SearchDocument } from "./types.ts";
 
 const MAX_SUGGESTIONS = 3;
 
+/** What the lookup reads of a tool: the names a caller may type for it. */
+export type NamedKeys = Pick<SearchDocument, "name" | "aliases" | "rawToolName">;
+
+/** The pool names the lookup's owner already keeps (the index's name → slot map): not copied here. */
+export interface PoolNames {
+  has(name: string): boolean;
+  keys(): Iterable<string>;
+}
+
 /**
  * Resolves what a caller may type for a tool — its pool name, an alias, or the MCP server's raw
- * tool name — to pool names, exactly, then case-insensitively; and finds near misses.
+ * tool name — to pool names, exactly, then case-insensitively; and finds near misses. The pool
+ * names themselves are the owner's (`pool`); the lookup adds only the other keys, and the owner
+ * must know a tool's name before add() and may forget it after remove().
  */
 export class NameLookup {
-  // A key usually names one tool: the value is that name, and an array only on a collision
-  // (one array per key for 100k tools is a lot of objects for the collector to trace).
+  /**
+   * Aliases and raw names → pool names. A key usually names one tool: the value is that name, and
+   * an array only on a collision (one array per key for 100k tools is a lot of objects to trace).
+   */
   private readonly exact = new Map<string, Names>();
-  private readonly folded = new Map<string, Names>();
+  private readonly folded = new FoldedKeys();
   /** Built on the first suggest() and kept up to date after; most indexes never need it. */
   private squashed: Map<string, Names> | undefined;
-  private readonly documents = new Map<string, SearchDocument>();
   /** Built on the first suggest() too: folded keys by length, each with its character mask. */
   private buckets: Map<number, Map<string, number>> | undefined;
   private readonly scratch = new EditDistanceScratch();
 
-  add(doc: SearchDocument): void {
-    this.documents.set(doc.name, doc);
+  constructor(private readonly pool: PoolNames) {}
+
+  add(doc: NamedKeys): void {
     for (const key of keysOf(doc)) {
-      push(this.exact, key, doc.name);
-      push(this.folded, key.toLowerCase(), doc.name);
-      this.bucket(key.toLowerCase());
+      if (key !== doc.name) push(this.exact, key, doc.name);
+      this.folded.add(key, doc.name);
+      if (this.buckets !== undefined) this.bucket(key.toLowerCase());
       if (this.squashed !== undefined) push(this.squashed, squash(key), doc.name);
     }
   }
 
-  remove(doc: SearchDocument): void {
-    this.documents.delete(doc.name);
+  /** Forgets a tool; `doc` must carry the keys it was added with. */
+  remove(doc: NamedKeys): void {
     for (const key of keysOf(doc)) {
-      pull(this.exact, key, doc.name);
-      pull(this.folded, key.toLowerCase(), doc.name);
-      this.unbucket(key.toLowerCase());
+      if (key !== doc.name) pull(this.exact, key, doc.name);
+      this.folded.remove(key, doc.name);
+      if (this.buckets !== undefined) this.unbucket(key.toLowerCase());
       if (this.squashed !== undefined) pull(this.squashed, squash(key), doc.name);
     }
   }
@@ -45,16 +59,18 @@ export class NameLookup {
    * an exact-case match wins over a case-insensitive one.
    */
   resolve(text: string): string[] {
+    if (this.pool.has(text)) return [text];
     const exact = this.exact.get(text);
-    if (exact !== undefined) return listOf(exact).includes(text) ? [text] : [...listOf(exact)];
-    const folded = this.folded.get(text.toLowerCase());
-    return folded === undefined ? [] : [...listOf(folded)];
+    if (exact !== undefined) return [...listOf(exact)];
+    return this.folded.names(text.toLowerCase());
   }
 
   private squashedKeys(): Map<string, Names> {
     if (this.squashed !== undefined) return this.squashed;
     const squashed = new Map<string, Names>();
-    for (const doc of this.documents.values()) for (const key of keysOf(doc)) push(squashed, squash(key), doc.name);
+    // Every key of every tool is a pool name or in `exact` (no copy of the tools is kept for this).
+    for (const name of this.pool.keys()) push(squashed, squash(name), name);
+    for (const [key, names] of this.exact) for (const name of listOf(names)) push(squashed, squash(key), name);
     this.squashed = squashed;
     return squashed;
   }
@@ -74,7 +90,7 @@ export class NameLookup {
         if (popcount(mask ^ needleMask) > 2 * limit) continue;
         const distance = boundedEditDistance(needle, key, limit, this.scratch);
         if (distance > limit || distance === 0) continue;
-        for (const name of listOf(this.folded.get(key))) ranked.push({ name, distance });
+        for (const name of this.folded.names(key)) ranked.push({ name, distance });
       }
     }
     ranked.sort((a, b) => a.distance - b.distance || a.name.localeCompare(b.name));
@@ -89,7 +105,8 @@ export class NameLookup {
   private lengthBuckets(): Map<number, Map<string, number>> {
     if (this.buckets !== undefined) return this.buckets;
     this.buckets = new Map();
-    for (const key of this.folded.keys()) this.bucket(key);
+    for (const name of this.pool.keys()) this.bucket(name.toLowerCase());
+    for (const key of this.exact.keys()) this.bucket(key.toLowerCase());
     return this.buckets;
   }
 
@@ -101,7 +118,7 @@ export class NameLookup {
   }
 
   private unbucket(key: string): void {
-    if (this.buckets === undefined || this.folded.has(key)) return;
+    if (this.buckets === undefined || this.folded.names(key).length > 0) return;
     this.buckets.get(key.length)?.delete(key);
   }
 }
@@ -127,7 +144,7 @@ function popcount(value: number): number {
   return (Math.imul((bits + (bits >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
 }
 
-function keysOf(doc: SearchDocument): string[] {
+function keysOf(doc: NamedKeys): string[] {
   const keys = [doc.name];
   for (const key of doc.aliases ?? []) if (!keys.includes(key)) keys.push(key);
   if (doc.rawToolName !== undefined && !keys.includes(doc.rawToolName)) keys.push(doc.rawToolName);

@@ -35,12 +35,15 @@ export function rerank(
   for (const candidate of candidates) {
     const slot = candidate.slot;
     let total = candidate.score;
-    const terms = index.slotTerms[slot]!;
-    const distinct = index.distinctCounts[slot]!;
+    // The slot's terms are a range of the index's arena: distinct terms [base, distinct), then the description's.
+    const terms = index.slotTermArena;
+    const base = index.slotTermStart[slot]!;
+    const end = base + index.slotTermCount[slot]!;
+    const distinct = base + index.distinctCounts[slot]!;
     if (options.descriptionPhrase > 0 && query.pairs.size > 0) {
-      total += options.descriptionPhrase * pairWeight(terms, distinct, query.pairs, idfByTerm, bits);
+      total += options.descriptionPhrase * pairWeight(terms, distinct, end, query.pairs, idfByTerm, bits);
     }
-    const outside = index.outsideValueCounts[slot]!;
+    const outside = base + index.outsideValueCounts[slot]!;
     const filter = index.readerNamed[slot] === 1;
     const valueOnly = outside < distinct ? matchedIdf(terms, outside, distinct, idfByTerm, bits) : 0;
     // The query's verb (its first word) met as a reading tool's enum value is a filter, not what
@@ -48,10 +51,10 @@ export function rerank(
     const verbIdf = filter && valueOnly > 0 && query.leadingTerm >= 0 && contains(terms, outside, distinct, query.leadingTerm) ? idfByTerm[query.leadingTerm]! : 0;
     if (verbIdf > 0) total -= (1 - options.filterValue) * verbIdf * (k1 + 1) * (valueWeight / (k1 + valueWeight));
     if (coverageWeight > 0) {
-      let matched = matchedIdf(terms, 0, outside, idfByTerm, bits);
+      let matched = matchedIdf(terms, base, outside, idfByTerm, bits);
       matched += (valueOnly - verbIdf) * options.valueCoverage + verbIdf * options.filterValue;
       // A member has the mention by membership: its own use of the words does not count again.
-      if (mention !== undefined && mention.isMember(slot)) matched += mention.idf - mentionIdfIn(terms, distinct, mention, idfByTerm);
+      if (mention !== undefined && mention.isMember(slot)) matched += mention.idf - mentionIdfIn(terms, base, distinct, mention, idfByTerm);
       const share = Math.min(1, matched / query.totalIdf);
       total *= 1 + coverageWeight * share ** options.coverageExponent;
     }
@@ -110,17 +113,18 @@ function matchedIdf(terms: Int32Array, start: number, end: number, idfByTerm: Fl
   return total;
 }
 
-/** IDF mass of the distinct query pairs that occur adjacent, in order, in `terms` from `start` on. */
+/** IDF mass of the distinct query pairs that occur adjacent, in order, in `terms[start, end)`. */
 function pairWeight(
   terms: Int32Array,
   start: number,
+  end: number,
   pairs: ReadonlyMap<number, number>,
   idfByTerm: Float64Array,
   bits: Uint32Array,
 ): number {
   let total = 0;
   let seen: number[] | undefined;
-  for (let i = start; i + 1 < terms.length; i++) {
+  for (let i = start; i + 1 < end; i++) {
     // Both words must be query words before the pair is worth a map lookup.
     if (!mayBeQueryTerm(bits, terms[i + 1]!) || !mayBeQueryTerm(bits, terms[i]!)) continue;
     if (idfByTerm[terms[i]!] === 0 || idfByTerm[terms[i + 1]!] === 0) continue;
@@ -133,11 +137,11 @@ function pairWeight(
   return total;
 }
 
-/** IDF of the mention's terms that a tool's distinct terms contain. */
-function mentionIdfIn(terms: Int32Array, end: number, mention: ServerMention, idfByTerm: Float64Array): number {
+/** IDF of the mention's terms that a tool's distinct terms `terms[start, end)` contain. */
+function mentionIdfIn(terms: Int32Array, start: number, end: number, mention: ServerMention, idfByTerm: Float64Array): number {
   let total = 0;
   for (const id of mention.termIds) {
-    for (let i = 0; i < end; i++) {
+    for (let i = start; i < end; i++) {
       if (terms[i] !== id) continue;
       total += idfByTerm[id]!;
       break;

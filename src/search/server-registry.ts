@@ -1,4 +1,5 @@
 import { squash } from "./document-fields.ts";
+import { ensureInt32 } from "./growable.ts";
 
 /** FNV-1a over UTF-16 code units: start from KEY_HASH_SEED, fold in one code unit at a time. */
 export const KEY_HASH_SEED = 0x811c9dc5 | 0;
@@ -8,14 +9,23 @@ export function keyHash(hash: number, code: number): number {
 
 /**
  * MCP servers known to an index, matched loosely ("GitHub", "github", "git-hub" are one server),
- * each with the pool names of its tools. Server ids are never reused.
+ * each with the index slots of its tools in the order they joined. Server ids are never reused.
+ *
+ * Membership is a doubly linked list per server threaded through per-slot typed arrays: no
+ * object per server or per member (a Set of names per server was ~18 MiB at 100k tools), O(1)
+ * join and leave, and pool order kept. A slot belongs to at most one server at a time; the
+ * caller removes a member before its slot is reused.
  */
 export class ServerRegistry {
   private readonly idByKey = new Map<string, number>();
   /** Exact spelling → id, so adding a server's tools squashes its name once. */
   private readonly idByName = new Map<string, number>();
   private readonly names: string[] = [];
-  private readonly members: Set<string>[] = [];
+  private head = new Int32Array(16).fill(-1);
+  private tail = new Int32Array(16).fill(-1);
+  private counts = new Int32Array(16);
+  private next = new Int32Array(64);
+  private previous = new Int32Array(64);
   /**
    * Hashes (keyHash) of every prefix of every key, and of every whole key: a query's word windows
    * are tested as numbers, no string built, and only a hash hit is checked exactly. Keys are never
@@ -33,7 +43,7 @@ export class ServerRegistry {
   /** Like idOf, for a name already squashed. */
   idOfKey(key: string): number | undefined {
     const id = this.idByKey.get(key);
-    return id !== undefined && this.members[id]!.size > 0 ? id : undefined;
+    return id !== undefined && this.counts[id]! > 0 ? id : undefined;
   }
 
   /** Whether some known key may start with the text hashed to `hash` (false: certainly none). */
@@ -48,7 +58,7 @@ export class ServerRegistry {
 
   /** Ids of servers that have tools now. */
   liveIds(): number[] {
-    return this.names.map((_, id) => id).filter((id) => this.members[id]!.size > 0);
+    return this.names.map((_, id) => id).filter((id) => this.counts[id]! > 0);
   }
 
   /** The server's name as first registered. */
@@ -56,17 +66,50 @@ export class ServerRegistry {
     return this.names[id]!;
   }
 
-  membersOf(id: number): ReadonlySet<string> {
-    return this.members[id]!;
+  /** How many tools the server has now. */
+  memberCount(id: number): number {
+    return this.counts[id]!;
   }
 
-  addMember(server: string, name: string): number {
+  /** The server's member slots, in the order they joined. */
+  membersOf(id: number): number[] {
+    const slots: number[] = [];
+    for (let slot = this.head[id]!; slot >= 0; slot = this.next[slot]!) slots.push(slot);
+    return slots;
+  }
+
+  /** Adds the tool in `slot` to the server (registered on first use); returns the server's id. */
+  addMember(server: string, slot: number): number {
+    const id = this.register(server);
+    if (this.counts[id] === 0) this.liveVersion++;
+    this.next = ensureInt32(this.next, slot + 1);
+    this.previous = ensureInt32(this.previous, slot + 1);
+    const last = this.tail[id]!;
+    this.previous[slot] = last;
+    this.next[slot] = -1;
+    if (last >= 0) this.next[last] = slot;
+    else this.head[id] = slot;
+    this.tail[id] = slot;
+    this.counts[id]!++;
+    return id;
+  }
+
+  /** Removes the tool in `slot`, which must be a member of server `id`. */
+  removeMember(id: number, slot: number): void {
+    const before = this.previous[slot]!;
+    const after = this.next[slot]!;
+    if (before >= 0) this.next[before] = after;
+    else this.head[id] = after;
+    if (after >= 0) this.previous[after] = before;
+    else this.tail[id] = before;
+    this.next[slot] = -1;
+    this.previous[slot] = -1;
+    if (--this.counts[id]! === 0) this.liveVersion++;
+  }
+
+  private register(server: string): number {
     const known = this.idByName.get(server);
-    if (known !== undefined) {
-      if (this.members[known]!.size === 0) this.liveVersion++;
-      this.members[known]!.add(name);
-      return known;
-    }
+    if (known !== undefined) return known;
     const key = squash(server);
     let id = this.idByKey.get(key);
     if (id === undefined) {
@@ -76,16 +119,19 @@ export class ServerRegistry {
       for (let i = 0; i < key.length; i++) this.prefixHashes.add((hash = keyHash(hash, key.charCodeAt(i))));
       this.keyHashes.add(hash);
       this.names.push(server);
-      this.members.push(new Set());
+      this.counts = ensureInt32(this.counts, id + 1);
+      this.head = growFilled(this.head, id + 1);
+      this.tail = growFilled(this.tail, id + 1);
     }
-    if (this.members[id]!.size === 0) this.liveVersion++;
-    this.members[id]!.add(name);
     this.idByName.set(server, id);
     return id;
   }
+}
 
-  removeMember(id: number, name: string): void {
-    const members = this.members[id];
-    if (members?.delete(name) && members.size === 0) this.liveVersion++;
-  }
+/** ensureInt32 whose new entries are -1 (no slot). */
+function growFilled(array: Int32Array<ArrayBuffer>, minLength: number): Int32Array<ArrayBuffer> {
+  if (array.length >= minLength) return array;
+  const grown = ensureInt32(array, minLength);
+  grown.fill(-1, array.length);
+  return grown;
 }

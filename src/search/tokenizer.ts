@@ -1,6 +1,8 @@
 import { stemmer } from "stemmer";
 import { CharClass, classifyCodePoint } from "./char-class.ts";
+import { ensureInt32 } from "./growable.ts";
 import { STOP_WORDS } from "./stop-words.ts";
+import { MISSING, StringIds } from "./string-ids.ts";
 
 const ASCII_WORD = /^[a-z]+$/;
 const ASCII_CLASSES = Uint8Array.from({ length: 0x80 }, (_, code) => classifyCodePoint(code));
@@ -14,6 +16,8 @@ const TERM_CACHE_LIMIT = 200_000;
 /** Texts cached with their term ids: at most this many, each at most this long. */
 const TEXT_CACHE_LIMIT = 20_000;
 const TEXT_CACHE_MAX_CHARS = 300;
+/** A cached text's id count is packed beside its offset in the arena: below this (300 chars make at most 150 words). */
+const TEXT_CACHE_COUNT_LIMIT = 256;
 
 /** A term dictionary: the same term always gets the same id. */
 export interface TermInterner {
@@ -36,10 +40,16 @@ export function isCjkTerm(term: string): boolean {
 export class Tokenizer {
   /** Lowercased word → its term, or null for a stop word or a word too short to index. */
   private readonly terms = new Map<string, string | null>();
-  /** Lowercased word → its term id in `interner` (-1 for none): one lookup per word when indexing. */
-  private readonly wordIds = new Map<string, number>();
-  /** Text → its term ids, for texts that tools share. */
-  private readonly textIds = new Map<string, number[]>();
+  /** Lowercased word → its term id in `interner` (-1 for none): one lookup per word when indexing, no string made. */
+  private readonly wordIds = new StringIds(TERM_CACHE_LIMIT, true);
+  /**
+   * Text → where its term ids are in `textArena` (offset × TEXT_CACHE_COUNT_LIMIT + count), for
+   * texts that tools share. One arena, not an array per text: the cache is refilled many times
+   * while 100k tools are indexed, and every dropped array was garbage.
+   */
+  private readonly textIds = new StringIds(TEXT_CACHE_LIMIT, false);
+  private textArena = new Int32Array(4096);
+  private textArenaUsed = 0;
   /** Set only while tokenizeToIds runs; `out` then holds term ids. */
   private interner: TermInterner | undefined;
 
@@ -57,9 +67,12 @@ export class Tokenizer {
     if (this.dictionary === undefined) throw new Error("tokenizeToIds needs a Tokenizer built with a dictionary");
     // Tools repeat a lot of text (server descriptions, parameter names and descriptions):
     // about 40% of the eval pool's characters. Their term ids are remembered per text.
-    const cached = this.textIds.get(text);
-    if (cached !== undefined) {
-      for (const id of cached) out.push(id);
+    const cacheable = text.length <= TEXT_CACHE_MAX_CHARS;
+    const cached = cacheable ? this.textIds.find(text, 0, text.length) : MISSING;
+    if (cached !== MISSING) {
+      const count = cached % TEXT_CACHE_COUNT_LIMIT;
+      const offset = (cached - count) / TEXT_CACHE_COUNT_LIMIT;
+      for (let i = offset; i < offset + count; i++) out.push(this.textArena[i]!);
       return out;
     }
     const start = out.length;
@@ -69,9 +82,14 @@ export class Tokenizer {
     } finally {
       this.interner = undefined;
     }
-    if (text.length <= TEXT_CACHE_MAX_CHARS) {
-      if (this.textIds.size >= TEXT_CACHE_LIMIT) this.textIds.clear();
-      this.textIds.set(text, out.slice(start));
+    const count = out.length - start;
+    if (cacheable && count < TEXT_CACHE_COUNT_LIMIT) {
+      // The table empties itself when full; the arena starts over with it.
+      if (this.textIds.size >= TEXT_CACHE_LIMIT) this.textArenaUsed = 0;
+      this.textArena = ensureInt32(this.textArena, this.textArenaUsed + count);
+      for (let i = 0; i < count; i++) this.textArena[this.textArenaUsed + i] = out[start + i] as number;
+      this.textIds.set(text, this.textArenaUsed * TEXT_CACHE_COUNT_LIMIT + count);
+      this.textArenaUsed += count;
     }
     return out;
   }
@@ -80,7 +98,8 @@ export class Tokenizer {
     const length = text.length;
     // Lowercasing once per text is cheaper than once per word; it is only reusable when it kept
     // every index in place (some non-ASCII letters lowercase to two code units).
-    const lowered = text.toLowerCase();
+    // When indexing, ASCII words are looked up by their range (pushAsciiWords), so no lowercased copy is made.
+    const lowered = this.interner === undefined ? text.toLowerCase() : text;
     const lower = lowered.length === length ? lowered : undefined;
     let start = -1;
     let runClass: CharClass = CharClass.Separator;
@@ -124,10 +143,21 @@ export class Tokenizer {
       const afterLowerOrDigit = isLower(previous) || isDigit(previous);
       const acronymEnd = isUpper(previous) && i + 1 < end && isLower(text.charCodeAt(i + 1));
       if (!afterLowerOrDigit && !acronymEnd) continue;
-      this.pushLowercase(lower.slice(wordStart, i), out);
+      this.pushAsciiWord(text, lower, wordStart, i, out);
       wordStart = i;
     }
-    this.pushLowercase(lower.slice(wordStart, end), out);
+    this.pushAsciiWord(text, lower, wordStart, end, out);
+  }
+
+  /** text[start, end), an ASCII word, lowercased; while indexing, found by range (no string made for a known word). */
+  private pushAsciiWord(text: string, lower: string, start: number, end: number, out: Sink): void {
+    if (this.interner === undefined) {
+      this.pushLowercase(lower.slice(start, end), out);
+      return;
+    }
+    const id = this.wordIds.find(text, start, end);
+    if (id === MISSING) this.pushLowercase(text.slice(start, end).toLowerCase(), out);
+    else if (id >= 0) (out as number[]).push(id);
   }
 
   private pushWords(run: string, out: Sink): void {
@@ -143,11 +173,10 @@ export class Tokenizer {
       if (term !== null) (out as string[]).push(term);
       return;
     }
-    let id = this.wordIds.get(word);
-    if (id === undefined) {
+    let id = this.wordIds.find(word, 0, word.length);
+    if (id === MISSING) {
       const term = this.termOf(word);
       id = term === null ? -1 : interner.intern(term);
-      if (this.wordIds.size >= TERM_CACHE_LIMIT) this.wordIds.clear();
       this.wordIds.set(word, id);
     }
     if (id >= 0) (out as number[]).push(id);

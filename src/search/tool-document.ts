@@ -38,19 +38,35 @@ export function searchDocumentFromTool(tool: CatalogTool): SearchDocument {
   return doc;
 }
 
-/** Top-level properties of a JSON Schema object as search parameters; anything malformed yields none. */
+/**
+ * Top-level properties of a JSON Schema object as search parameters; anything malformed yields none.
+ * Written as plain loops (no entries array, no Set, no filtered copy): the daemon makes one of
+ * these per tool while it indexes, and at 100k tools the throwaway arrays were a large part of the
+ * build's garbage.
+ */
 export function parametersOf(schema: unknown): SearchParameter[] {
   if (!isRecord(schema) || !isRecord(schema.properties)) return [];
-  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
-  return Object.entries(schema.properties).map(([name, property]) => {
+  const required = Array.isArray(schema.required) ? schema.required : undefined;
+  const properties = schema.properties;
+  const parameters: SearchParameter[] = [];
+  for (const name in properties) {
+    if (!Object.hasOwn(properties, name)) continue;
     const parameter: SearchParameter = { name };
-    if (required.has(name)) parameter.required = true;
-    if (!isRecord(property)) return parameter;
+    if (required?.includes(name)) parameter.required = true;
+    parameters.push(parameter);
+    const property = properties[name];
+    if (!isRecord(property)) continue;
     if (typeof property.description === "string") parameter.description = property.description;
-    const values = Array.isArray(property.enum) ? property.enum.filter((value) => typeof value === "string") : [];
-    if (values.length > 0) parameter.values = values.slice(0, ENUM_LIMIT);
-    return parameter;
-  });
+    if (!Array.isArray(property.enum)) continue;
+    let values: string[] | undefined;
+    for (const value of property.enum) {
+      if (typeof value !== "string") continue;
+      (values ??= []).push(value);
+      if (values.length >= ENUM_LIMIT) break;
+    }
+    if (values !== undefined) parameter.values = values;
+  }
+  return parameters;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -3,7 +3,7 @@ import { FIELD_COUNT, type FieldTerms } from "./fields.ts";
 import { ensureInt32 } from "./growable.ts";
 import { InvertedIndex } from "./inverted-index.ts";
 import { KeywordRanker } from "./keyword-ranker.ts";
-import { NameLookup } from "./name-lookup.ts";
+import { NameLookup, type NamedKeys } from "./name-lookup.ts";
 import { NAME_PUNCTUATION, QueryCache, type CachedQuery } from "./query-cache.ts";
 import { isNameLike, type ParsedQuery } from "./query-parser.ts";
 import type { QueryTokens } from "./query-terms.ts";
@@ -30,10 +30,16 @@ export interface ToolSearchIndexOptions {
 export class ToolSearchIndex {
   private readonly index = new InvertedIndex();
   private readonly tokenizer = new Tokenizer(this.index);
-  private readonly lookup = new NameLookup();
+  private readonly lookup = new NameLookup({ has: (name) => this.index.slotOf(name) !== undefined, keys: () => this.index.liveNames() });
   private readonly servers = new ServerRegistry();
   private readonly groups = new GroupRegistry();
-  private readonly documents = new Map<string, SearchDocument>();
+  /**
+   * Per slot, the names a caller may type for the tool besides its pool name (what remove() must
+   * take out of the lookup): undefined, the raw MCP name, or the keys themselves when there are
+   * aliases. The documents are not kept: the pool holds the tools, and at 100k tools a copy for
+   * search was ~40 MiB.
+   */
+  private readonly otherKeys: (string | NamedKeys | undefined)[] = [];
   private readonly ranker: KeywordRanker;
   private readonly queryCache = new QueryCache(this.tokenizer);
   /** Reused by every add(): the index copies the terms out. */
@@ -46,30 +52,32 @@ export class ToolSearchIndex {
   }
 
   get size(): number {
-    return this.documents.size;
+    return this.index.liveCount;
   }
 
   has(name: string): boolean {
-    return this.documents.has(name);
-  }
-
-  get(name: string): SearchDocument | undefined {
-    return this.documents.get(name);
+    return this.index.slotOf(name) !== undefined;
   }
 
   names(): IterableIterator<string> {
-    return this.documents.keys();
+    return this.index.liveNames();
   }
 
-  /** Indexes a tool; a tool already indexed under the same name is replaced. */
+  /**
+   * Indexes a tool; a tool already indexed under the same name is replaced. Nothing of `doc` is
+   * kept but its name strings: the caller may drop it (build one document per tool, add it, let it go).
+   */
   add(doc: SearchDocument): void {
-    if (this.documents.has(doc.name)) this.remove(doc.name);
+    if (this.has(doc.name)) this.remove(doc.name);
     const slot = this.index.add(doc.name, documentFields(doc, this.tokenizer, this.fieldScratch));
     this.serverOfSlot = ensureInt32(this.serverOfSlot, slot + 1);
-    this.serverOfSlot[slot] = doc.server === undefined ? -1 - slot : this.servers.addMember(doc.server, doc.name);
+    this.serverOfSlot[slot] = doc.server === undefined ? -1 - slot : this.servers.addMember(doc.server, slot);
     if (doc.groups !== undefined && doc.groups.length > 0 && doc.server !== undefined) this.groups.add(this.serverOfSlot[slot]!, doc.groups, doc.name);
     this.lookup.add(doc);
-    this.documents.set(doc.name, doc);
+    this.otherKeys[slot] =
+      doc.aliases !== undefined && doc.aliases.length > 0
+        ? { name: doc.name, aliases: doc.aliases, ...(doc.rawToolName !== undefined && { rawToolName: doc.rawToolName }) }
+        : doc.rawToolName;
   }
 
   replace(doc: SearchDocument): void {
@@ -78,25 +86,30 @@ export class ToolSearchIndex {
 
   /** Removes a tool; false when no tool has that name. */
   remove(name: string): boolean {
-    const doc = this.documents.get(name);
     const slot = this.index.slotOf(name);
-    if (doc === undefined || slot === undefined) return false;
+    if (slot === undefined) return false;
     const server = this.serverOfSlot[slot]!;
     if (server >= 0) {
-      this.servers.removeMember(server, name);
-      if (doc.groups !== undefined) this.groups.remove(server, name);
+      this.servers.removeMember(server, slot);
+      this.groups.remove(server, name);
     }
+    const other = this.otherKeys[slot];
+    this.lookup.remove(typeof other === "object" ? other : { name, ...(other !== undefined && { rawToolName: other }) });
+    this.otherKeys[slot] = undefined;
     this.index.remove(slot);
-    this.lookup.remove(doc);
-    this.documents.delete(name);
     return true;
+  }
+
+  /** Pool names of a server's tools, in the order they joined. */
+  private memberNames(server: number): string[] {
+    return this.servers.membersOf(server).map((slot) => this.index.names[slot]!);
   }
 
   /** Removes every tool of a server; returns how many. */
   removeServer(server: string): number {
     const id = this.servers.idOf(server);
     if (id === undefined) return 0;
-    const names = [...this.servers.membersOf(id)];
+    const names = this.memberNames(id);
     for (const name of names) this.remove(name);
     return names.length;
   }
@@ -148,7 +161,7 @@ export class ToolSearchIndex {
       }
       if (server !== undefined) {
         // A server selected as a unit: its tools in pool order, as many as fit in one selection.
-        const members = [...this.servers.membersOf(server)];
+        const members = this.memberNames(server);
         let selected = 0;
         for (const member of members) {
           if (found.length >= MAX_RESULTS_LIMIT) break;
@@ -243,8 +256,8 @@ export class ToolSearchIndex {
     }
     if (cached.found.servers.length === 0) return undefined;
     const servers = cached.found.servers;
-    const memberNames = servers.flatMap((id) => [...this.servers.membersOf(id)]);
-    return mentionInput(cached.found.terms, memberNames.map((name) => this.index.slotOf(name)!), this.index.liveCount, (slot) =>
+    const memberSlots = servers.flatMap((id) => this.servers.membersOf(id));
+    return mentionInput(cached.found.terms, memberSlots, this.index.liveCount, (slot) =>
       servers.includes(this.serverOfSlot[slot]!),
     );
   }
@@ -304,7 +317,8 @@ export class ToolSearchIndex {
     const skip = (page - 1) * maxResults;
     let total = 0;
     for (const id of serverIds) {
-      for (const name of this.servers.membersOf(id)) {
+      for (const slot of this.servers.membersOf(id)) {
+        const name = this.index.names[slot]!;
         if (!passes(name)) continue;
         if (total >= skip && matches.length < maxResults) matches.push({ name, score: 0 });
         total++;

@@ -1,29 +1,48 @@
 import { describe, expect, test } from "bun:test";
 import { squash } from "../../src/search/document-fields.ts";
 import { boundedEditDistance } from "../../src/search/edit-distance.ts";
-import { NameLookup } from "../../src/search/name-lookup.ts";
+import { NameLookup, type NamedKeys } from "../../src/search/name-lookup.ts";
+
+/** A lookup whose owner keeps the pool names in a Set, as the index keeps them in its slot map. */
+function poolLookup(): { add(doc: NamedKeys): void; remove(doc: NamedKeys): void; lookup: NameLookup } {
+  const names = new Set<string>();
+  const lookup = new NameLookup(names);
+  return {
+    lookup,
+    add: (doc) => {
+      names.add(doc.name);
+      lookup.add(doc);
+    },
+    remove: (doc) => {
+      lookup.remove(doc);
+      names.delete(doc.name);
+    },
+  };
+}
 
 describe("NameLookup", () => {
   test("resolves names, aliases and raw names; exact case and pool names win", () => {
-    const lookup = new NameLookup();
-    lookup.add({ name: "Bash", aliases: ["Shell"], description: "" });
-    lookup.add({ name: "mcp__a__search", rawToolName: "search", server: "a", description: "" });
-    lookup.add({ name: "mcp__b__search", rawToolName: "search", server: "b", description: "" });
-    lookup.add({ name: "search", description: "" });
+    const pool = poolLookup();
+    const lookup = pool.lookup;
+    pool.add({ name: "Bash", aliases: ["Shell"] });
+    pool.add({ name: "mcp__a__search", rawToolName: "search" });
+    pool.add({ name: "mcp__b__search", rawToolName: "search" });
+    pool.add({ name: "search" });
     expect(lookup.resolve("shell")).toEqual(["Bash"]);
     expect(lookup.resolve("search")).toEqual(["search"]);
     expect(lookup.resolve("SEARCH")).toEqual(["mcp__a__search", "mcp__b__search", "search"]);
-    lookup.remove({ name: "search", description: "" });
+    pool.remove({ name: "search" });
     expect(lookup.resolve("search")).toEqual(["mcp__a__search", "mcp__b__search"]);
   });
 
   test("suggestions follow adds and removals", () => {
-    const lookup = new NameLookup();
-    lookup.add({ name: "CronCreate", description: "" });
+    const pool = poolLookup();
+    const lookup = pool.lookup;
+    pool.add({ name: "CronCreate" });
     expect(lookup.suggest("CronCreat")).toEqual(["CronCreate"]);
-    lookup.remove({ name: "CronCreate", description: "" });
+    pool.remove({ name: "CronCreate" });
     expect(lookup.suggest("CronCreat")).toEqual([]);
-    lookup.add({ name: "CronCreated", description: "" });
+    pool.add({ name: "CronCreated" });
     expect(lookup.suggest("CronCreat")).toEqual(["CronCreated"]);
   });
 
@@ -32,8 +51,9 @@ describe("NameLookup", () => {
     const next = () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
     const word = (length: number) => Array.from({ length }, () => "abcde_.-19"[Math.floor(next() * 10)]).join("");
     const names = Array.from({ length: 400 }, () => word(3 + Math.floor(next() * 6)));
-    const lookup = new NameLookup();
-    for (const name of new Set(names)) lookup.add({ name, description: "" });
+    const pool = poolLookup();
+    const lookup = pool.lookup;
+    for (const name of new Set(names)) pool.add({ name });
     for (let round = 0; round < 200; round++) {
       const needle = word(3 + Math.floor(next() * 6));
       const limit = needle.length <= 4 ? 1 : 2;

@@ -5,7 +5,7 @@ import { KEY_HASH_SEED, keyHash, ServerRegistry } from "../../src/search/server-
 
 const registryOf = (...servers: string[]): ServerRegistry => {
   const registry = new ServerRegistry();
-  servers.forEach((server, i) => registry.addMember(server, `tool_${i}`));
+  servers.forEach((server, i) => registry.addMember(server, i));
   return registry;
 };
 const words = (text: string) => text.split(" ");
@@ -71,7 +71,7 @@ describe("findMentions", () => {
 
   test("a server that lost its last tool is not named any more", () => {
     const registry = registryOf("gitlab");
-    registry.removeMember(registry.idOf("gitlab")!, "tool_0");
+    registry.removeMember(registry.idOf("gitlab")!, 0);
     expect(findMentions(mentionWords("in gitlab"), registry, tokens).servers).toEqual([]);
   });
 });

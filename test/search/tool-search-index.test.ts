@@ -2,12 +2,12 @@ import { describe, expect, test } from "bun:test";
 import { indexOf, names, POOL } from "./fixtures.ts";
 
 describe("ToolSearchIndex: contents", () => {
-  test("add, has, get and size", () => {
+  test("add, has, names and size", () => {
     const index = indexOf();
     expect(index.size).toBe(POOL.length);
     expect(index.has("Read")).toBe(true);
     expect(index.has("Nope")).toBe(false);
-    expect(index.get("Bash")?.aliases).toEqual(["Shell"]);
+    expect(index.query("select:Shell").found).toEqual(["Bash"]);
     expect([...index.names()]).toEqual(POOL.map((doc) => doc.name));
   });
 
