@@ -1,7 +1,8 @@
 import { Bm25fScorer } from "./bm25f-scorer.ts";
+import { CandidateFacts } from "./candidate-facts.ts";
 import { FIELD_BITS } from "./fields.ts";
 import type { InvertedIndex } from "./inverted-index.ts";
-import { PAIR_BASE, prepareQuery, type PreparedQuery, type QueryTokens } from "./query-terms.ts";
+import { PAIR_BASE, prepareQuery, QueryScratch, type PreparedQuery, type QueryTokens } from "./query-terms.ts";
 import type { RankingOptions } from "./ranking-options.ts";
 import { markQueryTerm, QUERY_BITS_WORDS, rerank, type Candidate } from "./reranker.ts";
 import type { MentionInput, ServerMention } from "./server-mention.ts";
@@ -14,6 +15,9 @@ import { TopK } from "./top-k.ts";
 export class KeywordRanker {
   private readonly scorer: Bm25fScorer;
   private readonly heap = new TopK();
+  private readonly facts = new CandidateFacts();
+  private readonly queryScratch = new QueryScratch();
+  private readonly impactsOf = (index: InvertedIndex, id: number) => this.scorer.impacts(index, id);
   /** Query IDF by term id, zero elsewhere; set around each re-rank and cleared after it. */
   private idfByTerm = new Float64Array(1024);
   /** The query's term ids as a small bit filter, set and cleared with idfByTerm (reranker.ts). */
@@ -30,7 +34,7 @@ export class KeywordRanker {
 
   /** Up to `limit` slots, best first; `accept` is asked only about slots that could make the cut. */
   rank(tokens: QueryTokens, limit: number, accept: (slot: number) => boolean, input?: MentionInput): Candidate[] {
-    const query = prepareQuery(this.index, tokens, this.options);
+    const query = prepareQuery(this.index, tokens, this.options, this.queryScratch);
     if (query.impossible || (query.terms.length === 0 && input === undefined)) return [];
     const track = query.requiredAll !== 0 || query.cjkMinimum > 0;
     const mention = input === undefined || this.options.serverMembership === 0 ? undefined : this.resolve(input, query);
@@ -132,7 +136,12 @@ export class KeywordRanker {
       markQueryTerm(this.queryBits, term.id);
     }
     try {
-      return rerank(candidates, query, this.index, this.options, this.idfByTerm, this.queryBits, mention);
+      const options = this.options;
+      this.facts.gather(candidates.map((candidate) => candidate.slot), query, this.index, this.impactsOf, mention, {
+        given: options.givenParameter > 0 && query.givenTerms.length > 0,
+        value: options.valueParameter > 0 && query.valueParameterTerms.length > 0,
+      });
+      return rerank(candidates, query, this.index, options, this.idfByTerm, this.queryBits, this.facts, mention);
     } finally {
       for (const term of query.terms) this.idfByTerm[term.id] = 0;
       this.queryBits.fill(0);

@@ -1,10 +1,8 @@
-import { FIELD_BITS, FIELD_ID } from "./fields.ts";
+import type { CandidateFacts } from "./candidate-facts.ts";
 import type { InvertedIndex } from "./inverted-index.ts";
 import { PAIR_BASE, type PreparedQuery } from "./query-terms.ts";
 import type { RankingOptions } from "./ranking-options.ts";
 import type { ServerMention } from "./server-mention.ts";
-
-const PARAMETER_NAME = FIELD_ID.parameterName;
 
 export interface Candidate {
   slot: number;
@@ -23,42 +21,42 @@ export function rerank(
   options: RankingOptions,
   idfByTerm: Float64Array,
   bits: Uint32Array,
+  facts: CandidateFacts,
   mention?: ServerMention,
 ): Candidate[] {
   if (candidates.length === 0) return candidates;
   const coverageWeight =
     query.totalIdf > 0 ? options.coverage * Math.min(1, options.coverageFadeTerms / Math.max(1, query.idfById.size)) : 0;
   const k1 = options.k1;
-  const takesGiven = options.givenParameter > 0 && query.givenTerms.length > 0 ? parameterSlots(index, query.givenTerms) : undefined;
-  const takesValue = options.valueParameter > 0 && query.valueParameterTerms.length > 0 ? parameterSlots(index, query.valueParameterTerms) : undefined;
   const valueWeight = options.weights.parameterValue;
-  for (const candidate of candidates) {
+  const pairMasks = options.descriptionPhrase > 0 ? pairBitMasks(query) : [];
+  const { outsideIdf, valueOnlyIdf, mentionIdf, descriptionBits, leadingValueOnly, takesGiven, takesValue } = facts;
+  for (let c = 0; c < candidates.length; c++) {
+    const candidate = candidates[c]!;
     const slot = candidate.slot;
     let total = candidate.score;
-    const terms = index.slotTerms[slot]!;
-    const distinct = index.distinctCounts[slot]!;
-    if (options.descriptionPhrase > 0 && query.pairs.size > 0) {
-      total += options.descriptionPhrase * pairWeight(terms, distinct, query.pairs, idfByTerm, bits);
+    // The description is scanned for adjacent pairs only when both words of some pair occur in it.
+    if (pairMasks.length > 0 && mayHavePair(descriptionBits[c]!, pairMasks)) {
+      total += options.descriptionPhrase * pairWeight(index.slotTerms[slot]!, index.distinctCounts[slot]!, query.pairs, idfByTerm, bits);
     }
-    const outside = index.outsideValueCounts[slot]!;
     const filter = index.readerNamed[slot] === 1;
-    const valueOnly = outside < distinct ? matchedIdf(terms, outside, distinct, idfByTerm, bits) : 0;
+    const valueOnly = valueOnlyIdf[c]!;
     // The query's verb (its first word) met as a reading tool's enum value is a filter, not what
     // the tool does: take back most of what it added in the first stage and in coverage.
-    const verbIdf = filter && valueOnly > 0 && query.leadingTerm >= 0 && contains(terms, outside, distinct, query.leadingTerm) ? idfByTerm[query.leadingTerm]! : 0;
+    const verbIdf = filter && valueOnly > 0 && leadingValueOnly[c] === 1 ? idfByTerm[query.leadingTerm]! : 0;
     if (verbIdf > 0) total -= (1 - options.filterValue) * verbIdf * (k1 + 1) * (valueWeight / (k1 + valueWeight));
     if (coverageWeight > 0) {
-      let matched = matchedIdf(terms, 0, outside, idfByTerm, bits);
+      let matched = outsideIdf[c]!;
       matched += (valueOnly - verbIdf) * options.valueCoverage + verbIdf * options.filterValue;
       // A member has the mention by membership: its own use of the words does not count again.
-      if (mention !== undefined && mention.isMember(slot)) matched += mention.idf - mentionIdfIn(terms, distinct, mention, idfByTerm);
+      if (mention !== undefined && mention.isMember(slot)) matched += mention.idf - mentionIdf[c]!;
       const share = Math.min(1, matched / query.totalIdf);
       total *= 1 + coverageWeight * share ** options.coverageExponent;
     }
     if (mention !== undefined && options.serverBoost > 0 && mention.isMember(slot)) total *= 1 + options.serverBoost;
     if (options.unaskedReverse < 1 && !query.asksReverse && index.reverseNamed[slot] === 1) total *= options.unaskedReverse;
-    if (takesGiven?.has(slot)) total *= 1 + options.givenParameter;
-    if (takesValue?.has(slot)) total *= 1 + options.valueParameter;
+    if (takesGiven[c] === 1) total *= 1 + options.givenParameter;
+    if (takesValue[c] === 1) total *= 1 + options.valueParameter;
     candidate.score = total;
   }
   candidates.sort(byScore);
@@ -69,24 +67,30 @@ function byScore(a: Candidate, b: Candidate): number {
   return b.score - a.score || a.slot - b.slot;
 }
 
-/** Slots that have one of `termIds` in a parameter name. */
-function parameterSlots(index: InvertedIndex, termIds: readonly number[]): Set<number> {
-  const slots = new Set<number>();
-  const mask = (1 << FIELD_BITS) - 1;
-  for (const id of termIds) {
-    const postings = index.postings[id]!;
-    const length = index.postingLengths[id]!;
-    for (let i = 0; i < length; i++) {
-      const entry = postings[i]!;
-      if ((entry & mask) === PARAMETER_NAME) slots.add(entry >>> FIELD_BITS);
-    }
+/** Per query pair, the CandidateFacts description bits of its two terms. */
+function pairBitMasks(query: PreparedQuery): number[] {
+  if (query.pairs.size === 0) return [];
+  const masks: number[] = [];
+  const bitOf = (id: number) => {
+    for (let t = 0; t < query.terms.length; t++) if (query.terms[t]!.id === id) return 1 << (t & 31);
+    return 0;
+  };
+  for (const key of query.pairs.keys()) {
+    const first = bitOf(Math.floor(key / PAIR_BASE));
+    const second = bitOf(key % PAIR_BASE);
+    if (first !== 0 && second !== 0) masks.push(first | second);
   }
-  return slots;
+  return masks;
+}
+
+function mayHavePair(descriptionBits: number, masks: readonly number[]): boolean {
+  for (const mask of masks) if ((descriptionBits & mask) === mask) return true;
+  return false;
 }
 
 /**
  * A 2,048-bit filter of the query's term ids (bit `id & 2047`), set beside `idfByTerm`. The
- * re-rank reads every term of up to `candidates` tools; the filter (256 bytes, always in cache)
+ * pair scan reads the description of candidates that may hold a pair; the filter (256 bytes, always in cache)
  * answers "not a query term" for almost all of them without a load from the vocabulary-sized
  * IDF array, which at 40k terms misses the cache on nearly every read.
  */
@@ -100,15 +104,6 @@ function mayBeQueryTerm(bits: Uint32Array, id: number): boolean {
   return (bits[(id >>> 5) & (QUERY_BITS_WORDS - 1)]! & (1 << (id & 31))) !== 0;
 }
 
-/** IDF sum of the query terms among a tool's distinct terms `terms[start, end)`; `idfByTerm` is zero for other terms. */
-function matchedIdf(terms: Int32Array, start: number, end: number, idfByTerm: Float64Array, bits: Uint32Array): number {
-  let total = 0;
-  for (let i = start; i < end; i++) {
-    const id = terms[i]!;
-    if (mayBeQueryTerm(bits, id)) total += idfByTerm[id]!;
-  }
-  return total;
-}
 
 /** IDF mass of the distinct query pairs that occur adjacent, in order, in `terms` from `start` on. */
 function pairWeight(
@@ -133,21 +128,4 @@ function pairWeight(
   return total;
 }
 
-/** IDF of the mention's terms that a tool's distinct terms contain. */
-function mentionIdfIn(terms: Int32Array, end: number, mention: ServerMention, idfByTerm: Float64Array): number {
-  let total = 0;
-  for (const id of mention.termIds) {
-    for (let i = 0; i < end; i++) {
-      if (terms[i] !== id) continue;
-      total += idfByTerm[id]!;
-      break;
-    }
-  }
-  return total;
-}
 
-
-function contains(terms: Int32Array, start: number, end: number, id: number): boolean {
-  for (let i = start; i < end; i++) if (terms[i] === id) return true;
-  return false;
-}

@@ -119,6 +119,21 @@ export function findMentions(
   return { servers: found, terms };
 }
 
+/**
+ * False when `text` squashed (document-fields.ts) is certainly no server's key: the key's hash is
+ * taken over the characters in place, so a query that is not a server name costs no squash (a
+ * Unicode regular expression over the whole query) and no string. Non-ASCII text answers true.
+ */
+export function mayBeServerKey(text: string, servers: Pick<ServerKeys, "mayBeKey">): boolean {
+  let hash = KEY_HASH_SEED;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x80) return true;
+    if (isAsciiAlnum(code)) hash = keyHash(hash, code >= 0x41 && code <= 0x5a ? code | 0x20 : code);
+  }
+  return servers.mayBeKey(hash);
+}
+
 function isSpace(code: number): boolean {
   return code === 0x20 || (code >= 0x09 && code <= 0x0d) || code === 0xa0 || (code > 0x7f && /\s/.test(String.fromCharCode(code)));
 }
@@ -141,12 +156,20 @@ function trimWord(word: string): string {
   return n >= 2 && trimmed.charCodeAt(n - 2) === 0x27 && trimmed.charCodeAt(n - 1) === 0x73 ? trimmed.slice(0, n - 2) : trimmed;
 }
 
-/** squash() of one word, without a regular expression when the word is ASCII. */
+/** squash() of one word, without a regular expression when the word is ASCII (nor a new string when it is already squashed). */
 function squashWord(word: string): string {
-  let out = "";
+  let upper = false;
+  let other = false;
   for (let i = 0; i < word.length; i++) {
     const code = word.charCodeAt(i);
     if (code >= 0x80) return squash(word);
+    if (code >= 0x41 && code <= 0x5a) upper = true;
+    else if (!isAsciiAlnum(code)) other = true;
+  }
+  if (!other) return upper ? word.toLowerCase() : word;
+  let out = "";
+  for (let i = 0; i < word.length; i++) {
+    const code = word.charCodeAt(i);
     if (code >= 0x41 && code <= 0x5a) out += String.fromCharCode(code | 0x20);
     else if (isAsciiAlnum(code)) out += word[i];
   }

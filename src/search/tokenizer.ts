@@ -1,6 +1,7 @@
 import { stemmer } from "stemmer";
 import { CharClass, classifyCodePoint } from "./char-class.ts";
 import { STOP_WORDS } from "./stop-words.ts";
+import { WordTable, wordHash } from "./word-table.ts";
 
 const ASCII_WORD = /^[a-z]+$/;
 const ASCII_CLASSES = Uint8Array.from({ length: 0x80 }, (_, code) => classifyCodePoint(code));
@@ -38,6 +39,11 @@ export class Tokenizer {
   private readonly terms = new Map<string, string | null>();
   /** Lowercased word → its term id in `interner` (-1 for none): one lookup per word when indexing. */
   private readonly wordIds = new Map<string, number>();
+  /**
+   * Lowercase ASCII word → its term (null: none), for tokenize(): queries' words, looked up in
+   * place in the lowered text (word-table.ts says why).
+   */
+  private readonly queryWords = new WordTable<string | null>();
   /** Text → its term ids, for texts that tools share. */
   private readonly textIds = new Map<string, number[]>();
   /** Set only while tokenizeToIds runs; `out` then holds term ids. */
@@ -124,10 +130,25 @@ export class Tokenizer {
       const afterLowerOrDigit = isLower(previous) || isDigit(previous);
       const acronymEnd = isUpper(previous) && i + 1 < end && isLower(text.charCodeAt(i + 1));
       if (!afterLowerOrDigit && !acronymEnd) continue;
-      this.pushLowercase(lower.slice(wordStart, i), out);
+      this.pushAsciiWord(lower, wordStart, i, out);
       wordStart = i;
     }
-    this.pushLowercase(lower.slice(wordStart, end), out);
+    this.pushAsciiWord(lower, wordStart, end, out);
+  }
+
+  /** lower[start, end), all lowercase ASCII letters and digits. */
+  private pushAsciiWord(lower: string, start: number, end: number, out: Sink): void {
+    if (this.interner !== undefined) {
+      this.pushLowercase(lower.slice(start, end), out);
+      return;
+    }
+    const hash = wordHash(lower, start, end);
+    let term = this.queryWords.get(lower, start, end, hash);
+    if (term === undefined) {
+      term = this.termOf(lower.slice(start, end));
+      this.queryWords.set(lower, start, end, hash, term);
+    }
+    if (term !== null) (out as string[]).push(term);
   }
 
   private pushWords(run: string, out: Sink): void {

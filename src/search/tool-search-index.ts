@@ -8,7 +8,7 @@ import { NAME_PUNCTUATION, QueryCache, type CachedQuery } from "./query-cache.ts
 import { isNameLike, type ParsedQuery } from "./query-parser.ts";
 import type { QueryTokens } from "./query-terms.ts";
 import { rankingOptions, type RankingOptions } from "./ranking-options.ts";
-import { findMentions, mentionInput, type MentionInput } from "./server-mention.ts";
+import { findMentions, mayBeServerKey, mentionInput, type MentionInput } from "./server-mention.ts";
 import { ServerRegistry } from "./server-registry.ts";
 import { Tokenizer } from "./tokenizer.ts";
 import type { QueryOptions, QueryResult, SearchDocument, SearchMatch, ServerSelection } from "./types.ts";
@@ -207,7 +207,7 @@ export class ToolSearchIndex {
       return [...new Set(ids.filter((id): id is number => id !== undefined))];
     }
     if (parsed.required.length > 0 || parsed.whole.length === 0) return undefined;
-    if (parsed.whole.length > MAX_SERVER_NAME_CHARS) return undefined;
+    if (parsed.whole.length > MAX_SERVER_NAME_CHARS || !mayBeServerKey(parsed.whole, this.servers)) return undefined;
     const id = this.servers.idOf(parsed.whole);
     return id === undefined ? undefined : [id];
   }
