@@ -31,18 +31,18 @@ export class CandidateFacts {
   private mark = new Int32Array(0);
 
   gather(
-    slots: readonly number[],
+    candidates: readonly { slot: number }[],
     query: PreparedQuery,
     index: InvertedIndex,
     impactsOf: ImpactSource,
     mention: ServerMention | undefined,
     wants: { given: boolean; value: boolean },
   ): void {
-    const count = slots.length;
+    const count = candidates.length;
     this.ensure(count, index.slotCount);
     const { mark, outsideIdf, valueOnlyIdf, mentionIdf, descriptionBits, leadingValueOnly, takesGiven, takesValue } = this;
     for (let c = 0; c < count; c++) {
-      mark[slots[c]!] = c + 1;
+      mark[candidates[c]!.slot] = c + 1;
       outsideIdf[c] = 0;
       valueOnlyIdf[c] = 0;
       mentionIdf[c] = 0;
@@ -78,7 +78,7 @@ export class CandidateFacts {
       if (wants.given) this.markParameters(query.givenTerms, index, impactsOf, takesGiven);
       if (wants.value) this.markParameters(query.valueParameterTerms, index, impactsOf, takesValue);
     } finally {
-      for (let c = 0; c < count; c++) mark[slots[c]!] = 0;
+      for (let c = 0; c < count; c++) mark[candidates[c]!.slot] = 0;
     }
   }
 

@@ -137,7 +137,7 @@ export class KeywordRanker {
     }
     try {
       const options = this.options;
-      this.facts.gather(candidates.map((candidate) => candidate.slot), query, this.index, this.impactsOf, mention, {
+      this.facts.gather(candidates, query, this.index, this.impactsOf, mention, {
         given: options.givenParameter > 0 && query.givenTerms.length > 0,
         value: options.valueParameter > 0 && query.valueParameterTerms.length > 0,
       });

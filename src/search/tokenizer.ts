@@ -130,14 +130,14 @@ export class Tokenizer {
       const afterLowerOrDigit = isLower(previous) || isDigit(previous);
       const acronymEnd = isUpper(previous) && i + 1 < end && isLower(text.charCodeAt(i + 1));
       if (!afterLowerOrDigit && !acronymEnd) continue;
-      this.pushAsciiWord(lower, wordStart, i, out);
+      this.pushAsciiWord(text, lower, wordStart, i, out);
       wordStart = i;
     }
-    this.pushAsciiWord(lower, wordStart, end, out);
+    this.pushAsciiWord(text, lower, wordStart, end, out);
   }
 
-  /** lower[start, end), all lowercase ASCII letters and digits. */
-  private pushAsciiWord(lower: string, start: number, end: number, out: Sink): void {
+  /** text[start, end), an ASCII word; `lower` is text lowercased. A query's words are found in place (queryWords). */
+  private pushAsciiWord(text: string, lower: string, start: number, end: number, out: Sink): void {
     if (this.interner !== undefined) {
       this.pushLowercase(lower.slice(start, end), out);
       return;
