@@ -19,6 +19,10 @@ const MAY_POINT = /(?<![A-Za-z0-9])(?:this|that|these|those|my|our|your|his|her|
 
 export function givenWords(text: string): string[] {
   if (!MAY_POINT.test(text)) return [];
+  return isAscii(text) ? asciiGivenWords(text) : splitGivenWords(text);
+}
+
+function splitGivenWords(text: string): string[] {
   const words = text.toLowerCase().split(/[^\p{L}\p{N}'’]+/u).filter((word) => word.length > 0);
   const given: string[] = [];
   for (let i = 0; i + 2 < words.length && given.length < MAX_GIVEN; i++) {
@@ -27,4 +31,58 @@ export function givenWords(text: string): string[] {
     if (WORD.test(noun) && !POINTERS.has(noun) && !given.includes(noun)) given.push(noun);
   }
   return given;
+}
+
+/** SHORT_WORD_CHARS bounds the prepositions and pointing words: longer words are never either, so never lowercased. */
+const SHORT_WORD_CHARS = 5;
+
+/**
+ * The same over ASCII text by one scan of character codes (a word is a run of letters, digits and
+ * `'`), keeping only the last two words, lowercased only when short enough to matter.
+ */
+function asciiGivenWords(text: string): string[] {
+  const given: string[] = [];
+  let twoBack = "";
+  let oneBack = "";
+  let start = -1;
+  for (let i = 0; i <= text.length && given.length < MAX_GIVEN; i++) {
+    const inWord = i < text.length && isAsciiWordCode(text.charCodeAt(i));
+    if (inWord) {
+      if (start < 0) start = i;
+      continue;
+    }
+    if (start < 0) continue;
+    const short = i - start <= SHORT_WORD_CHARS ? text.slice(start, i).toLowerCase() : "";
+    if (PREPOSITIONS.has(twoBack) && POINTERS.has(oneBack)) {
+      const noun = short !== "" ? short : text.slice(start, i).toLowerCase();
+      if (isAsciiNoun(noun) && !POINTERS.has(noun) && !given.includes(noun)) given.push(noun);
+    }
+    twoBack = oneBack;
+    oneBack = short;
+    start = -1;
+  }
+  return given;
+}
+
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) >= 0x80) return false;
+  return true;
+}
+
+function isAsciiLetter(code: number): boolean {
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a);
+}
+
+function isAsciiWordCode(code: number): boolean {
+  return isAsciiLetter(code) || (code >= 0x30 && code <= 0x39) || code === 0x27;
+}
+
+/** WORD for ASCII: a letter, then letters and digits. */
+function isAsciiNoun(word: string): boolean {
+  if (!isAsciiLetter(word.charCodeAt(0))) return false;
+  for (let i = 1; i < word.length; i++) {
+    const code = word.charCodeAt(i);
+    if (!isAsciiLetter(code) && !(code >= 0x30 && code <= 0x39)) return false;
+  }
+  return true;
 }

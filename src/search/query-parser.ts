@@ -31,12 +31,17 @@ const PAGE = /^page:([1-9]\d{0,3})$/i;
  * `+required` terms and `mcp__server` narrowing.
  */
 export function parseQuery(query: string): ParsedQuery {
+  return parseQueryWords(query).parsed;
+}
+
+/** parseQuery, with the free-text words `text` joins (a query's other readers split them once, here). */
+export function parseQueryWords(query: string): { parsed: ParsedQuery; words: string[] } {
   const trimmed = query.slice(0, MAX_QUERY_CHARS).trim();
   if (SELECT.test(trimmed)) {
     const names = [...new Set(trimmed.slice(7).split(",").map((name) => name.trim()))]
       .filter((name) => name.length > 0)
       .slice(0, MAX_SELECT_NAMES);
-    return { kind: "select", names };
+    return { parsed: { kind: "select", names }, words: [] };
   }
   const discover = DISCOVER.test(trimmed);
   const whole = discover ? trimmed.slice(9).trim() : trimmed;
@@ -65,7 +70,7 @@ export function parseQuery(query: string): ParsedQuery {
   }
   const parsed: ParsedQuery = { kind: discover ? "discover" : "keyword", whole, text: words.join(" "), required, servers };
   if (page !== undefined) parsed.page = page;
-  return parsed;
+  return { parsed, words };
 }
 
 function splitMcpWord(word: string): { server: string; tool: string } | undefined {

@@ -58,19 +58,29 @@ export interface ServerMention extends MentionInput {
  * query never seen before, so it works on character codes, with no regular expression for ASCII.
  */
 export function mentionWords(text: string): MentionWords {
-  const words: string[] = [];
-  const keys: string[] = [];
+  const split: string[] = [];
   let start = -1;
-  for (let i = 0; i <= text.length && words.length < MAX_SCANNED_WORDS; i++) {
+  for (let i = 0; i <= text.length && split.length < MAX_SCANNED_WORDS; i++) {
     const space = i === text.length || isSpace(text.charCodeAt(i));
     if (space && start >= 0) {
-      const word = trimWord(text.slice(start, i));
-      words.push(word);
-      keys.push(squashWord(word));
+      split.push(text.slice(start, i));
       start = -1;
     } else if (!space && start < 0) {
       start = i;
     }
+  }
+  return mentionWordsOf(split);
+}
+
+/** mentionWords of a text already split on white space (no empty words). */
+export function mentionWordsOf(split: readonly string[]): MentionWords {
+  const count = Math.min(split.length, MAX_SCANNED_WORDS);
+  const words: string[] = new Array(count);
+  const keys: string[] = new Array(count);
+  for (let i = 0; i < count; i++) {
+    const word = trimWord(split[i]!);
+    words[i] = word;
+    keys[i] = squashWord(word);
   }
   return { words, keys };
 }
