@@ -53,10 +53,13 @@ export class QueryCache {
     const { parsed, words } = parseQueryWords(text);
     if (parsed.kind === "select") return { parsed, tokens: { text: [], required: [], given: [], valueParameters: [] }, identifiers: [], mentions: { words: [], keys: [] } };
     const mentions = mentionWordsOf(words);
+    const textIds: number[] = [];
     return {
       parsed,
       tokens: {
-        text: this.tokenizer.tokenize(parsed.text),
+        text: this.tokenizer.tokenize(parsed.text, [], textIds),
+        textIds,
+        idsAt: this.tokenizer.dictionarySize(),
         required: parsed.required.map((word) => this.tokenizer.tokenize(word)),
         given: givenWords(parsed.text).flatMap((word) => this.tokenizer.tokenize(word)),
         valueParameters: valueKinds(parsed.text).flatMap((kind) => PARAMETER_WORDS[kind].flatMap((word) => this.tokenizer.tokenize(word))),

@@ -13,6 +13,9 @@ const CJK_MIN_BIGRAM_MATCHES = 2;
 export interface QueryTokens {
   /** Free-text terms in query order (stop words gone), for phrase features. */
   text: readonly string[];
+  /** Their ids in the index's dictionary when it held `idsAt` terms (-1: not there); absent when unknown. */
+  textIds?: readonly number[];
+  idsAt?: number;
   /** Terms of each `+required` word. */
   required: readonly (readonly string[])[];
   /** Terms of the words the request marks as given ("of this address"): see given-words.ts. */
@@ -63,10 +66,10 @@ export function prepareQuery(index: InvertedIndex, tokens: QueryTokens, options:
   const entries: QueryTerm[] = [];
   let cjkTerms: Set<string> | undefined;
   const total = Math.max(index.liveCount, 1);
-  const termFor = (term: string): QueryTerm | undefined => {
+  const termFor = (term: string, known?: number): QueryTerm | undefined => {
     const cjk = isCjkTerm(term);
     if (cjk) (cjkTerms ??= new Set()).add(term);
-    const id = index.termId(term);
+    const id = known === undefined ? index.termId(term) : known >= 0 ? known : undefined;
     if (id === undefined) return undefined;
     const at = entryOf[id]!;
     if (at > 0) return entries[at - 1];
@@ -82,8 +85,11 @@ export function prepareQuery(index: InvertedIndex, tokens: QueryTokens, options:
   try {
     const sequence: (QueryTerm | undefined)[] = [];
     let asksReverse = false;
-    for (const term of tokens.text) {
-      const entry = termFor(term);
+    // Ids the tokenizer found hold while the dictionary has not grown since (terms are never dropped).
+    const ids = tokens.textIds !== undefined && tokens.idsAt === index.terms.length ? tokens.textIds : undefined;
+    for (let i = 0; i < tokens.text.length; i++) {
+      const term = tokens.text[i]!;
+      const entry = termFor(term, ids?.[i]);
       sequence.push(entry);
       if (entry !== undefined) entry.weight = allDigits(term) ? options.numberWeight : 1;
       if (term === REVERSE_TERM) asksReverse = true;

@@ -19,6 +19,17 @@ const TEXT_CACHE_MAX_CHARS = 300;
 /** A term dictionary: the same term always gets the same id. */
 export interface TermInterner {
   intern(term: string): number;
+  /** The id of a known term, without adding it (tokenize's `ids`). */
+  termId?(term: string): number | undefined;
+  /** Every term so far, by id; it only grows, so an id looked up at one length holds while it stays. */
+  readonly terms?: readonly string[];
+}
+
+/** A query word's term, and its id in the dictionary as of `at` terms (-1: unknown then). */
+interface QueryWord {
+  term: string | null;
+  id: number;
+  at: number;
 }
 
 /** Terms (tokenize) or term ids (tokenizeToIds). */
@@ -43,7 +54,9 @@ export class Tokenizer {
    * Lowercase ASCII word → its term (null: none), for tokenize(): queries' words, looked up in
    * place in the lowered text (word-table.ts says why).
    */
-  private readonly queryWords = new WordTable<string | null>();
+  private readonly queryWords = new WordTable<QueryWord>();
+  /** Set only while tokenize runs with an `ids` sink. */
+  private ids: number[] | undefined;
   /** Text → its term ids, for texts that tools share. */
   private readonly textIds = new Map<string, number[]>();
   /** Set only while tokenizeToIds runs; `out` then holds term ids. */
@@ -52,10 +65,25 @@ export class Tokenizer {
   /** When given, term ids are looked up in (and added to) this dictionary, which must stay the same. */
   constructor(private readonly dictionary?: TermInterner) {}
 
-  tokenize(text: string, out: string[] = []): string[] {
+  /**
+   * Terms of `text`. With `ids` (and a dictionary that can look terms up), each term's id in the
+   * dictionary as of dictionarySize() is pushed there too, -1 for a term it does not hold: a
+   * query's words then cost one in-place lookup each, not two Map probes.
+   */
+  tokenize(text: string, out: string[] = [], ids?: number[]): string[] {
     this.interner = undefined;
-    this.scan(text, out);
+    this.ids = ids !== undefined && this.dictionary?.termId !== undefined ? ids : undefined;
+    try {
+      this.scan(text, out);
+    } finally {
+      this.ids = undefined;
+    }
     return out;
+  }
+
+  /** How many terms the dictionary holds (-1 without one): the ids tokenize gave hold while this stays. */
+  dictionarySize(): number {
+    return this.dictionary?.terms?.length ?? -1;
   }
 
   /** Like tokenize, but yields term ids of the constructor's dictionary, adding new terms to it. */
@@ -143,12 +171,20 @@ export class Tokenizer {
       return;
     }
     const hash = wordHash(lower, start, end);
-    let term = this.queryWords.get(lower, start, end, hash);
-    if (term === undefined) {
-      term = this.termOf(lower.slice(start, end));
-      this.queryWords.set(lower, start, end, hash, term);
+    let word = this.queryWords.get(lower, start, end, hash);
+    if (word === undefined) {
+      word = { term: this.termOf(lower.slice(start, end)), id: -1, at: -1 };
+      this.queryWords.set(lower, start, end, hash, word);
     }
-    if (term !== null) (out as string[]).push(term);
+    if (word.term === null) return;
+    (out as string[]).push(word.term);
+    if (this.ids === undefined) return;
+    const size = this.dictionarySize();
+    if (word.at !== size) {
+      word.id = this.dictionary!.termId!(word.term) ?? -1;
+      word.at = size;
+    }
+    this.ids.push(word.id);
   }
 
   private pushWords(run: string, out: Sink): void {
@@ -161,7 +197,7 @@ export class Tokenizer {
     const interner = this.interner;
     if (interner === undefined) {
       const term = this.termOf(word);
-      if (term !== null) (out as string[]).push(term);
+      if (term !== null) this.pushQueryTerm(term, out as string[]);
       return;
     }
     let id = this.wordIds.get(word);
@@ -184,8 +220,13 @@ export class Tokenizer {
   }
 
   private pushTerm(term: string, out: Sink): void {
-    if (this.interner === undefined) (out as string[]).push(term);
+    if (this.interner === undefined) this.pushQueryTerm(term, out as string[]);
     else (out as number[]).push(this.interner.intern(term));
+  }
+
+  private pushQueryTerm(term: string, out: string[]): void {
+    out.push(term);
+    if (this.ids !== undefined) this.ids.push(this.dictionary!.termId!(term) ?? -1);
   }
 
   private termOf(lower: string): string | null {
