@@ -33,17 +33,35 @@ function splitGivenWords(text: string): string[] {
   return given;
 }
 
-/** SHORT_WORD_CHARS bounds the prepositions and pointing words: longer words are never either, so never lowercased. */
+/**
+ * Prepositions and pointing words are at most five ASCII letters: such a word packs into one
+ * number (five bits a letter), so the scan below compares numbers and makes no string per word.
+ */
 const SHORT_WORD_CHARS = 5;
+
+function packWord(text: string, start: number, end: number): number {
+  if (end - start > SHORT_WORD_CHARS) return -1;
+  let packed = 0;
+  for (let i = start; i < end; i++) {
+    const code = text.charCodeAt(i) | 0x20;
+    if (code < 0x61 || code > 0x7a) return -1;
+    packed = packed * 32 + (code - 0x60);
+  }
+  return packed;
+}
+
+const packAll = (words: ReadonlySet<string>) => new Set([...words].map((word) => packWord(word, 0, word.length)));
+const PACKED_PREPOSITIONS = packAll(PREPOSITIONS);
+const PACKED_POINTERS = packAll(POINTERS);
 
 /**
  * The same over ASCII text by one scan of character codes (a word is a run of letters, digits and
- * `'`), keeping only the last two words, lowercased only when short enough to matter.
+ * `'`), keeping only the last two words, packed; only a noun found is made a string.
  */
 function asciiGivenWords(text: string): string[] {
   const given: string[] = [];
-  let twoBack = "";
-  let oneBack = "";
+  let twoBack = -1;
+  let oneBack = -1;
   let start = -1;
   for (let i = 0; i <= text.length && given.length < MAX_GIVEN; i++) {
     const inWord = i < text.length && isAsciiWordCode(text.charCodeAt(i));
@@ -52,13 +70,13 @@ function asciiGivenWords(text: string): string[] {
       continue;
     }
     if (start < 0) continue;
-    const short = i - start <= SHORT_WORD_CHARS ? text.slice(start, i).toLowerCase() : "";
-    if (PREPOSITIONS.has(twoBack) && POINTERS.has(oneBack)) {
-      const noun = short !== "" ? short : text.slice(start, i).toLowerCase();
-      if (isAsciiNoun(noun) && !POINTERS.has(noun) && !given.includes(noun)) given.push(noun);
+    const packed = packWord(text, start, i);
+    if (PACKED_PREPOSITIONS.has(twoBack) && PACKED_POINTERS.has(oneBack) && !PACKED_POINTERS.has(packed)) {
+      const noun = text.slice(start, i).toLowerCase();
+      if (isAsciiNoun(noun) && !given.includes(noun)) given.push(noun);
     }
     twoBack = oneBack;
-    oneBack = short;
+    oneBack = packed;
     start = -1;
   }
   return given;

@@ -32,8 +32,8 @@ export class KeywordRanker {
     this.scorer = new Bm25fScorer(options);
   }
 
-  /** Up to `limit` slots, best first; `accept` is asked only about slots that could make the cut. */
-  rank(tokens: QueryTokens, limit: number, accept: (slot: number) => boolean, input?: MentionInput): Candidate[] {
+  /** Up to `limit` slots, best first; `accept` (absent: every slot) is asked only about slots that could make the cut. */
+  rank(tokens: QueryTokens, limit: number, accept: ((slot: number) => boolean) | undefined, input?: MentionInput): Candidate[] {
     const query = prepareQuery(this.index, tokens, this.options, this.queryScratch);
     if (query.impossible || (query.terms.length === 0 && input === undefined)) return [];
     const track = query.requiredAll !== 0 || query.cjkMinimum > 0;
@@ -62,7 +62,7 @@ export class KeywordRanker {
     this.scorer.addToSlots(mention.memberSlots, mention.membershipIdf * (k1 + 1) * (pseudo / (k1 + pseudo)));
   }
 
-  private collect(query: PreparedQuery, limit: number, accept: (slot: number) => boolean, track: boolean): Candidate[] {
+  private collect(query: PreparedQuery, limit: number, accept: ((slot: number) => boolean) | undefined, track: boolean): Candidate[] {
     const { scorer, heap } = this;
     heap.reset(Math.max(limit, this.options.candidates));
     const { scores, requiredMask, cjkMatches, otherMatches, touched } = scorer;
@@ -76,7 +76,7 @@ export class KeywordRanker {
         if ((requiredMask[slot]! & query.requiredAll) !== query.requiredAll) continue;
         if (query.cjkMinimum > 0 && otherMatches[slot] === 0 && cjkMatches[slot]! < query.cjkMinimum) continue;
       }
-      if (!heap.wouldAccept(slot, score) || !accept(slot)) continue;
+      if (!heap.wouldAccept(slot, score) || (accept !== undefined && !accept(slot))) continue;
       heap.push(slot, score);
       threshold = heap.threshold();
     }

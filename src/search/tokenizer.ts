@@ -25,12 +25,6 @@ export interface TermInterner {
   readonly terms?: readonly string[];
 }
 
-/** A query word's term, and its id in the dictionary as of `at` terms (-1: unknown then). */
-interface QueryWord {
-  term: string | null;
-  id: number;
-  at: number;
-}
 
 /** Terms (tokenize) or term ids (tokenizeToIds). */
 type Sink = string[] | number[];
@@ -54,7 +48,7 @@ export class Tokenizer {
    * Lowercase ASCII word → its term (null: none), for tokenize(): queries' words, looked up in
    * place in the lowered text (word-table.ts says why).
    */
-  private readonly queryWords = new WordTable<QueryWord>();
+  private readonly queryWords = new WordTable<string | null>();
   /** Set only while tokenize runs with an `ids` sink. */
   private ids: number[] | undefined;
   /** Text → its term ids, for texts that tools share. */
@@ -171,20 +165,28 @@ export class Tokenizer {
       return;
     }
     const hash = wordHash(lower, start, end);
-    let word = this.queryWords.get(lower, start, end, hash);
-    if (word === undefined) {
-      word = { term: this.termOf(lower.slice(start, end)), id: -1, at: -1 };
-      this.queryWords.set(lower, start, end, hash, word);
+    const words = this.queryWords;
+    let entry = words.find(lower, start, end, hash);
+    if (entry < 0) {
+      const term = this.termOf(lower.slice(start, end));
+      entry = words.add(lower, start, end, hash, term);
+      if (entry < 0) {
+        if (term !== null) this.pushQueryTerm(term, out as string[]);
+        return;
+      }
     }
-    if (word.term === null) return;
-    (out as string[]).push(word.term);
+    const term = words.valueAt(entry);
+    if (term === null) return;
+    (out as string[]).push(term);
     if (this.ids === undefined) return;
+    // numbers: [dictionary size + 1 when the id was looked up (0: never), the id then (-1: none)].
+    const numbers = words.numbers;
     const size = this.dictionarySize();
-    if (word.at !== size) {
-      word.id = this.dictionary!.termId!(word.term) ?? -1;
-      word.at = size;
+    if (numbers[entry * 2] !== size + 1) {
+      numbers[entry * 2] = size + 1;
+      numbers[entry * 2 + 1] = this.dictionary!.termId!(term) ?? -1;
     }
-    this.ids.push(word.id);
+    this.ids.push(numbers[entry * 2 + 1]!);
   }
 
   private pushWords(run: string, out: Sink): void {

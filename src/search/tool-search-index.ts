@@ -181,7 +181,7 @@ export class ToolSearchIndex {
     }
     const hasTerms = tokens.text.length > 0 || tokens.required.length > 0;
     const mention = serverIds === undefined ? this.mentionIn(cached) : undefined;
-    if (hasTerms) result.matches = this.rank(tokens, maxResults, passes, serverIds, mention);
+    if (hasTerms) result.matches = this.rank(tokens, maxResults, filter, serverIds, mention);
     if (parsed.required.length === 0 && identifiers.length > 0) {
       result.matches = this.mentionedFirst(identifiers, result.matches, maxResults, passes, serverIds);
     }
@@ -230,12 +230,16 @@ export class ToolSearchIndex {
   private rank(
     tokens: QueryTokens,
     maxResults: number,
-    passes: (name: string) => boolean,
+    filter: ((name: string) => boolean) | undefined,
     serverIds: readonly number[] | undefined,
     mention?: MentionInput,
   ): SearchMatch[] {
-    const accept = (slot: number) =>
-      (serverIds === undefined || serverIds.includes(this.serverOfSlot[slot]!)) && passes(this.index.names[slot]!);
+    // No filter and no narrowing: nothing to ask (asking would read each contender's name).
+    const accept =
+      serverIds === undefined && filter === undefined
+        ? undefined
+        : (slot: number) =>
+            (serverIds === undefined || serverIds.includes(this.serverOfSlot[slot]!)) && (filter === undefined || filter(this.index.names[slot]!));
     return this.ranker
       .rank(tokens, maxResults, accept, mention)
       .map(({ slot, score }) => ({ name: this.index.names[slot]!, score }));

@@ -34,26 +34,43 @@ export class WordTable<V> {
     return this.values.length;
   }
 
+  /**
+   * Two integers per entry for the caller's use (`entry * 2`, `entry * 2 + 1`), zero when added:
+   * facts about a value kept beside it without an object per entry.
+   */
+  numbers = new Int32Array(1024);
+
   /** The value of text[start, end), whose wordHash is `hash`; undefined when absent. */
   get(text: string, start: number, end: number, hash: number): V | undefined {
+    const entry = this.find(text, start, end, hash);
+    return entry < 0 ? undefined : this.values[entry];
+  }
+
+  /** The value of an entry find() or add() gave. */
+  valueAt(entry: number): V {
+    return this.values[entry]!;
+  }
+
+  /** The entry of text[start, end), whose wordHash is `hash`; -1 when absent. */
+  find(text: string, start: number, end: number, hash: number): number {
     const length = end - start;
-    if (length > MAX_WORD_CHARS) return undefined;
+    if (length > MAX_WORD_CHARS) return -1;
     const mask = this.buckets.length - 1;
     for (let at = hash & mask; ; at = (at + 1) & mask) {
       const entry = this.buckets[at]! - 1;
-      if (entry < 0) return undefined;
+      if (entry < 0) return -1;
       if (this.hashes[entry] !== hash || this.lengths[entry] !== length) continue;
       const from = this.starts[entry]!;
       let same = true;
       for (let i = 0; i < length && same; i++) same = this.pool[from + i] === text.charCodeAt(start + i);
-      if (same) return this.values[entry];
+      if (same) return entry;
     }
   }
 
-  /** Remembers text[start, end) → value (the word must be absent); a long word is not kept. */
-  set(text: string, start: number, end: number, hash: number, value: V): void {
+  /** Remembers text[start, end) → value (the word must be absent); its entry, or -1 for a word too long to keep. */
+  add(text: string, start: number, end: number, hash: number, value: V): number {
     const length = end - start;
-    if (length > MAX_WORD_CHARS) return;
+    if (length > MAX_WORD_CHARS) return -1;
     if (this.values.length >= MAX_ENTRIES) this.clear();
     if ((this.values.length + 1) * 2 > this.buckets.length) this.rehash(this.buckets.length * 2);
     const entry = this.values.length;
@@ -69,7 +86,10 @@ export class WordTable<V> {
     this.lengths[entry] = length;
     this.poolUsed += length;
     this.values.push(value);
+    this.numbers[entry * 2] = 0;
+    this.numbers[entry * 2 + 1] = 0;
     this.place(entry);
+    return entry;
   }
 
   clear(): void {
@@ -100,5 +120,6 @@ export class WordTable<V> {
     this.hashes = grow(this.hashes, (n) => new Int32Array(n));
     this.starts = grow(this.starts, (n) => new Int32Array(n));
     this.lengths = grow(this.lengths, (n) => new Uint8Array(n));
+    this.numbers = grow(this.numbers, (n) => new Int32Array(n * 2));
   }
 }
