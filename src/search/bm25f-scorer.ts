@@ -56,7 +56,7 @@ function fieldFlags(field: number): number {
  * for the `+required` and CJK rules are recorded only when the query needs them (`track`).
  */
 export class Bm25fScorer {
-  scores = new Float64Array(0);
+  scores = new Float32Array(0);
   requiredMask = new Uint32Array(0);
   cjkMatches = new Uint8Array(0);
   otherMatches = new Uint8Array(0);
@@ -226,7 +226,7 @@ export class Bm25fScorer {
   private ensureCapacity(slots: number): void {
     if (this.scores.length >= slots) return;
     const size = Math.max(slots, this.scores.length * 2, 64);
-    this.scores = new Float64Array(size);
+    this.scores = new Float32Array(size);
     this.requiredMask = new Uint32Array(size);
     this.cjkMatches = new Uint8Array(size);
     this.otherMatches = new Uint8Array(size);

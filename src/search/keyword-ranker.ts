@@ -43,7 +43,7 @@ export class KeywordRanker {
     } else {
       this.runWithMembership(query, track, mention);
     }
-    return this.rerank(this.collect(query, limit, accept, track), query, mention).slice(0, limit);
+    return this.rerank(this.collect(query, limit, accept, track), query, limit, mention);
   }
 
   private runWithMembership(query: PreparedQuery, track: boolean, mention: ServerMention): void {
@@ -127,7 +127,7 @@ export class KeywordRanker {
     return members >= this.options.mentionShare * frequency;
   }
 
-  private rerank(candidates: Candidate[], query: PreparedQuery, mention: ServerMention | undefined): Candidate[] {
+  private rerank(candidates: Candidate[], query: PreparedQuery, limit: number, mention: ServerMention | undefined): Candidate[] {
     if (this.idfByTerm.length < this.index.terms.length) {
       this.idfByTerm = new Float64Array(Math.max(this.index.terms.length, this.idfByTerm.length * 2));
     }
@@ -141,7 +141,7 @@ export class KeywordRanker {
         given: options.givenParameter > 0 && query.givenTerms.length > 0,
         value: options.valueParameter > 0 && query.valueParameterTerms.length > 0,
       });
-      return rerank(candidates, query, this.index, options, this.idfByTerm, this.queryBits, this.facts, mention);
+      return rerank(candidates, query, this.index, options, this.idfByTerm, this.queryBits, this.facts, limit, mention);
     } finally {
       for (const term of query.terms) this.idfByTerm[term.id] = 0;
       this.queryBits.fill(0);

@@ -10,7 +10,7 @@ export interface Candidate {
 }
 
 /**
- * Second stage over the first-stage top candidates (re-scored in place, then sorted), with evidence a bag of words cannot see:
+ * Second stage over the first-stage top candidates (re-scored in place; the best `limit` returned in order), with evidence a bag of words cannot see:
  * query word pairs that occur adjacent, in order, in the description (a phrase is rarer, and
  * more telling, than its words), and how much of the query the tool covers.
  */
@@ -22,6 +22,7 @@ export function rerank(
   idfByTerm: Float64Array,
   bits: Uint32Array,
   facts: CandidateFacts,
+  limit: number,
   mention?: ServerMention,
 ): Candidate[] {
   if (candidates.length === 0) return candidates;
@@ -59,8 +60,24 @@ export function rerank(
     if (takesValue[c] === 1) total *= 1 + options.valueParameter;
     candidate.score = total;
   }
-  candidates.sort(byScore);
-  return candidates;
+  return best(candidates, limit);
+}
+
+/** The `limit` best candidates, best first (ties: lower slot): an insertion pass, not a sort of all of them. */
+function best(candidates: Candidate[], limit: number): Candidate[] {
+  if (limit >= candidates.length) return candidates.sort(byScore);
+  const top: Candidate[] = [];
+  for (const candidate of candidates) {
+    if (top.length === limit && byScore(candidate, top[limit - 1]!) >= 0) continue;
+    let at = top.length < limit ? top.length : limit - 1;
+    if (top.length < limit) top.push(candidate);
+    while (at > 0 && byScore(candidate, top[at - 1]!) < 0) {
+      top[at] = top[at - 1]!;
+      at--;
+    }
+    top[at] = candidate;
+  }
+  return top;
 }
 
 function byScore(a: Candidate, b: Candidate): number {
