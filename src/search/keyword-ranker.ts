@@ -1,5 +1,5 @@
 import { Bm25fScorer } from "./bm25f-scorer.ts";
-import { CandidateFacts } from "./candidate-facts.ts";
+import { CandidateFacts, MAX_CANDIDATES } from "./candidate-facts.ts";
 import { FIELD_BITS } from "./fields.ts";
 import type { InvertedIndex } from "./inverted-index.ts";
 import { PAIR_BASE, prepareQuery, QueryScratch, type PreparedQuery, type QueryTokens } from "./query-terms.ts";
@@ -64,7 +64,7 @@ export class KeywordRanker {
 
   private collect(query: PreparedQuery, limit: number, accept: ((slot: number) => boolean) | undefined, track: boolean): Candidate[] {
     const { scorer, heap } = this;
-    heap.reset(Math.max(limit, this.options.candidates));
+    heap.reset(Math.min(MAX_CANDIDATES, Math.max(limit, this.options.candidates)));
     const { scores, requiredMask, cjkMatches, otherMatches, touched } = scorer;
     let threshold = -Infinity;
     for (let i = 0; i < scorer.touchedCount; i++) {
