@@ -1,0 +1,177 @@
+import { describe, expect, test } from "bun:test";
+import { Bm25fScorer } from "../../src/search/bm25f-scorer.ts";
+import { CandidateFacts } from "../../src/search/candidate-facts.ts";
+import { documentFields } from "../../src/search/document-fields.ts";
+import { FIELD_COUNT, FIELD_ID } from "../../src/search/fields.ts";
+import { givenWords } from "../../src/search/given-words.ts";
+import { InvertedIndex } from "../../src/search/inverted-index.ts";
+import { prepareQuery } from "../../src/search/query-terms.ts";
+import { rankingOptions } from "../../src/search/ranking-options.ts";
+import { mayBeServerKey } from "../../src/search/server-mention.ts";
+import { ServerRegistry } from "../../src/search/server-registry.ts";
+import { Tokenizer } from "../../src/search/tokenizer.ts";
+import { ToolSearchIndex } from "../../src/search/tool-search-index.ts";
+import type { SearchDocument } from "../../src/search/types.ts";
+import { MAX_WORD_CHARS, WordTable, wordHash } from "../../src/search/word-table.ts";
+
+describe("WordTable: words found in place", () => {
+  test("a range of a longer text finds the word, whatever surrounds it", () => {
+    const table = new WordTable<string>();
+    const text = "get weather forecast";
+    table.add(text, 4, 11, wordHash(text, 4, 11), "weather");
+    const other = "xxweatheryy";
+    expect(table.get(other, 2, 9, wordHash(other, 2, 9))).toBe("weather");
+    expect(table.get(other, 2, 8, wordHash(other, 2, 8))).toBeUndefined();
+    expect(table.get("weathen", 0, 7, wordHash("weathen", 0, 7))).toBeUndefined();
+  });
+
+  test("equal hashes are told apart by their characters", () => {
+    const table = new WordTable<number>();
+    table.add("abc", 0, 3, 7, 1);
+    table.add("abd", 0, 3, 7, 2);
+    table.add("ab", 0, 2, 7, 3);
+    expect(table.get("abc", 0, 3, 7)).toBe(1);
+    expect(table.get("abd", 0, 3, 7)).toBe(2);
+    expect(table.get("ab", 0, 2, 7)).toBe(3);
+    expect(table.get("abe", 0, 3, 7)).toBeUndefined();
+  });
+
+  test("bounded: long words are not kept, and a full table empties itself", () => {
+    const table = new WordTable<number>();
+    const long = "x".repeat(MAX_WORD_CHARS + 1);
+    expect(table.add(long, 0, long.length, wordHash(long, 0, long.length), 1)).toBe(-1);
+    expect(table.size).toBe(0);
+    const word = (i: number) => `w${i}`;
+    for (let i = 0; i <= 1 << 14; i++) {
+      const text = word(i);
+      const entry = table.add(text, 0, text.length, wordHash(text, 0, text.length), i);
+      expect(table.numbers[entry * 2]).toBe(0);
+      table.numbers[entry * 2] = 5;
+    }
+    expect(table.size).toBe(1);
+    expect(table.get(word(0), 0, 2, wordHash(word(0), 0, 2))).toBeUndefined();
+    const last = word(1 << 14);
+    expect(table.get(last, 0, last.length, wordHash(last, 0, last.length))).toBe(1 << 14);
+  });
+});
+
+describe("Tokenizer: a query's term ids", () => {
+  test("ids are the dictionary's, -1 for terms it lacks, refreshed when the dictionary grows", () => {
+    const index = new InvertedIndex();
+    const tokenizer = new Tokenizer(index);
+    index.add("a", [tokenizer.tokenizeToIds("weather forecast"), [], [], [], [], [], [], [], []]);
+    const ids: number[] = [];
+    const terms = tokenizer.tokenize("Weather of the zebra 天气", [], ids);
+    expect(terms).toEqual(["weather", "zebra", "天气"]);
+    expect(ids).toEqual([index.termId("weather")!, -1, -1]);
+    expect(tokenizer.dictionarySize()).toBe(index.terms.length);
+    index.intern("zebra");
+    const again: number[] = [];
+    tokenizer.tokenize("weather zebra", [], again);
+    expect(again).toEqual([index.termId("weather")!, index.termId("zebra")!]);
+  });
+
+  test("a cached query meets terms the index learned after it was parsed", () => {
+    const index = new ToolSearchIndex();
+    index.add({ name: "weather", description: "Weather forecast for a city." });
+    expect(index.query("zebra crossing finder").matches).toEqual([]);
+    index.add({ name: "crossings", description: "Find a zebra crossing near an address." });
+    expect(index.query("zebra crossing finder").matches.map((match) => match.name)).toEqual(["crossings"]);
+  });
+});
+
+describe("re-rank facts from the query terms' impacts", () => {
+  const docs: SearchDocument[] = [
+    { name: "list_issues", description: "List open issues of a repository.", parameters: [{ name: "state", values: ["open", "closed"] }] },
+    { name: "open_issue", description: "Open a new issue.", parameters: [{ name: "title", description: "Issue title" }] },
+    { name: "close_issue", description: "Close an issue by number.", parameters: [{ name: "issue", description: "number" }] },
+    { name: "repo_stats", description: "Statistics of a repository: open issue count.", parameters: [{ name: "repository" }] },
+    { name: "weather", description: "Weather for a city.", parameters: [{ name: "city", values: ["open", "issue"] }] },
+  ];
+
+  test("each candidate's IDF sums, description bits and parameter marks equal a scan of its own terms", () => {
+    const index = new InvertedIndex();
+    const tokenizer = new Tokenizer(index);
+    for (const doc of docs) index.add(doc.name, documentFields(doc, tokenizer));
+    const options = rankingOptions();
+    const scorer = new Bm25fScorer(options);
+    const query = prepareQuery(index, { text: tokenizer.tokenize("open issue repository title"), required: [], given: ["titl", "repositori"], valueParameters: ["citi"] }, options);
+    const candidates = docs.map((doc) => ({ slot: index.slotOf(doc.name)!, score: 0 }));
+    const facts = new CandidateFacts();
+    facts.gather(candidates, query, index, (at, id) => scorer.impacts(at, id), undefined, { given: true, value: true });
+    const idf = new Map(query.terms.map((term) => [term.id, term.idf]));
+    candidates.forEach(({ slot }, c) => {
+      const terms = index.slotTerms[slot]!;
+      const outside = index.outsideValueCounts[slot]!;
+      const distinct = index.distinctCounts[slot]!;
+      const sum = (from: number, to: number) => Array.from(terms.subarray(from, to)).reduce((total, id) => total + (idf.get(id) ?? 0), 0);
+      expect(facts.outsideIdf[c]).toBeCloseTo(sum(0, outside), 12);
+      expect(facts.valueOnlyIdf[c]).toBeCloseTo(sum(outside, distinct), 12);
+      const description = new Set(terms.subarray(distinct));
+      const bits = query.terms.reduce((mask, term, t) => (description.has(term.id) ? mask | (1 << (t & 31)) : mask), 0);
+      expect(facts.descriptionBits[c]).toBe(bits);
+      const valueOnlyLeading = Array.from(terms.subarray(outside, distinct)).includes(query.leadingTerm) ? 1 : 0;
+      expect(facts.leadingValueOnly[c]).toBe(valueOnlyLeading);
+      const parameterNames = (ids: readonly number[]) => (ids.some((id) => hasParameterName(index, slot, id)) ? 1 : 0);
+      expect(facts.takesGiven[c]).toBe(parameterNames(query.givenTerms));
+      expect(facts.takesValue[c]).toBe(parameterNames(query.valueParameterTerms));
+    });
+    expect(facts.takesValue[docs.findIndex((doc) => doc.name === "weather")]).toBe(1);
+    expect(facts.valueOnlyIdf[docs.findIndex((doc) => doc.name === "weather")]).toBeGreaterThan(0);
+  });
+});
+
+/** Whether `slot` has term `id` in a parameter name, read from the raw postings. */
+function hasParameterName(index: InvertedIndex, slot: number, id: number): boolean {
+  const postings = index.postings[id]!;
+  for (let i = 0; i < index.postingLengths[id]!; i++) {
+    if (postings[i]! === ((slot << 4) | FIELD_ID.parameterName)) return true;
+  }
+  return false;
+}
+
+describe("the re-rank's best `limit` are the head of the full ranking", () => {
+  test("every maxResults up to the candidate count gives a prefix of the candidate-count list", () => {
+    // Past `candidates` (50) a larger maxResults re-ranks more candidates, so only up to 50 compare.
+    const index = new ToolSearchIndex();
+    const words = ["weather", "forecast", "city", "rain", "wind", "temperature", "daily", "hourly", "alert", "radar"];
+    for (let i = 0; i < 160; i++) {
+      const picked = words.filter((_, w) => (i * 7 + w * 3) % 5 < 2 + (i % 3));
+      index.add({ name: `tool_${i}`, description: `${picked.join(" ")} service ${i}`, parameters: [{ name: picked[0] ?? "q" }] });
+    }
+    for (const query of ["weather forecast for a city", "hourly rain radar alert", "daily temperature wind"]) {
+      const full = index.query(query, { maxResults: 50 }).matches.map((match) => match.name);
+      expect(full.length).toBe(50);
+      for (const k of [1, 3, 5, 10, 37, 50]) expect(index.query(query, { maxResults: k }).matches.map((match) => match.name)).toEqual(full.slice(0, k));
+    }
+  });
+});
+
+describe("given words: the ASCII scan and the general split agree", () => {
+  test("on the same words, with and without a non-ASCII word beside them", () => {
+    const texts = [
+      "latitude and longitude of this address",
+      "the owner OF MY Repo, and the issues for our project's board",
+      "from this this that thing",
+      "of this 42 and of that x1 and in your 3d",
+      "about these' things for those'' people",
+      "to my friend's house, at their office, with its keys, into our lab, on his desk",
+    ];
+    for (const text of texts) {
+      const general = givenWords(`${text} ü`).filter((word) => word !== "ü");
+      expect(givenWords(text)).toEqual(general);
+    }
+    expect(givenWords("of this address")).toEqual(["address"]);
+  });
+});
+
+describe("a query that may be a server's name", () => {
+  test("the in-place hash agrees with the squashed name; other text is refused before any lookup", () => {
+    const registry = new ServerRegistry();
+    registry.addMember("Git-Hub", "mcp__github__create_issue");
+    for (const spelling of ["github", "GitHub", "git hub", "Git_Hub!", "  g.i.t.h.u.b  "]) expect(mayBeServerKey(spelling, registry)).toBe(true);
+    for (const other of ["gitlab", "github issues", "hub git"]) expect(mayBeServerKey(other, registry)).toBe(false);
+    expect(mayBeServerKey("Gïthub", registry)).toBe(true);
+    expect(FIELD_COUNT).toBeGreaterThan(FIELD_ID.parameterName);
+  });
+});
