@@ -17,6 +17,8 @@ export class KeywordRanker {
   private readonly heap = new TopK();
   private readonly facts = new CandidateFacts();
   private readonly queryScratch = new QueryScratch();
+  /** Candidate objects reused from query to query (rank's answer is valid until the next rank). */
+  private readonly candidatePool: Candidate[] = [];
   private readonly impactsOf = (index: InvertedIndex, id: number) => this.scorer.impacts(index, id);
   /** Query IDF by term id, zero elsewhere; set around each re-rank and cleared after it. */
   private idfByTerm = new Float64Array(1024);
@@ -32,7 +34,10 @@ export class KeywordRanker {
     this.scorer = new Bm25fScorer(options);
   }
 
-  /** Up to `limit` slots, best first; `accept` (absent: every slot) is asked only about slots that could make the cut. */
+  /**
+   * Up to `limit` slots, best first; `accept` (absent: every slot) is asked only about slots that
+   * could make the cut. The answer's objects are reused by the next call: copy what you keep.
+   */
   rank(tokens: QueryTokens, limit: number, accept: ((slot: number) => boolean) | undefined, input?: MentionInput): Candidate[] {
     const query = prepareQuery(this.index, tokens, this.options, this.queryScratch);
     if (query.impossible || (query.terms.length === 0 && input === undefined)) return [];
@@ -80,7 +85,7 @@ export class KeywordRanker {
       heap.push(slot, score);
       threshold = heap.threshold();
     }
-    return heap.drain();
+    return heap.drainInto(this.candidatePool);
   }
 
   private resolve(input: MentionInput, query: PreparedQuery): ServerMention | undefined {
