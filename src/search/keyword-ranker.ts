@@ -6,6 +6,7 @@ import { PAIR_BASE, prepareQuery, QueryScratch, type PreparedQuery, type QueryTo
 import type { RankingOptions } from "./ranking-options.ts";
 import { markQueryTerm, QUERY_BITS_WORDS, rerank, type Candidate } from "./reranker.ts";
 import type { MentionInput, ServerMention } from "./server-mention.ts";
+import { ScoreSelector } from "./score-select.ts";
 import { TopK } from "./top-k.ts";
 
 /**
@@ -19,6 +20,7 @@ export class KeywordRanker {
   private readonly queryScratch = new QueryScratch();
   /** Candidate objects reused from query to query (rank's answer is valid until the next rank). */
   private readonly candidatePool: Candidate[] = [];
+  private readonly selector = new ScoreSelector();
   private readonly impactsOf = (index: InvertedIndex, id: number) => this.scorer.impacts(index, id);
   /** Query IDF by term id, zero elsewhere; set around each re-rank and cleared after it. */
   private idfByTerm = new Float64Array(1024);
@@ -69,7 +71,13 @@ export class KeywordRanker {
 
   private collect(query: PreparedQuery, limit: number, accept: ((slot: number) => boolean) | undefined, track: boolean): Candidate[] {
     const { scorer, heap } = this;
-    heap.reset(Math.min(MAX_CANDIDATES, Math.max(limit, this.options.candidates)));
+    const capacity = Math.min(MAX_CANDIDATES, Math.max(limit, this.options.candidates));
+    // Nothing to ask of each contender: select by score alone, without a heap over all of them.
+    if (accept === undefined && !track) {
+      const selected = this.selector.select(scorer.touched, scorer.touchedCount, scorer.scores, capacity, heap, this.candidatePool);
+      if (selected !== undefined) return selected;
+    }
+    heap.reset(capacity);
     const { scores, requiredMask, cjkMatches, otherMatches, touched } = scorer;
     let threshold = -Infinity;
     for (let i = 0; i < scorer.touchedCount; i++) {

@@ -7,10 +7,12 @@ import { givenWords } from "../../src/search/given-words.ts";
 import { InvertedIndex } from "../../src/search/inverted-index.ts";
 import { prepareQuery } from "../../src/search/query-terms.ts";
 import { rankingOptions } from "../../src/search/ranking-options.ts";
+import { ScoreSelector } from "../../src/search/score-select.ts";
 import { mayBeServerKey } from "../../src/search/server-mention.ts";
 import { ServerRegistry } from "../../src/search/server-registry.ts";
 import { Tokenizer } from "../../src/search/tokenizer.ts";
 import { ToolSearchIndex } from "../../src/search/tool-search-index.ts";
+import { TopK } from "../../src/search/top-k.ts";
 import type { SearchDocument } from "../../src/search/types.ts";
 import { MAX_WORD_CHARS, WordTable, wordHash } from "../../src/search/word-table.ts";
 
@@ -173,5 +175,39 @@ describe("a query that may be a server's name", () => {
     for (const other of ["gitlab", "github issues", "hub git"]) expect(mayBeServerKey(other, registry)).toBe(false);
     expect(mayBeServerKey("Gïthub", registry)).toBe(true);
     expect(FIELD_COUNT).toBeGreaterThan(FIELD_ID.parameterName);
+  });
+});
+
+describe("ScoreSelector: the best k by score, as the heap keeps them", () => {
+  const byHeap = (touched: Int32Array, scores: Float32Array, k: number) => {
+    const heap = new TopK();
+    heap.reset(k);
+    for (const slot of touched) heap.push(slot, scores[slot]!);
+    return heap.drainInto<{ slot: number; score: number }>([]).map((pair) => pair.slot).sort((a, b) => a - b);
+  };
+  test("equal sets on random scores with many ties, fewer contenders than k, and one bucket", () => {
+    let seed = 7;
+    const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    for (let round = 0; round < 200; round++) {
+      const slots = 1 + Math.floor(random() * 3000);
+      const scores = new Float32Array(slots);
+      const count = Math.floor(random() * slots) + 1;
+      const touched = new Int32Array(count);
+      const levels = round % 3 === 0 ? 4 : 1000;
+      for (let i = 0; i < count; i++) {
+        touched[i] = (i * 7919) % slots;
+        scores[touched[i]!] = round % 5 === 0 ? 1.5 : (1 + Math.floor(random() * levels)) / 37;
+      }
+      const distinct = new Int32Array([...new Set(touched)]);
+      const k = 1 + Math.floor(random() * 60);
+      const selected = new ScoreSelector().select(distinct, distinct.length, scores, k, new TopK(), [] as { slot: number; score: number }[])!;
+      expect(selected.map((pair) => pair.slot).sort((a, b) => a - b)).toEqual(byHeap(distinct, scores, k));
+      for (const pair of selected) expect(pair.score).toBe(scores[pair.slot]!);
+    }
+  });
+
+  test("a negative score is refused (its bits do not order), so the caller keeps its heap", () => {
+    const scores = new Float32Array([1, -2, 3]);
+    expect(new ScoreSelector().select(new Int32Array([0, 1, 2]), 3, scores, 2, new TopK(), [])).toBeUndefined();
   });
 });
