@@ -1,3 +1,5 @@
+import { splitWhiteSpace } from "./char-class.ts";
+
 /** Longer queries are cut here; prefetch sends at most 500 characters and real searches are short. */
 export const MAX_QUERY_CHARS = 4096;
 /** At most this many names are resolved by one `select:`. */
@@ -49,15 +51,19 @@ export function parseQueryWords(query: string): { parsed: ParsedQuery; words: st
   const required: string[] = [];
   const servers: string[] = [];
   let page: number | undefined;
-  for (const word of whole.split(/\s+/)) {
-    if (word.length === 0) continue;
+  const split = splitWhiteSpace(whole);
+  // Kept whole: the free text is the query itself, with no new string joined.
+  let unchanged = split.single;
+  for (const word of split.words) {
     const paged = word.length <= 9 && (word.charCodeAt(0) | 0x20) === 0x70 ? PAGE.exec(word) : null;
     if (paged !== null) {
       page = Number(paged[1]);
+      unchanged = false;
       continue;
     }
     if (word.charCodeAt(0) === 0x2b && REQUIRED.test(word)) {
       required.push(word.slice(1));
+      unchanged = false;
       continue;
     }
     const mcp = splitMcpWord(word);
@@ -65,10 +71,11 @@ export function parseQueryWords(query: string): { parsed: ParsedQuery; words: st
       words.push(word);
       continue;
     }
+    unchanged = false;
     servers.push(mcp.server);
     if (mcp.tool) words.push(mcp.tool);
   }
-  const parsed: ParsedQuery = { kind: discover ? "discover" : "keyword", whole, text: words.join(" "), required, servers };
+  const parsed: ParsedQuery = { kind: discover ? "discover" : "keyword", whole, text: unchanged ? whole : words.join(" "), required, servers };
   if (page !== undefined) parsed.page = page;
   return { parsed, words };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { Bm25fScorer } from "../../src/search/bm25f-scorer.ts";
 import { CandidateFacts } from "../../src/search/candidate-facts.ts";
+import * as charClass from "../../src/search/char-class.ts";
 import { documentFields } from "../../src/search/document-fields.ts";
 import { FIELD_COUNT, FIELD_ID } from "../../src/search/fields.ts";
 import { givenWords } from "../../src/search/given-words.ts";
@@ -209,5 +210,17 @@ describe("ScoreSelector: the best k by score, as the heap keeps them", () => {
   test("a negative score is refused (its bits do not order), so the caller keeps its heap", () => {
     const scores = new Float32Array([1, -2, 3]);
     expect(new ScoreSelector().select(new Int32Array([0, 1, 2]), 3, scores, 2, new TopK(), [])).toBeUndefined();
+  });
+});
+
+describe("splitWhiteSpace: the parser's split without a regular expression", () => {
+  test("the words of split(/\\s+/) without empty edges, and whether a single-space join gives the text back", () => {
+    const { splitWhiteSpace } = charClass;
+    const texts = ["", " ", "a", "a b", "a  b", "a\tb", " a b", "a b ", "a\u00a0b", "a\u2003b\u3000c\ufeffd\u2028e", "x\u200by", "one two three"];
+    for (const text of texts) {
+      const { words, single } = splitWhiteSpace(text);
+      expect(words).toEqual(text.split(/\s+/).filter((word) => word.length > 0));
+      expect(single).toBe(words.join(" ") === text);
+    }
   });
 });
