@@ -78,7 +78,14 @@ export function mentionWordsOf(split: readonly string[]): MentionWords {
   const words: string[] = new Array(count);
   const keys: string[] = new Array(count);
   for (let i = 0; i < count; i++) {
-    const word = trimWord(split[i]!);
+    const raw = split[i]!;
+    // Most words are lowercase letters and digits already: trimmed and squashed, they are themselves.
+    if (isPlainWord(raw)) {
+      words[i] = raw;
+      keys[i] = raw;
+      continue;
+    }
+    const word = trimWord(raw);
     words[i] = word;
     keys[i] = squashWord(word);
   }
@@ -146,6 +153,15 @@ export function mayBeServerKey(text: string, servers: Pick<ServerKeys, "mayBeKey
 
 function isSpace(code: number): boolean {
   return code === 0x20 || (code >= 0x09 && code <= 0x0d) || code === 0xa0 || (code > 0x7f && /\s/.test(String.fromCharCode(code)));
+}
+
+/** Only lowercase ASCII letters and digits: nothing to trim, nothing to squash. */
+function isPlainWord(word: string): boolean {
+  for (let i = 0; i < word.length; i++) {
+    const code = word.charCodeAt(i);
+    if (!((code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39))) return false;
+  }
+  return true;
 }
 
 function isAsciiAlnum(code: number): boolean {
