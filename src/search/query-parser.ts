@@ -55,7 +55,7 @@ export function parseQueryWords(query: string): { parsed: ParsedQuery; words: st
   // Kept whole: the free text is the query itself, with no new string joined.
   let unchanged = split.single;
   for (const word of split.words) {
-    const paged = word.length <= 9 && (word.charCodeAt(0) | 0x20) === 0x70 ? PAGE.exec(word) : null;
+    const paged = word.length <= 9 && word.charCodeAt(4) === 0x3a && (word.charCodeAt(0) | 0x20) === 0x70 ? PAGE.exec(word) : null;
     if (paged !== null) {
       page = Number(paged[1]);
       unchanged = false;
@@ -81,7 +81,8 @@ export function parseQueryWords(query: string): { parsed: ParsedQuery; words: st
 }
 
 function splitMcpWord(word: string): { server: string; tool: string } | undefined {
-  if (word.length < 5 || (word.charCodeAt(0) | 0x20) !== 0x6d || !word.slice(0, 5).toLowerCase().startsWith("mcp__")) return undefined;
+  if (word.length < 5 || word.charCodeAt(3) !== 0x5f || word.charCodeAt(4) !== 0x5f) return undefined;
+  if ((word.charCodeAt(0) | 0x20) !== 0x6d || (word.charCodeAt(1) | 0x20) !== 0x63 || (word.charCodeAt(2) | 0x20) !== 0x70) return undefined;
   const rest = word.slice(5);
   const separator = rest.indexOf("__");
   const server = separator < 0 ? rest : rest.slice(0, separator);
