@@ -2,7 +2,7 @@ import { Bm25fScorer } from "./bm25f-scorer.ts";
 import { CandidateFacts, MAX_CANDIDATES } from "./candidate-facts.ts";
 import { FIELD_BITS } from "./fields.ts";
 import type { InvertedIndex } from "./inverted-index.ts";
-import { PAIR_BASE, prepareQuery, QueryScratch, type PreparedQuery, type QueryTokens } from "./query-terms.ts";
+import { prepareQuery, QueryScratch, type PreparedQuery, type QueryTokens } from "./query-terms.ts";
 import type { RankingOptions } from "./ranking-options.ts";
 import { markQueryTerm, QUERY_BITS_WORDS, rerank, type Candidate } from "./reranker.ts";
 import type { MentionInput, ServerMention } from "./server-mention.ts";
@@ -24,6 +24,8 @@ export class KeywordRanker {
   private readonly impactsOf = (index: InvertedIndex, id: number) => this.scorer.impacts(index, id);
   /** Query IDF by term id, zero elsewhere; set around each re-rank and cleared after it. */
   private idfByTerm = new Float64Array(1024);
+  /** Position + 1 in the query's terms by term id, zero elsewhere; set and cleared with idfByTerm. */
+  private positionByTerm = new Int32Array(1024);
   /** The query's term ids as a small bit filter, set and cleared with idfByTerm (reranker.ts). */
   private readonly queryBits = new Uint32Array(QUERY_BITS_WORDS);
   /** Slots of a named server's tools, set around one first-stage run and cleared after it. */
@@ -110,8 +112,11 @@ export class KeywordRanker {
     if (termIds.size > 0 && !this.namesServer(input, termIds)) return undefined;
     // The name is membership, not a phrase: "GitLab" (git + lab) or "request GitLab" found adjacent
     // in a description would reward each repetition of the name again.
+    const positions = query.terms.length;
     for (const key of [...query.pairs.keys()]) {
-      if (termIds.has(Math.floor(key / PAIR_BASE)) || termIds.has(key % PAIR_BASE)) query.pairs.delete(key);
+      const first = query.terms[Math.floor(key / positions)]!.id;
+      const second = query.terms[key % positions]!.id;
+      if (termIds.has(first) || termIds.has(second)) query.pairs.delete(key);
     }
     return { ...input, termIds, idf };
   }
@@ -143,20 +148,25 @@ export class KeywordRanker {
   private rerank(candidates: Candidate[], query: PreparedQuery, limit: number, mention: ServerMention | undefined): Candidate[] {
     if (this.idfByTerm.length < this.index.terms.length) {
       this.idfByTerm = new Float64Array(Math.max(this.index.terms.length, this.idfByTerm.length * 2));
+      this.positionByTerm = new Int32Array(this.idfByTerm.length);
     }
-    for (const term of query.terms) {
+    query.terms.forEach((term, t) => {
       this.idfByTerm[term.id] = term.idf;
+      this.positionByTerm[term.id] = t + 1;
       markQueryTerm(this.queryBits, term.id);
-    }
+    });
     try {
       const options = this.options;
       this.facts.gather(candidates, query, this.index, this.impactsOf, mention, {
         given: options.givenParameter > 0 && query.givenTerms.length > 0,
         value: options.valueParameter > 0 && query.valueParameterTerms.length > 0,
       });
-      return rerank(candidates, query, this.index, options, this.idfByTerm, this.queryBits, this.facts, limit, mention);
+      return rerank(candidates, query, this.index, options, { idf: this.idfByTerm, position: this.positionByTerm, bits: this.queryBits }, this.facts, limit, mention);
     } finally {
-      for (const term of query.terms) this.idfByTerm[term.id] = 0;
+      for (const term of query.terms) {
+        this.idfByTerm[term.id] = 0;
+        this.positionByTerm[term.id] = 0;
+      }
       this.queryBits.fill(0);
     }
   }

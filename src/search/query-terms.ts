@@ -29,7 +29,10 @@ export interface PreparedQuery {
   terms: QueryTerm[];
   /** IDF of each distinct query term, by term id. */
   idfById: Map<number, number>;
-  /** Adjacent pairs of free-text term ids, keyed `first * PAIR_BASE + second`, valued by mean IDF. */
+  /**
+   * Adjacent pairs of free-text terms, keyed by their positions in `terms`, `first * terms.length +
+   * second` (a small integer: no double-keyed Map), valued by mean IDF.
+   */
   pairs: Map<number, number>;
   /** IDF sum of `terms`: the denominator of the coverage share. */
   totalIdf: number;
@@ -49,8 +52,6 @@ export interface PreparedQuery {
   valueParameterTerms: number[];
 }
 
-
-export const PAIR_BASE = 2 ** 22;
 
 /**
  * Reusable per-ranker scratch for prepareQuery: term id → index + 1 of its entry in this query,
@@ -117,15 +118,19 @@ export function prepareQuery(index: InvertedIndex, tokens: QueryTokens, options:
     const terms = capTerms(entries, options.maxQueryTerms);
     const kept = new Map<number, number>();
     for (const term of terms) kept.set(term.id, term.idf);
-    // Every entry kept unless the cap dropped some: then membership is asked of `kept`.
-    const isKept = terms.length === entries.length ? (_: QueryTerm) => true : (term: QueryTerm) => kept.has(term.id);
+    // entryOf now says where each kept term stands in `terms` (0: dropped by the cap).
+    for (const entry of entries) entryOf[entry.id] = 0;
+    for (let t = 0; t < terms.length; t++) entryOf[terms[t]!.id] = t + 1;
+    const positions = terms.length;
     const pairs = new Map<number, number>();
     for (let i = 0; i + 1 < sequence.length; i++) {
       const first = sequence[i];
       const second = sequence[i + 1];
       if (first === undefined || second === undefined || first === second) continue;
-      if (!isKept(first) || !isKept(second)) continue;
-      pairs.set(first.id * PAIR_BASE + second.id, (first.idf + second.idf) / 2);
+      const a = entryOf[first.id]! - 1;
+      const b = entryOf[second.id]! - 1;
+      if (a < 0 || b < 0) continue;
+      pairs.set(a * positions + b, (first.idf + second.idf) / 2);
     }
     let totalIdf = 0;
     for (const term of terms) totalIdf += term.idf;
@@ -138,7 +143,7 @@ export function prepareQuery(index: InvertedIndex, tokens: QueryTokens, options:
       requiredAll,
       impossible,
       cjkMinimum: Math.min(CJK_MIN_BIGRAM_MATCHES, cjkTerms?.size ?? 0),
-      leadingTerm: leading !== undefined && isKept(leading) ? leading.id : -1,
+      leadingTerm: leading !== undefined && entryOf[leading.id]! > 0 ? leading.id : -1,
       asksReverse,
       valueParameterTerms: tokens.valueParameters.length === 0 ? [] : [...new Set(tokens.valueParameters.map((term) => index.termId(term)).filter((id): id is number => id !== undefined))],
       givenTerms: tokens.given.length === 0 ? [] : [...new Set(tokens.given.map((term) => index.termId(term)).filter((id): id is number => id !== undefined && kept.has(id)))],

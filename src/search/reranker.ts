@@ -1,12 +1,19 @@
 import type { CandidateFacts } from "./candidate-facts.ts";
 import type { InvertedIndex } from "./inverted-index.ts";
-import { PAIR_BASE, type PreparedQuery } from "./query-terms.ts";
+import type { PreparedQuery } from "./query-terms.ts";
 import type { RankingOptions } from "./ranking-options.ts";
 import type { ServerMention } from "./server-mention.ts";
 
 export interface Candidate {
   slot: number;
   score: number;
+}
+
+/** The query's terms by id, set around one re-rank: IDF and position + 1 (zero elsewhere), and the bit filter. */
+export interface QueryTermLookup {
+  idf: Float64Array;
+  position: Int32Array;
+  bits: Uint32Array;
 }
 
 /**
@@ -19,8 +26,7 @@ export function rerank(
   query: PreparedQuery,
   index: InvertedIndex,
   options: RankingOptions,
-  idfByTerm: Float64Array,
-  bits: Uint32Array,
+  lookup: QueryTermLookup,
   facts: CandidateFacts,
   limit: number,
   mention?: ServerMention,
@@ -38,13 +44,13 @@ export function rerank(
     let total = candidate.score;
     // The description is scanned for adjacent pairs only when both words of some pair occur in it.
     if (pairMasks.length > 0 && mayHavePair(descriptionBits[c]!, pairMasks)) {
-      total += options.descriptionPhrase * pairWeight(index.slotTerms[slot]!, index.distinctCounts[slot]!, query.pairs, idfByTerm, bits);
+      total += options.descriptionPhrase * pairWeight(index.slotTerms[slot]!, index.distinctCounts[slot]!, query, lookup);
     }
     const filter = index.readerNamed[slot] === 1;
     const valueOnly = valueOnlyIdf[c]!;
     // The query's verb (its first word) met as a reading tool's enum value is a filter, not what
     // the tool does: take back most of what it added in the first stage and in coverage.
-    const verbIdf = filter && valueOnly > 0 && leadingValueOnly[c] === 1 ? idfByTerm[query.leadingTerm]! : 0;
+    const verbIdf = filter && valueOnly > 0 && leadingValueOnly[c] === 1 ? lookup.idf[query.leadingTerm]! : 0;
     if (verbIdf > 0) total -= (1 - options.filterValue) * verbIdf * (k1 + 1) * (valueWeight / (k1 + valueWeight));
     if (coverageWeight > 0) {
       let matched = outsideIdf[c]!;
@@ -86,17 +92,9 @@ function byScore(a: Candidate, b: Candidate): number {
 
 /** Per query pair, the CandidateFacts description bits of its two terms. */
 function pairBitMasks(query: PreparedQuery): number[] {
-  if (query.pairs.size === 0) return [];
   const masks: number[] = [];
-  const bitOf = (id: number) => {
-    for (let t = 0; t < query.terms.length; t++) if (query.terms[t]!.id === id) return 1 << (t & 31);
-    return 0;
-  };
-  for (const key of query.pairs.keys()) {
-    const first = bitOf(Math.floor(key / PAIR_BASE));
-    const second = bitOf(key % PAIR_BASE);
-    if (first !== 0 && second !== 0) masks.push(first | second);
-  }
+  const positions = query.terms.length;
+  for (const key of query.pairs.keys()) masks.push((1 << (Math.floor(key / positions) & 31)) | (1 << (key % positions & 31)));
   return masks;
 }
 
@@ -123,26 +121,22 @@ function mayBeQueryTerm(bits: Uint32Array, id: number): boolean {
 
 
 /** IDF mass of the distinct query pairs that occur adjacent, in order, in `terms` from `start` on. */
-function pairWeight(
-  terms: Int32Array,
-  start: number,
-  pairs: ReadonlyMap<number, number>,
-  idfByTerm: Float64Array,
-  bits: Uint32Array,
-): number {
+function pairWeight(terms: Int32Array, start: number, query: PreparedQuery, lookup: QueryTermLookup): number {
+  const { position, bits } = lookup;
+  const positions = query.terms.length;
   let total = 0;
   let seen: number[] | undefined;
   for (let i = start; i + 1 < terms.length; i++) {
     // Both words must be query words before the pair is worth a map lookup.
     if (!mayBeQueryTerm(bits, terms[i + 1]!) || !mayBeQueryTerm(bits, terms[i]!)) continue;
-    if (idfByTerm[terms[i]!] === 0 || idfByTerm[terms[i + 1]!] === 0) continue;
-    const key = terms[i]! * PAIR_BASE + terms[i + 1]!;
-    const weight = pairs.get(key);
+    const first = position[terms[i]!]!;
+    const second = position[terms[i + 1]!]!;
+    if (first === 0 || second === 0) continue;
+    const key = (first - 1) * positions + (second - 1);
+    const weight = query.pairs.get(key);
     if (weight === undefined || seen?.includes(key)) continue;
     (seen ??= []).push(key);
     total += weight;
   }
   return total;
 }
-
-
