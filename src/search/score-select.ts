@@ -30,20 +30,29 @@ export class ScoreSelector {
     into: T[],
   ): T[] | undefined {
     const bits = new Uint32Array(scores.buffer, scores.byteOffset, scores.length);
+    // `counts` is all zeros between calls; only the buckets scores fell in are cleared after.
     const counts = this.counts;
-    counts.fill(0);
+    let lowest = BUCKETS;
+    let highest = -1;
     for (let i = 0; i < count; i++) {
       const pattern = bits[touched[i]!]!;
-      if (pattern >= 0x80000000) return undefined;
-      counts[pattern >>> BUCKET_SHIFT]!++;
+      if (pattern >= 0x80000000) {
+        if (highest >= lowest) counts.fill(0, lowest, highest + 1);
+        return undefined;
+      }
+      const bucket = pattern >>> BUCKET_SHIFT;
+      counts[bucket]!++;
+      if (bucket < lowest) lowest = bucket;
+      if (bucket > highest) highest = bucket;
     }
-    let boundary = BUCKETS - 1;
+    let boundary = highest;
     let taken = 0;
     if (count <= k) {
       boundary = -1;
     } else {
-      for (; boundary > 0 && taken + counts[boundary]! < k; boundary--) taken += counts[boundary]!;
+      for (; boundary > lowest && taken + counts[boundary]! < k; boundary--) taken += counts[boundary]!;
     }
+    if (highest >= lowest) counts.fill(0, lowest, highest + 1);
     if (this.above.length < count) this.above = new Int32Array(Math.max(count, this.above.length * 2));
     const above = this.above;
     heap.reset(Math.max(1, k - taken));
