@@ -15,6 +15,7 @@ import { Tokenizer } from "../../src/search/tokenizer.ts";
 import { ToolSearchIndex } from "../../src/search/tool-search-index.ts";
 import { TopK } from "../../src/search/top-k.ts";
 import type { SearchDocument } from "../../src/search/types.ts";
+import { valueKinds } from "../../src/search/value-kinds.ts";
 import { MAX_WORD_CHARS, WordTable, wordHash } from "../../src/search/word-table.ts";
 
 describe("WordTable: words found in place", () => {
@@ -227,5 +228,14 @@ describe("splitWhiteSpace: the parser's split without a regular expression", () 
       expect(words).toEqual(text.split(/\s+/).filter((word) => word.length > 0));
       expect(single).toBe(words.join(" ") === text);
     }
+  });
+});
+
+describe("valueKinds: the decimal pre-check refuses nothing the pattern takes", () => {
+  test("coordinates after a leading point, at the end, and no decimal at all", () => {
+    expect(valueKinds(". at 40.7128, -74.0060")).toEqual(["coordinates"]);
+    expect(valueKinds("...40.71,-74.00")).toEqual(["coordinates"]);
+    expect(valueKinds("no numbers here. none.")).toEqual([]);
+    expect(valueKinds("40 . 71, 74 . 00")).toEqual([]);
   });
 });
