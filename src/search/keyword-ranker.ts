@@ -104,7 +104,7 @@ export class KeywordRanker {
     for (const term of input.terms) {
       const id = this.index.termId(term);
       if (id === undefined || termIds.has(id)) continue;
-      const termIdf = query.idfById.get(id);
+      const termIdf = query.terms.find((term) => term.id === id)?.idf;
       if (termIdf === undefined) continue;
       termIds.add(id);
       idf += termIdf;

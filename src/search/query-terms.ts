@@ -27,8 +27,6 @@ export interface QueryTokens {
 /** A keyword query resolved against the current index. */
 export interface PreparedQuery {
   terms: QueryTerm[];
-  /** IDF of each distinct query term, by term id. */
-  idfById: Map<number, number>;
   /**
    * Adjacent pairs of free-text terms, keyed by their positions in `terms`, `first * terms.length +
    * second` (a small integer: no double-keyed Map), valued by mean IDF.
@@ -116,8 +114,6 @@ export function prepareQuery(index: InvertedIndex, tokens: QueryTokens, options:
     }
 
     const terms = capTerms(entries, options.maxQueryTerms);
-    const kept = new Map<number, number>();
-    for (const term of terms) kept.set(term.id, term.idf);
     // entryOf now says where each kept term stands in `terms` (0: dropped by the cap).
     for (const entry of entries) entryOf[entry.id] = 0;
     for (let t = 0; t < terms.length; t++) entryOf[terms[t]!.id] = t + 1;
@@ -137,7 +133,6 @@ export function prepareQuery(index: InvertedIndex, tokens: QueryTokens, options:
     const leading = sequence.length > 0 ? sequence[0] : undefined;
     return {
       terms,
-      idfById: kept,
       pairs,
       totalIdf,
       requiredAll,
@@ -146,7 +141,7 @@ export function prepareQuery(index: InvertedIndex, tokens: QueryTokens, options:
       leadingTerm: leading !== undefined && entryOf[leading.id]! > 0 ? leading.id : -1,
       asksReverse,
       valueParameterTerms: tokens.valueParameters.length === 0 ? [] : [...new Set(tokens.valueParameters.map((term) => index.termId(term)).filter((id): id is number => id !== undefined))],
-      givenTerms: tokens.given.length === 0 ? [] : [...new Set(tokens.given.map((term) => index.termId(term)).filter((id): id is number => id !== undefined && kept.has(id)))],
+      givenTerms: tokens.given.length === 0 ? [] : [...new Set(tokens.given.map((term) => index.termId(term)).filter((id): id is number => id !== undefined && entryOf[id]! > 0))],
     };
   } finally {
     for (const entry of entries) entryOf[entry.id] = 0;

@@ -33,7 +33,7 @@ export function rerank(
 ): Candidate[] {
   if (candidates.length === 0) return candidates;
   const coverageWeight =
-    query.totalIdf > 0 ? options.coverage * Math.min(1, options.coverageFadeTerms / Math.max(1, query.idfById.size)) : 0;
+    query.totalIdf > 0 ? options.coverage * Math.min(1, options.coverageFadeTerms / Math.max(1, query.terms.length)) : 0;
   const k1 = options.k1;
   const valueWeight = options.weights.parameterValue;
   const pairMasks = options.descriptionPhrase > 0 ? pairBitMasks(query) : [];
