@@ -3,7 +3,7 @@ import { Bm25fScorer } from "../../src/search/bm25f-scorer.ts";
 import { CandidateFacts } from "../../src/search/candidate-facts.ts";
 import * as charClass from "../../src/search/char-class.ts";
 import { documentFields } from "../../src/search/document-fields.ts";
-import { FIELD_COUNT, FIELD_ID } from "../../src/search/fields.ts";
+import { FIELD_BITS, FIELD_ID } from "../../src/search/fields.ts";
 import { givenWords } from "../../src/search/given-words.ts";
 import { InvertedIndex } from "../../src/search/inverted-index.ts";
 import { prepareQuery } from "../../src/search/query-terms.ts";
@@ -129,7 +129,7 @@ describe("re-rank facts from the query terms' impacts", () => {
 function hasParameterName(index: InvertedIndex, slot: number, id: number): boolean {
   const postings = index.postings[id]!;
   for (let i = 0; i < index.postingLengths[id]!; i++) {
-    if (postings[i]! === ((slot << 4) | FIELD_ID.parameterName)) return true;
+    if (postings[i]! === ((slot << FIELD_BITS) | FIELD_ID.parameterName)) return true;
   }
   return false;
 }
@@ -176,7 +176,6 @@ describe("a query that may be a server's name", () => {
     for (const spelling of ["github", "GitHub", "git hub", "Git_Hub!", "  g.i.t.h.u.b  "]) expect(mayBeServerKey(spelling, registry)).toBe(true);
     for (const other of ["gitlab", "github issues", "hub git"]) expect(mayBeServerKey(other, registry)).toBe(false);
     expect(mayBeServerKey("Gïthub", registry)).toBe(true);
-    expect(FIELD_COUNT).toBeGreaterThan(FIELD_ID.parameterName);
   });
 });
 
