@@ -27,11 +27,26 @@ export interface SkipMembers {
   mask: Uint8Array;
 }
 
-interface Impacts {
+/** Which fields of a tool a term occurs in, per impact (IMPACT_* bits): what the re-rank asks of a candidate. */
+export const IMPACT_OUTSIDE_VALUE = 1;
+export const IMPACT_DESCRIPTION = 2;
+export const IMPACT_PARAMETER_NAME = 4;
+
+/** A term's saturated weight per slot that has it, and in which kinds of field (IMPACT_* bits). */
+export interface Impacts {
   slots: Int32Array;
   values: Float32Array;
+  flags: Uint8Array;
   length: number;
   version: number;
+}
+
+function fieldFlags(field: number): number {
+  return (
+    (field !== FIELD_ID.parameterValue ? IMPACT_OUTSIDE_VALUE : 0) |
+    (field === FIELD_ID.description ? IMPACT_DESCRIPTION : 0) |
+    (field === FIELD_ID.parameterName ? IMPACT_PARAMETER_NAME : 0)
+  );
 }
 
 /**
@@ -41,7 +56,7 @@ interface Impacts {
  * for the `+required` and CJK rules are recorded only when the query needs them (`track`).
  */
 export class Bm25fScorer {
-  scores = new Float64Array(0);
+  scores = new Float32Array(0);
   requiredMask = new Uint32Array(0);
   cjkMatches = new Uint8Array(0);
   otherMatches = new Uint8Array(0);
@@ -51,7 +66,7 @@ export class Bm25fScorer {
   private normVersion = -1;
   private tracked = false;
   /** Per term id: its impacts, valid while their version equals the index version. */
-  private readonly impacts: (Impacts | undefined)[] = [];
+  private readonly impactsById: (Impacts | undefined)[] = [];
 
   constructor(private readonly options: RankingOptions) {}
 
@@ -69,7 +84,7 @@ export class Bm25fScorer {
     let touchedCount = this.touchedCount;
     const frequent = this.options.frequentTermShare * index.liveCount;
     for (const term of terms) {
-      const impacts = this.impactsOf(index, term.id);
+      const impacts = this.impacts(index, term.id);
       const scale = term.weight * term.idf * (k1 + 1);
       if (skip !== undefined && skip.termIds.has(term.id)) {
         touchedCount = this.runMentionTerm(index, term, scale, skip.mask, touchedCount);
@@ -143,12 +158,14 @@ export class Bm25fScorer {
   }
 
   /**
-   * A term's saturated BM25F weight per live slot, pseudo / (k1 + pseudo). It depends on the index
-   * alone (not the query), so it is computed once per term and index version, then reused.
+   * A term's saturated BM25F weight per live slot, pseudo / (k1 + pseudo), with the kinds of field
+   * it occurs in. It depends on the index alone (not the query), so it is computed once per term
+   * and index version, then reused (by the scoring here and by the re-rank's candidate facts).
    */
-  private impactsOf(index: InvertedIndex, id: number): Impacts {
+  impacts(index: InvertedIndex, id: number): Impacts {
+    this.ensureCapacity(index.slotCount);
     if (this.normVersion !== index.version) this.refreshNorms(index);
-    const cached = this.impacts[id];
+    const cached = this.impactsById[id];
     if (cached !== undefined && cached.version === index.version) return cached;
     const postings = index.postings[id]!;
     const frequencies = index.frequencies[id]!;
@@ -156,30 +173,34 @@ export class Bm25fScorer {
     const impacts: Impacts =
       cached !== undefined && cached.slots.length >= length
         ? cached
-        : { slots: new Int32Array(length), values: new Float32Array(length), length: 0, version: -1 };
+        : { slots: new Int32Array(length), values: new Float32Array(length), flags: new Uint8Array(length), length: 0, version: -1 };
     const { norms } = this;
     const k1 = this.options.k1;
     let count = 0;
     let current = -1;
     let pseudo = 0;
+    let flags = 0;
     for (let i = 0; i <= length; i++) {
       const packed = i < length ? postings[i]! : -1;
       const slot = packed >>> FIELD_BITS;
       if (slot === current) {
         pseudo += norms[packed]! * frequencies[i]!;
+        flags |= fieldFlags(packed & FIELD_MASK);
         continue;
       }
       if (pseudo > 0) {
         impacts.slots[count] = current;
+        impacts.flags[count] = flags;
         impacts.values[count++] = pseudo / (k1 + pseudo);
       }
       if (packed < 0) break;
       current = slot;
       pseudo = norms[packed]! * frequencies[i]!;
+      flags = fieldFlags(packed & FIELD_MASK);
     }
     impacts.length = count;
     impacts.version = index.version;
-    this.impacts[id] = impacts;
+    this.impactsById[id] = impacts;
     return impacts;
   }
 
@@ -205,7 +226,7 @@ export class Bm25fScorer {
   private ensureCapacity(slots: number): void {
     if (this.scores.length >= slots) return;
     const size = Math.max(slots, this.scores.length * 2, 64);
-    this.scores = new Float64Array(size);
+    this.scores = new Float32Array(size);
     this.requiredMask = new Uint32Array(size);
     this.cjkMatches = new Uint8Array(size);
     this.otherMatches = new Uint8Array(size);

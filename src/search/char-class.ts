@@ -28,3 +28,36 @@ function classifySlowly(code: number): CharClass {
   if (CJK.test(char)) return CharClass.Cjk;
   return WORD.test(char) ? CharClass.Word : CharClass.Separator;
 }
+
+/** ECMAScript white space and line terminators: what `\s` matches and `trim` removes. */
+export function isWhiteSpace(code: number): boolean {
+  if (code < 0x80) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  return (
+    code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 ||
+    code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff
+  );
+}
+
+/**
+ * `text.split(/\s+/)` without its empty edge words, by a scan of character codes (the regular
+ * expression split was the largest part of parsing a new query). `single` says whether every gap
+ * was one plain space, so that `words.join(" ")` would give the text back.
+ */
+export function splitWhiteSpace(text: string): { words: string[]; single: boolean } {
+  const words: string[] = [];
+  let single = true;
+  let start = -1;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (!isWhiteSpace(code)) {
+      if (start < 0) start = i;
+      continue;
+    }
+    if (code !== 0x20 || start < 0) single = false;
+    if (start >= 0) words.push(text.slice(start, i));
+    start = -1;
+  }
+  if (start >= 0) words.push(text.slice(start));
+  else if (text.length > 0) single = false;
+  return { words, single };
+}

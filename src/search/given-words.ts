@@ -19,6 +19,10 @@ const MAY_POINT = /(?<![A-Za-z0-9])(?:this|that|these|those|my|our|your|his|her|
 
 export function givenWords(text: string): string[] {
   if (!MAY_POINT.test(text)) return [];
+  return isAscii(text) ? asciiGivenWords(text) : splitGivenWords(text);
+}
+
+function splitGivenWords(text: string): string[] {
   const words = text.toLowerCase().split(/[^\p{L}\p{N}'’]+/u).filter((word) => word.length > 0);
   const given: string[] = [];
   for (let i = 0; i + 2 < words.length && given.length < MAX_GIVEN; i++) {
@@ -27,4 +31,76 @@ export function givenWords(text: string): string[] {
     if (WORD.test(noun) && !POINTERS.has(noun) && !given.includes(noun)) given.push(noun);
   }
   return given;
+}
+
+/**
+ * Prepositions and pointing words are at most five ASCII letters: such a word packs into one
+ * number (five bits a letter), so the scan below compares numbers and makes no string per word.
+ */
+const SHORT_WORD_CHARS = 5;
+
+function packWord(text: string, start: number, end: number): number {
+  if (end - start > SHORT_WORD_CHARS) return -1;
+  let packed = 0;
+  for (let i = start; i < end; i++) {
+    const code = text.charCodeAt(i) | 0x20;
+    if (code < 0x61 || code > 0x7a) return -1;
+    packed = packed * 32 + (code - 0x60);
+  }
+  return packed;
+}
+
+const packAll = (words: ReadonlySet<string>) => new Set([...words].map((word) => packWord(word, 0, word.length)));
+const PACKED_PREPOSITIONS = packAll(PREPOSITIONS);
+const PACKED_POINTERS = packAll(POINTERS);
+
+/**
+ * The same over ASCII text by one scan of character codes (a word is a run of letters, digits and
+ * `'`), keeping only the last two words, packed; only a noun found is made a string.
+ */
+function asciiGivenWords(text: string): string[] {
+  const given: string[] = [];
+  let twoBack = -1;
+  let oneBack = -1;
+  let start = -1;
+  for (let i = 0; i <= text.length && given.length < MAX_GIVEN; i++) {
+    const inWord = i < text.length && isAsciiWordCode(text.charCodeAt(i));
+    if (inWord) {
+      if (start < 0) start = i;
+      continue;
+    }
+    if (start < 0) continue;
+    const packed = packWord(text, start, i);
+    if (PACKED_PREPOSITIONS.has(twoBack) && PACKED_POINTERS.has(oneBack) && !PACKED_POINTERS.has(packed)) {
+      const noun = text.slice(start, i).toLowerCase();
+      if (isAsciiNoun(noun) && !given.includes(noun)) given.push(noun);
+    }
+    twoBack = oneBack;
+    oneBack = packed;
+    start = -1;
+  }
+  return given;
+}
+
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) >= 0x80) return false;
+  return true;
+}
+
+function isAsciiLetter(code: number): boolean {
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a);
+}
+
+function isAsciiWordCode(code: number): boolean {
+  return isAsciiLetter(code) || (code >= 0x30 && code <= 0x39) || code === 0x27;
+}
+
+/** WORD for ASCII: a letter, then letters and digits. */
+function isAsciiNoun(word: string): boolean {
+  if (!isAsciiLetter(word.charCodeAt(0))) return false;
+  for (let i = 1; i < word.length; i++) {
+    const code = word.charCodeAt(i);
+    if (!isAsciiLetter(code) && !(code >= 0x30 && code <= 0x39)) return false;
+  }
+  return true;
 }

@@ -1,10 +1,12 @@
 import { Bm25fScorer } from "./bm25f-scorer.ts";
+import { CandidateFacts, MAX_CANDIDATES } from "./candidate-facts.ts";
 import { FIELD_BITS } from "./fields.ts";
 import type { InvertedIndex } from "./inverted-index.ts";
-import { PAIR_BASE, prepareQuery, type PreparedQuery, type QueryTokens } from "./query-terms.ts";
+import { prepareQuery, QueryScratch, type PreparedQuery, type QueryTokens } from "./query-terms.ts";
 import type { RankingOptions } from "./ranking-options.ts";
 import { markQueryTerm, QUERY_BITS_WORDS, rerank, type Candidate } from "./reranker.ts";
 import type { MentionInput, ServerMention } from "./server-mention.ts";
+import { ScoreSelector } from "./score-select.ts";
 import { TopK } from "./top-k.ts";
 
 /**
@@ -14,8 +16,16 @@ import { TopK } from "./top-k.ts";
 export class KeywordRanker {
   private readonly scorer: Bm25fScorer;
   private readonly heap = new TopK();
+  private readonly facts = new CandidateFacts();
+  private readonly queryScratch = new QueryScratch();
+  /** Candidate objects reused from query to query (rank's answer is valid until the next rank). */
+  private readonly candidatePool: Candidate[] = [];
+  private readonly selector = new ScoreSelector();
+  private readonly impactsOf = (index: InvertedIndex, id: number) => this.scorer.impacts(index, id);
   /** Query IDF by term id, zero elsewhere; set around each re-rank and cleared after it. */
   private idfByTerm = new Float64Array(1024);
+  /** Position + 1 in the query's terms by term id, zero elsewhere; set and cleared with idfByTerm. */
+  private positionByTerm = new Int32Array(1024);
   /** The query's term ids as a small bit filter, set and cleared with idfByTerm (reranker.ts). */
   private readonly queryBits = new Uint32Array(QUERY_BITS_WORDS);
   /** Slots of a named server's tools, set around one first-stage run and cleared after it. */
@@ -28,9 +38,12 @@ export class KeywordRanker {
     this.scorer = new Bm25fScorer(options);
   }
 
-  /** Up to `limit` slots, best first; `accept` is asked only about slots that could make the cut. */
-  rank(tokens: QueryTokens, limit: number, accept: (slot: number) => boolean, input?: MentionInput): Candidate[] {
-    const query = prepareQuery(this.index, tokens, this.options);
+  /**
+   * Up to `limit` slots, best first; `accept` (absent: every slot) is asked only about slots that
+   * could make the cut. The answer's objects are reused by the next call: copy what you keep.
+   */
+  rank(tokens: QueryTokens, limit: number, accept: ((slot: number) => boolean) | undefined, input?: MentionInput): Candidate[] {
+    const query = prepareQuery(this.index, tokens, this.options, this.queryScratch);
     if (query.impossible || (query.terms.length === 0 && input === undefined)) return [];
     const track = query.requiredAll !== 0 || query.cjkMinimum > 0;
     const mention = input === undefined || this.options.serverMembership === 0 ? undefined : this.resolve(input, query);
@@ -39,7 +52,7 @@ export class KeywordRanker {
     } else {
       this.runWithMembership(query, track, mention);
     }
-    return this.rerank(this.collect(query, limit, accept, track), query, mention).slice(0, limit);
+    return this.rerank(this.collect(query, limit, accept, track), query, limit, mention);
   }
 
   private runWithMembership(query: PreparedQuery, track: boolean, mention: ServerMention): void {
@@ -58,9 +71,15 @@ export class KeywordRanker {
     this.scorer.addToSlots(mention.memberSlots, mention.membershipIdf * (k1 + 1) * (pseudo / (k1 + pseudo)));
   }
 
-  private collect(query: PreparedQuery, limit: number, accept: (slot: number) => boolean, track: boolean): Candidate[] {
+  private collect(query: PreparedQuery, limit: number, accept: ((slot: number) => boolean) | undefined, track: boolean): Candidate[] {
     const { scorer, heap } = this;
-    heap.reset(Math.max(limit, this.options.candidates));
+    const capacity = Math.min(MAX_CANDIDATES, Math.max(limit, this.options.candidates));
+    // Nothing to ask of each contender: select by score alone, without a heap over all of them.
+    if (accept === undefined && !track) {
+      const selected = this.selector.select(scorer.touched, scorer.touchedCount, scorer.scores, capacity, heap, this.candidatePool);
+      if (selected !== undefined) return selected;
+    }
+    heap.reset(capacity);
     const { scores, requiredMask, cjkMatches, otherMatches, touched } = scorer;
     let threshold = -Infinity;
     for (let i = 0; i < scorer.touchedCount; i++) {
@@ -72,11 +91,11 @@ export class KeywordRanker {
         if ((requiredMask[slot]! & query.requiredAll) !== query.requiredAll) continue;
         if (query.cjkMinimum > 0 && otherMatches[slot] === 0 && cjkMatches[slot]! < query.cjkMinimum) continue;
       }
-      if (!heap.wouldAccept(slot, score) || !accept(slot)) continue;
+      if (!heap.wouldAccept(slot, score) || (accept !== undefined && !accept(slot))) continue;
       heap.push(slot, score);
       threshold = heap.threshold();
     }
-    return heap.drain();
+    return heap.drainInto(this.candidatePool);
   }
 
   private resolve(input: MentionInput, query: PreparedQuery): ServerMention | undefined {
@@ -85,7 +104,7 @@ export class KeywordRanker {
     for (const term of input.terms) {
       const id = this.index.termId(term);
       if (id === undefined || termIds.has(id)) continue;
-      const termIdf = query.idfById.get(id);
+      const termIdf = query.terms.find((term) => term.id === id)?.idf;
       if (termIdf === undefined) continue;
       termIds.add(id);
       idf += termIdf;
@@ -93,8 +112,11 @@ export class KeywordRanker {
     if (termIds.size > 0 && !this.namesServer(input, termIds)) return undefined;
     // The name is membership, not a phrase: "GitLab" (git + lab) or "request GitLab" found adjacent
     // in a description would reward each repetition of the name again.
+    const positions = query.terms.length;
     for (const key of [...query.pairs.keys()]) {
-      if (termIds.has(Math.floor(key / PAIR_BASE)) || termIds.has(key % PAIR_BASE)) query.pairs.delete(key);
+      const first = query.terms[Math.floor(key / positions)]!.id;
+      const second = query.terms[key % positions]!.id;
+      if (termIds.has(first) || termIds.has(second)) query.pairs.delete(key);
     }
     return { ...input, termIds, idf };
   }
@@ -123,18 +145,28 @@ export class KeywordRanker {
     return members >= this.options.mentionShare * frequency;
   }
 
-  private rerank(candidates: Candidate[], query: PreparedQuery, mention: ServerMention | undefined): Candidate[] {
+  private rerank(candidates: Candidate[], query: PreparedQuery, limit: number, mention: ServerMention | undefined): Candidate[] {
     if (this.idfByTerm.length < this.index.terms.length) {
       this.idfByTerm = new Float64Array(Math.max(this.index.terms.length, this.idfByTerm.length * 2));
+      this.positionByTerm = new Int32Array(this.idfByTerm.length);
     }
-    for (const term of query.terms) {
+    query.terms.forEach((term, t) => {
       this.idfByTerm[term.id] = term.idf;
+      this.positionByTerm[term.id] = t + 1;
       markQueryTerm(this.queryBits, term.id);
-    }
+    });
     try {
-      return rerank(candidates, query, this.index, this.options, this.idfByTerm, this.queryBits, mention);
+      const options = this.options;
+      this.facts.gather(candidates, query, this.index, this.impactsOf, mention, {
+        given: options.givenParameter > 0 && query.givenTerms.length > 0,
+        value: options.valueParameter > 0 && query.valueParameterTerms.length > 0,
+      });
+      return rerank(candidates, query, this.index, options, { idf: this.idfByTerm, position: this.positionByTerm, bits: this.queryBits }, this.facts, limit, mention);
     } finally {
-      for (const term of query.terms) this.idfByTerm[term.id] = 0;
+      for (const term of query.terms) {
+        this.idfByTerm[term.id] = 0;
+        this.positionByTerm[term.id] = 0;
+      }
       this.queryBits.fill(0);
     }
   }

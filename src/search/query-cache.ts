@@ -1,8 +1,8 @@
 import { givenWords } from "./given-words.ts";
 import { PARAMETER_WORDS, valueKinds } from "./value-kinds.ts";
-import { MAX_QUERY_CHARS, parseQuery, type ParsedQuery } from "./query-parser.ts";
+import { MAX_QUERY_CHARS, parseQueryWords, type ParsedQuery } from "./query-parser.ts";
 import type { QueryTokens } from "./query-terms.ts";
-import { mentionWords, type MentionWords } from "./server-mention.ts";
+import { mentionWordsOf, type MentionWords } from "./server-mention.ts";
 import type { Tokenizer } from "./tokenizer.ts";
 
 /** Parsed and tokenized queries kept for reuse: prefetch re-asks, and models retry and refine. */
@@ -50,27 +50,30 @@ export class QueryCache {
   }
 
   private parse(text: string): CachedQuery {
-    const parsed = parseQuery(text);
+    const { parsed, words } = parseQueryWords(text);
     if (parsed.kind === "select") return { parsed, tokens: { text: [], required: [], given: [], valueParameters: [] }, identifiers: [], mentions: { words: [], keys: [] } };
-    const mentions = mentionWords(parsed.text);
+    const mentions = mentionWordsOf(words);
+    const textIds: number[] = [];
     return {
       parsed,
       tokens: {
-        text: this.tokenizer.tokenize(parsed.text),
+        text: this.tokenizer.tokenize(parsed.text, [], textIds),
+        textIds,
+        idsAt: this.tokenizer.dictionarySize(),
         required: parsed.required.map((word) => this.tokenizer.tokenize(word)),
         given: givenWords(parsed.text).flatMap((word) => this.tokenizer.tokenize(word)),
         valueParameters: valueKinds(parsed.text).flatMap((kind) => PARAMETER_WORDS[kind].flatMap((word) => this.tokenizer.tokenize(word))),
       },
-      identifiers: identifierWords(parsed.text),
+      identifiers: identifierWords(words),
       mentions,
     };
   }
 }
 
-/** Words of a query that look like tool identifiers, stripped of surrounding quotes and punctuation. */
-function identifierWords(text: string): string[] {
+/** Words of a query (split on white space) that look like tool identifiers, stripped of surrounding quotes and punctuation. */
+function identifierWords(split: readonly string[]): string[] {
   const words: string[] = [];
-  for (const raw of text.split(/\s+/)) {
+  for (const raw of split) {
     if (raw.length < 3 || !mayBeIdentifier(raw)) continue;
     const word = raw.replace(IDENTIFIER_EDGES, "");
     if (word.length >= 3 && NAME_PUNCTUATION.test(word) && words.length < MAX_IDENTIFIERS) words.push(word);

@@ -1,3 +1,5 @@
+import { splitWhiteSpace } from "./char-class.ts";
+
 /** Longer queries are cut here; prefetch sends at most 500 characters and real searches are short. */
 export const MAX_QUERY_CHARS = 4096;
 /** At most this many names are resolved by one `select:`. */
@@ -31,12 +33,17 @@ const PAGE = /^page:([1-9]\d{0,3})$/i;
  * `+required` terms and `mcp__server` narrowing.
  */
 export function parseQuery(query: string): ParsedQuery {
+  return parseQueryWords(query).parsed;
+}
+
+/** parseQuery, with the free-text words `text` joins (a query's other readers split them once, here). */
+export function parseQueryWords(query: string): { parsed: ParsedQuery; words: string[] } {
   const trimmed = query.slice(0, MAX_QUERY_CHARS).trim();
   if (SELECT.test(trimmed)) {
     const names = [...new Set(trimmed.slice(7).split(",").map((name) => name.trim()))]
       .filter((name) => name.length > 0)
       .slice(0, MAX_SELECT_NAMES);
-    return { kind: "select", names };
+    return { parsed: { kind: "select", names }, words: [] };
   }
   const discover = DISCOVER.test(trimmed);
   const whole = discover ? trimmed.slice(9).trim() : trimmed;
@@ -44,15 +51,19 @@ export function parseQuery(query: string): ParsedQuery {
   const required: string[] = [];
   const servers: string[] = [];
   let page: number | undefined;
-  for (const word of whole.split(/\s+/)) {
-    if (word.length === 0) continue;
-    const paged = word.length <= 9 && (word.charCodeAt(0) | 0x20) === 0x70 ? PAGE.exec(word) : null;
+  const split = splitWhiteSpace(whole);
+  // Kept whole: the free text is the query itself, with no new string joined.
+  let unchanged = split.single;
+  for (const word of split.words) {
+    const paged = word.length <= 9 && word.charCodeAt(4) === 0x3a && (word.charCodeAt(0) | 0x20) === 0x70 ? PAGE.exec(word) : null;
     if (paged !== null) {
       page = Number(paged[1]);
+      unchanged = false;
       continue;
     }
     if (word.charCodeAt(0) === 0x2b && REQUIRED.test(word)) {
       required.push(word.slice(1));
+      unchanged = false;
       continue;
     }
     const mcp = splitMcpWord(word);
@@ -60,16 +71,18 @@ export function parseQuery(query: string): ParsedQuery {
       words.push(word);
       continue;
     }
+    unchanged = false;
     servers.push(mcp.server);
     if (mcp.tool) words.push(mcp.tool);
   }
-  const parsed: ParsedQuery = { kind: discover ? "discover" : "keyword", whole, text: words.join(" "), required, servers };
+  const parsed: ParsedQuery = { kind: discover ? "discover" : "keyword", whole, text: unchanged ? whole : words.join(" "), required, servers };
   if (page !== undefined) parsed.page = page;
-  return parsed;
+  return { parsed, words };
 }
 
 function splitMcpWord(word: string): { server: string; tool: string } | undefined {
-  if (word.length < 5 || (word.charCodeAt(0) | 0x20) !== 0x6d || !word.slice(0, 5).toLowerCase().startsWith("mcp__")) return undefined;
+  if (word.length < 5 || word.charCodeAt(3) !== 0x5f || word.charCodeAt(4) !== 0x5f) return undefined;
+  if ((word.charCodeAt(0) | 0x20) !== 0x6d || (word.charCodeAt(1) | 0x20) !== 0x63 || (word.charCodeAt(2) | 0x20) !== 0x70) return undefined;
   const rest = word.slice(5);
   const separator = rest.indexOf("__");
   const server = separator < 0 ? rest : rest.slice(0, separator);

@@ -13,6 +13,9 @@ const CJK_MIN_BIGRAM_MATCHES = 2;
 export interface QueryTokens {
   /** Free-text terms in query order (stop words gone), for phrase features. */
   text: readonly string[];
+  /** Their ids in the index's dictionary when it held `idsAt` terms (-1: not there); absent when unknown. */
+  textIds?: readonly number[];
+  idsAt?: number;
   /** Terms of each `+required` word. */
   required: readonly (readonly string[])[];
   /** Terms of the words the request marks as given ("of this address"): see given-words.ts. */
@@ -24,9 +27,10 @@ export interface QueryTokens {
 /** A keyword query resolved against the current index. */
 export interface PreparedQuery {
   terms: QueryTerm[];
-  /** IDF of each distinct query term, by term id. */
-  idfById: Map<number, number>;
-  /** Adjacent pairs of free-text term ids, keyed `first * PAIR_BASE + second`, valued by mean IDF. */
+  /**
+   * Adjacent pairs of free-text terms, keyed by their positions in `terms`, `first * terms.length +
+   * second` (a small integer: no double-keyed Map), valued by mean IDF.
+   */
   pairs: Map<number, number>;
   /** IDF sum of `terms`: the denominator of the coverage share. */
   totalIdf: number;
@@ -47,83 +51,121 @@ export interface PreparedQuery {
 }
 
 
-export const PAIR_BASE = 2 ** 22;
-const DIGITS = /^\d+$/;
+/**
+ * Reusable per-ranker scratch for prepareQuery: term id → index + 1 of its entry in this query,
+ * zero elsewhere (a vocabulary-sized array beats a Map per query; it is cleared after each use).
+ */
+export class QueryScratch {
+  entryOf = new Int32Array(1024);
+}
 
-export function prepareQuery(index: InvertedIndex, tokens: QueryTokens, options: RankingOptions): PreparedQuery {
-  const byId = new Map<number, QueryTerm>();
-  const cjkTerms = new Set<string>();
+export function prepareQuery(index: InvertedIndex, tokens: QueryTokens, options: RankingOptions, scratch = new QueryScratch()): PreparedQuery {
+  if (scratch.entryOf.length < index.terms.length) scratch.entryOf = new Int32Array(Math.max(index.terms.length, scratch.entryOf.length * 2));
+  const entryOf = scratch.entryOf;
+  const entries: QueryTerm[] = [];
+  let cjkTerms: Set<string> | undefined;
   const total = Math.max(index.liveCount, 1);
-  const termFor = (term: string): QueryTerm | undefined => {
-    if (isCjkTerm(term)) cjkTerms.add(term);
-    const id = index.termId(term);
+  const termFor = (term: string, known?: number): QueryTerm | undefined => {
+    const cjk = isCjkTerm(term);
+    if (cjk) (cjkTerms ??= new Set()).add(term);
+    const id = known === undefined ? index.termId(term) : known >= 0 ? known : undefined;
     if (id === undefined) return undefined;
+    const at = entryOf[id]!;
+    if (at > 0) return entries[at - 1];
     const frequency = index.documentFrequency[id]!;
     if (frequency <= 0) return undefined;
-    let entry = byId.get(id);
-    if (entry === undefined) {
-      const idf = Math.log(1 + (total - frequency + 0.5) / (frequency + 0.5));
-      entry = { id, idf, weight: 0, requiredBit: 0, cjk: isCjkTerm(term) };
-      byId.set(id, entry);
-    }
+    const idf = Math.log(1 + (total - frequency + 0.5) / (frequency + 0.5));
+    const entry: QueryTerm = { id, idf, weight: 0, requiredBit: 0, cjk };
+    entries.push(entry);
+    entryOf[id] = entries.length;
     return entry;
   };
 
-  const sequence: number[] = [];
-  for (const term of tokens.text) {
-    const entry = termFor(term);
-    sequence.push(entry?.id ?? -1);
-    if (entry !== undefined) entry.weight = DIGITS.test(term) ? options.numberWeight : 1;
-  }
-
-  let requiredAll = 0;
-  let impossible = false;
-  let bit = 0;
-  for (const word of tokens.required) {
-    for (const term of word) {
-      if (bit >= MAX_REQUIRED_TERMS) break;
-      const entry = termFor(term);
-      if (entry === undefined) {
-        impossible = true;
-        continue;
-      }
-      entry.weight = 1;
-      entry.requiredBit |= 1 << bit;
-      requiredAll |= 1 << bit;
-      bit++;
+  try {
+    const sequence: (QueryTerm | undefined)[] = [];
+    let asksReverse = false;
+    // Ids the tokenizer found hold while the dictionary has not grown since (terms are never dropped).
+    const ids = tokens.textIds !== undefined && tokens.idsAt === index.terms.length ? tokens.textIds : undefined;
+    for (let i = 0; i < tokens.text.length; i++) {
+      const term = tokens.text[i]!;
+      const entry = termFor(term, ids?.[i]);
+      sequence.push(entry);
+      if (entry !== undefined) entry.weight = allDigits(term) ? options.numberWeight : 1;
+      if (term === REVERSE_TERM) asksReverse = true;
     }
-  }
 
-  const terms = capTerms([...byId.values()], options.maxQueryTerms);
-  const kept = new Map(terms.map((term) => [term.id, term.idf]));
-  const pairs = new Map<number, number>();
-  for (let i = 0; i + 1 < sequence.length; i++) {
-    const first = byId.get(sequence[i]!);
-    const second = byId.get(sequence[i + 1]!);
-    if (first === undefined || second === undefined || first === second) continue;
-    if (!kept.has(first.id) || !kept.has(second.id)) continue;
-    pairs.set(first.id * PAIR_BASE + second.id, (first.idf + second.idf) / 2);
+    let requiredAll = 0;
+    let impossible = false;
+    let bit = 0;
+    for (const word of tokens.required) {
+      if (word.includes(REVERSE_TERM)) asksReverse = true;
+      for (const term of word) {
+        if (bit >= MAX_REQUIRED_TERMS) break;
+        const entry = termFor(term);
+        if (entry === undefined) {
+          impossible = true;
+          continue;
+        }
+        entry.weight = 1;
+        entry.requiredBit |= 1 << bit;
+        requiredAll |= 1 << bit;
+        bit++;
+      }
+    }
+
+    const terms = capTerms(entries, options.maxQueryTerms);
+    // entryOf now says where each kept term stands in `terms` (0: dropped by the cap).
+    for (const entry of entries) entryOf[entry.id] = 0;
+    for (let t = 0; t < terms.length; t++) entryOf[terms[t]!.id] = t + 1;
+    const positions = terms.length;
+    const pairs = new Map<number, number>();
+    for (let i = 0; i + 1 < sequence.length; i++) {
+      const first = sequence[i];
+      const second = sequence[i + 1];
+      if (first === undefined || second === undefined || first === second) continue;
+      const a = entryOf[first.id]! - 1;
+      const b = entryOf[second.id]! - 1;
+      if (a < 0 || b < 0) continue;
+      pairs.set(a * positions + b, (first.idf + second.idf) / 2);
+    }
+    let totalIdf = 0;
+    for (const term of terms) totalIdf += term.idf;
+    const leading = sequence.length > 0 ? sequence[0] : undefined;
+    return {
+      terms,
+      pairs,
+      totalIdf,
+      requiredAll,
+      impossible,
+      cjkMinimum: Math.min(CJK_MIN_BIGRAM_MATCHES, cjkTerms?.size ?? 0),
+      leadingTerm: leading !== undefined && entryOf[leading.id]! > 0 ? leading.id : -1,
+      asksReverse,
+      valueParameterTerms: tokens.valueParameters.length === 0 ? [] : [...new Set(tokens.valueParameters.map((term) => index.termId(term)).filter((id): id is number => id !== undefined))],
+      givenTerms: tokens.given.length === 0 ? [] : [...new Set(tokens.given.map((term) => index.termId(term)).filter((id): id is number => id !== undefined && entryOf[id]! > 0))],
+    };
+  } finally {
+    for (const entry of entries) entryOf[entry.id] = 0;
   }
-  return {
-    terms,
-    idfById: kept,
-    pairs,
-    totalIdf: terms.reduce((sum, term) => sum + term.idf, 0),
-    requiredAll,
-    impossible,
-    cjkMinimum: Math.min(CJK_MIN_BIGRAM_MATCHES, cjkTerms.size),
-    leadingTerm: sequence.length > 0 && kept.has(sequence[0]!) ? sequence[0]! : -1,
-    asksReverse: tokens.text.includes(REVERSE_TERM) || tokens.required.some((word) => word.includes(REVERSE_TERM)),
-    valueParameterTerms: [...new Set(tokens.valueParameters.map((term) => index.termId(term)).filter((id): id is number => id !== undefined))],
-    givenTerms: [...new Set(tokens.given.map((term) => index.termId(term)).filter((id): id is number => id !== undefined && kept.has(id)))],
-  };
+}
+
+function allDigits(term: string): boolean {
+  if (term.length === 0) return false;
+  for (let i = 0; i < term.length; i++) {
+    const code = term.charCodeAt(i);
+    if (code < 0x30 || code > 0x39) return false;
+  }
+  return true;
 }
 
 /** At most `limit` terms, the highest IDF first; required terms are always kept. */
 function capTerms(terms: QueryTerm[], limit: number): QueryTerm[] {
-  terms.sort((a, b) => b.idf - a.idf || a.id - b.id);
+  terms.sort(byIdf);
   if (terms.length <= limit) return terms;
   const required = terms.filter((term) => term.requiredBit !== 0);
   const optional = terms.filter((term) => term.requiredBit === 0);
   return [...required, ...optional.slice(0, Math.max(0, limit - required.length))];
+}
+
+function byIdf(a: QueryTerm, b: QueryTerm): number {
+  return b.idf - a.idf || a.id - b.id;
 }

@@ -1,18 +1,23 @@
-import { FIELD_BITS, FIELD_ID } from "./fields.ts";
+import type { CandidateFacts } from "./candidate-facts.ts";
 import type { InvertedIndex } from "./inverted-index.ts";
-import { PAIR_BASE, type PreparedQuery } from "./query-terms.ts";
+import type { PreparedQuery } from "./query-terms.ts";
 import type { RankingOptions } from "./ranking-options.ts";
 import type { ServerMention } from "./server-mention.ts";
-
-const PARAMETER_NAME = FIELD_ID.parameterName;
 
 export interface Candidate {
   slot: number;
   score: number;
 }
 
+/** The query's terms by id, set around one re-rank: IDF and position + 1 (zero elsewhere), and the bit filter. */
+export interface QueryTermLookup {
+  idf: Float64Array;
+  position: Int32Array;
+  bits: Uint32Array;
+}
+
 /**
- * Second stage over the first-stage top candidates (re-scored in place, then sorted), with evidence a bag of words cannot see:
+ * Second stage over the first-stage top candidates (re-scored in place; the best `limit` returned in order), with evidence a bag of words cannot see:
  * query word pairs that occur adjacent, in order, in the description (a phrase is rarer, and
  * more telling, than its words), and how much of the query the tool covers.
  */
@@ -21,75 +26,88 @@ export function rerank(
   query: PreparedQuery,
   index: InvertedIndex,
   options: RankingOptions,
-  idfByTerm: Float64Array,
-  bits: Uint32Array,
+  lookup: QueryTermLookup,
+  facts: CandidateFacts,
+  limit: number,
   mention?: ServerMention,
 ): Candidate[] {
   if (candidates.length === 0) return candidates;
   const coverageWeight =
-    query.totalIdf > 0 ? options.coverage * Math.min(1, options.coverageFadeTerms / Math.max(1, query.idfById.size)) : 0;
+    query.totalIdf > 0 ? options.coverage * Math.min(1, options.coverageFadeTerms / Math.max(1, query.terms.length)) : 0;
   const k1 = options.k1;
-  const takesGiven = options.givenParameter > 0 && query.givenTerms.length > 0 ? parameterSlots(index, query.givenTerms) : undefined;
-  const takesValue = options.valueParameter > 0 && query.valueParameterTerms.length > 0 ? parameterSlots(index, query.valueParameterTerms) : undefined;
   const valueWeight = options.weights.parameterValue;
-  for (const candidate of candidates) {
+  const pairMasks = options.descriptionPhrase > 0 ? pairBitMasks(query) : [];
+  const { outsideIdf, valueOnlyIdf, mentionIdf, descriptionBits, leadingValueOnly, takesGiven, takesValue } = facts;
+  for (let c = 0; c < candidates.length; c++) {
+    const candidate = candidates[c]!;
     const slot = candidate.slot;
     let total = candidate.score;
-    // The slot's terms are a range of the index's arena: distinct terms [base, distinct), then the description's.
-    const terms = index.slotTermArena;
-    const base = index.slotTermStart[slot]!;
-    const end = base + index.slotTermCount[slot]!;
-    const distinct = base + index.distinctCounts[slot]!;
-    if (options.descriptionPhrase > 0 && query.pairs.size > 0) {
-      total += options.descriptionPhrase * pairWeight(terms, distinct, end, query.pairs, idfByTerm, bits);
+    // The description is scanned for adjacent pairs only when both words of some pair occur in it.
+    if (pairMasks.length > 0 && mayHavePair(descriptionBits[c]!, pairMasks)) {
+      // The slot's terms are a range of the index's arena: distinct terms [base, distinct), then the description's.
+      const base = index.slotTermStart[slot]!;
+      total += options.descriptionPhrase * pairWeight(index.slotTermArena, base + index.distinctCounts[slot]!, base + index.slotTermCount[slot]!, query, lookup);
     }
-    const outside = base + index.outsideValueCounts[slot]!;
     const filter = index.readerNamed[slot] === 1;
-    const valueOnly = outside < distinct ? matchedIdf(terms, outside, distinct, idfByTerm, bits) : 0;
+    const valueOnly = valueOnlyIdf[c]!;
     // The query's verb (its first word) met as a reading tool's enum value is a filter, not what
     // the tool does: take back most of what it added in the first stage and in coverage.
-    const verbIdf = filter && valueOnly > 0 && query.leadingTerm >= 0 && contains(terms, outside, distinct, query.leadingTerm) ? idfByTerm[query.leadingTerm]! : 0;
+    const verbIdf = filter && valueOnly > 0 && leadingValueOnly[c] === 1 ? lookup.idf[query.leadingTerm]! : 0;
     if (verbIdf > 0) total -= (1 - options.filterValue) * verbIdf * (k1 + 1) * (valueWeight / (k1 + valueWeight));
     if (coverageWeight > 0) {
-      let matched = matchedIdf(terms, base, outside, idfByTerm, bits);
+      let matched = outsideIdf[c]!;
       matched += (valueOnly - verbIdf) * options.valueCoverage + verbIdf * options.filterValue;
       // A member has the mention by membership: its own use of the words does not count again.
-      if (mention !== undefined && mention.isMember(slot)) matched += mention.idf - mentionIdfIn(terms, base, distinct, mention, idfByTerm);
+      if (mention !== undefined && mention.isMember(slot)) matched += mention.idf - mentionIdf[c]!;
       const share = Math.min(1, matched / query.totalIdf);
       total *= 1 + coverageWeight * share ** options.coverageExponent;
     }
     if (mention !== undefined && options.serverBoost > 0 && mention.isMember(slot)) total *= 1 + options.serverBoost;
     if (options.unaskedReverse < 1 && !query.asksReverse && index.reverseNamed[slot] === 1) total *= options.unaskedReverse;
-    if (takesGiven?.has(slot)) total *= 1 + options.givenParameter;
-    if (takesValue?.has(slot)) total *= 1 + options.valueParameter;
+    if (takesGiven[c] === 1) total *= 1 + options.givenParameter;
+    if (takesValue[c] === 1) total *= 1 + options.valueParameter;
     candidate.score = total;
   }
-  candidates.sort(byScore);
-  return candidates;
+  return best(candidates, limit);
+}
+
+/** The `limit` best candidates, best first (ties: lower slot): an insertion pass, not a sort of all of them. */
+function best(candidates: Candidate[], limit: number): Candidate[] {
+  if (limit >= candidates.length) return candidates.sort(byScore);
+  const top: Candidate[] = [];
+  for (const candidate of candidates) {
+    if (top.length === limit && byScore(candidate, top[limit - 1]!) >= 0) continue;
+    let at = top.length < limit ? top.length : limit - 1;
+    if (top.length < limit) top.push(candidate);
+    while (at > 0 && byScore(candidate, top[at - 1]!) < 0) {
+      top[at] = top[at - 1]!;
+      at--;
+    }
+    top[at] = candidate;
+  }
+  return top;
 }
 
 function byScore(a: Candidate, b: Candidate): number {
   return b.score - a.score || a.slot - b.slot;
 }
 
-/** Slots that have one of `termIds` in a parameter name. */
-function parameterSlots(index: InvertedIndex, termIds: readonly number[]): Set<number> {
-  const slots = new Set<number>();
-  const mask = (1 << FIELD_BITS) - 1;
-  for (const id of termIds) {
-    const postings = index.postings[id]!;
-    const length = index.postingLengths[id]!;
-    for (let i = 0; i < length; i++) {
-      const entry = postings[i]!;
-      if ((entry & mask) === PARAMETER_NAME) slots.add(entry >>> FIELD_BITS);
-    }
-  }
-  return slots;
+/** Per query pair, the CandidateFacts description bits of its two terms. */
+function pairBitMasks(query: PreparedQuery): number[] {
+  const masks: number[] = [];
+  const positions = query.terms.length;
+  for (const key of query.pairs.keys()) masks.push((1 << (Math.floor(key / positions) & 31)) | (1 << (key % positions & 31)));
+  return masks;
+}
+
+function mayHavePair(descriptionBits: number, masks: readonly number[]): boolean {
+  for (const mask of masks) if ((descriptionBits & mask) === mask) return true;
+  return false;
 }
 
 /**
  * A 2,048-bit filter of the query's term ids (bit `id & 2047`), set beside `idfByTerm`. The
- * re-rank reads every term of up to `candidates` tools; the filter (256 bytes, always in cache)
+ * pair scan reads the description of candidates that may hold a pair; the filter (256 bytes, always in cache)
  * answers "not a query term" for almost all of them without a load from the vocabulary-sized
  * IDF array, which at 40k terms misses the cache on nearly every read.
  */
@@ -103,55 +121,24 @@ function mayBeQueryTerm(bits: Uint32Array, id: number): boolean {
   return (bits[(id >>> 5) & (QUERY_BITS_WORDS - 1)]! & (1 << (id & 31))) !== 0;
 }
 
-/** IDF sum of the query terms among a tool's distinct terms `terms[start, end)`; `idfByTerm` is zero for other terms. */
-function matchedIdf(terms: Int32Array, start: number, end: number, idfByTerm: Float64Array, bits: Uint32Array): number {
-  let total = 0;
-  for (let i = start; i < end; i++) {
-    const id = terms[i]!;
-    if (mayBeQueryTerm(bits, id)) total += idfByTerm[id]!;
-  }
-  return total;
-}
 
 /** IDF mass of the distinct query pairs that occur adjacent, in order, in `terms[start, end)`. */
-function pairWeight(
-  terms: Int32Array,
-  start: number,
-  end: number,
-  pairs: ReadonlyMap<number, number>,
-  idfByTerm: Float64Array,
-  bits: Uint32Array,
-): number {
+function pairWeight(terms: Int32Array, start: number, end: number, query: PreparedQuery, lookup: QueryTermLookup): number {
+  const { position, bits } = lookup;
+  const positions = query.terms.length;
   let total = 0;
   let seen: number[] | undefined;
   for (let i = start; i + 1 < end; i++) {
     // Both words must be query words before the pair is worth a map lookup.
     if (!mayBeQueryTerm(bits, terms[i + 1]!) || !mayBeQueryTerm(bits, terms[i]!)) continue;
-    if (idfByTerm[terms[i]!] === 0 || idfByTerm[terms[i + 1]!] === 0) continue;
-    const key = terms[i]! * PAIR_BASE + terms[i + 1]!;
-    const weight = pairs.get(key);
+    const first = position[terms[i]!]!;
+    const second = position[terms[i + 1]!]!;
+    if (first === 0 || second === 0) continue;
+    const key = (first - 1) * positions + (second - 1);
+    const weight = query.pairs.get(key);
     if (weight === undefined || seen?.includes(key)) continue;
     (seen ??= []).push(key);
     total += weight;
   }
   return total;
-}
-
-/** IDF of the mention's terms that a tool's distinct terms `terms[start, end)` contain. */
-function mentionIdfIn(terms: Int32Array, start: number, end: number, mention: ServerMention, idfByTerm: Float64Array): number {
-  let total = 0;
-  for (const id of mention.termIds) {
-    for (let i = start; i < end; i++) {
-      if (terms[i] !== id) continue;
-      total += idfByTerm[id]!;
-      break;
-    }
-  }
-  return total;
-}
-
-
-function contains(terms: Int32Array, start: number, end: number, id: number): boolean {
-  for (let i = start; i < end; i++) if (terms[i] === id) return true;
-  return false;
 }

@@ -58,19 +58,36 @@ export interface ServerMention extends MentionInput {
  * query never seen before, so it works on character codes, with no regular expression for ASCII.
  */
 export function mentionWords(text: string): MentionWords {
-  const words: string[] = [];
-  const keys: string[] = [];
+  const split: string[] = [];
   let start = -1;
-  for (let i = 0; i <= text.length && words.length < MAX_SCANNED_WORDS; i++) {
+  for (let i = 0; i <= text.length && split.length < MAX_SCANNED_WORDS; i++) {
     const space = i === text.length || isSpace(text.charCodeAt(i));
     if (space && start >= 0) {
-      const word = trimWord(text.slice(start, i));
-      words.push(word);
-      keys.push(squashWord(word));
+      split.push(text.slice(start, i));
       start = -1;
     } else if (!space && start < 0) {
       start = i;
     }
+  }
+  return mentionWordsOf(split);
+}
+
+/** mentionWords of a text already split on white space (no empty words). */
+export function mentionWordsOf(split: readonly string[]): MentionWords {
+  const count = Math.min(split.length, MAX_SCANNED_WORDS);
+  const words: string[] = new Array(count);
+  const keys: string[] = new Array(count);
+  for (let i = 0; i < count; i++) {
+    const raw = split[i]!;
+    // Most words are lowercase letters and digits already: trimmed and squashed, they are themselves.
+    if (isPlainWord(raw)) {
+      words[i] = raw;
+      keys[i] = raw;
+      continue;
+    }
+    const word = trimWord(raw);
+    words[i] = word;
+    keys[i] = squashWord(word);
   }
   return { words, keys };
 }
@@ -119,8 +136,32 @@ export function findMentions(
   return { servers: found, terms };
 }
 
+/**
+ * False when `text` squashed (document-fields.ts) is certainly no server's key: the key's hash is
+ * taken over the characters in place, so a query that is not a server name costs no squash (a
+ * Unicode regular expression over the whole query) and no string. Non-ASCII text answers true.
+ */
+export function mayBeServerKey(text: string, servers: Pick<ServerKeys, "mayBeKey">): boolean {
+  let hash = KEY_HASH_SEED;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x80) return true;
+    if (isAsciiAlnum(code)) hash = keyHash(hash, code >= 0x41 && code <= 0x5a ? code | 0x20 : code);
+  }
+  return servers.mayBeKey(hash);
+}
+
 function isSpace(code: number): boolean {
   return code === 0x20 || (code >= 0x09 && code <= 0x0d) || code === 0xa0 || (code > 0x7f && /\s/.test(String.fromCharCode(code)));
+}
+
+/** Only lowercase ASCII letters and digits: nothing to trim, nothing to squash. */
+function isPlainWord(word: string): boolean {
+  for (let i = 0; i < word.length; i++) {
+    const code = word.charCodeAt(i);
+    if (!((code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39))) return false;
+  }
+  return true;
 }
 
 function isAsciiAlnum(code: number): boolean {
@@ -141,12 +182,20 @@ function trimWord(word: string): string {
   return n >= 2 && trimmed.charCodeAt(n - 2) === 0x27 && trimmed.charCodeAt(n - 1) === 0x73 ? trimmed.slice(0, n - 2) : trimmed;
 }
 
-/** squash() of one word, without a regular expression when the word is ASCII. */
+/** squash() of one word, without a regular expression when the word is ASCII (nor a new string when it is already squashed). */
 function squashWord(word: string): string {
-  let out = "";
+  let upper = false;
+  let other = false;
   for (let i = 0; i < word.length; i++) {
     const code = word.charCodeAt(i);
     if (code >= 0x80) return squash(word);
+    if (code >= 0x41 && code <= 0x5a) upper = true;
+    else if (!isAsciiAlnum(code)) other = true;
+  }
+  if (!other) return upper ? word.toLowerCase() : word;
+  let out = "";
+  for (let i = 0; i < word.length; i++) {
+    const code = word.charCodeAt(i);
     if (code >= 0x41 && code <= 0x5a) out += String.fromCharCode(code | 0x20);
     else if (isAsciiAlnum(code)) out += word[i];
   }

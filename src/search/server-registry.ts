@@ -7,6 +7,20 @@ export function keyHash(hash: number, code: number): number {
   return Math.imul(hash ^ code, 0x01000193);
 }
 
+/** Sizes of the hash filters (bits, powers of two): 32 KiB and 8 KiB. */
+const PREFIX_FILTER_BITS = 1 << 18;
+const KEY_FILTER_BITS = 1 << 16;
+
+function hasBit(bits: Uint32Array, hash: number): boolean {
+  const at = hash & ((bits.length << 5) - 1);
+  return (bits[at >>> 5]! & (1 << (at & 31))) !== 0;
+}
+
+function setBit(bits: Uint32Array, hash: number): void {
+  const at = hash & ((bits.length << 5) - 1);
+  bits[at >>> 5]! |= 1 << (at & 31);
+}
+
 /**
  * MCP servers known to an index, matched loosely ("GitHub", "github", "git-hub" are one server),
  * each with the index slots of its tools in the order they joined. Server ids are never reused.
@@ -33,6 +47,12 @@ export class ServerRegistry {
    */
   private readonly prefixHashes = new Set<number>();
   private readonly keyHashes = new Set<number>();
+  /**
+   * One bit per hash (low bits) of the sets above, asked first: a query asks ~80 hashes, almost
+   * all absent, and a bit in a few kilobytes answers that without a probe of a large Set.
+   */
+  private readonly prefixBits = new Uint32Array(PREFIX_FILTER_BITS >>> 5);
+  private readonly keyBits = new Uint32Array(KEY_FILTER_BITS >>> 5);
   /** Bumped when a server gains its first tool or loses its last: which names are live changed. */
   liveVersion = 0;
 
@@ -48,12 +68,12 @@ export class ServerRegistry {
 
   /** Whether some known key may start with the text hashed to `hash` (false: certainly none). */
   mayPrefixKey(hash: number): boolean {
-    return this.prefixHashes.has(hash);
+    return hasBit(this.prefixBits, hash) && this.prefixHashes.has(hash);
   }
 
   /** Whether some known key may be the text hashed to `hash` (false: certainly none). */
   mayBeKey(hash: number): boolean {
-    return this.keyHashes.has(hash);
+    return hasBit(this.keyBits, hash) && this.keyHashes.has(hash);
   }
 
   /** Ids of servers that have tools now. */
@@ -116,8 +136,12 @@ export class ServerRegistry {
       id = this.names.length;
       this.idByKey.set(key, id);
       let hash = KEY_HASH_SEED;
-      for (let i = 0; i < key.length; i++) this.prefixHashes.add((hash = keyHash(hash, key.charCodeAt(i))));
+      for (let i = 0; i < key.length; i++) {
+        this.prefixHashes.add((hash = keyHash(hash, key.charCodeAt(i))));
+        setBit(this.prefixBits, hash);
+      }
       this.keyHashes.add(hash);
+      setBit(this.keyBits, hash);
       this.names.push(server);
       this.counts = ensureInt32(this.counts, id + 1);
       this.head = growFilled(this.head, id + 1);

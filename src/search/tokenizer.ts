@@ -3,6 +3,7 @@ import { CharClass, classifyCodePoint } from "./char-class.ts";
 import { ensureInt32 } from "./growable.ts";
 import { STOP_WORDS } from "./stop-words.ts";
 import { MISSING, StringIds } from "./string-ids.ts";
+import { WordTable, wordHash } from "./word-table.ts";
 
 const ASCII_WORD = /^[a-z]+$/;
 const ASCII_CLASSES = Uint8Array.from({ length: 0x80 }, (_, code) => classifyCodePoint(code));
@@ -22,7 +23,12 @@ const TEXT_CACHE_COUNT_LIMIT = 256;
 /** A term dictionary: the same term always gets the same id. */
 export interface TermInterner {
   intern(term: string): number;
+  /** The id of a known term, without adding it (tokenize's `ids`). */
+  termId?(term: string): number | undefined;
+  /** Every term so far, by id; it only grows, so an id looked up at one length holds while it stays. */
+  readonly terms?: readonly string[];
 }
+
 
 /** Terms (tokenize) or term ids (tokenizeToIds). */
 type Sink = string[] | number[];
@@ -50,16 +56,38 @@ export class Tokenizer {
   private readonly textIds = new StringIds(TEXT_CACHE_LIMIT, false);
   private textArena = new Int32Array(4096);
   private textArenaUsed = 0;
+  /**
+   * Lowercase ASCII word → its term (null: none), for tokenize(): queries' words, looked up in
+   * place in the lowered text (word-table.ts says why).
+   */
+  private readonly queryWords = new WordTable<string | null>();
+  /** Set only while tokenize runs with an `ids` sink. */
+  private ids: number[] | undefined;
   /** Set only while tokenizeToIds runs; `out` then holds term ids. */
   private interner: TermInterner | undefined;
 
   /** When given, term ids are looked up in (and added to) this dictionary, which must stay the same. */
   constructor(private readonly dictionary?: TermInterner) {}
 
-  tokenize(text: string, out: string[] = []): string[] {
+  /**
+   * Terms of `text`. With `ids` (and a dictionary that can look terms up), each term's id in the
+   * dictionary as of dictionarySize() is pushed there too, -1 for a term it does not hold: a
+   * query's words then cost one in-place lookup each, not two Map probes.
+   */
+  tokenize(text: string, out: string[] = [], ids?: number[]): string[] {
     this.interner = undefined;
-    this.scan(text, out);
+    this.ids = ids !== undefined && this.dictionary?.termId !== undefined ? ids : undefined;
+    try {
+      this.scan(text, out);
+    } finally {
+      this.ids = undefined;
+    }
     return out;
+  }
+
+  /** How many terms the dictionary holds (-1 without one): the ids tokenize gave hold while this stays. */
+  dictionarySize(): number {
+    return this.dictionary?.terms?.length ?? -1;
   }
 
   /** Like tokenize, but yields term ids of the constructor's dictionary, adding new terms to it. */
@@ -149,15 +177,40 @@ export class Tokenizer {
     this.pushAsciiWord(text, lower, wordStart, end, out);
   }
 
-  /** text[start, end), an ASCII word, lowercased; while indexing, found by range (no string made for a known word). */
+  /**
+   * text[start, end), an ASCII word; `lower` is text lowercased. While indexing it is found by range
+   * in `wordIds` (no string made for a known word); a query's words are found in place in `queryWords`.
+   */
   private pushAsciiWord(text: string, lower: string, start: number, end: number, out: Sink): void {
-    if (this.interner === undefined) {
-      this.pushLowercase(lower.slice(start, end), out);
+    if (this.interner !== undefined) {
+      const id = this.wordIds.find(text, start, end);
+      if (id === MISSING) this.pushLowercase(text.slice(start, end).toLowerCase(), out);
+      else if (id >= 0) (out as number[]).push(id);
       return;
     }
-    const id = this.wordIds.find(text, start, end);
-    if (id === MISSING) this.pushLowercase(text.slice(start, end).toLowerCase(), out);
-    else if (id >= 0) (out as number[]).push(id);
+    const hash = wordHash(lower, start, end);
+    const words = this.queryWords;
+    let entry = words.find(lower, start, end, hash);
+    if (entry < 0) {
+      const term = this.termOf(lower.slice(start, end));
+      entry = words.add(lower, start, end, hash, term);
+      if (entry < 0) {
+        if (term !== null) this.pushQueryTerm(term, out as string[]);
+        return;
+      }
+    }
+    const term = words.valueAt(entry);
+    if (term === null) return;
+    (out as string[]).push(term);
+    if (this.ids === undefined) return;
+    // numbers: [dictionary size + 1 when the id was looked up (0: never), the id then (-1: none)].
+    const numbers = words.numbers;
+    const size = this.dictionarySize();
+    if (numbers[entry * 2] !== size + 1) {
+      numbers[entry * 2] = size + 1;
+      numbers[entry * 2 + 1] = this.dictionary!.termId!(term) ?? -1;
+    }
+    this.ids.push(numbers[entry * 2 + 1]!);
   }
 
   private pushWords(run: string, out: Sink): void {
@@ -170,7 +223,7 @@ export class Tokenizer {
     const interner = this.interner;
     if (interner === undefined) {
       const term = this.termOf(word);
-      if (term !== null) (out as string[]).push(term);
+      if (term !== null) this.pushQueryTerm(term, out as string[]);
       return;
     }
     let id = this.wordIds.find(word, 0, word.length);
@@ -192,8 +245,13 @@ export class Tokenizer {
   }
 
   private pushTerm(term: string, out: Sink): void {
-    if (this.interner === undefined) (out as string[]).push(term);
+    if (this.interner === undefined) this.pushQueryTerm(term, out as string[]);
     else (out as number[]).push(this.interner.intern(term));
+  }
+
+  private pushQueryTerm(term: string, out: string[]): void {
+    out.push(term);
+    if (this.ids !== undefined) this.ids.push(this.dictionary!.termId!(term) ?? -1);
   }
 
   private termOf(lower: string): string | null {

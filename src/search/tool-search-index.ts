@@ -8,7 +8,7 @@ import { NAME_PUNCTUATION, QueryCache, type CachedQuery } from "./query-cache.ts
 import { isNameLike, type ParsedQuery } from "./query-parser.ts";
 import type { QueryTokens } from "./query-terms.ts";
 import { rankingOptions, type RankingOptions } from "./ranking-options.ts";
-import { findMentions, mentionInput, type MentionInput } from "./server-mention.ts";
+import { findMentions, mayBeServerKey, mentionInput, type MentionInput } from "./server-mention.ts";
 import { ServerRegistry } from "./server-registry.ts";
 import { GroupRegistry } from "./group-registry.ts";
 import { Tokenizer } from "./tokenizer.ts";
@@ -214,7 +214,7 @@ export class ToolSearchIndex {
     }
     const hasTerms = tokens.text.length > 0 || tokens.required.length > 0;
     const mention = serverIds === undefined ? this.mentionIn(cached) : undefined;
-    if (hasTerms) result.matches = this.rank(tokens, maxResults, passes, serverIds, mention);
+    if (hasTerms) result.matches = this.rank(tokens, maxResults, filter, serverIds, mention);
     if (parsed.required.length === 0 && identifiers.length > 0) {
       result.matches = this.mentionedFirst(identifiers, result.matches, maxResults, passes, serverIds);
     }
@@ -242,7 +242,7 @@ export class ToolSearchIndex {
       return [...new Set(ids.filter((id): id is number => id !== undefined))];
     }
     if (parsed.required.length > 0 || parsed.whole.length === 0) return undefined;
-    if (parsed.whole.length > MAX_SERVER_NAME_CHARS) return undefined;
+    if (parsed.whole.length > MAX_SERVER_NAME_CHARS || !mayBeServerKey(parsed.whole, this.servers)) return undefined;
     const id = this.servers.idOf(parsed.whole);
     return id === undefined ? undefined : [id];
   }
@@ -265,12 +265,16 @@ export class ToolSearchIndex {
   private rank(
     tokens: QueryTokens,
     maxResults: number,
-    passes: (name: string) => boolean,
+    filter: ((name: string) => boolean) | undefined,
     serverIds: readonly number[] | undefined,
     mention?: MentionInput,
   ): SearchMatch[] {
-    const accept = (slot: number) =>
-      (serverIds === undefined || serverIds.includes(this.serverOfSlot[slot]!)) && passes(this.index.names[slot]!);
+    // No filter and no narrowing: nothing to ask (asking would read each contender's name).
+    const accept =
+      serverIds === undefined && filter === undefined
+        ? undefined
+        : (slot: number) =>
+            (serverIds === undefined || serverIds.includes(this.serverOfSlot[slot]!)) && (filter === undefined || filter(this.index.names[slot]!));
     return this.ranker
       .rank(tokens, maxResults, accept, mention)
       .map(({ slot, score }) => ({ name: this.index.names[slot]!, score }));

@@ -47,12 +47,19 @@ export class TopK {
     this.siftDown(slot, score);
   }
 
-  /** The kept pairs, in no particular order (the re-rank sorts them). */
-  drain(): { slot: number; score: number }[] {
-    const result: { slot: number; score: number }[] = [];
-    for (let i = 0; i < this.size; i++) result.push({ slot: this.slots[i]!, score: this.scores[i]! });
+  /**
+   * The kept pairs, in no particular order (the re-rank sorts them), written into `into` (its objects reused, more added as needed, its length set to
+   * the count): a caller that ranks query after query makes no garbage here.
+   */
+  drainInto<T extends { slot: number; score: number }>(into: T[], make: () => T = () => ({ slot: 0, score: 0 }) as T): T[] {
+    for (let i = 0; i < this.size; i++) {
+      const pair = into[i] ?? (into[i] = make());
+      pair.slot = this.slots[i]!;
+      pair.score = this.scores[i]!;
+    }
+    into.length = this.size;
     this.size = 0;
-    return result;
+    return into;
   }
 
   /** True when (slotA, scoreA) ranks above (slotB, scoreB). */

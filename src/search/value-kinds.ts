@@ -18,5 +18,18 @@ export const PARAMETER_WORDS: Readonly<Record<ValueKind, readonly string[]>> = {
 };
 
 export function valueKinds(text: string): ValueKind[] {
+  // Every kind needs a decimal number (a digit, a point, a digit): most requests have none.
+  if (!hasDecimal(text)) return [];
   return (Object.keys(PATTERNS) as ValueKind[]).filter((kind) => PATTERNS[kind].test(text));
+}
+
+function hasDecimal(text: string): boolean {
+  for (let at = text.indexOf("."); at >= 0; at = text.indexOf(".", at + 1)) {
+    if (at > 0 && isDigit(text.charCodeAt(at - 1)) && isDigit(text.charCodeAt(at + 1))) return true;
+  }
+  return false;
+}
+
+function isDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
 }

@@ -1,0 +1,117 @@
+import { IMPACT_DESCRIPTION, IMPACT_OUTSIDE_VALUE, IMPACT_PARAMETER_NAME, type Impacts } from "./bm25f-scorer.ts";
+import type { InvertedIndex } from "./inverted-index.ts";
+import type { PreparedQuery } from "./query-terms.ts";
+import type { ServerMention } from "./server-mention.ts";
+
+/** The most candidates one gather takes (a candidate's mark is 16 bits). */
+export const MAX_CANDIDATES = 0xffff;
+
+/** Where a term's per-slot impacts (and the fields it occurs in) come from: the first stage's cache. */
+export type ImpactSource = (index: InvertedIndex, id: number) => Impacts;
+
+/**
+ * What each re-rank candidate has of the query, gathered in one pass over the query terms'
+ * impacts (contiguous typed arrays the first stage just read) with a slot → candidate mark.
+ * Reading each candidate's own term list instead costs a cache miss or more per candidate line:
+ * 50 scattered arrays of ~100 ids each, the re-rank's whole cost at 7k tools.
+ * Arrays are per candidate (index into the candidate list) and reused across queries.
+ */
+export class CandidateFacts {
+  /** IDF sum of the query terms a candidate has in a field other than enum values. */
+  outsideIdf = new Float64Array(64);
+  /** IDF sum of the query terms a candidate has only as enum values. */
+  valueOnlyIdf = new Float64Array(64);
+  /** IDF sum of the mention's terms a candidate has anywhere. */
+  mentionIdf = new Float64Array(64);
+  /** Bit `i & 31` set when query term `i` occurs in the candidate's description (a pair may be there). */
+  descriptionBits = new Uint32Array(64);
+  /** 1 when the query's leading term is, for this candidate, only an enum value. */
+  leadingValueOnly = new Uint8Array(64);
+  /** 1 when a candidate has one of the given words / value-kind words as a parameter name. */
+  takesGiven = new Uint8Array(64);
+  takesValue = new Uint8Array(64);
+  /**
+   * Candidate index + 1 per slot while gathering; zero otherwise. 16 bits: read once per posting
+   * of every query term, a smaller array stays in a nearer cache (the ranker keeps far fewer
+   * than MAX_CANDIDATES candidates).
+   */
+  private mark = new Uint16Array(0);
+
+  gather(
+    candidates: readonly { slot: number }[],
+    query: PreparedQuery,
+    index: InvertedIndex,
+    impactsOf: ImpactSource,
+    mention: ServerMention | undefined,
+    wants: { given: boolean; value: boolean },
+  ): void {
+    const count = candidates.length;
+    if (count > MAX_CANDIDATES) throw new Error(`at most ${MAX_CANDIDATES} candidates are re-ranked`);
+    this.ensure(count, index.slotCount);
+    const { mark, outsideIdf, valueOnlyIdf, mentionIdf, descriptionBits, leadingValueOnly, takesGiven, takesValue } = this;
+    for (let c = 0; c < count; c++) {
+      mark[candidates[c]!.slot] = c + 1;
+      outsideIdf[c] = 0;
+      valueOnlyIdf[c] = 0;
+      mentionIdf[c] = 0;
+      descriptionBits[c] = 0;
+      leadingValueOnly[c] = 0;
+      takesGiven[c] = 0;
+      takesValue[c] = 0;
+    }
+    try {
+      const terms = query.terms;
+      for (let t = 0; t < terms.length; t++) {
+        const term = terms[t]!;
+        const idf = term.idf;
+        const bit = 1 << (t & 31);
+        const leading = term.id === query.leadingTerm;
+        const mentioned = mention !== undefined && mention.termIds.has(term.id);
+        const impacts = impactsOf(index, term.id);
+        const { slots: at, flags, length } = impacts;
+        for (let i = 0; i < length; i++) {
+          const c = mark[at[i]!]! - 1;
+          if (c < 0) continue;
+          const flag = flags[i]!;
+          if ((flag & IMPACT_OUTSIDE_VALUE) !== 0) {
+            outsideIdf[c] = outsideIdf[c]! + idf;
+          } else {
+            valueOnlyIdf[c] = valueOnlyIdf[c]! + idf;
+            if (leading) leadingValueOnly[c] = 1;
+          }
+          if ((flag & IMPACT_DESCRIPTION) !== 0) descriptionBits[c] = descriptionBits[c]! | bit;
+          if (mentioned) mentionIdf[c] = mentionIdf[c]! + idf;
+        }
+      }
+      if (wants.given) this.markParameters(query.givenTerms, index, impactsOf, takesGiven);
+      if (wants.value) this.markParameters(query.valueParameterTerms, index, impactsOf, takesValue);
+    } finally {
+      for (let c = 0; c < count; c++) mark[candidates[c]!.slot] = 0;
+    }
+  }
+
+  /** Candidates that have one of `termIds` in a parameter name. */
+  private markParameters(termIds: readonly number[], index: InvertedIndex, impactsOf: ImpactSource, into: Uint8Array): void {
+    const mark = this.mark;
+    for (const id of termIds) {
+      const { slots, flags, length } = impactsOf(index, id);
+      for (let i = 0; i < length; i++) {
+        const c = mark[slots[i]!]! - 1;
+        if (c >= 0 && (flags[i]! & IMPACT_PARAMETER_NAME) !== 0) into[c] = 1;
+      }
+    }
+  }
+
+  private ensure(candidates: number, slots: number): void {
+    if (this.mark.length < slots) this.mark = new Uint16Array(Math.max(slots, this.mark.length * 2));
+    if (this.outsideIdf.length >= candidates) return;
+    const size = Math.max(candidates, this.outsideIdf.length * 2);
+    this.outsideIdf = new Float64Array(size);
+    this.valueOnlyIdf = new Float64Array(size);
+    this.mentionIdf = new Float64Array(size);
+    this.descriptionBits = new Uint32Array(size);
+    this.leadingValueOnly = new Uint8Array(size);
+    this.takesGiven = new Uint8Array(size);
+    this.takesValue = new Uint8Array(size);
+  }
+}

@@ -1,0 +1,76 @@
+import type { TopK } from "./top-k.ts";
+
+/** Buckets by the top bits of a float32 score (sign 0, 8 exponent bits, 3 mantissa bits): 2,048. */
+const BUCKET_SHIFT = 20;
+const BUCKETS = 1 << (32 - BUCKET_SHIFT - 1);
+
+/**
+ * The k best scored slots by (score descending, slot ascending), the order TopK keeps, found by a
+ * histogram of the scores' bits instead of pushing every contender through a heap: for a
+ * non-negative float32 the bit pattern read as an unsigned integer orders like the value, so one
+ * pass counts scores per bucket, the bucket holding the k-th best is found from the top, and a
+ * second pass takes every slot above it outright and passes only that bucket's slots through the
+ * heap (which settles the cut, ties by slot). Two linear passes; the heap sees a few slots, not
+ * the ~100 replacements a heap over all contenders makes.
+ */
+export class ScoreSelector {
+  private readonly counts = new Int32Array(BUCKETS);
+  private above = new Int32Array(64);
+
+  /**
+   * The best `k` of `touched[0, count)` into `into` (objects reused, length set), or undefined when
+   * some score is negative (the bit order does not hold there; the caller uses its heap).
+   */
+  select<T extends { slot: number; score: number }>(
+    touched: Int32Array,
+    count: number,
+    scores: Float32Array,
+    k: number,
+    heap: TopK,
+    into: T[],
+  ): T[] | undefined {
+    const bits = new Uint32Array(scores.buffer, scores.byteOffset, scores.length);
+    // `counts` is all zeros between calls; only the buckets scores fell in are cleared after.
+    const counts = this.counts;
+    let lowest = BUCKETS;
+    let highest = -1;
+    for (let i = 0; i < count; i++) {
+      const pattern = bits[touched[i]!]!;
+      if (pattern >= 0x80000000) {
+        if (highest >= lowest) counts.fill(0, lowest, highest + 1);
+        return undefined;
+      }
+      const bucket = pattern >>> BUCKET_SHIFT;
+      counts[bucket]!++;
+      if (bucket < lowest) lowest = bucket;
+      if (bucket > highest) highest = bucket;
+    }
+    let boundary = highest;
+    let taken = 0;
+    if (count <= k) {
+      boundary = -1;
+    } else {
+      for (; boundary > lowest && taken + counts[boundary]! < k; boundary--) taken += counts[boundary]!;
+    }
+    if (highest >= lowest) counts.fill(0, lowest, highest + 1);
+    if (this.above.length < count) this.above = new Int32Array(Math.max(count, this.above.length * 2));
+    const above = this.above;
+    heap.reset(Math.max(1, k - taken));
+    let aboveCount = 0;
+    for (let i = 0; i < count; i++) {
+      const slot = touched[i]!;
+      const bucket = bits[slot]! >>> BUCKET_SHIFT;
+      if (bucket > boundary) above[aboveCount++] = slot;
+      else if (bucket === boundary) heap.push(slot, scores[slot]!);
+    }
+    const out = heap.drainInto(into);
+    const kept = out.length;
+    for (let i = 0; i < aboveCount; i++) {
+      const pair = out[kept + i] ?? (out[kept + i] = { slot: 0, score: 0 } as T);
+      pair.slot = above[i]!;
+      pair.score = scores[above[i]!]!;
+    }
+    out.length = kept + aboveCount;
+    return out;
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * Words (runs of UTF-16 code units inside a longer text) → a value, looked up by the characters
+ * in place: no string is built for the word, and none is hashed. A query's words are looked up
+ * once each on every query never seen before; a Map keyed by a fresh `slice` of the text pays
+ * for the new string, its hash, and several dependent cache misses in a vocabulary-sized table,
+ * which made word → term the largest single cost of a new query.
+ *
+ * Open addressing (linear probing) over typed arrays; the characters live in one pool. Bounded:
+ * at MAX_ENTRIES the table empties itself (the caller recomputes on a miss), and words longer
+ * than MAX_WORD_CHARS are not kept.
+ */
+export const MAX_WORD_CHARS = 48;
+const MAX_ENTRIES = 1 << 14;
+const FNV_SEED = 0x811c9dc5 | 0;
+
+/** FNV-1a over text[start, end): the hash `get` and `set` take. */
+export function wordHash(text: string, start: number, end: number): number {
+  let hash = FNV_SEED;
+  for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash;
+}
+
+export class WordTable<V> {
+  /** Entry index + 1 per bucket; 0 is empty. */
+  private buckets = new Int32Array(1024);
+  private hashes = new Int32Array(512);
+  private starts = new Int32Array(512);
+  private lengths = new Uint8Array(512);
+  private pool = new Uint16Array(4096);
+  private poolUsed = 0;
+  private values: V[] = [];
+
+  get size(): number {
+    return this.values.length;
+  }
+
+  /**
+   * Two integers per entry for the caller's use (`entry * 2`, `entry * 2 + 1`), zero when added:
+   * facts about a value kept beside it without an object per entry.
+   */
+  numbers = new Int32Array(1024);
+
+  /** The value of text[start, end), whose wordHash is `hash`; undefined when absent. */
+  get(text: string, start: number, end: number, hash: number): V | undefined {
+    const entry = this.find(text, start, end, hash);
+    return entry < 0 ? undefined : this.values[entry];
+  }
+
+  /** The value of an entry find() or add() gave. */
+  valueAt(entry: number): V {
+    return this.values[entry]!;
+  }
+
+  /** The entry of text[start, end), whose wordHash is `hash`; -1 when absent. */
+  find(text: string, start: number, end: number, hash: number): number {
+    const length = end - start;
+    if (length > MAX_WORD_CHARS) return -1;
+    const mask = this.buckets.length - 1;
+    for (let at = hash & mask; ; at = (at + 1) & mask) {
+      const entry = this.buckets[at]! - 1;
+      if (entry < 0) return -1;
+      if (this.hashes[entry] !== hash || this.lengths[entry] !== length) continue;
+      const from = this.starts[entry]!;
+      let same = true;
+      for (let i = 0; i < length && same; i++) same = this.pool[from + i] === text.charCodeAt(start + i);
+      if (same) return entry;
+    }
+  }
+
+  /** Remembers text[start, end) → value (the word must be absent); its entry, or -1 for a word too long to keep. */
+  add(text: string, start: number, end: number, hash: number, value: V): number {
+    const length = end - start;
+    if (length > MAX_WORD_CHARS) return -1;
+    if (this.values.length >= MAX_ENTRIES) this.clear();
+    if ((this.values.length + 1) * 2 > this.buckets.length) this.rehash(this.buckets.length * 2);
+    const entry = this.values.length;
+    if (entry >= this.hashes.length) this.growEntries();
+    if (this.poolUsed + length > this.pool.length) {
+      const pool = new Uint16Array(Math.max(this.pool.length * 2, this.poolUsed + length));
+      pool.set(this.pool);
+      this.pool = pool;
+    }
+    for (let i = 0; i < length; i++) this.pool[this.poolUsed + i] = text.charCodeAt(start + i);
+    this.hashes[entry] = hash;
+    this.starts[entry] = this.poolUsed;
+    this.lengths[entry] = length;
+    this.poolUsed += length;
+    this.values.push(value);
+    this.numbers[entry * 2] = 0;
+    this.numbers[entry * 2 + 1] = 0;
+    this.place(entry);
+    return entry;
+  }
+
+  clear(): void {
+    this.buckets = new Int32Array(1024);
+    this.values = [];
+    this.poolUsed = 0;
+  }
+
+  private place(entry: number): void {
+    const mask = this.buckets.length - 1;
+    let at = this.hashes[entry]! & mask;
+    while (this.buckets[at] !== 0) at = (at + 1) & mask;
+    this.buckets[at] = entry + 1;
+  }
+
+  private rehash(size: number): void {
+    this.buckets = new Int32Array(size);
+    for (let entry = 0; entry < this.values.length; entry++) this.place(entry);
+  }
+
+  private growEntries(): void {
+    const size = this.hashes.length * 2;
+    const grow = <T extends Int32Array | Uint8Array>(array: T, make: (n: number) => T): T => {
+      const bigger = make(size);
+      bigger.set(array);
+      return bigger;
+    };
+    this.hashes = grow(this.hashes, (n) => new Int32Array(n));
+    this.starts = grow(this.starts, (n) => new Int32Array(n));
+    this.lengths = grow(this.lengths, (n) => new Uint8Array(n));
+    this.numbers = grow(this.numbers, (n) => new Int32Array(n * 2));
+  }
+}

@@ -1,0 +1,241 @@
+import { describe, expect, test } from "bun:test";
+import { Bm25fScorer } from "../../src/search/bm25f-scorer.ts";
+import { CandidateFacts } from "../../src/search/candidate-facts.ts";
+import * as charClass from "../../src/search/char-class.ts";
+import { documentFields } from "../../src/search/document-fields.ts";
+import { FIELD_BITS, FIELD_ID } from "../../src/search/fields.ts";
+import { givenWords } from "../../src/search/given-words.ts";
+import { InvertedIndex } from "../../src/search/inverted-index.ts";
+import { prepareQuery } from "../../src/search/query-terms.ts";
+import { rankingOptions } from "../../src/search/ranking-options.ts";
+import { ScoreSelector } from "../../src/search/score-select.ts";
+import { mayBeServerKey } from "../../src/search/server-mention.ts";
+import { ServerRegistry } from "../../src/search/server-registry.ts";
+import { Tokenizer } from "../../src/search/tokenizer.ts";
+import { ToolSearchIndex } from "../../src/search/tool-search-index.ts";
+import { TopK } from "../../src/search/top-k.ts";
+import type { SearchDocument } from "../../src/search/types.ts";
+import { valueKinds } from "../../src/search/value-kinds.ts";
+import { MAX_WORD_CHARS, WordTable, wordHash } from "../../src/search/word-table.ts";
+
+describe("WordTable: words found in place", () => {
+  test("a range of a longer text finds the word, whatever surrounds it", () => {
+    const table = new WordTable<string>();
+    const text = "get weather forecast";
+    table.add(text, 4, 11, wordHash(text, 4, 11), "weather");
+    const other = "xxweatheryy";
+    expect(table.get(other, 2, 9, wordHash(other, 2, 9))).toBe("weather");
+    expect(table.get(other, 2, 8, wordHash(other, 2, 8))).toBeUndefined();
+    expect(table.get("weathen", 0, 7, wordHash("weathen", 0, 7))).toBeUndefined();
+  });
+
+  test("equal hashes are told apart by their characters", () => {
+    const table = new WordTable<number>();
+    table.add("abc", 0, 3, 7, 1);
+    table.add("abd", 0, 3, 7, 2);
+    table.add("ab", 0, 2, 7, 3);
+    expect(table.get("abc", 0, 3, 7)).toBe(1);
+    expect(table.get("abd", 0, 3, 7)).toBe(2);
+    expect(table.get("ab", 0, 2, 7)).toBe(3);
+    expect(table.get("abe", 0, 3, 7)).toBeUndefined();
+  });
+
+  test("bounded: long words are not kept, and a full table empties itself", () => {
+    const table = new WordTable<number>();
+    const long = "x".repeat(MAX_WORD_CHARS + 1);
+    expect(table.add(long, 0, long.length, wordHash(long, 0, long.length), 1)).toBe(-1);
+    expect(table.size).toBe(0);
+    const word = (i: number) => `w${i}`;
+    for (let i = 0; i <= 1 << 14; i++) {
+      const text = word(i);
+      const entry = table.add(text, 0, text.length, wordHash(text, 0, text.length), i);
+      expect(table.numbers[entry * 2]).toBe(0);
+      table.numbers[entry * 2] = 5;
+    }
+    expect(table.size).toBe(1);
+    expect(table.get(word(0), 0, 2, wordHash(word(0), 0, 2))).toBeUndefined();
+    const last = word(1 << 14);
+    expect(table.get(last, 0, last.length, wordHash(last, 0, last.length))).toBe(1 << 14);
+  });
+});
+
+describe("Tokenizer: a query's term ids", () => {
+  test("ids are the dictionary's, -1 for terms it lacks, refreshed when the dictionary grows", () => {
+    const index = new InvertedIndex();
+    const tokenizer = new Tokenizer(index);
+    index.add("a", [tokenizer.tokenizeToIds("weather forecast"), [], [], [], [], [], [], [], []]);
+    const ids: number[] = [];
+    const terms = tokenizer.tokenize("Weather of the zebra 天气", [], ids);
+    expect(terms).toEqual(["weather", "zebra", "天气"]);
+    expect(ids).toEqual([index.termId("weather")!, -1, -1]);
+    expect(tokenizer.dictionarySize()).toBe(index.terms.length);
+    index.intern("zebra");
+    const again: number[] = [];
+    tokenizer.tokenize("weather zebra", [], again);
+    expect(again).toEqual([index.termId("weather")!, index.termId("zebra")!]);
+  });
+
+  test("a cached query meets terms the index learned after it was parsed", () => {
+    const index = new ToolSearchIndex();
+    index.add({ name: "weather", description: "Weather forecast for a city." });
+    expect(index.query("zebra crossing finder").matches).toEqual([]);
+    index.add({ name: "crossings", description: "Find a zebra crossing near an address." });
+    expect(index.query("zebra crossing finder").matches.map((match) => match.name)).toEqual(["crossings"]);
+  });
+});
+
+describe("re-rank facts from the query terms' impacts", () => {
+  const docs: SearchDocument[] = [
+    { name: "list_issues", description: "List open issues of a repository.", parameters: [{ name: "state", values: ["open", "closed"] }] },
+    { name: "open_issue", description: "Open a new issue.", parameters: [{ name: "title", description: "Issue title" }] },
+    { name: "close_issue", description: "Close an issue by number.", parameters: [{ name: "issue", description: "number" }] },
+    { name: "repo_stats", description: "Statistics of a repository: open issue count.", parameters: [{ name: "repository" }] },
+    { name: "weather", description: "Weather for a city.", parameters: [{ name: "city", values: ["open", "issue"] }] },
+  ];
+
+  test("each candidate's IDF sums, description bits and parameter marks equal a scan of its own terms", () => {
+    const index = new InvertedIndex();
+    const tokenizer = new Tokenizer(index);
+    for (const doc of docs) index.add(doc.name, documentFields(doc, tokenizer));
+    const options = rankingOptions();
+    const scorer = new Bm25fScorer(options);
+    const query = prepareQuery(index, { text: tokenizer.tokenize("open issue repository title"), required: [], given: ["titl", "repositori"], valueParameters: ["citi"] }, options);
+    const candidates = docs.map((doc) => ({ slot: index.slotOf(doc.name)!, score: 0 }));
+    const facts = new CandidateFacts();
+    facts.gather(candidates, query, index, (at, id) => scorer.impacts(at, id), undefined, { given: true, value: true });
+    const idf = new Map(query.terms.map((term) => [term.id, term.idf]));
+    candidates.forEach(({ slot }, c) => {
+      const start = index.slotTermStart[slot]!;
+      const terms = index.slotTermArena.subarray(start, start + index.slotTermCount[slot]!);
+      const outside = index.outsideValueCounts[slot]!;
+      const distinct = index.distinctCounts[slot]!;
+      const sum = (from: number, to: number) => Array.from(terms.subarray(from, to)).reduce((total, id) => total + (idf.get(id) ?? 0), 0);
+      expect(facts.outsideIdf[c]).toBeCloseTo(sum(0, outside), 12);
+      expect(facts.valueOnlyIdf[c]).toBeCloseTo(sum(outside, distinct), 12);
+      const description = new Set(terms.subarray(distinct));
+      const bits = query.terms.reduce((mask, term, t) => (description.has(term.id) ? mask | (1 << (t & 31)) : mask), 0);
+      expect(facts.descriptionBits[c]).toBe(bits);
+      const valueOnlyLeading = Array.from(terms.subarray(outside, distinct)).includes(query.leadingTerm) ? 1 : 0;
+      expect(facts.leadingValueOnly[c]).toBe(valueOnlyLeading);
+      const parameterNames = (ids: readonly number[]) => (ids.some((id) => hasParameterName(index, slot, id)) ? 1 : 0);
+      expect(facts.takesGiven[c]).toBe(parameterNames(query.givenTerms));
+      expect(facts.takesValue[c]).toBe(parameterNames(query.valueParameterTerms));
+    });
+    expect(facts.takesValue[docs.findIndex((doc) => doc.name === "weather")]).toBe(1);
+    expect(facts.valueOnlyIdf[docs.findIndex((doc) => doc.name === "weather")]).toBeGreaterThan(0);
+  });
+});
+
+/** Whether `slot` has term `id` in a parameter name, read from the raw postings. */
+function hasParameterName(index: InvertedIndex, slot: number, id: number): boolean {
+  const postings = index.postings[id]!;
+  for (let i = 0; i < index.postingLengths[id]!; i++) {
+    if (postings[i]! === ((slot << FIELD_BITS) | FIELD_ID.parameterName)) return true;
+  }
+  return false;
+}
+
+describe("the re-rank's best `limit` are the head of the full ranking", () => {
+  test("every maxResults up to the candidate count gives a prefix of the candidate-count list", () => {
+    // Past `candidates` (50) a larger maxResults re-ranks more candidates, so only up to 50 compare.
+    const index = new ToolSearchIndex();
+    const words = ["weather", "forecast", "city", "rain", "wind", "temperature", "daily", "hourly", "alert", "radar"];
+    for (let i = 0; i < 160; i++) {
+      const picked = words.filter((_, w) => (i * 7 + w * 3) % 5 < 2 + (i % 3));
+      index.add({ name: `tool_${i}`, description: `${picked.join(" ")} service ${i}`, parameters: [{ name: picked[0] ?? "q" }] });
+    }
+    for (const query of ["weather forecast for a city", "hourly rain radar alert", "daily temperature wind"]) {
+      const full = index.query(query, { maxResults: 50 }).matches.map((match) => match.name);
+      expect(full.length).toBe(50);
+      for (const k of [1, 3, 5, 10, 37, 50]) expect(index.query(query, { maxResults: k }).matches.map((match) => match.name)).toEqual(full.slice(0, k));
+    }
+  });
+});
+
+describe("given words: the ASCII scan and the general split agree", () => {
+  test("on the same words, with and without a non-ASCII word beside them", () => {
+    const texts = [
+      "latitude and longitude of this address",
+      "the owner OF MY Repo, and the issues for our project's board",
+      "from this this that thing",
+      "of this 42 and of that x1 and in your 3d",
+      "about these' things for those'' people",
+      "to my friend's house, at their office, with its keys, into our lab, on his desk",
+    ];
+    for (const text of texts) {
+      const general = givenWords(`${text} ü`).filter((word) => word !== "ü");
+      expect(givenWords(text)).toEqual(general);
+    }
+    expect(givenWords("of this address")).toEqual(["address"]);
+  });
+});
+
+describe("a query that may be a server's name", () => {
+  test("the in-place hash agrees with the squashed name; other text is refused before any lookup", () => {
+    const registry = new ServerRegistry();
+    registry.addMember("Git-Hub", 0);
+    for (const spelling of ["github", "GitHub", "git hub", "Git_Hub!", "  g.i.t.h.u.b  "]) expect(mayBeServerKey(spelling, registry)).toBe(true);
+    for (const other of ["gitlab", "github issues", "hub git"]) expect(mayBeServerKey(other, registry)).toBe(false);
+    expect(mayBeServerKey("Gïthub", registry)).toBe(true);
+  });
+});
+
+describe("ScoreSelector: the best k by score, as the heap keeps them", () => {
+  const byHeap = (touched: Int32Array, scores: Float32Array, k: number) => {
+    const heap = new TopK();
+    heap.reset(k);
+    for (const slot of touched) heap.push(slot, scores[slot]!);
+    return heap.drainInto<{ slot: number; score: number }>([]).map((pair) => pair.slot).sort((a, b) => a - b);
+  };
+  test("equal sets on random scores with many ties, fewer contenders than k, and one bucket", () => {
+    let seed = 7;
+    const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    // One selector for every round: what a call leaves behind must not change the next answer.
+    const selector = new ScoreSelector();
+    for (let round = 0; round < 200; round++) {
+      if (round % 50 === 25) {
+        expect(selector.select(new Int32Array([0, 1]), 2, new Float32Array([3, -1]), 1, new TopK(), [])).toBeUndefined();
+      }
+      const slots = 1 + Math.floor(random() * 3000);
+      const scores = new Float32Array(slots);
+      const count = Math.floor(random() * slots) + 1;
+      const touched = new Int32Array(count);
+      const levels = round % 3 === 0 ? 4 : 1000;
+      for (let i = 0; i < count; i++) {
+        touched[i] = (i * 7919) % slots;
+        scores[touched[i]!] = round % 5 === 0 ? 1.5 : (1 + Math.floor(random() * levels)) / 37;
+      }
+      const distinct = new Int32Array([...new Set(touched)]);
+      const k = 1 + Math.floor(random() * 60);
+      const selected = selector.select(distinct, distinct.length, scores, k, new TopK(), [] as { slot: number; score: number }[])!;
+      expect(selected.map((pair) => pair.slot).sort((a, b) => a - b)).toEqual(byHeap(distinct, scores, k));
+      for (const pair of selected) expect(pair.score).toBe(scores[pair.slot]!);
+    }
+  });
+
+  test("a negative score is refused (its bits do not order), so the caller keeps its heap", () => {
+    const scores = new Float32Array([1, -2, 3]);
+    expect(new ScoreSelector().select(new Int32Array([0, 1, 2]), 3, scores, 2, new TopK(), [])).toBeUndefined();
+  });
+});
+
+describe("splitWhiteSpace: the parser's split without a regular expression", () => {
+  test("the words of split(/\\s+/) without empty edges, and whether a single-space join gives the text back", () => {
+    const { splitWhiteSpace } = charClass;
+    const texts = ["", " ", "a", "a b", "a  b", "a\tb", " a b", "a b ", "a\u00a0b", "a\u2003b\u3000c\ufeffd\u2028e", "x\u200by", "one two three"];
+    for (const text of texts) {
+      const { words, single } = splitWhiteSpace(text);
+      expect(words).toEqual(text.split(/\s+/).filter((word) => word.length > 0));
+      expect(single).toBe(words.join(" ") === text);
+    }
+  });
+});
+
+describe("valueKinds: the decimal pre-check refuses nothing the pattern takes", () => {
+  test("coordinates after a leading point, at the end, and no decimal at all", () => {
+    expect(valueKinds(". at 40.7128, -74.0060")).toEqual(["coordinates"]);
+    expect(valueKinds("...40.71,-74.00")).toEqual(["coordinates"]);
+    expect(valueKinds("no numbers here. none.")).toEqual([]);
+    expect(valueKinds("40 . 71, 74 . 00")).toEqual([]);
+  });
+});
