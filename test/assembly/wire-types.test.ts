@@ -55,6 +55,12 @@ const settings = (overrides: Partial<AssembleSettings>): AssembleSettings => ({
   ...overrides,
 });
 
+/** ToolSearch's answer to `select:mcp__github__create_issue` under a delivery. */
+function selectGithubIssue(delivery: "native" | "mid-conversation"): Promise<ToolResult> {
+  const context = { signal: new AbortController().signal, sessionId: "s", workspaceRoots: [], cwd: "/", sessionState: new Map() };
+  return metaTools(delivery).toolSearch.call({ query: "select:mcp__github__create_issue" }, context);
+}
+
 /** A ToolSearch result as an Anthropic beta tool_result block. */
 function toolResultBlock(toolUseId: string, result: ToolResult): BetaToolResultBlockParam {
   const content: BetaToolResultBlockParam["content"] = result.content.map((block) =>
@@ -65,13 +71,7 @@ function toolResultBlock(toolUseId: string, result: ToolResult): BetaToolResultB
 
 describe("wire types", () => {
   test("native: the tools array, the tool_reference result and the transcript are Anthropic beta types", async () => {
-    const search = await metaTools("native").toolSearch.call({ query: "select:mcp__github__create_issue" }, {
-      signal: new AbortController().signal,
-      sessionId: "s",
-      workspaceRoots: [],
-      cwd: "/",
-      sessionState: new Map(),
-    });
+    const search = await selectGithubIssue("native");
     const messages: BetaMessageParam[] = [
       { role: "user", content: "File a bug." },
       { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "ToolSearch", input: { query: "select:mcp__github__create_issue" } }] },
@@ -91,13 +91,7 @@ describe("wire types", () => {
     const schemaCache = new Map<string, string>();
     const assemble = (messages: BetaMessageParam[]) =>
       assembleRequest({ settings: settings({ delivery: "mid-conversation" }), tools: pool.tools, messages, metaTools, fixedTools: holder, schemaCache });
-    const search = await metaTools("mid-conversation").toolSearch.call({ query: "select:mcp__github__create_issue" }, {
-      signal: new AbortController().signal,
-      sessionId: "s",
-      workspaceRoots: [],
-      cwd: "/",
-      sessionState: new Map(),
-    });
+    const search = await selectGithubIssue("mid-conversation");
     const messages: BetaMessageParam[] = [
       { role: "user", content: "File a bug." },
       { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "ToolSearch", input: { query: "select:mcp__github__create_issue" } }] },
