@@ -130,7 +130,7 @@ export class ToolSearchIndex {
     const cached = this.queryCache.get(text);
     const result: QueryResult =
       cached.parsed.kind === "select"
-        ? this.select(cached.parsed.names)
+        ? this.select(cached.parsed.names, options.filter)
         : this.search(cached.parsed, cached, maxResults, options.filter);
     if (result.matches.length === 0 && options.pendingServers !== undefined && options.pendingServers.length > 0) {
       result.pendingServers = [...options.pendingServers];
@@ -138,7 +138,12 @@ export class ToolSearchIndex {
     return result;
   }
 
-  private select(requested: readonly string[]): QueryResult {
+  /**
+   * `select:` names. A server or group selected as a unit expands to its members that `filter`
+   * admits (the session's pool): a tool outside it is neither named nor counted.
+   */
+  private select(requested: readonly string[], filter?: (name: string) => boolean): QueryResult {
+    const admitted = (members: Iterable<string>) => (filter === undefined ? [...members] : [...members].filter(filter));
     const found: string[] = [];
     const missing: string[] = [];
     const didYouMean = new Set<string>();
@@ -150,8 +155,9 @@ export class ToolSearchIndex {
       const group = resolved.length === 0 && server === undefined ? this.groups.resolve(name, this.servers) : undefined;
       if (group !== undefined && "members" in group) {
         // A group selected as a unit, like a server: its tools in pool order, as many as fit.
-        const selected = addUpTo(found, group.members);
-        groups.push({ server: this.servers.nameOf(group.server), group: group.name, total: group.members.size, selected });
+        const members = admitted(group.members);
+        const selected = addUpTo(found, members);
+        groups.push({ server: this.servers.nameOf(group.server), group: group.name, total: members.length, selected });
         continue;
       }
       if (group !== undefined) {
@@ -161,13 +167,8 @@ export class ToolSearchIndex {
       }
       if (server !== undefined) {
         // A server selected as a unit: its tools in pool order, as many as fit in one selection.
-        const members = this.memberNames(server);
-        let selected = 0;
-        for (const member of members) {
-          if (found.length >= MAX_RESULTS_LIMIT) break;
-          if (!found.includes(member)) found.push(member);
-          selected++;
-        }
+        const members = admitted(this.memberNames(server));
+        const selected = addUpTo(found, members);
         servers.push({ server: this.servers.nameOf(server), total: members.length, selected });
         continue;
       }

@@ -82,6 +82,18 @@ describe("ToolSearchIndex: select:", () => {
     expect(result.found).toEqual(["Read"]);
   });
 
+  test("a server selected as a unit expands to what the filter admits (the session's pool): others are neither named nor counted", () => {
+    const everything = indexOf().query("select:mcp__github");
+    const github = everything.found ?? [];
+    expect(github.length).toBeGreaterThan(1);
+    const [hidden, ...rest] = github;
+    const result = indexOf().query("select:mcp__github", { filter: (name) => name !== hidden });
+    expect(result.found).toEqual(rest);
+    expect(result.missing).toEqual([]);
+    expect(result.servers).toEqual([{ server: "github", total: rest.length, selected: rest.length }]);
+    expect(JSON.stringify(result)).not.toContain(hidden!);
+  });
+
   test("an empty selection selects nothing", () => {
     expect(indexOf().query("select:")).toEqual({ kind: "select", matches: [], found: [], missing: [] });
   });
