@@ -11,6 +11,7 @@ import { errorResult, type ToolResult } from "../tool/result.ts";
 import type { JsonSchema, Tool, ToolContext, ToolInput } from "../tool/tool.ts";
 import type { JsonSchemaCompiler } from "../validate/ajv.ts";
 import { poolGroupsOf } from "./server-groups.ts";
+import { presentationOf } from "./tool-presentation.ts";
 import { MAX_DESCRIPTION_CHARS, MAX_SCHEMA_CHARS, MAX_RESULT_TEXT_CHARS } from "./limits.ts";
 
 export interface PoolToolOptions {
@@ -40,6 +41,7 @@ export function toPoolTool(definition: McpTool, options: PoolToolOptions, distin
   const meta = definition._meta ?? {};
   const searchHint = meta["anthropic/searchHint"];
   const groups = poolGroupsOf(meta);
+  const presentation = presentationOf(definition, draft);
   const annotations = definition.annotations ?? {};
   const readOnly = annotations.readOnlyHint === true;
   const built = buildMcpTool(
@@ -49,7 +51,12 @@ export function toPoolTool(definition: McpTool, options: PoolToolOptions, distin
       ...(typeof searchHint === "string" && searchHint.trim() !== "" && { searchHint: searchHint.replace(/\s+/g, " ").trim() }),
       inputJSONSchema: wireSchema,
       ...(definition.outputSchema && { outputSchema: definition.outputSchema as JsonSchema }),
-      mcpInfo: { server: options.server, tool: definition.name, ...(groups.length > 0 && { groups }) },
+      mcpInfo: {
+        server: options.server,
+        tool: definition.name,
+        ...(groups.length > 0 && { groups }),
+        ...(Object.keys(presentation).length > 0 && { presentation }),
+      },
       alwaysLoad:
         options.defer === "never" ||
         (options.defer !== "always" && (meta["anthropic/alwaysLoad"] === true || options.alwaysLoad.has(definition.name) || options.alwaysLoad.has(name))),

@@ -314,8 +314,11 @@ export interface InitializeResult {
 /** One tool as MCP hosts see it. */
 export interface McpTool {
   name: string;
+  title?: string;
   description: string;
   inputSchema: Record<string, unknown> & { type: "object" };
+  outputSchema?: Record<string, unknown> & { type: "object" };
+  icons?: { src: string; mimeType?: string; sizes?: string[]; theme?: "light" | "dark" }[];
   annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; openWorldHint?: boolean };
 }
 

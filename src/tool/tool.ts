@@ -21,6 +21,23 @@ export interface McpInfo {
   tool: string;
   /** The server's groups this tool is in (the MCP grouping extension, nesting followed; src/mcp/server-groups.ts). */
   groups?: readonly string[];
+  /** What the server says of the tool for hosts, passed on by the MCP faces (src/mcp/tool-presentation.ts). */
+  presentation?: McpPresentation;
+}
+
+/** An icon as MCP describes one (bounded and checked on the way in). */
+export interface McpIcon {
+  src: string;
+  mimeType?: string;
+  sizes?: string[];
+  theme?: "light" | "dark";
+}
+
+export interface McpPresentation {
+  title?: string;
+  icons?: readonly McpIcon[];
+  /** The input schema's `$schema`, which the provider-facing copy drops. */
+  schemaDialect?: string;
 }
 
 /** The wire's shape (src/protocol/progress.ts): a tool reports what the client is sent. */

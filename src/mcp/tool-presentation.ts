@@ -1,0 +1,42 @@
+/**
+ * What a pooled server says about a tool for people and hosts, kept so the MCP faces can pass it on
+ * unchanged: its `title`, its `icons` and the JSON Schema dialect its input schema declared
+ * (`$schema`, which the provider-facing copy drops). Untrusted and bounded: at most MAX_ICONS icons,
+ * each a `https:` or `data:image/` source of at most MAX_ICON_SRC_CHARS characters (a host fetches or
+ * renders what it is given, so no `http:`, `file:` or `javascript:`), a title of at most
+ * MAX_TITLE_CHARS characters, a dialect URI of at most MAX_DIALECT_CHARS. Anything else is left out.
+ */
+import type { McpIcon, McpPresentation } from "../tool/tool.ts";
+
+const MAX_ICONS = 4;
+const MAX_ICON_SRC_CHARS = 16_384;
+const MAX_TITLE_CHARS = 200;
+const MAX_DIALECT_CHARS = 200;
+const THEMES = new Set(["light", "dark"]);
+
+export function presentationOf(definition: { title?: unknown; icons?: unknown; annotations?: { title?: unknown } }, dialect: unknown): McpPresentation {
+  const rawTitle = typeof definition.title === "string" ? definition.title : definition.annotations?.title;
+  const title = typeof rawTitle === "string" && rawTitle.trim() !== "" && rawTitle.length <= MAX_TITLE_CHARS ? rawTitle : undefined;
+  const icons = Array.isArray(definition.icons) ? definition.icons.flatMap(iconOf).slice(0, MAX_ICONS) : [];
+  const schemaDialect = typeof dialect === "string" && dialect.length <= MAX_DIALECT_CHARS && /^https?:\/\/\S+$/.test(dialect) ? dialect : undefined;
+  return {
+    ...(title !== undefined && { title }),
+    ...(icons.length > 0 && { icons }),
+    ...(schemaDialect !== undefined && { schemaDialect }),
+  };
+}
+
+function iconOf(raw: unknown): McpIcon[] {
+  if (typeof raw !== "object" || raw === null) return [];
+  const { src, mimeType, sizes, theme } = raw as Record<string, unknown>;
+  if (typeof src !== "string" || src.length > MAX_ICON_SRC_CHARS || !/^(https:\/\/|data:image\/)/i.test(src)) return [];
+  const sizeList = Array.isArray(sizes) ? sizes.filter((size): size is string => typeof size === "string" && /^(\d{1,5}x\d{1,5}|any)$/.test(size)).slice(0, 8) : [];
+  return [
+    {
+      src,
+      ...(typeof mimeType === "string" && /^image\/[\w.+-]{1,60}$/.test(mimeType) && { mimeType }),
+      ...(sizeList.length > 0 && { sizes: sizeList }),
+      ...(typeof theme === "string" && THEMES.has(theme) && { theme: theme as McpIcon["theme"] }),
+    },
+  ];
+}
