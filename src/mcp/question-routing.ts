@@ -9,6 +9,10 @@
  *
  * Whatever is refused is remembered on the call, and the call's result says so first: the model
  * sees what the server asked and why nobody could answer it, not only the server's own complaint.
+ * Bounded per call: a 2025 server's requests are not counted by anything else, so a call is put at
+ * most MAX_QUESTIONS_PER_CALL questions (a 2026 server's most: 16 a round, 8 rounds) and keeps the
+ * first MAX_REFUSALS_KEPT refusals' text, counting the rest — a server flooding questions costs
+ * the daemon a counter, not a message each.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { withElicitationDefaults } from "./elicitation-defaults.ts";
@@ -18,9 +22,16 @@ export interface OpenCall {
   readonly tool: string;
   readonly questions: QuestionChannel | undefined;
   readonly signal: AbortSignal;
-  /** What the server asked that could not be answered, for the result. */
+  /** What the server asked that could not be answered, for the result (the first MAX_REFUSALS_KEPT). */
   readonly refusals: string[];
+  /** Questions the server put to this call so far, and refusals past the kept ones. */
+  tally?: { questions: number; unrecorded: number };
 }
+
+/** Questions one call may be put at most; past it each is refused without asking anyone. */
+export const MAX_QUESTIONS_PER_CALL = 128;
+/** Refusals whose text a call's result carries; past it they are counted. */
+export const MAX_REFUSALS_KEPT = 4;
 
 export class QuestionRouter {
   readonly #calls = new Set<OpenCall>();
@@ -75,10 +86,15 @@ function sharedAsker(calls: readonly OpenCall[]): OpenCall | string {
 export async function askFor(call: OpenCall, server: string, method: string, request: Record<string, unknown>): Promise<Record<string, unknown>> {
   const { _meta: _dropped, ...params } = request;
   const kind = questionKind(method);
+  const tally = (call.tally ??= { questions: 0, unrecorded: 0 });
+  if (++tally.questions > MAX_QUESTIONS_PER_CALL) {
+    record(call, `the server asked more than ${MAX_QUESTIONS_PER_CALL} questions in this call, and toolpool relays no more than that`);
+    throw new QuestionRefused(`toolpool relays at most ${MAX_QUESTIONS_PER_CALL} questions per call`, -32600);
+  }
   const refusal = "task" in params ? `the server asked ${describeQuestion(method, params)} as a task (the tasks extension), which toolpool does not relay` : refusalOf(call.questions, kind, method, params);
   if (refusal !== undefined || kind === undefined || !call.questions) {
     const message = refusal ?? `the server asked ${describeQuestion(method, params)}, which nobody could answer`;
-    call.refusals.push(message);
+    record(call, message);
     throw new QuestionRefused(message, kind === undefined ? -32601 : -32600);
   }
   try {
@@ -87,14 +103,22 @@ export async function askFor(call: OpenCall, server: string, method: string, req
   } catch (error) {
     if (call.signal.aborted) throw error;
     const message = `the server asked ${describeQuestion(method, params)}, and the answer did not come: ${(error as Error).message}`;
-    call.refusals.push(message);
+    record(call, message);
     throw new QuestionRefused(message, error instanceof QuestionRefused ? error.code : -32603);
   }
 }
 
+/** Keeps the refusal's text while the call has fewer than MAX_REFUSALS_KEPT, else counts it. */
+function record(call: OpenCall, message: string): void {
+  if (call.refusals.length < MAX_REFUSALS_KEPT) call.refusals.push(message);
+  else (call.tally ??= { questions: 0, unrecorded: 0 }).unrecorded++;
+}
+
 /** The server's result, led by what it asked that nobody answered (then it is an error). */
-export function withRefusals(result: CallToolResult, refusals: readonly string[]): CallToolResult {
+export function withRefusals(result: CallToolResult, call: Pick<OpenCall, "refusals" | "tally">): CallToolResult {
+  const { refusals } = call;
   if (refusals.length === 0) return result;
-  const lead = `toolpool: ${refusals.join("; ")}.`;
+  const more = call.tally?.unrecorded ?? 0;
+  const lead = `toolpool: ${refusals.join("; ")}${more > 0 ? `; and ${more} more of its questions were refused` : ""}.`;
   return { ...result, isError: true, content: [{ type: "text", text: lead }, ...(Array.isArray(result.content) ? result.content : [])] };
 }

@@ -163,7 +163,7 @@ export const connectServer: Connector = async (spec, deps) => {
             ...(progress.message !== undefined && { message: progress.message }),
           }),
         });
-        return withRefusals(result, call.refusals);
+        return withRefusals(result, call);
       } finally {
         router.end(call);
       }
