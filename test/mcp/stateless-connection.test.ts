@@ -160,6 +160,30 @@ describe("probing a server's revision", () => {
     }
   });
 
+  test("hostile: a question keyed __proto__ is answered under that key, not lost into the answers' prototype", async () => {
+    let retried: unknown;
+    const transport = await scripted((message) => {
+      if (message.method === "server/discover") return { jsonrpc: "2.0", id: message.id, result: { supportedVersions: ["2026-07-28"], capabilities: {}, resultType: "complete", ttlMs: 0, cacheScope: "public" } };
+      const params = message.params as Record<string, unknown>;
+      if (params.inputResponses !== undefined) {
+        retried = JSON.parse(JSON.stringify(params.inputResponses));
+        return { jsonrpc: "2.0", id: message.id, result: { resultType: "complete", content: [{ type: "text", text: "done" }] } };
+      }
+      // As parsed from the wire: "__proto__" is an own key of the server's object.
+      return { jsonrpc: "2.0", id: message.id, result: JSON.parse('{"resultType":"input_required","inputRequests":{"__proto__":{"method":"elicitation/create","params":{"message":"Sure?"}},"b":{"method":"elicitation/create","params":{"message":"Really?"}}}}') };
+    });
+    const probe = await probeRevision(transport, OPTIONS);
+    if (probe.kind !== "stateless") throw new Error("expected stateless");
+    const connection = statelessConnection({ client: probe.client, discovered: probe.discovered, pid: () => undefined, onTransportLost: () => {}, close: () => transport.close() });
+    const channel = { kinds: new Set(["elicitation"] as const), ask: async (question: { params: Record<string, unknown> }) => ({ action: "accept", content: { said: question.params.message } }) };
+    const result = await connection.callTool("ask", {}, { signal: new AbortController().signal, timeoutMs: 2_000, questions: channel as never });
+    expect({ result: result.content, retried }).toEqual({
+      result: [{ type: "text", text: "done" }],
+      retried: JSON.parse('{"__proto__":{"action":"accept","content":{"said":"Sure?"}},"b":{"action":"accept","content":{"said":"Really?"}}}'),
+    });
+    await connection.close();
+  });
+
   test("an input_required result whose caller answers nothing is a clear tool error, not an answer made up by the daemon", async () => {
     const transport = await scripted((message) => {
       if (message.method === "server/discover") return { jsonrpc: "2.0", id: message.id, result: { supportedVersions: ["2026-07-28"], capabilities: {}, resultType: "complete", ttlMs: 0, cacheScope: "public" } };
