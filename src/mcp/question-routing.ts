@@ -24,8 +24,11 @@ export interface OpenCall {
   readonly signal: AbortSignal;
   /** What the server asked that could not be answered, for the result (the first MAX_REFUSALS_KEPT). */
   readonly refusals: string[];
-  /** Questions the server put to this call so far, and refusals past the kept ones. */
-  tally?: { questions: number; unrecorded: number };
+  /**
+   * Questions the server put to this call so far, and refusals past the kept ones. One object made
+   * with the call: the copy a shared asker is asked through (sharedAsker) counts into it too.
+   */
+  readonly tally: { questions: number; unrecorded: number };
 }
 
 /** Questions one call may be put at most; past it each is refused without asking anyone. */
@@ -39,7 +42,7 @@ export class QuestionRouter {
   constructor(private readonly server: string) {}
 
   begin(tool: string, questions: QuestionChannel | undefined, signal: AbortSignal): OpenCall {
-    const call: OpenCall = { tool, questions, signal, refusals: [] };
+    const call = openCall(tool, questions, signal);
     this.#calls.add(call);
     return call;
   }
@@ -82,12 +85,15 @@ function sharedAsker(calls: readonly OpenCall[]): OpenCall | string {
   return { ...chosen, tool: tools.length === 1 ? tools[0]! : `one of ${tools.join(", ")}` };
 }
 
+export function openCall(tool: string, questions: QuestionChannel | undefined, signal: AbortSignal): OpenCall {
+  return { tool, questions, signal, refusals: [], tally: { questions: 0, unrecorded: 0 } };
+}
+
 /** Puts one question to the call's caller; a refusal is recorded on the call and thrown. */
 export async function askFor(call: OpenCall, server: string, method: string, request: Record<string, unknown>): Promise<Record<string, unknown>> {
   const { _meta: _dropped, ...params } = request;
   const kind = questionKind(method);
-  const tally = (call.tally ??= { questions: 0, unrecorded: 0 });
-  if (++tally.questions > MAX_QUESTIONS_PER_CALL) {
+  if (++call.tally.questions > MAX_QUESTIONS_PER_CALL) {
     record(call, `the server asked more than ${MAX_QUESTIONS_PER_CALL} questions in this call, and toolpool relays no more than that`);
     throw new QuestionRefused(`toolpool relays at most ${MAX_QUESTIONS_PER_CALL} questions per call`, -32600);
   }
@@ -111,14 +117,14 @@ export async function askFor(call: OpenCall, server: string, method: string, req
 /** Keeps the refusal's text while the call has fewer than MAX_REFUSALS_KEPT, else counts it. */
 function record(call: OpenCall, message: string): void {
   if (call.refusals.length < MAX_REFUSALS_KEPT) call.refusals.push(message);
-  else (call.tally ??= { questions: 0, unrecorded: 0 }).unrecorded++;
+  else call.tally.unrecorded++;
 }
 
 /** The server's result, led by what it asked that nobody answered (then it is an error). */
 export function withRefusals(result: CallToolResult, call: Pick<OpenCall, "refusals" | "tally">): CallToolResult {
   const { refusals } = call;
   if (refusals.length === 0) return result;
-  const more = call.tally?.unrecorded ?? 0;
+  const more = call.tally.unrecorded;
   const lead = `toolpool: ${refusals.join("; ")}${more > 0 ? `; and ${more} more of its questions were refused` : ""}.`;
   return { ...result, isError: true, content: [{ type: "text", text: lead }, ...(Array.isArray(result.content) ? result.content : [])] };
 }

@@ -110,5 +110,15 @@ describe("QuestionRouter", () => {
     await expect(router.answer("elicitation/create", { message: "once more" })).rejects.toThrow("toolpool relays at most 128 questions per call");
     expect({ asked: answering.asked.length, refusals: asked.refusals }).toEqual({ asked: 128, refusals: ["the server asked more than 128 questions in this call, and toolpool relays no more than that"] });
     router.end(asked);
+
+    // Two calls of one asker: the question goes to one of them by a copy naming both tools, and the count still holds.
+    const shared = channel(["elicitation"], undefined, "conn-1/session-a");
+    const first = router.begin("a", shared.questions, new AbortController().signal);
+    const second = router.begin("b", shared.questions, new AbortController().signal);
+    const outcomes = [];
+    for (let index = 0; index < 200; index++) outcomes.push(await router.answer("elicitation/create", { message: `Q${index}` }).then(() => "asked", () => "refused"));
+    expect({ asked: shared.asked.length, refused: outcomes.filter((outcome) => outcome === "refused").length }).toEqual({ asked: 128, refused: 72 });
+    router.end(first);
+    router.end(second);
   });
 });
