@@ -26,6 +26,11 @@ export function declaredCapabilities(questions: QuestionChannel | undefined): Re
   };
 }
 
+/** A call answered with a task (the tasks extension, or 2025-11-25 tasks) it did not ask for. */
+export function unaskedTask(tool: string): string {
+  return `The server answered ${tool} with a task (MCP's tasks), which toolpool did not ask for and does not follow; the call was not completed.`;
+}
+
 export function toolError(text: string): CallToolResult {
   return { isError: true, content: [{ type: "text", text }] };
 }
