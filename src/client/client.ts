@@ -293,7 +293,13 @@ export class ToolpoolClient {
     this.#questions.set(question.questionId, controller);
     const reply = (answer: Record<string, unknown>) => {
       if (!this.#questions.delete(question.questionId) || controller.signal.aborted) return;
-      this.request(Method.Answer, { questionId: question.questionId, ...answer }).catch(() => {});
+      // An answer the daemon refuses (too large, malformed) leaves the question open: it is
+      // answered with that refusal instead, so the call ends now, saying why, not at its deadline.
+      this.request(Method.Answer, { questionId: question.questionId, ...answer }).catch((error: unknown) => {
+        if (!(error instanceof DaemonError) || !("result" in answer)) return;
+        const message = `its answer was refused: ${error.message}`.slice(0, 4000);
+        this.request(Method.Answer, { questionId: question.questionId, error: { code: error.code, message } }).catch(() => {});
+      });
     };
     answers.answer(question, controller.signal).then(
       (result) => reply({ result }),
