@@ -26,6 +26,12 @@ export interface RoundRequest {
   inputResponses?: unknown;
   /** The host's request: cancelling it cancels the call. */
   signal?: AbortSignal;
+  /**
+   * The call is its own asker: a question that cannot say which call asked is never put to it for
+   * another call of this link. For hosts the transport cannot tell apart (stateless HTTP callers
+   * declaring the same clientInfo), whose calls share one daemon session but not one person.
+   */
+  askerPerCall?: boolean;
 }
 
 interface Open {
@@ -121,6 +127,7 @@ export class HostRounds {
     const waiting: Waiting = { name: request.name, controller, result: Promise.resolve({ failed: undefined }), open: new Map(), wake: undefined, timer: undefined };
     const answers: QuestionAnswerer = {
       kinds: request.kinds,
+      ...(request.askerPerCall && { asker: crypto.randomUUID() }),
       answer: (question, signal) =>
         new Promise((resolve, reject) => {
           waiting.open.set(question.questionId, { question, resolve });

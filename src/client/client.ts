@@ -29,7 +29,7 @@ import {
 
 export type { CompactResult, PrefetchParams, PrefetchResult };
 import { Method } from "../protocol/method-names.ts";
-import { ANSWERS_META_KEY, type AnswerableKind, type QuestionNotification } from "../protocol/question-methods.ts";
+import { ANSWERS_META_KEY, ASKER_META_KEY, type AnswerableKind, type QuestionNotification } from "../protocol/question-methods.ts";
 
 export type { AnswerableKind, QuestionNotification };
 import type { HistoryClearResult, StatsResult } from "../protocol/stats-result.ts";
@@ -58,6 +58,11 @@ export interface RequestOptions {
 
 export interface QuestionAnswerer {
   kinds: readonly AnswerableKind[];
+  /**
+   * Who answers (`_meta["toolpool/asker"]`): calls naming different askers are never put each
+   * other's questions. Absent, every call of the session shares one asker (the same person).
+   */
+  asker?: string;
   answer: (question: QuestionNotification, signal: AbortSignal) => Promise<Record<string, unknown>>;
 }
 
@@ -135,6 +140,7 @@ export class ToolpoolClient {
     const meta = {
       ...(options.onProgress && { progressToken: id }),
       ...(options.answers && options.answers.kinds.length > 0 && { [ANSWERS_META_KEY]: [...options.answers.kinds] }),
+      ...(options.answers?.asker !== undefined && options.answers.kinds.length > 0 && { [ASKER_META_KEY]: options.answers.asker }),
     };
     const withMeta = Object.keys(meta).length > 0 ? { ...params, _meta: meta } : params;
     const signal = options.signal;
