@@ -85,6 +85,10 @@ export function refusalOf(channel: QuestionChannel | undefined, kind: QuestionKi
   if (kind === "sampling" && (params.tools !== undefined || params.toolChoice !== undefined)) {
     return `the server asked ${what} with tools, which toolpool did not declare to it (only sampling without tools is relayed)`;
   }
+  // `thisServer`/`allServers` want the host's context of MCP servers: through the pool, what other servers gave it.
+  if (kind === "sampling" && params.includeContext !== undefined && params.includeContext !== "none") {
+    return `the server asked ${what} with includeContext ${JSON.stringify(String(params.includeContext).slice(0, 40))}, which toolpool did not declare to it (only sampling without context is relayed: the host would add what other servers gave it)`;
+  }
   const size = JSON.stringify(params).length;
   if (size > MAX_QUESTION_BYTES) return `the server asked ${what} with ${size} bytes of params, over the ${MAX_QUESTION_BYTES}-byte limit`;
   return undefined;
