@@ -14,6 +14,7 @@ test("hostile: a burst of 5,000 messages in one read gives the event loop a turn
   const burst = new TextEncoder().encode(line.repeat(5_000));
   const { promise: exited, resolve: exit } = Promise.withResolvers<{ code: number | null; signal: string | null }>();
   const child: ChildHandle = {
+    // Above Linux's PID_MAX_LIMIT (2^22): the group signals the transport sends at exit reach nobody.
     pid: 2 ** 22 + 17,
     stdout: new ReadableStream({
       start(controller) {
