@@ -65,6 +65,11 @@ describe("wire protocol over the socket", () => {
 
     const deep = `{"jsonrpc":"2.0","id":99,"method":"ping","params":{"a":${"[".repeat(100)}${"]".repeat(100)}}}`;
     client.sendLine(deep);
+    // Refused unparsed, yet answered under its id (read from the line's head): its client is not left waiting.
+    expect((await client.waitFor((m) => m.id === 99 && (m.error as { message: string }).message.includes("nested"))).error).toMatchObject({ code: -32600 });
+    client.sendLine(`{"id":"wide","jsonrpc":"2.0","method":"ping","params":{"a":${"[".repeat(100)}${"]".repeat(100)}}}`);
+    expect((await client.waitFor((m) => m.id === "wide")).error).toMatchObject({ code: -32600 });
+    client.sendLine(`{"jsonrpc":"2.0","method":"ping","params":{"id":7,"a":${"[".repeat(100)}${"]".repeat(100)}}}`);
     expect((await client.waitFor((m) => m.id === null && (m.error as { message: string }).message.includes("nested"))).error).toMatchObject({ code: -32600 });
 
     expect((await client.request("ping")).result).toEqual({});
@@ -162,9 +167,9 @@ describe("a hostile request's error stays small", () => {
     await using harness = await startTestDaemon({});
     using client = await RawClient.open(harness.socketPath);
     const keys = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, index) => [`k${index}`, 1]));
-    // Refused before parsing, so the id is not known: the answer's id is null, as for a line too deep.
+    // Refused before parsing: the id is read from the line's head, as for a line too deep.
     client.sendLine(JSON.stringify({ jsonrpc: "2.0", id: 5, method: "toolpool/status", params: keys(600_000) }));
-    expect(await client.waitFor((m) => m.id === null)).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "JSON with more than 100,000 object members" } });
+    expect(await client.waitFor((m) => m.id === 5)).toEqual({ jsonrpc: "2.0", id: 5, error: { code: -32600, message: "JSON with more than 100,000 object members" } });
     const answer = await client.request("toolpool/status", keys(50_000));
     const message = (answer.error as { message: string }).message;
     expect(answer.error).toMatchObject({ code: -32602 });
@@ -173,7 +178,7 @@ describe("a hostile request's error stays small", () => {
     // Millions of empty arrays parse as slowly: refused the same way.
     client.messages.length = 0;
     client.sendLine(`{"jsonrpc":"2.0","id":6,"method":"ping","params":{"a":[${"[],".repeat(200_000)}[]]}}`);
-    expect(await client.waitFor((m) => m.id === null)).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "JSON with more than 100,000 objects and arrays" } });
+    expect(await client.waitFor((m) => m.id === 6)).toEqual({ jsonrpc: "2.0", id: 6, error: { code: -32600, message: "JSON with more than 100,000 objects and arrays" } });
     // A wide array of numbers costs little to parse and stays allowed; the connection is still usable.
     expect((await client.request("ping", {})).result).toBeDefined();
   });
