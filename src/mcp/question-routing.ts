@@ -16,7 +16,7 @@
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { withElicitationDefaults } from "./elicitation-defaults.ts";
-import { describeQuestion, QuestionRefused, questionKind, refusalOf, type QuestionChannel } from "../protocol/server-question.ts";
+import { describeQuestion, QuestionRefused, questionKind, refusalOf, type QuestionChannel, type QuestionKind } from "../protocol/server-question.ts";
 
 export interface OpenCall {
   readonly tool: string;
@@ -59,7 +59,7 @@ export class QuestionRouter {
     }
     const calls = [...this.#calls];
     if (calls.length === 1) return askFor(calls[0]!, this.server, method, params);
-    const shared = sharedAsker(calls);
+    const shared = sharedAsker(calls, questionKind(method));
     if (typeof shared === "string") {
       const message = `${describeQuestion(method, params)} arrived while ${calls.length} calls of this server were in flight ${shared}, and a request over this transport does not say which call it belongs to; toolpool does not guess whom to ask (set maxConcurrent: 1 on a server that asks questions)`;
       // Not recorded on any call: which one asked is what nobody knows (the server's own error says it).
@@ -71,16 +71,18 @@ export class QuestionRouter {
 
 /**
  * The call to put a question to when every open call has the same asker: the oldest one still
- * running (the likeliest to outlive the answer), named by all the calls' tools. Otherwise why not.
+ * running that answers the kind asked (the likeliest to outlive the answer), named by all the
+ * calls' tools. Otherwise why not.
  */
-function sharedAsker(calls: readonly OpenCall[]): OpenCall | string {
+function sharedAsker(calls: readonly OpenCall[], kind: QuestionKind | undefined): OpenCall | string {
   const owners = new Set(calls.map((call) => call.questions?.owner));
   if (owners.has(undefined)) {
     const silent = calls.filter((call) => call.questions?.owner === undefined).length;
     return `and ${silent} of them came from a caller that answers no questions`;
   }
   if (owners.size > 1) return `for ${owners.size} different callers`;
-  const chosen = calls.find((call) => !call.signal.aborted) ?? calls[0]!;
+  const running = calls.filter((call) => !call.signal.aborted);
+  const chosen = running.find((call) => kind !== undefined && call.questions?.kinds.has(kind)) ?? running[0] ?? calls[0]!;
   const tools = [...new Set(calls.map((call) => call.tool))];
   return { ...chosen, tool: tools.length === 1 ? tools[0]! : `one of ${tools.join(", ")}` };
 }

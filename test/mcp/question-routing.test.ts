@@ -65,6 +65,18 @@ describe("QuestionRouter", () => {
     router.end(b);
   });
 
+  test("two calls of one asker, only the newer declaring the kind asked: the question goes to that one, not refused by the older", async () => {
+    const router = new QuestionRouter("s");
+    const older = channel(["sampling"], undefined, "conn-1/session-a");
+    const newer = channel(["elicitation"], () => ({ action: "accept", content: { ok: true } }), "conn-1/session-a");
+    const a = router.begin("a", older.questions, new AbortController().signal);
+    const b = router.begin("b", newer.questions, new AbortController().signal);
+    expect(await router.answer("elicitation/create", { message: "Sure?" })).toEqual({ action: "accept", content: { ok: true } });
+    expect({ older: older.asked.length, newer: newer.asked.map((question) => question.tool), refusals: [a.refusals, b.refusals] }).toEqual({ older: 0, newer: ["one of a, b"], refusals: [[], []] });
+    router.end(a);
+    router.end(b);
+  });
+
   test("two calls in flight, one from a caller that answers nothing: refused, saying so", async () => {
     const router = new QuestionRouter("s");
     const asking = channel(["elicitation"], undefined, "conn-1/session-a");
