@@ -22,6 +22,12 @@ describe("wire protocol over the socket", () => {
     expect(call.result).toEqual({ content: [{ type: "text", text: "hi" }], isError: false });
     const status = (await client.request("toolpool/status")).result as Record<string, unknown>;
     expect(status).toMatchObject({ tools: { total: 1, builtin: 1, mcp: 0 }, calls: { total: 1 } });
+    // Hostile cursors: only the decimal offsets the daemon hands out are read, and a refusal quotes at most the cursor's opening.
+    const refusals = [];
+    for (const cursor of ["1e3", "0x1", " 1", "-1", "x".repeat(100_000)]) refusals.push((await client.request("tools/list", { cursor })).error as { code: number; message: string });
+    expect(refusals.map((error) => error.code)).toEqual([-32602, -32602, -32602, -32602, -32602]);
+    expect(refusals[4]!.message).toBe(`Invalid params: unknown cursor ${JSON.stringify("x".repeat(64))}… (100000 characters)`);
+    expect(((await client.request("tools/list", { cursor: "0" })).result as { tools: unknown[] }).tools).toHaveLength(1);
   });
 
   test("each kind of bad input gets its own error and the connection stays usable", async () => {
