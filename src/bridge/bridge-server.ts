@@ -8,7 +8,6 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
   CreateMessageResultSchema,
-  CreateMessageResultWithToolsSchema,
   ElicitResultSchema,
   ListToolsRequestSchema,
   type CallToolResult,
@@ -89,8 +88,8 @@ function hostAnswers(server: Server, sendRequest: SendRequest): { answers?: Ques
       answer: async (question, signal) => {
         const options = { signal, timeout: MAX_HOST_ANSWER_MS };
         if (question.kind === "elicitation") return (await sendRequest({ method: "elicitation/create", params: question.params } as never, ElicitResultSchema, options)) as Record<string, unknown>;
-        const schema = question.params.tools !== undefined || question.params.toolChoice !== undefined ? CreateMessageResultWithToolsSchema : CreateMessageResultSchema;
-        return (await sendRequest({ method: "sampling/createMessage", params: question.params } as never, schema, options)) as Record<string, unknown>;
+        // Sampling with tools never gets here: the pool does not declare it (server-question.ts).
+        return (await sendRequest({ method: "sampling/createMessage", params: question.params } as never, CreateMessageResultSchema, options)) as Record<string, unknown>;
       },
     },
   };

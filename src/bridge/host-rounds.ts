@@ -26,6 +26,12 @@ export interface RoundRequest {
   inputResponses?: unknown;
   /** The host's request: cancelling it cancels the call. */
   signal?: AbortSignal;
+  /**
+   * The call is its own asker: a question that cannot say which call asked is never put to it for
+   * another call of this link. For hosts the transport cannot tell apart (stateless HTTP callers
+   * declaring the same clientInfo), whose calls share one daemon session but not one person.
+   */
+  askerPerCall?: boolean;
 }
 
 interface Open {
@@ -49,6 +55,12 @@ export const RETRY_WAIT_MS = 10 * 60 * 1000;
 
 export class HostRounds {
   readonly #waiting = new Map<string, Waiting>();
+  /**
+   * Calls that have asked their host and not ended: parked, or on a retry that may park them again.
+   * The bound is taken here, when a call first asks, not when it starts: calls started together
+   * all pass a count made at their start.
+   */
+  readonly #asking = new Set<Waiting>();
 
   constructor(
     private readonly call: RoundCall,
@@ -77,15 +89,23 @@ export class HostRounds {
         open.resolve(answer);
       }
     } else {
-      if (this.#waiting.size >= MAX_WAITING_CALLS) return { kind: "refused", message: `Too many of this caller's calls are waiting for its answers (limit ${MAX_WAITING_CALLS}); answer or abandon one first` };
+      if (this.#asking.size >= MAX_WAITING_CALLS) return { kind: "refused", message: tooMany() };
       waiting = this.#start(request);
     }
     const onHostAbort = () => waiting.controller.abort(new Error("the host cancelled the call"));
     request.signal?.addEventListener("abort", onHostAbort, { once: true });
     try {
       const next = await Promise.race([waiting.result, this.#asked(waiting)]);
+      if (next) this.#asking.delete(waiting);
       if (next && "done" in next) return { kind: "complete", result: next.done };
       if (next && "failed" in next) throw next.failed;
+      if (!this.#asking.has(waiting)) {
+        if (this.#asking.size >= MAX_WAITING_CALLS) {
+          waiting.controller.abort(new Error(tooMany()));
+          return { kind: "refused", message: `${tooMany()} (this call asked a question and was cancelled)` };
+        }
+        this.#asking.add(waiting);
+      }
       return this.#park(waiting);
     } finally {
       request.signal?.removeEventListener("abort", onHostAbort);
@@ -99,6 +119,7 @@ export class HostRounds {
       waiting.controller.abort(new Error("the bridge closed"));
     }
     this.#waiting.clear();
+    this.#asking.clear();
   }
 
   #start(request: RoundRequest): Waiting {
@@ -106,6 +127,7 @@ export class HostRounds {
     const waiting: Waiting = { name: request.name, controller, result: Promise.resolve({ failed: undefined }), open: new Map(), wake: undefined, timer: undefined };
     const answers: QuestionAnswerer = {
       kinds: request.kinds,
+      ...(request.askerPerCall && { asker: crypto.randomUUID() }),
       answer: (question, signal) =>
         new Promise((resolve, reject) => {
           waiting.open.set(question.questionId, { question, resolve });
@@ -140,6 +162,7 @@ export class HostRounds {
     this.#waiting.set(requestState, waiting);
     waiting.timer = setTimeout(() => {
       this.#waiting.delete(requestState);
+      this.#asking.delete(waiting);
       waiting.controller.abort(new Error(`the host did not answer within ${waitText(this.retryWaitMs)}`));
     }, this.retryWaitMs);
     (waiting.timer as { unref?: () => void }).unref?.();
@@ -147,6 +170,10 @@ export class HostRounds {
     for (const [id, open] of waiting.open) inputRequests[id] = { method: open.question.method, params: open.question.params };
     return { kind: "input_required", inputRequests, requestState };
   }
+}
+
+function tooMany(): string {
+  return `Too many of this caller's calls are waiting for its answers (limit ${MAX_WAITING_CALLS}); answer or abandon one first`;
 }
 
 function waitText(ms: number): string {

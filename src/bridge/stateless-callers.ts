@@ -9,7 +9,9 @@
  * The credential is the trust boundary (any holder of the bridge's token can run tools as the
  * user); `clientInfo` is declared, not proven, so it separates honest hosts, which is what the
  * isolation is for: two hosts that declare the same `clientInfo` with the same credential are one
- * caller. A request without `clientInfo` is the credential's anonymous caller. The key is a hash:
+ * caller. A request without `clientInfo` is the credential's anonymous caller. Questions are not
+ * shared even then: each call of a stateless caller is its own asker (stateless-face.ts
+ * `askerPerCall`), so a question is never put to another window of the same app. The key is a hash:
  * neither the credential nor the names are kept or logged in it.
  *
  * Each caller's session runs its calls as they come (`concurrentCalls`): requests of this revision

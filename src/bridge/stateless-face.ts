@@ -49,6 +49,8 @@ export interface FaceContext {
   /** Where progress for a `tools/call` goes, when the transport can carry it. */
   onProgress?: (params: Record<string, unknown>) => void;
   log?: (message: string) => void;
+  /** Each call answers only its own questions (host-rounds.ts `askerPerCall`): set where one link serves hosts it cannot tell apart. */
+  askerPerCall?: boolean;
 }
 
 /** What the transport sends: a result, an error (with the HTTP status it goes with), or a stream to open. */
@@ -157,6 +159,7 @@ export async function answerStateless(request: StatelessRequest, context: FaceCo
             requestState: request.params.requestState,
             inputResponses: request.params.inputResponses,
             ...(context.signal && { signal: context.signal }),
+            ...(context.askerPerCall && { askerPerCall: true }),
           });
           if (outcome.kind === "refused") return failure(request.id, 400, ErrorCode.InvalidParams, outcome.message);
           if (outcome.kind === "complete") return complete(outcome.result as Record<string, unknown>);

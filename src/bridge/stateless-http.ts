@@ -113,7 +113,8 @@ export function createStatelessHttp(options: StatelessHttpOptions): StatelessHtt
       const caller = await options.admit(parsed.params._meta);
       if ("refused" in caller) return refuse(parsed.id, 503, caller.refused);
       try {
-        const outcome = await answerStateless(parsed, { bridge: caller.bridge, version: options.version, signal: request.signal, log: options.log });
+        // Two hosts declaring the same clientInfo share this caller's link: each call answers only its own questions.
+        const outcome = await answerStateless(parsed, { bridge: caller.bridge, version: options.version, signal: request.signal, log: options.log, askerPerCall: true });
         // The caller stays in use (never evicted) until its answer, or its listen stream, has ended.
         return trackResponse(outcome.kind === "listen" ? listen(request, outcome.id, outcome.accepted, caller) : toResponse(outcome), caller.done);
       } catch (error) {

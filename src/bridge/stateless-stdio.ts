@@ -48,6 +48,11 @@ export function routeStatelessMessages(transport: Transport, options: StatelessS
     if ("kind" in parsed) return send(parsed.message);
     const refused = checkRequestMeta(parsed) ?? checkProtocolVersion(parsed);
     if (refused) return send(refused.message);
+    // Ids name what a cancellation ends: a second open request under one id would replace the first
+    // in these maps, and a subscription replaced there is never ended nor counted against the limit.
+    if (listens.has(key(parsed.id)) || inFlight.has(key(parsed.id))) {
+      return send(failure(parsed.id, 400, -32600, `Invalid request: a request with id ${JSON.stringify(parsed.id).slice(0, 100)} is already open on this pipe (a subscriptions/listen or a call); use a new id`).message);
+    }
     const abort = new AbortController();
     inFlight.set(key(parsed.id), abort);
     let outcome: FaceOutcome;

@@ -4,9 +4,9 @@
  */
 import { connect as netConnect, type Socket } from "node:net";
 import { locateDaemon } from "./socket-discovery.ts";
-import { LineFramer } from "../protocol/line-framer.ts";
+import { jsonShapeProblem, LineFramer } from "../protocol/line-framer.ts";
 import { RpcError, type JsonRpcErrorObject, type RequestId } from "../protocol/jsonrpc.ts";
-import { MAX_LINE_BYTES } from "../protocol/limits.ts";
+import { MAX_JSON_DEPTH, MAX_JSON_MEMBERS, MAX_LINE_BYTES } from "../protocol/limits.ts";
 import type { MethodName, ParamsOf, ResultOf } from "../protocol/method-table.ts";
 import {
   type CompactResult,
@@ -29,7 +29,7 @@ import {
 
 export type { CompactResult, PrefetchParams, PrefetchResult };
 import { Method } from "../protocol/method-names.ts";
-import { ANSWERS_META_KEY, type AnswerableKind, type QuestionNotification } from "../protocol/question-methods.ts";
+import { ANSWERS_META_KEY, ASKER_META_KEY, type AnswerableKind, type QuestionNotification } from "../protocol/question-methods.ts";
 
 export type { AnswerableKind, QuestionNotification };
 import type { HistoryClearResult, StatsResult } from "../protocol/stats-result.ts";
@@ -58,6 +58,11 @@ export interface RequestOptions {
 
 export interface QuestionAnswerer {
   kinds: readonly AnswerableKind[];
+  /**
+   * Who answers (`_meta["toolpool/asker"]`): calls naming different askers are never put each
+   * other's questions. Absent, every call of the session shares one asker (the same person).
+   */
+  asker?: string;
   answer: (question: QuestionNotification, signal: AbortSignal) => Promise<Record<string, unknown>>;
 }
 
@@ -135,8 +140,14 @@ export class ToolpoolClient {
     const meta = {
       ...(options.onProgress && { progressToken: id }),
       ...(options.answers && options.answers.kinds.length > 0 && { [ANSWERS_META_KEY]: [...options.answers.kinds] }),
+      ...(options.answers?.asker !== undefined && options.answers.kinds.length > 0 && { [ASKER_META_KEY]: options.answers.asker }),
     };
     const withMeta = Object.keys(meta).length > 0 ? { ...params, _meta: meta } : params;
+    const line = `${JSON.stringify({ jsonrpc: "2.0", id, method, params: withMeta })}\n`;
+    // The daemon refuses such a line without reading its id (the answer names id null) or, past the
+    // line limit, closes the connection: refused here, it fails this request only, at once.
+    const problem = outgoingProblem(line);
+    if (problem) return Promise.reject(new DaemonError(-32600, `Invalid request: ${problem}; nothing was sent to the daemon`));
     const signal = options.signal;
     return new Promise<unknown>((resolve, reject) => {
       const onAbort = () => {
@@ -154,7 +165,7 @@ export class ToolpoolClient {
       if (options.answers) pending.answers = options.answers;
       this.#pending.set(id, pending);
       signal?.addEventListener("abort", onAbort, { once: true });
-      this.socket.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params: withMeta })}\n`);
+      this.socket.write(line);
     });
   }
 
@@ -293,7 +304,13 @@ export class ToolpoolClient {
     this.#questions.set(question.questionId, controller);
     const reply = (answer: Record<string, unknown>) => {
       if (!this.#questions.delete(question.questionId) || controller.signal.aborted) return;
-      this.request(Method.Answer, { questionId: question.questionId, ...answer }).catch(() => {});
+      // An answer the daemon refuses (too large, malformed) leaves the question open: it is
+      // answered with that refusal instead, so the call ends now, saying why, not at its deadline.
+      this.request(Method.Answer, { questionId: question.questionId, ...answer }).catch((error: unknown) => {
+        if (!(error instanceof DaemonError) || !("result" in answer)) return;
+        const message = `its answer was refused: ${error.message}`.slice(0, 4000);
+        this.request(Method.Answer, { questionId: question.questionId, error: { code: error.code, message } }).catch(() => {});
+      });
     };
     answers.answer(question, controller.signal).then(
       (result) => reply({ result }),
@@ -307,4 +324,12 @@ export class ToolpoolClient {
     for (const pending of this.#pending.values()) pending.reject(error);
     this.#pending.clear();
   }
+}
+
+/** Why the daemon would refuse this line before reading its id, or undefined. */
+function outgoingProblem(line: string): string | undefined {
+  const bytes = Buffer.byteLength(line);
+  if (bytes > MAX_LINE_BYTES) return `the request is ${bytes} bytes, over the daemon's ${MAX_LINE_BYTES}-byte line limit`;
+  const shape = jsonShapeProblem(line, MAX_JSON_DEPTH, MAX_JSON_MEMBERS);
+  return shape === undefined ? undefined : `the request is ${shape} (the daemon's limit)`;
 }

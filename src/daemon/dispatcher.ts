@@ -7,7 +7,7 @@ import type { z } from "zod";
 import { METHOD_PARAMS, type MethodName, type ParsedParamsOf, type ResultOf, type ExtraFields } from "../protocol/method-table.ts";
 import { describeIssues } from "../config/load.ts";
 import { ErrorCode, RpcError, type RequestId } from "../protocol/jsonrpc.ts";
-import { jsonShapeProblem } from "../protocol/line-framer.ts";
+import { jsonShapeProblem, leadingRequestId } from "../protocol/line-framer.ts";
 import { MAX_IN_FLIGHT_PER_CONNECTION, MAX_JSON_DEPTH, MAX_JSON_MEMBERS } from "../protocol/limits.ts";
 import type { ProgressUpdate } from "../protocol/progress.ts";
 import type { Peer } from "./peer.ts";
@@ -71,7 +71,8 @@ export class Dispatcher {
 
   handleLine(connection: Peer, line: string): void {
     const shape = jsonShapeProblem(line, MAX_JSON_DEPTH, MAX_JSON_MEMBERS);
-    if (shape) return this.#fail(connection, null, ErrorCode.InvalidRequest, shape);
+    // Not parsed, so its id is read from its head: the client is waiting for that id's answer.
+    if (shape) return this.#fail(connection, leadingRequestId(line), ErrorCode.InvalidRequest, shape);
     let message: unknown;
     try {
       message = JSON.parse(line);

@@ -10,7 +10,7 @@
 import { ErrorCode, RpcError, type RequestId } from "../protocol/jsonrpc.ts";
 import { Method } from "../protocol/method-names.ts";
 import type { ParsedParamsOf } from "../protocol/method-table.ts";
-import { answeredKinds, type QuestionNotification } from "../protocol/question-methods.ts";
+import { answeredKinds, askerOf, type QuestionNotification } from "../protocol/question-methods.ts";
 import { MAX_ANSWER_BYTES, QuestionRefused, type QuestionChannel } from "../protocol/server-question.ts";
 import type { Peer } from "./peer.ts";
 
@@ -19,14 +19,16 @@ export const MAX_OPEN_QUESTIONS_PER_CONNECTION = 8;
 
 /**
  * The call's channel, or undefined when its request declared no kind of answer. Its owner is the
- * connection and the session the call names (or the connection's own).
+ * connection and the session the call names (or the connection's own), narrowed to the asker the
+ * request names (`toolpool/asker`), if any: a client can only split its own calls further.
  */
 export function questionChannel(connection: Peer, requestId: RequestId, meta: unknown, sessionId?: string): QuestionChannel | undefined {
   const kinds = answeredKinds(meta);
   if (kinds.size === 0) return undefined;
+  const asker = askerOf(meta);
   return {
     kinds,
-    owner: `${connection.id}/${sessionId ?? connection.sessionId ?? ""}`,
+    owner: `${connection.id}/${sessionId ?? connection.sessionId ?? ""}${asker === undefined ? "" : `/${asker}`}`,
     ask(question, signal) {
       if (signal.aborted) return Promise.reject(reasonOf(signal));
       if (connection.closed) return Promise.reject(new QuestionRefused("the client's connection closed"));

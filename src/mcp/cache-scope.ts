@@ -5,7 +5,9 @@
  * and a cache MUST NOT serve it across contexts (another token, another identity).
  *
  * The pool reaches each server with one authorization context: the credentials its config gives it
- * (the URL and headers of a remote server, the command, arguments and environment of a stdio one)
+ * (the URL and headers of a remote server, the command, arguments and environment of a stdio one —
+ * the whole environment it starts with, the daemon's included: most stdio servers read their token
+ * from an inherited variable, so a daemon started with another one may be another account)
  * and the OAuth login the daemon holds for it. Every session of the daemon calls the server through
  * that one context, so a listing of either scope is shared by all of them while the daemon runs.
  * What outlives that context is the catalog cache on disk (catalog-cache.ts), served at the next
@@ -20,17 +22,23 @@ import type { ServerSpec } from "./server-spec.ts";
 export type CacheScope = "public" | "private";
 
 /**
- * The fingerprint of the credentials a server is reached with: a SHA-256 of what in its spec can
- * change who the server takes us for. Never stored in the clear (headers and environments hold secrets).
+ * The fingerprint of the credentials a server is reached with: a SHA-256 of what in its spec, and
+ * for a stdio server in the environment it inherits, can change who the server takes us for. Never
+ * stored in the clear (headers and environments hold secrets). Failing closed: any change of the
+ * inherited environment lists a private server afresh, which costs a start, never another's tools.
  */
-export function authorizationContext(spec: ServerSpec): string {
+export function authorizationContext(spec: ServerSpec, inherited: Readonly<Record<string, string | undefined>>): string {
   const identity =
     spec.transport === "stdio"
-      ? { transport: spec.transport, command: spec.command, args: spec.args, env: sorted(spec.env), cwd: spec.cwd ?? null }
+      ? { transport: spec.transport, command: spec.command, args: spec.args, env: sorted(definedOf({ ...inherited, ...spec.env })), cwd: spec.cwd ?? null }
       : { transport: spec.transport, url: spec.url, headers: sorted(spec.headers), oauthClient: spec.oauth?.clientId ?? null };
   const hasher = new Bun.CryptoHasher("sha256");
   hasher.update(JSON.stringify(identity));
   return hasher.digest("hex");
+}
+
+function definedOf(record: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(record).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }
 
 function sorted(record: Readonly<Record<string, string>>): [string, string][] {

@@ -26,6 +26,11 @@ export function declaredCapabilities(questions: QuestionChannel | undefined): Re
   };
 }
 
+/** A call answered with a task (the tasks extension, or 2025-11-25 tasks) it did not ask for. */
+export function unaskedTask(tool: string): string {
+  return `The server answered ${tool} with a task (MCP's tasks), which toolpool did not ask for and does not follow; the call was not completed.`;
+}
+
 export function toolError(text: string): CallToolResult {
   return { isError: true, content: [{ type: "text", text }] };
 }
@@ -40,7 +45,8 @@ export async function answerInputRequests(call: OpenCall, server: string, result
   if (requests !== undefined && !isObject(requests)) return `The server asked for input while running ${call.tool}, but its inputRequests is not an object; the call was not completed.`;
   const entries = Object.entries(requests ?? {});
   if (entries.length > MAX_INPUT_REQUESTS) return `The server asked ${entries.length} questions at once while running ${call.tool}, over the limit of ${MAX_INPUT_REQUESTS}; the call was not completed.`;
-  const responses: Record<string, unknown> = {};
+  // Keyed by the server's own names: without a prototype, a question named "__proto__" is an own key too.
+  const responses: Record<string, unknown> = Object.create(null);
   // One at a time: a person answers one question after another.
   for (const [key, request] of entries) {
     if (!isObject(request) || typeof request.method !== "string") return `The server's input request ${JSON.stringify(key.slice(0, 64))} while running ${call.tool} has no method; the call was not completed.`;

@@ -290,7 +290,7 @@ export class McpPool {
       onListing: (_server, definitions, scope) => this.#onListing(entry, definitions, scope),
       onState: () => this.#onState(entry),
     });
-    const cached = spec.disabled ? undefined : this.#cache.load(spec.name, authorizationContext(spec));
+    const cached = spec.disabled ? undefined : this.#cache.load(spec.name, authorizationContext(spec, this.#deps.connect.baseEnv));
     const catalog = cached && { definitions: cached.tools, tools: this.#build(spec, cached.tools), changed: cached.changed, listedAt: cached.listedAt };
     entry = { supervisor, catalog, visible: false };
     entry.visible = isVisible(entry);
@@ -310,7 +310,7 @@ export class McpPool {
     const same = previous !== undefined && previous.scope === scope && JSON.stringify(previous.definitions) === JSON.stringify(definitions);
     // An unchanged list costs no write: a server that re-lists constantly must not churn the cache.
     const spec = entry.supervisor.spec;
-    const changed = same ? previous.changed : this.#cache.save(spec.name, definitions, now, { scope, context: authorizationContext(spec) });
+    const changed = same ? previous.changed : this.#cache.save(spec.name, definitions, now, { scope, context: authorizationContext(spec, this.#deps.connect.baseEnv) });
     entry.catalog = { definitions, tools: same ? previous.tools : this.#build(spec, definitions), changed, listedAt: same ? previous.listedAt : now, scope };
     entry.visible = isVisible(entry);
     if (!same) this.#changed();

@@ -28,6 +28,7 @@ import { probeRevision, statelessConnection } from "./stateless-connection.ts";
 import { withRevisionHeaders } from "./revision-headers.ts";
 import type { ParamHeader } from "./param-headers.ts";
 import { QuestionRouter, withRefusals } from "./question-routing.ts";
+import { toolError, unaskedTask } from "./input-required.ts";
 import { QuestionRefused } from "../protocol/server-question.ts";
 import type { Timers } from "./timers.ts";
 import { MAX_INSTRUCTIONS_CHARS, type ServerConnection } from "./server-connection-contract.ts";
@@ -173,7 +174,9 @@ export const connectServer: Connector = async (spec, deps) => {
             ...(progress.message !== undefined && { message: progress.message }),
           }),
         });
-        return withRefusals(result, call.refusals);
+        // A 2025 server may answer with a task only when the request asked for one; ours never do.
+        if (typeof (result as { task?: unknown }).task === "object" && (result as { task?: unknown }).task !== null) return toolError(unaskedTask(name));
+        return withRefusals(result, call);
       } finally {
         router.end(call);
       }

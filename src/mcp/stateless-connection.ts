@@ -13,6 +13,7 @@ import { listAllTools } from "./list-tools.ts";
 import { MAX_INSTRUCTIONS_CHARS, type ServerConnection } from "./server-connection-contract.ts";
 import { StatelessClient, StatelessRpcError, subscriptionOf } from "./stateless-client.ts";
 import { answerInputRequests, declaredCapabilities, MAX_INPUT_ROUNDS, toolError } from "./input-required.ts";
+import { openCall } from "./question-routing.ts";
 import { paramHeadersOf, type ParamHeader } from "./param-headers.ts";
 
 /** A server without subscriptions is listed again after its `ttlMs`, but never more often than this. */
@@ -188,7 +189,7 @@ export function statelessConnection(options: StatelessConnectionOptions): Server
       return { ...listing, ...hints };
     },
     async callTool(name, args, callOptions) {
-      const call = { tool: name, questions: callOptions.questions, signal: callOptions.signal, refusals: [] as string[] };
+      const call = openCall(name, callOptions.questions, callOptions.signal);
       let retry: Record<string, unknown> = {};
       for (let round = 1; ; round++) {
         const result = await client.request("tools/call", { name, arguments: args, ...retry }, {

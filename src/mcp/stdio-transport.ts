@@ -12,6 +12,8 @@ import { MessageFramer } from "./message-framer.ts";
 import { OWN_NOTE, startedNote, type StderrRing } from "./stderr-ring.ts";
 import { delay, type Timers } from "./timers.ts";
 
+/** Messages of a server handed over in one event-loop turn at most (others' requests wait no longer). */
+export const MESSAGES_PER_TURN = 32;
 /** After the child exits, how long its last stdout bytes may take to arrive (a grandchild may hold the pipe open). */
 const STDOUT_DRAIN_MS = 100;
 
@@ -120,15 +122,22 @@ export class StdioProcessTransport implements Transport {
           this.onmessage?.({ jsonrpc: "2.0", id, error: { code: -32603, message: `MCP ${note}` } });
         }),
     });
+    let inTurn = 0;
     try {
       for await (const chunk of child.stdout) {
         framer.push(chunk);
         // One message per microtask: the SDK runs notification handlers a microtask late but
         // settles responses at once, so a call's last progress notification handed over in the
         // same pass as its result would find the call already gone, and be dropped.
+        // And a turn of the event loop every MESSAGES_PER_TURN: one read may hold megabytes of
+        // messages, and handing them all over in microtasks holds the thread that serves every client.
         for (const deliver of arrived.splice(0)) {
           deliver();
-          await Promise.resolve();
+          if (++inTurn < MESSAGES_PER_TURN) await Promise.resolve();
+          else {
+            inTurn = 0;
+            await new Promise<void>((resolve) => setImmediate(resolve));
+          }
         }
       }
     } catch {

@@ -22,8 +22,12 @@ export function decodeHeaderValue(value: string): string | undefined {
   }
 }
 
-/** As is when it is plain visible ASCII (inner spaces allowed); else `=?base64?…?=` of its UTF-8. */
+/**
+ * As is when it is plain visible ASCII (inner spaces allowed); else `=?base64?…?=` of its UTF-8.
+ * A value that opens like the encoded form (in any case, closed or not) is encoded too: the
+ * decoder reads every such value as an encoding, and would refuse it or read something else.
+ */
 export function encodeHeaderValue(value: string): string {
-  const plain = /^[\x20-\x7e]*$/.test(value) && value === value.trim() && !/^=\?base64\?.*\?=$/.test(value);
+  const plain = /^[\x20-\x7e]*$/.test(value) && value === value.trim() && !/^=\?base64\?/i.test(value);
   return plain ? value : `=?base64?${Buffer.from(value, "utf8").toString("base64")}?=`;
 }

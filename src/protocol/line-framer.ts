@@ -141,3 +141,21 @@ export function jsonShapeProblem(text: string, maxDepth: number, maxMembers: num
   }
   return undefined;
 }
+
+/** `{"jsonrpc":"2.0","id":…` or `{"id":…` at the head of a line: where every JSON-RPC writer we know puts it. */
+const LEADING_ID = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d{1,15}|"(?:[^"\\]|\\.){0,256}")\s*[,}]/;
+
+/**
+ * The id a line too large or too deep to parse opens with, read from its first bytes only, so that
+ * its refusal answers the request that caused it (a client waits for that id) instead of `null`.
+ */
+export function leadingRequestId(text: string): string | number | null {
+  const found = LEADING_ID.exec(text.slice(0, 512));
+  if (!found) return null;
+  try {
+    const id: unknown = JSON.parse(found[1]!);
+    return typeof id === "string" || typeof id === "number" ? id : null;
+  } catch {
+    return null;
+  }
+}

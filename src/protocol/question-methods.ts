@@ -11,6 +11,13 @@ export type AnswerableKind = "elicitation" | "sampling";
 
 /** The `_meta` key of a call request: the kinds of question its client answers. */
 export const ANSWERS_META_KEY = "toolpool/answers";
+/**
+ * The `_meta` key of a call request: who answers, within the connection's session. Calls naming
+ * different askers are never asked each other's questions (a bridge whose requests come from hosts
+ * it cannot tell apart names each call alone); absent, every call of the session has one asker.
+ */
+export const ASKER_META_KEY = "toolpool/asker";
+const MAX_ASKER_CHARS = 128;
 
 export interface QuestionNotification {
   questionId: string;
@@ -21,6 +28,13 @@ export interface QuestionNotification {
   kind: AnswerableKind;
   method: string;
   params: Record<string, unknown>;
+}
+
+/** The asker a request's `_meta` names, when it names one (a string of at most 128 characters). */
+export function askerOf(meta: unknown): string | undefined {
+  if (typeof meta !== "object" || meta === null) return undefined;
+  const asker = (meta as Record<string, unknown>)[ASKER_META_KEY];
+  return typeof asker === "string" && asker !== "" && asker.length <= MAX_ASKER_CHARS ? asker : undefined;
 }
 
 /** The kinds a request's `_meta` says its client answers; unknown names are ignored. */

@@ -77,6 +77,18 @@ export function refusalOf(channel: QuestionChannel | undefined, kind: QuestionKi
   if (!channel?.kinds.has(kind)) {
     return `the server asked ${what}, but the client that made this call did not declare the ${kind} capability, so nobody could answer it`;
   }
+  // The pool declares only these to servers (form elicitation, sampling without tools): a server
+  // asking past them is refused, never relayed to a caller whose capabilities cover more.
+  if (kind === "elicitation" && params.mode !== undefined && params.mode !== "form") {
+    return `the server asked ${what} in mode ${JSON.stringify(String(params.mode).slice(0, 40))}, which toolpool did not declare to it (only form elicitation is relayed)`;
+  }
+  if (kind === "sampling" && (params.tools !== undefined || params.toolChoice !== undefined)) {
+    return `the server asked ${what} with tools, which toolpool did not declare to it (only sampling without tools is relayed)`;
+  }
+  // `thisServer`/`allServers` want the host's context of MCP servers: through the pool, what other servers gave it.
+  if (kind === "sampling" && params.includeContext !== undefined && params.includeContext !== "none") {
+    return `the server asked ${what} with includeContext ${JSON.stringify(String(params.includeContext).slice(0, 40))}, which toolpool did not declare to it (only sampling without context is relayed: the host would add what other servers gave it)`;
+  }
   const size = JSON.stringify(params).length;
   if (size > MAX_QUESTION_BYTES) return `the server asked ${what} with ${size} bytes of params, over the ${MAX_QUESTION_BYTES}-byte limit`;
   return undefined;

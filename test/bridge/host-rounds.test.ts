@@ -46,4 +46,18 @@ describe("HostRounds", () => {
     await waitUntil(() => ended.length === MAX_WAITING_CALLS, "every waiting call cancelled");
     expect(ended.filter((line) => line.endsWith("the bridge closed"))).toHaveLength(MAX_WAITING_CALLS - 1);
   });
+
+  test(`hostile: ${3 * MAX_WAITING_CALLS} calls started at once still leave at most ${MAX_WAITING_CALLS} waiting; the others are refused when they ask, and cancelled`, async () => {
+    const ended: string[] = [];
+    const rounds = new HostRounds(askingCall(ended));
+    const outcomes = await Promise.all(Array.from({ length: 3 * MAX_WAITING_CALLS }, (_, index) => rounds.run({ name: `c${index}`, input: {}, kinds: ["elicitation"] })));
+    const kinds = outcomes.map((outcome) => outcome.kind);
+    expect({ waiting: rounds.waiting, parked: kinds.filter((kind) => kind === "input_required").length, refused: kinds.filter((kind) => kind === "refused").length }).toEqual({
+      waiting: MAX_WAITING_CALLS,
+      parked: MAX_WAITING_CALLS,
+      refused: 2 * MAX_WAITING_CALLS,
+    });
+    await waitUntil(() => ended.length === 2 * MAX_WAITING_CALLS, "the refused calls cancelled");
+    rounds.close();
+  });
 });

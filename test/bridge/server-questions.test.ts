@@ -8,6 +8,8 @@
  * client (@modelcontextprotocol/client), which answers through its own elicitation handler.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { DaemonBridge } from "../../src/bridge/daemon-bridge.ts";
@@ -253,6 +255,44 @@ describe("servers' questions to a 2026-07-28 host over stateless HTTP", () => {
     expect(request).toEqual({ method: "elicitation/create", params: { message: "Delete /srv/x?", requestedSchema: { type: "object", properties: { sure: { type: "boolean" } }, required: ["sure"] } } });
     const second = (await post({ ...call, requestState: first.requestState, inputResponses: { [key]: { action: "accept", content: { sure: true } } } })).result!;
     expect(second).toMatchObject({ resultType: "complete", isError: false, content: [{ type: "text", text: "deleted /srv/x" }] });
+  });
+});
+
+describe("hostile: two 2026 hosts on HTTP that declare the same clientInfo (two windows of one app) are one caller", () => {
+  const ASKING_2025 = join(import.meta.dir, "..", "fixtures", "mcp", "asking-2025-server.ts");
+  test("a 2025 server's question during one host's call is never put to the other host, whose call is older", async () => {
+    const log = join(mkdtempSync(join(tmpdir(), "asking-")), "calls.jsonl");
+    await using daemon = await startTestDaemon({ builtins: [echoTool], config: { mcpServers: { ask: { command: process.execPath, args: [ASKING_2025], env: { FIXTURE_LOG_FILE: log }, timeoutMs: 10_000 } } } });
+    await waitUntil(() => daemon.daemon.core.mcp()?.server("ask")?.state === "connected", "the 2025 server to connect");
+    await using http = startHttpBridge({
+      token: "test-token-0123456789abcdefghijklmnopqrstuv",
+      address: { hostname: "127.0.0.1", port: 0 },
+      createBridge: (session) => new DaemonBridge({ connect: () => ToolpoolClient.connect(daemon.socketPath), ...(session && { session }) }),
+      version: "test",
+      log: () => {},
+    });
+    // Both windows declare what the app declares: the same name and version, and elicitation.
+    const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": { elicitation: {} }, "io.modelcontextprotocol/clientInfo": { name: "same-app", version: "1.0" } };
+    let id = 0;
+    const post = async (tool: string) => {
+      const response = await fetch(http.url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "ExecuteExtraTool" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: ++id, method: "tools/call", params: { _meta: meta, name: "ExecuteExtraTool", arguments: { tool_name: tool, params: {} } } }),
+      });
+      return (await response.json()) as { result: Record<string, unknown> };
+    };
+    // Window 1's call runs first and stays open until the server's next question is settled.
+    const windowOne = post("mcp__ask__hold");
+    await waitUntil(() => existsSync(log) && readFileSync(log, "utf8").includes('{"call":"hold"}'), "window one's call to run in the server");
+    const windowTwo = await post("mcp__ask__confirm");
+    const first = await windowOne;
+    expect({ windowOne: first.result.resultType, windowOneText: first.result.content, windowTwoError: windowTwo.result.isError }).toEqual({
+      windowOne: "complete",
+      windowOneText: [{ type: "text", text: "released" }],
+      windowTwoError: true,
+    });
+    expect(JSON.stringify(windowTwo.result.content)).toContain("calls of this server were in flight for 2 different callers");
   });
 });
 

@@ -76,3 +76,35 @@ test("stdio: a 2026-07-28 host's calls run side by side on a daemon link of thei
   stdin.end();
   await served;
 });
+
+test("hostile: stdio listen requests reusing one id open one subscription, not one each past the limit; the repeats are refused", async () => {
+  await using daemon = await startBridgeDaemon();
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const lines: Record<string, unknown>[] = [];
+  let buffer = "";
+  stdout.on("data", (chunk: Buffer) => {
+    buffer += chunk.toString("utf8");
+    const parts = buffer.split("\n");
+    buffer = parts.pop() ?? "";
+    for (const part of parts) if (part) lines.push(JSON.parse(part) as Record<string, unknown>);
+  });
+  const bridge = new DaemonBridge({ connect: () => ToolpoolClient.connect(daemon.socketPath) });
+  const served = runStdioBridge({ bridge, version: "test", log: () => {}, stdin, stdout });
+  const send = (message: object) => stdin.write(`${JSON.stringify(message)}\n`);
+  for (let round = 0; round < 40; round++) send({ jsonrpc: "2.0", id: 9, method: "subscriptions/listen", params: { _meta: META, notifications: { toolsListChanged: true } } });
+  await waitUntil(() => lines.filter((line) => line.id === 9 || line.method === "notifications/subscriptions/acknowledged").length === 40, "every listen answered");
+  for (const connection of daemon.daemon.connections) connection.send({ jsonrpc: "2.0", method: Method.ToolsListChanged });
+  await waitUntil(() => lines.some((line) => line.method === "notifications/tools/list_changed"), "the change");
+  send({ jsonrpc: "2.0", id: 10, method: "server/discover", params: { _meta: META } });
+  await waitUntil(() => lines.some((line) => line.id === 10), "a later answer");
+  const refusals = lines.filter((line) => line.id === 9 && line.error !== undefined).map((line) => (line.error as { message: string }).message);
+  expect({
+    acknowledged: lines.filter((line) => line.method === "notifications/subscriptions/acknowledged").length,
+    changes: lines.filter((line) => line.method === "notifications/tools/list_changed").length,
+    refused: refusals.length,
+    message: refusals[0],
+  }).toEqual({ acknowledged: 1, changes: 1, refused: 39, message: "Invalid request: a request with id 9 is already open on this pipe (a subscriptions/listen or a call); use a new id" });
+  stdin.end();
+  await served;
+});

@@ -47,6 +47,32 @@ describe("ToolpoolClient cancellation", () => {
   });
 });
 
+describe("hostile: a request the daemon would refuse without its id", () => {
+  test("too deep, too many members or over the line limit: refused at once by the client, naming the limit; the connection keeps working", async () => {
+    await using harness = await startTestDaemon({ builtins: [echoTool] });
+    const client = await ToolpoolClient.connect(harness.socketPath);
+    try {
+      let deep: unknown = "x";
+      for (let index = 0; index < 200; index++) deep = { a: deep };
+      const wide = Object.fromEntries(Array.from({ length: 150_000 }, (_, index) => [`k${index}`, index]));
+      const outcomes = [];
+      for (const input of [{ text: "x", deep }, { text: "x", ...wide }, { text: "x".repeat(9 * 1024 * 1024) }]) {
+        // Without the check the daemon answers such a line with id null: the call would wait forever.
+        const outcome = await Promise.race([client.call({ name: "Echo", input }).then(() => "answered", (error: unknown) => error), Bun.sleep(5_000).then(() => "no answer in 5 s")]);
+        outcomes.push(outcome instanceof DaemonError ? { code: outcome.code, message: outcome.message.replace(/\d+/g, "N") } : outcome);
+      }
+      expect(outcomes).toEqual([
+        { code: -32600, message: "Invalid request: the request is JSON nested deeper than N levels (the daemon's limit); nothing was sent to the daemon" },
+        { code: -32600, message: "Invalid request: the request is JSON with more than N,N object members (the daemon's limit); nothing was sent to the daemon" },
+        { code: -32600, message: "Invalid request: the request is N bytes, over the daemon's N-byte line limit; nothing was sent to the daemon" },
+      ]);
+      expect(await client.call({ name: "Echo", input: { text: "still here" } })).toMatchObject({ isError: false });
+    } finally {
+      client.close();
+    }
+  });
+});
+
 describe("ToolpoolClient.connect() without a path", () => {
   test("uses the default socket ($TOOLPOOL_SOCKET, else $XDG_RUNTIME_DIR/toolpool/toolpool.sock)", async () => {
     await using daemon = await startTestDaemon({ builtins: [] });

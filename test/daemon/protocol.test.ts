@@ -22,6 +22,12 @@ describe("wire protocol over the socket", () => {
     expect(call.result).toEqual({ content: [{ type: "text", text: "hi" }], isError: false });
     const status = (await client.request("toolpool/status")).result as Record<string, unknown>;
     expect(status).toMatchObject({ tools: { total: 1, builtin: 1, mcp: 0 }, calls: { total: 1 } });
+    // Hostile cursors: only the decimal offsets the daemon hands out are read, and a refusal quotes at most the cursor's opening.
+    const refusals = [];
+    for (const cursor of ["1e3", "0x1", " 1", "-1", "x".repeat(100_000)]) refusals.push((await client.request("tools/list", { cursor })).error as { code: number; message: string });
+    expect(refusals.map((error) => error.code)).toEqual([-32602, -32602, -32602, -32602, -32602]);
+    expect(refusals[4]!.message).toBe(`Invalid params: unknown cursor ${JSON.stringify("x".repeat(64))}… (100000 characters)`);
+    expect(((await client.request("tools/list", { cursor: "0" })).result as { tools: unknown[] }).tools).toHaveLength(1);
   });
 
   test("each kind of bad input gets its own error and the connection stays usable", async () => {
@@ -65,6 +71,11 @@ describe("wire protocol over the socket", () => {
 
     const deep = `{"jsonrpc":"2.0","id":99,"method":"ping","params":{"a":${"[".repeat(100)}${"]".repeat(100)}}}`;
     client.sendLine(deep);
+    // Refused unparsed, yet answered under its id (read from the line's head): its client is not left waiting.
+    expect((await client.waitFor((m) => m.id === 99 && (m.error as { message: string }).message.includes("nested"))).error).toMatchObject({ code: -32600 });
+    client.sendLine(`{"id":"wide","jsonrpc":"2.0","method":"ping","params":{"a":${"[".repeat(100)}${"]".repeat(100)}}}`);
+    expect((await client.waitFor((m) => m.id === "wide")).error).toMatchObject({ code: -32600 });
+    client.sendLine(`{"jsonrpc":"2.0","method":"ping","params":{"id":7,"a":${"[".repeat(100)}${"]".repeat(100)}}}`);
     expect((await client.waitFor((m) => m.id === null && (m.error as { message: string }).message.includes("nested"))).error).toMatchObject({ code: -32600 });
 
     expect((await client.request("ping")).result).toEqual({});
@@ -162,9 +173,9 @@ describe("a hostile request's error stays small", () => {
     await using harness = await startTestDaemon({});
     using client = await RawClient.open(harness.socketPath);
     const keys = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, index) => [`k${index}`, 1]));
-    // Refused before parsing, so the id is not known: the answer's id is null, as for a line too deep.
+    // Refused before parsing: the id is read from the line's head, as for a line too deep.
     client.sendLine(JSON.stringify({ jsonrpc: "2.0", id: 5, method: "toolpool/status", params: keys(600_000) }));
-    expect(await client.waitFor((m) => m.id === null)).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "JSON with more than 100,000 object members" } });
+    expect(await client.waitFor((m) => m.id === 5)).toEqual({ jsonrpc: "2.0", id: 5, error: { code: -32600, message: "JSON with more than 100,000 object members" } });
     const answer = await client.request("toolpool/status", keys(50_000));
     const message = (answer.error as { message: string }).message;
     expect(answer.error).toMatchObject({ code: -32602 });
@@ -173,7 +184,7 @@ describe("a hostile request's error stays small", () => {
     // Millions of empty arrays parse as slowly: refused the same way.
     client.messages.length = 0;
     client.sendLine(`{"jsonrpc":"2.0","id":6,"method":"ping","params":{"a":[${"[],".repeat(200_000)}[]]}}`);
-    expect(await client.waitFor((m) => m.id === null)).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "JSON with more than 100,000 objects and arrays" } });
+    expect(await client.waitFor((m) => m.id === 6)).toEqual({ jsonrpc: "2.0", id: 6, error: { code: -32600, message: "JSON with more than 100,000 objects and arrays" } });
     // A wide array of numbers costs little to parse and stays allowed; the connection is still usable.
     expect((await client.request("ping", {})).result).toBeDefined();
   });

@@ -55,8 +55,13 @@ describe("the catalog cache and cacheScope", () => {
 
   test("the context is a fingerprint of the server's credentials, never the credentials themselves", () => {
     const spec = fixtureSpec("moon", { API_TOKEN: "secret-token-1" });
-    const same = authorizationContext(fixtureSpec("moon", { API_TOKEN: "secret-token-1" }));
-    expect({ same: authorizationContext(spec) === same, other: authorizationContext(fixtureSpec("moon", { API_TOKEN: "secret-token-2" })) === same, leaks: authorizationContext(spec).includes("secret") }).toEqual({ same: true, other: false, leaks: false });
+    const same = authorizationContext(fixtureSpec("moon", { API_TOKEN: "secret-token-1" }), {});
+    expect({
+      same: authorizationContext(spec, {}) === same,
+      other: authorizationContext(fixtureSpec("moon", { API_TOKEN: "secret-token-2" }), {}) === same,
+      inheritedOther: authorizationContext(spec, { GITHUB_TOKEN: "secret-token-3" }) === same,
+      leaks: authorizationContext(spec, { GITHUB_TOKEN: "secret-token-3" }).includes("secret"),
+    }).toEqual({ same: true, other: false, inheritedOther: false, leaks: false });
   });
 
   for (const scope of ["private", "public"] as const) {
@@ -76,6 +81,28 @@ describe("the catalog cache and cacheScope", () => {
       expect({ sameCredentials: await offered("token-a"), otherCredentials: await offered("token-b") }).toEqual({ sameCredentials: true, otherCredentials: scope === "public" });
     });
   }
+
+  test("hostile: a stdio server's credential inherited from the daemon's environment is part of the context: a private listing is not served under another one", async () => {
+    const cachePath = join(tempDir(), "catalog.sqlite");
+    // The token is not in the server's config: the process inherits it, as most stdio servers read theirs.
+    const spec = (scope: string) => fixtureSpec("moon", { FIXTURE_CACHE_SCOPE: scope }, { args: [REVISION_2026], startup: "lazy" });
+    const inherited = (token: string) => ({ ...process.env, GITHUB_TOKEN: token });
+    const offered = async (scope: string, token: string) => {
+      await using pool = testPool([spec(scope)], { cachePath, env: inherited(token) });
+      return pool.tools().map((entry) => entry.name).includes("mcp__moon__lunar_phase");
+    };
+    const seen: Record<string, boolean> = {};
+    for (const scope of ["private", "public"]) {
+      {
+        await using first = testPool([{ ...spec(scope), startup: "eager" }], { cachePath, env: inherited("account-a") });
+        first.start();
+        await waitFor(() => first.tools().some((entry) => entry.name === "mcp__moon__lunar_phase"), "the listing");
+      }
+      seen[`${scope}, same token`] = await offered(scope, "account-a");
+      seen[`${scope}, other token`] = await offered(scope, "account-b");
+    }
+    expect(seen).toEqual({ "private, same token": true, "private, other token": false, "public, same token": true, "public, other token": true });
+  });
 
   test("a new OAuth login forgets the private listing of the old one, even when the server cannot be listed again", async () => {
     await using fixture = await startOAuthFixture();
@@ -100,7 +127,7 @@ describe("the catalog cache and cacheScope", () => {
     const cached = () => {
       const cache = CatalogCache.open(cachePath, silentLogger);
       try {
-        return cache.load("remote", authorizationContext(spec))?.tools.map((entry) => entry.name);
+        return cache.load("remote", authorizationContext(spec, process.env))?.tools.map((entry) => entry.name);
       } finally {
         cache.close();
       }

@@ -21,4 +21,15 @@ describe("elicitation defaults (SEP-1034)", () => {
     const answer = { action: "accept", content: {} };
     expect(withElicitationDefaults(bare, answer)).toBe(answer);
   });
+
+  test("hostile: only a primitive default a form can show is filled in, and a field named like an Object member is filled like any other", () => {
+    const form = {
+      message: "?",
+      requestedSchema: JSON.parse(
+        '{"type":"object","properties":{"constructor":{"type":"string","default":"c"},"toString":{"type":"boolean","default":true},"__proto__":{"type":"string","default":"p"},"hidden":{"type":"string","default":{"recipient":"attacker@example.com"}},"list":{"type":"string","default":["a"]},"nothing":{"type":"string","default":null}}}',
+      ),
+    };
+    const answer = withElicitationDefaults(form, { action: "accept", content: {} });
+    expect(JSON.stringify(answer)).toBe('{"action":"accept","content":{"constructor":"c","toString":true,"__proto__":"p"}}');
+  });
 });

@@ -97,4 +97,9 @@ describe("x-mcp-header annotations (2026-07-28, Streamable HTTP)", () => {
     await fetch("http://127.0.0.1/", call("other"));
     expect(sent.map((headers) => headers.get("mcp-param-region"))).toEqual(["eu", null]);
   });
+
+  test("hostile: any value the decoder would read as an encoding (the prefix in any case, unclosed) travels encoded, and reads back as itself", () => {
+    const values = ["=?base64?abc", "=?BASE64?YQ==?=", "=?Base64?", "=?base64?not base64?="];
+    expect(values.map((value) => decodeHeaderValue(encodeHeaderValue(value)))).toEqual(values);
+  });
 });

@@ -3,7 +3,7 @@
  * all have the same asker; never guessed among callers.
  */
 import { describe, expect, test } from "bun:test";
-import { QuestionRouter, withRefusals } from "../../src/mcp/question-routing.ts";
+import { MAX_QUESTIONS_PER_CALL, QuestionRouter, withRefusals } from "../../src/mcp/question-routing.ts";
 import { QuestionRefused, type QuestionChannel, type ServerQuestion } from "../../src/protocol/server-question.ts";
 
 function channel(kinds: ("elicitation" | "sampling")[], answer: (question: ServerQuestion) => Record<string, unknown> = () => ({ action: "accept", content: {} }), owner?: string) {
@@ -65,6 +65,18 @@ describe("QuestionRouter", () => {
     router.end(b);
   });
 
+  test("two calls of one asker, only the newer declaring the kind asked: the question goes to that one, not refused by the older", async () => {
+    const router = new QuestionRouter("s");
+    const older = channel(["sampling"], undefined, "conn-1/session-a");
+    const newer = channel(["elicitation"], () => ({ action: "accept", content: { ok: true } }), "conn-1/session-a");
+    const a = router.begin("a", older.questions, new AbortController().signal);
+    const b = router.begin("b", newer.questions, new AbortController().signal);
+    expect(await router.answer("elicitation/create", { message: "Sure?" })).toEqual({ action: "accept", content: { ok: true } });
+    expect({ older: older.asked.length, newer: newer.asked.map((question) => question.tool), refusals: [a.refusals, b.refusals] }).toEqual({ older: 0, newer: ["one of a, b"], refusals: [[], []] });
+    router.end(a);
+    router.end(b);
+  });
+
   test("two calls in flight, one from a caller that answers nothing: refused, saying so", async () => {
     const router = new QuestionRouter("s");
     const asking = channel(["elicitation"], undefined, "conn-1/session-a");
@@ -86,9 +98,39 @@ describe("QuestionRouter", () => {
     await expect(router.answer("sampling/createMessage", { messages: [{ role: "user", content: { type: "text", text: "x".repeat(70_000) } }], maxTokens: 1 })).rejects.toThrow("over the 65536-byte limit");
     expect(asked).toEqual([]);
     expect(call.refusals).toHaveLength(4);
-    const result = withRefusals({ content: [{ type: "text", text: "server said no" }] }, call.refusals);
+    const result = withRefusals({ content: [{ type: "text", text: "server said no" }] }, call);
     expect(result.isError).toBe(true);
     expect(result.content).toHaveLength(2);
     expect((result.content[0] as { text: string }).text).toStartWith('toolpool: the server asked elicitation/create ("Name?"), but the client that made this call did not declare');
+  });
+
+  test("hostile: a 2025 server flooding one call with questions is put at most 128 to its caller, and the result keeps 4 refusals' text, counting the rest", async () => {
+    const router = new QuestionRouter("s");
+    const silent = router.begin("flood", undefined, new AbortController().signal);
+    const refused = await Promise.all(Array.from({ length: 10_000 }, (_, index) => router.answer("elicitation/create", { message: `Q${index}` }).then(() => "answered", (error: Error) => error.constructor.name)));
+    expect(new Set(refused)).toEqual(new Set(["QuestionRefused"]));
+    expect(silent.refusals).toHaveLength(4);
+    const result = withRefusals({ content: [{ type: "text", text: "server said no" }] }, silent);
+    const lead = (result.content[0] as { text: string }).text;
+    expect(lead.length).toBeLessThan(2_000);
+    expect(lead).toEndWith("; and 9996 more of its questions were refused.");
+    router.end(silent);
+
+    const answering = channel(["elicitation"]);
+    const asked = router.begin("nag", answering.questions, new AbortController().signal);
+    for (let index = 0; index < MAX_QUESTIONS_PER_CALL; index++) expect(await router.answer("elicitation/create", { message: `Q${index}` })).toEqual({ action: "accept", content: {} });
+    await expect(router.answer("elicitation/create", { message: "once more" })).rejects.toThrow("toolpool relays at most 128 questions per call");
+    expect({ asked: answering.asked.length, refusals: asked.refusals }).toEqual({ asked: 128, refusals: ["the server asked more than 128 questions in this call, and toolpool relays no more than that"] });
+    router.end(asked);
+
+    // Two calls of one asker: the question goes to one of them by a copy naming both tools, and the count still holds.
+    const shared = channel(["elicitation"], undefined, "conn-1/session-a");
+    const first = router.begin("a", shared.questions, new AbortController().signal);
+    const second = router.begin("b", shared.questions, new AbortController().signal);
+    const outcomes = [];
+    for (let index = 0; index < 200; index++) outcomes.push(await router.answer("elicitation/create", { message: `Q${index}` }).then(() => "asked", () => "refused"));
+    expect({ asked: shared.asked.length, refused: outcomes.filter((outcome) => outcome === "refused").length }).toEqual({ asked: 128, refused: 72 });
+    router.end(first);
+    router.end(second);
   });
 });

@@ -100,6 +100,17 @@ describe("input_required (2026-07-28) over the socket", () => {
     expect(JSON.stringify(result.content)).toContain("the answer did not come: the client answered with an error: the person closed the dialog");
   });
 
+  test("an answer the daemon refuses (over the size limit) ends the call at once, saying why, instead of leaving it to time out", async () => {
+    await using running = await startDaemon(join(tempDir(), "requests.jsonl"));
+    const started = Date.now();
+    const result = await running.client.call(
+      { name: "mcp__moon__summarise", input: { text: "a long story" } },
+      { answers: { kinds: ["sampling"], answer: async () => ({ role: "assistant", content: { type: "text", text: "x".repeat(300_000) }, model: "test-model" }) } },
+    );
+    expect({ isError: result.isError, fast: Date.now() - started < 5_000 }).toEqual({ isError: true, fast: true });
+    expect(JSON.stringify(result.content)).toContain("the client answered with an error: its answer was refused: Invalid params: the answer is 300");
+  });
+
   test("a task result (the tasks extension) and a server that never stops asking are clear tool errors", async () => {
     await using running = await startDaemon(join(tempDir(), "requests.jsonl"));
     const task = await running.client.call({ name: "mcp__moon__long_job", input: {} });

@@ -97,8 +97,9 @@ export function registerMcpMethods(dispatcher: Dispatcher, core: McpCore, wire: 
   });
 }
 
+/** A cursor is the decimal offset the daemon handed out; anything else is refused, quoting its opening only. */
 function decodeCursor(cursor: string): number {
-  const value = Number(cursor);
-  if (!Number.isInteger(value) || value < 0) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: unknown cursor ${JSON.stringify(cursor)}`);
-  return value;
+  if (/^\d{1,9}$/.test(cursor)) return Number(cursor);
+  const shown = cursor.length > 64 ? `${JSON.stringify(cursor.slice(0, 64))}… (${cursor.length} characters)` : JSON.stringify(cursor);
+  throw new RpcError(ErrorCode.InvalidParams, `Invalid params: unknown cursor ${shown}`);
 }
