@@ -6,6 +6,7 @@ import { documentFields } from "../../src/search/document-fields.ts";
 import { FIELD_BITS, FIELD_ID } from "../../src/search/fields.ts";
 import { givenWords } from "../../src/search/given-words.ts";
 import { InvertedIndex } from "../../src/search/inverted-index.ts";
+import { parseQueryWords } from "../../src/search/query-parser.ts";
 import { prepareQuery } from "../../src/search/query-terms.ts";
 import { rankingOptions } from "../../src/search/ranking-options.ts";
 import { ScoreSelector } from "../../src/search/score-select.ts";
@@ -237,5 +238,55 @@ describe("valueKinds: the decimal pre-check refuses nothing the pattern takes", 
     expect(valueKinds("...40.71,-74.00")).toEqual(["coordinates"]);
     expect(valueKinds("no numbers here. none.")).toEqual([]);
     expect(valueKinds("40 . 71, 74 . 00")).toEqual([]);
+  });
+});
+
+describe("prepareQuery's term order", () => {
+  test("short and long queries alike: IDF descending, ties by term id (the order a plain sort gives)", () => {
+    const index = new InvertedIndex();
+    const tokenizer = new Tokenizer(index);
+    const words = Array.from({ length: 80 }, (_, i) => `w${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}`);
+    // Term i occurs in (i % 7) + 1 tools: many ties in IDF, across both sort paths.
+    for (let tool = 0; tool < 7; tool++) {
+      const text = words.filter((_, i) => i % 7 >= tool).join(" ");
+      index.add(`t${tool}`, [tokenizer.tokenizeToIds(text), [], [], [], [], [], [], [], []]);
+    }
+    const options = rankingOptions();
+    for (const count of [1, 2, 5, 12, 32, 33, 80]) {
+      const text = tokenizer.tokenize(words.slice(0, count).reverse().join(" "));
+      const terms = prepareQuery(index, { text, required: [], given: [], valueParameters: [] }, options).terms;
+      const expected = [...terms].sort((a, b) => b.idf - a.idf || a.id - b.id);
+      expect(terms.map((term) => term.id)).toEqual(expected.map((term) => term.id));
+      expect(terms.length).toBe(Math.min(count, options.maxQueryTerms));
+    }
+  });
+});
+
+describe("parseQueryWords: the free-text words", () => {
+  test("equal a plain split without page:, +required and mcp__ words (an mcp__server__tool word keeps its tool)", () => {
+    const queries = [
+      "weather forecast for Paris",
+      "  two  spaces\tand tabs ",
+      "+github open issues",
+      "open issues +github",
+      "mcp__gitlab__create_issue with a title",
+      "list mcp__gitlab tools page:2",
+      "page:2 mcp__gitlab",
+      "+4915 is a phone number, not a required word",
+      "mcp__ alone",
+      "",
+    ];
+    for (const query of queries) {
+      const expected: string[] = [];
+      for (const word of query.trim().split(/\s+/).filter(Boolean)) {
+        if (/^page:[1-9]\d{0,3}$/i.test(word) || /^\+\p{L}/u.test(word)) continue;
+        const mcp = /^mcp__([^_].*?)(?:__(.*))?$/i.exec(word);
+        if (mcp === null || mcp[1] === undefined) expected.push(word);
+        else if (mcp[2]) expected.push(mcp[2]);
+      }
+      const { parsed, words } = parseQueryWords(query);
+      expect(words).toEqual(expected);
+      if (parsed.kind !== "select") expect(parsed.text.split(" ").filter(Boolean)).toEqual(expected);
+    }
   });
 });
