@@ -1,4 +1,6 @@
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { Bm25fScorer } from "../../src/search/bm25f-scorer.ts";
 import { CandidateFacts } from "../../src/search/candidate-facts.ts";
 import * as charClass from "../../src/search/char-class.ts";
@@ -7,6 +9,7 @@ import { FIELD_BITS, FIELD_ID } from "../../src/search/fields.ts";
 import { givenWords } from "../../src/search/given-words.ts";
 import { InvertedIndex } from "../../src/search/inverted-index.ts";
 import { parseQueryWords } from "../../src/search/query-parser.ts";
+import { identifierOf } from "../../src/search/query-cache.ts";
 import { prepareQuery } from "../../src/search/query-terms.ts";
 import { rankingOptions } from "../../src/search/ranking-options.ts";
 import { ScoreSelector } from "../../src/search/score-select.ts";
@@ -288,5 +291,29 @@ describe("parseQueryWords: the free-text words", () => {
       expect(words).toEqual(expected);
       if (parsed.kind !== "select") expect(parsed.text.split(" ").filter(Boolean)).toEqual(expected);
     }
+  });
+});
+
+describe("identifierOf: the ASCII scan agrees with the regular expressions", () => {
+  const edges = /^[^\p{L}\p{N}_]+|[^\p{L}\p{N}_]+$/gu;
+  const punctuation = /[_.\-]|\p{Ll}\p{Lu}/u;
+  const reference = (raw: string) => {
+    const word = raw.replace(edges, "");
+    return word.length >= 3 && punctuation.test(word) ? word : undefined;
+  };
+
+  test("on chosen words, sentence ends, real requests' words and random ASCII", () => {
+    const words = [
+      "India.", "(calculate_distance)", "`get_weather`,", "COVID-19", "real-time", "getUser", "HTMLParser", "GET", "aB", "xAB",
+      "...", "_a_", "a.b", "--x--", "e.g.", "U.S.", "a-b", "ab-", "-ab-c-", "\"mcp__git__status\"", "naïve-user", "Ünïcode_x", "日本_語",
+    ];
+    for (const line of readFileSync(join(import.meta.dir, "../../bench/data/real-requests.jsonl"), "utf8").split("\n")) {
+      if (line.trim() !== "") words.push(...(JSON.parse(line) as { query: string }).query.split(/\s+/));
+    }
+    let seed = 7;
+    const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    const alphabet = "aZ_.-9(),'\"`!xY";
+    for (let i = 0; i < 5000; i++) words.push(Array.from({ length: 1 + Math.floor(random() * 8) }, () => alphabet[Math.floor(random() * alphabet.length)]).join(""));
+    for (const word of words) expect([word, identifierOf(word)]).toEqual([word, reference(word)]);
   });
 });
