@@ -32,11 +32,18 @@ export class NameLookup {
   /** Built on the first suggest() too: folded keys by length, each with its character mask. */
   private buckets: Map<number, Map<string, number>> | undefined;
   private readonly scratch = new EditDistanceScratch();
+  /**
+   * No key, nor its lowercase, is longer than this (it only grows, so it stays a bound after a
+   * removal): a longer text, such as a request in words, names no tool and is not looked up (the
+   * lookups hash and lowercase the whole text on every query never seen before).
+   */
+  private longestKey = 0;
 
   constructor(private readonly pool: PoolNames) {}
 
   add(doc: NamedKeys): void {
     for (const key of keysOf(doc)) {
+      this.longestKey = Math.max(this.longestKey, lowercaseBound(key));
       if (key !== doc.name) push(this.exact, key, doc.name);
       this.folded.add(key, doc.name);
       if (this.buckets !== undefined) this.bucket(key.toLowerCase());
@@ -59,6 +66,7 @@ export class NameLookup {
    * an exact-case match wins over a case-insensitive one.
    */
   resolve(text: string): string[] {
+    if (text.length > this.longestKey) return [];
     if (this.pool.has(text)) return [text];
     const exact = this.exact.get(text);
     if (exact !== undefined) return [...listOf(exact)];
@@ -142,6 +150,15 @@ function popcount(value: number): number {
   let bits = value - ((value >>> 1) & 0x55555555);
   bits = (bits & 0x33333333) + ((bits >>> 2) & 0x33333333);
   return (Math.imul((bits + (bits >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
+}
+
+/**
+ * At least the length of `key` and of `key.toLowerCase()`: the same for ASCII; lowercasing a code
+ * unit gives at most three (and never fewer, so a longer text's lowercase is longer too).
+ */
+function lowercaseBound(key: string): number {
+  for (let i = 0; i < key.length; i++) if (key.charCodeAt(i) >= 0x80) return key.length * 3;
+  return key.length;
 }
 
 function keysOf(doc: NamedKeys): string[] {

@@ -75,10 +75,43 @@ function identifierWords(split: readonly string[]): string[] {
   const words: string[] = [];
   for (const raw of split) {
     if (raw.length < 3 || !mayBeIdentifier(raw)) continue;
-    const word = raw.replace(IDENTIFIER_EDGES, "");
-    if (word.length >= 3 && NAME_PUNCTUATION.test(word) && words.length < MAX_IDENTIFIERS) words.push(word);
+    const word = identifierOf(raw);
+    if (word !== undefined && words.length < MAX_IDENTIFIERS) words.push(word);
   }
   return words;
+}
+
+/**
+ * The word stripped of IDENTIFIER_EDGES when it then has NAME_PUNCTUATION and at least three
+ * characters. An ASCII word (most of them: a sentence's last word, "real-time", "COVID-19") is
+ * read by character codes; the regular expressions cost more than the rest of the word's parse.
+ */
+export function identifierOf(raw: string): string | undefined {
+  let from = 0;
+  let to = raw.length;
+  for (let i = 0; i < raw.length; i++) {
+    if (raw.charCodeAt(i) >= 0x80) {
+      const word = raw.replace(IDENTIFIER_EDGES, "");
+      return word.length >= 3 && NAME_PUNCTUATION.test(word) ? word : undefined;
+    }
+  }
+  while (from < to && !isIdentifierCode(raw.charCodeAt(from))) from++;
+  while (to > from && !isIdentifierCode(raw.charCodeAt(to - 1))) to--;
+  if (to - from < 3) return undefined;
+  for (let i = from; i < to; i++) {
+    const code = raw.charCodeAt(i);
+    if (code === 0x5f || code === 0x2e || code === 0x2d) return raw.slice(from, to);
+    if (i > from && code >= 0x41 && code <= 0x5a) {
+      const previous = raw.charCodeAt(i - 1);
+      if (previous >= 0x61 && previous <= 0x7a) return raw.slice(from, to);
+    }
+  }
+  return undefined;
+}
+
+/** ASCII letters, digits and `_`: what IDENTIFIER_EDGES does not strip. */
+function isIdentifierCode(code: number): boolean {
+  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f;
 }
 
 /**

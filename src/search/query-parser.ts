@@ -47,34 +47,34 @@ export function parseQueryWords(query: string): { parsed: ParsedQuery; words: st
   }
   const discover = DISCOVER.test(trimmed);
   const whole = discover ? trimmed.slice(9).trim() : trimmed;
-  const words: string[] = [];
   const required: string[] = [];
   const servers: string[] = [];
   let page: number | undefined;
   const split = splitWhiteSpace(whole);
   // Kept whole: the free text is the query itself, with no new string joined.
   let unchanged = split.single;
-  for (const word of split.words) {
+  // The split's own array while every word so far is free text (the common query: no copy made).
+  let words: string[] | undefined;
+  const all = split.words;
+  for (let i = 0; i < all.length; i++) {
+    const word = all[i]!;
     const paged = word.length <= 9 && word.charCodeAt(4) === 0x3a && (word.charCodeAt(0) | 0x20) === 0x70 ? PAGE.exec(word) : null;
-    if (paged !== null) {
-      page = Number(paged[1]);
-      unchanged = false;
+    const plus = paged === null && word.charCodeAt(0) === 0x2b && REQUIRED.test(word);
+    const mcp = paged === null && !plus ? splitMcpWord(word) : undefined;
+    if (paged === null && !plus && mcp === undefined) {
+      words?.push(word);
       continue;
     }
-    if (word.charCodeAt(0) === 0x2b && REQUIRED.test(word)) {
-      required.push(word.slice(1));
-      unchanged = false;
-      continue;
-    }
-    const mcp = splitMcpWord(word);
-    if (mcp === undefined) {
-      words.push(word);
-      continue;
-    }
+    words ??= all.slice(0, i);
     unchanged = false;
-    servers.push(mcp.server);
-    if (mcp.tool) words.push(mcp.tool);
+    if (paged !== null) page = Number(paged[1]);
+    else if (plus) required.push(word.slice(1));
+    else if (mcp !== undefined) {
+      servers.push(mcp.server);
+      if (mcp.tool) words.push(mcp.tool);
+    }
   }
+  words ??= all;
   const parsed: ParsedQuery = { kind: discover ? "discover" : "keyword", whole, text: unchanged ? whole : words.join(" "), required, servers };
   if (page !== undefined) parsed.page = page;
   return { parsed, words };

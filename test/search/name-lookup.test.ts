@@ -35,6 +35,26 @@ describe("NameLookup", () => {
     expect(lookup.resolve("search")).toEqual(["mcp__a__search", "mcp__b__search"]);
   });
 
+  test("a text longer than every key is not looked up, yet every key of any length still resolves", () => {
+    const pool = poolLookup();
+    const lookup = pool.lookup;
+    const long = "mcp__server__" + "x".repeat(80);
+    pool.add({ name: long });
+    expect(lookup.resolve(long)).toEqual([long]);
+    expect(lookup.resolve(long.toUpperCase())).toEqual([long]);
+    expect(lookup.resolve(long + "x")).toEqual([]);
+    expect(lookup.resolve("please find the tool named " + long)).toEqual([]);
+    // The bound only grows: after the long tool goes, a shorter text is still looked up.
+    pool.remove({ name: long });
+    pool.add({ name: "short" });
+    expect(lookup.resolve("SHORT")).toEqual(["short"]);
+    // "İ" lowercases to two code units ("i̇"), longer than the key: that spelling still resolves.
+    const dotted = poolLookup();
+    dotted.add({ name: "d", aliases: ["İ"] });
+    expect("İ".toLowerCase().length).toBe(2);
+    expect(dotted.lookup.resolve("İ".toLowerCase())).toEqual(["d"]);
+  });
+
   test("suggestions follow adds and removals", () => {
     const pool = poolLookup();
     const lookup = pool.lookup;

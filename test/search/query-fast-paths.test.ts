@@ -1,4 +1,6 @@
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { Bm25fScorer } from "../../src/search/bm25f-scorer.ts";
 import { CandidateFacts } from "../../src/search/candidate-facts.ts";
 import * as charClass from "../../src/search/char-class.ts";
@@ -6,6 +8,8 @@ import { documentFields } from "../../src/search/document-fields.ts";
 import { FIELD_BITS, FIELD_ID } from "../../src/search/fields.ts";
 import { givenWords } from "../../src/search/given-words.ts";
 import { InvertedIndex } from "../../src/search/inverted-index.ts";
+import { parseQueryWords } from "../../src/search/query-parser.ts";
+import { identifierOf } from "../../src/search/query-cache.ts";
 import { prepareQuery } from "../../src/search/query-terms.ts";
 import { rankingOptions } from "../../src/search/ranking-options.ts";
 import { ScoreSelector } from "../../src/search/score-select.ts";
@@ -237,5 +241,79 @@ describe("valueKinds: the decimal pre-check refuses nothing the pattern takes", 
     expect(valueKinds("...40.71,-74.00")).toEqual(["coordinates"]);
     expect(valueKinds("no numbers here. none.")).toEqual([]);
     expect(valueKinds("40 . 71, 74 . 00")).toEqual([]);
+  });
+});
+
+describe("prepareQuery's term order", () => {
+  test("short and long queries alike: IDF descending, ties by term id (the order a plain sort gives)", () => {
+    const index = new InvertedIndex();
+    const tokenizer = new Tokenizer(index);
+    const words = Array.from({ length: 80 }, (_, i) => `w${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}`);
+    // Term i occurs in (i % 7) + 1 tools: many ties in IDF, across both sort paths.
+    for (let tool = 0; tool < 7; tool++) {
+      const text = words.filter((_, i) => i % 7 >= tool).join(" ");
+      index.add(`t${tool}`, [tokenizer.tokenizeToIds(text), [], [], [], [], [], [], [], []]);
+    }
+    const options = rankingOptions();
+    for (const count of [1, 2, 5, 12, 32, 33, 80]) {
+      const text = tokenizer.tokenize(words.slice(0, count).reverse().join(" "));
+      const terms = prepareQuery(index, { text, required: [], given: [], valueParameters: [] }, options).terms;
+      const expected = [...terms].sort((a, b) => b.idf - a.idf || a.id - b.id);
+      expect(terms.map((term) => term.id)).toEqual(expected.map((term) => term.id));
+      expect(terms.length).toBe(Math.min(count, options.maxQueryTerms));
+    }
+  });
+});
+
+describe("parseQueryWords: the free-text words", () => {
+  test("equal a plain split without page:, +required and mcp__ words (an mcp__server__tool word keeps its tool)", () => {
+    const queries = [
+      "weather forecast for Paris",
+      "  two  spaces\tand tabs ",
+      "+github open issues",
+      "open issues +github",
+      "mcp__gitlab__create_issue with a title",
+      "list mcp__gitlab tools page:2",
+      "page:2 mcp__gitlab",
+      "+4915 is a phone number, not a required word",
+      "mcp__ alone",
+      "",
+    ];
+    for (const query of queries) {
+      const expected: string[] = [];
+      for (const word of query.trim().split(/\s+/).filter(Boolean)) {
+        if (/^page:[1-9]\d{0,3}$/i.test(word) || /^\+\p{L}/u.test(word)) continue;
+        const mcp = /^mcp__([^_].*?)(?:__(.*))?$/i.exec(word);
+        if (mcp === null || mcp[1] === undefined) expected.push(word);
+        else if (mcp[2]) expected.push(mcp[2]);
+      }
+      const { parsed, words } = parseQueryWords(query);
+      expect(words).toEqual(expected);
+      if (parsed.kind !== "select") expect(parsed.text.split(" ").filter(Boolean)).toEqual(expected);
+    }
+  });
+});
+
+describe("identifierOf: the ASCII scan agrees with the regular expressions", () => {
+  const edges = /^[^\p{L}\p{N}_]+|[^\p{L}\p{N}_]+$/gu;
+  const punctuation = /[_.\-]|\p{Ll}\p{Lu}/u;
+  const reference = (raw: string) => {
+    const word = raw.replace(edges, "");
+    return word.length >= 3 && punctuation.test(word) ? word : undefined;
+  };
+
+  test("on chosen words, sentence ends, real requests' words and random ASCII", () => {
+    const words = [
+      "India.", "(calculate_distance)", "`get_weather`,", "COVID-19", "real-time", "getUser", "HTMLParser", "GET", "aB", "xAB",
+      "...", "_a_", "a.b", "--x--", "e.g.", "U.S.", "a-b", "ab-", "-ab-c-", "\"mcp__git__status\"", "naïve-user", "Ünïcode_x", "日本_語",
+    ];
+    for (const line of readFileSync(join(import.meta.dir, "../../bench/data/real-requests.jsonl"), "utf8").split("\n")) {
+      if (line.trim() !== "") words.push(...(JSON.parse(line) as { query: string }).query.split(/\s+/));
+    }
+    let seed = 7;
+    const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    const alphabet = "aZ_.-9(),'\"`!xY";
+    for (let i = 0; i < 5000; i++) words.push(Array.from({ length: 1 + Math.floor(random() * 8) }, () => alphabet[Math.floor(random() * alphabet.length)]).join(""));
+    for (const word of words) expect([word, identifierOf(word)]).toEqual([word, reference(word)]);
   });
 });
