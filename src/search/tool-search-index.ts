@@ -1,3 +1,4 @@
+import { BuildCollector, type Collect } from "./build-collector.ts";
 import { documentFields } from "./document-fields.ts";
 import { FIELD_COUNT, type FieldTerms } from "./fields.ts";
 import { ensureInt32 } from "./growable.ts";
@@ -21,6 +22,8 @@ const MAX_SERVER_NAME_CHARS = 128;
 
 export interface ToolSearchIndexOptions {
   ranking?: Partial<RankingOptions>;
+  /** Run after every 10k tools indexed (build-collector.ts); default a full Bun collection. */
+  collectGarbage?: Collect;
 }
 
 /**
@@ -46,9 +49,11 @@ export class ToolSearchIndex {
   private readonly fieldScratch: FieldTerms = Array.from({ length: FIELD_COUNT }, () => []);
   /** Server id per slot; a tool without a server gets its own negative id. */
   private serverOfSlot = new Int32Array(64);
+  private readonly collector: BuildCollector;
 
   constructor(options: ToolSearchIndexOptions = {}) {
     this.ranker = new KeywordRanker(this.index, rankingOptions(options.ranking));
+    this.collector = new BuildCollector(options.collectGarbage);
   }
 
   get size(): number {
@@ -78,6 +83,7 @@ export class ToolSearchIndex {
       doc.aliases !== undefined && doc.aliases.length > 0
         ? { name: doc.name, aliases: doc.aliases, ...(doc.rawToolName !== undefined && { rawToolName: doc.rawToolName }) }
         : doc.rawToolName;
+    this.collector.added();
   }
 
   replace(doc: SearchDocument): void {
