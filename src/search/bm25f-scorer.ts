@@ -1,4 +1,5 @@
 import { FIELD_BITS, FIELD_COUNT, FIELD_ID, FIELDS } from "./fields.ts";
+import { ImpactCache } from "./impact-cache.ts";
 import type { InvertedIndex } from "./inverted-index.ts";
 import type { RankingOptions } from "./ranking-options.ts";
 
@@ -72,10 +73,19 @@ export class Bm25fScorer {
   private readonly fieldAverages = new Float64Array(FIELD_COUNT);
   private normVersion = -1;
   private tracked = false;
-  /** Per term id: its impacts, valid while their version equals the index version. */
-  private readonly impactsById: (Impacts | undefined)[] = [];
+  /** Per term id: its impacts, valid while their version equals the index version (impact-cache.ts). */
+  readonly impactCache: ImpactCache;
+  /** Where impacts are worked out before they are copied, at their exact length, into the cache. */
+  private scratchSlots = new Int32Array(0);
+  private scratchValues = new Float32Array(0);
+  private scratchFlags = new Uint8Array(0);
 
-  constructor(private readonly options: RankingOptions) {}
+  constructor(
+    private readonly options: RankingOptions,
+    impactBudgetBytes?: number,
+  ) {
+    this.impactCache = new ImpactCache(impactBudgetBytes);
+  }
 
   /**
    * Scores `terms`, which must come rarest first (capTerms sorts them so). A term in `skip.termIds`
@@ -172,15 +182,18 @@ export class Bm25fScorer {
   impacts(index: InvertedIndex, id: number): Impacts {
     this.ensureCapacity(index.slotCount);
     if (this.normVersion !== index.version) this.refreshNorms(index);
-    const cached = this.impactsById[id];
+    const cached = this.impactCache.get(id);
     if (cached !== undefined && cached.version === index.version) return cached;
     const postings = index.postings[id]!;
     const frequencies = index.frequencies[id]!;
     const length = index.postingLengths[id]!;
-    const impacts: Impacts =
-      cached !== undefined && cached.slots.length >= length
-        ? cached
-        : { slots: new Int32Array(length), values: new Float32Array(length), flags: new Uint8Array(length), length: 0, version: -1 };
+    if (this.scratchSlots.length < length) {
+      const size = Math.max(length, this.scratchSlots.length * 2);
+      this.scratchSlots = new Int32Array(size);
+      this.scratchValues = new Float32Array(size);
+      this.scratchFlags = new Uint8Array(size);
+    }
+    const { scratchSlots, scratchValues, scratchFlags } = this;
     const k1 = this.options.k1;
     let count = 0;
     let current = -1;
@@ -195,18 +208,28 @@ export class Bm25fScorer {
         continue;
       }
       if (pseudo > 0) {
-        impacts.slots[count] = current;
-        impacts.flags[count] = flags;
-        impacts.values[count++] = pseudo / (k1 + pseudo);
+        scratchSlots[count] = current;
+        scratchFlags[count] = flags;
+        scratchValues[count++] = pseudo / (k1 + pseudo);
       }
       if (packed < 0) break;
       current = slot;
       pseudo = this.norm(index, packed) * frequencies[i]!;
       flags = fieldFlags(packed & FIELD_MASK);
     }
+    // A stale entry is refreshed in place when it has room (an index change makes every term
+    // stale at once); otherwise the arrays are made at the exact length (a posting per field, a
+    // slot per tool: about half of the postings' length).
+    const impacts: Impacts =
+      cached !== undefined && cached.slots.length >= count
+        ? cached
+        : { slots: new Int32Array(count), values: new Float32Array(count), flags: new Uint8Array(count), length: 0, version: -1 };
+    impacts.slots.set(scratchSlots.subarray(0, count));
+    impacts.values.set(scratchValues.subarray(0, count));
+    impacts.flags.set(scratchFlags.subarray(0, count));
     impacts.length = count;
     impacts.version = index.version;
-    this.impactsById[id] = impacts;
+    this.impactCache.set(id, impacts);
     return impacts;
   }
 

@@ -24,6 +24,8 @@ export interface ToolSearchIndexOptions {
   ranking?: Partial<RankingOptions>;
   /** Run after every 10k tools indexed (build-collector.ts); default a full Bun collection. */
   collectGarbage?: Collect;
+  /** Bytes the first stage may keep of per-term impacts (impact-cache.ts); default 16 MiB. */
+  impactBudgetBytes?: number;
 }
 
 /**
@@ -52,7 +54,7 @@ export class ToolSearchIndex {
   private readonly collector: BuildCollector;
 
   constructor(options: ToolSearchIndexOptions = {}) {
-    this.ranker = new KeywordRanker(this.index, rankingOptions(options.ranking));
+    this.ranker = new KeywordRanker(this.index, rankingOptions(options.ranking), options.impactBudgetBytes);
     this.collector = new BuildCollector(options.collectGarbage);
   }
 
