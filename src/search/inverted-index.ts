@@ -1,5 +1,6 @@
 import { FIELD_BITS, FIELD_COUNT, FIELD_ID, REVERSE_TERM, type FieldTerms } from "./fields.ts";
 import { ensureFloat32, ensureInt32, ensureUint8 } from "./growable.ts";
+import { HashSlots, stringHash } from "./hash-slots.ts";
 import type { TermInterner } from "./tokenizer.ts";
 
 /**
@@ -78,7 +79,8 @@ export class InvertedIndex implements TermInterner {
   /** Bumped on every change, so derived per-slot data knows when to refresh. */
   version = 0;
 
-  private readonly slotByName = new Map<string, number>();
+  /** Live slots by a hash of their name (hash-slots.ts: no Map of 100k names to keep and trace). */
+  private readonly slotByName = new HashSlots();
   private freeSlots: number[] = [];
   private deadSlots: number[] = [];
   private totalPostings = 0;
@@ -96,12 +98,17 @@ export class InvertedIndex implements TermInterner {
   }
 
   slotOf(name: string): number | undefined {
-    return this.slotByName.get(name);
+    const hash = stringHash(name);
+    for (let at = this.slotByName.find(hash); at >= 0; at = this.slotByName.find(hash, at)) {
+      const slot = this.slotByName.valueAt(at);
+      if (this.names[slot] === name) return slot;
+    }
+    return undefined;
   }
 
-  /** Pool names of the live slots. */
-  liveNames(): IterableIterator<string> {
-    return this.slotByName.keys();
+  /** Pool names of the live slots, in slot order. */
+  *liveNames(): IterableIterator<string> {
+    for (let slot = 0; slot < this.slotCount; slot++) if (this.alive[slot] === 1) yield this.names[slot]!;
   }
 
   /** Indexes a document whose fields were tokenized against this index's dictionary (intern). */
@@ -171,7 +178,7 @@ export class InvertedIndex implements TermInterner {
     this.reverseNamed[slot] = reverse !== undefined && fields[FIELD_ID.name]!.includes(reverse) ? 1 : 0;
     this.names[slot] = name;
     this.alive[slot] = 1;
-    this.slotByName.set(name, slot);
+    this.slotByName.add(stringHash(name), slot);
     this.liveCount++;
     this.version++;
     return slot;
@@ -194,7 +201,7 @@ export class InvertedIndex implements TermInterner {
     this.outsideValueCounts[slot] = 0;
     this.names[slot] = undefined;
     this.alive[slot] = 0;
-    this.slotByName.delete(name);
+    this.slotByName.remove(stringHash(name), slot);
     this.deadSlots.push(slot);
     this.liveCount--;
     this.version++;
