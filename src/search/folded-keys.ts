@@ -41,6 +41,16 @@ export class FoldedKeys {
     }
   }
 
+  /** The string held for `key` (the first one added with that spelling), so equal keys can share one. */
+  storedKey(key: string): string | undefined {
+    const hash = foldedHash(key);
+    for (let at = this.byHash.find(hash); at >= 0; at = this.byHash.find(hash, at)) {
+      const stored = this.entryKeys[this.byHash.valueAt(at)]!;
+      if (stored === key) return stored;
+    }
+    return undefined;
+  }
+
   /** Pool names with a key that lowercases to `lower` (itself lowercased), de-duplicated, in the order added. */
   names(lower: string): string[] {
     const hash = foldedHash(lower);

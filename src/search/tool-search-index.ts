@@ -81,10 +81,11 @@ export class ToolSearchIndex {
     this.serverOfSlot[slot] = doc.server === undefined ? -1 - slot : this.servers.addMember(doc.server, slot);
     if (doc.groups !== undefined && doc.groups.length > 0 && doc.server !== undefined) this.groups.add(this.serverOfSlot[slot]!, doc.groups, doc.name);
     this.lookup.add(doc);
+    const raw = doc.rawToolName === undefined ? undefined : this.lookup.sharedKey(doc.rawToolName);
     this.otherKeys[slot] =
       doc.aliases !== undefined && doc.aliases.length > 0
-        ? { name: doc.name, aliases: doc.aliases, ...(doc.rawToolName !== undefined && { rawToolName: doc.rawToolName }) }
-        : doc.rawToolName;
+        ? { name: doc.name, aliases: doc.aliases, ...(raw !== undefined && { rawToolName: raw }) }
+        : raw;
     this.collector.added();
   }
 
