@@ -1,8 +1,9 @@
 import { FIELD_BITS, FIELD_COUNT, FIELD_ID, FIELDS } from "./fields.ts";
+import { ImpactCache } from "./impact-cache.ts";
 import type { InvertedIndex } from "./inverted-index.ts";
 import type { RankingOptions } from "./ranking-options.ts";
 
-// Postings pack `slot << FIELD_BITS | field`, which doubles as the index into `norms`.
+// Postings pack `slot << FIELD_BITS | field`: the slot and field a norm is worked out for.
 if (FIELD_COUNT > 1 << FIELD_BITS) throw new Error("FIELD_COUNT must fit in FIELD_BITS bits");
 
 export interface QueryTerm {
@@ -62,13 +63,29 @@ export class Bm25fScorer {
   otherMatches = new Uint8Array(0);
   touched = new Int32Array(0);
   touchedCount = 0;
-  private norms = new Float32Array(0);
+  /**
+   * Per field: weight, length normalisation b, average length; a posting's norm is worked out
+   * from these and the slot's field length when its term's impacts are (no per-slot norm table:
+   * 6 MiB at 100k tools, and impacts are cached, so the division is paid once per posting).
+   */
+  private readonly fieldWeights = new Float64Array(FIELD_COUNT);
+  private readonly fieldBs = new Float64Array(FIELD_COUNT);
+  private readonly fieldAverages = new Float64Array(FIELD_COUNT);
   private normVersion = -1;
   private tracked = false;
-  /** Per term id: its impacts, valid while their version equals the index version. */
-  private readonly impactsById: (Impacts | undefined)[] = [];
+  /** Per term id: its impacts, valid while their version equals the index version (impact-cache.ts). */
+  readonly impactCache: ImpactCache;
+  /** Where impacts are worked out before they are copied, at their exact length, into the cache. */
+  private scratchSlots = new Int32Array(0);
+  private scratchValues = new Float32Array(0);
+  private scratchFlags = new Uint8Array(0);
 
-  constructor(private readonly options: RankingOptions) {}
+  constructor(
+    private readonly options: RankingOptions,
+    impactBudgetBytes?: number,
+  ) {
+    this.impactCache = new ImpactCache(impactBudgetBytes);
+  }
 
   /**
    * Scores `terms`, which must come rarest first (capTerms sorts them so). A term in `skip.termIds`
@@ -123,7 +140,7 @@ export class Bm25fScorer {
     const postings = index.postings[term.id]!;
     const frequencies = index.frequencies[term.id]!;
     const length = index.postingLengths[term.id]!;
-    const { norms, scores, touched } = this;
+    const { scores, touched } = this;
     const k1 = this.options.k1;
     let current = -1;
     let pseudo = 0;
@@ -131,7 +148,7 @@ export class Bm25fScorer {
       const packed = i < length ? postings[i]! : -1;
       const slot = packed >>> FIELD_BITS;
       if (packed >= 0 && slot === current) {
-        if (counts(mask[slot]!, packed & FIELD_MASK)) pseudo += norms[packed]! * frequencies[i]!;
+        if (counts(mask[slot]!, packed & FIELD_MASK)) pseudo += this.norm(index, packed) * frequencies[i]!;
         continue;
       }
       if (pseudo > 0) {
@@ -142,7 +159,7 @@ export class Bm25fScorer {
       }
       if (packed < 0) break;
       current = slot;
-      pseudo = counts(mask[slot]!, packed & FIELD_MASK) ? norms[packed]! * frequencies[i]! : 0;
+      pseudo = counts(mask[slot]!, packed & FIELD_MASK) ? this.norm(index, packed) * frequencies[i]! : 0;
     }
     return touchedCount;
   }
@@ -165,16 +182,18 @@ export class Bm25fScorer {
   impacts(index: InvertedIndex, id: number): Impacts {
     this.ensureCapacity(index.slotCount);
     if (this.normVersion !== index.version) this.refreshNorms(index);
-    const cached = this.impactsById[id];
+    const cached = this.impactCache.get(id);
     if (cached !== undefined && cached.version === index.version) return cached;
     const postings = index.postings[id]!;
     const frequencies = index.frequencies[id]!;
     const length = index.postingLengths[id]!;
-    const impacts: Impacts =
-      cached !== undefined && cached.slots.length >= length
-        ? cached
-        : { slots: new Int32Array(length), values: new Float32Array(length), flags: new Uint8Array(length), length: 0, version: -1 };
-    const { norms } = this;
+    if (this.scratchSlots.length < length) {
+      const size = Math.max(length, this.scratchSlots.length * 2);
+      this.scratchSlots = new Int32Array(size);
+      this.scratchValues = new Float32Array(size);
+      this.scratchFlags = new Uint8Array(size);
+    }
+    const { scratchSlots, scratchValues, scratchFlags } = this;
     const k1 = this.options.k1;
     let count = 0;
     let current = -1;
@@ -184,23 +203,33 @@ export class Bm25fScorer {
       const packed = i < length ? postings[i]! : -1;
       const slot = packed >>> FIELD_BITS;
       if (slot === current) {
-        pseudo += norms[packed]! * frequencies[i]!;
+        pseudo += this.norm(index, packed) * frequencies[i]!;
         flags |= fieldFlags(packed & FIELD_MASK);
         continue;
       }
       if (pseudo > 0) {
-        impacts.slots[count] = current;
-        impacts.flags[count] = flags;
-        impacts.values[count++] = pseudo / (k1 + pseudo);
+        scratchSlots[count] = current;
+        scratchFlags[count] = flags;
+        scratchValues[count++] = pseudo / (k1 + pseudo);
       }
       if (packed < 0) break;
       current = slot;
-      pseudo = norms[packed]! * frequencies[i]!;
+      pseudo = this.norm(index, packed) * frequencies[i]!;
       flags = fieldFlags(packed & FIELD_MASK);
     }
+    // A stale entry is refreshed in place when it has room (an index change makes every term
+    // stale at once); otherwise the arrays are made at the exact length (a posting per field, a
+    // slot per tool: about half of the postings' length).
+    const impacts: Impacts =
+      cached !== undefined && cached.slots.length >= count
+        ? cached
+        : { slots: new Int32Array(count), values: new Float32Array(count), flags: new Uint8Array(count), length: 0, version: -1 };
+    impacts.slots.set(scratchSlots.subarray(0, count));
+    impacts.values.set(scratchValues.subarray(0, count));
+    impacts.flags.set(scratchFlags.subarray(0, count));
     impacts.length = count;
     impacts.version = index.version;
-    this.impactsById[id] = impacts;
+    this.impactCache.set(id, impacts);
     return impacts;
   }
 
@@ -231,31 +260,30 @@ export class Bm25fScorer {
     this.cjkMatches = new Uint8Array(size);
     this.otherMatches = new Uint8Array(size);
     this.touched = new Int32Array(size);
-    this.norms = new Float32Array(size << FIELD_BITS);
-    this.normVersion = -1;
   }
 
-  /** Per slot and field: weight / (1 − b + b · length / average length); zero for dead slots. */
+  /**
+   * A posting's field weight / (1 − b + b · length / average length), rounded to float32 as the
+   * per-slot table it replaces held it (rankings stay the same to the bit); zero for a dead slot.
+   */
+  private norm(index: InvertedIndex, packed: number): number {
+    const slot = packed >>> FIELD_BITS;
+    if (index.alive[slot] !== 1) return 0;
+    const field = packed & FIELD_MASK;
+    const average = this.fieldAverages[field]!;
+    const weight = this.fieldWeights[field]!;
+    if (!(average > 0)) return Math.fround(weight);
+    const b = this.fieldBs[field]!;
+    return Math.fround(weight / (1 - b + (b * index.fieldLengths[slot * FIELD_COUNT + field]!) / average));
+  }
+
+  /** The per-field constants of norm(), for the index as it is now. */
   private refreshNorms(index: InvertedIndex): void {
-    const weights = FIELDS.map((field) => this.options.weights[field]);
-    const bs = FIELDS.map((field) => this.options.lengthNormalization[field]);
-    const averages = FIELDS.map((_, field) =>
-      index.liveCount > 0 ? index.fieldLengthSums[field]! / index.liveCount : 0,
-    );
-    const { norms } = this;
-    const lengths = index.fieldLengths;
-    for (let slot = 0; slot < index.slotCount; slot++) {
-      const alive = index.alive[slot] === 1;
-      for (let field = 0; field < FIELD_COUNT; field++) {
-        const at = (slot << FIELD_BITS) | field;
-        const average = averages[field]!;
-        const b = bs[field]!;
-        norms[at] = !alive
-          ? 0
-          : average > 0
-            ? weights[field]! / (1 - b + (b * lengths[slot * FIELD_COUNT + field]!) / average)
-            : weights[field]!;
-      }
+    for (let field = 0; field < FIELD_COUNT; field++) {
+      const name = FIELDS[field]!;
+      this.fieldWeights[field] = this.options.weights[name];
+      this.fieldBs[field] = this.options.lengthNormalization[name];
+      this.fieldAverages[field] = index.liveCount > 0 ? index.fieldLengthSums[field]! / index.liveCount : 0;
     }
     this.normVersion = index.version;
   }

@@ -1,50 +1,66 @@
+import { HashSlots } from "./hash-slots.ts";
+
 /**
  * Case-insensitive lookup keys → pool names, without a lowercased copy of each key: entries are
  * filed under a hash of the lowercased key and hold the keys as given, so a lookup lowercases
  * only the candidates it checks. At 100k tools the lowercased copies (three names in four have
  * capitals) and the garbage of making them were ~20 MiB of the build's peak.
  *
- * An entry is a key that is its own pool name (the common case: no array), or an array of
- * `key, name` pairs in the order they were added.
+ * An entry is a key and the pool name it leads to: for a pool name, the same string twice.
  */
 export class FoldedKeys {
-  private readonly entries = new Map<number, string | string[]>();
+  /** Folded hash → entry (hash-slots.ts: a Map of 100k keys was ~6.5 MiB, all of it traced). */
+  private readonly byHash = new HashSlots();
+  /** Per entry: the key as given, and the pool name it leads to (the same string, most often). */
+  private entryKeys: (string | undefined)[] = [];
+  private entryNames: (string | undefined)[] = [];
+  private readonly freeEntries: number[] = [];
 
   add(key: string, name: string): void {
     const hash = foldedHash(key);
-    const entry = this.entries.get(hash);
-    if (entry === undefined && key === name) {
-      this.entries.set(hash, key);
-      return;
+    for (let at = this.byHash.find(hash); at >= 0; at = this.byHash.find(hash, at)) {
+      const entry = this.byHash.valueAt(at);
+      if (this.entryKeys[entry] === key && this.entryNames[entry] === name) return;
     }
-    const pairs = entry === undefined ? [] : typeof entry === "string" ? [entry, entry] : entry;
-    for (let i = 0; i < pairs.length; i += 2) if (pairs[i] === key && pairs[i + 1] === name) return;
-    pairs.push(key, name);
-    this.entries.set(hash, pairs);
+    const entry = this.freeEntries.pop() ?? this.entryKeys.length;
+    this.entryKeys[entry] = key;
+    this.entryNames[entry] = name;
+    this.byHash.add(hash, entry);
   }
 
   remove(key: string, name: string): void {
     const hash = foldedHash(key);
-    const entry = this.entries.get(hash);
-    if (entry === undefined) return;
-    const pairs = typeof entry === "string" ? [entry, entry] : entry;
-    const kept: string[] = [];
-    for (let i = 0; i < pairs.length; i += 2) if (pairs[i] !== key || pairs[i + 1] !== name) kept.push(pairs[i]!, pairs[i + 1]!);
-    if (kept.length === 0) this.entries.delete(hash);
-    else this.entries.set(hash, kept.length === 2 && kept[0] === kept[1] ? kept[0]! : kept);
+    for (let at = this.byHash.find(hash); at >= 0; at = this.byHash.find(hash, at)) {
+      const entry = this.byHash.valueAt(at);
+      if (this.entryKeys[entry] !== key || this.entryNames[entry] !== name) continue;
+      this.byHash.remove(hash, entry);
+      this.entryKeys[entry] = undefined;
+      this.entryNames[entry] = undefined;
+      this.freeEntries.push(entry);
+      return;
+    }
+  }
+
+  /** The string held for `key` (the first one added with that spelling), so equal keys can share one. */
+  storedKey(key: string): string | undefined {
+    const hash = foldedHash(key);
+    for (let at = this.byHash.find(hash); at >= 0; at = this.byHash.find(hash, at)) {
+      const stored = this.entryKeys[this.byHash.valueAt(at)]!;
+      if (stored === key) return stored;
+    }
+    return undefined;
   }
 
   /** Pool names with a key that lowercases to `lower` (itself lowercased), de-duplicated, in the order added. */
   names(lower: string): string[] {
-    const entry = this.entries.get(foldedHash(lower));
-    if (entry === undefined) return [];
-    if (typeof entry === "string") return entry.toLowerCase() === lower ? [entry] : [];
-    const names: string[] = [];
-    for (let i = 0; i < entry.length; i += 2) {
-      const name = entry[i + 1]!;
-      if (entry[i]!.toLowerCase() === lower && !names.includes(name)) names.push(name);
+    const hash = foldedHash(lower);
+    const found: string[] = [];
+    for (let at = this.byHash.find(hash); at >= 0; at = this.byHash.find(hash, at)) {
+      const entry = this.byHash.valueAt(at);
+      const name = this.entryNames[entry]!;
+      if (this.entryKeys[entry]!.toLowerCase() === lower && !found.includes(name)) found.push(name);
     }
-    return names;
+    return found;
   }
 }
 

@@ -1,5 +1,6 @@
 import { FIELD_BITS, FIELD_COUNT, FIELD_ID, REVERSE_TERM, type FieldTerms } from "./fields.ts";
 import { ensureFloat32, ensureInt32, ensureUint8 } from "./growable.ts";
+import { HashSlots, stringHash } from "./hash-slots.ts";
 import type { TermInterner } from "./tokenizer.ts";
 
 /**
@@ -12,6 +13,19 @@ const MAX_FREQUENCY = 0xff;
 const COMPACT_RATIO = 0.25;
 const COMPACT_MIN = 4096;
 const VALUE_FIELD = FIELD_ID.parameterValue;
+/** Term ids below this fit the arena's narrow (two-byte) form. */
+const NARROW_TERM_IDS = 0x10000;
+
+/** The slots' term ids (InvertedIndex.slotTermArena): two bytes each while every id fits, four after. */
+export type TermArena = Uint16Array<ArrayBuffer> | Int32Array<ArrayBuffer>;
+
+function ensureArena(arena: TermArena, minLength: number): TermArena {
+  if (arena.length >= minLength) return arena;
+  const length = Math.max(minLength, arena.length * 2);
+  const grown = arena instanceof Uint16Array ? new Uint16Array(length) : new Int32Array(length);
+  grown.set(arena);
+  return grown;
+}
 /** Stemmed first words of tool names that read rather than act. */
 const READING_ACTIONS: ReadonlySet<string> = new Set(["list", "get", "search", "find", "queri", "read", "fetch", "show", "describ", "retriev", "view", "count", "lookup", "brows"]);
 
@@ -40,9 +54,12 @@ export class InvertedIndex implements TermInterner {
    * Per slot, a range of one shared arena (no object per tool for the collector to trace): the
    * slot's distinct term ids, then its description's term ids in text order, at
    * `slotTermArena[slotTermStart[slot] .. + slotTermCount[slot])`. `distinctCounts` says where the
-   * first part ends. A removed slot's range is dead until the arena is compacted.
+   * first part ends. A removed slot's range is dead until the arena is compacted. Term ids take
+   * two bytes each while the vocabulary fits (the 7.1k-tool eval pool has ~10k terms, however
+   * many times it is copied): 13 MiB instead of 26 at 100k tools, and half the garbage of growing
+   * it. The arena widens to four bytes the first time a term id does not fit.
    */
-  slotTermArena = new Int32Array(1024);
+  slotTermArena: TermArena = new Uint16Array(1024);
   slotTermStart = new Int32Array(64);
   slotTermCount = new Int32Array(64);
   private arenaUsed = 0;
@@ -62,7 +79,8 @@ export class InvertedIndex implements TermInterner {
   /** Bumped on every change, so derived per-slot data knows when to refresh. */
   version = 0;
 
-  private readonly slotByName = new Map<string, number>();
+  /** Live slots by a hash of their name (hash-slots.ts: no Map of 100k names to keep and trace). */
+  private readonly slotByName = new HashSlots();
   private freeSlots: number[] = [];
   private deadSlots: number[] = [];
   private totalPostings = 0;
@@ -80,12 +98,17 @@ export class InvertedIndex implements TermInterner {
   }
 
   slotOf(name: string): number | undefined {
-    return this.slotByName.get(name);
+    const hash = stringHash(name);
+    for (let at = this.slotByName.find(hash); at >= 0; at = this.slotByName.find(hash, at)) {
+      const slot = this.slotByName.valueAt(at);
+      if (this.names[slot] === name) return slot;
+    }
+    return undefined;
   }
 
-  /** Pool names of the live slots. */
-  liveNames(): IterableIterator<string> {
-    return this.slotByName.keys();
+  /** Pool names of the live slots, in slot order. */
+  *liveNames(): IterableIterator<string> {
+    for (let slot = 0; slot < this.slotCount; slot++) if (this.alive[slot] === 1) yield this.names[slot]!;
   }
 
   /** Indexes a document whose fields were tokenized against this index's dictionary (intern). */
@@ -115,7 +138,8 @@ export class InvertedIndex implements TermInterner {
     // that does what the query says from one that merely accepts the word as a filter value.
     const start = this.arenaUsed;
     const total = distinctCount + description.length;
-    this.slotTermArena = ensureInt32(this.slotTermArena, start + total);
+    if (this.terms.length > NARROW_TERM_IDS && this.slotTermArena instanceof Uint16Array) this.slotTermArena = Int32Array.from(this.slotTermArena);
+    this.slotTermArena = ensureArena(this.slotTermArena, start + total);
     this.arenaUsed += total;
     const terms = this.slotTermArena;
     const order = (this.orderScratch = ensureInt32(this.orderScratch, distinctCount));
@@ -154,7 +178,7 @@ export class InvertedIndex implements TermInterner {
     this.reverseNamed[slot] = reverse !== undefined && fields[FIELD_ID.name]!.includes(reverse) ? 1 : 0;
     this.names[slot] = name;
     this.alive[slot] = 1;
-    this.slotByName.set(name, slot);
+    this.slotByName.add(stringHash(name), slot);
     this.liveCount++;
     this.version++;
     return slot;
@@ -177,7 +201,7 @@ export class InvertedIndex implements TermInterner {
     this.outsideValueCounts[slot] = 0;
     this.names[slot] = undefined;
     this.alive[slot] = 0;
-    this.slotByName.delete(name);
+    this.slotByName.remove(stringHash(name), slot);
     this.deadSlots.push(slot);
     this.liveCount--;
     this.version++;
@@ -189,7 +213,8 @@ export class InvertedIndex implements TermInterner {
 
   /** Moves the live slots' term ranges together (in slot order) into an arena sized for them. */
   private compactArena(): void {
-    const arena = new Int32Array(Math.max(1024, Math.ceil((this.arenaUsed - this.arenaDead) * 1.25)));
+    const length = Math.max(1024, Math.ceil((this.arenaUsed - this.arenaDead) * 1.25));
+    const arena = this.slotTermArena instanceof Uint16Array ? new Uint16Array(length) : new Int32Array(length);
     let used = 0;
     for (let slot = 0; slot < this.slotCount; slot++) {
       if (this.alive[slot] === 0) continue;

@@ -34,8 +34,9 @@ export class KeywordRanker {
   constructor(
     private readonly index: InvertedIndex,
     private readonly options: RankingOptions,
+    impactBudgetBytes?: number,
   ) {
-    this.scorer = new Bm25fScorer(options);
+    this.scorer = new Bm25fScorer(options, impactBudgetBytes);
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { CandidateFacts } from "./candidate-facts.ts";
-import type { InvertedIndex } from "./inverted-index.ts";
+import type { InvertedIndex, TermArena } from "./inverted-index.ts";
 import type { PreparedQuery } from "./query-terms.ts";
 import type { RankingOptions } from "./ranking-options.ts";
 import type { ServerMention } from "./server-mention.ts";
@@ -123,7 +123,7 @@ function mayBeQueryTerm(bits: Uint32Array, id: number): boolean {
 
 
 /** IDF mass of the distinct query pairs that occur adjacent, in order, in `terms[start, end)`. */
-function pairWeight(terms: Int32Array, start: number, end: number, query: PreparedQuery, lookup: QueryTermLookup): number {
+function pairWeight(terms: TermArena, start: number, end: number, query: PreparedQuery, lookup: QueryTermLookup): number {
   const { position, bits } = lookup;
   const positions = query.terms.length;
   let total = 0;

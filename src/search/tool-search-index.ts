@@ -1,3 +1,4 @@
+import { BuildCollector, type Collect } from "./build-collector.ts";
 import { documentFields } from "./document-fields.ts";
 import { FIELD_COUNT, type FieldTerms } from "./fields.ts";
 import { ensureInt32 } from "./growable.ts";
@@ -21,6 +22,10 @@ const MAX_SERVER_NAME_CHARS = 128;
 
 export interface ToolSearchIndexOptions {
   ranking?: Partial<RankingOptions>;
+  /** Run after every 10k tools indexed (build-collector.ts); default a full Bun collection. */
+  collectGarbage?: Collect;
+  /** Bytes the first stage may keep of per-term impacts (impact-cache.ts); default 16 MiB. */
+  impactBudgetBytes?: number;
 }
 
 /**
@@ -46,9 +51,11 @@ export class ToolSearchIndex {
   private readonly fieldScratch: FieldTerms = Array.from({ length: FIELD_COUNT }, () => []);
   /** Server id per slot; a tool without a server gets its own negative id. */
   private serverOfSlot = new Int32Array(64);
+  private readonly collector: BuildCollector;
 
   constructor(options: ToolSearchIndexOptions = {}) {
-    this.ranker = new KeywordRanker(this.index, rankingOptions(options.ranking));
+    this.ranker = new KeywordRanker(this.index, rankingOptions(options.ranking), options.impactBudgetBytes);
+    this.collector = new BuildCollector(options.collectGarbage);
   }
 
   get size(): number {
@@ -74,10 +81,12 @@ export class ToolSearchIndex {
     this.serverOfSlot[slot] = doc.server === undefined ? -1 - slot : this.servers.addMember(doc.server, slot);
     if (doc.groups !== undefined && doc.groups.length > 0 && doc.server !== undefined) this.groups.add(this.serverOfSlot[slot]!, doc.groups, doc.name);
     this.lookup.add(doc);
+    const raw = doc.rawToolName === undefined ? undefined : this.lookup.sharedKey(doc.rawToolName);
     this.otherKeys[slot] =
       doc.aliases !== undefined && doc.aliases.length > 0
-        ? { name: doc.name, aliases: doc.aliases, ...(doc.rawToolName !== undefined && { rawToolName: doc.rawToolName }) }
-        : doc.rawToolName;
+        ? { name: doc.name, aliases: doc.aliases, ...(raw !== undefined && { rawToolName: raw }) }
+        : raw;
+    this.collector.added();
   }
 
   replace(doc: SearchDocument): void {

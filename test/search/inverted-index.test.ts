@@ -50,3 +50,29 @@ describe("InvertedIndex", () => {
     expect(index.documentFrequency[index.termId("x1")!]).toBe(0);
   });
 });
+
+describe("the slots' term arena", () => {
+  test("holds term ids in two bytes while they fit, then widens without losing any", () => {
+    const index = new InvertedIndex();
+    const expected = new Map<string, number[]>();
+    const add = (name: string, terms: string[]) => {
+      const slot = index.add(name, fields(index, terms));
+      expected.set(name, fields(index, terms)[FIELD_ID.description]!);
+      return slot;
+    };
+    const before = add("early", ["alpha", "beta", "alpha"]);
+    expect(index.slotTermArena).toBeInstanceOf(Uint16Array);
+    // 70k distinct terms in 70 tools: ids pass 0xffff part-way.
+    for (let t = 0; t < 70; t++) add(`bulk${t}`, Array.from({ length: 1_000 }, (_, i) => `w${t * 1_000 + i}`));
+    expect(index.terms.length).toBeGreaterThan(0x10000);
+    expect(index.slotTermArena).toBeInstanceOf(Int32Array);
+    const termsOf = (slot: number) => {
+      const start = index.slotTermStart[slot]!;
+      return [...index.slotTermArena.subarray(start + index.distinctCounts[slot]!, start + index.slotTermCount[slot]!)];
+    };
+    expect(termsOf(before)).toEqual(expected.get("early")!);
+    const last = index.slotOf("bulk69")!;
+    expect(termsOf(last)).toEqual(expected.get("bulk69")!);
+    expect(Math.max(...termsOf(last))).toBeGreaterThan(0xffff);
+  });
+});

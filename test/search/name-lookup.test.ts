@@ -90,3 +90,29 @@ describe("NameLookup", () => {
     }
   });
 });
+
+describe("raw names shared by several tools", () => {
+  test("each tool's removal takes out only its own entry, in either order, and the key can come back", () => {
+    const pool = poolLookup();
+    const lookup = pool.lookup;
+    // Equal raw names made separately (as each copy's document makes its own slice).
+    const raw = (text: string) => text.split("").join("");
+    const a = { name: "mcp__a__Create_Issue", rawToolName: raw("Create_Issue") };
+    const b = { name: "mcp__b__Create_Issue", rawToolName: raw("Create_Issue") };
+    pool.add(a);
+    pool.add(b);
+    expect(lookup.sharedKey(raw("Create_Issue"))).toBe("Create_Issue");
+    expect(lookup.resolve("Create_Issue")).toEqual([a.name, b.name]);
+    expect(lookup.resolve("create_issue")).toEqual([a.name, b.name]);
+    pool.remove(a);
+    expect(lookup.resolve("Create_Issue")).toEqual([b.name]);
+    expect(lookup.resolve("create_issue")).toEqual([b.name]);
+    pool.add(a);
+    pool.remove(b);
+    expect(lookup.resolve("CREATE_ISSUE")).toEqual([a.name]);
+    pool.remove(a);
+    expect(lookup.resolve("Create_Issue")).toEqual([]);
+    expect(lookup.resolve("create_issue")).toEqual([]);
+    expect(lookup.sharedKey("Create_Issue")).toBe("Create_Issue");
+  });
+});

@@ -1,0 +1,111 @@
+import type { Impacts } from "./bm25f-scorer.ts";
+
+/** What one impact entry holds: a slot (4 bytes), a value (4) and field flags (1). */
+export const IMPACT_ENTRY_BYTES = 9;
+/**
+ * The default budget. A term's impacts are about as large as its postings, so a cache of every
+ * term ever asked grows towards the whole index: at 100k tools the 400 bench queries alone left
+ * ~17 MiB. Within the budget the least recently used terms are dropped first; a dropped term is
+ * worked out again from its postings the next time (the same values, so the same rankings).
+ */
+export const DEFAULT_IMPACT_BUDGET_BYTES = 16 * 2 ** 20;
+
+/**
+ * Term id → its impacts, within a byte budget, least recently used dropped first. Entries are
+ * dropped, never recycled: an Impacts a caller still holds stays as it was. A single term larger
+ * than the budget is still kept (alone): the scorer needs it now, and most likely again soon.
+ * Recency is a doubly linked list over term ids in typed arrays (no object per entry).
+ */
+export class ImpactCache {
+  private readonly byId: (Impacts | undefined)[] = [];
+  private previous = new Int32Array(256).fill(-1);
+  private next = new Int32Array(256).fill(-1);
+  /** Most and least recently used term ids; -1 when empty. */
+  private head = -1;
+  private tail = -1;
+  private used = 0;
+  private entries = 0;
+
+  constructor(readonly budgetBytes: number = DEFAULT_IMPACT_BUDGET_BYTES) {
+    if (!(budgetBytes >= 0)) throw new Error(`impact budget must be a byte count ≥ 0, got ${budgetBytes}`);
+  }
+
+  /** Bytes the cached impacts take (their arrays' capacity). */
+  get bytes(): number {
+    return this.used;
+  }
+
+  /** How many terms are cached. */
+  get size(): number {
+    return this.entries;
+  }
+
+  /** The cached impacts of a term (whatever their version), marked as just used; undefined when not cached. */
+  get(id: number): Impacts | undefined {
+    const impacts = this.byId[id];
+    if (impacts !== undefined && this.head !== id) {
+      this.unlink(id);
+      this.pushFront(id);
+    }
+    return impacts;
+  }
+
+  /** Caches (or re-caches, after an in-place refresh) a term's impacts as the most recently used, then keeps to the budget. */
+  set(id: number, impacts: Impacts): void {
+    const before = this.byId[id];
+    if (before !== undefined) {
+      this.used -= bytesOf(before);
+      this.unlink(id);
+    } else {
+      this.entries++;
+      this.ensure(id + 1);
+    }
+    this.byId[id] = impacts;
+    this.used += bytesOf(impacts);
+    this.pushFront(id);
+    while (this.used > this.budgetBytes && this.tail !== id) this.drop(this.tail);
+  }
+
+  private drop(id: number): void {
+    const impacts = this.byId[id]!;
+    this.used -= bytesOf(impacts);
+    this.entries--;
+    this.byId[id] = undefined;
+    this.unlink(id);
+  }
+
+  private unlink(id: number): void {
+    const before = this.previous[id]!;
+    const after = this.next[id]!;
+    if (before >= 0) this.next[before] = after;
+    else this.head = after;
+    if (after >= 0) this.previous[after] = before;
+    else this.tail = before;
+    this.previous[id] = -1;
+    this.next[id] = -1;
+  }
+
+  private pushFront(id: number): void {
+    this.previous[id] = -1;
+    this.next[id] = this.head;
+    if (this.head >= 0) this.previous[this.head] = id;
+    this.head = id;
+    if (this.tail < 0) this.tail = id;
+  }
+
+  private ensure(length: number): void {
+    if (this.previous.length >= length) return;
+    const size = Math.max(length, this.previous.length * 2);
+    const grow = (array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> => {
+      const grown = new Int32Array(size).fill(-1);
+      grown.set(array);
+      return grown;
+    };
+    this.previous = grow(this.previous);
+    this.next = grow(this.next);
+  }
+}
+
+function bytesOf(impacts: Impacts): number {
+  return impacts.slots.length * IMPACT_ENTRY_BYTES;
+}

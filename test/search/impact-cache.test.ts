@@ -1,0 +1,123 @@
+import { describe, expect, test } from "bun:test";
+import { Bm25fScorer, type Impacts } from "../../src/search/bm25f-scorer.ts";
+import { IMPACT_ENTRY_BYTES, ImpactCache } from "../../src/search/impact-cache.ts";
+import { rankingOptions } from "../../src/search/ranking-options.ts";
+import { ToolSearchIndex } from "../../src/search/tool-search-index.ts";
+import type { SearchDocument } from "../../src/search/types.ts";
+import { InvertedIndex } from "../../src/search/inverted-index.ts";
+import { FIELD_COUNT, FIELD_ID } from "../../src/search/fields.ts";
+
+function impactsOf(entries: number, version = 0): Impacts {
+  return { slots: new Int32Array(entries), values: new Float32Array(entries), flags: new Uint8Array(entries), length: entries, version };
+}
+
+describe("ImpactCache", () => {
+  test("keeps to its byte budget, dropping the least recently used term first", () => {
+    const cache = new ImpactCache(30 * IMPACT_ENTRY_BYTES);
+    cache.set(1, impactsOf(10));
+    cache.set(2, impactsOf(10));
+    cache.set(3, impactsOf(10));
+    expect(cache.bytes).toBe(30 * IMPACT_ENTRY_BYTES);
+    expect(cache.get(1)).toBeDefined(); // 1 is now the most recently used; 2 the least
+    cache.set(4, impactsOf(10));
+    expect(cache.get(2)).toBeUndefined();
+    expect(cache.get(1)).toBeDefined();
+    expect(cache.get(3)).toBeDefined();
+    expect(cache.get(4)).toBeDefined();
+    expect(cache.size).toBe(3);
+    expect(cache.bytes).toBeLessThanOrEqual(cache.budgetBytes);
+  });
+
+  test("keeps a term larger than the whole budget, alone", () => {
+    const cache = new ImpactCache(5 * IMPACT_ENTRY_BYTES);
+    cache.set(7, impactsOf(2));
+    cache.set(8, impactsOf(100));
+    expect(cache.get(7)).toBeUndefined();
+    expect(cache.get(8)?.length).toBe(100);
+    expect(cache.size).toBe(1);
+    cache.set(9, impactsOf(1));
+    expect(cache.get(8)).toBeUndefined();
+    expect(cache.bytes).toBe(IMPACT_ENTRY_BYTES);
+  });
+
+  test("re-setting a term (an in-place refresh) neither double-counts it nor drops it", () => {
+    const cache = new ImpactCache(20 * IMPACT_ENTRY_BYTES);
+    const stale = impactsOf(10);
+    cache.set(1, stale);
+    cache.set(2, impactsOf(10));
+    stale.version = 1;
+    cache.set(1, stale);
+    expect(cache.bytes).toBe(20 * IMPACT_ENTRY_BYTES);
+    expect(cache.size).toBe(2);
+    cache.set(3, impactsOf(10)); // 2 is now the least recently used
+    expect(cache.get(2)).toBeUndefined();
+    expect(cache.get(1)).toBe(stale);
+  });
+
+  test("rejects a budget that is not a byte count", () => {
+    expect(() => new ImpactCache(-1)).toThrow(/byte count/);
+    expect(() => new ImpactCache(Number.NaN)).toThrow(/byte count/);
+  });
+});
+
+/** A deterministic pool over a small vocabulary, so terms are shared by many tools (long posting lists). */
+function syntheticPool(count: number): SearchDocument[] {
+  const words = ["weather", "city", "forecast", "issue", "repository", "label", "file", "read", "write", "search", "user", "email", "send", "calendar", "event", "price", "stock", "convert", "currency", "image", "resize", "translate", "text", "route", "distance"];
+  let seed = 12345;
+  const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % words.length;
+  return Array.from({ length: count }, (_, i) => ({
+    name: `tool_${i}_${words[next()]}_${words[next()]}`,
+    server: `server${i % 17}`,
+    description: Array.from({ length: 6 + (i % 11) }, () => words[next()]).join(" "),
+    parameters: [{ name: words[next()]!, description: `the ${words[next()]} to ${words[next()]}` }],
+  }));
+}
+
+const QUERIES = ["weather forecast for a city", "send an email to a user", "resize image", "stock price in a currency", "route distance", "search repository issues by label", "translate text", "calendar event", "read file", "convert currency"];
+
+describe("impacts under a byte budget", () => {
+  test("evicted, then worked out again, the impacts are the same, and so are the rankings", () => {
+    const pool = syntheticPool(1_500);
+    const roomy = new ToolSearchIndex();
+    const tight = new ToolSearchIndex({ impactBudgetBytes: 0 });
+    for (const doc of pool) {
+      roomy.add(doc);
+      tight.add(doc);
+    }
+    const rankings = (index: ToolSearchIndex) => QUERIES.map((text) => index.query(text, { maxResults: 20 }).matches);
+    for (let pass = 0; pass < 2; pass++) {
+      expect(rankings(tight)).toEqual(rankings(roomy));
+      // An index change makes every cached term stale: refreshed (in place or anew), still the same.
+      for (const index of [roomy, tight]) {
+        index.remove(pool[pass * 3]!.name);
+        index.add({ ...pool[pass * 3 + 1]!, name: `again_${pass}`, description: "weather stock route" });
+      }
+    }
+    expect(rankings(tight)).toEqual(rankings(roomy));
+  });
+
+  test("a scorer with no room keeps one term, and recomputes dropped ones identically", () => {
+    const index = new InvertedIndex();
+    const fields = (terms: string[]) => {
+      const out: number[][] = Array.from({ length: FIELD_COUNT }, () => []);
+      out[FIELD_ID.description] = terms.map((term) => index.intern(term));
+      out[FIELD_ID.name] = [index.intern(terms[0]!)];
+      return out;
+    };
+    for (let i = 0; i < 300; i++) index.add(`t${i}`, fields(["alpha", i % 2 === 0 ? "beta" : "gamma", "alpha", `own${i % 7}`]));
+    const scorer = new Bm25fScorer(rankingOptions(), 0);
+    const snapshot = (impacts: Impacts) => ({ slots: [...impacts.slots.subarray(0, impacts.length)], values: [...impacts.values.subarray(0, impacts.length)], flags: [...impacts.flags.subarray(0, impacts.length)] });
+    const alpha = index.termId("alpha")!;
+    const beta = index.termId("beta")!;
+    const first = scorer.impacts(index, alpha);
+    const before = snapshot(first);
+    expect(first.length).toBe(300);
+    expect(first.slots.length).toBe(300); // exact length, not the postings' (two fields per tool)
+    scorer.impacts(index, beta);
+    expect(scorer.impactCache.size).toBe(1);
+    expect(snapshot(first)).toEqual(before); // a dropped entry is not recycled under its holder
+    const again = scorer.impacts(index, alpha);
+    expect(again).not.toBe(first);
+    expect(snapshot(again)).toEqual(before);
+  });
+});
