@@ -12,7 +12,6 @@ const MAX_ICONS = 4;
 const MAX_ICON_SRC_CHARS = 16_384;
 const MAX_TITLE_CHARS = 200;
 const MAX_DIALECT_CHARS = 200;
-const THEMES = new Set(["light", "dark"]);
 
 export function presentationOf(definition: { title?: unknown; icons?: unknown; annotations?: { title?: unknown } }, dialect: unknown): McpPresentation {
   const rawTitle = typeof definition.title === "string" ? definition.title : definition.annotations?.title;
@@ -36,7 +35,7 @@ function iconOf(raw: unknown): McpIcon[] {
       src,
       ...(typeof mimeType === "string" && /^image\/[\w.+-]{1,60}$/.test(mimeType) && { mimeType }),
       ...(sizeList.length > 0 && { sizes: sizeList }),
-      ...(typeof theme === "string" && THEMES.has(theme) && { theme: theme as McpIcon["theme"] }),
+      ...((theme === "light" || theme === "dark") && { theme }),
     },
   ];
 }

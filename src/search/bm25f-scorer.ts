@@ -1,5 +1,6 @@
 import { FIELD_BITS, FIELD_COUNT, FIELD_ID, FIELDS } from "./fields.ts";
 import { ImpactCache } from "./impact-cache.ts";
+import { IMPACT_DESCRIPTION, IMPACT_OUTSIDE_VALUE, IMPACT_PARAMETER_NAME, type Impacts } from "./impacts.ts";
 import type { InvertedIndex } from "./inverted-index.ts";
 import type { RankingOptions } from "./ranking-options.ts";
 
@@ -28,19 +29,7 @@ export interface SkipMembers {
   mask: Uint8Array;
 }
 
-/** Which fields of a tool a term occurs in, per impact (IMPACT_* bits): what the re-rank asks of a candidate. */
-export const IMPACT_OUTSIDE_VALUE = 1;
-export const IMPACT_DESCRIPTION = 2;
-export const IMPACT_PARAMETER_NAME = 4;
 
-/** A term's saturated weight per slot that has it, and in which kinds of field (IMPACT_* bits). */
-export interface Impacts {
-  slots: Int32Array;
-  values: Float32Array;
-  flags: Uint8Array;
-  length: number;
-  version: number;
-}
 
 function fieldFlags(field: number): number {
   return (

@@ -1,4 +1,4 @@
-import { IMPACT_DESCRIPTION, IMPACT_OUTSIDE_VALUE, IMPACT_PARAMETER_NAME, type Impacts } from "./bm25f-scorer.ts";
+import { IMPACT_DESCRIPTION, IMPACT_OUTSIDE_VALUE, IMPACT_PARAMETER_NAME, type Impacts } from "./impacts.ts";
 import type { InvertedIndex } from "./inverted-index.ts";
 import type { PreparedQuery } from "./query-terms.ts";
 import type { ServerMention } from "./server-mention.ts";

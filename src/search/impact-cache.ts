@@ -1,4 +1,4 @@
-import type { Impacts } from "./bm25f-scorer.ts";
+import type { Impacts } from "./impacts.ts";
 
 /** What one impact entry holds: a slot (4 bytes), a value (4) and field flags (1). */
 export const IMPACT_ENTRY_BYTES = 9;

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { Bm25fScorer, type Impacts } from "../../src/search/bm25f-scorer.ts";
+import { Bm25fScorer } from "../../src/search/bm25f-scorer.ts";
+import type { Impacts } from "../../src/search/impacts.ts";
 import { IMPACT_ENTRY_BYTES, ImpactCache } from "../../src/search/impact-cache.ts";
 import { rankingOptions } from "../../src/search/ranking-options.ts";
 import { ToolSearchIndex } from "../../src/search/tool-search-index.ts";
