@@ -1,4 +1,5 @@
 /** Tools and a linked bridge for bridge tests: a daemon in process, a DaemonBridge, an SDK client. */
+import { PassThrough } from "node:stream";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
@@ -9,6 +10,7 @@ import { ToolpoolClient } from "../../src/client/client.ts";
 import { buildTool } from "../../src/tool/build-tool.ts";
 import { textResult } from "../../src/tool/result.ts";
 import { startTestDaemon, type TestDaemon } from "../helpers/daemon-harness.ts";
+import { waitFor } from "../helpers/wait.ts";
 import { echoTool, gateTool, progressTool } from "../helpers/test-tools.ts";
 
 /** A deferred tool: only ToolSearch reveals it, only ExecuteExtraTool runs it in proxy delivery. */
@@ -77,4 +79,35 @@ export async function startDaemonAt(socketPath: string): Promise<import("../../s
   });
   await daemon.start();
   return daemon;
+}
+
+/**
+ * A host on the stdio bridge's pipes, in memory: `start` runs the bridge on them. Every line the
+ * bridge writes is kept, parsed; `answerTo` waits for the answer to an id; disposing ends stdin and
+ * waits for the bridge to finish.
+ */
+export function stdioPeer(start: (stdin: PassThrough, stdout: PassThrough) => Promise<void>) {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const lines: Record<string, unknown>[] = [];
+  let buffer = "";
+  stdout.on("data", (chunk: Buffer) => {
+    buffer += chunk.toString("utf8");
+    const parts = buffer.split("\n");
+    buffer = parts.pop() ?? "";
+    for (const part of parts) if (part) lines.push(JSON.parse(part) as Record<string, unknown>);
+  });
+  const served = start(stdin, stdout);
+  return {
+    lines,
+    send: (message: object) => stdin.write(`${JSON.stringify(message)}\n`),
+    async answerTo(id: number, timeoutMs?: number) {
+      await waitFor(() => lines.some((line) => line.id === id), `the answer to ${id}`, timeoutMs);
+      return lines.find((line) => line.id === id)!;
+    },
+    async [Symbol.asyncDispose]() {
+      stdin.end();
+      await served;
+    },
+  };
 }

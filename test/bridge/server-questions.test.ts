@@ -11,7 +11,6 @@ import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
 import { DaemonBridge } from "../../src/bridge/daemon-bridge.ts";
 import { runStdioBridge } from "../../src/bridge/stdio-bridge.ts";
 import { startHttpBridge } from "../../src/bridge/http-bridge.ts";
@@ -22,7 +21,7 @@ import { ToolpoolClient } from "../../src/client/client.ts";
 import { CreateMessageRequestSchema, ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { startTestDaemon } from "../helpers/daemon-harness.ts";
 import { echoTool } from "../helpers/test-tools.ts";
-import { linkHost, textOf, waitUntil } from "./fixtures.ts";
+import { linkHost, stdioPeer, textOf, waitUntil } from "./fixtures.ts";
 
 setDefaultTimeout(60_000);
 
@@ -164,32 +163,14 @@ describe("servers' questions to a 2026-07-28 host (stateless stdio face): input_
   const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } };
 
   async function statelessHost(socketPath: string) {
-    const stdin = new PassThrough();
-    const stdout = new PassThrough();
-    const lines: Record<string, unknown>[] = [];
-    let buffer = "";
-    stdout.on("data", (chunk: Buffer) => {
-      buffer += chunk.toString("utf8");
-      const parts = buffer.split("\n");
-      buffer = parts.pop() ?? "";
-      for (const part of parts) if (part) lines.push(JSON.parse(part) as Record<string, unknown>);
-    });
-    const bridge = new DaemonBridge({ connect: () => ToolpoolClient.connect(socketPath) });
-    const served = runStdioBridge({ bridge, version: "test", log: () => {}, stdin, stdout });
+    const peer = stdioPeer((stdin, stdout) => runStdioBridge({ bridge: new DaemonBridge({ connect: () => ToolpoolClient.connect(socketPath) }), version: "test", log: () => {}, stdin, stdout }));
     let id = 0;
     const request = async (method: string, params: Record<string, unknown>) => {
       const mine = ++id;
-      stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: mine, method, params })}\n`);
-      await waitUntil(() => lines.some((line) => line.id === mine), `the answer to ${mine}`, 30_000);
-      return lines.find((line) => line.id === mine)!;
+      peer.send({ jsonrpc: "2.0", id: mine, method, params });
+      return peer.answerTo(mine, 30_000);
     };
-    return {
-      request,
-      async [Symbol.asyncDispose]() {
-        stdin.end();
-        await served;
-      },
-    };
+    return { request, [Symbol.asyncDispose]: () => peer[Symbol.asyncDispose]() };
   }
 
   test("the everything server's elicitation reaches a host that declared elicitation in _meta, and the retry with inputResponses gets the result", async () => {
