@@ -6,6 +6,7 @@ import type { ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { createBridgeServer } from "../../src/bridge/bridge-server.ts";
 import { DaemonBridge } from "../../src/bridge/daemon-bridge.ts";
+import { startHttpBridge, type HttpBridgeOptions } from "../../src/bridge/http-bridge.ts";
 import { ToolpoolClient } from "../../src/client/client.ts";
 import { buildTool } from "../../src/tool/build-tool.ts";
 import { textResult } from "../../src/tool/result.ts";
@@ -110,4 +111,19 @@ export function stdioPeer(start: (stdin: PassThrough, stdout: PassThrough) => Pr
       await served;
     },
   };
+}
+
+/** The bridge token of the HTTP bridge tests (the bridge requires one; any 32+ characters do). */
+export const BRIDGE_TOKEN = "test-token-0123456789abcdefghijklmnopqrstuv";
+
+/** An HTTP bridge on loopback whose sessions link to the daemon on `socketPath`, as `toolpool mcp --http` makes them. */
+export function httpBridgeOn(socketPath: string, extra: Partial<HttpBridgeOptions> = {}) {
+  return startHttpBridge({
+    token: BRIDGE_TOKEN,
+    address: { hostname: "127.0.0.1", port: 0 },
+    createBridge: (session) => new DaemonBridge({ connect: () => ToolpoolClient.connect(socketPath), ...(session && { session }) }),
+    version: "test",
+    log: () => {},
+    ...extra,
+  });
 }

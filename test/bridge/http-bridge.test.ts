@@ -1,12 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { DaemonBridge } from "../../src/bridge/daemon-bridge.ts";
-import { startHttpBridge } from "../../src/bridge/http-bridge.ts";
-import { ToolpoolClient } from "../../src/client/client.ts";
-import { startBridgeDaemon, textOf, waitUntil } from "./fixtures.ts";
+import { BRIDGE_TOKEN as TOKEN, httpBridgeOn, startBridgeDaemon, textOf, waitUntil } from "./fixtures.ts";
 
-const TOKEN = "test-token-0123456789abcdefghijklmnopqrstuv";
 
 const INITIALIZE = {
   jsonrpc: "2.0",
@@ -15,16 +11,6 @@ const INITIALIZE = {
   params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
 };
 
-function bridgeOn(socketPath: string, maxSessions?: number) {
-  return startHttpBridge({
-    token: TOKEN,
-    address: { hostname: "127.0.0.1", port: 0 },
-    createBridge: () => new DaemonBridge({ connect: () => ToolpoolClient.connect(socketPath) }),
-    version: "test",
-    log: () => {},
-    ...(maxSessions !== undefined && { maxSessions }),
-  });
-}
 
 function post(url: string, body: unknown, headers: Record<string, string> = {}) {
   return fetch(url, {
@@ -37,7 +23,7 @@ function post(url: string, body: unknown, headers: Record<string, string> = {}) 
 describe("toolpool mcp --http (Streamable HTTP on loopback)", () => {
   test("an SDK client lists, searches, runs a deferred tool and gets progress; sessions are separate", async () => {
     await using daemon = await startBridgeDaemon();
-    await using bridge = bridgeOn(daemon.socketPath);
+    await using bridge = httpBridgeOn(daemon.socketPath);
     expect(bridge.url).toBe(`http://127.0.0.1:${bridge.port}/mcp/${TOKEN}`);
     const client = new Client({ name: "http-host", version: "1" });
     await client.connect(new StreamableHTTPClientTransport(new URL(bridge.url)));
@@ -63,7 +49,7 @@ describe("toolpool mcp --http (Streamable HTTP on loopback)", () => {
 
   test("DNS-rebinding guard: a foreign Host or Origin is refused with 403; loopback names pass", async () => {
     await using daemon = await startBridgeDaemon();
-    await using bridge = bridgeOn(daemon.socketPath);
+    await using bridge = httpBridgeOn(daemon.socketPath);
     const evilHost = await post(bridge.url, INITIALIZE, { host: "evil.example.com", origin: "http://evil.example.com" });
     expect(evilHost.status).toBe(403);
     expect(await evilHost.json()).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32000, message: 'Forbidden: Host "evil.example.com" is not a loopback host' } });
@@ -81,7 +67,7 @@ describe("toolpool mcp --http (Streamable HTTP on loopback)", () => {
 
   test("the token is required: in the path or as a bearer token; a missing, wrong or partial one is 401", async () => {
     await using daemon = await startBridgeDaemon();
-    await using bridge = bridgeOn(daemon.socketPath);
+    await using bridge = httpBridgeOn(daemon.socketPath);
     const base = bridge.baseUrl;
     expect(base).toBe(`http://127.0.0.1:${bridge.port}/mcp`);
     for (const [url, headers] of [
@@ -109,7 +95,7 @@ describe("toolpool mcp --http (Streamable HTTP on loopback)", () => {
 
   test("wrong path 401, unknown session 404, no session 400, not JSON 400, over the session cap 503", async () => {
     await using daemon = await startBridgeDaemon();
-    await using bridge = bridgeOn(daemon.socketPath, 1);
+    await using bridge = httpBridgeOn(daemon.socketPath, { maxSessions: 1 });
     expect((await post(bridge.url.replace("/mcp", "/other"), INITIALIZE)).status).toBe(401);
     const unknown = await post(bridge.url, { jsonrpc: "2.0", id: 2, method: "tools/list" }, { "mcp-session-id": "nope" });
     expect(unknown.status).toBe(404);
@@ -141,7 +127,7 @@ describe("toolpool mcp --http (Streamable HTTP on loopback)", () => {
 
   test("DELETE ends a session and closes its daemon connection", async () => {
     await using daemon = await startBridgeDaemon();
-    await using bridge = bridgeOn(daemon.socketPath);
+    await using bridge = httpBridgeOn(daemon.socketPath);
     const client = new Client({ name: "closer", version: "1" });
     const transport = new StreamableHTTPClientTransport(new URL(bridge.url));
     await client.connect(transport);

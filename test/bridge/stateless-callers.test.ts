@@ -6,30 +6,16 @@
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
-import { DaemonBridge } from "../../src/bridge/daemon-bridge.ts";
-import { startHttpBridge, type HttpBridgeOptions } from "../../src/bridge/http-bridge.ts";
 import { callerKey } from "../../src/bridge/stateless-callers.ts";
-import { ToolpoolClient } from "../../src/client/client.ts";
 import { startTestDaemon } from "../helpers/daemon-harness.ts";
 import { echoTool } from "../helpers/test-tools.ts";
-import { startBridgeDaemon, textOf, waitUntil } from "./fixtures.ts";
+import { BRIDGE_TOKEN as TOKEN, httpBridgeOn, startBridgeDaemon, textOf, waitUntil } from "./fixtures.ts";
 
 setDefaultTimeout(30_000);
 
-const TOKEN = "test-token-0123456789abcdefghijklmnopqrstuv";
 const REVISION = "2026-07-28";
 const FIXTURE_2026 = join(import.meta.dir, "..", "fixtures", "mcp", "revision-2026-server.ts");
 
-function bridgeOn(socketPath: string, extra: Partial<HttpBridgeOptions> = {}) {
-  return startHttpBridge({
-    token: TOKEN,
-    address: { hostname: "127.0.0.1", port: 0 },
-    createBridge: (session) => new DaemonBridge({ connect: () => ToolpoolClient.connect(socketPath), ...(session && { session }) }),
-    version: "test",
-    log: () => {},
-    ...extra,
-  });
-}
 
 function metaOf(client: string, capabilities: Record<string, unknown> = {}) {
   return { "io.modelcontextprotocol/protocolVersion": REVISION, "io.modelcontextprotocol/clientInfo": { name: client, version: "1" }, "io.modelcontextprotocol/clientCapabilities": capabilities };
@@ -71,7 +57,7 @@ async function listen(url: string, client: string): Promise<{ status: number; st
 describe("stateless callers of one HTTP bridge", () => {
   test("caller A's slow call holds neither caller B's calls nor A's own next call", async () => {
     await using daemon = await startBridgeDaemon();
-    await using bridge = bridgeOn(daemon.socketPath);
+    await using bridge = httpBridgeOn(daemon.socketPath);
     // Gate is not concurrency-safe: in one ordered session a second Gate waits for the first.
     const slowA = post(bridge.url, "caller-a", "tools/call", { name: "Gate", arguments: { label: "a" } }).then(json);
     await waitUntil(() => daemon.gate.running === 1, "A's Gate to run");
@@ -98,7 +84,7 @@ describe("stateless callers of one HTTP bridge", () => {
 
   test("what one caller's search discovered is its own: another caller's blind call still gets the schema", async () => {
     await using daemon = await startBridgeDaemon();
-    await using bridge = bridgeOn(daemon.socketPath);
+    await using bridge = httpBridgeOn(daemon.socketPath);
     const wrong = { name: "ExecuteExtraTool", arguments: { tool_name: "TranslateText", params: { text: "hello", lang: "fr" } } };
     const found = await json(await post(bridge.url, "caller-a", "tools/call", { name: "ToolSearch", arguments: { query: "select:TranslateText" } }));
     expect(textOf(found.body.result!)).toContain("[toolpool discovered: TranslateText]");
@@ -109,7 +95,7 @@ describe("stateless callers of one HTTP bridge", () => {
   test("a question asked of caller A cannot be answered by caller B, even with A's requestState", async () => {
     await using daemon = await startTestDaemon({ builtins: [echoTool], config: { mcpServers: { moon: { command: process.execPath, args: [FIXTURE_2026], timeoutMs: 10_000 } } } });
     await waitUntil(() => daemon.daemon.core.mcp()?.server("moon")?.state === "connected", "the 2026 server to connect");
-    await using bridge = bridgeOn(daemon.socketPath);
+    await using bridge = httpBridgeOn(daemon.socketPath);
     const ask = { capabilities: { elicitation: {} } };
     const call = { name: "ExecuteExtraTool", arguments: { tool_name: "mcp__moon__delete_file", params: { path: "/srv/x" } } };
     for (const client of ["caller-a", "caller-b"]) await post(bridge.url, client, "tools/call", { name: "ToolSearch", arguments: { query: "select:mcp__moon__delete_file" } }, ask).then(json);
@@ -121,7 +107,7 @@ describe("stateless callers of one HTTP bridge", () => {
     expect(stolen.status).toBe(400);
     expect(stolen.body.error!.message).toContain("requestState names no call");
     // A caller whose call waits for its answers is never evicted for a new caller (the call would be cancelled).
-    await using small = bridgeOn(daemon.socketPath, { maxCallers: 1, evictAfterIdleMs: 1 });
+    await using small = httpBridgeOn(daemon.socketPath, { maxCallers: 1, evictAfterIdleMs: 1 });
     await post(small.url, "caller-a", "tools/call", { name: "ToolSearch", arguments: { query: "select:mcp__moon__delete_file" } }, ask).then(json);
     const parked = (await json(await post(small.url, "caller-a", "tools/call", call, ask))).body.result!;
     expect(parked.resultType).toBe("input_required");
@@ -138,7 +124,7 @@ describe("stateless callers of one HTTP bridge", () => {
 
   test("a flood of listen streams by one caller is refused past its share (429), leaving room for another; the total is bounded too (503)", async () => {
     await using daemon = await startBridgeDaemon();
-    await using bridge = bridgeOn(daemon.socketPath, { maxListeners: 3, maxListenersPerCaller: 2 });
+    await using bridge = httpBridgeOn(daemon.socketPath, { maxListeners: 3, maxListenersPerCaller: 2 });
     const a1 = await listen(bridge.url, "caller-a");
     const a2 = await listen(bridge.url, "caller-a");
     const a3 = await listen(bridge.url, "caller-a");
@@ -166,7 +152,7 @@ describe("stateless callers of one HTTP bridge", () => {
 
   test("callers' links are bounded: an idle one is evicted for a new caller; when every caller is busy, a new one gets 503", async () => {
     await using daemon = await startBridgeDaemon();
-    await using bridge = bridgeOn(daemon.socketPath, { maxCallers: 2, evictAfterIdleMs: 1 });
+    await using bridge = httpBridgeOn(daemon.socketPath, { maxCallers: 2, evictAfterIdleMs: 1 });
     const tools = (client: string) => post(bridge.url, client, "tools/list").then(json);
     expect((await tools("caller-a")).status).toBe(200);
     expect((await tools("caller-b")).status).toBe(200);

@@ -1,13 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { DaemonBridge } from "../../src/bridge/daemon-bridge.ts";
-import { startHttpBridge } from "../../src/bridge/http-bridge.ts";
-import { ToolpoolClient } from "../../src/client/client.ts";
 import { Method } from "../../src/protocol/method-names.ts";
-import { startBridgeDaemon, textOf, waitUntil } from "./fixtures.ts";
+import { BRIDGE_TOKEN as TOKEN, httpBridgeOn, startBridgeDaemon, textOf, waitUntil } from "./fixtures.ts";
 
-const TOKEN = "test-token-0123456789abcdefghijklmnopqrstuv";
 const REVISION = "2026-07-28";
 const META = {
   "io.modelcontextprotocol/protocolVersion": REVISION,
@@ -15,15 +11,6 @@ const META = {
   "io.modelcontextprotocol/clientCapabilities": {},
 };
 
-function bridgeOn(socketPath: string) {
-  return startHttpBridge({
-    token: TOKEN,
-    address: { hostname: "127.0.0.1", port: 0 },
-    createBridge: () => new DaemonBridge({ connect: () => ToolpoolClient.connect(socketPath) }),
-    version: "test",
-    log: () => {},
-  });
-}
 
 /** A 2026-07-28 request as a current client sends it: standard headers agreeing with the body. */
 function call(url: string, id: number, method: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}, signal?: AbortSignal) {
@@ -45,7 +32,7 @@ const SERVER_META = { "io.modelcontextprotocol/serverInfo": { name: "toolpool", 
 describe("the HTTP bridge at 2026-07-28 (stateless), beside 2025 sessions", () => {
   test("server/discover says what the bridge speaks, with caching hints and the server's identity", async () => {
     await using daemon = await startBridgeDaemon();
-    await using bridge = bridgeOn(daemon.socketPath);
+    await using bridge = httpBridgeOn(daemon.socketPath);
     const { status, body } = await answer(await call(bridge.url, 1, "server/discover"));
     const result = body.result as Record<string, unknown>;
     expect(status).toBe(200);
@@ -64,7 +51,7 @@ describe("the HTTP bridge at 2026-07-28 (stateless), beside 2025 sessions", () =
 
   test("tools/list carries resultType and caching hints, in the same order every time; ToolSearch then ExecuteExtraTool works without a session", async () => {
     await using daemon = await startBridgeDaemon();
-    await using bridge = bridgeOn(daemon.socketPath);
+    await using bridge = httpBridgeOn(daemon.socketPath);
     const first = await answer(await call(bridge.url, 1, "tools/list"));
     const second = await answer(await call(bridge.url, 2, "tools/list"));
     const names = (first.body.result as { tools: { name: string }[] }).tools.map((tool) => tool.name);
@@ -79,7 +66,7 @@ describe("the HTTP bridge at 2026-07-28 (stateless), beside 2025 sessions", () =
 
   test("every malformed or mismatched request is refused with its own code and status, echoing the id", async () => {
     await using daemon = await startBridgeDaemon();
-    await using bridge = bridgeOn(daemon.socketPath);
+    await using bridge = httpBridgeOn(daemon.socketPath);
     const raw = (id: number, method: string, params: unknown, headers: Record<string, string>) =>
       fetch(bridge.url, {
         method: "POST",
@@ -121,7 +108,7 @@ describe("the HTTP bridge at 2026-07-28 (stateless), beside 2025 sessions", () =
 
   test("a stateless request passes the same gates as a session's: no token 401, a foreign Host 403, nothing reaches the daemon", async () => {
     await using daemon = await startBridgeDaemon();
-    await using bridge = bridgeOn(daemon.socketPath);
+    await using bridge = httpBridgeOn(daemon.socketPath);
     const tokenless = await call(bridge.baseUrl, 1, "tools/call", { name: "Echo", arguments: { text: "x" } });
     expect(tokenless.status).toBe(401);
     const wrongToken = await call(bridge.url.replace(TOKEN, "x".repeat(TOKEN.length)), 2, "tools/list");
@@ -133,7 +120,7 @@ describe("the HTTP bridge at 2026-07-28 (stateless), beside 2025 sessions", () =
 
   test("subscriptions/listen: the acknowledgement first, then list changes tagged with the listen id; only what was asked for", async () => {
     await using daemon = await startBridgeDaemon();
-    await using bridge = bridgeOn(daemon.socketPath);
+    await using bridge = httpBridgeOn(daemon.socketPath);
     // The shared daemon link opens with the first stateless request.
     await call(bridge.url, 1, "tools/list").then(answer);
     const stop = new AbortController();
@@ -165,7 +152,7 @@ describe("the HTTP bridge at 2026-07-28 (stateless), beside 2025 sessions", () =
 
   test("a 2025 SDK client (initialize, session) and a 2026 client use the same bridge at the same time", async () => {
     await using daemon = await startBridgeDaemon();
-    await using bridge = bridgeOn(daemon.socketPath);
+    await using bridge = httpBridgeOn(daemon.socketPath);
     const client = new Client({ name: "host-2025", version: "1" });
     await client.connect(new StreamableHTTPClientTransport(new URL(bridge.url)));
     try {

@@ -12,25 +12,12 @@ import { Client as ClientV2, StreamableHTTPClientTransport as HttpTransportV2 } 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CallToolResultSchema, EmptyResultSchema } from "@modelcontextprotocol/sdk/types.js";
-import { DaemonBridge } from "../../src/bridge/daemon-bridge.ts";
-import { startHttpBridge } from "../../src/bridge/http-bridge.ts";
 import { noTasksMessage, withoutTaskAugmentation } from "../../src/bridge/task-augmentation.ts";
-import { ToolpoolClient } from "../../src/client/client.ts";
-import { linkHost, startBridgeDaemon, textOf } from "./fixtures.ts";
+import { BRIDGE_TOKEN as TOKEN, httpBridgeOn, linkHost, startBridgeDaemon, textOf } from "./fixtures.ts";
 
-const TOKEN = "test-token-0123456789abcdefghijklmnopqrstuv";
 const ECHO_CALL = { name: "Echo", arguments: { text: "inline" }, task: { ttl: 60_000 } };
 const TASK_METHODS = ["tasks/get", "tasks/result", "tasks/list", "tasks/cancel"] as const;
 
-function bridgeOn(socketPath: string) {
-  return startHttpBridge({
-    token: TOKEN,
-    address: { hostname: "127.0.0.1", port: 0 },
-    createBridge: () => new DaemonBridge({ connect: () => ToolpoolClient.connect(socketPath) }),
-    version: "test",
-    log: () => {},
-  });
-}
 
 /** What each task method answers: the error's code and message, or "answered". */
 async function taskMethodAnswers(client: Client): Promise<Record<string, unknown>> {
@@ -81,7 +68,7 @@ describe("task augmentation on the 2025 face: ignored, as the revision requires"
 
   test("over Streamable HTTP too (a 2025 session): the augmented call runs once, inline", async () => {
     await using daemon = await startBridgeDaemon();
-    await using bridge = bridgeOn(daemon.socketPath);
+    await using bridge = httpBridgeOn(daemon.socketPath);
     const client = new Client({ name: "host-2025", version: "1" });
     await client.connect(new StreamableHTTPClientTransport(new URL(bridge.url)));
     try {
@@ -97,7 +84,7 @@ describe("task augmentation on the 2025 face: ignored, as the revision requires"
 describe("the tasks extension on the 2026-07-28 face", () => {
   test("an SDK v2 host that declares the extension gets the call answered inline; a raw tasks/get is a 404 that says why", async () => {
     await using daemon = await startBridgeDaemon();
-    await using bridge = bridgeOn(daemon.socketPath);
+    await using bridge = httpBridgeOn(daemon.socketPath);
     const client = new ClientV2(
       { name: "host-2026", version: "1" },
       { capabilities: { extensions: { "io.modelcontextprotocol/tasks": {} } }, versionNegotiation: { mode: { pin: "2026-07-28" } } },
