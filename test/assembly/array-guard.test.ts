@@ -8,11 +8,9 @@ import { describe, expect, test } from "bun:test";
 import { assembleRequest, type AssembleInput, type AssembleSettings } from "../../src/assembly/assemble-request.ts";
 import { wireToolName } from "../../src/assembly/wire-format.ts";
 import { INLINE_TOOLS_BETA } from "../../src/assembly/tool-change-blocks.ts";
-import { createExecuteExtraTool } from "../../src/builtin/execute-extra-tool.ts";
-import { createToolSearchTool } from "../../src/builtin/tool-search.ts";
 import { REQUESTED_DELIVERIES } from "../../src/deferral/delivery.ts";
 import type { Pool } from "../../src/pool/assemble.ts";
-import { anthropicCall, indexOf, mcp, samplePool } from "./fixtures.ts";
+import { anthropicCall, indexOf, mcp, metaToolsOf, samplePool } from "./fixtures.ts";
 
 const LIMIT = 8;
 const CORE = ["Bash", "Read", "Write", "mcp__slack__list_channels"];
@@ -26,10 +24,7 @@ function input(pool: Pool, settings: Partial<AssembleSettings>, overrides: Parti
     settings: { model: "claude-sonnet-4-5", provider: "anthropic", delivery: "auto", format: "anthropic", announcements: "list", maxToolsInArray: LIMIT, ...settings },
     tools: pool.tools,
     messages: [],
-    metaTools: (delivery) => ({
-      toolSearch: createToolSearchTool({ engine, lookup: pool.get, delivery }),
-      executeExtraTool: createExecuteExtraTool({ lookup: pool.get }),
-    }),
+    metaTools: metaToolsOf(pool, engine),
     ...overrides,
   };
 }

@@ -3,14 +3,12 @@ import { assembleRequest, sessionDelivery, type AssembleInput, type AssembleSett
 import { formatDiscoveredLine } from "../../src/assembly/discovered-line.ts";
 import { wireToolName } from "../../src/assembly/wire-format.ts";
 import { ADVANCED_TOOL_USE_BETA } from "../../src/deferral/meta-tools.ts";
-import { createExecuteExtraTool } from "../../src/builtin/execute-extra-tool.ts";
-import { createToolSearchTool } from "../../src/builtin/tool-search.ts";
 import type { Pool } from "../../src/pool/assemble.ts";
 import { buildTool } from "../../src/tool/build-tool.ts";
 import { textResult } from "../../src/tool/result.ts";
 import { z } from "zod";
 import type { SessionSettings } from "../../src/session/session.ts";
-import { anthropicCall, builtin, indexOf, mcp, samplePool } from "./fixtures.ts";
+import { anthropicCall, builtin, indexOf, mcp, metaToolsOf, samplePool } from "./fixtures.ts";
 
 const CORE = ["Bash", "Read", "Write", "mcp__slack__list_channels"];
 const DEFERRED = ["NotebookEdit", "WebFetch", "mcp__github__create_issue", "mcp__github__get_issue", "mcp__jira__create-ticket", "mcp__slack__post_message"];
@@ -30,10 +28,7 @@ function input(pool: Pool, overrides: Partial<AssembleInput> = {}, settingOverri
     settings: settings(settingOverrides),
     tools: pool.tools,
     messages: [],
-    metaTools: (delivery) => ({
-      toolSearch: createToolSearchTool({ engine, lookup: pool.get, delivery }),
-      executeExtraTool: createExecuteExtraTool({ lookup: pool.get }),
-    }),
+    metaTools: metaToolsOf(pool, engine),
     ...overrides,
   };
 }

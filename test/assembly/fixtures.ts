@@ -12,6 +12,9 @@ import { assemblePool, type Pool } from "../../src/pool/assemble.ts";
 import { parametersOf } from "../../src/search/tool-document.ts";
 import type { SearchDocument } from "../../src/search/types.ts";
 import { ToolSearchIndex } from "../../src/search/tool-search-index.ts";
+import type { AssembleInput } from "../../src/assembly/assemble-request.ts";
+import { createExecuteExtraTool } from "../../src/builtin/execute-extra-tool.ts";
+import { createToolSearchTool } from "../../src/builtin/tool-search.ts";
 
 const compiler = new JsonSchemaCompiler();
 
@@ -93,6 +96,14 @@ export function searchDocument(tool: Tool): SearchDocument {
     doc.rawToolName = tool.mcpInfo.tool;
   }
   return doc;
+}
+
+/** The meta-tools assembleRequest asks for, searching `engine` (the pool's own index by default). */
+export function metaToolsOf(pool: Pool, engine: ToolSearchIndex = indexOf(pool)): AssembleInput["metaTools"] {
+  return (delivery) => ({
+    toolSearch: createToolSearchTool({ engine, lookup: pool.get, delivery }),
+    executeExtraTool: createExecuteExtraTool({ lookup: pool.get }),
+  });
 }
 
 export function indexOf(pool: Pool): ToolSearchIndex {

@@ -5,11 +5,9 @@ import type { FixedToolHolder } from "../../src/assembly/mid-conversation.ts";
 import { scanTranscript } from "../../src/assembly/scan-transcript.ts";
 import { INLINE_TOOLS_BETA, MID_CONVERSATION_TOOLS_BETA } from "../../src/assembly/tool-change-blocks.ts";
 import { wireToolName } from "../../src/assembly/wire-format.ts";
-import { createExecuteExtraTool } from "../../src/builtin/execute-extra-tool.ts";
-import { createToolSearchTool } from "../../src/builtin/tool-search.ts";
 import { ADVANCED_TOOL_USE_BETA } from "../../src/deferral/meta-tools.ts";
 import { assemblePool, type Pool } from "../../src/pool/assemble.ts";
-import { anthropicCall, builtin, indexOf, mcp, samplePool } from "./fixtures.ts";
+import { anthropicCall, builtin, indexOf, mcp, metaToolsOf, samplePool } from "./fixtures.ts";
 
 const CORE = ["Bash", "Read", "Write", "mcp__slack__list_channels"];
 const DEFERRED = ["NotebookEdit", "WebFetch", "mcp__github__create_issue", "mcp__github__get_issue", "mcp__jira__create-ticket", "mcp__slack__post_message"];
@@ -25,7 +23,7 @@ function assemble(pool: Pool, state: ReturnType<typeof session>, messages: reado
     settings,
     tools: pool.tools,
     messages,
-    metaTools: (delivery) => ({ toolSearch: createToolSearchTool({ engine, lookup: pool.get, delivery }), executeExtraTool: createExecuteExtraTool({ lookup: pool.get }) }),
+    metaTools: metaToolsOf(pool, engine),
     fixedTools: state.holder,
     schemaCache: state.cache,
     ...overrides,

@@ -15,7 +15,7 @@ import { executeTool } from "../../src/pipeline/execute.ts";
 import { resultText, type ToolResult } from "../../src/tool/result.ts";
 import type { Tool, ToolContext } from "../../src/tool/tool.ts";
 import type { WireFormat } from "../../src/deferral/delivery.ts";
-import { indexOf, mcp, samplePool } from "./fixtures.ts";
+import { indexOf, mcp, metaToolsOf, samplePool } from "./fixtures.ts";
 
 const TURNS = 50;
 const context: ToolContext = { signal: new AbortController().signal, sessionId: "s", workspaceRoots: ["/tmp"], cwd: "/tmp", sessionState: new Map() };
@@ -134,10 +134,7 @@ describe("proxy: one tools array for the whole session", () => {
       settings: { model: "gpt-4o", provider: "openai", delivery: "auto", format: "anthropic", announcements: "delta" },
       tools: pool.tools,
       messages: session.messages,
-      metaTools: (delivery) => ({
-        toolSearch: createToolSearchTool({ engine, lookup: pool.get, delivery }),
-        executeExtraTool: createExecuteExtraTool({ lookup: pool.get }),
-      }),
+      metaTools: metaToolsOf(pool, engine),
     });
     expect(JSON.stringify(fresh.tools)).toBe(arrays[0]!);
     expect(new Set(fresh.discovered)).toEqual(new Set(session.discovered));

@@ -3,10 +3,8 @@ import { assembleRequest, type AssembleInput } from "../../src/assembly/assemble
 import { renderServers, SERVERS_HEADER } from "../../src/assembly/announcements.ts";
 import { firstSentence, MAX_SUMMARY_CHARS, summarizeServers } from "../../src/assembly/server-summaries.ts";
 import { actionSummary } from "../../src/assembly/tool-actions.ts";
-import { createExecuteExtraTool } from "../../src/builtin/execute-extra-tool.ts";
-import { createToolSearchTool } from "../../src/builtin/tool-search.ts";
 import { textResult } from "../../src/tool/result.ts";
-import { indexOf, samplePool } from "./fixtures.ts";
+import { indexOf, metaToolsOf, samplePool } from "./fixtures.ts";
 
 const tools = [
   { server: "github", tool: "create_pull_request", description: "Create a new pull request in a GitHub repository." },
@@ -113,10 +111,7 @@ describe("assembleRequest with announcements: servers", () => {
     settings: { model: "claude-sonnet-4-5", provider: "anthropic", format: "anthropic", delivery: "native", announcements },
     tools: pool.tools,
     messages: [],
-    metaTools: (delivery) => ({
-      toolSearch: createToolSearchTool({ engine, lookup: pool.get, delivery }),
-      executeExtraTool: createExecuteExtraTool({ lookup: pool.get }),
-    }),
+    metaTools: metaToolsOf(pool, engine),
     serverInstructions: new Map([["jira", "Jira tickets and boards."]]),
   });
 
