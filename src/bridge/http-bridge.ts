@@ -92,15 +92,7 @@ export function startHttpBridge(options: HttpBridgeOptions): HttpBridge {
     },
   });
 
-  const admit = async (): Promise<boolean> => {
-    const deadline = Date.now() + MAX_ADMISSION_WAIT_MS;
-    for (;;) {
-      const admission = sessions.admit();
-      if (admission.kind === "admitted") return true;
-      if (admission.kind === "full" || Date.now() >= deadline) return false;
-      await Bun.sleep(Math.max(1, Math.min(admission.ms, deadline - Date.now())));
-    }
-  };
+  const admit = (): Promise<boolean> => sessions.admitWithin(MAX_ADMISSION_WAIT_MS);
 
   const open = async (request: Request, body: unknown): Promise<Response> => {
     if (!(await admit())) {

@@ -51,6 +51,21 @@ export class SessionTable<T extends SessionRecord> {
   }
 
   /**
+   * `admit`, waiting up to `maxWaitMs` for an idle session to become evictable: true once a slot is
+   * reserved, false when every session stays active (or the wait ran out).
+   */
+  async admitWithin(maxWaitMs: number): Promise<boolean> {
+    // Real time, not the table's clock: this bounds how long a request really waits.
+    const deadline = Date.now() + maxWaitMs;
+    for (;;) {
+      const admission = this.admit();
+      if (admission.kind === "admitted") return true;
+      if (admission.kind === "full" || Date.now() >= deadline) return false;
+      await Bun.sleep(Math.max(1, Math.min(admission.ms, deadline - Date.now())));
+    }
+  }
+
+  /**
    * Makes room for one new session: admitted (a slot is reserved; call `opened` or `abandoned`),
    * wait (the oldest idle session becomes evictable in `ms`), or full (every session is active).
    */

@@ -86,15 +86,7 @@ export function createStatelessCallers(options: StatelessCallersOptions): Statel
     onEvict: (key, idle) => options.log(`toolpool mcp: evicted stateless caller ${key.slice(0, 12)} (idle ${Math.round(idle)} ms, least recently used) to admit a new one (limit ${maxCallers} callers)`),
   });
 
-  const admitNew = async (): Promise<boolean> => {
-    const deadline = Date.now() + MAX_ADMISSION_WAIT_MS;
-    for (;;) {
-      const admission = table.admit();
-      if (admission.kind === "admitted") return true;
-      if (admission.kind === "full" || Date.now() >= deadline) return false;
-      await Bun.sleep(Math.max(1, Math.min(admission.ms, deadline - Date.now())));
-    }
-  };
+  const admitNew = (): Promise<boolean> => table.admitWithin(MAX_ADMISSION_WAIT_MS);
 
   return {
     async admit(credential, meta) {
