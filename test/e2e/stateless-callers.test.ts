@@ -94,13 +94,16 @@ describe("stateless callers of the compiled HTTP bridge", () => {
     const stop = new AbortController();
     const open = (client: string) => post(bridge.url, client, "subscriptions/listen", { notifications: { toolsListChanged: true } }, stop.signal);
     try {
-      const flood: number[] = [];
-      for (let index = 0; index < 6; index++) flood.push((await open("greedy")).status);
-      expect(flood).toEqual([200, 200, 200, 200, 429, 429]);
+      // The responses are held: a dropped Response is collected, its connection closed, and the
+      // bridge rightly counts that stream as gone (which once let a 5th and 6th stream in here).
+      const held: Response[] = [];
+      for (let index = 0; index < 6; index++) held.push(await open("greedy"));
+      expect(held.map((response) => response.status)).toEqual([200, 200, 200, 200, 429, 429]);
       const refused = (await (await open("greedy")).json()) as { error: { code: number; message: string } };
       expect(refused.error.code).toBe(-32000);
       expect(refused.error.message).toContain("the limit per caller is 4");
-      expect((await open("polite")).status).toBe(200);
+      held.push(await open("polite"));
+      expect(held.at(-1)!.status).toBe(200);
     } finally {
       stop.abort();
     }
