@@ -139,7 +139,7 @@ export class ToolSearchIndex {
     const cached = this.queryCache.get(text);
     const result: QueryResult =
       cached.parsed.kind === "select"
-        ? this.select(cached.parsed.names, options.filter)
+        ? this.select(cached.parsed.names, options.filter, options.scope)
         : this.search(cached.parsed, cached, maxResults, options.filter);
     if (result.matches.length === 0 && options.pendingServers !== undefined && options.pendingServers.length > 0) {
       result.pendingServers = [...options.pendingServers];
@@ -151,7 +151,12 @@ export class ToolSearchIndex {
    * `select:` names. A server or group selected as a unit expands to its members that `filter`
    * admits (the session's pool): a tool outside it is neither named nor counted.
    */
-  private select(requested: readonly string[], filter?: (name: string) => boolean): QueryResult {
+  private select(requested: readonly string[], filter?: (name: string) => boolean, scope?: (name: string) => boolean): QueryResult {
+    const inScope = (members: Iterable<string>) => {
+      if (scope === undefined) return true;
+      for (const member of members) if (scope(member)) return true;
+      return false;
+    };
     const admitted = (members: Iterable<string>) => (filter === undefined ? [...members] : [...members].filter(filter));
     const found: string[] = [];
     const missing: string[] = [];
@@ -160,8 +165,10 @@ export class ToolSearchIndex {
     const groups: GroupSelection[] = [];
     for (const name of requested) {
       const resolved = this.lookup.resolve(name);
-      const server = resolved.length === 0 ? this.selectedServer(name) : undefined;
-      const group = resolved.length === 0 && server === undefined ? this.groups.resolve(name, this.servers) : undefined;
+      const serverId = resolved.length === 0 ? this.selectedServer(name) : undefined;
+      // A server none of whose tools the asker has is unknown to it, like one never configured.
+      const server = serverId !== undefined && inScope(this.memberNames(serverId)) ? serverId : undefined;
+      const group = resolved.length === 0 && server === undefined ? this.groups.resolve(name, this.servers, inScope) : undefined;
       if (group !== undefined && "members" in group) {
         // A group selected as a unit, like a server: its tools in pool order, as many as fit.
         const members = admitted(group.members);
