@@ -35,6 +35,14 @@ export const MAX_GROUP_PAGES = 20;
 /** Groups one tool may be in (after nesting); the rest are dropped with a warning. */
 export const MAX_GROUPS_PER_TOOL = 16;
 /**
+ * Entries of one `_meta` group list read (a tool's or a group's): no primitive is in more distinct
+ * groups than a server may list, so the rest are repeats or unknown names. Unbounded, a server made
+ * the nesting walk cost groups × groups × entries on the daemon's thread (seconds per listing).
+ */
+export const MAX_MEMBERSHIP_ENTRIES = MAX_GROUPS_PER_SERVER;
+/** Tools named one by one in the too-many-groups warnings of a listing; the rest are counted in one line. */
+const MAX_TOOL_WARNINGS = 10;
+/**
  * A group name must be spellable in `select:mcp__<server>/<group>`: letters, digits, `_`, `-`, `.`,
  * at most 64 characters (no comma, slash or space, which the query language uses).
  */
@@ -108,7 +116,7 @@ function parseGroup(raw: unknown): ServerGroup | string {
 /** The group names a primitive's `_meta` puts it in (well-spelled names only, each once). */
 export function membershipOf(meta: unknown): string[] {
   const listed = record(meta)[GROUPS_META_KEY];
-  return Array.isArray(listed) ? [...new Set(listed.filter(isGroupName))] : [];
+  return Array.isArray(listed) ? [...new Set(listed.slice(0, MAX_MEMBERSHIP_ENTRIES).filter(isGroupName))] : [];
 }
 
 /**
@@ -125,7 +133,8 @@ export function enclosingGroups(groups: readonly ServerGroup[]): Map<string, str
       const name = queue.pop()!;
       if (found.has(name) || !byName.has(name)) continue;
       found.add(name);
-      queue.push(...byName.get(name)!.parents);
+      // Only listed groups not reached yet: a parent list is walked once per group, not once per path.
+      for (const parent of byName.get(name)!.parents) if (!found.has(parent) && byName.has(parent)) queue.push(parent);
     }
     closure.set(group.name, [...found]);
   }
@@ -137,19 +146,44 @@ export function enclosingGroups(groups: readonly ServerGroup[]): Map<string, str
  * nesting followed), or removed when it is in none; tools are copied, never changed in place.
  */
 export function withGroupMembership(tools: readonly McpTool[], groups: readonly ServerGroup[], warnings: string[] = []): McpTool[] {
-  const closure = enclosingGroups(groups);
-  return tools.map((tool) => {
-    const names = new Set<string>();
-    for (const direct of membershipOf(tool._meta)) for (const name of closure.get(direct) ?? []) names.add(name);
-    const { [POOL_GROUPS_META_KEY]: _dropped, ...meta } = tool._meta ?? {};
-    if (names.size === 0) return tool._meta === undefined || !(POOL_GROUPS_META_KEY in tool._meta) ? tool : { ...tool, _meta: meta };
-    let kept = [...names].sort();
-    if (kept.length > MAX_GROUPS_PER_TOOL) {
-      warnings.push(`tool ${JSON.stringify(tool.name)} is in ${kept.length} groups; kept ${MAX_GROUPS_PER_TOOL}`);
-      kept = kept.slice(0, MAX_GROUPS_PER_TOOL);
+  // Each group's closure as a bit set over the groups in sorted order: a tool's groups are the OR of
+  // its direct groups' sets, read back in order (at most MAX_GROUPS_PER_SERVER bits), so a listing
+  // costs tools × direct groups × a few words, whatever the nesting.
+  const sorted = groups.map((group) => group.name).sort();
+  const bit = new Map(sorted.map((name, index) => [name, index]));
+  const words = Math.ceil(sorted.length / 32);
+  const closures = new Map<string, Uint32Array>();
+  for (const [name, enclosing] of enclosingGroups(groups)) {
+    const set = new Uint32Array(words);
+    for (const group of enclosing) set[bit.get(group)! >>> 5]! |= 1 << (bit.get(group)! & 31);
+    closures.set(name, set);
+  }
+  const union = new Uint32Array(words);
+  let greedy = 0;
+  const out = tools.map((tool) => {
+    union.fill(0);
+    let direct = 0;
+    for (const name of membershipOf(tool._meta)) {
+      const set = closures.get(name);
+      if (set === undefined) continue;
+      direct++;
+      for (let word = 0; word < words; word++) union[word]! |= set[word]!;
     }
+    const { [POOL_GROUPS_META_KEY]: _dropped, ...meta } = tool._meta ?? {};
+    if (direct === 0) return tool._meta === undefined || !(POOL_GROUPS_META_KEY in tool._meta) ? tool : { ...tool, _meta: meta };
+    const kept: string[] = [];
+    let count = 0;
+    for (let index = 0; index < sorted.length; index++) {
+      if ((union[index >>> 5]! & (1 << (index & 31))) === 0) continue;
+      count++;
+      if (kept.length < MAX_GROUPS_PER_TOOL) kept.push(sorted[index]!);
+    }
+    if (count > MAX_GROUPS_PER_TOOL && ++greedy <= MAX_TOOL_WARNINGS) warnings.push(`tool ${JSON.stringify(tool.name)} is in ${count} groups; kept ${MAX_GROUPS_PER_TOOL}`);
     return { ...tool, _meta: { ...meta, [POOL_GROUPS_META_KEY]: kept } };
   });
+  // One line for the rest: a server whose every tool is in every group must not flood the log.
+  if (greedy > MAX_TOOL_WARNINGS) warnings.push(`${greedy - MAX_TOOL_WARNINGS} more tool(s) are in more than ${MAX_GROUPS_PER_TOOL} groups; kept ${MAX_GROUPS_PER_TOOL} each`);
+  return out;
 }
 
 /** The checked group names the daemon wrote on a tool (pool-tool.ts reads them into `mcpInfo.groups`). */
