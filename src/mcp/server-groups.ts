@@ -40,6 +40,8 @@ export const MAX_GROUPS_PER_TOOL = 16;
  * the nesting walk cost groups × groups × entries on the daemon's thread (seconds per listing).
  */
 export const MAX_MEMBERSHIP_ENTRIES = MAX_GROUPS_PER_SERVER;
+/** Bad groups/list entries named one by one in a listing's warnings; the rest are counted in one line. */
+const MAX_SKIP_WARNINGS = 10;
 /** Tools named one by one in the too-many-groups warnings of a listing; the rest are counted in one line. */
 const MAX_TOOL_WARNINGS = 10;
 /**
@@ -74,6 +76,12 @@ export interface GroupPage {
 export async function listAllGroups(fetchPage: (cursor: string | undefined) => Promise<GroupPage>): Promise<{ groups: ServerGroup[]; warnings: string[] }> {
   const groups: ServerGroup[] = [];
   const warnings: string[] = [];
+  // Skipped entries are named up to MAX_SKIP_WARNINGS, then counted: a page of a million bad
+  // entries once overflowed the stack (`push(...warnings)`) and would flood the log a line each.
+  let skipped = 0;
+  const skip = (warning: string) => {
+    if (++skipped <= MAX_SKIP_WARNINGS) warnings.push(warning);
+  };
   const names = new Set<string>();
   const seen = new Set<string>();
   let cursor: string | undefined;
@@ -86,11 +94,11 @@ export async function listAllGroups(fetchPage: (cursor: string | undefined) => P
     if (!Array.isArray(result.groups)) throw new Error("groups/list answered without a groups array");
     for (const raw of result.groups) {
       const group = parseGroup(raw);
-      if (typeof group === "string") warnings.push(group);
-      else if (names.has(group.name)) warnings.push(`skipped group ${JSON.stringify(group.name)}: listed twice`);
+      if (typeof group === "string") skip(group);
+      else if (names.has(group.name)) skip(`skipped group ${JSON.stringify(group.name)}: listed twice`);
       else if (groups.length >= MAX_GROUPS_PER_SERVER) {
         warnings.push(`kept the first ${MAX_GROUPS_PER_SERVER} groups (the per-server limit)`);
-        return { groups, warnings };
+        return { groups, warnings: withSkipCount(warnings, skipped) };
       } else {
         names.add(group.name);
         groups.push(group);
@@ -104,7 +112,12 @@ export async function listAllGroups(fetchPage: (cursor: string | undefined) => P
     seen.add(result.nextCursor);
     cursor = result.nextCursor;
   }
-  return { groups, warnings };
+  return { groups, warnings: withSkipCount(warnings, skipped) };
+}
+
+function withSkipCount(warnings: string[], skipped: number): string[] {
+  if (skipped > MAX_SKIP_WARNINGS) warnings.push(`skipped ${skipped - MAX_SKIP_WARNINGS} more bad group entries`);
+  return warnings;
 }
 
 function parseGroup(raw: unknown): ServerGroup | string {

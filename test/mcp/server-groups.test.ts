@@ -55,6 +55,22 @@ describe("server groups", () => {
     ]);
   });
 
+  test("a flood of bad entries on every page is named ten times, then counted: no overflow, no log flood", async () => {
+    // Attack: 20 pages of a million bad entries each overflowed the stack (the groups were lost) and,
+    // at fewer entries, logged one warning line per entry on every listing.
+    let pages = 0;
+    const listed = await listAllGroups(async () => {
+      pages++;
+      return { groups: [...Array.from({ length: 200_000 }, () => 1), { name: `ok${pages}` }, { name: "ok1" }], nextCursor: `c${pages}` };
+    });
+    expect(listed.groups.map((group) => group.name)).toEqual(Array.from({ length: MAX_GROUP_PAGES }, (_, i) => `ok${i + 1}`));
+    expect(listed.warnings).toEqual([
+      ...Array.from({ length: 10 }, () => "skipped a group that is not an object"),
+      `stopped listing groups after ${MAX_GROUP_PAGES} pages`,
+      `skipped ${MAX_GROUP_PAGES * 200_001 - 10} more bad group entries`,
+    ]);
+  });
+
   test("nesting is followed through parents; a cycle ends the walk", () => {
     const closure = enclosingGroups([
       { name: "a", parents: ["b"] },
