@@ -134,24 +134,44 @@ export function membershipOf(meta: unknown): string[] {
 
 /**
  * Each group with every group that contains it, directly or through nesting (itself included).
- * Parents that are not listed groups are ignored; a cycle ends the walk.
+ * Parents that are not listed groups are ignored; a cycle is no loop.
  */
 export function enclosingGroups(groups: readonly ServerGroup[]): Map<string, string[]> {
-  const byName = new Map(groups.map((group) => [group.name, group]));
-  const closure = new Map<string, string[]>();
+  const { sorted, rows } = nestingClosure(groups);
+  return new Map(sorted.map((name, index) => [name, sorted.filter((_, other) => hasBit(rows[index]!, other))]));
+}
+
+/**
+ * The nesting's transitive closure as bit sets over the groups in sorted order: `rows[i]` holds i
+ * and every group enclosing it. Warshall's algorithm on words, groups² × groups/32 steps whatever
+ * the shape: a walk per group cost groups³ (8 M steps, 170 ms at 200 groups all nested in each other).
+ */
+function nestingClosure(groups: readonly ServerGroup[]): { sorted: string[]; rows: Uint32Array[] } {
+  const sorted = groups.map((group) => group.name).sort();
+  const bit = new Map(sorted.map((name, index) => [name, index]));
+  const words = Math.ceil(sorted.length / 32);
+  const rows = sorted.map(() => new Uint32Array(words));
   for (const group of groups) {
-    const found = new Set<string>();
-    const queue = [group.name];
-    while (queue.length > 0) {
-      const name = queue.pop()!;
-      if (found.has(name) || !byName.has(name)) continue;
-      found.add(name);
-      // Only listed groups not reached yet: a parent list is walked once per group, not once per path.
-      for (const parent of byName.get(name)!.parents) if (!found.has(parent) && byName.has(parent)) queue.push(parent);
-    }
-    closure.set(group.name, [...found]);
+    const row = rows[bit.get(group.name)!]!;
+    setBit(row, bit.get(group.name)!);
+    for (const parent of group.parents) if (bit.has(parent)) setBit(row, bit.get(parent)!);
   }
-  return closure;
+  for (let via = 0; via < rows.length; via++) {
+    const through = rows[via]!;
+    for (const row of rows) {
+      if (!hasBit(row, via)) continue;
+      for (let word = 0; word < words; word++) row[word]! |= through[word]!;
+    }
+  }
+  return { sorted, rows };
+}
+
+function setBit(row: Uint32Array, index: number): void {
+  row[index >>> 5]! |= 1 << (index & 31);
+}
+
+function hasBit(row: Uint32Array, index: number): boolean {
+  return (row[index >>> 5]! & (1 << (index & 31))) !== 0;
 }
 
 /**
@@ -162,15 +182,9 @@ export function withGroupMembership(tools: readonly McpTool[], groups: readonly 
   // Each group's closure as a bit set over the groups in sorted order: a tool's groups are the OR of
   // its direct groups' sets, read back in order (at most MAX_GROUPS_PER_SERVER bits), so a listing
   // costs tools × direct groups × a few words, whatever the nesting.
-  const sorted = groups.map((group) => group.name).sort();
-  const bit = new Map(sorted.map((name, index) => [name, index]));
+  const { sorted, rows } = nestingClosure(groups);
   const words = Math.ceil(sorted.length / 32);
-  const closures = new Map<string, Uint32Array>();
-  for (const [name, enclosing] of enclosingGroups(groups)) {
-    const set = new Uint32Array(words);
-    for (const group of enclosing) set[bit.get(group)! >>> 5]! |= 1 << (bit.get(group)! & 31);
-    closures.set(name, set);
-  }
+  const closures = new Map(sorted.map((name, index) => [name, rows[index]!]));
   const union = new Uint32Array(words);
   let greedy = 0;
   const out = tools.map((tool) => {
@@ -187,7 +201,7 @@ export function withGroupMembership(tools: readonly McpTool[], groups: readonly 
     const kept: string[] = [];
     let count = 0;
     for (let index = 0; index < sorted.length; index++) {
-      if ((union[index >>> 5]! & (1 << (index & 31))) === 0) continue;
+      if (!hasBit(union, index)) continue;
       count++;
       if (kept.length < MAX_GROUPS_PER_TOOL) kept.push(sorted[index]!);
     }
