@@ -140,7 +140,7 @@ export class ToolSearchIndex {
     const result: QueryResult =
       cached.parsed.kind === "select"
         ? this.select(cached.parsed.names, options.filter, options.scope)
-        : this.search(cached.parsed, cached, maxResults, options.filter);
+        : this.search(cached.parsed, cached, maxResults, options.filter, options.scope);
     if (result.matches.length === 0 && options.pendingServers !== undefined && options.pendingServers.length > 0) {
       result.pendingServers = [...options.pendingServers];
     }
@@ -214,6 +214,7 @@ export class ToolSearchIndex {
     cached: CachedQuery,
     maxResults: number,
     filter: ((name: string) => boolean) | undefined,
+    scope?: (name: string) => boolean,
   ): QueryResult {
     const { tokens, identifiers } = cached;
     const result: QueryResult = { kind: parsed.kind, matches: [] };
@@ -224,7 +225,12 @@ export class ToolSearchIndex {
       result.matches = exact.filter(passes).slice(0, maxResults).map((name) => ({ name, score: 1 }));
       return result;
     }
-    const serverIds = this.narrowing(parsed);
+    // A server with no tool in the asker's scope narrows like one that does not exist: its listing
+    // would say it is there ("0 deferred tools") to a session whose profile keeps it out.
+    const narrowed = this.narrowing(parsed);
+    const visible = scope === undefined || narrowed === undefined ? narrowed : narrowed.filter((id) => this.memberNames(id).some(scope));
+    // `mcp__x` words narrow to none (as an unknown server does); a bare query is then just words.
+    const serverIds = visible !== undefined && visible.length === 0 && parsed.servers.length === 0 ? undefined : visible;
     if (serverIds !== undefined) {
       result.server = serverIds.length > 0 ? this.servers.nameOf(serverIds[0]!) : parsed.servers[0]!;
       if (serverIds.length === 0) return result;

@@ -120,6 +120,14 @@ describe("MCP grouping extension", () => {
       expect(hidden.structured).not.toHaveProperty("selected_servers");
       expect(hidden.text).not.toContain("Selected");
     }
+    // A listing of the hidden server answers as one that does not exist would: no "0 tools", no groups.
+    for (const query of ["mcp__other", "mcp__other email"]) {
+      const listing = await search(query);
+      const unknown = await search(query.replace("other", "nosuch"));
+      expect(listing.structured).toEqual({ ...unknown.structured, query });
+      expect(listing.structured).not.toHaveProperty("total");
+      expect(listing.structured).not.toHaveProperty("groups");
+    }
     // The same through toolpool/search for the session.
     const cli = await running.client.search({ sessionId, query: "select:mcp__other/calendar,mcp__other" });
     expect(cli).toMatchObject({ matches: [], missing: ["mcp__other/calendar", "mcp__other"] });
