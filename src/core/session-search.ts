@@ -26,7 +26,7 @@ export function searchTools(deps: SessionSearchDeps, params: { query: string; ma
   const pool = view ? view.pool : deps.pool;
   const lookup = (name: string) => pool.get(name);
   const raw = deps.query(params.query, {
-    ...(view && { filter: (name: string) => lookup(name) !== undefined }),
+    ...(view && { filter: (name: string) => lookup(name) !== undefined, scope: (name: string) => lookup(name) !== undefined }),
     ...(params.maxResults !== undefined && { maxResults: params.maxResults }),
     pendingServers: deps.pendingServers,
   });

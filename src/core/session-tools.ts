@@ -63,7 +63,11 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionOw
   };
   const engine: ToolSearchEngine = {
     query(text, options) {
-      const result = withinSession(base.query(text, { ...options, filter: (name) => lookup(name) !== undefined && (options?.filter?.(name) ?? true) }), lookup);
+      const inSession = (name: string) => lookup(name) !== undefined;
+      const result = withinSession(
+        base.query(text, { ...options, filter: (name) => inSession(name) && (options?.filter?.(name) ?? true), scope: (name) => inSession(name) && (options?.scope?.(name) ?? true) }),
+        lookup,
+      );
       deps.metrics?.search({ kind: result.kind, results: result.matches.length, source: "tool_search", delivery: decided });
       // A bridge or harness that sends no transcript still gets what its own searches found.
       // discover: shows schemas without discovering (SPEC §7), so it marks nothing found.

@@ -35,11 +35,17 @@ export interface ListLimits {
   maxTools?: number;
 }
 
+/** Malformed tools named one by one in a listing's warnings; the rest are counted in one line. */
+const MAX_SKIP_WARNINGS = 10;
+
 export async function listAllTools(fetchPage: (cursor: string | undefined) => Promise<ToolPage>, limits: ListLimits = {}): Promise<Listing> {
   const maxPages = limits.maxPages ?? MAX_LIST_PAGES;
   const maxTools = limits.maxTools ?? MAX_TOOLS_PER_SERVER;
   const tools: McpTool[] = [];
   const warnings: string[] = [];
+  // Malformed tools are named up to MAX_SKIP_WARNINGS, then counted: a page of 200k bad entries
+  // logged 200k lines (41 MB) on every listing.
+  let skipped = 0;
   const seenCursors = new Set<string>();
   let cursor: string | undefined;
   for (let page = 0; ; page++) {
@@ -49,9 +55,11 @@ export async function listAllTools(fetchPage: (cursor: string | undefined) => Pr
     }
     const result = await fetchPage(cursor);
     for (const raw of result.tools) {
+      // Past the limit nothing more is kept: the rest of the page is not parsed either.
+      if (tools.length > maxTools) break;
       const parsed = ToolSchema.safeParse(raw);
       if (parsed.success) tools.push(parsed.data);
-      else warnings.push(`skipped tool ${describeRaw(raw)}: ${parsed.error.issues[0]?.message ?? "invalid definition"} at ${parsed.error.issues[0]?.path.join(".") || "top level"}`);
+      else if (++skipped <= MAX_SKIP_WARNINGS) warnings.push(`skipped tool ${describeRaw(raw)}: ${parsed.error.issues[0]?.message ?? "invalid definition"} at ${parsed.error.issues[0]?.path.join(".") || "top level"}`);
     }
     if (tools.length > maxTools) {
       warnings.push(`kept the first ${maxTools} of ${tools.length}+ tools (the per-server limit)`);
@@ -66,6 +74,7 @@ export async function listAllTools(fetchPage: (cursor: string | undefined) => Pr
     seenCursors.add(result.nextCursor);
     cursor = result.nextCursor;
   }
+  if (skipped > MAX_SKIP_WARNINGS) warnings.push(`skipped ${skipped - MAX_SKIP_WARNINGS} more malformed tool(s)`);
   return { tools, warnings };
 }
 

@@ -35,6 +35,16 @@ export const MAX_GROUP_PAGES = 20;
 /** Groups one tool may be in (after nesting); the rest are dropped with a warning. */
 export const MAX_GROUPS_PER_TOOL = 16;
 /**
+ * Entries of one `_meta` group list read (a tool's or a group's): no primitive is in more distinct
+ * groups than a server may list, so the rest are repeats or unknown names. Unbounded, a server made
+ * the nesting walk cost groups × groups × entries on the daemon's thread (seconds per listing).
+ */
+export const MAX_MEMBERSHIP_ENTRIES = MAX_GROUPS_PER_SERVER;
+/** Bad groups/list entries named one by one in a listing's warnings; the rest are counted in one line. */
+const MAX_SKIP_WARNINGS = 10;
+/** Tools named one by one in the too-many-groups warnings of a listing; the rest are counted in one line. */
+const MAX_TOOL_WARNINGS = 10;
+/**
  * A group name must be spellable in `select:mcp__<server>/<group>`: letters, digits, `_`, `-`, `.`,
  * at most 64 characters (no comma, slash or space, which the query language uses).
  */
@@ -66,6 +76,12 @@ export interface GroupPage {
 export async function listAllGroups(fetchPage: (cursor: string | undefined) => Promise<GroupPage>): Promise<{ groups: ServerGroup[]; warnings: string[] }> {
   const groups: ServerGroup[] = [];
   const warnings: string[] = [];
+  // Skipped entries are named up to MAX_SKIP_WARNINGS, then counted: a page of a million bad
+  // entries once overflowed the stack (`push(...warnings)`) and would flood the log a line each.
+  let skipped = 0;
+  const skip = (warning: string) => {
+    if (++skipped <= MAX_SKIP_WARNINGS) warnings.push(warning);
+  };
   const names = new Set<string>();
   const seen = new Set<string>();
   let cursor: string | undefined;
@@ -78,11 +94,11 @@ export async function listAllGroups(fetchPage: (cursor: string | undefined) => P
     if (!Array.isArray(result.groups)) throw new Error("groups/list answered without a groups array");
     for (const raw of result.groups) {
       const group = parseGroup(raw);
-      if (typeof group === "string") warnings.push(group);
-      else if (names.has(group.name)) warnings.push(`skipped group ${JSON.stringify(group.name)}: listed twice`);
+      if (typeof group === "string") skip(group);
+      else if (names.has(group.name)) skip(`skipped group ${JSON.stringify(group.name)}: listed twice`);
       else if (groups.length >= MAX_GROUPS_PER_SERVER) {
         warnings.push(`kept the first ${MAX_GROUPS_PER_SERVER} groups (the per-server limit)`);
-        return { groups, warnings };
+        return { groups, warnings: withSkipCount(warnings, skipped) };
       } else {
         names.add(group.name);
         groups.push(group);
@@ -96,7 +112,12 @@ export async function listAllGroups(fetchPage: (cursor: string | undefined) => P
     seen.add(result.nextCursor);
     cursor = result.nextCursor;
   }
-  return { groups, warnings };
+  return { groups, warnings: withSkipCount(warnings, skipped) };
+}
+
+function withSkipCount(warnings: string[], skipped: number): string[] {
+  if (skipped > MAX_SKIP_WARNINGS) warnings.push(`skipped ${skipped - MAX_SKIP_WARNINGS} more bad group entries`);
+  return warnings;
 }
 
 function parseGroup(raw: unknown): ServerGroup | string {
@@ -108,28 +129,49 @@ function parseGroup(raw: unknown): ServerGroup | string {
 /** The group names a primitive's `_meta` puts it in (well-spelled names only, each once). */
 export function membershipOf(meta: unknown): string[] {
   const listed = record(meta)[GROUPS_META_KEY];
-  return Array.isArray(listed) ? [...new Set(listed.filter(isGroupName))] : [];
+  return Array.isArray(listed) ? [...new Set(listed.slice(0, MAX_MEMBERSHIP_ENTRIES).filter(isGroupName))] : [];
 }
 
 /**
  * Each group with every group that contains it, directly or through nesting (itself included).
- * Parents that are not listed groups are ignored; a cycle ends the walk.
+ * Parents that are not listed groups are ignored; a cycle is no loop.
  */
 export function enclosingGroups(groups: readonly ServerGroup[]): Map<string, string[]> {
-  const byName = new Map(groups.map((group) => [group.name, group]));
-  const closure = new Map<string, string[]>();
+  const { sorted, rows } = nestingClosure(groups);
+  return new Map(sorted.map((name, index) => [name, sorted.filter((_, other) => hasBit(rows[index]!, other))]));
+}
+
+/**
+ * The nesting's transitive closure as bit sets over the groups in sorted order: `rows[i]` holds i
+ * and every group enclosing it. Warshall's algorithm on words, groups² × groups/32 steps whatever
+ * the shape: a walk per group cost groups³ (8 M steps, 170 ms at 200 groups all nested in each other).
+ */
+function nestingClosure(groups: readonly ServerGroup[]): { sorted: string[]; rows: Uint32Array[] } {
+  const sorted = groups.map((group) => group.name).sort();
+  const bit = new Map(sorted.map((name, index) => [name, index]));
+  const words = Math.ceil(sorted.length / 32);
+  const rows = sorted.map(() => new Uint32Array(words));
   for (const group of groups) {
-    const found = new Set<string>();
-    const queue = [group.name];
-    while (queue.length > 0) {
-      const name = queue.pop()!;
-      if (found.has(name) || !byName.has(name)) continue;
-      found.add(name);
-      queue.push(...byName.get(name)!.parents);
-    }
-    closure.set(group.name, [...found]);
+    const row = rows[bit.get(group.name)!]!;
+    setBit(row, bit.get(group.name)!);
+    for (const parent of group.parents) if (bit.has(parent)) setBit(row, bit.get(parent)!);
   }
-  return closure;
+  for (let via = 0; via < rows.length; via++) {
+    const through = rows[via]!;
+    for (const row of rows) {
+      if (!hasBit(row, via)) continue;
+      for (let word = 0; word < words; word++) row[word]! |= through[word]!;
+    }
+  }
+  return { sorted, rows };
+}
+
+function setBit(row: Uint32Array, index: number): void {
+  row[index >>> 5]! |= 1 << (index & 31);
+}
+
+function hasBit(row: Uint32Array, index: number): boolean {
+  return (row[index >>> 5]! & (1 << (index & 31))) !== 0;
 }
 
 /**
@@ -137,19 +179,38 @@ export function enclosingGroups(groups: readonly ServerGroup[]): Map<string, str
  * nesting followed), or removed when it is in none; tools are copied, never changed in place.
  */
 export function withGroupMembership(tools: readonly McpTool[], groups: readonly ServerGroup[], warnings: string[] = []): McpTool[] {
-  const closure = enclosingGroups(groups);
-  return tools.map((tool) => {
-    const names = new Set<string>();
-    for (const direct of membershipOf(tool._meta)) for (const name of closure.get(direct) ?? []) names.add(name);
-    const { [POOL_GROUPS_META_KEY]: _dropped, ...meta } = tool._meta ?? {};
-    if (names.size === 0) return tool._meta === undefined || !(POOL_GROUPS_META_KEY in tool._meta) ? tool : { ...tool, _meta: meta };
-    let kept = [...names].sort();
-    if (kept.length > MAX_GROUPS_PER_TOOL) {
-      warnings.push(`tool ${JSON.stringify(tool.name)} is in ${kept.length} groups; kept ${MAX_GROUPS_PER_TOOL}`);
-      kept = kept.slice(0, MAX_GROUPS_PER_TOOL);
+  // Each group's closure as a bit set over the groups in sorted order: a tool's groups are the OR of
+  // its direct groups' sets, read back in order (at most MAX_GROUPS_PER_SERVER bits), so a listing
+  // costs tools × direct groups × a few words, whatever the nesting.
+  const { sorted, rows } = nestingClosure(groups);
+  const words = Math.ceil(sorted.length / 32);
+  const closures = new Map(sorted.map((name, index) => [name, rows[index]!]));
+  const union = new Uint32Array(words);
+  let greedy = 0;
+  const out = tools.map((tool) => {
+    union.fill(0);
+    let direct = 0;
+    for (const name of membershipOf(tool._meta)) {
+      const set = closures.get(name);
+      if (set === undefined) continue;
+      direct++;
+      for (let word = 0; word < words; word++) union[word]! |= set[word]!;
     }
+    const { [POOL_GROUPS_META_KEY]: _dropped, ...meta } = tool._meta ?? {};
+    if (direct === 0) return tool._meta === undefined || !(POOL_GROUPS_META_KEY in tool._meta) ? tool : { ...tool, _meta: meta };
+    const kept: string[] = [];
+    let count = 0;
+    for (let index = 0; index < sorted.length; index++) {
+      if (!hasBit(union, index)) continue;
+      count++;
+      if (kept.length < MAX_GROUPS_PER_TOOL) kept.push(sorted[index]!);
+    }
+    if (count > MAX_GROUPS_PER_TOOL && ++greedy <= MAX_TOOL_WARNINGS) warnings.push(`tool ${JSON.stringify(tool.name)} is in ${count} groups; kept ${MAX_GROUPS_PER_TOOL}`);
     return { ...tool, _meta: { ...meta, [POOL_GROUPS_META_KEY]: kept } };
   });
+  // One line for the rest: a server whose every tool is in every group must not flood the log.
+  if (greedy > MAX_TOOL_WARNINGS) warnings.push(`${greedy - MAX_TOOL_WARNINGS} more tool(s) are in more than ${MAX_GROUPS_PER_TOOL} groups; kept ${MAX_GROUPS_PER_TOOL} each`);
+  return out;
 }
 
 /** The checked group names the daemon wrote on a tool (pool-tool.ts reads them into `mcpInfo.groups`). */

@@ -50,21 +50,22 @@ export class GroupRegistry {
 
   /**
    * The group a `select:` name means: `mcp__<server>/<group>`, or a bare group name that exactly one
-   * server has. `ambiguous` lists the qualified spellings when several servers have it.
+   * server has. `ambiguous` lists the qualified spellings when several servers have it. A group
+   * whose members `visible` rejects (outside the asker's profile) is not there: not resolved, not named.
    */
-  resolve(spelling: string, servers: ServerRegistry): { server: number; name: string; members: ReadonlySet<string> } | { ambiguous: string[] } | undefined {
+  resolve(spelling: string, servers: ServerRegistry, visible: (members: ReadonlySet<string>) => boolean = () => true): { server: number; name: string; members: ReadonlySet<string> } | { ambiguous: string[] } | undefined {
     const slash = spelling.indexOf("/");
     if (slash > 5 && spelling.slice(0, 5).toLowerCase() === "mcp__") {
       const server = servers.idOf(spelling.slice(5, slash));
       const entry = server === undefined ? undefined : this.byServer.get(server)?.get(spelling.slice(slash + 1).toLowerCase());
-      return entry === undefined ? undefined : { server: server!, name: entry.name, members: entry.members };
+      return entry === undefined || !visible(entry.members) ? undefined : { server: server!, name: entry.name, members: entry.members };
     }
     if (slash >= 0) return undefined;
     const key = spelling.toLowerCase();
     const hits: { server: number; name: string; members: ReadonlySet<string> }[] = [];
     for (const [server, own] of this.byServer) {
       const entry = own.get(key);
-      if (entry !== undefined) hits.push({ server, name: entry.name, members: entry.members });
+      if (entry !== undefined && visible(entry.members)) hits.push({ server, name: entry.name, members: entry.members });
     }
     if (hits.length === 1) return hits[0];
     if (hits.length === 0) return undefined;

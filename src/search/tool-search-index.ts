@@ -19,6 +19,8 @@ export const DEFAULT_MAX_RESULTS = 5;
 export const MAX_RESULTS_LIMIT = 100;
 /** A query longer than this is not compared with server names. */
 const MAX_SERVER_NAME_CHARS = 128;
+/** Missing `select:` names that get did-you-mean suggestions; the rest are reported missing only. */
+export const MAX_SUGGESTED_MISSES = 3;
 
 export interface ToolSearchIndexOptions {
   ranking?: Partial<RankingOptions>;
@@ -139,8 +141,8 @@ export class ToolSearchIndex {
     const cached = this.queryCache.get(text);
     const result: QueryResult =
       cached.parsed.kind === "select"
-        ? this.select(cached.parsed.names, options.filter)
-        : this.search(cached.parsed, cached, maxResults, options.filter);
+        ? this.select(cached.parsed.names, options.filter, options.scope)
+        : this.search(cached.parsed, cached, maxResults, options.filter, options.scope);
     if (result.matches.length === 0 && options.pendingServers !== undefined && options.pendingServers.length > 0) {
       result.pendingServers = [...options.pendingServers];
     }
@@ -151,7 +153,12 @@ export class ToolSearchIndex {
    * `select:` names. A server or group selected as a unit expands to its members that `filter`
    * admits (the session's pool): a tool outside it is neither named nor counted.
    */
-  private select(requested: readonly string[], filter?: (name: string) => boolean): QueryResult {
+  private select(requested: readonly string[], filter?: (name: string) => boolean, scope?: (name: string) => boolean): QueryResult {
+    const inScope = (members: Iterable<string>) => {
+      if (scope === undefined) return true;
+      for (const member of members) if (scope(member)) return true;
+      return false;
+    };
     const admitted = (members: Iterable<string>) => (filter === undefined ? [...members] : [...members].filter(filter));
     const found: string[] = [];
     const missing: string[] = [];
@@ -160,8 +167,10 @@ export class ToolSearchIndex {
     const groups: GroupSelection[] = [];
     for (const name of requested) {
       const resolved = this.lookup.resolve(name);
-      const server = resolved.length === 0 ? this.selectedServer(name) : undefined;
-      const group = resolved.length === 0 && server === undefined ? this.groups.resolve(name, this.servers) : undefined;
+      const serverId = resolved.length === 0 ? this.selectedServer(name) : undefined;
+      // A server none of whose tools the asker has is unknown to it, like one never configured.
+      const server = serverId !== undefined && inScope(this.memberNames(serverId)) ? serverId : undefined;
+      const group = resolved.length === 0 && server === undefined ? this.groups.resolve(name, this.servers, inScope) : undefined;
       if (group !== undefined && "members" in group) {
         // A group selected as a unit, like a server: its tools in pool order, as many as fit.
         const members = admitted(group.members);
@@ -183,7 +192,9 @@ export class ToolSearchIndex {
       }
       if (resolved.length === 0) {
         missing.push(name);
-        for (const suggestion of this.lookup.suggest(name)) didYouMean.add(suggestion);
+        // Suggestions for the first few misses only: each is an edit-distance scan of the names of
+        // similar length, and 100 misses took 0.5-1.5 s of the thread at 5,000 tools.
+        if (missing.length <= MAX_SUGGESTED_MISSES) for (const suggestion of this.lookup.suggest(name)) didYouMean.add(suggestion);
       }
       for (const poolName of resolved) if (!found.includes(poolName)) found.push(poolName);
     }
@@ -207,6 +218,7 @@ export class ToolSearchIndex {
     cached: CachedQuery,
     maxResults: number,
     filter: ((name: string) => boolean) | undefined,
+    scope?: (name: string) => boolean,
   ): QueryResult {
     const { tokens, identifiers } = cached;
     const result: QueryResult = { kind: parsed.kind, matches: [] };
@@ -217,7 +229,12 @@ export class ToolSearchIndex {
       result.matches = exact.filter(passes).slice(0, maxResults).map((name) => ({ name, score: 1 }));
       return result;
     }
-    const serverIds = this.narrowing(parsed);
+    // A server with no tool in the asker's scope narrows like one that does not exist: its listing
+    // would say it is there ("0 deferred tools") to a session whose profile keeps it out.
+    const narrowed = this.narrowing(parsed);
+    const visible = scope === undefined || narrowed === undefined ? narrowed : narrowed.filter((id) => this.memberNames(id).some(scope));
+    // `mcp__x` words narrow to none (as an unknown server does); a bare query is then just words.
+    const serverIds = visible !== undefined && visible.length === 0 && parsed.servers.length === 0 ? undefined : visible;
     if (serverIds !== undefined) {
       result.server = serverIds.length > 0 ? this.servers.nameOf(serverIds[0]!) : parsed.servers[0]!;
       if (serverIds.length === 0) return result;

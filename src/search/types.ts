@@ -32,6 +32,12 @@ export interface QueryOptions {
   maxResults?: number;
   /** Restricts which documents keyword and discover searches may return (e.g. only deferred tools). */
   filter?: (name: string) => boolean;
+  /**
+   * The tools that exist for the asker at all (a session's profile and project), wider than
+   * `filter` (which may also drop loaded tools). A server or group with no tool in scope is
+   * unknown to a `select:`: it is neither named nor counted, nor makes a group name ambiguous.
+   */
+  scope?: (name: string) => boolean;
   /** MCP servers still connecting; echoed back when the result is empty. */
   pendingServers?: readonly string[];
 }

@@ -98,6 +98,42 @@ describe("MCP grouping extension", () => {
     expect(qualified.structured.matches).toEqual(["mcp__other__add_event", "mcp__other__free_time"]);
   });
 
+  test("select: of a group or server outside the session's profile names neither, nor makes a bare group ambiguous", async () => {
+    // Attack: a bare group name (or mcp__<server>) answered "Selected group secret of MCP server hidden:
+    // its 0 tool(s)", naming a server the profile keeps out; and a group the hidden server also had
+    // made the in-profile server's group ambiguous.
+    await using running = await startMcpDaemon({ grp: server(), other: server() }, { profiles: { grp_only: { include: ["mcp__grp"] } } });
+    await waitFor(() => running.daemon.core.pool().get("mcp__other__haunted") && running.daemon.core.pool().get("mcp__grp__haunted"), "both servers' tools");
+    const { sessionId } = await running.client.session({ delivery: "proxy", model: "gpt-5", prefetch: false, profile: "grp_only" });
+    const search = async (query: string) => {
+      const result = await running.client.call({ sessionId, name: "ToolSearch", input: { query } });
+      const text = result.content.map((block) => ("text" in block ? block.text : "")).join("\n");
+      return { text, structured: result.structuredContent as Record<string, unknown> };
+    };
+    const bare = await search("select:email");
+    expect(bare.structured.matches).toEqual(["mcp__grp__draft_email", "mcp__grp__send_email", "mcp__grp__spell_check"]);
+    expect(bare.structured.selected_groups).toEqual([{ server: "grp", group: "email", total: 3, selected: 3 }]);
+    for (const query of ["select:mcp__other/email", "select:mcp__other", "select:mcp__OTHER__"]) {
+      const hidden = await search(query);
+      expect(hidden.structured).toMatchObject({ matches: [], missing: [query.slice("select:".length)] });
+      expect(hidden.structured).not.toHaveProperty("selected_groups");
+      expect(hidden.structured).not.toHaveProperty("selected_servers");
+      expect(hidden.text).not.toContain("Selected");
+    }
+    // A listing of the hidden server answers as one that does not exist would: no "0 tools", no groups.
+    for (const query of ["mcp__other", "mcp__other email"]) {
+      const listing = await search(query);
+      const unknown = await search(query.replace("other", "nosuch"));
+      expect(listing.structured).toEqual({ ...unknown.structured, query });
+      expect(listing.structured).not.toHaveProperty("total");
+      expect(listing.structured).not.toHaveProperty("groups");
+    }
+    // The same through toolpool/search for the session.
+    const cli = await running.client.search({ sessionId, query: "select:mcp__other/calendar,mcp__other" });
+    expect(cli).toMatchObject({ matches: [], missing: ["mcp__other/calendar", "mcp__other"] });
+    expect(JSON.stringify(cli)).not.toContain("selected");
+  });
+
   test("a 2026-07-28 (stateless) server's groups are read the same way", async () => {
     const stateless = { command: process.execPath, args: [join(import.meta.dir, "..", "fixtures", "mcp", "grouping-2026-server.ts")], timeoutMs: 10_000 };
     await using running = await startMcpDaemon({ grp: server(), moon: stateless });

@@ -9,14 +9,15 @@ import { silentLogger } from "../../src/runtime/logger.ts";
 import { tempSocketDir } from "../helpers/daemon-harness.ts";
 import { FAST_BACKOFF, tempDir } from "./helpers.ts";
 
-export async function startMcpDaemon(mcpServers: Record<string, unknown>) {
+/** `extra`: more top-level config beside `mcpServers` (profiles, …). */
+export async function startMcpDaemon(mcpServers: Record<string, unknown>, extra: Record<string, unknown> = {}) {
   const configPath = join(tempDir(), "config.json");
-  writeFileSync(configPath, JSON.stringify({ mcpServers }));
+  writeFileSync(configPath, JSON.stringify({ ...extra, mcpServers }));
   const socketPath = join(tempSocketDir(), "d.sock");
   const daemon = new Daemon({
     usageDatabasePath: ":memory:",
     socketPath,
-    config: parseConfig({ mcpServers }, configPath),
+    config: parseConfig({ ...extra, mcpServers }, configPath),
     configSource: { path: configPath, explicit: true },
     builtins: builtinTools(),
     logger: silentLogger,

@@ -205,6 +205,37 @@ describe("listAllTools", () => {
   });
 });
 
+describe("a hostile tools/list", () => {
+  test("a flood of malformed tools is named ten times, then counted in one line", async () => {
+    // Attack: 200,000 malformed entries logged 200,000 warning lines (41 MB) on every listing.
+    let pages = 0;
+    const listing = await listAllTools(async () => {
+      pages++;
+      const bad = Array.from({ length: 100_000 }, (_, i) => ({ name: `bad${i}`, inputSchema: 5 }));
+      return { tools: [{ name: `good${pages}`, inputSchema: { type: "object" } }, ...bad], ...(pages < 2 && { nextCursor: "next" }) };
+    });
+    expect(listing.tools.map((tool) => tool.name)).toEqual(["good1", "good2"]);
+    expect(listing.warnings).toHaveLength(11);
+    expect(listing.warnings[9]).toStartWith('skipped tool "bad9"');
+    expect(listing.warnings[10]).toBe("skipped 199990 more malformed tool(s)");
+  });
+
+  test("past the per-server limit the rest of the page is not parsed", async () => {
+    let read = 0;
+    const entries = Array.from({ length: 50 }, (_, i) => ({
+      get name() {
+        read++;
+        return `t${i}`;
+      },
+      inputSchema: { type: "object" },
+    }));
+    const listing = await listAllTools(async () => ({ tools: entries }), { maxTools: 5 });
+    expect(listing.tools.length).toBe(5);
+    expect(listing.warnings).toEqual(["kept the first 5 of 6+ tools (the per-server limit)"]);
+    expect(read).toBeLessThanOrEqual(6 * 2);
+  });
+});
+
 describe("names of MCP 2026-07-28 (dots, up to 128 characters) made provider-safe and kept apart", () => {
   const PROVIDER_SAFE = /^[a-zA-Z0-9_-]{1,64}$/;
 

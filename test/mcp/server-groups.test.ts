@@ -8,6 +8,7 @@ import {
   MAX_GROUP_PAGES,
   MAX_GROUPS_PER_SERVER,
   MAX_GROUPS_PER_TOOL,
+  MAX_MEMBERSHIP_ENTRIES,
   offersGrouping,
   POOL_GROUPS_META_KEY,
   withGrouping,
@@ -54,6 +55,22 @@ describe("server groups", () => {
     ]);
   });
 
+  test("a flood of bad entries on every page is named ten times, then counted: no overflow, no log flood", async () => {
+    // Attack: 20 pages of a million bad entries each overflowed the stack (the groups were lost) and,
+    // at fewer entries, logged one warning line per entry on every listing.
+    let pages = 0;
+    const listed = await listAllGroups(async () => {
+      pages++;
+      return { groups: [...Array.from({ length: 200_000 }, () => 1), { name: `ok${pages}` }, { name: "ok1" }], nextCursor: `c${pages}` };
+    });
+    expect(listed.groups.map((group) => group.name)).toEqual(Array.from({ length: MAX_GROUP_PAGES }, (_, i) => `ok${i + 1}`));
+    expect(listed.warnings).toEqual([
+      ...Array.from({ length: 10 }, () => "skipped a group that is not an object"),
+      `stopped listing groups after ${MAX_GROUP_PAGES} pages`,
+      `skipped ${MAX_GROUP_PAGES * 200_001 - 10} more bad group entries`,
+    ]);
+  });
+
   test("nesting is followed through parents; a cycle ends the walk", () => {
     const closure = enclosingGroups([
       { name: "a", parents: ["b"] },
@@ -92,6 +109,37 @@ describe("server groups", () => {
     const [greedy] = withGroupMembership([tool("greedy", { [GROUPS_META_KEY]: groups.map((group) => group.name) })], groups, warnings);
     expect((greedy!._meta![POOL_GROUPS_META_KEY] as string[]).length).toBe(MAX_GROUPS_PER_TOOL);
     expect(warnings).toEqual([`tool "greedy" is in ${MAX_GROUPS_PER_TOOL + 4} groups; kept ${MAX_GROUPS_PER_TOOL}`]);
+  });
+
+  test("a hostile nesting (every group in every group, thousands of unknown parents, every tool in every group) is read in bounded work", async () => {
+    // Attack: 200 groups each naming all 200 groups plus 10,000 unlisted parents, and 2,000 tools
+    // each naming all 200 groups, stalled the daemon's thread 6.5 s per listing (groups × groups ×
+    // entries in the nesting walk, tools × groups × closure in the membership) and logged one
+    // warning per tool. Now: a _meta list is read to MAX_MEMBERSHIP_ENTRIES, a walk pushes each
+    // listed group once, membership is a bit-set union, and the warnings are a bounded few.
+    const names = Array.from({ length: MAX_GROUPS_PER_SERVER }, (_, i) => `g${String(i).padStart(3, "0")}`);
+    const unknown = Array.from({ length: 10_000 }, (_, i) => `u${i}`);
+    const listed = await listAllGroups(async () => ({ groups: names.map((name) => ({ name, _meta: { [GROUPS_META_KEY]: [...unknown, ...names] } })) }));
+    expect(listed.groups.length).toBe(MAX_GROUPS_PER_SERVER);
+    for (const group of listed.groups) expect(group.parents.length).toBeLessThanOrEqual(MAX_MEMBERSHIP_ENTRIES);
+    // A group that names all the others first (within the bound) nests as declared.
+    const nested = names.map((name) => ({ name, parents: names }));
+    const tools = Array.from({ length: 2_000 }, (_, i) => tool(`t${i}`, { [GROUPS_META_KEY]: i === 0 ? ["g007"] : names }));
+    const warnings: string[] = [];
+    const out = withGroupMembership(tools, nested, warnings);
+    expect(out[0]!._meta![POOL_GROUPS_META_KEY]).toEqual(names.slice(0, MAX_GROUPS_PER_TOOL));
+    expect(out[1_999]!._meta![POOL_GROUPS_META_KEY]).toEqual(names.slice(0, MAX_GROUPS_PER_TOOL));
+    expect(warnings.length).toBe(11);
+    expect(warnings[0]).toBe(`tool "t0" is in ${MAX_GROUPS_PER_SERVER} groups; kept ${MAX_GROUPS_PER_TOOL}`);
+    expect(warnings.at(-1)).toBe(`1990 more tool(s) are in more than ${MAX_GROUPS_PER_TOOL} groups; kept ${MAX_GROUPS_PER_TOOL} each`);
+    // Membership still follows nesting exactly, through the bit sets: a chain, and a tool off it.
+    const chain = withGroupMembership([tool("leaf", { [GROUPS_META_KEY]: ["c", "nope"] }), tool("top", { [GROUPS_META_KEY]: ["a"] })], [
+      { name: "a", parents: [] },
+      { name: "b", parents: ["a"] },
+      { name: "c", parents: ["b", "unlisted"] },
+      { name: "z", parents: ["c"] },
+    ]);
+    expect(chain.map((entry) => entry._meta![POOL_GROUPS_META_KEY])).toEqual([["a", "b", "c"], ["a"]]);
   });
 
   test("a failing groups/list keeps the tools and says why; without the capability groups/list is never asked", async () => {

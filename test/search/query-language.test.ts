@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { parseQuery } from "../../src/search/query-parser.ts";
 import { indexOf, names } from "./fixtures.ts";
-import { ToolSearchIndex } from "../../src/search/tool-search-index.ts";
+import { MAX_SUGGESTED_MISSES, ToolSearchIndex } from "../../src/search/tool-search-index.ts";
 
 describe("exact-name fast path", () => {
   test("a pool name, alias or raw MCP name returns just that tool", () => {
@@ -80,6 +80,17 @@ describe("did you mean", () => {
     expect(index.query("CronCreat").didYouMean).toEqual(["CronCreate"]);
     expect(index.query("mcp__github__create_isue").didYouMean).toContain("mcp__github__create_issue");
     expect(index.query("create-issue").didYouMean).toContain("mcp__github__create_issue");
+  });
+
+  test("a select: of many missing names suggests for the first few only (each suggestion is a scan)", () => {
+    // Attack: 100 missing names in one select: each ran an edit-distance scan; at 5,000 tools one
+    // query held the daemon's thread 0.5-1.5 s and stalled another client's ping 2.7 s.
+    const index = indexOf();
+    const typos = ["CronCreat", "mcp__github__create_isue", "mcp__slack__list_chanels", "NotebookEdt", "WebFetc"];
+    const result = index.query(`select:${[...typos, ...Array.from({ length: 95 }, (_, i) => `CronCreat${i}`)].join(",")}`);
+    expect(result.missing).toHaveLength(100);
+    expect(result.didYouMean).toEqual(["CronCreate", "mcp__github__create_issue", "mcp__slack__list_channels"]);
+    expect(MAX_SUGGESTED_MISSES).toBe(3);
   });
 
   test("plain keyword queries that match get no suggestion", () => {
