@@ -7,6 +7,12 @@
  * changes and the next search applies them, in order, exactly as they came. Indexing is the
  * largest part of a daemon's start-up (it makes the tokenizer hot enough to be compiled twice), and
  * a daemon that has not been searched yet does not need it.
+ *
+ * The index never forgets a word it once learned (its term table only grows), so a pool whose tools
+ * keep changing their words — a server that re-lists with new descriptions on every list_changed —
+ * would grow it without bound. Once more tools have been indexed since the last build than
+ * REBUILD_FACTOR times the pool (plus REBUILD_SLACK), the index is built afresh from the pool: the
+ * cost is amortized over those additions, and memory stays proportional to what the pool holds.
  */
 import type { QueryOptions, QueryResult } from "../search/types.ts";
 import { searchDocumentFromTool } from "../search/tool-document.ts";
@@ -16,8 +22,13 @@ import type { Tool } from "../tool/tool.ts";
 
 type Change = { remove: string } | { add: Tool };
 
+const REBUILD_FACTOR = 4;
+const REBUILD_SLACK = 10_000;
+
 export class SearchSync {
-  readonly #index = new ToolSearchIndex();
+  #index = new ToolSearchIndex();
+  /** Tools indexed since the index was last built from nothing. */
+  #addedSinceBuild = 0;
   /** The tools as of the last sync (what the index holds once the changes are applied). */
   readonly #synced = new Map<string, Tool>();
   /** Changes not yet applied to the index, oldest first. */
@@ -61,10 +72,23 @@ export class SearchSync {
   #apply(): void {
     const changes = this.#pending;
     this.#pending = [];
+    const added = changes.reduce((count, change) => count + ("add" in change ? 1 : 0), 0);
+    if (this.#addedSinceBuild + added > REBUILD_FACTOR * this.#synced.size + REBUILD_SLACK) {
+      this.#rebuild();
+      return;
+    }
     for (const change of changes) {
       if ("remove" in change) this.#index.remove(change.remove);
       else this.#index.add(searchDocument(change.add));
     }
+    this.#addedSinceBuild += added;
+  }
+
+  /** A fresh index of the pool as synced: the words no tool uses any more are dropped with the old one. */
+  #rebuild(): void {
+    this.#index = new ToolSearchIndex();
+    for (const tool of this.#synced.values()) this.#index.add(searchDocument(tool));
+    this.#addedSinceBuild = this.#synced.size;
   }
 }
 

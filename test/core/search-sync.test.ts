@@ -1,0 +1,48 @@
+/**
+ * SearchSync under churn: a server that re-lists with new words each time must not grow the index
+ * without bound (its term table only grows), so past a budget of additions the index is built afresh
+ * from the pool — and answers exactly as an index built from nothing would.
+ */
+import { describe, expect, test } from "bun:test";
+import { SearchSync } from "../../src/core/search-sync.ts";
+import { buildMcpTool } from "../../src/tool/build-tool.ts";
+import { textResult } from "../../src/tool/result.ts";
+import type { Tool } from "../../src/tool/tool.ts";
+import { JsonSchemaCompiler } from "../../src/validate/ajv.ts";
+
+const compiler = new JsonSchemaCompiler();
+
+function listing(round: number, count: number): Tool[] {
+  return Array.from({ length: count }, (_, i) =>
+    buildMcpTool(
+      {
+        name: `mcp__churn__t${i}`,
+        description: `churning tool ${i} word${round}x${i} shared${i % 7}`,
+        inputJSONSchema: { type: "object" },
+        mcpInfo: { server: "churn", tool: `t${i}` },
+        call: async () => textResult(""),
+      },
+      compiler,
+    ),
+  );
+}
+
+describe("SearchSync under churn", () => {
+  test("past its budget of additions the index is rebuilt from the pool: old words are gone, answers equal a fresh index's", () => {
+    const sync = new SearchSync();
+    const first = sync.index;
+    let rebuilt = false;
+    for (let round = 0; round < 40; round++) {
+      sync.sync(listing(round, 500));
+      expect(sync.query("word0x3").matches.length > 0).toBe(round === 0);
+      if (sync.index !== first) rebuilt = true;
+    }
+    // 40 × 500 additions against a pool of 500: over 4 × 500 + 10,000, so at least one rebuild.
+    expect(rebuilt).toBe(true);
+    const fresh = new SearchSync();
+    fresh.sync(listing(39, 500));
+    for (const query of ["word39x3", "churning tool 12", "shared3", "select:mcp__churn__t7", "mcp__churn"]) {
+      expect(sync.query(query)).toEqual(fresh.query(query));
+    }
+  });
+});
