@@ -46,21 +46,28 @@ async function callThroughBridge(host: Awaited<ReturnType<typeof linkHost>>) {
   return host.client.callTool({ name: "ExecuteExtraTool", arguments: { tool_name: TOOL, params: {} } });
 }
 
+/** A host that declares form elicitation and accepts every question with `content`; `asked` keeps what it was asked. */
+async function elicitingHost(socketPath: string, content: Record<string, unknown>) {
+  const asked: unknown[] = [];
+  const host = await linkHost(socketPath, {
+    capabilities: { elicitation: { form: {} } },
+    setup: (client) =>
+      client.setRequestHandler(ElicitRequestSchema, (request) => {
+        asked.push(request.params);
+        return { action: "accept", content };
+      }),
+  });
+  return { host, asked, [Symbol.asyncDispose]: () => host[Symbol.asyncDispose]() };
+}
+
 const FIXTURE_2026 = join(import.meta.dir, "..", "fixtures", "mcp", "revision-2026-server.ts");
 
 describe("servers' questions through the bridge", () => {
   test("a 2026-07-28 server's input_required: the host is asked (elicitation/create), answers, and the retried call succeeds", async () => {
     await using daemon = await startTestDaemon({ builtins: [echoTool], config: { mcpServers: { moon: { command: process.execPath, args: [FIXTURE_2026], timeoutMs: 10_000 } } } });
     await waitUntil(() => daemon.daemon.core.mcp()?.server("moon")?.state === "connected", "the 2026 server to connect");
-    const asked: unknown[] = [];
-    await using host = await linkHost(daemon.socketPath, {
-      capabilities: { elicitation: { form: {} } },
-      setup: (client) =>
-        client.setRequestHandler(ElicitRequestSchema, (request) => {
-          asked.push(request.params);
-          return { action: "accept", content: { sure: true } };
-        }),
-    });
+    await using answering = await elicitingHost(daemon.socketPath, { sure: true });
+    const { host, asked } = answering;
     await host.client.callTool({ name: "ToolSearch", arguments: { query: "select:mcp__moon__delete_file" } });
     const result = await host.client.callTool({ name: "ExecuteExtraTool", arguments: { tool_name: "mcp__moon__delete_file", params: { path: "/srv/old.log" } } });
     expect(result).toEqual({ content: [{ type: "text", text: "deleted /srv/old.log" }], isError: false });
@@ -69,15 +76,8 @@ describe("servers' questions through the bridge", () => {
 
   test("a host that declares elicitation is asked, and its answer arrives end to end in the tool result", async () => {
     await using daemon = await startWithEverything();
-    const asked: unknown[] = [];
-    await using host = await linkHost(daemon.socketPath, {
-      capabilities: { elicitation: { form: {} } },
-      setup: (client) =>
-        client.setRequestHandler(ElicitRequestSchema, (request) => {
-          asked.push(request.params);
-          return { action: "accept", content: { name: "Ada Lovelace", check: true, integer: 7 } };
-        }),
-    });
+    await using answering = await elicitingHost(daemon.socketPath, { name: "Ada Lovelace", check: true, integer: 7 });
+    const { host, asked } = answering;
     const result = await callThroughBridge(host);
     expect(result.isError).toBe(false);
     expect(textOf(result)).toContain("User provided the requested information");
