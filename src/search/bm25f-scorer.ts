@@ -92,6 +92,8 @@ export class Bm25fScorer {
     for (const term of terms) {
       const impacts = this.impacts(index, term.id);
       const scale = term.weight * term.idf * (k1 + 1);
+      // A term weighed 0 (numberWeight 0) adds nothing, and would mark a slot touched again and again.
+      if (scale === 0) continue;
       if (skip !== undefined && skip.termIds.has(term.id)) {
         touchedCount = this.runMentionTerm(index, term, scale, skip.mask, touchedCount);
         continue;

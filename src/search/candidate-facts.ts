@@ -17,7 +17,7 @@ export type ImpactSource = (index: InvertedIndex, id: number) => Impacts;
  * Arrays are per candidate (index into the candidate list) and reused across queries.
  */
 export class CandidateFacts {
-  /** IDF sum of the query terms a candidate has in a field other than enum values. */
+  /** Weighted IDF sum (idf × query weight) of the query terms a candidate has in a field other than enum values. */
   outsideIdf = new Float64Array(64);
   /** IDF sum of the query terms a candidate has only as enum values. */
   valueOnlyIdf = new Float64Array(64);
@@ -63,7 +63,8 @@ export class CandidateFacts {
       const terms = query.terms;
       for (let t = 0; t < terms.length; t++) {
         const term = terms[t]!;
-        const idf = term.idf;
+        // IDF as the first stage weighs it: a number counts for less (RankingOptions.numberWeight).
+        const idf = term.idf * term.weight;
         const bit = 1 << (t & 31);
         const leading = term.id === query.leadingTerm;
         const mentioned = mention !== undefined && mention.termIds.has(term.id);

@@ -152,7 +152,7 @@ export class KeywordRanker {
       this.positionByTerm = new Int32Array(this.idfByTerm.length);
     }
     query.terms.forEach((term, t) => {
-      this.idfByTerm[term.id] = term.idf;
+      this.idfByTerm[term.id] = term.idf * term.weight;
       this.positionByTerm[term.id] = t + 1;
       markQueryTerm(this.queryBits, term.id);
     });

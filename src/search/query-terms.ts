@@ -34,7 +34,10 @@ export interface PreparedQuery {
    * second` (a small integer: no double-keyed Map), valued by mean IDF.
    */
   pairs: Map<number, number>;
-  /** IDF sum of `terms`: the denominator of the coverage share. */
+  /**
+   * Sum of `terms`' IDF times query weight, the denominator of the coverage share: a term the first
+   * stage weighs less (a number) is that much less of the query a tool has to cover.
+   */
   totalIdf: number;
   /** Mask a tool's required bits must equal. */
   requiredAll: number;
@@ -131,7 +134,7 @@ export function prepareQuery(index: InvertedIndex, tokens: QueryTokens, options:
       pairs.set(a * positions + b, (first.idf + second.idf) / 2);
     }
     let totalIdf = 0;
-    for (const term of terms) totalIdf += term.idf;
+    for (const term of terms) totalIdf += term.idf * term.weight;
     const leading = sequence.length > 0 ? sequence[0] : undefined;
     return {
       terms,

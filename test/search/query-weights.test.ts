@@ -1,0 +1,54 @@
+/**
+ * A query term's weight (numbers weigh RankingOptions.numberWeight) holds in every stage: the
+ * first-stage score and the re-rank's coverage share, which counts each term's IDF times its weight.
+ */
+import { describe, expect, test } from "bun:test";
+import { ToolSearchIndex } from "../../src/search/tool-search-index.ts";
+
+const TOOLS = [
+  { name: "convert_units", description: "Convert a quantity from one unit of measure to another." },
+  { name: "unit_prices_2024", description: "Unit prices of the 2024 catalogue." },
+  { name: "weather_forecast", description: "Weather forecast for a city." },
+  { name: "send_email", description: "Send an email to a recipient." },
+];
+
+function indexWith(numberWeight: number): ToolSearchIndex {
+  const index = new ToolSearchIndex({ ranking: { numberWeight } });
+  for (const tool of TOOLS) index.add(tool);
+  return index;
+}
+
+const ranked = (index: ToolSearchIndex, query: string) => index.query(query, { maxResults: 10 }).matches;
+
+describe("query term weights", () => {
+  test("a number weighed 0 changes nothing: same tools, same scores, none listed twice", () => {
+    const index = indexWith(0);
+    for (const [words, withNumber] of [
+      ["convert units", "convert units 2024"],
+      ["units", "units 2024"],
+      ["weather", "weather 2024"],
+    ] as const) {
+      const plain = ranked(index, words);
+      const numbered = ranked(index, withNumber);
+      expect(numbered).toEqual(plain);
+      expect(new Set(numbered.map((match) => match.name)).size).toBe(numbered.length);
+    }
+    // Alone, a term weighed 0 finds nothing (it used to list its tools with score 0).
+    expect(ranked(index, "2024")).toEqual([]);
+  });
+
+  test("the coverage share counts a number at its weight: a tool with every word but the number loses less", () => {
+    // convert_units has both words of "convert units 2024" and not the number. Its score relative
+    // to the words alone is the coverage factor (1 + 2·share) it keeps: share = the words' IDF over
+    // the query's weighted IDF, so the lower the number's weight, the closer to the words-only score.
+    const ratio = (numberWeight: number) => {
+      const index = indexWith(numberWeight);
+      const score = (query: string) => ranked(index, query).find((match) => match.name === "convert_units")!.score;
+      return score("convert units 2024") / score("convert units");
+    };
+    const [light, medium, full] = [ratio(0.1), ratio(0.5), ratio(1)];
+    expect(light).toBeLessThan(1);
+    expect(light).toBeGreaterThan(medium);
+    expect(medium).toBeGreaterThan(full);
+  });
+});
