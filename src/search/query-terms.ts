@@ -4,6 +4,15 @@ import type { RankingOptions } from "./ranking-options.ts";
 import { isCjkTerm } from "./tokenizer.ts";
 import { REVERSE_TERM } from "./fields.ts";
 
+/**
+ * Stemmed words of a relative date or time ("tomorrow", "on Friday", "this morning"): like a
+ * number, a value the request passes (a date argument), rarely the capability it asks for.
+ */
+const RELATIVE_TIMES: ReadonlySet<string> = new Set([
+  "todai", "tomorrow", "yesterdai", "tonight", "now", "morn", "afternoon",
+  "mondai", "tuesdai", "wednesdai", "thursdai", "fridai", "saturdai", "sundai",
+]);
+
 /** Required words beyond this many are treated as optional (one bit each in a Uint32). */
 const MAX_REQUIRED_TERMS = 31;
 /** A CJK-only match needs this many matching bigrams (seed 000), or all of a shorter query's. */
@@ -95,7 +104,7 @@ export function prepareQuery(index: InvertedIndex, tokens: QueryTokens, options:
       const term = tokens.text[i]!;
       const entry = termFor(term, ids?.[i]);
       sequence.push(entry);
-      if (entry !== undefined) entry.weight = allDigits(term) ? options.numberWeight : 1;
+      if (entry !== undefined) entry.weight = allDigits(term) || RELATIVE_TIMES.has(term) ? options.numberWeight : 1;
       if (term === REVERSE_TERM) asksReverse = true;
     }
 

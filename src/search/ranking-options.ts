@@ -24,7 +24,10 @@ export interface RankingOptions {
   coverageFadeTerms: number;
   /** Score added per IDF of each query word pair found adjacent, in order, in the description. */
   descriptionPhrase: number;
-  /** Query weight of a term that is all digits (dates, amounts and ids rarely name a capability). */
+  /**
+   * Query weight of a term that is all digits or a relative date or time word ("tomorrow",
+   * "Friday": query-terms.ts): dates, amounts and ids rarely name a capability.
+   */
   numberWeight: number;
   /**
    * A term found in more than this share of tools only adds to tools that rarer query terms

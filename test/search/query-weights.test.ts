@@ -10,6 +10,8 @@ const TOOLS = [
   { name: "unit_prices_2024", description: "Unit prices of the 2024 catalogue." },
   { name: "weather_forecast", description: "Weather forecast for a city." },
   { name: "send_email", description: "Send an email to a recipient." },
+  { name: "daily_digest", description: "What is due today, tomorrow, or on Friday morning." },
+  { name: "list_events", description: "List the events on a calendar." },
 ];
 
 function indexWith(numberWeight: number): ToolSearchIndex {
@@ -33,6 +35,26 @@ describe("query term weights", () => {
       expect(numbered).toEqual(plain);
       expect(new Set(numbered.map((match) => match.name)).size).toBe(numbered.length);
     }
+  });
+
+  test("relative dates and times weigh as numbers do: 'tomorrow', 'on Friday' are values the request passes", () => {
+    const index = indexWith(0);
+    for (const [words, withTime] of [
+      ["calendar events", "calendar events tomorrow"],
+      ["calendar events", "calendar events on Friday morning"],
+      ["events", "today's events"],
+    ] as const) {
+      expect(ranked(index, withTime)).toEqual(ranked(index, words));
+    }
+    // At the default weight they still count, less than a word: a request that is only a date finds what mentions it.
+    const defaults = new ToolSearchIndex();
+    for (const tool of TOOLS) defaults.add(tool);
+    expect(ranked(defaults, "tomorrow").map((match) => match.name)).toEqual(["daily_digest"]);
+    expect(ranked(defaults, "calendar events tomorrow")[0]!.name).toBe("list_events");
+  });
+
+  test("a number alone, weighed 0, finds nothing", () => {
+    const index = indexWith(0);
     // Alone, a term weighed 0 finds nothing (it used to list its tools with score 0).
     expect(ranked(index, "2024")).toEqual([]);
   });
