@@ -19,4 +19,7 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
   "would", "wouldn", "you", "your", "yours", "yourself", "yourselves", "also", "etc",
   "ie", "eg", "via", "upon", "let", "lets", "please", "thanks",
   "thank", "im", "ive", "youre", "dont", "cant", "wont",
+  "really", "actually", "maybe", "perhaps", "something", "anything", "everything", "someone",
+  "anyone", "everyone", "whether", "still", "already", "yet", "though", "although", "however",
+  "therefore", "thus", "else", "ever", "quite", "rather", "almost",
 ]);

@@ -18,6 +18,8 @@ describe("Tokenizer", () => {
 
   test("lowercases, stems and drops stop words", () => {
     expect(tokenize("Searching THE Files of a Repository")).toEqual(["search", "file", "repositori"]);
+    // Adverbs and indefinite pronouns of a chatty request are function words too.
+    expect(tokenize("Is there anything that could maybe actually list my repos already?")).toEqual(["list", "repo"]);
   });
 
   test("drops one-character words but keeps digits runs of two or more", () => {
