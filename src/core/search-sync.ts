@@ -179,8 +179,8 @@ export class SearchSync {
   }
 
   #record(name: string, tool: Tool | null, previous: Tool | undefined, generation: number): void {
-    // Everything pending is dropped for a fresh build not yet begun: its snapshot will hold this.
-    if (this.#needsFresh && this.#fresh === undefined) return;
+    // A fresh build is due: it begins by dropping what is pending, and its snapshot will hold this.
+    if (this.#needsFresh) return;
     const before = this.#pending.get(name);
     if (before !== undefined) {
       this.#pending.delete(name);
