@@ -15,7 +15,7 @@
  *    of one built by adding every tool synchronously; the number of queries whose top 10 differ.
  *
  * Usage: bun bench/index-stall.ts [--binary dist/toolpool-pro] [--sizes 7108,100000] [--rankings]
- *        [--no-socket] [--no-relist]
+ *        [--no-socket] [--no-relist] [--no-pings (the first search alone: its time without B's load)]
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -30,7 +30,7 @@ import { NdjsonClient } from "./lib/ndjson-client.ts";
 import { replicatePool } from "./lib/pool-replication.ts";
 import { percentile, round } from "./lib/stats.ts";
 
-const args = parseArgs(Bun.argv.slice(2), { binary: "value", sizes: "value", rankings: "flag", "no-socket": "flag", "no-relist": "flag" });
+const args = parseArgs(Bun.argv.slice(2), { binary: "value", sizes: "value", rankings: "flag", "no-socket": "flag", "no-relist": "flag", "no-pings": "flag" });
 const binary = args.get("binary") ?? join(repoRoot(), "dist", "toolpool-pro");
 const evalTools = readJsonl<EvalTool>(join(defaultEvalDir(), "tools.jsonl"));
 const sizes = (args.get("sizes") ?? `${evalTools.length},100000`).split(",").map(Number);
@@ -70,7 +70,7 @@ async function socketRun(size: number): Promise<Record<string, unknown>> {
       return reply;
     });
     // Every ping sent while A's search is unanswered counts, however late its own answer comes.
-    while (!answered) during.push(await timed(() => b.request("ping")));
+    while (!answered && !args.has("no-pings")) during.push(await timed(() => b.request("ping")));
     const reply = await search;
     const searchMs = performance.now() - started;
     const memory = daemonMemory(child.pid);
