@@ -124,7 +124,12 @@ export class SearchSync {
   /** The index, brought up to date first, synchronously (see the file comment). */
   get index(): ToolSearchIndex {
     if (this.#hasWork()) {
-      this.#step(Infinity);
+      try {
+        this.#step(Infinity);
+      } catch (error) {
+        this.#fail(error);
+        throw error;
+      }
       this.#wake();
     }
     return this.#index;
@@ -227,15 +232,21 @@ export class SearchSync {
         abandoned: this.stats.abandoned - before.abandoned,
       });
     } catch (error) {
-      // A tool that fails to index must not leave searches waiting: they fail, and the next
-      // attempt builds afresh from the pool.
-      this.#fresh = undefined;
-      this.#dropPending();
-      for (const waiter of this.#waiters.splice(0)) waiter.reject(error);
+      this.#fail(error);
     } finally {
       this.#running = false;
       this.#wake();
     }
+  }
+
+  /**
+   * A tool that fails to index must not leave searches waiting, nor the index silently short of
+   * the change that failed: the waiting searches fail, and the next catch-up builds afresh.
+   */
+  #fail(error: unknown): void {
+    this.#fresh = undefined;
+    this.#dropPending();
+    for (const waiter of this.#waiters.splice(0)) waiter.reject(error);
   }
 
   /** Resolves the waiters whose pool version the served index reflects now. */

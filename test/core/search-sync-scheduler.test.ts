@@ -235,5 +235,12 @@ describe("SearchSync when indexing fails", () => {
     poisoned = false;
     await sync.ready();
     expect({ size: sync.index.size, freshBuilds: sync.stats.freshBuilds }).toEqual({ size: 10, freshBuilds: 1 });
+    // The synchronous way in too: the failure is thrown, and the change that failed is not lost.
+    poisoned = true;
+    sync.sync(pool(10, "b").map((each, i) => (i === 5 ? tool("a5", "a5 now indexes differently") : each)));
+    expect(() => sync.index).toThrow("cannot index a5");
+    poisoned = false;
+    expect([...sync.index.names()].sort()).toEqual(pool(10, "b").map((each, i) => (i === 5 ? "mcp__srv__a5" : each.name)).sort());
+    expect(sync.query("indexes differently").matches[0]?.name).toBe("mcp__srv__a5");
   });
 });
