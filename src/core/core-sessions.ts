@@ -7,6 +7,7 @@
 import type { BuildInfo } from "../build-info.ts";
 import type { Config } from "../config/schema.ts";
 import { TOOLS_ARRAY_LIMIT } from "../assembly/array-guard.ts";
+import { TOOL_SEARCH_TOOL_NAME } from "../deferral/meta-tools.ts";
 import { experimentalBetasDisabled } from "../deferral/mode-setting.ts";
 import { OPERATOR_DEFAULTS, reapplyPermissionCeiling } from "../permissions/ceiling.ts";
 import type { Clock } from "../runtime/clock.ts";
@@ -158,8 +159,12 @@ export class CoreSessions {
     return explainForSession(this.#explainDeps(), name, session && this.view(session), sandbox);
   }
 
-  /** `toolpool/search`: a named session's own tools (its one view), else the whole pool. */
-  searchTools(params: { query: string; maxResults?: number | undefined }, session: Session | undefined): SearchResult {
+  /**
+   * `toolpool/search`: a named session's own tools (its one view), else the whole pool. It waits,
+   * off the thread, while the index catches up with the pool (search-sync.ts); the view is taken after.
+   */
+  async searchTools(params: { query: string; maxResults?: number | undefined }, session: Session | undefined): Promise<SearchResult> {
+    await this.#deps.live.search.ready();
     return searchTools(this.#searchDeps(), params, session && this.view(session));
   }
 
@@ -217,8 +222,14 @@ export class CoreSessions {
     questions?: QuestionChannel,
   ): Promise<ToolResult> {
     const { live, flags, metrics, logger } = this.#deps;
-    const deps = { pool: live.pool(), lookup, killSwitch: (tool: Tool) => flags.killSwitch(tool, session), metrics, usage: this.usage, logger, stats: this.stats, operatorRoots: this.#operatorRoots() };
-    return runSessionCall(deps, session, name, input, signal, onProgress, questions);
+    const run = () => {
+      const deps = { pool: live.pool(), lookup, killSwitch: (tool: Tool) => flags.killSwitch(tool, session), metrics, usage: this.usage, logger, stats: this.stats, operatorRoots: this.#operatorRoots() };
+      return runSessionCall(deps, session, name, input, signal, onProgress, questions);
+    };
+    // ToolSearch reads the index: it (and no other call) waits while the index catches up with the
+    // pool, in slices that leave the thread to every other request (search-sync.ts).
+    if (name === TOOL_SEARCH_TOOL_NAME && !live.search.current) return live.search.ready().then(run);
+    return run();
   }
 
   /** `toolpool/call`: the call (judging discoveries by the transcript when it is sent), the result also in the session's provider format. */

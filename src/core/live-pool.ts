@@ -36,7 +36,7 @@ export interface LivePoolOptions {
 }
 
 export class LivePool {
-  readonly search = new SearchSync();
+  readonly search: SearchSync;
   readonly #options: LivePoolOptions;
   /** `serve --demo`'s reference servers; none otherwise. */
   readonly #demo: DemoServers | undefined;
@@ -52,6 +52,7 @@ export class LivePool {
 
   constructor(options: LivePoolOptions) {
     this.#options = options;
+    this.search = new SearchSync({ onCatchUp: (event) => options.logger.debug(event.phase === "begin" ? "search index catching up" : "search index current", { ...event }) });
     this.#demo = options.demo ? new DemoServers() : undefined;
     this.#projects = new CoreProjects(options.env, options.logger, () => this.#applyServers());
     this.#pool = this.#assemble();

@@ -38,11 +38,14 @@ export class PrefetchLink {
     });
   }
 
-  turnStarted(session: Session, messages: readonly unknown[]): void {
+  /** Both wait, off the thread, while the index catches up with the pool (search-sync.ts); in order of arrival. */
+  async turnStarted(session: Session, messages: readonly unknown[]): Promise<void> {
+    await this.deps.search.ready();
     this.#prefetcher.turnStarted(this.#view(session), messages);
   }
 
-  prefetch(session: Session, messages: readonly unknown[]): PrefetchResult {
+  async prefetch(session: Session, messages: readonly unknown[]): Promise<PrefetchResult> {
+    await this.deps.search.ready();
     const current = this.#view(session);
     const result = this.#prefetcher.prefetch(current, messages);
     // In proxy delivery a suggestion carries its schema, so ExecuteExtraTool may run it at once.

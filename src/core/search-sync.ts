@@ -1,43 +1,143 @@
 /**
- * Keeps the search index in step with the pool, incrementally: only tools that arrived, left or
- * changed (a new Tool object under the same name) touch the index, so a server's list_changed
- * costs its own tools, not the whole pool.
+ * Keeps the search index in step with the pool, incrementally, without holding the thread that
+ * serves every client: only tools that arrived, left or now read differently touch the index, and
+ * that work runs in slices of at most `sliceMs` with the event loop served between them.
  *
- * The index catches up when it is first read, not when the pool changes: `sync` records the
- * changes and the next search applies them, in order, exactly as they came. Indexing is the
- * largest part of a daemon's start-up (it makes the tokenizer hot enough to be compiled twice), and
- * a daemon that has not been searched yet does not need it.
+ * The index catches up when it is first wanted, not when the pool changes: `sync` records the
+ * changes, and `ready()` (which ToolSearch, `toolpool/search` and prefetch await) applies them in
+ * slices. A search that arrives while the index catches up waits for the pool as it was when the
+ * search came: never answered from an index that lacks tools just added (the session's own filter
+ * keeps out what it may not see either way), and never kept waiting by changes that came after it.
+ * `index` and `query` are the synchronous way in: they finish any catch-up at once (correct, but
+ * it holds the thread; callers on a request path await `ready()` first).
+ *
+ * Changes coalesce: one pending entry per tool name (its latest state, in the order of the last
+ * change), one catch-up at a time. A pool that changes faster than the index can follow never piles
+ * up work: past about two pools' worth of pending changes they are dropped for one build afresh
+ * from the pool, and a fresh build overtaken that way is abandoned (at most MAX_ABANDONED_IN_A_ROW
+ * times running, so a build always finishes eventually) and started again from the newest pool.
  *
  * The index never forgets a word it once learned (its term table only grows), so a pool whose tools
- * keep changing their words — a server that re-lists with new descriptions on every list_changed —
- * would grow it without bound. Once more tools have been indexed since the last build than
- * REBUILD_FACTOR times the pool (plus REBUILD_SLACK), the index is built afresh from the pool: the
- * cost is amortized over those additions, and memory stays proportional to what the pool holds.
+ * keep changing their words would grow it without bound. Once more tools have been indexed since the
+ * last build than REBUILD_FACTOR times the pool (plus REBUILD_SLACK), the index is built afresh.
  */
 import type { QueryOptions, QueryResult } from "../search/types.ts";
-import { searchDocumentFromTool } from "../search/tool-document.ts";
 import { ToolSearchIndex } from "../search/tool-search-index.ts";
-import type { SearchDocument } from "../search/types.ts";
 import type { Tool } from "../tool/tool.ts";
-
-type Change = { remove: string } | { add: Tool };
+import { sameSearchInputs, searchDocument } from "./search-document.ts";
 
 const REBUILD_FACTOR = 4;
 const REBUILD_SLACK = 10_000;
+/** Fresh builds abandoned one after another before the next is let finish whatever happens. */
+export const MAX_ABANDONED_IN_A_ROW = 2;
+/** Indexing between two turns of the event loop (a 100k pool is ~1.6 s of it). */
+export const DEFAULT_SLICE_MS = 5;
+
+/**
+ * The sliced build's collection every 10k tools (build-collector.ts): asynchronous. A synchronous
+ * full collection is one pause of ~40 ms at 100k tools, longer than a slice; this one runs beside
+ * the slices, for a higher peak while building (measured in docs/search.md).
+ */
+const collectBesideSlices = (): void => {
+  if (typeof Bun !== "undefined") Bun.gc(false);
+};
+
+export interface SearchSyncOptions {
+  /** Longest stretch of indexing before the event loop gets the thread back. */
+  sliceMs?: number;
+  /** Gives the thread to the event loop until the next slice; default a macrotask (I/O runs first). */
+  yieldThread?: () => Promise<void>;
+  now?: () => number;
+  makeIndex?: () => ToolSearchIndex;
+  /** Told when a catch-up begins (what it has to do) and when the index is current again. */
+  onCatchUp?: (event: CatchUpEvent) => void;
+}
+
+export type CatchUpEvent =
+  | { phase: "begin"; pending: number; fresh: boolean; pool: number }
+  | { phase: "end"; ms: number; slices: number; freshBuilds: number; abandoned: number };
+
+/** A name's latest state not yet in the index: the tool, or null once it left. */
+interface Pending {
+  tool: Tool | null;
+  /** What the index holds (or the running fresh build will hold) under the name, when known. */
+  indexed: Tool | undefined;
+  generation: number;
+}
+
+interface FreshBuild {
+  index: ToolSearchIndex;
+  tools: Tool[];
+  next: number;
+  /** The pool version the snapshot `tools` is. */
+  generation: number;
+}
+
+interface Waiter {
+  generation: number;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+export interface SearchSyncStats {
+  freshBuilds: number;
+  abandoned: number;
+  slices: number;
+}
 
 export class SearchSync {
-  #index = new ToolSearchIndex();
+  #index: ToolSearchIndex;
   /** Tools indexed since the index was last built from nothing. */
   #addedSinceBuild = 0;
   /** The tools as of the last sync (what the index holds once the changes are applied). */
   readonly #synced = new Map<string, Tool>();
-  /** Changes not yet applied to the index, oldest first. */
-  #pending: Change[] = [];
+  readonly #pending = new Map<string, Pending>();
+  /** Entries of #pending that hold a tool (the rebuild rule counts them). */
+  #pendingAdds = 0;
+  /** Pool versions that changed something; #applied is the one the served index reflects. */
+  #generation = 0;
+  #applied = 0;
+  /** Pending changes were dropped: the next step builds afresh from the pool. */
+  #needsFresh = false;
+  #fresh: FreshBuild | undefined;
+  #abandonedInRow = 0;
+  #running = false;
+  readonly #waiters: Waiter[] = [];
+  readonly #sliceMs: number;
+  readonly #yield: () => Promise<void>;
+  readonly #now: () => number;
+  readonly #makeIndex: () => ToolSearchIndex;
+  readonly #onCatchUp: ((event: CatchUpEvent) => void) | undefined;
+  readonly stats: SearchSyncStats = { freshBuilds: 0, abandoned: 0, slices: 0 };
 
-  /** The index, brought up to date first. */
+  constructor(options: SearchSyncOptions = {}) {
+    const sliceMs = options.sliceMs ?? DEFAULT_SLICE_MS;
+    if (!(sliceMs > 0)) throw new Error(`SearchSync: sliceMs must be a positive number of milliseconds, got ${sliceMs}`);
+    this.#sliceMs = sliceMs;
+    this.#yield = options.yieldThread ?? (() => new Promise<void>((resolve) => setImmediate(resolve)));
+    this.#now = options.now ?? (() => performance.now());
+    this.#makeIndex = options.makeIndex ?? (() => new ToolSearchIndex({ collectGarbage: collectBesideSlices }));
+    this.#onCatchUp = options.onCatchUp;
+    this.#index = this.#makeIndex();
+  }
+
+  /** The index, brought up to date first, synchronously (see the file comment). */
   get index(): ToolSearchIndex {
-    if (this.#pending.length > 0) this.#apply();
+    if (this.#hasWork()) {
+      try {
+        this.#step(Infinity);
+      } catch (error) {
+        this.#fail(error);
+        throw error;
+      }
+      this.#wake();
+    }
     return this.#index;
+  }
+
+  /** Whether the index reflects the pool as last synced (nothing to wait for). */
+  get current(): boolean {
+    return !this.#hasWork();
   }
 
   /** Searches the up-to-date index (so a holder of this object never holds a stale index). */
@@ -45,63 +145,178 @@ export class SearchSync {
     return this.index.query(text, options);
   }
 
+  /**
+   * Resolves once the index reflects the pool as of this call (or a newer one), catching up in
+   * slices meanwhile; rejects if indexing failed (the next call tries again, from the pool).
+   */
+  ready(): Promise<void> {
+    if (!this.#hasWork()) return Promise.resolve();
+    const promise = new Promise<void>((resolve, reject) => this.#waiters.push({ generation: this.#generation, resolve, reject }));
+    if (!this.#running) void this.#run();
+    return promise;
+  }
+
   sync(tools: readonly Tool[]): { added: number; removed: number; replaced: number } {
     const current = new Map(tools.map((tool) => [tool.name, tool]));
+    const generation = this.#generation + 1;
     let removed = 0;
     let added = 0;
     let replaced = 0;
-    for (const name of [...this.#synced.keys()]) {
+    for (const [name, previous] of this.#synced) {
       if (current.has(name)) continue;
-      this.#pending.push({ remove: name });
+      this.#record(name, null, previous, generation);
       this.#synced.delete(name);
       removed++;
     }
     for (const tool of tools) {
       const previous = this.#synced.get(tool.name);
       if (previous === tool) continue;
-      this.#pending.push({ add: tool });
+      this.#record(tool.name, tool, previous, generation);
       this.#synced.set(tool.name, tool);
       if (previous) replaced++;
       else added++;
     }
-    // A daemon that is never searched keeps at most about two pools' worth of changes waiting.
-    if (this.#pending.length > 2 * this.#synced.size + 64) this.#apply();
+    if (added + removed + replaced > 0) this.#generation = generation;
+    // Coalesced: a pool that changed more than it holds since the index last caught up is built
+    // afresh (a never-searched daemon keeps no more than this waiting either).
+    if (this.#pending.size > 2 * this.#synced.size + 64) this.#dropPending();
     return { added, removed, replaced };
   }
 
-  #apply(): void {
-    const changes = this.#pending;
-    this.#pending = [];
-    const added = changes.reduce((count, change) => count + ("add" in change ? 1 : 0), 0);
-    if (this.#addedSinceBuild + added > REBUILD_FACTOR * this.#synced.size + REBUILD_SLACK) {
-      this.#rebuild();
-      return;
+  #record(name: string, tool: Tool | null, previous: Tool | undefined, generation: number): void {
+    // A fresh build is due: it begins by dropping what is pending, and its snapshot will hold this.
+    if (this.#needsFresh) return;
+    const before = this.#pending.get(name);
+    if (before !== undefined) {
+      this.#pending.delete(name);
+      if (before.tool !== null) this.#pendingAdds--;
     }
-    for (const change of changes) {
-      if ("remove" in change) this.#index.remove(change.remove);
-      else this.#index.add(searchDocument(change.add));
-    }
-    this.#addedSinceBuild += added;
+    // Re-inserted, so the entries stay in the order of their last change (and of their generation).
+    this.#pending.set(name, { tool, indexed: before !== undefined ? before.indexed : previous, generation });
+    if (tool !== null) this.#pendingAdds++;
   }
 
-  /** A fresh index of the pool as synced: the words no tool uses any more are dropped with the old one. */
-  #rebuild(): void {
-    this.#index = new ToolSearchIndex();
-    for (const tool of this.#synced.values()) this.#index.add(searchDocument(tool));
-    this.#addedSinceBuild = this.#synced.size;
+  #dropPending(): void {
+    this.#pending.clear();
+    this.#pendingAdds = 0;
+    this.#needsFresh = true;
+    if (this.#fresh !== undefined && this.#abandonedInRow < MAX_ABANDONED_IN_A_ROW) {
+      // Superseded: what it has indexed is of a pool mostly gone. The next step starts from the newest.
+      this.#fresh = undefined;
+      this.#abandonedInRow++;
+      this.stats.abandoned++;
+    }
   }
-}
 
-export function searchDocument(tool: Tool): SearchDocument {
-  // The catalog shape the search engine already knows, plus what only pool tools carry.
-  const doc = searchDocumentFromTool({
-    name: tool.name,
-    description: tool.description,
-    inputSchema: tool.inputJSONSchema,
-    ...(tool.mcpInfo && { server: tool.mcpInfo.server, rawToolName: tool.mcpInfo.tool }),
-  });
-  if (tool.aliases.length > 0) doc.aliases = tool.aliases;
-  if (tool.searchHint) doc.searchHint = tool.searchHint;
-  if (tool.mcpInfo?.groups !== undefined && tool.mcpInfo.groups.length > 0) doc.groups = tool.mcpInfo.groups;
-  return doc;
+  #hasWork(): boolean {
+    return this.#needsFresh || this.#fresh !== undefined || this.#pending.size > 0;
+  }
+
+  async #run(): Promise<void> {
+    this.#running = true;
+    const started = this.#now();
+    const before = { ...this.stats };
+    this.#onCatchUp?.({ phase: "begin", pending: this.#pending.size, fresh: this.#needsFresh || this.#fresh !== undefined, pool: this.#synced.size });
+    try {
+      while (this.#hasWork()) {
+        this.#step(this.#now() + this.#sliceMs);
+        this.stats.slices++;
+        this.#wake();
+        if (this.#hasWork()) await this.#yield();
+      }
+      this.#onCatchUp?.({
+        phase: "end",
+        ms: Math.round(this.#now() - started),
+        slices: this.stats.slices - before.slices,
+        freshBuilds: this.stats.freshBuilds - before.freshBuilds,
+        abandoned: this.stats.abandoned - before.abandoned,
+      });
+    } catch (error) {
+      this.#fail(error);
+    } finally {
+      this.#running = false;
+      this.#wake();
+    }
+  }
+
+  /**
+   * A tool that fails to index must not leave searches waiting, nor the index silently short of
+   * the change that failed: the waiting searches fail, and the next catch-up builds afresh.
+   */
+  #fail(error: unknown): void {
+    this.#fresh = undefined;
+    this.#dropPending();
+    for (const waiter of this.#waiters.splice(0)) waiter.reject(error);
+  }
+
+  /** Resolves the waiters whose pool version the served index reflects now. */
+  #wake(): void {
+    if (this.#waiters.length === 0) return;
+    const applied = this.#hasWork() ? this.#applied : Infinity;
+    let kept = 0;
+    for (const waiter of this.#waiters) {
+      if (waiter.generation <= applied) waiter.resolve();
+      else this.#waiters[kept++] = waiter;
+    }
+    this.#waiters.length = kept;
+  }
+
+  /** Indexes until `deadline` (at least one tool's worth) or until nothing is left to do. */
+  #step(deadline: number): void {
+    for (;;) {
+      if (this.#needsFresh && this.#fresh === undefined) this.#beginFresh();
+      const fresh = this.#fresh;
+      if (fresh !== undefined) {
+        while (fresh.next < fresh.tools.length) {
+          fresh.index.add(searchDocument(fresh.tools[fresh.next++]!));
+          if (this.#now() >= deadline && fresh.next < fresh.tools.length) return;
+        }
+        this.#finishFresh(fresh);
+        continue;
+      }
+      if (this.#pending.size === 0) return;
+      if (this.#addedSinceBuild + this.#pendingAdds > REBUILD_FACTOR * this.#synced.size + REBUILD_SLACK) {
+        this.#pending.clear();
+        this.#pendingAdds = 0;
+        this.#needsFresh = true;
+        continue;
+      }
+      for (const [name, change] of this.#pending) {
+        this.#pending.delete(name);
+        if (change.tool === null) {
+          this.#index.remove(name);
+        } else {
+          this.#pendingAdds--;
+          if (change.indexed === undefined || !sameSearchInputs(change.indexed, change.tool)) {
+            this.#index.add(searchDocument(change.tool));
+            this.#addedSinceBuild++;
+          }
+        }
+        if (this.#now() >= deadline) break;
+      }
+      const first = this.#pending.values().next();
+      this.#applied = first.done === true ? this.#generation : first.value.generation - 1;
+      if (this.#now() >= deadline) return;
+    }
+  }
+
+  #beginFresh(): void {
+    this.#needsFresh = false;
+    this.#pending.clear();
+    this.#pendingAdds = 0;
+    this.#fresh = { index: this.#makeIndex(), tools: [...this.#synced.values()], next: 0, generation: this.#generation };
+    this.stats.freshBuilds++;
+  }
+
+  /** The fresh index is served from now on; changes since its snapshot are pending for it. */
+  #finishFresh(fresh: FreshBuild): void {
+    this.#index = fresh.index;
+    this.#fresh = undefined;
+    this.#abandonedInRow = 0;
+    this.#addedSinceBuild = fresh.tools.length;
+    this.#applied = Math.max(this.#applied, fresh.generation);
+    if (this.#needsFresh) return;
+    const first = this.#pending.values().next();
+    this.#applied = first.done === true ? this.#generation : Math.max(this.#applied, first.value.generation - 1);
+  }
 }

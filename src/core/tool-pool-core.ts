@@ -191,7 +191,7 @@ export class ToolPoolCore {
   }
 
   /** `toolpool/search`: a named session's own tools, else the whole pool (src/core/session-search.ts). */
-  searchTools(params: { query: string; maxResults?: number | undefined }, session: Session | undefined): SearchResult {
+  searchTools(params: { query: string; maxResults?: number | undefined }, session: Session | undefined): Promise<SearchResult> {
     return this.#sessions.searchTools(params, session);
   }
 

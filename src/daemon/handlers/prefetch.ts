@@ -18,14 +18,15 @@ export function registerPrefetchMethods(dispatcher: Dispatcher, core: PrefetchCo
   dispatcher.onNotification(Method.TurnStarted, (params, connection) => {
     const parsed = prefetchParams.safeParse(params);
     if (!parsed.success) return;
+    const ignored = (error: unknown) => core.logger.warn("turnStarted ignored", { error: (error as Error).message });
     try {
-      link.turnStarted(wire.sessionFor(connection, parsed.data.sessionId), parsed.data.messages);
+      link.turnStarted(wire.sessionFor(connection, parsed.data.sessionId), parsed.data.messages).catch(ignored);
     } catch (error) {
-      core.logger.warn("turnStarted ignored", { error: (error as Error).message });
+      ignored(error);
     }
   });
-  dispatcher.register(Method.TurnStarted, (params, { connection }) => {
-    link.turnStarted(wire.sessionFor(connection, params.sessionId), params.messages);
+  dispatcher.register(Method.TurnStarted, async (params, { connection }) => {
+    await link.turnStarted(wire.sessionFor(connection, params.sessionId), params.messages);
     return { started: true };
   });
   dispatcher.register(Method.Prefetch, (params, { connection }) => link.prefetch(wire.sessionFor(connection, params.sessionId), params.messages));

@@ -1,0 +1,181 @@
+#!/usr/bin/env bun
+/**
+ * What the first search after a large pool change costs everyone else. Prints JSON:
+ *
+ *  - socket (per size): the compiled daemon starts with `size` tools already in its pool (the
+ *    catalog cache of lazy servers, test/helpers/cached-catalog.ts) and no search index. Client B
+ *    pings over the Unix socket back to back; client A sends the first `toolpool/search`, which
+ *    builds the index. Reported: A's search time and B's ping latencies while A's search was in
+ *    flight (each ping sent before A's answer came, max, p50, p99, count), beside B's pings before
+ *    it (the idle baseline).
+ *  - relist (in process, per size): the index current over `size` tools in servers of 5,000; one
+ *    server re-lists with 3 more tools (mcp-pool.ts makes new Tool objects for the whole server).
+ *    Reported: tools indexed again and the time the next search waited.
+ *  - rankings (`--rankings`): the dev queries asked of an index built by SearchSync in slices and
+ *    of one built by adding every tool synchronously; the number of queries whose top 10 differ.
+ *
+ * Usage: bun bench/index-stall.ts [--binary dist/toolpool-pro] [--sizes 7108,100000] [--rankings]
+ *        [--no-socket] [--no-relist] [--no-pings (the first search alone: its time without B's load)]
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { SearchSync } from "../src/core/search-sync.ts";
+import { searchDocument } from "../src/core/search-document.ts";
+import { ToolSearchIndex } from "../src/search/tool-search-index.ts";
+import type { Tool } from "../src/tool/tool.ts";
+import { cachedToolName, seedCachedServers } from "../test/helpers/cached-catalog.ts";
+import { parseArgs } from "./lib/args.ts";
+import { defaultEvalDir, readJsonl, repoRoot, type EvalQuery, type EvalTool } from "./lib/eval-data.ts";
+import { NdjsonClient } from "./lib/ndjson-client.ts";
+import { replicatePool } from "./lib/pool-replication.ts";
+import { percentile, round } from "./lib/stats.ts";
+
+const args = parseArgs(Bun.argv.slice(2), { binary: "value", sizes: "value", rankings: "flag", "no-socket": "flag", "no-relist": "flag", "no-pings": "flag" });
+const binary = args.get("binary") ?? join(repoRoot(), "dist", "toolpool-pro");
+const evalTools = readJsonl<EvalTool>(join(defaultEvalDir(), "tools.jsonl"));
+const sizes = (args.get("sizes") ?? `${evalTools.length},100000`).split(",").map(Number);
+for (const size of sizes) if (!(Number.isInteger(size) && size > 0 && size <= 200_000)) throw new Error(`--sizes: ${size} is not a pool size in 1..200000`);
+const SERVER_SIZE = 5_000;
+
+function poolOf(size: number): { name: string; description: string; inputSchema: unknown }[] {
+  return replicatePool(evalTools, size).map((tool, i) => ({ name: cachedToolName(tool.name, i), description: tool.description, inputSchema: tool.input_schema ?? { type: "object" } }));
+}
+
+async function socketRun(size: number): Promise<Record<string, unknown>> {
+  if (!(await Bun.file(binary).exists())) throw new Error(`${binary} is missing: run \`bun run build.ts --tier pro\` first`);
+  const dir = mkdtempSync("/tmp/tpstall-");
+  const env = { ...process.env, HOME: dir, XDG_STATE_HOME: join(dir, "state"), XDG_CONFIG_HOME: join(dir, "config"), XDG_RUNTIME_DIR: dir };
+  const mcpServers = seedCachedServers(env.XDG_STATE_HOME, poolOf(size));
+  const configPath = join(dir, "config.json");
+  writeFileSync(configPath, JSON.stringify({ mcpServers }));
+  const socketPath = join(dir, "d.sock");
+  const child = Bun.spawn([binary, "serve", "--socket", socketPath, "--config", configPath], { env, stdout: "ignore", stderr: "pipe" });
+  let stderr = "";
+  void (async () => {
+    for await (const chunk of child.stderr) stderr += new TextDecoder().decode(chunk);
+  })();
+  try {
+    for (const deadline = Date.now() + 60_000; !stderr.includes('"listening"'); await Bun.sleep(5)) {
+      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`daemon did not start: ${stderr.slice(-2000)}`);
+    }
+    const [a, b] = await Promise.all([NdjsonClient.open(socketPath), NdjsonClient.open(socketPath)]);
+    const status = (await b.request("toolpool/status")).result as { tools?: { total?: number } };
+    const idle: number[] = [];
+    for (let i = 0; i < 200; i++) idle.push(await timed(() => b.request("ping")));
+    let answered = false;
+    const during: number[] = [];
+    const started = performance.now();
+    const search = a.request("toolpool/search", { query: "send an email with an attachment to a colleague", maxResults: 5 }).then((reply) => {
+      answered = true;
+      return reply;
+    });
+    // Every ping sent while A's search is unanswered counts, however late its own answer comes.
+    while (!answered && !args.has("no-pings")) during.push(await timed(() => b.request("ping")));
+    const reply = await search;
+    const searchMs = performance.now() - started;
+    const memory = daemonMemory(child.pid);
+    const matches = ((reply.result as { matches?: unknown[] } | undefined)?.matches ?? []).length;
+    a.close();
+    b.close();
+    return {
+      size,
+      poolTools: status.tools?.total ?? null,
+      firstSearchMs: round(searchMs, 1),
+      firstSearchMatches: matches,
+      pingsDuringSearch: during.length,
+      pingDuringMaxMs: round(Math.max(0, ...during), 2),
+      pingDuringP50Ms: round(percentile(during, 50), 3),
+      pingDuringP99Ms: round(percentile(during, 99), 2),
+      pingIdleP50Ms: round(percentile(idle, 50), 3),
+      pingIdleMaxMs: round(Math.max(...idle), 2),
+      ...memory,
+    };
+  } finally {
+    child.kill("SIGKILL");
+    await child.exited;
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The daemon's resident set now and at its peak (Linux /proc; absent elsewhere). */
+function daemonMemory(pid: number): { daemonRssMiB?: number; daemonPeakRssMiB?: number } {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kib = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN);
+    return { daemonRssMiB: Math.round(kib("VmRSS") / 1024), daemonPeakRssMiB: Math.round(kib("VmHWM") / 1024) };
+  } catch {
+    return {};
+  }
+}
+
+async function timed(request: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await request();
+  return performance.now() - started;
+}
+
+/** What SearchSync reads of a pool tool, as the MCP pool makes it (a new object per listing). */
+function poolTool(tool: { name: string; description: string; inputSchema: unknown }, server: number): Tool {
+  const serverName = `big${server}`;
+  return { name: `mcp__${serverName}__${tool.name}`, description: tool.description, inputJSONSchema: tool.inputSchema, aliases: [], mcpInfo: { server: serverName, tool: tool.name } } as unknown as Tool;
+}
+
+async function caughtUp(sync: SearchSync): Promise<void> {
+  // A base without ready() (the synchronous SearchSync) catches up on first read.
+  const ready = (sync as { ready?: () => Promise<void> }).ready;
+  if (ready) await ready.call(sync);
+  else void sync.index;
+}
+
+async function relistRun(size: number): Promise<Record<string, unknown>> {
+  const raw = poolOf(size);
+  const listing = (extra: number) => [...raw, ...Array.from({ length: extra }, (_, i) => ({ name: `added_${i}`, description: `A tool added on relisting, number ${i}.`, inputSchema: { type: "object" } }))];
+  const build = (tools: typeof raw) => tools.map((tool, i) => poolTool(tool, i < size ? Math.floor(i / SERVER_SIZE) : 0));
+  const sync = new SearchSync();
+  const first = build(raw);
+  sync.sync(first);
+  await caughtUp(sync);
+  const index = sync.index;
+  let adds = 0;
+  const add = index.add.bind(index);
+  index.add = (doc) => {
+    adds++;
+    add(doc);
+  };
+  // Server 0 re-lists with 3 more: its tools are new objects (mcp-pool.ts builds its list afresh), the others' are kept.
+  const relisted = build(listing(3)).map((tool, i) => (i < SERVER_SIZE || i >= size ? tool : first[i]!));
+  sync.sync(relisted);
+  const started = performance.now();
+  await caughtUp(sync);
+  const waitedMs = performance.now() - started;
+  return { size, relistedServerTools: Math.min(size, SERVER_SIZE) + 3, toolsIndexedAgain: adds, sameIndex: sync.index === index, nextSearchWaitedMs: round(waitedMs, 1) };
+}
+
+async function rankingsRun(): Promise<Record<string, unknown>> {
+  const queries = readJsonl<EvalQuery>(join(defaultEvalDir(), "queries.dev.jsonl"));
+  const tools = evalTools.map((tool) => ({ name: tool.name, description: tool.description, inputJSONSchema: tool.input_schema ?? { type: "object" }, aliases: [], mcpInfo: { server: tool.server, tool: tool.name } }) as unknown as Tool);
+  const sliced = new SearchSync({ sliceMs: 1 });
+  sliced.sync(tools);
+  await caughtUp(sliced);
+  const direct = new ToolSearchIndex();
+  for (const tool of tools) direct.add(searchDocument(tool));
+  let differ = 0;
+  for (const query of queries) {
+    const a = JSON.stringify(sliced.query(query.query, { maxResults: 10 }));
+    const b = JSON.stringify(direct.query(query.query, { maxResults: 10 }));
+    if (a !== b) differ++;
+  }
+  return { tools: tools.length, queries: queries.length, slices: sliced.stats.slices, rankingsDiffer: differ };
+}
+
+const out: Record<string, unknown> = {};
+if (!args.has("no-socket")) {
+  out.socket = [];
+  for (const size of sizes) (out.socket as unknown[]).push(await socketRun(size));
+}
+if (!args.has("no-relist")) {
+  out.relist = [];
+  for (const size of sizes) (out.relist as unknown[]).push(await relistRun(size));
+}
+if (args.has("rankings")) out.rankings = await rankingsRun();
+console.log(JSON.stringify(out, null, 2));
