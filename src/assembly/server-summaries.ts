@@ -19,6 +19,8 @@ export interface ServerSummary {
   source: "instructions" | "actions" | "terms";
   /** The server's groups among these tools (MCP grouping extension), by name. */
   groups?: string[];
+  /** Their titles, where the server gave one (untrusted: shown on one line, cut; announcements.ts). */
+  groupTitles?: ReadonlyMap<string, string>;
 }
 
 export interface SummaryTool {

@@ -19,7 +19,7 @@ import { toolAsText } from "../assembly/tool-text.ts";
 import type { QueryOptions, QueryResult } from "../search/types.ts";
 import { buildTool, NO_PATHS, DEFAULT_MAX_RESULT_SIZE_CHARS } from "../tool/build-tool.ts";
 import type { ContentBlock, ToolResult } from "../tool/result.ts";
-import type { Tool } from "../tool/tool.ts";
+import type { GroupText, Tool } from "../tool/tool.ts";
 import { clearlyFirst, compactAnswer } from "./tool-search-compact.ts";
 import { groupSelectionNote, loginNote, pendingNote, serverListing, serverSelectionNote } from "./tool-search-notes.ts";
 import descriptionText from "./tool-search.txt" with { type: "text" };
@@ -49,6 +49,8 @@ export interface ToolSearchDeps {
   pendingServers?: () => readonly string[];
   /** Of those, the ones whose tools are in the pool from a catalog cache (searchable, maybe stale). */
   cachedServers?: () => readonly string[];
+  /** A server's groups' titles and descriptions (the grouping extension), read when a listing names its groups. */
+  groupInfo?: (server: string) => ReadonlyMap<string, GroupText>;
   /** MCP servers waiting for an OAuth login, read at call time: their matches are marked. */
   loginServers?: () => readonly string[];
   /** `max_results` when the model gives none (a runtime flag); default 5. */
@@ -133,7 +135,9 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
     // A listing is a page of LISTING_PAGE_SIZE whatever max_results says; it says how many there are in all.
     const page = deps.engine.query(query, { maxResults: LISTING_PAGE_SIZE, filter: (name) => deferredTool(name) !== undefined });
     const tools = page.matches.map((match) => deferredTool(match.name)).filter((tool) => tool !== undefined);
-    return serverListing(result.server, tools, { total: page.listedTotal ?? tools.length, page: page.page ?? 1, pageSize: LISTING_PAGE_SIZE }, pending, cached, result.serverGroups);
+    const info = result.serverGroups !== undefined && result.serverGroups.length > 0 ? deps.groupInfo?.(result.server) : undefined;
+    const groups = (result.serverGroups ?? []).map((group) => ({ ...group, ...info?.get(group.name) }));
+    return serverListing(result.server, tools, { total: page.listedTotal ?? tools.length, page: page.page ?? 1, pageSize: LISTING_PAGE_SIZE }, pending, cached, groups);
   }
   const outcome = classify(result, deps.lookup, deferredTool);
   const structured: Record<string, unknown> = {

@@ -21,6 +21,8 @@
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import type { Listing } from "./list-tools.ts";
 import type { ServerConnection } from "./server-connection-contract.ts";
+import type { GroupText } from "../tool/tool.ts";
+import { groupTextOf, POOL_GROUP_INFO_META_KEY } from "./group-text.ts";
 
 export const GROUPING_EXTENSION_ID = "io.modelcontextprotocol/grouping";
 export const GROUPS_META_KEY = "io.modelcontextprotocol/groups";
@@ -50,11 +52,13 @@ const MAX_TOOL_WARNINGS = 10;
  */
 const GROUP_NAME = /^[\p{L}\p{N}_.-]{1,64}$/u;
 
-/** What the daemon keeps of a listed group: its name and its parents (a title or description is not shown anywhere yet). */
+/** What the daemon keeps of a listed group: its name, its parents, and its title and description (checked, group-text.ts). */
 export interface ServerGroup {
   name: string;
   /** The groups this group is in (its `_meta` membership), checked names only. */
   parents: string[];
+  /** Its `title` and `description`, one line each and bounded; absent when it gave neither. */
+  text?: GroupText;
 }
 
 export function isGroupName(name: unknown): name is string {
@@ -123,7 +127,8 @@ function withSkipCount(warnings: string[], skipped: number): string[] {
 function parseGroup(raw: unknown): ServerGroup | string {
   if (!isRecord(raw)) return "skipped a group that is not an object";
   if (!isGroupName(raw.name)) return `skipped group ${JSON.stringify(String(raw.name).slice(0, 80))}: a group name is 1-64 letters, digits, "_", "-" or "."`;
-  return { name: raw.name, parents: membershipOf(raw._meta) };
+  const text = groupTextOf(raw);
+  return { name: raw.name, parents: membershipOf(raw._meta), ...(text !== undefined && { text }) };
 }
 
 /** The group names a primitive's `_meta` puts it in (well-spelled names only, each once). */
@@ -186,6 +191,8 @@ export function withGroupMembership(tools: readonly McpTool[], groups: readonly 
   const words = Math.ceil(sorted.length / 32);
   const closures = new Map(sorted.map((name, index) => [name, rows[index]!]));
   const union = new Uint32Array(words);
+  // One object per group's text, shared by every member: a server's texts are held once, however many tools.
+  const texts = new Map(groups.flatMap((group) => (group.text === undefined ? [] : [[group.name, group.text] as const])));
   let greedy = 0;
   const out = tools.map((tool) => {
     union.fill(0);
@@ -196,8 +203,8 @@ export function withGroupMembership(tools: readonly McpTool[], groups: readonly 
       direct++;
       for (let word = 0; word < words; word++) union[word]! |= set[word]!;
     }
-    const { [POOL_GROUPS_META_KEY]: _dropped, ...meta } = tool._meta ?? {};
-    if (direct === 0) return tool._meta === undefined || !(POOL_GROUPS_META_KEY in tool._meta) ? tool : { ...tool, _meta: meta };
+    const { [POOL_GROUPS_META_KEY]: _dropped, [POOL_GROUP_INFO_META_KEY]: _droppedInfo, ...meta } = tool._meta ?? {};
+    if (direct === 0) return tool._meta === undefined || !(POOL_GROUPS_META_KEY in tool._meta || POOL_GROUP_INFO_META_KEY in tool._meta) ? tool : { ...tool, _meta: meta };
     const kept: string[] = [];
     let count = 0;
     for (let index = 0; index < sorted.length; index++) {
@@ -206,7 +213,8 @@ export function withGroupMembership(tools: readonly McpTool[], groups: readonly 
       if (kept.length < MAX_GROUPS_PER_TOOL) kept.push(sorted[index]!);
     }
     if (count > MAX_GROUPS_PER_TOOL && ++greedy <= MAX_TOOL_WARNINGS) warnings.push(`tool ${JSON.stringify(tool.name)} is in ${count} groups; kept ${MAX_GROUPS_PER_TOOL}`);
-    return { ...tool, _meta: { ...meta, [POOL_GROUPS_META_KEY]: kept } };
+    const info = kept.flatMap((name) => (texts.has(name) ? [[name, texts.get(name)!] as const] : []));
+    return { ...tool, _meta: { ...meta, [POOL_GROUPS_META_KEY]: kept, ...(info.length > 0 && { [POOL_GROUP_INFO_META_KEY]: Object.fromEntries(info) }) } };
   });
   // One line for the rest: a server whose every tool is in every group must not flood the log.
   if (greedy > MAX_TOOL_WARNINGS) warnings.push(`${greedy - MAX_TOOL_WARNINGS} more tool(s) are in more than ${MAX_GROUPS_PER_TOOL} groups; kept ${MAX_GROUPS_PER_TOOL} each`);
