@@ -182,6 +182,19 @@ describe("MCP grouping extension", () => {
     expect(selected.structured.matches).toEqual(["mcp__moon__lunar_phase"]);
   });
 
+  test("a 2026-07-28 server's group change arrives on its listen stream (groupsListChanged acknowledged) and is taken at once, not at the next TTL", async () => {
+    const stateless = { command: process.execPath, args: [join(import.meta.dir, "..", "fixtures", "mcp", "grouping-2026-server.ts")], timeoutMs: 10_000 };
+    await using running = await startMcpDaemon({ moon: stateless });
+    await waitFor(() => running.daemon.core.pool().get("mcp__moon__regroup"), "the stateless server's tools");
+    expect(groupsOf(running, "mcp__moon__tide_table")).toBeUndefined();
+    const { sessionId } = await running.client.session({ delivery: "proxy", model: "gpt-5", prefetch: false });
+    await running.client.call({ sessionId, name: "mcp__moon__regroup", input: {} });
+    // The server's tools list a 120 s TTL and its groups 600 s: only the notification can bring this in time.
+    await waitFor(() => groupsOf(running, "mcp__moon__tide_table")?.includes("tides"), "tide_table in the group added at run time");
+    const selected = await running.client.call({ sessionId, name: "ToolSearch", input: { query: "select:mcp__moon/tides" } });
+    expect((selected.structuredContent as { matches: string[] }).matches).toEqual(["mcp__moon__tide_table"]);
+  });
+
   test("without the capability a server's _meta groups are ignored; a failing groups/list costs the groups, not the tools", async () => {
     await using running = await startMcpDaemon({ grp: server({ GROUPING_OFF: "1" }), down: server({ GROUPS_FAIL: "1" }) });
     await waitFor(() => running.daemon.core.pool().get("mcp__down__haunted"), "the failing server's tools");
