@@ -18,7 +18,7 @@ import type { QueryOptions, QueryResult } from "../search/types.ts";
 import { searchDocumentFromTool } from "../search/tool-document.ts";
 import { ToolSearchIndex } from "../search/tool-search-index.ts";
 import type { SearchDocument } from "../search/types.ts";
-import type { Tool } from "../tool/tool.ts";
+import type { McpInfo, Tool } from "../tool/tool.ts";
 
 type Change = { remove: string } | { add: Tool };
 
@@ -102,6 +102,22 @@ export function searchDocument(tool: Tool): SearchDocument {
   });
   if (tool.aliases.length > 0) doc.aliases = tool.aliases;
   if (tool.searchHint) doc.searchHint = tool.searchHint;
-  if (tool.mcpInfo?.groups !== undefined && tool.mcpInfo.groups.length > 0) doc.groups = tool.mcpInfo.groups;
+  if (tool.mcpInfo?.groups !== undefined && tool.mcpInfo.groups.length > 0) {
+    doc.groups = tool.mcpInfo.groups;
+    // Low-weight evidence: a pool tool has no server self-description here (a catalog's is in that
+    // field), so its groups' words stand in it — what the server says this set of its tools is for.
+    doc.serverDescription = groupEvidence(tool.mcpInfo);
+  }
   return doc;
+}
+
+/** Group words read per tool: names, titles and description openings, at most this much. */
+const MAX_GROUP_EVIDENCE_CHARS = 600;
+
+function groupEvidence(info: McpInfo): string {
+  const parts = (info.groups ?? []).map((group) => {
+    const text = info.groupInfo !== undefined && Object.hasOwn(info.groupInfo, group) ? info.groupInfo[group] : undefined;
+    return [group, text?.title, text?.description?.slice(0, 200)].filter((part) => part !== undefined).join(" ");
+  });
+  return parts.join(". ").slice(0, MAX_GROUP_EVIDENCE_CHARS);
 }
