@@ -104,7 +104,7 @@ const MAX_DESCRIBED_GROUPS = 30;
  * and description are the server's text: shown on the group's own line, one line, the description's
  * first sentence only (at most 160 characters), as a tool's description is in the same listing.
  */
-function groupsLine(server: string, groups: readonly ListedGroup[]): string {
+export function groupsLine(server: string, groups: readonly ListedGroup[]): string {
   const how = `Load a whole group with ${TOOL_SEARCH_TOOL_NAME} "select:mcp__${server}/<group>".`;
   if (!groups.some((group) => group.title !== undefined || group.description !== undefined)) {
     return `Its groups: ${groups.map((group) => `${group.name} (${group.size})`).join(", ")}. ${how}`;

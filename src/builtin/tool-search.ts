@@ -21,7 +21,7 @@ import { buildTool, NO_PATHS, DEFAULT_MAX_RESULT_SIZE_CHARS } from "../tool/buil
 import type { ContentBlock, ToolResult } from "../tool/result.ts";
 import type { GroupText, Tool } from "../tool/tool.ts";
 import { clearlyFirst, compactAnswer } from "./tool-search-compact.ts";
-import { groupSelectionNote, loginNote, pendingNote, serverListing, serverSelectionNote } from "./tool-search-notes.ts";
+import { groupSelectionNote, groupsLine, loginNote, pendingNote, serverListing, serverSelectionNote, type ListedGroup } from "./tool-search-notes.ts";
 import descriptionText from "./tool-search.txt" with { type: "text" };
 import type { AnnouncementStyle } from "../assembly/announcements.ts";
 
@@ -111,6 +111,16 @@ export function descriptionFor(delivery: ToolSearchDelivery, text: string = desc
     .join("\n");
 }
 
+/** Servers of one select: whose groups are named when the selection could not hold them whole. */
+const MAX_GROUP_NOTES = 3;
+
+/** The index's groups of a server with the server's own words for each (a title, a description). */
+function described(deps: ToolSearchDeps, server: string, groups: readonly { name: string; size: number }[] | undefined): ListedGroup[] {
+  if (groups === undefined || groups.length === 0) return [];
+  const info = deps.groupInfo?.(server);
+  return groups.map((group) => ({ ...group, ...info?.get(group.name) }));
+}
+
 interface Outcome {
   loaded: Tool[];
   alreadyLoaded: string[];
@@ -135,9 +145,7 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
     // A listing is a page of LISTING_PAGE_SIZE whatever max_results says; it says how many there are in all.
     const page = deps.engine.query(query, { maxResults: LISTING_PAGE_SIZE, filter: (name) => deferredTool(name) !== undefined });
     const tools = page.matches.map((match) => deferredTool(match.name)).filter((tool) => tool !== undefined);
-    const info = result.serverGroups !== undefined && result.serverGroups.length > 0 ? deps.groupInfo?.(result.server) : undefined;
-    const groups = (result.serverGroups ?? []).map((group) => ({ ...group, ...info?.get(group.name) }));
-    return serverListing(result.server, tools, { total: page.listedTotal ?? tools.length, page: page.page ?? 1, pageSize: LISTING_PAGE_SIZE }, pending, cached, groups);
+    return serverListing(result.server, tools, { total: page.listedTotal ?? tools.length, page: page.page ?? 1, pageSize: LISTING_PAGE_SIZE }, pending, cached, described(deps, result.server, result.serverGroups));
   }
   const outcome = classify(result, deps.lookup, deferredTool);
   const structured: Record<string, unknown> = {
@@ -171,6 +179,12 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
   if (result.servers !== undefined && result.servers.length > 0) {
     structured.selected_servers = result.servers;
     notes.push(...result.servers.map(serverSelectionNote));
+    // A server too large for one selection: its groups are the other way to load the rest as units.
+    for (const selection of result.servers.filter((each) => each.selected < each.total).slice(0, MAX_GROUP_NOTES)) {
+      const listed = deps.engine.query(`mcp__${selection.server}`, { maxResults: 1, filter: (name) => deferredTool(name) !== undefined });
+      const groups = described(deps, selection.server, listed.serverGroups);
+      if (groups.length > 0) notes.push(groupsLine(selection.server, groups));
+    }
   }
   if (result.groups !== undefined && result.groups.length > 0) {
     structured.selected_groups = result.groups;
