@@ -85,10 +85,32 @@ export const GROUPS_LINE = 'A server\'s group loads at once with "select:mcp__<s
 /** Groups named on a server's line; a server with more says how many more. */
 const MAX_GROUPS_SHOWN = 8;
 
-function groupsPart(groups: readonly string[] | undefined): string {
+/** A group title on a server's line is cut here: a label, not a description (the listing has those). */
+const MAX_GROUP_TITLE_SHOWN = 40;
+
+function groupsPart(groups: readonly string[] | undefined, titles: ReadonlyMap<string, string> | undefined): string {
   if (groups === undefined || groups.length === 0) return "";
-  const shown = groups.slice(0, MAX_GROUPS_SHOWN).join(", ");
+  const shown = groups
+    .slice(0, MAX_GROUPS_SHOWN)
+    .map((group) => {
+      const title = shownTitle(group, titles?.get(group));
+      return title === undefined ? group : `${group} (${title})`;
+    })
+    .join(", ");
   return `; groups: ${shown}${groups.length > MAX_GROUPS_SHOWN ? `, +${groups.length - MAX_GROUPS_SHOWN} more` : ""}`;
+}
+
+/**
+ * A group's title as a server's line shows it: the server's text on one line, without brackets that
+ * could read as the announcement's own markup, cut to MAX_GROUP_TITLE_SHOWN; nothing when it only
+ * repeats the name ("issues" / "Issues").
+ */
+function shownTitle(group: string, title: string | undefined): string | undefined {
+  if (title === undefined) return undefined;
+  const line = title.replace(/[\p{Cc}\p{Cf}\u2028\u2029]/gu, " ").replace(/[<>]/g, " ").replace(/\s+/g, " ").trim();
+  const plain = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
+  if (line.length === 0 || plain(line) === plain(group)) return undefined;
+  return line.length <= MAX_GROUP_TITLE_SHOWN ? line : `${line.slice(0, MAX_GROUP_TITLE_SHOWN - 1).trimEnd()}…`;
 }
 
 export interface ServersInput {
@@ -105,7 +127,7 @@ export function renderServers({ servers, builtins, pending = [] }: ServersInput)
   if (servers.length > 0) {
     lines.push(SERVERS_HEADER);
     for (const server of servers) {
-      const count = `${server.toolCount} tool${server.toolCount === 1 ? "" : "s"}${groupsPart(server.groups)}`;
+      const count = `${server.toolCount} tool${server.toolCount === 1 ? "" : "s"}${groupsPart(server.groups, server.groupTitles)}`;
       // The name as tool names spell it, so "mcp__<name>" works as written.
       const name = sanitizeNamePart(server.name);
       lines.push(server.description.length > 0 ? `${name} (${count}): ${server.description}` : `${name} (${count})`);

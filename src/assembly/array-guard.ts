@@ -9,7 +9,9 @@
  *   experimental betas are off — so core tools and ToolSearch stay and the rest is found by search;
  * - a session's promoted tools join the core: the core is cut to the room the meta-tools leave;
  * - native adds each discovered tool (with `defer_loading`), mid-conversation every deferred tool in
- *   its fixed array: each is cut to the room left, in pool order.
+ *   its fixed array: each is cut to the room left, in pool order;
+ * - mid-conversation with inline tools adds tools by value (`tool_definition`) as they are loaded:
+ *   the fixed array plus every tool loaded by value stays within the limit (mid-conversation.ts).
  *
  * Entries sent with `defer_loading` are counted too: the limit is the operator's word for what the
  * endpoint takes, and one that counts them must never see more (raise `maxToolsInArray` for one

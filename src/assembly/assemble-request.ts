@@ -270,8 +270,18 @@ function serversAnnouncement(deferred: readonly Tool[], instructions: ReadonlyMa
     instructions,
   );
   const groups = new Map<string, Set<string>>();
-  for (const tool of mcp) for (const group of tool.mcpInfo!.groups ?? []) groups.set(tool.mcpInfo!.server, (groups.get(tool.mcpInfo!.server) ?? new Set()).add(group));
-  const servers = summaries.map((summary) => (groups.has(summary.name) ? { ...summary, groups: [...groups.get(summary.name)!].sort() } : summary));
+  const titles = new Map<string, Map<string, string>>();
+  for (const tool of mcp) {
+    const { server, groups: own = [], groupInfo } = tool.mcpInfo!;
+    for (const group of own) {
+      groups.set(server, (groups.get(server) ?? new Set()).add(group));
+      const title = groupInfo !== undefined && Object.hasOwn(groupInfo, group) ? groupInfo[group]!.title : undefined;
+      if (title !== undefined) titles.set(server, (titles.get(server) ?? new Map()).set(group, title));
+    }
+  }
+  const servers = summaries.map((summary) =>
+    groups.has(summary.name) ? { ...summary, groups: [...groups.get(summary.name)!].sort(), ...(titles.has(summary.name) && { groupTitles: titles.get(summary.name)! }) } : summary,
+  );
   return renderServers({ servers, builtins: deferred.filter((tool) => tool.mcpInfo === undefined).map((tool) => tool.name), pending });
 }
 

@@ -20,6 +20,7 @@ import { isMetaToolName } from "../deferral/meta-tools.ts";
 import type { Tool } from "../tool/tool.ts";
 import { INLINE_TOOLS_BETA, MID_CONVERSATION_TOOLS_BETA, toolChangeMessage, toolDefinition, toolReference, type ToolChangeMessage, type ToolChangeTarget } from "./tool-change-blocks.ts";
 import type { AnthropicWireTool, WireFacts } from "./wire-format.ts";
+import { guardWarningText } from "./array-guard.ts";
 
 /** The names a session's fixed `tools[]` holds, pinned on first use (kept by the session). */
 export interface FixedToolSet {
@@ -98,10 +99,9 @@ export function assembleMidConversation(input: MidConversationInput): MidConvers
   const inArray = new Set([...fixed.core, ...fixed.deferred]);
   const coreNames = new Set([...fixed.core, ...input.core.map((tool) => tool.name)]);
   const candidates = [...new Set([...fixed.core, ...fixed.deferred, ...now.keys(), ...input.toolChanges.keys()])];
-  const additions: ToolChangeTarget[] = [];
-  const added: string[] = [];
-  const removed: string[] = [];
-  const loaded: string[] = [];
+  /** Wanted tools outside the fixed array, so loaded by value (`tool_definition`): each is one more tool the provider holds. */
+  const byValue: { name: string; wasLoaded: boolean }[] = [];
+  const decided: { name: string; wanted: boolean; wasLoaded: boolean }[] = [];
   for (const name of candidates) {
     if (isMetaToolName(name)) continue;
     const wasLoaded = input.toolChanges.get(name) ?? fixed.core.includes(name);
@@ -112,8 +112,25 @@ export function assembleMidConversation(input: MidConversationInput): MidConvers
       warnings.push(`${name} joined the pool after the session opened; without the ${INLINE_TOOLS_BETA} beta (inlineTools) it cannot be added mid-conversation`);
       continue;
     }
+    if (wanted && !inArray.has(name)) byValue.push({ name, wasLoaded });
+    decided.push({ name, wanted, wasLoaded });
+  }
+  // Tools added by value count against the tools array limit as the fixed entries do: the provider
+  // holds them beside tools[] for the rest of the conversation. Those already loaded keep their
+  // place first (then the new ones, core before discovered, in pool order); past the room left,
+  // a new one is not added and a loaded one is removed (the limit was lowered), with a warning.
+  const valueRoom = input.maxTools === undefined ? Infinity : Math.max(0, input.maxTools - tools.length);
+  const ordered = [...byValue.filter((entry) => entry.wasLoaded), ...byValue.filter((entry) => !entry.wasLoaded && coreNames.has(entry.name)), ...byValue.filter((entry) => !entry.wasLoaded && !coreNames.has(entry.name))];
+  const overLimit = new Set(ordered.slice(valueRoom).map((entry) => entry.name));
+  if (overLimit.size > 0) warnings.push(guardWarningText(input.maxTools!, "tool(s) not added mid-conversation (the fixed array and the tools already added by value fill it)", [...overLimit]));
+  const additions: ToolChangeTarget[] = [];
+  const added: string[] = [];
+  const removed: string[] = [];
+  const loaded: string[] = [];
+  for (const { name, wasLoaded, ...rest } of decided) {
+    const wanted = rest.wanted && !overLimit.has(name);
     if (wanted && !wasLoaded) {
-      const definition = inArray.has(name) ? undefined : input.emit(name, current, false);
+      const definition = inArray.has(name) ? undefined : input.emit(name, now.get(name), false);
       additions.push(definition ? toolDefinition(definition) : toolReference(name));
       added.push(name);
     } else if (!wanted && wasLoaded) removed.push(name);

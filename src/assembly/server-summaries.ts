@@ -16,9 +16,11 @@ export interface ServerSummary {
   /** One line: the server's instructions or its distinctive terms. */
   description: string;
   /** Where the line came from. */
-  source: "instructions" | "actions" | "terms";
+  source: "instructions" | "actions" | "tool" | "terms";
   /** The server's groups among these tools (MCP grouping extension), by name. */
   groups?: string[];
+  /** Their titles, where the server gave one (untrusted: shown on one line, cut; announcements.ts). */
+  groupTitles?: ReadonlyMap<string, string>;
 }
 
 export interface SummaryTool {
@@ -97,10 +99,13 @@ export function summarizeServers(tools: readonly SummaryTool[], instructions: Re
   const total = byServer.size;
   return [...byServer.keys()].sort().map((server) => {
     const toolCount = byServer.get(server)!.length;
-    const given = firstSentence(instructions.get(server) ?? "");
+    const given = purposeSentence(instructions.get(server) ?? "");
     if (given.length > 0) return { name: server, toolCount, description: given, source: "instructions" as const };
-    const actions = options.actions === false ? undefined : actionSummary(byServer.get(server)!.map((tool) => tool.tool).sort());
+    const actions = options.actions === false ? undefined : actionSummary(byServer.get(server)!.map((tool) => tool.tool).sort(), server);
     if (actions !== undefined) return { name: server, toolCount, description: actions, source: "actions" as const };
+    // One tool: what it says it does is what the server is for.
+    const only = toolCount === 1 && options.actions !== false ? firstSentence(byServer.get(server)![0]!.description) : "";
+    if (only.length > 0) return { name: server, toolCount, description: only, source: "tool" as const };
     // The server's own name says nothing new: neither its words nor the name run together.
     const serverWords = new Set([...words(server, true), words(server, false).join("")].map(stemOf));
     const spelt = spellings.get(server)!;
@@ -140,6 +145,18 @@ function commonest(forms: ReadonlyMap<string, number>): string {
     }
   }
   return best;
+}
+
+/** A sentence about the instructions themselves ("Audience: these instructions are written for an LLM…"). */
+const ABOUT_ITSELF = /\b(these|this|following)\s+(instructions?|document|guide)\b|^(audience|note|important)\s*:/i;
+
+/**
+ * The first sentence of a server's instructions, or "" when it is about the instructions themselves:
+ * then they are a manual, not a description, and the tools' names say better what the server is for.
+ */
+export function purposeSentence(text: string): string {
+  const first = firstSentence(text);
+  return ABOUT_ITSELF.test(first) ? "" : first;
 }
 
 /** The first sentence of a text on one line, at most MAX_SUMMARY_CHARS. */

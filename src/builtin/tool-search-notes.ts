@@ -48,7 +48,7 @@ export function serverListing(
   where: ListingPage,
   pending: readonly string[],
   cached: ReadonlySet<string>,
-  groups: readonly { name: string; size: number }[] = [],
+  groups: readonly ListedGroup[] = [],
 ): ToolResult {
   const lines = tools.map((tool) => `- ${tool.name}: ${firstSentence(tool.description)}`);
   const pages = Math.max(1, Math.ceil(where.total / where.pageSize));
@@ -74,7 +74,7 @@ export function serverListing(
     page: where.page,
     pages,
   };
-  if (groups.length > 0) structured.groups = groups.map((group) => ({ ...group }));
+  if (groups.length > 0) structured.groups = groups.map(({ name, size, title, description }) => ({ name, size, ...(title !== undefined && { title }), ...(description !== undefined && { description: firstSentence(description) }) }));
   const absent = pending.filter((name) => !cached.has(name));
   const stale = pending.filter((name) => cached.has(name));
   if (absent.length > 0) structured.pending_mcp_servers = absent;
@@ -88,10 +88,34 @@ export function serverSelectionNote(selection: ServerSelection): string {
   return `Selected MCP server ${selection.server} as a whole: ${selection.selected} of its ${selection.total} tools (a selection holds at most 100). List the rest with "mcp__${selection.server} page:${Math.floor(selection.selected / 100) + 1}" and select them by name.`;
 }
 
-/** A listed server's groups (the MCP grouping extension), each one `select:` away. */
-function groupsLine(server: string, groups: readonly { name: string; size: number }[]): string {
-  const named = groups.map((group) => `${group.name} (${group.size})`).join(", ");
-  return `Its groups: ${named}. Load a whole group with ${TOOL_SEARCH_TOOL_NAME} "select:mcp__${server}/<group>".`;
+/** A server's group as its listing shows it: the index's name and size, the server's own words beside them. */
+export interface ListedGroup {
+  name: string;
+  size: number;
+  title?: string;
+  description?: string;
+}
+
+/** Groups shown with their titles and descriptions, a line each; the rest are named on one line. */
+const MAX_DESCRIBED_GROUPS = 30;
+
+/**
+ * A listed server's groups (the MCP grouping extension), each one `select:` away. A group's title
+ * and description are the server's text: shown on the group's own line, one line, the description's
+ * first sentence only (at most 160 characters), as a tool's description is in the same listing.
+ */
+export function groupsLine(server: string, groups: readonly ListedGroup[]): string {
+  const how = `Load a whole group with ${TOOL_SEARCH_TOOL_NAME} "select:mcp__${server}/<group>".`;
+  if (!groups.some((group) => group.title !== undefined || group.description !== undefined)) {
+    return `Its groups: ${groups.map((group) => `${group.name} (${group.size})`).join(", ")}. ${how}`;
+  }
+  const described = groups.slice(0, MAX_DESCRIBED_GROUPS).map((group) => {
+    const words = [group.title, group.description].flatMap((text) => (text === undefined ? [] : [firstSentence(text)])).filter((text) => text.length > 0);
+    return `- group ${group.name} (${group.size} tool${group.size === 1 ? "" : "s"})${words.length > 0 ? `: ${words.join(" — ")}` : ""}`;
+  });
+  const rest = groups.slice(MAX_DESCRIBED_GROUPS);
+  const more = rest.length > 0 ? [`- ${rest.length} more group(s): ${rest.map((group) => `${group.name} (${group.size})`).join(", ")}`] : [];
+  return [`Its groups (${how.slice(0, -1)}):`, ...described, ...more].join("\n");
 }
 
 /** `select:mcp__<server>/<group>`: a server's group was selected as a unit. */

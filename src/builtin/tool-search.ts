@@ -19,9 +19,9 @@ import { toolAsText } from "../assembly/tool-text.ts";
 import type { QueryOptions, QueryResult } from "../search/types.ts";
 import { buildTool, NO_PATHS, DEFAULT_MAX_RESULT_SIZE_CHARS } from "../tool/build-tool.ts";
 import type { ContentBlock, ToolResult } from "../tool/result.ts";
-import type { Tool } from "../tool/tool.ts";
+import type { GroupText, Tool } from "../tool/tool.ts";
 import { clearlyFirst, compactAnswer } from "./tool-search-compact.ts";
-import { groupSelectionNote, loginNote, pendingNote, serverListing, serverSelectionNote } from "./tool-search-notes.ts";
+import { groupSelectionNote, groupsLine, loginNote, pendingNote, serverListing, serverSelectionNote, type ListedGroup } from "./tool-search-notes.ts";
 import descriptionText from "./tool-search.txt" with { type: "text" };
 import type { AnnouncementStyle } from "../assembly/announcements.ts";
 
@@ -49,6 +49,8 @@ export interface ToolSearchDeps {
   pendingServers?: () => readonly string[];
   /** Of those, the ones whose tools are in the pool from a catalog cache (searchable, maybe stale). */
   cachedServers?: () => readonly string[];
+  /** A server's groups' titles and descriptions (the grouping extension), read when a listing names its groups. */
+  groupInfo?: (server: string) => ReadonlyMap<string, GroupText>;
   /** MCP servers waiting for an OAuth login, read at call time: their matches are marked. */
   loginServers?: () => readonly string[];
   /** `max_results` when the model gives none (a runtime flag); default 5. */
@@ -109,6 +111,16 @@ export function descriptionFor(delivery: ToolSearchDelivery, text: string = desc
     .join("\n");
 }
 
+/** Servers of one select: whose groups are named when the selection could not hold them whole. */
+const MAX_GROUP_NOTES = 3;
+
+/** The index's groups of a server with the server's own words for each (a title, a description). */
+function described(deps: ToolSearchDeps, server: string, groups: readonly { name: string; size: number }[] | undefined): ListedGroup[] {
+  if (groups === undefined || groups.length === 0) return [];
+  const info = deps.groupInfo?.(server);
+  return groups.map((group) => ({ ...group, ...info?.get(group.name) }));
+}
+
 interface Outcome {
   loaded: Tool[];
   alreadyLoaded: string[];
@@ -133,7 +145,7 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
     // A listing is a page of LISTING_PAGE_SIZE whatever max_results says; it says how many there are in all.
     const page = deps.engine.query(query, { maxResults: LISTING_PAGE_SIZE, filter: (name) => deferredTool(name) !== undefined });
     const tools = page.matches.map((match) => deferredTool(match.name)).filter((tool) => tool !== undefined);
-    return serverListing(result.server, tools, { total: page.listedTotal ?? tools.length, page: page.page ?? 1, pageSize: LISTING_PAGE_SIZE }, pending, cached, result.serverGroups);
+    return serverListing(result.server, tools, { total: page.listedTotal ?? tools.length, page: page.page ?? 1, pageSize: LISTING_PAGE_SIZE }, pending, cached, described(deps, result.server, result.serverGroups));
   }
   const outcome = classify(result, deps.lookup, deferredTool);
   const structured: Record<string, unknown> = {
@@ -167,6 +179,12 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
   if (result.servers !== undefined && result.servers.length > 0) {
     structured.selected_servers = result.servers;
     notes.push(...result.servers.map(serverSelectionNote));
+    // A server too large for one selection: its groups are the other way to load the rest as units.
+    for (const selection of result.servers.filter((each) => each.selected < each.total).slice(0, MAX_GROUP_NOTES)) {
+      const listed = deps.engine.query(`mcp__${selection.server}`, { maxResults: 1, filter: (name) => deferredTool(name) !== undefined });
+      const groups = described(deps, selection.server, listed.serverGroups);
+      if (groups.length > 0) notes.push(groupsLine(selection.server, groups));
+    }
   }
   if (result.groups !== undefined && result.groups.length > 0) {
     structured.selected_groups = result.groups;

@@ -6,7 +6,7 @@
  */
 import { searchDocumentFromTool } from "../search/tool-document.ts";
 import type { SearchDocument } from "../search/types.ts";
-import type { Tool } from "../tool/tool.ts";
+import type { McpInfo, Tool } from "../tool/tool.ts";
 
 /** Deeper schemas than this are never called equal (they are indexed again: correct, only slower). */
 const MAX_COMPARE_DEPTH = 64;
@@ -21,8 +21,24 @@ export function searchDocument(tool: Tool): SearchDocument {
   });
   if (tool.aliases.length > 0) doc.aliases = tool.aliases;
   if (tool.searchHint) doc.searchHint = tool.searchHint;
-  if (tool.mcpInfo?.groups !== undefined && tool.mcpInfo.groups.length > 0) doc.groups = tool.mcpInfo.groups;
+  if (tool.mcpInfo?.groups !== undefined && tool.mcpInfo.groups.length > 0) {
+    doc.groups = tool.mcpInfo.groups;
+    // Low-weight evidence: a pool tool has no server self-description here (a catalog's is in that
+    // field), so its groups' words stand in it — what the server says this set of its tools is for.
+    doc.serverDescription = groupEvidence(tool.mcpInfo);
+  }
   return doc;
+}
+
+/** Group words read per tool: names, titles and description openings, at most this much. */
+const MAX_GROUP_EVIDENCE_CHARS = 600;
+
+function groupEvidence(info: McpInfo): string {
+  const parts = (info.groups ?? []).map((group) => {
+    const text = info.groupInfo !== undefined && Object.hasOwn(info.groupInfo, group) ? info.groupInfo[group] : undefined;
+    return [group, text?.title, text?.description?.slice(0, 200)].filter((part) => part !== undefined).join(" ");
+  });
+  return parts.join(". ").slice(0, MAX_GROUP_EVIDENCE_CHARS);
 }
 
 /** Whether `searchDocument` of the two would be the same: every field it reads is equal. */
@@ -36,8 +52,16 @@ export function sameSearchInputs(a: Tool, b: Tool): boolean {
     a.mcpInfo?.tool === b.mcpInfo?.tool &&
     sameStrings(a.aliases, b.aliases) &&
     sameStrings(a.mcpInfo?.groups ?? [], b.mcpInfo?.groups ?? []) &&
+    sameGroupText(a.mcpInfo, b.mcpInfo) &&
     sameJson(a.inputJSONSchema, b.inputJSONSchema, 0)
   );
+}
+
+/** With the same groups (checked first), whether the group words `groupEvidence` reads agree. */
+function sameGroupText(a: McpInfo | undefined, b: McpInfo | undefined): boolean {
+  if (a === undefined || b === undefined || a.groupInfo === b.groupInfo) return true;
+  if ((a.groups ?? []).length === 0) return true;
+  return groupEvidence(a) === groupEvidence(b);
 }
 
 function sameStrings(a: readonly string[], b: readonly string[]): boolean {

@@ -9,7 +9,7 @@ import { createToolSearchTool, type ToolSearchEngine } from "../builtin/tool-sea
 import { deliveryOf } from "./session-delivery.ts";
 import type { Pool } from "../pool/assemble.ts";
 import type { Session, SessionOwnTools } from "../session/session.ts";
-import type { Tool } from "../tool/tool.ts";
+import type { GroupText, Tool } from "../tool/tool.ts";
 import { createStructuredOutputTool } from "../builtin/structured-output.ts";
 import type { JsonSchemaCompiler } from "../validate/ajv.ts";
 import type { Metrics } from "../telemetry/metrics.ts";
@@ -103,6 +103,7 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionOw
       pendingServers: deps.pendingServers,
       ...(deps.cachedServers && { cachedServers: deps.cachedServers }),
       ...(deps.loginServers && { loginServers: deps.loginServers }),
+      groupInfo: (server) => groupInfoOf(view(deps.pool()).tools, server),
       announcements: session.settings.announcements,
       defaultMaxResults: session.settings.runtime.searchMaxResults,
       ...(compact && { compact, onDelivered: markFound }),
@@ -151,4 +152,15 @@ export function withinSession(result: QueryResult, lookup: (name: string) => Too
   if (result.exactName !== undefined && !inside(result.exactName)) delete next.exactName;
   if (result.didYouMean) next.didYouMean = result.didYouMean.filter(inside);
   return next;
+}
+
+/** A server's groups' titles and descriptions, from the tools of the session's view (any member carries its groups'). */
+function groupInfoOf(tools: readonly Tool[], server: string): Map<string, GroupText> {
+  const found = new Map<string, GroupText>();
+  for (const tool of tools) {
+    const info = tool.mcpInfo?.server === server ? tool.mcpInfo.groupInfo : undefined;
+    if (info === undefined) continue;
+    for (const [group, text] of Object.entries(info)) if (!found.has(group)) found.set(group, text);
+  }
+  return found;
 }

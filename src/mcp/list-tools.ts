@@ -28,6 +28,8 @@ export interface Listing {
   /** A 2026-07-28 server's caching hints for this listing (its first page's). */
   ttlMs?: number;
   cacheScope?: "public" | "private";
+  /** The same server's `groups/list` freshness hint (grouping extension, server-groups.ts). */
+  groupsTtlMs?: number;
 }
 
 export interface ListLimits {

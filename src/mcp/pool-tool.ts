@@ -11,6 +11,7 @@ import { errorResult, type ToolResult } from "../tool/result.ts";
 import type { JsonSchema, Tool, ToolContext, ToolInput } from "../tool/tool.ts";
 import type { JsonSchemaCompiler } from "../validate/ajv.ts";
 import { poolGroupsOf } from "./server-groups.ts";
+import { poolGroupInfoOf } from "./group-text.ts";
 import { presentationOf } from "./tool-presentation.ts";
 import { MAX_DESCRIPTION_CHARS, MAX_SCHEMA_CHARS, MAX_RESULT_TEXT_CHARS } from "./limits.ts";
 
@@ -41,6 +42,7 @@ export function toPoolTool(definition: McpTool, options: PoolToolOptions, distin
   const meta = definition._meta ?? {};
   const searchHint = meta["anthropic/searchHint"];
   const groups = poolGroupsOf(meta);
+  const groupInfo = poolGroupInfoOf(meta, groups);
   const presentation = presentationOf(definition, draft);
   const annotations = definition.annotations ?? {};
   const readOnly = annotations.readOnlyHint === true;
@@ -55,6 +57,7 @@ export function toPoolTool(definition: McpTool, options: PoolToolOptions, distin
         server: options.server,
         tool: definition.name,
         ...(groups.length > 0 && { groups }),
+        ...(groupInfo !== undefined && { groupInfo }),
         ...(Object.keys(presentation).length > 0 && { presentation }),
       },
       alwaysLoad:

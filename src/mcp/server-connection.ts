@@ -32,7 +32,7 @@ import { toolError, unaskedTask } from "./input-required.ts";
 import { QuestionRefused } from "../protocol/server-question.ts";
 import type { Timers } from "./timers.ts";
 import { MAX_INSTRUCTIONS_CHARS, type ServerConnection } from "./server-connection-contract.ts";
-import { GROUPS_LIST_CHANGED, withGrouping } from "./server-groups.ts";
+import { groupListing, GROUPS_LIST_CHANGED, withGrouping } from "./server-groups.ts";
 
 export { MAX_INSTRUCTIONS_CHARS, type CallOptions, type ServerConnection } from "./server-connection-contract.ts";
 
@@ -106,10 +106,11 @@ export const connectServer: Connector = async (spec, deps) => {
     const probe = spec.transport === "sse" ? { kind: "legacy" as const, transport } : await probeRevision(transport, { timeoutMs: Math.min(deps.connectTimeoutMs / 2, MAX_PROBE_MS), signal: deps.signal, clientInfo: { name: "toolpool", version: deps.clientVersion } });
     if (probe.kind === "stateless") {
       const stateless = probe.client;
-      const connection = statelessConnection({
+      return statelessConnection({
         client: probe.client,
         server: spec.name,
         discovered: probe.discovered,
+        group: groupListing(probe.discovered.capabilities, (params, timeoutMs) => stateless.request("groups/list", params, { timeoutMs, signal: deps.signal })),
         ...(headerParams && { headerParams }),
         pid: () => (transport instanceof StdioProcessTransport ? transport.pid : undefined),
         onTransportLost: (listener) => {
@@ -121,11 +122,6 @@ export const connectServer: Connector = async (spec, deps) => {
           closing = true;
           await transport.close().catch(() => {});
         },
-      });
-      return withGrouping(connection, {
-        capabilities: probe.discovered.capabilities,
-        request: (params, timeoutMs) => stateless.request("groups/list", params, { timeoutMs, signal: deps.signal }),
-        onGroupsChanged: (listener) => void stateless.onNotification((method) => method === GROUPS_LIST_CHANGED && listener()),
       });
     }
     const timeout = Math.max(1_000, deps.connectTimeoutMs - (Date.now() - started));

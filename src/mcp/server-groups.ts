@@ -21,6 +21,8 @@
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import type { Listing } from "./list-tools.ts";
 import type { ServerConnection } from "./server-connection-contract.ts";
+import type { GroupText } from "../tool/tool.ts";
+import { groupTextOf, POOL_GROUP_INFO_META_KEY } from "./group-text.ts";
 
 export const GROUPING_EXTENSION_ID = "io.modelcontextprotocol/grouping";
 export const GROUPS_META_KEY = "io.modelcontextprotocol/groups";
@@ -50,11 +52,13 @@ const MAX_TOOL_WARNINGS = 10;
  */
 const GROUP_NAME = /^[\p{L}\p{N}_.-]{1,64}$/u;
 
-/** What the daemon keeps of a listed group: its name and its parents (a title or description is not shown anywhere yet). */
+/** What the daemon keeps of a listed group: its name, its parents, and its title and description (checked, group-text.ts). */
 export interface ServerGroup {
   name: string;
   /** The groups this group is in (its `_meta` membership), checked names only. */
   parents: string[];
+  /** Its `title` and `description`, one line each and bounded; absent when it gave neither. */
+  text?: GroupText;
 }
 
 export function isGroupName(name: unknown): name is string {
@@ -70,10 +74,12 @@ export function offersGrouping(capabilities: unknown): boolean {
 export interface GroupPage {
   groups?: unknown;
   nextCursor?: unknown;
+  /** A 2026-07-28 server's freshness hint on the result, read from the first page. */
+  ttlMs?: unknown;
 }
 
 /** `groups/list` across pages, bounded like tools/list: pages, groups, a repeated cursor. Bad entries are skipped with a warning. */
-export async function listAllGroups(fetchPage: (cursor: string | undefined) => Promise<GroupPage>): Promise<{ groups: ServerGroup[]; warnings: string[] }> {
+export async function listAllGroups(fetchPage: (cursor: string | undefined) => Promise<GroupPage>): Promise<{ groups: ServerGroup[]; warnings: string[]; ttlMs?: number }> {
   const groups: ServerGroup[] = [];
   const warnings: string[] = [];
   // Skipped entries are named up to MAX_SKIP_WARNINGS, then counted: a page of a million bad
@@ -85,12 +91,15 @@ export async function listAllGroups(fetchPage: (cursor: string | undefined) => P
   const names = new Set<string>();
   const seen = new Set<string>();
   let cursor: string | undefined;
+  let ttlMs: number | undefined;
+  const done = () => ({ groups, warnings: withSkipCount(warnings, skipped), ...(ttlMs !== undefined && { ttlMs }) });
   for (let page = 0; ; page++) {
     if (page === MAX_GROUP_PAGES) {
       warnings.push(`stopped listing groups after ${MAX_GROUP_PAGES} pages`);
       break;
     }
     const result = await fetchPage(cursor);
+    if (page === 0 && typeof result.ttlMs === "number" && Number.isFinite(result.ttlMs) && result.ttlMs >= 0) ttlMs = Math.floor(result.ttlMs);
     if (!Array.isArray(result.groups)) throw new Error("groups/list answered without a groups array");
     for (const raw of result.groups) {
       const group = parseGroup(raw);
@@ -98,7 +107,7 @@ export async function listAllGroups(fetchPage: (cursor: string | undefined) => P
       else if (names.has(group.name)) skip(`skipped group ${JSON.stringify(group.name)}: listed twice`);
       else if (groups.length >= MAX_GROUPS_PER_SERVER) {
         warnings.push(`kept the first ${MAX_GROUPS_PER_SERVER} groups (the per-server limit)`);
-        return { groups, warnings: withSkipCount(warnings, skipped) };
+        return done();
       } else {
         names.add(group.name);
         groups.push(group);
@@ -112,7 +121,7 @@ export async function listAllGroups(fetchPage: (cursor: string | undefined) => P
     seen.add(result.nextCursor);
     cursor = result.nextCursor;
   }
-  return { groups, warnings: withSkipCount(warnings, skipped) };
+  return done();
 }
 
 function withSkipCount(warnings: string[], skipped: number): string[] {
@@ -123,7 +132,8 @@ function withSkipCount(warnings: string[], skipped: number): string[] {
 function parseGroup(raw: unknown): ServerGroup | string {
   if (!isRecord(raw)) return "skipped a group that is not an object";
   if (!isGroupName(raw.name)) return `skipped group ${JSON.stringify(String(raw.name).slice(0, 80))}: a group name is 1-64 letters, digits, "_", "-" or "."`;
-  return { name: raw.name, parents: membershipOf(raw._meta) };
+  const text = groupTextOf(raw);
+  return { name: raw.name, parents: membershipOf(raw._meta), ...(text !== undefined && { text }) };
 }
 
 /** The group names a primitive's `_meta` puts it in (well-spelled names only, each once). */
@@ -186,6 +196,8 @@ export function withGroupMembership(tools: readonly McpTool[], groups: readonly 
   const words = Math.ceil(sorted.length / 32);
   const closures = new Map(sorted.map((name, index) => [name, rows[index]!]));
   const union = new Uint32Array(words);
+  // One object per group's text, shared by every member: a server's texts are held once, however many tools.
+  const texts = new Map(groups.flatMap((group) => (group.text === undefined ? [] : [[group.name, group.text] as const])));
   let greedy = 0;
   const out = tools.map((tool) => {
     union.fill(0);
@@ -196,8 +208,8 @@ export function withGroupMembership(tools: readonly McpTool[], groups: readonly 
       direct++;
       for (let word = 0; word < words; word++) union[word]! |= set[word]!;
     }
-    const { [POOL_GROUPS_META_KEY]: _dropped, ...meta } = tool._meta ?? {};
-    if (direct === 0) return tool._meta === undefined || !(POOL_GROUPS_META_KEY in tool._meta) ? tool : { ...tool, _meta: meta };
+    const { [POOL_GROUPS_META_KEY]: _dropped, [POOL_GROUP_INFO_META_KEY]: _droppedInfo, ...meta } = tool._meta ?? {};
+    if (direct === 0) return tool._meta === undefined || !(POOL_GROUPS_META_KEY in tool._meta || POOL_GROUP_INFO_META_KEY in tool._meta) ? tool : { ...tool, _meta: meta };
     const kept: string[] = [];
     let count = 0;
     for (let index = 0; index < sorted.length; index++) {
@@ -206,7 +218,8 @@ export function withGroupMembership(tools: readonly McpTool[], groups: readonly 
       if (kept.length < MAX_GROUPS_PER_TOOL) kept.push(sorted[index]!);
     }
     if (count > MAX_GROUPS_PER_TOOL && ++greedy <= MAX_TOOL_WARNINGS) warnings.push(`tool ${JSON.stringify(tool.name)} is in ${count} groups; kept ${MAX_GROUPS_PER_TOOL}`);
-    return { ...tool, _meta: { ...meta, [POOL_GROUPS_META_KEY]: kept } };
+    const info = kept.flatMap((name) => (texts.has(name) ? [[name, texts.get(name)!] as const] : []));
+    return { ...tool, _meta: { ...meta, [POOL_GROUPS_META_KEY]: kept, ...(info.length > 0 && { [POOL_GROUP_INFO_META_KEY]: Object.fromEntries(info) }) } };
   });
   // One line for the rest: a server whose every tool is in every group must not flood the log.
   if (greedy > MAX_TOOL_WARNINGS) warnings.push(`${greedy - MAX_TOOL_WARNINGS} more tool(s) are in more than ${MAX_GROUPS_PER_TOOL} groups; kept ${MAX_GROUPS_PER_TOOL} each`);
@@ -228,14 +241,46 @@ export interface GroupingWiring {
   onGroupsChanged: (listener: () => void) => void;
 }
 
+/** Whether the offered extension says it sends `notifications/groups/list_changed` (its `listChanged`). */
+export function groupsListChanged(capabilities: unknown): boolean {
+  if (!isRecord(capabilities)) return false;
+  const entry = record(capabilities.extensions)[GROUPING_EXTENSION_ID] ?? record(capabilities.experimental)[GROUPING_EXTENSION_ID];
+  return record(entry).listChanged === true;
+}
+
 /**
- * The connection with groups read into every listing: after `tools/list`, a server that offers the
- * extension is asked `groups/list` and its tools get their `toolpool/groups`; a failed `groups/list`
- * costs the groups (a warning), never the tools. `notifications/groups/list_changed` lists again, as a
- * tool list change does.
+ * A listing with its server's groups read in: a server that offers the extension is asked
+ * `groups/list` and its tools get their `toolpool/groups` (and `toolpool/groupInfo`); a failed
+ * `groups/list` costs the groups (a warning), never the tools. A first page's `ttlMs` (a 2026-07-28
+ * server's list results carry one) comes back as `groupsTtlMs`.
+ */
+export function groupListing(capabilities: unknown, request: GroupingWiring["request"]): (listing: Listing, timeoutMs: number) => Promise<Listing> {
+  const offered = offersGrouping(capabilities);
+  return async (listing, timeoutMs) => {
+    if (!offered) return { ...listing, tools: withGroupMembership(listing.tools, []) };
+    const warnings = [...listing.warnings];
+    let groups: ServerGroup[] = [];
+    let ttlMs: number | undefined;
+    try {
+      const listed = await listAllGroups((cursor) => request(cursor === undefined ? {} : { cursor }, timeoutMs));
+      groups = listed.groups;
+      ttlMs = listed.ttlMs;
+      warnings.push(...listed.warnings);
+    } catch (error) {
+      warnings.push(`groups/list failed, so the server's groups are left out: ${(error as Error).message}`);
+    }
+    return { ...listing, tools: withGroupMembership(listing.tools, groups, warnings), warnings, ...(ttlMs !== undefined && { groupsTtlMs: ttlMs }) };
+  };
+}
+
+/**
+ * The connection with groups read into every listing (groupListing). `notifications/groups/list_changed`
+ * lists again, as a tool list change does. A 2026-07-28 connection reads its groups inside its own
+ * listing instead (stateless-connection.ts), where its notifications and its TTL are.
  */
 export function withGrouping(connection: ServerConnection, wiring: GroupingWiring): ServerConnection {
   const offered = offersGrouping(wiring.capabilities);
+  const group = groupListing(wiring.capabilities, wiring.request);
   const changed: (() => void)[] = [];
   if (offered) wiring.onGroupsChanged(() => changed.forEach((listener) => listener()));
   return {
@@ -243,20 +288,7 @@ export function withGrouping(connection: ServerConnection, wiring: GroupingWirin
       return connection.pid;
     },
     instructions: connection.instructions,
-    async listTools(timeoutMs: number): Promise<Listing> {
-      const listing = await connection.listTools(timeoutMs);
-      if (!offered) return { ...listing, tools: withGroupMembership(listing.tools, []) };
-      const warnings = [...listing.warnings];
-      let groups: ServerGroup[] = [];
-      try {
-        const listed = await listAllGroups((cursor) => wiring.request(cursor === undefined ? {} : { cursor }, timeoutMs));
-        groups = listed.groups;
-        warnings.push(...listed.warnings);
-      } catch (error) {
-        warnings.push(`groups/list failed, so the server's groups are left out: ${(error as Error).message}`);
-      }
-      return { ...listing, tools: withGroupMembership(listing.tools, groups, warnings), warnings };
-    },
+    listTools: async (timeoutMs: number): Promise<Listing> => group(await connection.listTools(timeoutMs), timeoutMs),
     callTool: (name, args, options) => connection.callTool(name, args, options),
     onToolsChanged(listener) {
       changed.push(listener);

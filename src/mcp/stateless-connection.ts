@@ -9,7 +9,8 @@
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult, JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { RevisionErrorCode, STATELESS_REVISION } from "../protocol/mcp-revisions.ts";
-import { listAllTools } from "./list-tools.ts";
+import { listAllTools, type Listing } from "./list-tools.ts";
+import { GROUPS_LIST_CHANGED, groupsListChanged } from "./server-groups.ts";
 import { MAX_INSTRUCTIONS_CHARS, type ServerConnection } from "./server-connection-contract.ts";
 import { StatelessClient, StatelessRpcError, subscriptionOf } from "./stateless-client.ts";
 import { answerInputRequests, declaredCapabilities, MAX_INPUT_ROUNDS, toolError } from "./input-required.ts";
@@ -124,6 +125,11 @@ export interface StatelessConnectionOptions {
    * out of the listing. Absent (stdio): the annotations are ignored, as the revision allows.
    */
   headerParams?: Map<string, readonly ParamHeader[]>;
+  /**
+   * Reads the server's groups into each listing (server-groups.ts `groupListing`), before the TTL
+   * poll compares it with the last: a change of groups alone is a change.
+   */
+  group?: (listing: Listing, timeoutMs: number) => Promise<Listing>;
 }
 
 export function statelessConnection(options: StatelessConnectionOptions): ServerConnection {
@@ -133,6 +139,13 @@ export function statelessConnection(options: StatelessConnectionOptions): Server
   const changed: (() => void)[] = [];
   const lost: ((reason: string) => void)[] = [];
   const capabilities = (discovered.capabilities ?? {}) as { tools?: { listChanged?: boolean } };
+  const toolsWatched = capabilities.tools?.listChanged === true;
+  // The grouping extension predates this revision: it names `notifications/groups/list_changed`
+  // but no subscription filter field, and this revision sends only what a listen asked for. So the
+  // listen asks for `groupsListChanged` too (toolpool's reading; a server that does not know it
+  // leaves it out of its acknowledgement), and groups count as watched only once acknowledged.
+  const groupsOffered = options.group !== undefined && groupsListChanged(discovered.capabilities);
+  let groupsAcknowledged = false;
   let listenId: unknown;
   let relistTimer: ReturnType<typeof setTimeout> | undefined;
   const random = options.random ?? Math.random;
@@ -144,13 +157,19 @@ export function statelessConnection(options: StatelessConnectionOptions): Server
   };
 
   client.onNotification((method, params) => {
-    if (method === "notifications/tools/list_changed" && subscriptionOf(params) === listenId && listenId !== undefined) fireChanged();
+    if (listenId === undefined || subscriptionOf(params) !== listenId) return;
+    if (method === "notifications/tools/list_changed" || method === GROUPS_LIST_CHANGED) fireChanged();
+    else if (method === "notifications/subscriptions/acknowledged") {
+      const granted = (params as { notifications?: { groupsListChanged?: unknown } }).notifications;
+      groupsAcknowledged = groupsOffered && typeof granted === "object" && granted !== null && granted.groupsListChanged === true;
+    }
   });
 
   const subscribe = () => {
     // Open until the connection closes: the answer only ever comes when the server ends it.
     listenId = "tp-listen";
-    client.request("subscriptions/listen", { notifications: { toolsListChanged: true } }, { timeoutMs: MAX_TTL_RELIST_MS, id: "tp-listen" }).catch(() => {});
+    const wanted = { ...(toolsWatched && { toolsListChanged: true }), ...(groupsOffered && { groupsListChanged: true }) };
+    client.request("subscriptions/listen", { notifications: wanted }, { timeoutMs: MAX_TTL_RELIST_MS, id: "tp-listen" }).catch(() => {});
   };
 
   const instructions = typeof discovered.instructions === "string" && discovered.instructions.trim() ? discovered.instructions.slice(0, MAX_INSTRUCTIONS_CHARS) : undefined;
@@ -163,7 +182,7 @@ export function statelessConnection(options: StatelessConnectionOptions): Server
       let hints: { ttlMs?: number; cacheScope?: "public" | "private" } = {};
       const rejected: string[] = [];
       const headerParams = new Map<string, readonly ParamHeader[]>();
-      const listing = await listAllTools(async (cursor) => {
+      const listed = await listAllTools(async (cursor) => {
         const page = await client.request("tools/list", cursor === undefined ? {} : { cursor }, { timeoutMs });
         if (cursor === undefined) hints = cachingHints(page);
         const tools = Array.isArray(page.tools) ? page.tools : [];
@@ -173,15 +192,18 @@ export function statelessConnection(options: StatelessConnectionOptions): Server
         options.headerParams.clear();
         for (const [tool, params] of headerParams) options.headerParams.set(tool, params);
       }
-      listing.warnings.push(...rejected);
-      if (listenId === undefined && !capabilities.tools?.listChanged && hints.ttlMs !== undefined && !closed) {
-        // No subscription to hear of changes: the server's own freshness hint says when to look again.
-        // Polling on the TTL MUST add jitter and back off: each listing that changed nothing doubles
-        // the wait (up to 64 × ttlMs), and up to a tenth more is added at random.
-        const listed = JSON.stringify(listing.tools);
-        unchangedListings = listed === lastListed ? unchangedListings + 1 : 0;
-        lastListed = listed;
-        const backedOff = hints.ttlMs * 2 ** Math.min(unchangedListings, MAX_BACKOFF_DOUBLINGS) * (1 + random() / 10);
+      listed.warnings.push(...rejected);
+      const listing = options.group ? await options.group(listed, timeoutMs) : listed;
+      // What no subscription watches, the server's own freshness hints say when to look at again:
+      // the tools' ttlMs unless tool changes are subscribed, the groups' unless group changes are.
+      const hinted = [toolsWatched ? undefined : hints.ttlMs, groupsAcknowledged ? undefined : listing.groupsTtlMs].filter((ttl) => ttl !== undefined);
+      if (hinted.length > 0 && !closed) {
+        // Polling on the TTL MUST add jitter and back off: each listing that changed nothing (tools
+        // and groups alike) doubles the wait (up to 64 × ttlMs), and up to a tenth more is added at random.
+        const seen = JSON.stringify(listing.tools);
+        unchangedListings = seen === lastListed ? unchangedListings + 1 : 0;
+        lastListed = seen;
+        const backedOff = Math.min(...hinted) * 2 ** Math.min(unchangedListings, MAX_BACKOFF_DOUBLINGS) * (1 + random() / 10);
         timers.clearTimeout(relistTimer);
         relistTimer = timers.setTimeout(fireChanged, Math.round(Math.min(MAX_TTL_RELIST_MS, Math.max(MIN_TTL_RELIST_MS, backedOff))));
         (relistTimer as { unref?: () => void }).unref?.();
@@ -210,7 +232,7 @@ export function statelessConnection(options: StatelessConnectionOptions): Server
     },
     onToolsChanged(listener) {
       changed.push(listener);
-      if (changed.length === 1 && capabilities.tools?.listChanged) subscribe();
+      if (changed.length === 1 && (toolsWatched || groupsOffered)) subscribe();
     },
     onLost: (listener) => {
       lost.push(listener);

@@ -23,6 +23,14 @@ export interface McpInfo {
   groups?: readonly string[];
   /** What the server says of the tool for hosts, passed on by the MCP faces (src/mcp/tool-presentation.ts). */
   presentation?: McpPresentation;
+  /** The title and description of each of `groups` that has one (one line each, bounded; src/mcp/group-text.ts). */
+  groupInfo?: Readonly<Record<string, GroupText>>;
+}
+
+/** A server group's own words (the grouping extension), checked: untrusted text, one line, bounded. */
+export interface GroupText {
+  title?: string;
+  description?: string;
 }
 
 /** An icon as MCP describes one (bounded and checked on the way in). */

@@ -11,6 +11,8 @@ import { INLINE_TOOLS_BETA } from "../../src/assembly/tool-change-blocks.ts";
 import { REQUESTED_DELIVERIES } from "../../src/deferral/delivery.ts";
 import type { Pool } from "../../src/pool/assemble.ts";
 import { anthropicCall, indexOf, mcp, metaToolsOf, samplePool } from "./fixtures.ts";
+import { scanTranscript } from "../../src/assembly/scan-transcript.ts";
+import type { FixedToolHolder } from "../../src/assembly/mid-conversation.ts";
 
 const LIMIT = 8;
 const CORE = ["Bash", "Read", "Write", "mcp__slack__list_channels"];
@@ -101,6 +103,71 @@ describe("the tools array limit at assembly", () => {
           }
         }
       }
+    }
+  });
+});
+
+describe("mid-conversation with inline tools: tools added by value count against the limit", () => {
+  /** Tools the provider holds after this transcript: the fixed array plus every tool loaded by value (last change true, not in tools[]). */
+  const held = (result: ReturnType<typeof assembleRequest>, transcript: readonly unknown[]) => {
+    const inArray = new Set(names(result));
+    const byValue = [...scanTranscript(transcript).toolChanges].filter(([name, on]) => on && !inArray.has(name)).map(([name]) => name);
+    return { total: inArray.size + byValue.length, byValue };
+  };
+  const select = (picked: readonly string[]) => anthropicCall("ToolSearch", { query: `select:${picked.join(",")}` }, picked.map((name) => ({ type: "tool_reference", tool_name: name })));
+
+  test("discovering everything adds only what fits beside the fixed array, and a warning names the rest", () => {
+    const holder: FixedToolHolder = {};
+    const settings = { delivery: "mid-conversation" as const, inlineTools: true };
+    const first = assembleRequest(input(big, settings, { fixedTools: holder }));
+    expect(names(first)).toEqual([...CORE, "ToolSearch"]);
+    const transcript: unknown[] = [...discoverAll()];
+    const second = assembleRequest(input(big, settings, { messages: transcript, fixedTools: holder }));
+    // 8 − 4 core − ToolSearch = 3 by value, in pool order.
+    expect(second.toolChanges?.added).toEqual(deferredNames.slice(0, 3));
+    expect(second.warnings).toEqual([`tools array limit (maxToolsInArray 8): 23 tool(s) not added mid-conversation (the fixed array and the tools already added by value fill it): ${deferredNames.slice(3, 13).join(", ")}, …`]);
+    transcript.push(second.toolChanges!.message);
+    const third = assembleRequest(input(big, settings, { messages: transcript, fixedTools: holder }));
+    expect(third.toolChanges).toBeNull();
+    expect(held(third, transcript)).toEqual({ total: 8, byValue: deferredNames.slice(0, 3) });
+  });
+
+  test("tools loaded earlier keep their place before new ones; a lowered limit removes the excess", () => {
+    const holder: FixedToolHolder = {};
+    const settings = { delivery: "mid-conversation" as const, inlineTools: true };
+    assembleRequest(input(big, settings, { fixedTools: holder }));
+    const transcript: unknown[] = [...select(["mcp__big__tool_19"])];
+    const first = assembleRequest(input(big, settings, { messages: transcript, fixedTools: holder }));
+    expect(first.toolChanges?.added).toEqual(["mcp__big__tool_19"]);
+    transcript.push(first.toolChanges!.message, ...discoverAll());
+    const more = assembleRequest(input(big, settings, { messages: transcript, fixedTools: holder }));
+    // tool_19 is already loaded: it keeps its place, two new ones join it.
+    expect(more.toolChanges?.added).toEqual(["NotebookEdit", "WebFetch"]);
+    transcript.push(more.toolChanges!.message);
+    const lowered = assembleRequest(input(big, { ...settings, maxToolsInArray: 6 }, { messages: transcript, fixedTools: holder }));
+    // Among loaded tools, pool order decides which stay.
+    expect(lowered.toolChanges?.removed).toEqual(["WebFetch", "mcp__big__tool_19"]);
+    // The warning names the removed first, then the discovered ones that still do not fit.
+    expect(lowered.warnings).toEqual([`tools array limit (maxToolsInArray 6): 25 tool(s) not added mid-conversation (the fixed array and the tools already added by value fill it): WebFetch, mcp__big__tool_19, ${deferredNames.filter((name) => !["NotebookEdit", "WebFetch", "mcp__big__tool_19"].includes(name)).slice(0, 8).join(", ")}, …`]);
+    transcript.push(lowered.toolChanges!.message);
+    expect(held(lowered, transcript)).toEqual({ total: 6, byValue: ["NotebookEdit"] });
+  });
+
+  test("over a scripted conversation at several limits, the tools held never pass the limit", () => {
+    for (const limit of [5, 6, 8, 12, 29]) {
+      const holder: FixedToolHolder = {};
+      const settings = { delivery: "mid-conversation" as const, inlineTools: true, maxToolsInArray: limit };
+      const transcript: unknown[] = [];
+      for (let turn = 0; turn < 8; turn++) {
+        transcript.push(...select(deferredNames.slice(turn * 4, turn * 4 + 4)));
+        const result = assembleRequest(input(big, settings, { messages: transcript, fixedTools: holder }));
+        if (result.toolChanges) transcript.push(result.toolChanges.message);
+        const where = `limit=${limit} turn=${turn}`;
+        expect({ where, over: held(result, transcript).total > limit }).toEqual({ where, over: false });
+      }
+      // Everything was selected: what is held fills the limit exactly (nothing is lost silently below it).
+      const last = assembleRequest(input(big, settings, { messages: transcript, fixedTools: holder }));
+      expect({ limit, held: held(last, transcript).total }).toEqual({ limit, held: Math.min(limit, CORE.length + 1 + deferredNames.length) });
     }
   });
 });

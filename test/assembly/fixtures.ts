@@ -38,6 +38,9 @@ export interface McpOptions {
   alwaysLoad?: boolean;
   readOnly?: boolean;
   schema?: Record<string, unknown>;
+  /** The server's groups the tool is in, and their titles and descriptions (the grouping extension). */
+  groups?: string[];
+  groupInfo?: Record<string, { title?: string; description?: string }>;
 }
 
 export function mcp(server: string, tool: string, options: McpOptions = {}): Tool {
@@ -51,7 +54,7 @@ export function mcp(server: string, tool: string, options: McpOptions = {}): Too
         required: ["title"],
         $schema: "http://json-schema.org/draft-07/schema#",
       },
-      mcpInfo: { server, tool },
+      mcpInfo: { server, tool, ...(options.groups && { groups: options.groups }), ...(options.groupInfo && { groupInfo: options.groupInfo }) },
       ...(options.alwaysLoad !== undefined && { alwaysLoad: options.alwaysLoad }),
       ...(options.readOnly && { isReadOnly: () => true, isConcurrencySafe: () => true }),
       async call(input) {

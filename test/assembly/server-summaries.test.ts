@@ -78,11 +78,41 @@ describe("server summaries", () => {
     expect(summarizeServers(maps)[0]!.source).toBe("terms");
     expect(actionSummary(["getUser", "listUsers", "updateUserEmail"])).toBe("get/list/update: user, user email");
     expect(actionSummary(["create_issue"])).toBeUndefined();
-    expect(actionSummary(["puppeteer_click", "puppeteer_hover", "puppeteer_navigate"])).toBe("click, hover, navigate");
+    expect(actionSummary(["puppeteer_click", "puppeteer_hover", "puppeteer_navigate"], "puppeteer")).toBe("click, hover, navigate");
+    // A shared namespace the server's name does not say is what the verbs act on.
+    expect(actionSummary(["puppeteer_click", "puppeteer_hover", "puppeteer_navigate"], "browser")).toBe("puppeteer: click, hover, navigate");
     expect(actionSummary(["API-retrieve-a-page", "API-get-the-block", "wait_for"])).toBe("get/retrieve/wait: block, page");
     // A namespace most names share comes off first.
     expect(actionSummary(["browser_click", "browser_navigate", "browser_take_screenshot", "browser_close"])).toBe("click/close/navigate/take: screenshot");
     expect(actionSummary(["list_entries", "get_statuses", "search_branches", "get_addresses", "get_status"])).toBe("get/list/search: status, address, branch, entry");
+  });
+
+  test("names that put the verb after the object, carry the server's name, or scatter their objects still say what the server does", () => {
+    // Object first (`stories-get-by-id`): the object is the words before the verb when none follow it.
+    const shortcut = ["stories-get-by-id", "stories-search", "stories-create", "epics-get-by-id", "epics-create", "iterations-search", "users-list", "stories-update"];
+    expect(actionSummary(shortcut, "shortcut")).toBe("create/get/list/search: story, epic, iteration, user");
+    // The server's own name is no part of a name, unless it is the verb: brave-search still searches, exa's names are not "exa".
+    expect(actionSummary(["brave_web_search", "brave_local_search"], "brave-search")).toBe("search: local, web");
+    expect(actionSummary(["web_search_exa", "web_fetch_exa"], "exa")).toBe("web: fetch, search");
+    // Quantifiers and ids are no objects (`delete-many`, `read_multiple_files`).
+    expect(actionSummary(["delete-many", "insert-many", "read_multiple_files", "get_file_by_id"], "db")).toBe("delete/get/insert/read: file");
+    // Many actions on a shared prefix, each object named once: the verbs say more than five of those objects.
+    const browser = ["close", "resize", "handle_dialog", "evaluate", "file_upload", "press_key", "type", "navigate", "navigate_back", "take_screenshot", "click", "drag", "hover"].map((name) => `browser_${name}`);
+    expect(actionSummary(browser, "playwright")).toBe("browser: click, close, drag, evaluate, handle, hover, navigate, press, resize");
+  });
+
+  test("a server with one tool is what that tool says it does; instructions about themselves give way to the tools' names", () => {
+    const [postgres] = summarizeServers([{ server: "postgres", tool: "query", description: "Run a read-only SQL query. Returns rows." }]);
+    expect(postgres).toEqual({ name: "postgres", toolCount: 1, description: "Run a read-only SQL query.", source: "tool" });
+    const tools = ["create_issue", "list_issues", "get_issue"].map((tool) => ({ server: "tracker", tool, description: "Issues." }));
+    const manual = "# Tracker – Server Instructions\n\nAudience: These instructions are written for an LLM integrating with the server.\nFollow them.";
+    expect(summarizeServers(tools, new Map([["tracker", manual]]))[0]).toEqual({ name: "tracker", toolCount: 3, description: "create/get/list: issue", source: "actions" });
+    expect(summarizeServers(tools, new Map([["tracker", "Read these instructions before calling anything."]]))[0]!.source).toBe("actions");
+    expect(summarizeServers(tools, new Map([["tracker", "Tracks issues for the team."]]))[0]!.description).toBe("Tracks issues for the team.");
+    // Bounded: a one-tool server's endless description is one line of at most MAX_SUMMARY_CHARS.
+    const [long] = summarizeServers([{ server: "x", tool: "do", description: `${"word ".repeat(500)}\n${"more ".repeat(500)}` }]);
+    expect(long!.description.length).toBeLessThanOrEqual(MAX_SUMMARY_CHARS);
+    expect(long!.description).not.toContain("\n");
   });
 
   test("the same tools give the same lines, whatever their order", () => {

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { scanTranscript } from "../../src/assembly/scan-transcript.ts";
 import { createToolSearchTool, descriptionFor, type ToolSearchDeps, type ToolSearchEngine } from "../../src/builtin/tool-search.ts";
 import { ToolSearchIndex } from "../../src/search/tool-search-index.ts";
+import { searchDocument } from "../../src/core/search-document.ts";
 import { executeTool } from "../../src/pipeline/execute.ts";
 import { resultText, type ToolResult } from "../../src/tool/result.ts";
 import type { ToolContext } from "../../src/tool/tool.ts";
@@ -189,6 +190,29 @@ describe("ToolSearch (proxy)", () => {
     expect(big.structuredContent).toMatchObject({ selected_servers: [{ server: "gitlab", total: 118, selected: 99 }] });
     expect((big.structuredContent!.matches as string[]).length).toBe(100);
     expect(resultText(big)).toContain('Selected MCP server gitlab as a whole: 99 of its 118 tools (a selection holds at most 100). List the rest with "mcp__gitlab page:1" and select them by name.');
+    expect(resultText(big)).not.toContain("Its groups");
+  });
+
+  test("a server too large for one selection names its groups, with the server's words for them, as the way to load the rest", async () => {
+    const names = Array.from({ length: 118 }, (_, i) => `tool_${String(i).padStart(3, "0")}`);
+    const groupOf = (i: number) => (i < 60 ? "issues" : "merge_requests");
+    const groupInfo = { issues: { title: "Issue tracking", description: "Open, edit and close issues. More words." }, merge_requests: { description: "Review code." } };
+    const bigPool = samplePool({ mcpTools: names.map((name, i) => mcp("gitlab", name, { description: `Does ${name}.`, groups: [groupOf(i)], groupInfo: { [groupOf(i)]: groupInfo[groupOf(i)] } })) });
+    const info = (server: string) => new Map(server === "gitlab" ? Object.entries(groupInfo) : []);
+    // The daemon's documents (groups included), as core/search-document.ts makes them.
+    const engine = new ToolSearchIndex();
+    for (const each of bigPool.tools) engine.add(searchDocument(each));
+    const tool = createToolSearchTool({ engine, lookup: bigPool.get, delivery: "proxy", groupInfo: info });
+    const run = (query: string) => executeTool(tool.name, { query }, context, { lookup: (name) => (name === tool.name ? tool : undefined), permissions: DEFAULT_PERMISSIONS });
+    const groupLines = [
+      'Its groups (Load a whole group with ToolSearch "select:mcp__gitlab/<group>"):',
+      "- group issues (60 tools): Issue tracking — Open, edit and close issues.",
+      "- group merge_requests (58 tools): Review code.",
+    ].join("\n");
+    expect(resultText(await run("select:mcp__gitlab"))).toContain(groupLines);
+    // The listing names them the same way; a server selected whole does not need them.
+    expect(resultText(await run("mcp__gitlab"))).toContain(groupLines);
+    expect(resultText(await run("select:mcp__github"))).not.toContain("Its groups");
   });
 
   test("select: of something that is neither a tool nor mcp__<server> of a known server is missing, as before", async () => {

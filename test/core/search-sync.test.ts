@@ -5,9 +5,10 @@
  */
 import { describe, expect, test } from "bun:test";
 import { SearchSync } from "../../src/core/search-sync.ts";
+import { searchDocument } from "../../src/core/search-document.ts";
 import { buildMcpTool } from "../../src/tool/build-tool.ts";
 import { textResult } from "../../src/tool/result.ts";
-import type { Tool } from "../../src/tool/tool.ts";
+import type { McpInfo, Tool } from "../../src/tool/tool.ts";
 import { JsonSchemaCompiler } from "../../src/validate/ajv.ts";
 
 const compiler = new JsonSchemaCompiler();
@@ -44,5 +45,44 @@ describe("SearchSync under churn", () => {
     for (const query of ["word39x3", "churning tool 12", "shared3", "select:mcp__churn__t7", "mcp__churn"]) {
       expect(sync.query(query)).toEqual(fresh.query(query));
     }
+  });
+});
+
+describe("a tool's groups as ranking evidence", () => {
+  const tool = (name: string, description: string, info: Partial<McpInfo> = {}) =>
+    buildMcpTool({ name: `mcp__crm__${name}`, description, inputJSONSchema: { type: "object" }, mcpInfo: { server: "crm", tool: name, ...info }, call: async () => textResult("") }, compiler);
+
+  test("a group's words lift its members a little: a tie between equal tools goes to the group that says the word, a tool's own name still wins", () => {
+    const sync = new SearchSync();
+    sync.sync([
+      tool("create_record", "Creates a new record."),
+      tool("create_item", "Creates a new record.", { groups: ["people"], groupInfo: { people: { title: "Contact management", description: "Customers and leads." } } }),
+      tool("create_entry", "Creates a new record.", { groups: ["billing"], groupInfo: { billing: { title: "Invoices" } } }),
+      tool("create_contact", "Creates a new record."),
+    ]);
+    const order = (query: string) => sync.query(query).matches.map((match) => match.name);
+    // Without the group the three equal tools would tie; the group's title says "contact".
+    expect(order("create record for a customer").slice(0, 1)).toEqual(["mcp__crm__create_item"]);
+    expect(order("new record for an invoice").slice(0, 1)).toEqual(["mcp__crm__create_entry"]);
+    // Low weight: a tool named for the word beats one whose group only mentions it.
+    expect(order("create contact").slice(0, 2)).toEqual(["mcp__crm__create_contact", "mcp__crm__create_item"]);
+  });
+
+  test("a re-listed tool whose group's text changed is indexed again (its name, schema and groups the same)", () => {
+    const sync = new SearchSync();
+    const member = (title: string) => tool("create_item", "Creates a new record.", { groups: ["people"], groupInfo: { people: { title } } });
+    sync.sync([member("Contact management"), tool("create_record", "Creates a new record.")]);
+    expect(sync.query("contact").matches.map((match) => match.name)).toEqual(["mcp__crm__create_item"]);
+    sync.sync([member("Invoices"), tool("create_record", "Creates a new record.")]);
+    expect(sync.query("contact").matches).toEqual([]);
+    expect(sync.query("invoices").matches.map((match) => match.name)).toEqual(["mcp__crm__create_item"]);
+  });
+
+  test("the evidence is bounded, whatever a tool's groups say", () => {
+    const long = { title: "t".repeat(64), description: "word ".repeat(60) };
+    const groups = Array.from({ length: 16 }, (_, i) => `g${i}`);
+    const doc = searchDocument(tool("x", "X.", { groups, groupInfo: Object.fromEntries(groups.map((group) => [group, long])) }));
+    expect(doc.serverDescription!.length).toBe(600);
+    expect(searchDocument(tool("y", "Y.")).serverDescription).toBeUndefined();
   });
 });

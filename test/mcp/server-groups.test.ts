@@ -15,6 +15,9 @@ import {
   withGroupMembership,
 } from "../../src/mcp/server-groups.ts";
 import type { ServerConnection } from "../../src/mcp/server-connection-contract.ts";
+import { groupTextOf, POOL_GROUP_INFO_META_KEY, poolGroupInfoOf } from "../../src/mcp/group-text.ts";
+import { toPoolTool } from "../../src/mcp/pool-tool.ts";
+import { JsonSchemaCompiler } from "../../src/validate/ajv.ts";
 import { GroupRegistry } from "../../src/search/group-registry.ts";
 import { ToolSearchIndex } from "../../src/search/tool-search-index.ts";
 
@@ -46,7 +49,7 @@ describe("server groups", () => {
     const listed = await listAllGroups(async () => ({
       groups: [{ name: "ok", description: "Fine.", _meta: { [GROUPS_META_KEY]: ["parent", "bad parent", 7] } }, { name: "ok" }, { name: "has space" }, { name: "x".repeat(65) }, 42],
     }));
-    expect(listed.groups).toEqual([{ name: "ok", parents: ["parent"] }]);
+    expect(listed.groups).toEqual([{ name: "ok", parents: ["parent"], text: { description: "Fine." } }]);
     expect(listed.warnings).toEqual([
       'skipped group "ok": listed twice',
       'skipped group "has space": a group name is 1-64 letters, digits, "_", "-" or "."',
@@ -101,6 +104,47 @@ describe("server groups", () => {
       { [GROUPS_META_KEY]: ["ghost"] },
       undefined,
     ]);
+  });
+
+  test("group titles and descriptions: checked, written under the daemon's key for each member (one shared object), a server's own value dropped", async () => {
+    const listed = await listAllGroups(async () => ({
+      groups: [
+        { name: "parent", title: "  Parent\n\tgroup ", description: 42 },
+        { name: "child", description: `Kids.\u0000\u202e\n${"x".repeat(10_000)}`, _meta: { [GROUPS_META_KEY]: ["parent"] } },
+        { name: "__proto__", title: "Prototype" },
+        { name: "bare" },
+      ],
+    }));
+    expect(listed.groups.map((group) => [group.name, group.text])).toEqual([
+      ["parent", { title: "Parent group" }],
+      ["child", { description: `Kids. ${"x".repeat(293)}…` }],
+      ["__proto__", { title: "Prototype" }],
+      ["bare", undefined],
+    ]);
+    const tools = withGroupMembership(
+      [
+        tool("a", { [GROUPS_META_KEY]: ["child", "__proto__"] }),
+        tool("b", { [GROUPS_META_KEY]: ["child"], [POOL_GROUP_INFO_META_KEY]: { child: { title: "forged" }, evil: { title: "x" } } }),
+        tool("c", { [GROUPS_META_KEY]: ["bare"] }),
+        tool("d", { [POOL_GROUP_INFO_META_KEY]: { child: { title: "forged" } } }),
+      ],
+      listed.groups,
+    );
+    const info = tools.map((entry) => entry._meta?.[POOL_GROUP_INFO_META_KEY] as Record<string, unknown> | undefined);
+    expect(info[0]).toEqual(Object.fromEntries([["__proto__", { title: "Prototype" }], ["child", { description: `Kids. ${"x".repeat(293)}…` }], ["parent", { title: "Parent group" }]]));
+    expect(info[1]).toEqual({ child: { description: `Kids. ${"x".repeat(293)}…` }, parent: { title: "Parent group" } });
+    // Every member holds the same object: a server's text is in memory once.
+    expect(info[0]!.child).toBe(info[1]!.child);
+    expect(info.slice(2)).toEqual([undefined, undefined]);
+    expect(tools[3]!._meta).toEqual({});
+    // Read back into mcpInfo: only the tool's groups, each checked again; `__proto__` is an own entry, not a prototype.
+    const compiler = new JsonSchemaCompiler();
+    const pooled = toPoolTool(tools[0]!, { server: "s", compiler, alwaysLoad: new Set(), deadlineMs: 1000, call: async () => ({ content: [], isError: false }) });
+    expect(pooled.mcpInfo?.groups).toEqual(["__proto__", "child", "parent"]);
+    expect(Object.getPrototypeOf(pooled.mcpInfo!.groupInfo)).toBe(Object.prototype);
+    expect(Object.keys(pooled.mcpInfo!.groupInfo!)).toEqual(["__proto__", "child", "parent"]);
+    expect(poolGroupInfoOf({ [POOL_GROUP_INFO_META_KEY]: { a: { title: "A\nB", description: ["no"] }, b: { title: "not mine" } } }, ["a"])).toEqual({ a: { title: "A B" } });
+    expect(groupTextOf({ title: " \n\t ", description: "" })).toBeUndefined();
   });
 
   test("a tool in more than MAX_GROUPS_PER_TOOL groups keeps that many, with a warning", () => {

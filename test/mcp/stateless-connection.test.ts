@@ -3,6 +3,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { revisionHeaders, withRevisionHeaders } from "../../src/mcp/revision-headers.ts";
 import { MIN_TTL_RELIST_MS, probeRevision, statelessConnection } from "../../src/mcp/stateless-connection.ts";
+import { groupListing } from "../../src/mcp/server-groups.ts";
 
 type Handler = (message: Record<string, unknown>) => Record<string, unknown> | undefined;
 
@@ -219,5 +220,81 @@ describe("the 2026-07-28 HTTP headers the pool's requests carry", () => {
     expect(revisionHeaders(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "x\r\ny", _meta: meta } }))).toEqual({ "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "=?base64?eA0KeQ==?=" });
     expect(revisionHeaders(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }))).toBeUndefined();
     expect(revisionHeaders("not json")).toBeUndefined();
+  });
+});
+
+describe("a 2026-07-28 server's group changes", () => {
+  const SUBSCRIPTION = "io.modelcontextprotocol/subscriptionId";
+  /** A grouping server on an in-memory pair whose server side the test also drives (acknowledgements, notifications). */
+  async function groupingServer(grouping: Record<string, unknown>) {
+    const [client, server] = InMemoryTransport.createLinkedPair();
+    const listens: unknown[] = [];
+    const state = { groups: [{ name: "g", description: "First." }] as { name: string; description: string }[] };
+    server.onmessage = (raw) => {
+      const message = raw as unknown as Record<string, unknown>;
+      const reply = (result: Record<string, unknown>) => void server.send({ jsonrpc: "2.0", id: message.id, result: { ...result, resultType: "complete" } } as unknown as JSONRPCMessage);
+      if (message.method === "server/discover") return reply({ supportedVersions: ["2026-07-28"], capabilities: { tools: {}, extensions: { "io.modelcontextprotocol/grouping": grouping } } });
+      if (message.method === "tools/list") return reply({ tools: [{ name: "t", inputSchema: { type: "object" }, _meta: { "io.modelcontextprotocol/groups": ["g"] } }], ttlMs: 300_000 });
+      if (message.method === "groups/list") return reply({ groups: state.groups, ttlMs: 60_000 });
+      if (message.method === "subscriptions/listen") listens.push((message.params as { notifications: unknown }).notifications);
+    };
+    await server.start();
+    const notify = (method: string, params: Record<string, unknown>) => server.send({ jsonrpc: "2.0", method, params } as unknown as JSONRPCMessage);
+    const delays: number[] = [];
+    const timers = {
+      setTimeout: ((_fire: () => void, ms: number) => {
+        delays.push(ms);
+        return delays.length as unknown as ReturnType<typeof setTimeout>;
+      }) as unknown as typeof setTimeout,
+      clearTimeout: (() => {}) as unknown as typeof clearTimeout,
+    };
+    const probe = await probeRevision(client, OPTIONS);
+    if (probe.kind !== "stateless") throw new Error("expected stateless");
+    const group = groupListing(probe.discovered.capabilities, (params, timeoutMs) => probe.client.request("groups/list", params, { timeoutMs }));
+    const connection = statelessConnection({ client: probe.client, discovered: probe.discovered, pid: () => undefined, onTransportLost: () => {}, close: () => client.close(), timers, random: () => 0, group });
+    return { connection, listens, state, notify, delays };
+  }
+
+  test("the listen asks for groupsListChanged; until acknowledged the groups' ttlMs is polled, and a change of groups alone restarts the back-off", async () => {
+    const { connection, listens, state, notify, delays } = await groupingServer({ listChanged: true });
+    let changes = 0;
+    connection.onToolsChanged(() => changes++);
+    // Tools do not say listChanged: the listen asks for group changes only.
+    expect(listens).toEqual([{ groupsListChanged: true }]);
+    await connection.listTools(2_000);
+    await connection.listTools(2_000);
+    // Groups changed (a description), tools did not: a change all the same.
+    state.groups = [{ name: "g", description: "Second." }];
+    const changed = await connection.listTools(2_000);
+    expect(changed.tools[0]!._meta?.["toolpool/groupInfo"]).toEqual({ g: { description: "Second." } });
+    // Not yet acknowledged: the groups' 60 s TTL (shorter than the tools' 300 s) drives the poll.
+    expect(delays).toEqual([60_000, 120_000, 60_000]);
+    // Acknowledged: group changes come on the stream, so only the tools' TTL is polled.
+    await notify("notifications/subscriptions/acknowledged", { notifications: { groupsListChanged: true }, _meta: { [SUBSCRIPTION]: "tp-listen" } });
+    await connection.listTools(2_000);
+    expect(delays.at(-1)).toBe(600_000);
+    // Only a groups/list_changed on our listen stream lists again.
+    await notify("notifications/groups/list_changed", {});
+    await notify("notifications/groups/list_changed", { _meta: { [SUBSCRIPTION]: "someone-else" } });
+    await connection.listTools(2_000);
+    expect(changes).toBe(0);
+    await notify("notifications/groups/list_changed", { _meta: { [SUBSCRIPTION]: "tp-listen" } });
+    await connection.listTools(2_000);
+    expect(changes).toBe(1);
+    await connection.close();
+  });
+
+  test("a server that does not acknowledge groupsListChanged keeps its groups polled; one without listChanged gets no listen at all", async () => {
+    const unacked = await groupingServer({ listChanged: true });
+    unacked.connection.onToolsChanged(() => {});
+    await unacked.notify("notifications/subscriptions/acknowledged", { notifications: {}, _meta: { [SUBSCRIPTION]: "tp-listen" } });
+    await unacked.connection.listTools(2_000);
+    expect(unacked.delays).toEqual([60_000]);
+    await unacked.connection.close();
+    const silent = await groupingServer({});
+    silent.connection.onToolsChanged(() => {});
+    await silent.connection.listTools(2_000);
+    expect({ listens: silent.listens, delays: silent.delays }).toEqual({ listens: [], delays: [60_000] });
+    await silent.connection.close();
   });
 });
