@@ -9,6 +9,7 @@
  * whatever the schema holds: at most SIGNATURE_MAX_PARAMS parameters, each name and type cut short.
  */
 import type { JsonSchema } from "../tool/tool.ts";
+import { quoteMarkers } from "./quoted-markers.ts";
 
 /** Parameters shown on a line; the rest are counted ("… +3 more"). */
 export const SIGNATURE_MAX_PARAMS = 12;
@@ -25,7 +26,9 @@ export interface SignatureFacts {
 
 export function toolSignature(tool: SignatureFacts): string {
   const description = signatureDescription(tool.description);
-  return `- ${tool.name}(${parameterList(tool.inputJSONSchema)})${description === "" ? "" : ` — ${description}`}`;
+  // One line, whatever a server put in its parameter names and types: a name holding "\n- Read(…"
+  // once wrote a line of its own into the answer, passing for another tool (quoted-markers.ts says why markers are defused).
+  return quoteMarkers(`- ${tool.name}(${parameterList(tool.inputJSONSchema)})${description === "" ? "" : ` — ${description}`}`);
 }
 
 function parameterList(schema: JsonSchema): string {
@@ -58,13 +61,19 @@ export function typeName(schema: unknown, depth = 0): string {
 
 /** The first sentence of the first paragraph, whitespace folded, at most SIGNATURE_DESCRIPTION_CHARS. */
 export function signatureDescription(description: string): string {
-  const paragraph = description.trim().split(/\n\s*\n/)[0]!.replace(/\s+/g, " ");
+  const paragraph = oneLine(description.trim().split(/\n\s*\n/)[0]!);
   const sentence = /^(.+?[.!?])(\s|$)/.exec(paragraph)?.[1] ?? paragraph;
   return cut(sentence, SIGNATURE_DESCRIPTION_CHARS);
 }
 
+/** White space, control and format characters (line breaks, U+0085, bidi overrides) become one space. */
+function oneLine(text: string): string {
+  return text.replace(/[\s\p{Cc}\p{Cf}]+/gu, " ");
+}
+
 function cut(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
+  const line = oneLine(text);
+  return line.length <= max ? line : `${line.slice(0, max - 1).trimEnd()}…`;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -4,6 +4,7 @@
  * always shown (compact JSON, the same schema the wire would carry), so the model never has to
  * guess parameters for ExecuteExtraTool.
  */
+import { quoteMarkers } from "./quoted-markers.ts";
 import { wireInputSchema, type WireFacts } from "./wire-format.ts";
 
 /** Prefetch attachments show short descriptions: the first paragraph, at most this long. */
@@ -17,7 +18,8 @@ export interface ToolTextOptions {
 }
 
 export function toolAsText(tool: WireFacts, options: ToolTextOptions): string {
-  const description = options.short ? shortDescription(tool.description) : tool.description.trim();
+  // A server's text may spell out the markers the transcript scan reads (quoted-markers.ts).
+  const description = quoteMarkers(options.short ? shortDescription(tool.description) : tool.description.trim());
   const lines = [`### ${tool.name}`];
   if (description !== "") lines.push(description);
   if (options.schema) lines.push(`Input schema: ${JSON.stringify(wireInputSchema(tool.inputJSONSchema))}`);

@@ -16,6 +16,7 @@ import { isDeferredTool } from "../deferral/is-deferred.ts";
 import { EXECUTE_EXTRA_TOOL_NAME, isMetaToolName, TOOL_SEARCH_TOOL_NAME } from "../deferral/meta-tools.ts";
 import { formatDiscoveredLine } from "../assembly/discovered-line.ts";
 import { toolAsText } from "../assembly/tool-text.ts";
+import { MAX_QUERY_CHARS } from "../search/query-parser.ts";
 import type { QueryOptions, QueryResult } from "../search/types.ts";
 import { buildTool, NO_PATHS, DEFAULT_MAX_RESULT_SIZE_CHARS } from "../tool/build-tool.ts";
 import type { ContentBlock, ToolResult } from "../tool/result.ts";
@@ -128,7 +129,9 @@ interface Outcome {
 }
 
 export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults: number): ToolResult {
-  const query = rawQuery.trim();
+  const trimmed = rawQuery.trim();
+  // The engine reads MAX_QUERY_CHARS; the answer echoes no more (a 1.2 MB query was echoed whole, twice).
+  const query = trimmed.length > MAX_QUERY_CHARS ? trimmed.slice(0, MAX_QUERY_CHARS) : trimmed;
   const isDeferred = deps.isDeferred ?? isDeferredTool;
   const deferredTool = (name: string): Tool | undefined => {
     const tool = deps.lookup(name);
@@ -176,6 +179,7 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
   }
 
   const notes = noteLines(query, outcome, result.didYouMean ?? [], pending, cached);
+  if (query.length < trimmed.length) notes.push(`The query was ${trimmed.length} characters long; only its first ${MAX_QUERY_CHARS} were searched.`);
   if (result.servers !== undefined && result.servers.length > 0) {
     structured.selected_servers = result.servers;
     notes.push(...result.servers.map(serverSelectionNote));
@@ -242,15 +246,29 @@ function noteLines(
       `Already loaded as core tool(s): ${outcome.alreadyLoaded.join(", ")}. Call them directly with your normal tool interface — not through ${EXECUTE_EXTRA_TOOL_NAME}.`,
     );
   }
-  if (outcome.missing.length > 0) notes.push(`Not found: ${outcome.missing.join(", ")}.`);
+  if (outcome.missing.length > 0) notes.push(`Not found: ${outcome.missing.map(shownName).join(", ")}.`);
   if (didYouMean.length > 0) notes.push(`Did you mean: ${didYouMean.join(", ")}?`);
   if (outcome.loaded.length === 0 && outcome.alreadyLoaded.length === 0 && outcome.missing.length === 0) {
-    notes.push(`No deferred tools matched ${JSON.stringify(query)}.`);
+    notes.push(`No deferred tools matched ${JSON.stringify(query.length > SHOWN_QUERY_CHARS ? `${query.slice(0, SHOWN_QUERY_CHARS)}…` : query)}.`);
   }
   if (pending.length > 0) notes.push(pendingNote(pending, cached));
   return notes;
 }
 
+
+/**
+ * A requested name as an answer shows it: as written when it could name a tool, a server or a
+ * group, else quoted and cut short — a name holding a line break once wrote a discovered line of
+ * its own into the answer, and control characters went through as they were.
+ */
+function shownName(name: string): string {
+  if (/^[\p{L}\p{N}_.:\/-]{1,128}$/u.test(name)) return name;
+  return JSON.stringify(name.length > SHOWN_NAME_CHARS ? `${name.slice(0, SHOWN_NAME_CHARS)}…` : name);
+}
+
+const SHOWN_NAME_CHARS = 80;
+/** A query that matched nothing is echoed this far: enough to recognise, not 4,096 characters again. */
+const SHOWN_QUERY_CHARS = 200;
 
 function nativeResult(loaded: readonly Tool[], notes: readonly string[], structured: Record<string, unknown>): ToolResult {
   const lines = loaded.length > 0 ? [`Loaded ${loaded.length} tool(s): ${loaded.map((tool) => tool.name).join(", ")}. Call them directly.`] : [];

@@ -1,3 +1,4 @@
+import { EXECUTE_EXTRA_TOOL_NAME, TOOL_SEARCH_TOOL_NAME } from "../deferral/meta-tools.ts";
 import { squash } from "./document-fields.ts";
 import { boundedEditDistance, EditDistanceScratch } from "./edit-distance.ts";
 import { FoldedKeys } from "./folded-keys.ts";
@@ -173,8 +174,20 @@ function lowercaseBound(key: string): number {
 function keysOf(doc: NamedKeys): string[] {
   const keys = [doc.name];
   for (const key of doc.aliases ?? []) if (!keys.includes(key)) keys.push(key);
-  if (doc.rawToolName !== undefined && !keys.includes(doc.rawToolName)) keys.push(doc.rawToolName);
+  if (doc.rawToolName !== undefined && !keys.includes(doc.rawToolName) && mayBeRawKey(doc.rawToolName)) keys.push(doc.rawToolName);
   return keys;
+}
+
+/**
+ * A server's raw tool name is a key unless it could pass for another tool's name, in any case:
+ * another server's pool name (`mcp__…`) or a meta-tool's, which no pool name answers first. A
+ * hostile server listing tools named `ToolSearch` and `mcp__github__create_issue` had
+ * `select:ToolSearch` load its own, and `select:mcp__github__create_issue` too while github was
+ * connecting; they stay reachable by their own pool names.
+ */
+function mayBeRawKey(raw: string): boolean {
+  const lower = raw.toLowerCase();
+  return !lower.startsWith("mcp__") && lower !== TOOL_SEARCH_TOOL_NAME.toLowerCase() && lower !== EXECUTE_EXTRA_TOOL_NAME.toLowerCase();
 }
 
 type Names = string | readonly string[];

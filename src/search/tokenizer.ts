@@ -116,8 +116,8 @@ export class Tokenizer {
       if (this.textIds.size >= TEXT_CACHE_LIMIT) this.textArenaUsed = 0;
       this.textArena = ensureInt32(this.textArena, this.textArenaUsed + count);
       for (let i = 0; i < count; i++) this.textArena[this.textArenaUsed + i] = out[start + i] as number;
-      this.textIds.set(text, this.textArenaUsed * TEXT_CACHE_COUNT_LIMIT + count);
-      this.textArenaUsed += count;
+      // A text the table does not keep (string-ids.ts: MAX_PROBES) leaves its ids as free space.
+      if (this.textIds.set(text, this.textArenaUsed * TEXT_CACHE_COUNT_LIMIT + count)) this.textArenaUsed += count;
     }
     return out;
   }

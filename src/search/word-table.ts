@@ -6,11 +6,17 @@
  * which made word → term the largest single cost of a new query.
  *
  * Open addressing (linear probing) over typed arrays; the characters live in one pool. Bounded:
- * at MAX_ENTRIES the table empties itself (the caller recomputes on a miss), and words longer
- * than MAX_WORD_CHARS are not kept.
+ * at MAX_ENTRIES the table empties itself (the caller recomputes on a miss), words longer
+ * than MAX_WORD_CHARS are not kept, and no lookup or insertion looks at more than MAX_PROBES
+ * buckets: the hash is a fixed FNV-1a whose low bits depend only on the words' low bits, so a
+ * query's author can cheaply write thousands of words with one home bucket (hostile pass: 16k
+ * such words made every new query ~12× slower). A word with no free bucket near its home is
+ * simply not kept.
  */
 export const MAX_WORD_CHARS = 48;
 const MAX_ENTRIES = 1 << 14;
+/** Buckets a lookup or an insertion looks at, at most: at ≤ 50% load an honest run is rarely past 8. */
+export const MAX_PROBES = 32;
 const FNV_SEED = 0x811c9dc5 | 0;
 
 /** FNV-1a over text[start, end): the hash `get` and `set` take. */
@@ -56,7 +62,7 @@ export class WordTable<V> {
     const length = end - start;
     if (length > MAX_WORD_CHARS) return -1;
     const mask = this.buckets.length - 1;
-    for (let at = hash & mask; ; at = (at + 1) & mask) {
+    for (let at = hash & mask, probes = 0; probes < MAX_PROBES; at = (at + 1) & mask, probes++) {
       const entry = this.buckets[at]! - 1;
       if (entry < 0) return -1;
       if (this.hashes[entry] !== hash || this.lengths[entry] !== length) continue;
@@ -65,14 +71,20 @@ export class WordTable<V> {
       for (let i = 0; i < length && same; i++) same = this.pool[from + i] === text.charCodeAt(start + i);
       if (same) return entry;
     }
+    return -1;
   }
 
-  /** Remembers text[start, end) → value (the word must be absent); its entry, or -1 for a word too long to keep. */
+  /**
+   * Remembers text[start, end) → value (the word must be absent); its entry, or -1 for a word not
+   * kept (too long, or no free bucket within MAX_PROBES of its home).
+   */
   add(text: string, start: number, end: number, hash: number, value: V): number {
     const length = end - start;
     if (length > MAX_WORD_CHARS) return -1;
     if (this.values.length >= MAX_ENTRIES) this.clear();
     if ((this.values.length + 1) * 2 > this.buckets.length) this.rehash(this.buckets.length * 2);
+    const bucket = this.freeBucket(hash);
+    if (bucket < 0) return -1;
     const entry = this.values.length;
     if (entry >= this.hashes.length) this.growEntries();
     if (this.poolUsed + length > this.pool.length) {
@@ -88,7 +100,7 @@ export class WordTable<V> {
     this.values.push(value);
     this.numbers[entry * 2] = 0;
     this.numbers[entry * 2 + 1] = 0;
-    this.place(entry);
+    this.buckets[bucket] = entry + 1;
     return entry;
   }
 
@@ -98,16 +110,22 @@ export class WordTable<V> {
     this.poolUsed = 0;
   }
 
-  private place(entry: number): void {
+  /** The first empty bucket within MAX_PROBES of the hash's home, or -1. */
+  private freeBucket(hash: number): number {
     const mask = this.buckets.length - 1;
-    let at = this.hashes[entry]! & mask;
-    while (this.buckets[at] !== 0) at = (at + 1) & mask;
-    this.buckets[at] = entry + 1;
+    for (let at = hash & mask, probes = 0; probes < MAX_PROBES; at = (at + 1) & mask, probes++) {
+      if (this.buckets[at] === 0) return at;
+    }
+    return -1;
   }
 
+  /** An entry that finds no bucket near its home is left out: unreachable, gone at the next clear(). */
   private rehash(size: number): void {
     this.buckets = new Int32Array(size);
-    for (let entry = 0; entry < this.values.length; entry++) this.place(entry);
+    for (let entry = 0; entry < this.values.length; entry++) {
+      const bucket = this.freeBucket(this.hashes[entry]!);
+      if (bucket >= 0) this.buckets[bucket] = entry + 1;
+    }
   }
 
   private growEntries(): void {
