@@ -30,6 +30,8 @@ export class CandidateFacts {
   /** 1 when a candidate has one of the given words / value-kind words as a parameter name. */
   takesGiven = new Uint8Array(64);
   takesValue = new Uint8Array(64);
+  /** Per candidate: 1 while one query term's stand-ins are credited, when it has the term or was credited. */
+  private covered = new Uint8Array(64);
   /**
    * Candidate index + 1 per slot while gathering; zero otherwise. 16 bits: read once per posting
    * of every query term, a smaller array stays in a nearer cache (the ranker keeps far fewer
@@ -84,10 +86,49 @@ export class CandidateFacts {
           if (mentioned) mentionIdf[c] = mentionIdf[c]! + idf;
         }
       }
+      if (query.standIns.length > 0) this.creditStandIns(query, index, impactsOf);
       if (wants.given) this.markParameters(query.givenTerms, index, impactsOf, takesGiven);
       if (wants.value) this.markParameters(query.valueParameterTerms, index, impactsOf, takesValue);
     } finally {
       for (let c = 0; c < count; c++) mark[candidates[c]!.slot] = 0;
+    }
+  }
+
+  /**
+   * Synonyms of a query term (query-terms.ts' stand-ins) cover it for a candidate that lacks the
+   * term and has one of them outside enum values: `credit` more of coverage, once per term.
+   */
+  private creditStandIns(query: PreparedQuery, index: InvertedIndex, impactsOf: ImpactSource): void {
+    const { mark, outsideIdf, covered } = this;
+    const standIns = query.standIns;
+    for (let first = 0; first < standIns.length; ) {
+      const source = standIns[first]!.source;
+      let end = first;
+      while (end < standIns.length && standIns[end]!.source === source) end++;
+      // Candidates that have the term itself, and those credited, are covered.
+      const own = impactsOf(index, source);
+      for (let i = 0; i < own.length; i++) {
+        const c = mark[own.slots[i]!]! - 1;
+        if (c >= 0) covered[c] = 1;
+      }
+      const credited: number[] = [];
+      for (let s = first; s < end; s++) {
+        const standIn = standIns[s]!;
+        const { slots, flags, length } = impactsOf(index, standIn.id);
+        for (let i = 0; i < length; i++) {
+          const c = mark[slots[i]!]! - 1;
+          if (c < 0 || covered[c] === 1 || (flags[i]! & IMPACT_OUTSIDE_VALUE) === 0) continue;
+          outsideIdf[c] = outsideIdf[c]! + standIn.credit;
+          covered[c] = 1;
+          credited.push(c);
+        }
+      }
+      for (let i = 0; i < own.length; i++) {
+        const c = mark[own.slots[i]!]! - 1;
+        if (c >= 0) covered[c] = 0;
+      }
+      for (const c of credited) covered[c] = 0;
+      first = end;
     }
   }
 
@@ -114,5 +155,6 @@ export class CandidateFacts {
     this.leadingValueOnly = new Uint8Array(size);
     this.takesGiven = new Uint8Array(size);
     this.takesValue = new Uint8Array(size);
+    this.covered = new Uint8Array(size);
   }
 }

@@ -62,7 +62,23 @@ export interface PreparedQuery {
   givenTerms: number[];
   /** Indexed term ids of parameter names that take the values the request carries. */
   valueParameterTerms: number[];
+  /**
+   * Synonyms of the query's terms (synonyms.ts), each with the term it stands in for, in runs by
+   * source. They do not score in the first stage; a candidate that lacks the source term but has
+   * a stand-in outside enum values is credited `credit` of coverage, once per source.
+   */
+  standIns: StandIn[];
 }
+
+export interface StandIn {
+  id: number;
+  source: number;
+  /** The source's weighted IDF times RankingOptions.synonymCoverage. */
+  credit: number;
+}
+
+/** Term id → ids of the terms that stand in for it (SynonymTable.standInsOf bound to an index). */
+export type StandInSource = (id: number) => readonly number[] | undefined;
 
 
 /**
@@ -73,7 +89,13 @@ export class QueryScratch {
   entryOf = new Int32Array(1024);
 }
 
-export function prepareQuery(index: InvertedIndex, tokens: QueryTokens, options: RankingOptions, scratch = new QueryScratch()): PreparedQuery {
+export function prepareQuery(
+  index: InvertedIndex,
+  tokens: QueryTokens,
+  options: RankingOptions,
+  scratch = new QueryScratch(),
+  synonyms?: StandInSource,
+): PreparedQuery {
   if (scratch.entryOf.length < index.terms.length) scratch.entryOf = new Int32Array(Math.max(index.terms.length, scratch.entryOf.length * 2));
   const entryOf = scratch.entryOf;
   const entries: QueryTerm[] = [];
@@ -145,7 +167,9 @@ export function prepareQuery(index: InvertedIndex, tokens: QueryTokens, options:
     let totalIdf = 0;
     for (const term of terms) totalIdf += term.idf * term.weight;
     const leading = sequence.length > 0 ? sequence[0] : undefined;
+    const standIns = synonyms === undefined || options.synonymCoverage <= 0 ? [] : standInsOf(terms, synonyms, index, entryOf, options.synonymCoverage);
     return {
+      standIns,
       terms,
       pairs,
       totalIdf,
@@ -160,6 +184,25 @@ export function prepareQuery(index: InvertedIndex, tokens: QueryTokens, options:
   } finally {
     for (const entry of entries) entryOf[entry.id] = 0;
   }
+}
+
+/**
+ * Stand-ins of the full-weight terms (numbers and dates are values, not words to paraphrase); a
+ * stand-in that is itself a query term is left out: it has its own share. `entryOf` marks the
+ * query's terms (position + 1).
+ */
+function standInsOf(terms: readonly QueryTerm[], synonyms: StandInSource, index: InvertedIndex, entryOf: Int32Array, coverage: number): StandIn[] {
+  const standIns: StandIn[] = [];
+  for (const term of terms) {
+    if (term.weight < 1) continue;
+    const near = synonyms(term.id);
+    if (near === undefined) continue;
+    for (const id of near) {
+      if (entryOf[id]! > 0 || index.documentFrequency[id]! <= 0) continue;
+      standIns.push({ id, source: term.id, credit: coverage * term.idf * term.weight });
+    }
+  }
+  return standIns;
 }
 
 function allDigits(term: string): boolean {
