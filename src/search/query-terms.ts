@@ -17,6 +17,8 @@ const RELATIVE_TIMES: ReadonlySet<string> = new Set([
 const MAX_REQUIRED_TERMS = 31;
 /** A CJK-only match needs this many matching bigrams (seed 000), or all of a shorter query's. */
 const CJK_MIN_BIGRAM_MATCHES = 2;
+/** Most synonyms of query terms one query credits (a pasted page has many terms). */
+const MAX_STAND_INS = 8;
 /** Query terms sorted by insertion up to this many (sortByIdf). */
 const INSERTION_SORT_MAX = 32;
 
@@ -73,6 +75,8 @@ export interface PreparedQuery {
 export interface StandIn {
   id: number;
   source: number;
+  /** The source's position in `terms`. */
+  sourceAt: number;
   /** The source's weighted IDF times RankingOptions.synonymCoverage. */
   credit: number;
 }
@@ -167,7 +171,7 @@ export function prepareQuery(
     let totalIdf = 0;
     for (const term of terms) totalIdf += term.idf * term.weight;
     const leading = sequence.length > 0 ? sequence[0] : undefined;
-    const standIns = synonyms === undefined || options.synonymCoverage <= 0 ? [] : standInsOf(terms, synonyms, index, entryOf, options.synonymCoverage);
+    const standIns = synonyms === undefined || options.synonymCoverage <= 0 ? [] : standInsOf(terms, synonyms, index, entryOf, options);
     return {
       standIns,
       terms,
@@ -187,19 +191,26 @@ export function prepareQuery(
 }
 
 /**
- * Stand-ins of the full-weight terms (numbers and dates are values, not words to paraphrase); a
- * stand-in that is itself a query term is left out: it has its own share. `entryOf` marks the
- * query's terms (position + 1).
+ * Stand-ins of the full-weight terms (numbers and dates are values, not words to paraphrase),
+ * rarest term first, at most MAX_STAND_INS. Left out: a stand-in that is itself a query term (it
+ * has its own share), and one in more than `frequentTermShare` of the tools and more than
+ * `candidates` (weak evidence, and the re-rank reads each stand-in's postings). `entryOf` marks the query's terms (position + 1).
  */
-function standInsOf(terms: readonly QueryTerm[], synonyms: StandInSource, index: InvertedIndex, entryOf: Int32Array, coverage: number): StandIn[] {
+function standInsOf(terms: readonly QueryTerm[], synonyms: StandInSource, index: InvertedIndex, entryOf: Int32Array, options: RankingOptions): StandIn[] {
   const standIns: StandIn[] = [];
-  for (const term of terms) {
+  const coverage = options.synonymCoverage;
+  // As in the first stage, a small pool is read in full: only past `candidates` tools is a term frequent.
+  const frequent = Math.max(options.candidates, options.frequentTermShare * index.liveCount);
+  for (let t = 0; t < terms.length; t++) {
+    const term = terms[t]!;
     if (term.weight < 1) continue;
     const near = synonyms(term.id);
     if (near === undefined) continue;
     for (const id of near) {
-      if (entryOf[id]! > 0 || index.documentFrequency[id]! <= 0) continue;
-      standIns.push({ id, source: term.id, credit: coverage * term.idf * term.weight });
+      const frequency = index.documentFrequency[id]!;
+      if (entryOf[id]! > 0 || frequency <= 0 || frequency > frequent) continue;
+      standIns.push({ id, source: term.id, sourceAt: t, credit: coverage * term.idf * term.weight });
+      if (standIns.length === MAX_STAND_INS) return standIns;
     }
   }
   return standIns;

@@ -65,7 +65,8 @@ export interface RankingOptions {
   valueParameter: number;
   /**
    * Share of a query term's coverage credited to a tool that lacks the term but has a synonym of
-   * it (synonyms.ts: "folder" / "directory"); synonyms add nothing in the first stage. 0 turns it off.
+   * it (synonyms.ts: "folder" / "directory"); synonyms add nothing in the first stage, and one in
+   * more than `frequentTermShare` of the tools (and `candidates`) covers nothing. 0 turns it off.
    */
   synonymCoverage: number;
   /** Hard cap on distinct query terms (highest IDF kept), so a 10,000-character query stays fast. */

@@ -31,7 +31,7 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
 ];
 
 /** Most stand-ins one term gets (the groups above give at most a handful). */
-const MAX_STAND_INS = 8;
+const MAX_SYNONYMS_PER_TERM = 8;
 
 /**
  * The groups as term ids of one index: term id → ids of the terms that stand in for it. Resolved
@@ -61,7 +61,7 @@ export class SynonymTable {
       }
       for (const id of ids) {
         const list = byTerm.get(id) ?? [];
-        for (const other of ids) if (other !== id && !list.includes(other) && list.length < MAX_STAND_INS) list.push(other);
+        for (const other of ids) if (other !== id && !list.includes(other) && list.length < MAX_SYNONYMS_PER_TERM) list.push(other);
         if (list.length > 0) byTerm.set(id, list);
       }
     }

@@ -1,5 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { documentFields } from "../../src/search/document-fields.ts";
+import { prepareQuery } from "../../src/search/query-terms.ts";
+import { rankingOptions } from "../../src/search/ranking-options.ts";
 import { InvertedIndex } from "../../src/search/inverted-index.ts";
 import { SYNONYM_GROUPS, SynonymTable } from "../../src/search/synonyms.ts";
 import { Tokenizer } from "../../src/search/tokenizer.ts";
@@ -12,7 +14,7 @@ const build = (synonymCoverage: number, tools: SearchDocument[]) => {
   return index;
 };
 const ranked = (index: ToolSearchIndex, query: string) => index.query(query).matches.map((match) => match.name);
-const scoreOf = (index: ToolSearchIndex, query: string, name: string) => index.query(query).matches.find((match) => match.name === name)?.score;
+const scoreOf = (index: ToolSearchIndex, query: string, name: string) => index.query(query, { maxResults: 50 }).matches.find((match) => match.name === name)?.score;
 
 describe("a synonym covers the request's word for a tool that lacks it", () => {
   // Both tools list files and lack "folder" (a mail tool has it); the bucket tool says "files" more
@@ -66,6 +68,46 @@ describe("a synonym covers the request's word for a tool that lacks it", () => {
     const on = build(1, valueOnly);
     const off = build(0, valueOnly);
     expect(scoreOf(on, "list the files in my folder", "list_entries")).toBe(scoreOf(off, "list the files in my folder", "list_entries")!);
+  });
+});
+
+describe("bounds", () => {
+  test("a synonym in more than a tenth of the tools (and more than the re-rank takes) covers nothing", () => {
+    const tools: SearchDocument[] = [
+      ...Array.from({ length: 60 }, (_, i) => ({ name: `dir_tool_${i}`, description: `Walk a directory, kind ${i}.` })),
+      ...Array.from({ length: 300 }, (_, i) => ({ name: `other_${i}`, description: `Do another thing, number ${i}.` })),
+      { name: "move_mail", description: "Move a mail message to another mail folder." },
+    ];
+    for (const name of ["dir_tool_0", "dir_tool_1"]) {
+      expect(scoreOf(build(1, tools), "walk folder kind", name)).toBe(scoreOf(build(0, tools), "walk folder kind", name)!);
+    }
+  });
+
+  test("past the 32nd query term, a tool with the word itself is still found and not credited", () => {
+    // 35 rare words each in one tool; "folder" in many, so its IDF puts it after all of them.
+    const rare = Array.from({ length: 35 }, (_, i) => `qz${String.fromCharCode(97 + Math.floor(i / 26))}${String.fromCharCode(97 + (i % 26))}x`);
+    const tools: SearchDocument[] = [
+      ...rare.map((word) => ({ name: `rare_${word}`, description: `Handle ${word}.` })),
+      ...Array.from({ length: 12 }, (_, i) => ({ name: `folder_tool_${i}`, description: `Keep a folder, shelf ${i}.` })),
+      { name: "has_both", description: "Open a folder or directory." },
+      { name: "has_synonym", description: "Open a directory." },
+    ];
+    const query = `open folder ${rare.join(" ")}`;
+    expect(scoreOf(build(1, tools), query, "has_both")).toBe(scoreOf(build(0, tools), query, "has_both")!);
+    expect(scoreOf(build(1, tools), query, "has_synonym")!).toBeGreaterThan(scoreOf(build(0, tools), query, "has_synonym")!);
+  });
+
+  test("a query credits at most 8 synonyms, the rarest terms' first", () => {
+    const index = new InvertedIndex();
+    const tokenizer = new Tokenizer(index);
+    const words = Array.from({ length: 12 }, (_, i) => `word${String.fromCharCode(97 + i)}`);
+    for (const word of words) index.add(`tool_${word}`, documentFields({ name: `tool_${word}`, description: `About ${word} and more ${word}.` }, tokenizer));
+    const ids = words.map((word) => index.termId(new Tokenizer().tokenize(word)[0]!)!);
+    // Every word stands in for every other one.
+    const all = (id: number) => ids.filter((other) => other !== id);
+    const query = prepareQuery(index, { text: tokenizer.tokenize(words.slice(0, 6).join(" ")), required: [], given: [], valueParameters: [] }, rankingOptions(), undefined, all);
+    expect(query.standIns).toHaveLength(8);
+    for (const standIn of query.standIns) expect(query.terms.some((term) => term.id === standIn.id)).toBe(false);
   });
 });
 
