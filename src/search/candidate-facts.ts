@@ -3,6 +3,9 @@ import type { InvertedIndex } from "./inverted-index.ts";
 import type { PreparedQuery } from "./query-terms.ts";
 import type { ServerMention } from "./server-mention.ts";
 
+/** Query terms whose matches the gather pass notes per candidate (termBits). */
+const TERM_BITS = 32;
+
 /** The most candidates one gather takes (a candidate's mark is 16 bits). */
 export const MAX_CANDIDATES = 0xffff;
 
@@ -30,6 +33,12 @@ export class CandidateFacts {
   /** 1 when a candidate has one of the given words / value-kind words as a parameter name. */
   takesGiven = new Uint8Array(64);
   takesValue = new Uint8Array(64);
+  /** Candidates credited for one query term's stand-ins (each at most once), to clear `covered`. */
+  private credited = new Int32Array(64);
+  /** Bit `t` set when query term `t` (t < 32) occurs in the candidate in any field. */
+  termBits = new Uint32Array(64);
+  /** Per candidate: 1 while one query term's stand-ins are credited, when it has the term or was credited. */
+  private covered = new Uint8Array(64);
   /**
    * Candidate index + 1 per slot while gathering; zero otherwise. 16 bits: read once per posting
    * of every query term, a smaller array stays in a nearer cache (the ranker keeps far fewer
@@ -48,13 +57,14 @@ export class CandidateFacts {
     const count = candidates.length;
     if (count > MAX_CANDIDATES) throw new Error(`at most ${MAX_CANDIDATES} candidates are re-ranked`);
     this.ensure(count, index.slotCount);
-    const { mark, outsideIdf, valueOnlyIdf, mentionIdf, descriptionBits, leadingValueOnly, takesGiven, takesValue } = this;
+    const { mark, outsideIdf, valueOnlyIdf, mentionIdf, descriptionBits, termBits, leadingValueOnly, takesGiven, takesValue } = this;
     for (let c = 0; c < count; c++) {
       mark[candidates[c]!.slot] = c + 1;
       outsideIdf[c] = 0;
       valueOnlyIdf[c] = 0;
       mentionIdf[c] = 0;
       descriptionBits[c] = 0;
+      termBits[c] = 0;
       leadingValueOnly[c] = 0;
       takesGiven[c] = 0;
       takesValue[c] = 0;
@@ -66,6 +76,7 @@ export class CandidateFacts {
         // IDF as the first stage weighs it: a number counts for less (RankingOptions.numberWeight).
         const idf = term.idf * term.weight;
         const bit = 1 << (t & 31);
+        const ownBit = t < TERM_BITS ? bit : 0;
         const leading = term.id === query.leadingTerm;
         const mentioned = mention !== undefined && mention.termIds.has(term.id);
         const impacts = impactsOf(index, term.id);
@@ -74,6 +85,7 @@ export class CandidateFacts {
           const c = mark[at[i]!]! - 1;
           if (c < 0) continue;
           const flag = flags[i]!;
+          termBits[c] = termBits[c]! | ownBit;
           if ((flag & IMPACT_OUTSIDE_VALUE) !== 0) {
             outsideIdf[c] = outsideIdf[c]! + idf;
           } else {
@@ -84,10 +96,57 @@ export class CandidateFacts {
           if (mentioned) mentionIdf[c] = mentionIdf[c]! + idf;
         }
       }
+      if (query.standIns.length > 0) this.creditStandIns(query, index, impactsOf);
       if (wants.given) this.markParameters(query.givenTerms, index, impactsOf, takesGiven);
       if (wants.value) this.markParameters(query.valueParameterTerms, index, impactsOf, takesValue);
     } finally {
       for (let c = 0; c < count; c++) mark[candidates[c]!.slot] = 0;
+    }
+  }
+
+  /**
+   * Synonyms of a query term (query-terms.ts' stand-ins) cover it for a candidate that lacks the
+   * term and has one of them outside enum values: `credit` more of coverage, once per term.
+   */
+  private creditStandIns(query: PreparedQuery, index: InvertedIndex, impactsOf: ImpactSource): void {
+    const { mark, outsideIdf, covered, termBits } = this;
+    const standIns = query.standIns;
+    for (let first = 0; first < standIns.length; ) {
+      const { source, sourceAt } = standIns[first]!;
+      let end = first;
+      while (end < standIns.length && standIns[end]!.source === source) end++;
+      // Candidates that have the term itself are covered: the gather pass noted the first 32
+      // terms' matches; a later term's matches are read again.
+      const noted = sourceAt < TERM_BITS;
+      const own = noted ? undefined : impactsOf(index, source);
+      if (own !== undefined) {
+        for (let i = 0; i < own.length; i++) {
+          const c = mark[own.slots[i]!]! - 1;
+          if (c >= 0) covered[c] = 1;
+        }
+      }
+      const sourceBit = noted ? 1 << sourceAt : 0;
+      const credited = this.credited;
+      let creditedCount = 0;
+      for (let s = first; s < end; s++) {
+        const standIn = standIns[s]!;
+        const { slots, flags, length } = impactsOf(index, standIn.id);
+        for (let i = 0; i < length; i++) {
+          const c = mark[slots[i]!]! - 1;
+          if (c < 0 || covered[c] === 1 || (termBits[c]! & sourceBit) !== 0 || (flags[i]! & IMPACT_OUTSIDE_VALUE) === 0) continue;
+          outsideIdf[c] = outsideIdf[c]! + standIn.credit;
+          covered[c] = 1;
+          credited[creditedCount++] = c;
+        }
+      }
+      if (own !== undefined) {
+        for (let i = 0; i < own.length; i++) {
+          const c = mark[own.slots[i]!]! - 1;
+          if (c >= 0) covered[c] = 0;
+        }
+      }
+      for (let i = 0; i < creditedCount; i++) covered[credited[i]!] = 0;
+      first = end;
     }
   }
 
@@ -114,5 +173,8 @@ export class CandidateFacts {
     this.leadingValueOnly = new Uint8Array(size);
     this.takesGiven = new Uint8Array(size);
     this.takesValue = new Uint8Array(size);
+    this.covered = new Uint8Array(size);
+    this.termBits = new Uint32Array(size);
+    this.credited = new Int32Array(size);
   }
 }

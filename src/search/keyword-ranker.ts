@@ -2,11 +2,12 @@ import { Bm25fScorer } from "./bm25f-scorer.ts";
 import { CandidateFacts, MAX_CANDIDATES } from "./candidate-facts.ts";
 import { FIELD_BITS } from "./fields.ts";
 import type { InvertedIndex } from "./inverted-index.ts";
-import { prepareQuery, QueryScratch, type PreparedQuery, type QueryTokens } from "./query-terms.ts";
+import { prepareQuery, QueryScratch, type PreparedQuery, type QueryTokens, type StandInSource } from "./query-terms.ts";
 import type { RankingOptions } from "./ranking-options.ts";
 import { markQueryTerm, QUERY_BITS_WORDS, rerank, type Candidate } from "./reranker.ts";
 import type { MentionInput, ServerMention } from "./server-mention.ts";
 import { ScoreSelector } from "./score-select.ts";
+import { SynonymTable } from "./synonyms.ts";
 import { TopK } from "./top-k.ts";
 
 /**
@@ -22,6 +23,8 @@ export class KeywordRanker {
   private readonly candidatePool: Candidate[] = [];
   private readonly selector = new ScoreSelector();
   private readonly impactsOf = (index: InvertedIndex, id: number) => this.scorer.impacts(index, id);
+  private readonly synonyms = new SynonymTable();
+  private readonly standInsOf: StandInSource = (id) => this.synonyms.standInsOf(this.index, id);
   /** Query IDF by term id, zero elsewhere; set around each re-rank and cleared after it. */
   private idfByTerm = new Float64Array(1024);
   /** Position + 1 in the query's terms by term id, zero elsewhere; set and cleared with idfByTerm. */
@@ -44,7 +47,7 @@ export class KeywordRanker {
    * could make the cut. The answer's objects are reused by the next call: copy what you keep.
    */
   rank(tokens: QueryTokens, limit: number, accept: ((slot: number) => boolean) | undefined, input?: MentionInput): Candidate[] {
-    const query = prepareQuery(this.index, tokens, this.options, this.queryScratch);
+    const query = prepareQuery(this.index, tokens, this.options, this.queryScratch, this.standInsOf);
     if (query.impossible || (query.terms.length === 0 && input === undefined)) return [];
     const track = query.requiredAll !== 0 || query.cjkMinimum > 0;
     const mention = input === undefined || this.options.serverMembership === 0 ? undefined : this.resolve(input, query);

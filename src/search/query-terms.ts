@@ -17,6 +17,8 @@ const RELATIVE_TIMES: ReadonlySet<string> = new Set([
 const MAX_REQUIRED_TERMS = 31;
 /** A CJK-only match needs this many matching bigrams (seed 000), or all of a shorter query's. */
 const CJK_MIN_BIGRAM_MATCHES = 2;
+/** Most synonyms of query terms one query credits (a pasted page has many terms). */
+const MAX_STAND_INS = 8;
 /** Query terms sorted by insertion up to this many (sortByIdf). */
 const INSERTION_SORT_MAX = 32;
 
@@ -62,7 +64,25 @@ export interface PreparedQuery {
   givenTerms: number[];
   /** Indexed term ids of parameter names that take the values the request carries. */
   valueParameterTerms: number[];
+  /**
+   * Synonyms of the query's terms (synonyms.ts), each with the term it stands in for, in runs by
+   * source. They do not score in the first stage; a candidate that lacks the source term but has
+   * a stand-in outside enum values is credited `credit` of coverage, once per source.
+   */
+  standIns: StandIn[];
 }
+
+export interface StandIn {
+  id: number;
+  source: number;
+  /** The source's position in `terms`. */
+  sourceAt: number;
+  /** The source's weighted IDF times RankingOptions.synonymCoverage. */
+  credit: number;
+}
+
+/** Term id → ids of the terms that stand in for it (SynonymTable.standInsOf bound to an index). */
+export type StandInSource = (id: number) => readonly number[] | undefined;
 
 
 /**
@@ -73,7 +93,13 @@ export class QueryScratch {
   entryOf = new Int32Array(1024);
 }
 
-export function prepareQuery(index: InvertedIndex, tokens: QueryTokens, options: RankingOptions, scratch = new QueryScratch()): PreparedQuery {
+export function prepareQuery(
+  index: InvertedIndex,
+  tokens: QueryTokens,
+  options: RankingOptions,
+  scratch = new QueryScratch(),
+  synonyms?: StandInSource,
+): PreparedQuery {
   if (scratch.entryOf.length < index.terms.length) scratch.entryOf = new Int32Array(Math.max(index.terms.length, scratch.entryOf.length * 2));
   const entryOf = scratch.entryOf;
   const entries: QueryTerm[] = [];
@@ -145,7 +171,9 @@ export function prepareQuery(index: InvertedIndex, tokens: QueryTokens, options:
     let totalIdf = 0;
     for (const term of terms) totalIdf += term.idf * term.weight;
     const leading = sequence.length > 0 ? sequence[0] : undefined;
+    const standIns = synonyms === undefined || options.synonymCoverage <= 0 ? [] : standInsOf(terms, synonyms, index, entryOf, options);
     return {
+      standIns,
       terms,
       pairs,
       totalIdf,
@@ -160,6 +188,32 @@ export function prepareQuery(index: InvertedIndex, tokens: QueryTokens, options:
   } finally {
     for (const entry of entries) entryOf[entry.id] = 0;
   }
+}
+
+/**
+ * Stand-ins of the full-weight terms (numbers and dates are values, not words to paraphrase),
+ * rarest term first, at most MAX_STAND_INS. Left out: a stand-in that is itself a query term (it
+ * has its own share), and one in more than `frequentTermShare` of the tools and more than
+ * `candidates` (weak evidence, and the re-rank reads each stand-in's postings). `entryOf` marks the query's terms (position + 1).
+ */
+function standInsOf(terms: readonly QueryTerm[], synonyms: StandInSource, index: InvertedIndex, entryOf: Int32Array, options: RankingOptions): StandIn[] {
+  const standIns: StandIn[] = [];
+  const coverage = options.synonymCoverage;
+  // As in the first stage, a small pool is read in full: only past `candidates` tools is a term frequent.
+  const frequent = Math.max(options.candidates, options.frequentTermShare * index.liveCount);
+  for (let t = 0; t < terms.length; t++) {
+    const term = terms[t]!;
+    if (term.weight < 1) continue;
+    const near = synonyms(term.id);
+    if (near === undefined) continue;
+    for (const id of near) {
+      const frequency = index.documentFrequency[id]!;
+      if (entryOf[id]! > 0 || frequency <= 0 || frequency > frequent) continue;
+      standIns.push({ id, source: term.id, sourceAt: t, credit: coverage * term.idf * term.weight });
+      if (standIns.length === MAX_STAND_INS) return standIns;
+    }
+  }
+  return standIns;
 }
 
 function allDigits(term: string): boolean {

@@ -63,6 +63,12 @@ export interface RankingOptions {
    * coordinates, SQL: value-kinds.ts) are multiplied by 1 + this after the re-rank.
    */
   valueParameter: number;
+  /**
+   * Share of a query term's coverage credited to a tool that lacks the term but has a synonym of
+   * it (synonyms.ts: "folder" / "directory"); synonyms add nothing in the first stage, and one in
+   * more than `frequentTermShare` of the tools (and `candidates`) covers nothing. 0 turns it off.
+   */
+  synonymCoverage: number;
   /** Hard cap on distinct query terms (highest IDF kept), so a 10,000-character query stays fast. */
   maxQueryTerms: number;
 }
@@ -110,6 +116,7 @@ export const DEFAULT_RANKING: RankingOptions = {
   unaskedReverse: 0.7,
   givenParameter: 0.2,
   valueParameter: 0.2,
+  synonymCoverage: 1,
 };
 
 /** Defaults overlaid with a partial set of knobs (field maps merge key by key). */
