@@ -10,16 +10,24 @@
  *    it (the idle baseline).
  *  - relist (in process, per size): the index current over `size` tools in servers of 5,000; one
  *    server re-lists with 3 more tools (mcp-pool.ts makes new Tool objects for the whole server).
- *    Reported: tools indexed again and the time the next search waited.
+ *    Reported: tools indexed again and the time the next search waited; and what the change costs
+ *    on the serving thread before any search (median of 5): the pool's assembly (`assemblePool`, as
+ *    live-pool.ts calls it) and `SearchSync.sync` (recording the changes), each in ms.
  *  - rankings (`--rankings`): the dev queries asked of an index built by SearchSync in slices and
  *    of one built by adding every tool synchronously; the number of queries whose top 10 differ.
  *
  * Usage: bun bench/index-stall.ts [--binary dist/toolpool-pro] [--sizes 7108,100000] [--rankings]
  *        [--no-socket] [--no-relist] [--no-pings (the first search alone: its time without B's load)]
+ *        [--settle MS (A's first search comes MS after the daemon listens, not at once: the time a
+ *        daemon started at login has before its first search, in which it builds the index in the
+ *        background, search-warm.ts)]
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { parseConfig } from "../src/config/load.ts";
+import { eagerPolicyOf } from "../src/core/eager-config.ts";
 import { SearchSync } from "../src/core/search-sync.ts";
+import { assemblePool } from "../src/pool/assemble.ts";
 import { searchDocument } from "../src/core/search-document.ts";
 import { ToolSearchIndex } from "../src/search/tool-search-index.ts";
 import type { Tool } from "../src/tool/tool.ts";
@@ -30,7 +38,9 @@ import { NdjsonClient } from "./lib/ndjson-client.ts";
 import { replicatePool } from "./lib/pool-replication.ts";
 import { percentile, round } from "./lib/stats.ts";
 
-const args = parseArgs(Bun.argv.slice(2), { binary: "value", sizes: "value", rankings: "flag", "no-socket": "flag", "no-relist": "flag", "no-pings": "flag" });
+const args = parseArgs(Bun.argv.slice(2), { binary: "value", sizes: "value", rankings: "flag", "no-socket": "flag", "no-relist": "flag", "no-pings": "flag", settle: "value" });
+const settleMs = Number(args.get("settle") ?? 0);
+if (!(Number.isFinite(settleMs) && settleMs >= 0 && settleMs <= 600_000)) throw new Error(`--settle: ${args.get("settle")} is not a number of milliseconds in 0..600000`);
 const binary = args.get("binary") ?? join(repoRoot(), "dist", "toolpool-pro");
 const evalTools = readJsonl<EvalTool>(join(defaultEvalDir(), "tools.jsonl"));
 const sizes = (args.get("sizes") ?? `${evalTools.length},100000`).split(",").map(Number);
@@ -62,6 +72,7 @@ async function socketRun(size: number): Promise<Record<string, unknown>> {
     const status = (await b.request("toolpool/status")).result as { tools?: { total?: number } };
     const idle: number[] = [];
     for (let i = 0; i < 200; i++) idle.push(await timed(() => b.request("ping")));
+    if (settleMs > 0) await Bun.sleep(settleMs);
     let answered = false;
     const during: number[] = [];
     const started = performance.now();
@@ -79,6 +90,7 @@ async function socketRun(size: number): Promise<Record<string, unknown>> {
     b.close();
     return {
       size,
+      settleMs,
       poolTools: status.tools?.total ?? null,
       firstSearchMs: round(searchMs, 1),
       firstSearchMatches: matches,
@@ -144,11 +156,32 @@ async function relistRun(size: number): Promise<Record<string, unknown>> {
   };
   // Server 0 re-lists with 3 more: its tools are new objects (mcp-pool.ts builds its list afresh), the others' are kept.
   const relisted = build(listing(3)).map((tool, i) => (i < SERVER_SIZE || i >= size ? tool : first[i]!));
+  const eager = eagerPolicyOf(parseConfig({}, "bench"));
+  const assembleMs: number[] = [];
+  for (let i = 0; i < 5; i++) assembleMs.push(await timed(async () => void assemblePool({ builtins: [], mcpTools: relisted, eager })));
+  const syncStarted = performance.now();
   sync.sync(relisted);
+  const syncMs = performance.now() - syncStarted;
   const started = performance.now();
   await caughtUp(sync);
   const waitedMs = performance.now() - started;
-  return { size, relistedServerTools: Math.min(size, SERVER_SIZE) + 3, toolsIndexedAgain: adds, sameIndex: sync.index === index, nextSearchWaitedMs: round(waitedMs, 1) };
+  // The same change again, each time a new listing of server 0 (sync's cost when only it changed).
+  const syncAgainMs: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const again = build(listing(3)).map((tool, j) => (j < SERVER_SIZE || j >= size ? tool : first[j]!));
+    syncAgainMs.push(await timed(async () => void sync.sync(again)));
+    await caughtUp(sync);
+  }
+  return {
+    size,
+    relistedServerTools: Math.min(size, SERVER_SIZE) + 3,
+    toolsIndexedAgain: adds,
+    sameIndex: sync.index === index,
+    nextSearchWaitedMs: round(waitedMs, 1),
+    assemblePoolMs: round(percentile(assembleMs, 50), 1),
+    syncFirstMs: round(syncMs, 1),
+    syncMs: round(percentile(syncAgainMs, 50), 1),
+  };
 }
 
 async function rankingsRun(): Promise<Record<string, unknown>> {

@@ -156,24 +156,44 @@ export class SearchSync {
     return promise;
   }
 
-  sync(tools: readonly Tool[]): { added: number; removed: number; replaced: number } {
-    const current = new Map(tools.map((tool) => [tool.name, tool]));
+  /**
+   * Records the pool's tools as they are now (the changes since the last sync are applied at the
+   * next catch-up). `inPool`, when given, says whether a name is a tool of `tools` (the pool's own
+   * lookup, so no set of 100k names is built per change); its names must then be unique, as a
+   * pool's are. Without it every previous name is checked against a set of `tools`' names.
+   */
+  sync(tools: readonly Tool[], inPool?: (name: string) => boolean): { added: number; removed: number; replaced: number } {
     const generation = this.#generation + 1;
     let removed = 0;
     let added = 0;
     let replaced = 0;
-    for (const [name, previous] of this.#synced) {
-      if (current.has(name)) continue;
-      this.#record(name, null, previous, generation);
-      this.#synced.delete(name);
-      removed++;
+    // What each tool replaces, read once; how many of the synced names are still there.
+    const previous: (Tool | undefined)[] = new Array(tools.length);
+    let survivors = 0;
+    for (let i = 0; i < tools.length; i++) {
+      const before = this.#synced.get(tools[i]!.name);
+      previous[i] = before;
+      if (before !== undefined) survivors++;
     }
-    for (const tool of tools) {
-      const previous = this.#synced.get(tool.name);
-      if (previous === tool) continue;
-      this.#record(tool.name, tool, previous, generation);
+    // Every synced name is still there (names unique): nothing left, and no walk of the pool to see it.
+    if (inPool === undefined || survivors !== this.#synced.size) {
+      const present = inPool ?? ((names) => (name: string) => names.has(name))(new Set(tools.map((tool) => tool.name)));
+      for (const [name, gone] of this.#synced) {
+        if (present(name)) continue;
+        this.#record(name, null, gone, generation);
+        this.#synced.delete(name);
+        removed++;
+      }
+    }
+    for (let i = 0; i < tools.length; i++) {
+      const tool = tools[i]!;
+      // Unique names: what the first pass read is current. Otherwise a name twice in `tools` finds
+      // the first of them here (the second replaces it, as before).
+      const before = inPool !== undefined ? previous[i] : this.#synced.get(tool.name);
+      if (before === tool) continue;
+      this.#record(tool.name, tool, before, generation);
       this.#synced.set(tool.name, tool);
-      if (previous) replaced++;
+      if (before) replaced++;
       else added++;
     }
     if (added + removed + replaced > 0) this.#generation = generation;

@@ -51,8 +51,13 @@ export function assemblePool({ builtins, mcpTools, deny = [], eager }: PoolSourc
   }
   const policed = eager ? applyEagerPolicy(tools, eager) : undefined;
   if (policed) {
-    tools.splice(0, tools.length, ...policed.tools);
-    for (const tool of tools) index.set(tool.name, tool);
+    // The policy keeps the order and returns most tools as they were: only the ones it changed are re-set.
+    for (let i = 0; i < tools.length; i++) {
+      const tool = policed.tools[i]!;
+      if (tool === tools[i]) continue;
+      tools[i] = tool;
+      index.set(tool.name, tool);
+    }
   }
   const aliases = new Map<string, Tool>();
   for (const tool of tools) {
