@@ -12,7 +12,8 @@
  *    server re-lists with 3 more tools (mcp-pool.ts makes new Tool objects for the whole server).
  *    Reported: tools indexed again and the time the next search waited; and what the change costs
  *    on the serving thread before any search (median of 5): the pool's assembly (`assemblePool`, as
- *    live-pool.ts calls it) and `SearchSync.sync` (recording the changes), each in ms.
+ *    live-pool.ts calls it) and `SearchSync.sync` (recording the changes; with the pool's lookup, as
+ *    the daemon calls it, and without), each in ms.
  *  - rankings (`--rankings`): the dev queries asked of an index built by SearchSync in slices and
  *    of one built by adding every tool synchronously; the number of queries whose top 10 differ.
  *
@@ -143,9 +144,13 @@ async function relistRun(size: number): Promise<Record<string, unknown>> {
   const raw = poolOf(size);
   const listing = (extra: number) => [...raw, ...Array.from({ length: extra }, (_, i) => ({ name: `added_${i}`, description: `A tool added on relisting, number ${i}.`, inputSchema: { type: "object" } }))];
   const build = (tools: typeof raw) => tools.map((tool, i) => poolTool(tool, i < size ? Math.floor(i / SERVER_SIZE) : 0));
+  const eager = eagerPolicyOf(parseConfig({}, "bench"));
+  // As live-pool.ts does it: the pool assembled, then synced with the pool's own lookup.
+  const assemble = (mcpTools: Tool[]) => assemblePool({ builtins: [], mcpTools, eager });
+  const syncPool = (target: SearchSync, pool: ReturnType<typeof assemble>) => target.sync(pool.tools, (name) => pool.get(name)?.name === name);
   const sync = new SearchSync();
   const first = build(raw);
-  sync.sync(first);
+  syncPool(sync, assemble(first));
   await caughtUp(sync);
   const index = sync.index;
   let adds = 0;
@@ -155,21 +160,27 @@ async function relistRun(size: number): Promise<Record<string, unknown>> {
     add(doc);
   };
   // Server 0 re-lists with 3 more: its tools are new objects (mcp-pool.ts builds its list afresh), the others' are kept.
-  const relisted = build(listing(3)).map((tool, i) => (i < SERVER_SIZE || i >= size ? tool : first[i]!));
-  const eager = eagerPolicyOf(parseConfig({}, "bench"));
+  const relist = () => build(listing(3)).map((tool, i) => (i < SERVER_SIZE || i >= size ? tool : first[i]!));
+  const relisted = relist();
   const assembleMs: number[] = [];
-  for (let i = 0; i < 5; i++) assembleMs.push(await timed(async () => void assemblePool({ builtins: [], mcpTools: relisted, eager })));
+  for (let i = 0; i < 5; i++) assembleMs.push(await timed(async () => void assemble(relisted)));
+  const relistedPool = assemble(relisted);
   const syncStarted = performance.now();
-  sync.sync(relisted);
+  syncPool(sync, relistedPool);
   const syncMs = performance.now() - syncStarted;
   const started = performance.now();
   await caughtUp(sync);
   const waitedMs = performance.now() - started;
-  // The same change again, each time a new listing of server 0 (sync's cost when only it changed).
+  // The same change again, each time a new listing of server 0 (sync's cost when only it changed),
+  // with the pool's lookup (the daemon's way) and without it (a set of every name per change).
   const syncAgainMs: number[] = [];
+  const syncNoLookupMs: number[] = [];
   for (let i = 0; i < 5; i++) {
-    const again = build(listing(3)).map((tool, j) => (j < SERVER_SIZE || j >= size ? tool : first[j]!));
-    syncAgainMs.push(await timed(async () => void sync.sync(again)));
+    const again = assemble(relist());
+    syncAgainMs.push(await timed(async () => void syncPool(sync, again)));
+    await caughtUp(sync);
+    const plain = assemble(relist());
+    syncNoLookupMs.push(await timed(async () => void sync.sync(plain.tools)));
     await caughtUp(sync);
   }
   return {
@@ -181,6 +192,7 @@ async function relistRun(size: number): Promise<Record<string, unknown>> {
     assemblePoolMs: round(percentile(assembleMs, 50), 1),
     syncFirstMs: round(syncMs, 1),
     syncMs: round(percentile(syncAgainMs, 50), 1),
+    syncWithoutLookupMs: round(percentile(syncNoLookupMs, 50), 1),
   };
 }
 

@@ -9,7 +9,8 @@
  * search came: never answered from an index that lacks tools just added (the session's own filter
  * keeps out what it may not see either way), and never kept waiting by changes that came after it.
  * `index` and `query` are the synchronous way in: they finish any catch-up at once (correct, but
- * it holds the thread; callers on a request path await `ready()` first).
+ * it holds the thread; callers on a request path await `ready()` first). While a sliced catch-up
+ * runs they read the index as served, which holds what every resolved `ready()` waited for.
  *
  * Changes coalesce: one pending entry per tool name (its latest state, in the order of the last
  * change), one catch-up at a time. A pool that changes faster than the index can follow never piles
@@ -121,9 +122,14 @@ export class SearchSync {
     this.#index = this.#makeIndex();
   }
 
-  /** The index, brought up to date first, synchronously (see the file comment). */
+  /**
+   * The index, brought up to date first, synchronously (see the file comment) — unless a sliced
+   * catch-up is under way: then the index as served. It reflects the pool every resolved `ready()`
+   * asked for, and finishing the newer changes here would hold the thread (a reader that awaited
+   * `ready()` resumes between two slices, with changes that came after it still pending).
+   */
   get index(): ToolSearchIndex {
-    if (this.#hasWork()) {
+    if (this.#hasWork() && !this.#running) {
       try {
         this.#step(Infinity);
       } catch (error) {
@@ -207,13 +213,12 @@ export class SearchSync {
     // A fresh build is due: it begins by dropping what is pending, and its snapshot will hold this.
     if (this.#needsFresh) return;
     const before = this.#pending.get(name);
-    if (before !== undefined) {
-      this.#pending.delete(name);
-      if (before.tool !== null) this.#pendingAdds--;
-    }
-    // Re-inserted, so the entries stay in the order of their last change (and of their generation).
-    this.#pending.set(name, { tool, indexed: before !== undefined ? before.indexed : previous, generation });
+    if (before !== undefined && before.tool !== null) this.#pendingAdds--;
     if (tool !== null) this.#pendingAdds++;
+    // A name changed again keeps its place and the generation of its first change: a search that
+    // came after that change waits for the name (and gets its newest state); the entries stay in
+    // the order of their generations, which the partial progress below relies on.
+    this.#pending.set(name, before !== undefined ? { tool, indexed: before.indexed, generation: before.generation } : { tool, indexed: previous, generation });
   }
 
   #dropPending(): void {
