@@ -5,7 +5,8 @@
  *  - socket (per size): the compiled daemon starts with `size` tools already in its pool (the
  *    catalog cache of lazy servers, test/helpers/cached-catalog.ts) and no search index. Client B
  *    pings over the Unix socket back to back; client A sends the first `toolpool/search`, which
- *    builds the index. Reported: A's search time and B's ping latencies while A's search was in
+ *    builds the index (or joins the build the daemon began by itself once the pool settled,
+ *    search-warm.ts; with `--settle` long enough it finds the index built). Reported: A's search time and B's ping latencies while A's search was in
  *    flight (each ping sent before A's answer came, max, p50, p99, count), beside B's pings before
  *    it (the idle baseline).
  *  - relist (in process, per size): the index current over `size` tools in servers of 5,000; one
