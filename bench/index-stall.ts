@@ -131,7 +131,7 @@ async function timed(request: () => Promise<unknown>): Promise<number> {
 /** What SearchSync reads of a pool tool, as the MCP pool makes it (a new object per listing). */
 function poolTool(tool: { name: string; description: string; inputSchema: unknown }, server: number): Tool {
   const serverName = `big${server}`;
-  return { name: `mcp__${serverName}__${tool.name}`, description: tool.description, inputJSONSchema: tool.inputSchema, aliases: [], mcpInfo: { server: serverName, tool: tool.name } } as unknown as Tool;
+  return { name: `mcp__${serverName}__${tool.name}`, description: tool.description, inputJSONSchema: tool.inputSchema, aliases: [], isMcp: true, mcpInfo: { server: serverName, tool: tool.name } } as unknown as Tool;
 }
 
 async function caughtUp(sync: SearchSync): Promise<void> {
