@@ -12,8 +12,8 @@
  * it holds the thread; callers on a request path await `ready()` first). While a sliced catch-up
  * runs they read the index as served, which holds what every resolved `ready()` waited for.
  *
- * Changes coalesce: one pending entry per tool name (its latest state, in the order of the last
- * change), one catch-up at a time. A pool that changes faster than the index can follow never piles
+ * Changes coalesce: one pending entry per tool name (its latest state, in the order of its first
+ * change since the index last held it), one catch-up at a time. A pool that changes faster than the index can follow never piles
  * up work: past about two pools' worth of pending changes they are dropped for one build afresh
  * from the pool, and a fresh build overtaken that way is abandoned (at most MAX_ABANDONED_IN_A_ROW
  * times running, so a build always finishes eventually) and started again from the newest pool.
