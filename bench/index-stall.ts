@@ -13,7 +13,7 @@
  *    server re-lists with 3 more tools (mcp-pool.ts makes new Tool objects for the whole server).
  *    Reported: tools indexed again and the time the next search waited; and what the change costs
  *    on the serving thread before any search (median of 5): the pool's assembly (`assemblePool`, as
- *    live-pool.ts calls it) and `SearchSync.sync` (recording the changes; with the pool's lookup, as
+ *    live-pool.ts calls it, with SortedRuns) and `SearchSync.sync` (recording the changes; with the pool's lookup, as
  *    the daemon calls it, and without), each in ms.
  *  - rankings (`--rankings`): the dev queries asked of an index built by SearchSync in slices and
  *    of one built by adding every tool synchronously; the number of queries whose top 10 differ.
@@ -29,6 +29,7 @@ import { join } from "node:path";
 import { parseConfig } from "../src/config/load.ts";
 import { eagerPolicyOf } from "../src/core/eager-config.ts";
 import { SearchSync } from "../src/core/search-sync.ts";
+import { SortedRuns } from "../src/core/sorted-runs.ts";
 import { assemblePool } from "../src/pool/assemble.ts";
 import { searchDocument } from "../src/core/search-document.ts";
 import { ToolSearchIndex } from "../src/search/tool-search-index.ts";
@@ -146,12 +147,15 @@ async function relistRun(size: number): Promise<Record<string, unknown>> {
   const listing = (extra: number) => [...raw, ...Array.from({ length: extra }, (_, i) => ({ name: `added_${i}`, description: `A tool added on relisting, number ${i}.`, inputSchema: { type: "object" } }))];
   const build = (tools: typeof raw) => tools.map((tool, i) => poolTool(tool, i < size ? Math.floor(i / SERVER_SIZE) : 0));
   const eager = eagerPolicyOf(parseConfig({}, "bench"));
-  // As live-pool.ts does it: the pool assembled, then synced with the pool's own lookup.
-  const assemble = (mcpTools: Tool[]) => assemblePool({ builtins: [], mcpTools, eager });
+  // As live-pool.ts does it: the servers' lists in name order (SortedRuns: a list that did not
+  // change is not sorted again), the pool assembled, then synced with the pool's own lookup.
+  const sorter = new SortedRuns();
+  const assemble = (runs: Tool[][]) => assemblePool({ builtins: [], mcpTools: sorter.of(runs), eager });
   const syncPool = (target: SearchSync, pool: ReturnType<typeof assemble>) => target.sync(pool.tools, (name) => pool.get(name)?.name === name);
   const sync = new SearchSync();
   const first = build(raw);
-  syncPool(sync, assemble(first));
+  const firstRuns = Array.from({ length: Math.ceil(size / SERVER_SIZE) }, (_, k) => first.slice(k * SERVER_SIZE, (k + 1) * SERVER_SIZE));
+  syncPool(sync, assemble(firstRuns));
   await caughtUp(sync);
   const index = sync.index;
   let adds = 0;
@@ -160,11 +164,17 @@ async function relistRun(size: number): Promise<Record<string, unknown>> {
     adds++;
     add(doc);
   };
-  // Server 0 re-lists with 3 more: its tools are new objects (mcp-pool.ts builds its list afresh), the others' are kept.
-  const relist = () => build(listing(3)).map((tool, i) => (i < SERVER_SIZE || i >= size ? tool : first[i]!));
-  const relisted = relist();
+  // Server 0 re-lists with 3 more: its list is a new array of new objects (mcp-pool.ts builds it afresh), the others' are kept.
+  const relist = (): Tool[][] => {
+    const fresh = build(listing(3));
+    return [[...fresh.slice(0, Math.min(SERVER_SIZE, size)), ...fresh.slice(size)], ...firstRuns.slice(1)];
+  };
   const assembleMs: number[] = [];
-  for (let i = 0; i < 5; i++) assembleMs.push(await timed(async () => void assemble(relisted)));
+  for (let i = 0; i < 5; i++) {
+    const runs = relist();
+    assembleMs.push(await timed(async () => void assemble(runs)));
+  }
+  const relisted = relist();
   const relistedPool = assemble(relisted);
   const syncStarted = performance.now();
   syncPool(sync, relistedPool);

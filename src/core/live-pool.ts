@@ -18,6 +18,7 @@ import { CoreProjects } from "./core-projects.ts";
 import { DemoServers } from "./demo-servers.ts";
 import { SearchSync } from "./search-sync.ts";
 import { SearchWarm, type SearchWarmOptions } from "./search-warm.ts";
+import { SortedRuns } from "./sorted-runs.ts";
 
 export interface LivePoolOptions {
   builtins: readonly Tool[];
@@ -211,9 +212,13 @@ export class LivePool {
   /** Logs once per change of the set the tool-count guard deferred. */
   readonly #guardWarning = guardWarning(() => this.#options.logger);
 
+  /** The MCP tools in name order, servers whose list did not change not sorted again. */
+  readonly #sortedMcp = new SortedRuns();
+
   #assemble(): Pool {
     const { builtins, config, logger } = this.#options;
-    const pool = assemblePool({ builtins, mcpTools: this.#mcp?.tools() ?? [], deny: config().permissions?.deny ?? [], eager: eagerPolicyOf(config()) });
+    const mcpTools = this.#mcp ? this.#sortedMcp.of(this.#mcp.toolsByServer()) : [];
+    const pool = assemblePool({ builtins, mcpTools, deny: config().permissions?.deny ?? [], eager: eagerPolicyOf(config()) });
     this.#guardWarning(pool, config().maxToolsInArray);
     for (const collision of pool.collisions) logger.warn("tool name collision", { ...collision });
     const changes = this.search.sync(pool.tools, (name) => pool.get(name)?.name === name);
