@@ -5,21 +5,32 @@
  *  - socket (per size): the compiled daemon starts with `size` tools already in its pool (the
  *    catalog cache of lazy servers, test/helpers/cached-catalog.ts) and no search index. Client B
  *    pings over the Unix socket back to back; client A sends the first `toolpool/search`, which
- *    builds the index. Reported: A's search time and B's ping latencies while A's search was in
+ *    builds the index (or joins the build the daemon began by itself once the pool settled,
+ *    search-warm.ts; with `--settle` long enough it finds the index built). Reported: A's search time and B's ping latencies while A's search was in
  *    flight (each ping sent before A's answer came, max, p50, p99, count), beside B's pings before
  *    it (the idle baseline).
  *  - relist (in process, per size): the index current over `size` tools in servers of 5,000; one
  *    server re-lists with 3 more tools (mcp-pool.ts makes new Tool objects for the whole server).
- *    Reported: tools indexed again and the time the next search waited.
+ *    Reported: tools indexed again and the time the next search waited; and what the change costs
+ *    on the serving thread before any search (median of 5): the pool's assembly (`assemblePool`, as
+ *    live-pool.ts calls it, with SortedRuns) and `SearchSync.sync` (recording the changes; with the pool's lookup, as
+ *    the daemon calls it, and without), each in ms.
  *  - rankings (`--rankings`): the dev queries asked of an index built by SearchSync in slices and
  *    of one built by adding every tool synchronously; the number of queries whose top 10 differ.
  *
  * Usage: bun bench/index-stall.ts [--binary dist/toolpool-pro] [--sizes 7108,100000] [--rankings]
  *        [--no-socket] [--no-relist] [--no-pings (the first search alone: its time without B's load)]
+ *        [--settle MS (A's first search comes MS after the daemon listens, not at once: the time a
+ *        daemon started at login has before its first search, in which it builds the index in the
+ *        background, search-warm.ts)]
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { parseConfig } from "../src/config/load.ts";
+import { eagerPolicyOf } from "../src/core/eager-config.ts";
 import { SearchSync } from "../src/core/search-sync.ts";
+import { SortedRuns } from "../src/core/sorted-runs.ts";
+import { assemblePool } from "../src/pool/assemble.ts";
 import { searchDocument } from "../src/core/search-document.ts";
 import { ToolSearchIndex } from "../src/search/tool-search-index.ts";
 import type { Tool } from "../src/tool/tool.ts";
@@ -30,7 +41,9 @@ import { NdjsonClient } from "./lib/ndjson-client.ts";
 import { replicatePool } from "./lib/pool-replication.ts";
 import { percentile, round } from "./lib/stats.ts";
 
-const args = parseArgs(Bun.argv.slice(2), { binary: "value", sizes: "value", rankings: "flag", "no-socket": "flag", "no-relist": "flag", "no-pings": "flag" });
+const args = parseArgs(Bun.argv.slice(2), { binary: "value", sizes: "value", rankings: "flag", "no-socket": "flag", "no-relist": "flag", "no-pings": "flag", settle: "value" });
+const settleMs = Number(args.get("settle") ?? 0);
+if (!(Number.isFinite(settleMs) && settleMs >= 0 && settleMs <= 600_000)) throw new Error(`--settle: ${args.get("settle")} is not a number of milliseconds in 0..600000`);
 const binary = args.get("binary") ?? join(repoRoot(), "dist", "toolpool-pro");
 const evalTools = readJsonl<EvalTool>(join(defaultEvalDir(), "tools.jsonl"));
 const sizes = (args.get("sizes") ?? `${evalTools.length},100000`).split(",").map(Number);
@@ -62,6 +75,7 @@ async function socketRun(size: number): Promise<Record<string, unknown>> {
     const status = (await b.request("toolpool/status")).result as { tools?: { total?: number } };
     const idle: number[] = [];
     for (let i = 0; i < 200; i++) idle.push(await timed(() => b.request("ping")));
+    if (settleMs > 0) await Bun.sleep(settleMs);
     let answered = false;
     const during: number[] = [];
     const started = performance.now();
@@ -79,6 +93,7 @@ async function socketRun(size: number): Promise<Record<string, unknown>> {
     b.close();
     return {
       size,
+      settleMs,
       poolTools: status.tools?.total ?? null,
       firstSearchMs: round(searchMs, 1),
       firstSearchMatches: matches,
@@ -117,7 +132,7 @@ async function timed(request: () => Promise<unknown>): Promise<number> {
 /** What SearchSync reads of a pool tool, as the MCP pool makes it (a new object per listing). */
 function poolTool(tool: { name: string; description: string; inputSchema: unknown }, server: number): Tool {
   const serverName = `big${server}`;
-  return { name: `mcp__${serverName}__${tool.name}`, description: tool.description, inputJSONSchema: tool.inputSchema, aliases: [], mcpInfo: { server: serverName, tool: tool.name } } as unknown as Tool;
+  return { name: `mcp__${serverName}__${tool.name}`, description: tool.description, inputJSONSchema: tool.inputSchema, aliases: [], isMcp: true, mcpInfo: { server: serverName, tool: tool.name } } as unknown as Tool;
 }
 
 async function caughtUp(sync: SearchSync): Promise<void> {
@@ -131,9 +146,16 @@ async function relistRun(size: number): Promise<Record<string, unknown>> {
   const raw = poolOf(size);
   const listing = (extra: number) => [...raw, ...Array.from({ length: extra }, (_, i) => ({ name: `added_${i}`, description: `A tool added on relisting, number ${i}.`, inputSchema: { type: "object" } }))];
   const build = (tools: typeof raw) => tools.map((tool, i) => poolTool(tool, i < size ? Math.floor(i / SERVER_SIZE) : 0));
+  const eager = eagerPolicyOf(parseConfig({}, "bench"));
+  // As live-pool.ts does it: the servers' lists in name order (SortedRuns: a list that did not
+  // change is not sorted again), the pool assembled, then synced with the pool's own lookup.
+  const sorter = new SortedRuns();
+  const assemble = (runs: Tool[][]) => assemblePool({ builtins: [], mcpTools: sorter.of(runs), eager });
+  const syncPool = (target: SearchSync, pool: ReturnType<typeof assemble>) => target.sync(pool.tools, (name) => pool.get(name)?.name === name);
   const sync = new SearchSync();
   const first = build(raw);
-  sync.sync(first);
+  const firstRuns = Array.from({ length: Math.ceil(size / SERVER_SIZE) }, (_, k) => first.slice(k * SERVER_SIZE, (k + 1) * SERVER_SIZE));
+  syncPool(sync, assemble(firstRuns));
   await caughtUp(sync);
   const index = sync.index;
   let adds = 0;
@@ -142,13 +164,47 @@ async function relistRun(size: number): Promise<Record<string, unknown>> {
     adds++;
     add(doc);
   };
-  // Server 0 re-lists with 3 more: its tools are new objects (mcp-pool.ts builds its list afresh), the others' are kept.
-  const relisted = build(listing(3)).map((tool, i) => (i < SERVER_SIZE || i >= size ? tool : first[i]!));
-  sync.sync(relisted);
+  // Server 0 re-lists with 3 more: its list is a new array of new objects (mcp-pool.ts builds it afresh), the others' are kept.
+  const relist = (): Tool[][] => {
+    const fresh = build(listing(3));
+    return [[...fresh.slice(0, Math.min(SERVER_SIZE, size)), ...fresh.slice(size)], ...firstRuns.slice(1)];
+  };
+  const assembleMs: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const runs = relist();
+    assembleMs.push(await timed(async () => void assemble(runs)));
+  }
+  const relisted = relist();
+  const relistedPool = assemble(relisted);
+  const syncStarted = performance.now();
+  syncPool(sync, relistedPool);
+  const syncMs = performance.now() - syncStarted;
   const started = performance.now();
   await caughtUp(sync);
   const waitedMs = performance.now() - started;
-  return { size, relistedServerTools: Math.min(size, SERVER_SIZE) + 3, toolsIndexedAgain: adds, sameIndex: sync.index === index, nextSearchWaitedMs: round(waitedMs, 1) };
+  // The same change again, each time a new listing of server 0 (sync's cost when only it changed),
+  // with the pool's lookup (the daemon's way) and without it (a set of every name per change).
+  const syncAgainMs: number[] = [];
+  const syncNoLookupMs: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const again = assemble(relist());
+    syncAgainMs.push(await timed(async () => void syncPool(sync, again)));
+    await caughtUp(sync);
+    const plain = assemble(relist());
+    syncNoLookupMs.push(await timed(async () => void sync.sync(plain.tools)));
+    await caughtUp(sync);
+  }
+  return {
+    size,
+    relistedServerTools: Math.min(size, SERVER_SIZE) + 3,
+    toolsIndexedAgain: adds,
+    sameIndex: sync.index === index,
+    nextSearchWaitedMs: round(waitedMs, 1),
+    assemblePoolMs: round(percentile(assembleMs, 50), 1),
+    syncFirstMs: round(syncMs, 1),
+    syncMs: round(percentile(syncAgainMs, 50), 1),
+    syncWithoutLookupMs: round(percentile(syncNoLookupMs, 50), 1),
+  };
 }
 
 async function rankingsRun(): Promise<Record<string, unknown>> {

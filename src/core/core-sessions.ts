@@ -154,8 +154,20 @@ export class CoreSessions {
     return sessionView({ tools: this.toolDeps, experimentalBetasDisabled: experimentalBetasDisabled(this.#deps.env), maxToolsInArray: this.#deps.config().maxToolsInArray }, session);
   }
 
-  /** `toolpool/explain`: read from the session's one view, when a session is named. */
-  explain(name: string, session: Session | undefined, sandbox?: SandboxState): Explanation {
+  /**
+   * `toolpool/explain`: read from the session's one view, when a session is named. A name in no
+   * pool gets did-you-mean names from the index: that answer waits, off the thread, while the index
+   * catches up (search-sync.ts) as a search does; every other answer is given at once.
+   */
+  async explain(name: string, session: Session | undefined, sandbox?: SandboxState): Promise<Explanation> {
+    const search = this.#deps.live.search;
+    if (!search.current) {
+      let suggests = false;
+      const suggest = () => ((suggests = true), []);
+      const answer = explainForSession({ ...this.#explainDeps(), suggest }, name, session && this.view(session), sandbox);
+      if (!suggests) return answer;
+      await search.ready();
+    }
     return explainForSession(this.#explainDeps(), name, session && this.view(session), sandbox);
   }
 

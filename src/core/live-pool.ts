@@ -17,6 +17,8 @@ import type { Tool } from "../tool/tool.ts";
 import { CoreProjects } from "./core-projects.ts";
 import { DemoServers } from "./demo-servers.ts";
 import { SearchSync } from "./search-sync.ts";
+import { SearchWarm, type SearchWarmOptions } from "./search-warm.ts";
+import { SortedRuns } from "./sorted-runs.ts";
 
 export interface LivePoolOptions {
   builtins: readonly Tool[];
@@ -33,10 +35,14 @@ export interface LivePoolOptions {
   defaultTimeoutMs: () => number;
   /** A server changed state (the usage history records it). */
   onServerState: Parameters<McpPool["onServerState"]>[0];
+  /** When the index catches up in the background after a pool change (search-warm.ts; tests: timers). */
+  searchWarm?: Partial<SearchWarmOptions>;
 }
 
 export class LivePool {
   readonly search: SearchSync;
+  /** Starts the index's catch-up once the pool settles, so the first search finds it built. */
+  readonly searchWarm: SearchWarm;
   readonly #options: LivePoolOptions;
   /** `serve --demo`'s reference servers; none otherwise. */
   readonly #demo: DemoServers | undefined;
@@ -53,6 +59,14 @@ export class LivePool {
   constructor(options: LivePoolOptions) {
     this.#options = options;
     this.search = new SearchSync({ onCatchUp: (event) => options.logger.debug(event.phase === "begin" ? "search index catching up" : "search index current", { ...event }) });
+    this.searchWarm = new SearchWarm(
+      this.search,
+      {
+        onStart: (facts) => options.logger.debug("search index building in the background", facts),
+        onError: (error) => options.logger.warn("search index background build failed", { error: (error as Error).message }),
+      },
+      options.searchWarm,
+    );
     this.#demo = options.demo ? new DemoServers() : undefined;
     this.#projects = new CoreProjects(options.env, options.logger, () => this.#applyServers());
     this.#pool = this.#assemble();
@@ -148,6 +162,7 @@ export class LivePool {
   /** No more pool changes are announced from here on (the daemon is stopping). */
   markClosing(): void {
     this.#closed = true;
+    this.searchWarm.close();
   }
 
   get closed(): boolean {
@@ -197,13 +212,18 @@ export class LivePool {
   /** Logs once per change of the set the tool-count guard deferred. */
   readonly #guardWarning = guardWarning(() => this.#options.logger);
 
+  /** The MCP tools in name order, servers whose list did not change not sorted again. */
+  readonly #sortedMcp = new SortedRuns();
+
   #assemble(): Pool {
     const { builtins, config, logger } = this.#options;
-    const pool = assemblePool({ builtins, mcpTools: this.#mcp?.tools() ?? [], deny: config().permissions?.deny ?? [], eager: eagerPolicyOf(config()) });
+    const mcpTools = this.#mcp ? this.#sortedMcp.of(this.#mcp.toolsByServer()) : [];
+    const pool = assemblePool({ builtins, mcpTools, deny: config().permissions?.deny ?? [], eager: eagerPolicyOf(config()) });
     this.#guardWarning(pool, config().maxToolsInArray);
     for (const collision of pool.collisions) logger.warn("tool name collision", { ...collision });
-    const changes = this.search.sync(pool.tools);
+    const changes = this.search.sync(pool.tools, (name) => pool.get(name)?.name === name);
     logger.debug("search index synced", changes);
+    if (changes.added + changes.removed + changes.replaced > 0) this.searchWarm.poolChanged(pool.tools);
     return pool;
   }
 }

@@ -9,10 +9,11 @@
  * search came: never answered from an index that lacks tools just added (the session's own filter
  * keeps out what it may not see either way), and never kept waiting by changes that came after it.
  * `index` and `query` are the synchronous way in: they finish any catch-up at once (correct, but
- * it holds the thread; callers on a request path await `ready()` first).
+ * it holds the thread; callers on a request path await `ready()` first). While a sliced catch-up
+ * runs they read the index as served, which holds what every resolved `ready()` waited for.
  *
- * Changes coalesce: one pending entry per tool name (its latest state, in the order of the last
- * change), one catch-up at a time. A pool that changes faster than the index can follow never piles
+ * Changes coalesce: one pending entry per tool name (its latest state, in the order of its first
+ * change since the index last held it), one catch-up at a time. A pool that changes faster than the index can follow never piles
  * up work: past about two pools' worth of pending changes they are dropped for one build afresh
  * from the pool, and a fresh build overtaken that way is abandoned (at most MAX_ABANDONED_IN_A_ROW
  * times running, so a build always finishes eventually) and started again from the newest pool.
@@ -121,9 +122,14 @@ export class SearchSync {
     this.#index = this.#makeIndex();
   }
 
-  /** The index, brought up to date first, synchronously (see the file comment). */
+  /**
+   * The index, brought up to date first, synchronously (see the file comment) — unless a sliced
+   * catch-up is under way: then the index as served. It reflects the pool every resolved `ready()`
+   * asked for, and finishing the newer changes here would hold the thread (a reader that awaited
+   * `ready()` resumes between two slices, with changes that came after it still pending).
+   */
   get index(): ToolSearchIndex {
-    if (this.#hasWork()) {
+    if (this.#hasWork() && !this.#running) {
       try {
         this.#step(Infinity);
       } catch (error) {
@@ -156,24 +162,44 @@ export class SearchSync {
     return promise;
   }
 
-  sync(tools: readonly Tool[]): { added: number; removed: number; replaced: number } {
-    const current = new Map(tools.map((tool) => [tool.name, tool]));
+  /**
+   * Records the pool's tools as they are now (the changes since the last sync are applied at the
+   * next catch-up). `inPool`, when given, says whether a name is a tool of `tools` (the pool's own
+   * lookup, so no set of 100k names is built per change); its names must then be unique, as a
+   * pool's are. Without it every previous name is checked against a set of `tools`' names.
+   */
+  sync(tools: readonly Tool[], inPool?: (name: string) => boolean): { added: number; removed: number; replaced: number } {
     const generation = this.#generation + 1;
     let removed = 0;
     let added = 0;
     let replaced = 0;
-    for (const [name, previous] of this.#synced) {
-      if (current.has(name)) continue;
-      this.#record(name, null, previous, generation);
-      this.#synced.delete(name);
-      removed++;
+    // What each tool replaces, read once; how many of the synced names are still there.
+    const previous: (Tool | undefined)[] = new Array(tools.length);
+    let survivors = 0;
+    for (let i = 0; i < tools.length; i++) {
+      const before = this.#synced.get(tools[i]!.name);
+      previous[i] = before;
+      if (before !== undefined) survivors++;
     }
-    for (const tool of tools) {
-      const previous = this.#synced.get(tool.name);
-      if (previous === tool) continue;
-      this.#record(tool.name, tool, previous, generation);
+    // Every synced name is still there (names unique): nothing left, and no walk of the pool to see it.
+    if (inPool === undefined || survivors !== this.#synced.size) {
+      const present = inPool ?? ((names) => (name: string) => names.has(name))(new Set(tools.map((tool) => tool.name)));
+      for (const [name, gone] of this.#synced) {
+        if (present(name)) continue;
+        this.#record(name, null, gone, generation);
+        this.#synced.delete(name);
+        removed++;
+      }
+    }
+    for (let i = 0; i < tools.length; i++) {
+      const tool = tools[i]!;
+      // Unique names: what the first pass read is current. Otherwise a name twice in `tools` finds
+      // the first of them here (the second replaces it, as before).
+      const before = inPool !== undefined ? previous[i] : this.#synced.get(tool.name);
+      if (before === tool) continue;
+      this.#record(tool.name, tool, before, generation);
       this.#synced.set(tool.name, tool);
-      if (previous) replaced++;
+      if (before) replaced++;
       else added++;
     }
     if (added + removed + replaced > 0) this.#generation = generation;
@@ -187,13 +213,12 @@ export class SearchSync {
     // A fresh build is due: it begins by dropping what is pending, and its snapshot will hold this.
     if (this.#needsFresh) return;
     const before = this.#pending.get(name);
-    if (before !== undefined) {
-      this.#pending.delete(name);
-      if (before.tool !== null) this.#pendingAdds--;
-    }
-    // Re-inserted, so the entries stay in the order of their last change (and of their generation).
-    this.#pending.set(name, { tool, indexed: before !== undefined ? before.indexed : previous, generation });
+    if (before !== undefined && before.tool !== null) this.#pendingAdds--;
     if (tool !== null) this.#pendingAdds++;
+    // A name changed again keeps its place and the generation of its first change: a search that
+    // came after that change waits for the name (and gets its newest state); the entries stay in
+    // the order of their generations, which the partial progress below relies on.
+    this.#pending.set(name, before !== undefined ? { tool, indexed: before.indexed, generation: before.generation } : { tool, indexed: previous, generation });
   }
 
   #dropPending(): void {

@@ -186,7 +186,7 @@ export class ToolPoolCore {
   }
 
   /** `toolpool/explain`: why a tool is or is not in a session's array (src/core/explain-facts.ts). */
-  explain(name: string, session: Session | undefined, sandbox?: SandboxState): Explanation {
+  explain(name: string, session: Session | undefined, sandbox?: SandboxState): Promise<Explanation> {
     return this.#sessions.explain(name, session, sandbox);
   }
 

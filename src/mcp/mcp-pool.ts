@@ -154,6 +154,11 @@ export class McpPool {
     return this.#tools;
   }
 
+  /** `tools()` server by server: each visible server's list (the same array while its listing reads the same). */
+  toolsByServer(): readonly (readonly Tool[])[] {
+    return [...this.#entries.values()].flatMap((entry) => (entry.visible && entry.catalog ? [entry.catalog.tools] : []));
+  }
+
   /** Called on every server state change (usage history). Returns an unsubscribe function. */
   onServerState(listener: (server: string, state: string) => void): () => void {
     this.#stateListeners.add(listener);

@@ -309,12 +309,21 @@ export function pathFilter(settings: Pick<PermissionSettings, "deny" | "ruleRoot
 
 /** Deny rules that name whole tools remove them from the pool before any model sees them. */
 export function isToolDeniedOutright(settings: Pick<PermissionSettings, "deny">, tool: Pick<Tool, "name" | "aliases" | "mcpInfo">): boolean {
-  return settings.deny.some((rule) => {
-    // Asked for every tool of the pool: a rule with a pattern never removes a tool, and is not parsed.
-    if (rule.includes("(")) return false;
+  return outrightDenial(settings.deny)(tool);
+}
+
+/**
+ * `isToolDeniedOutright` for many tools under the same rules (the pool's assembly): the rules are
+ * parsed once, not once per tool.
+ */
+export function outrightDenial(deny: readonly string[]): (tool: Pick<Tool, "name" | "aliases" | "mcpInfo">) => boolean {
+  // A rule with a pattern never removes a tool, and is not parsed.
+  const rules = deny.flatMap((rule) => {
+    if (rule.includes("(")) return [];
     const parsed = parseRule(rule);
-    return parsed.pattern === undefined && ruleTargetsTool(parsed, tool);
+    return parsed.pattern === undefined ? [parsed] : [];
   });
+  return (tool) => rules.some((parsed) => ruleTargetsTool(parsed, tool));
 }
 
 

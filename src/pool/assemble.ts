@@ -5,7 +5,7 @@
  * tool or a server remove it before any model sees it. Name collisions are reported, never hidden.
  */
 import { applyEagerPolicy, type EagerPolicy } from "../deferral/eager-policy.ts";
-import { isToolDeniedOutright } from "../permissions/rules.ts";
+import { outrightDenial } from "../permissions/rules.ts";
 import type { Tool } from "../tool/tool.ts";
 
 export interface Collision {
@@ -33,26 +33,41 @@ export interface PoolSources {
 }
 
 export function assemblePool({ builtins, mcpTools, deny = [], eager }: PoolSources): Pool {
-  const allowed = (tool: Tool) => !isToolDeniedOutright({ deny }, tool);
-  const ordered = [...byName(builtins.filter(allowed)), ...byName(mcpTools.filter(allowed))];
+  // The rules parsed once per assembly (a pool of 100k tools asked each rule 100k times).
+  const denied = deny.length > 0 ? outrightDenial(deny) : undefined;
+  const allowed = (tools: readonly Tool[]) => (denied ? tools.filter((tool) => !denied(tool)) : tools);
   const tools: Tool[] = [];
   const index = new Map<string, Tool>();
   const collisions = new Map<string, Collision>();
-  for (const tool of ordered) {
-    const holder = index.get(tool.name);
-    if (holder) {
-      const collision = collisions.get(tool.name) ?? { name: tool.name, kept: describe(holder), dropped: [] };
-      collision.dropped.push(describe(tool));
-      collisions.set(tool.name, collision);
-      continue;
+  // Each part is in name order, so a name twice in it is twice in a row: one map operation per
+  // tool, not two (a pool of 100k tools is re-assembled on every change of any server).
+  const add = (part: readonly Tool[], taken: (name: string) => boolean) => {
+    let previous: string | undefined;
+    for (const tool of part) {
+      const name = tool.name;
+      if (name === previous || taken(name)) {
+        const collision = collisions.get(name) ?? { name, kept: describe(index.get(name)!), dropped: [] };
+        collision.dropped.push(describe(tool));
+        collisions.set(name, collision);
+      } else {
+        index.set(name, tool);
+        tools.push(tool);
+      }
+      previous = name;
     }
-    index.set(tool.name, tool);
-    tools.push(tool);
-  }
+  };
+  add(byName(allowed(builtins)), () => false);
+  const builtinNames = new Set(index.keys());
+  add(byName(allowed(mcpTools)), (name) => builtinNames.has(name));
   const policed = eager ? applyEagerPolicy(tools, eager) : undefined;
   if (policed) {
-    tools.splice(0, tools.length, ...policed.tools);
-    for (const tool of tools) index.set(tool.name, tool);
+    // The policy keeps the order and returns most tools as they were: only the ones it changed are re-set.
+    for (let i = 0; i < tools.length; i++) {
+      const tool = policed.tools[i]!;
+      if (tool === tools[i]) continue;
+      tools[i] = tool;
+      index.set(tool.name, tool);
+    }
   }
   const aliases = new Map<string, Tool>();
   for (const tool of tools) {
@@ -66,8 +81,12 @@ export function assemblePool({ builtins, mcpTools, deny = [], eager }: PoolSourc
   };
 }
 
-function byName(tools: readonly Tool[]): Tool[] {
-  return [...tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+/** The tools in name order (a stable sort: equal names keep their order); the same array when already in order. */
+export function byName(tools: readonly Tool[]): readonly Tool[] {
+  // Already in order (a pool re-assembled from sorted parts): one pass instead of a sort.
+  let sorted = true;
+  for (let i = 1; i < tools.length && sorted; i++) sorted = !(tools[i - 1]!.name > tools[i]!.name);
+  return sorted ? tools : [...tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 function describe(tool: Tool): string {

@@ -132,14 +132,38 @@ describe("SearchSync catches up in slices", () => {
     expect(driven.sync.query("select:mcp__srv__a0").found).toEqual([]);
   });
 
-  test("reading the index synchronously mid-build finishes the catch-up at once, and the waiting search is answered", async () => {
+  test("read synchronously with no catch-up running, the index is brought up to date at once", () => {
     const driven = handDriven();
     driven.sync.sync(pool(200, "a"));
-    const ready = watch(driven.sync.ready());
-    await settle();
     expect(driven.sync.index.size).toBe(200);
+    expect(driven.sync.current).toBe(true);
+  });
+
+  test("read mid-build, the index is the one served (the rest is not finished on the thread); a search resumed with newer changes pending reads what it waited for", async () => {
+    const driven = handDriven();
+    driven.sync.sync(pool(200, "a"));
+    const first = watch(driven.sync.ready());
     await settle();
-    expect({ done: ready.done, error: ready.error, current: driven.sync.current }).toEqual({ done: true, error: undefined, current: true });
+    const partial = driven.sync.index.size;
+    expect(partial).toBeGreaterThan(0);
+    expect(partial).toBeLessThan(200);
+    expect({ current: driven.sync.current, parked: driven.parked }).toEqual({ current: false, parked: 1 });
+    // A server of 150 tools arrives mid-build; the search that came before it resumes first.
+    driven.sync.sync([...pool(200, "a"), ...pool(150, "b")]);
+    let atResume = -1;
+    const reader = (async () => {
+      while (!first.done) await new Promise<void>((resolve) => setImmediate(resolve));
+      atResume = driven.sync.index.size;
+      return driven.sync.query("select:mcp__srv__a199").found;
+    })();
+    while (!first.done) await driven.release();
+    expect(await reader).toEqual(["mcp__srv__a199"]);
+    // It read the 200 it waited for, and nothing of the newer server was indexed on the thread for it.
+    expect(atResume).toBeGreaterThanOrEqual(200);
+    expect(atResume).toBeLessThan(350);
+    expect(driven.sync.current).toBe(false);
+    while (!driven.sync.current) await driven.release();
+    expect(driven.sync.index.size).toBe(350);
   });
 });
 

@@ -46,6 +46,21 @@ describe("SearchSync under churn", () => {
       expect(sync.query(query)).toEqual(fresh.query(query));
     }
   });
+
+  test("sync with the pool's own lookup records the same changes as without it (removals found by count, not by a set of names)", () => {
+    const round = (n: number, count: number, from = 0) => listing(n, count + from).slice(from);
+    const withLookup = new SearchSync();
+    const plain = new SearchSync();
+    // Grow, replace some, remove some (from either end), both at once, and nothing.
+    const steps = [round(0, 300), [...round(0, 300), ...round(1, 20, 300)], round(2, 250, 50), [...round(2, 100, 50), ...round(3, 60, 200)], [...round(2, 100, 50), ...round(3, 60, 200)]];
+    for (const tools of steps) {
+      const names = new Set(tools.map((tool) => tool.name));
+      const changes = withLookup.sync(tools, (name) => names.has(name));
+      expect(changes).toEqual(plain.sync(tools));
+      for (const query of ["word2x60", "word3x210", "churning tool 12", "select:mcp__churn__t10", "shared3"]) expect(withLookup.query(query)).toEqual(plain.query(query));
+    }
+    expect([...withLookup.index.names()].length).toBe(160);
+  });
 });
 
 describe("a tool's groups as ranking evidence", () => {

@@ -159,7 +159,7 @@ describe("the guard through the core", () => {
       expect(assembled.warnings).toEqual([`tools array limit (maxToolsInArray 8): 12 tools would be sent in full, so this request defers with ${delivery} delivery`]);
       const found = await call(session, "ToolSearch", { query: "select:Eager11" });
       expect(found.structuredContent?.matches).toEqual(["Eager11"]);
-      const explained = core.explain("Eager11", session);
+      const explained = await core.explain("Eager11", session);
       expect(JSON.stringify(explained.decisions)).toContain(`with ${delivery} delivery (tool_limit)`);
     }
     // toolpool status counts the requests the limit changed and shows the last warning.

@@ -3,7 +3,8 @@
  * written into the catalog cache of a state dir, under lazy servers that are never started (a lazy
  * server with a cached list is known from the cache alone, mcp-pool.ts). The daemon started with
  * that XDG_STATE_HOME and the returned `mcpServers` has every tool in its pool at once, and no
- * search index yet: the first search builds it.
+ * search index yet: it builds it in the background once the pool settles (search-warm.ts), or for
+ * the first search that comes before that.
  */
 import { join } from "node:path";
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
