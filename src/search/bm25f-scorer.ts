@@ -169,10 +169,10 @@ export class Bm25fScorer {
    * and index version, then reused (by the scoring here and by the re-rank's candidate facts).
    */
   impacts(index: InvertedIndex, id: number): Impacts {
-    this.ensureCapacity(index.slotCount);
-    if (this.normVersion !== index.version) this.refreshNorms(index);
     const cached = this.impactCache.get(id);
     if (cached !== undefined && cached.version === index.version) return cached;
+    this.ensureCapacity(index.slotCount);
+    if (this.normVersion !== index.version) this.refreshNorms(index);
     const postings = index.postings[id]!;
     const frequencies = index.frequencies[id]!;
     const length = index.postingLengths[id]!;

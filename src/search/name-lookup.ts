@@ -1,3 +1,4 @@
+import { isWhiteSpace } from "./char-class.ts";
 import { squash } from "./document-fields.ts";
 import { boundedEditDistance, EditDistanceScratch } from "./edit-distance.ts";
 import { FoldedKeys } from "./folded-keys.ts";
@@ -38,6 +39,11 @@ export class NameLookup {
    * lookups hash and lowercase the whole text on every query never seen before).
    */
   private longestKey = 0;
+  /**
+   * Whether any key ever added holds white space (it only turns true): while none does, a text
+   * with white space (a request in words) names no tool, and the lookups below hash none of it.
+   */
+  private spacedKeys = false;
 
   constructor(private readonly pool: PoolNames) {}
 
@@ -53,6 +59,7 @@ export class NameLookup {
     for (const given of keysOf(doc)) {
       const key = given === doc.name ? given : this.sharedKey(given);
       this.longestKey = Math.max(this.longestKey, lowercaseBound(key));
+      this.spacedKeys ||= hasWhiteSpace(key);
       if (key !== doc.name) push(this.exact, key, doc.name);
       this.folded.add(key, doc.name);
       if (this.buckets !== undefined) this.bucket(key.toLowerCase());
@@ -75,7 +82,7 @@ export class NameLookup {
    * an exact-case match wins over a case-insensitive one.
    */
   resolve(text: string): string[] {
-    if (text.length > this.longestKey) return [];
+    if (text.length > this.longestKey || (!this.spacedKeys && hasWhiteSpace(text))) return [];
     if (this.pool.has(text)) return [text];
     const exact = this.exact.get(text);
     if (exact !== undefined) return [...listOf(exact)];
@@ -165,6 +172,12 @@ function popcount(value: number): number {
  * At least the length of `key` and of `key.toLowerCase()`: the same for ASCII; lowercasing a code
  * unit gives at most three (and never fewer, so a longer text's lowercase is longer too).
  */
+/** Lowercasing makes no white space, so a key without any matches no text with some, in any case. */
+function hasWhiteSpace(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (isWhiteSpace(text.charCodeAt(i))) return true;
+  return false;
+}
+
 function lowercaseBound(key: string): number {
   for (let i = 0; i < key.length; i++) if (key.charCodeAt(i) >= 0x80) return key.length * 3;
   return key.length;
