@@ -222,6 +222,16 @@ export class Bm25fScorer {
     return impacts;
   }
 
+  /**
+   * impacts(), without marking the term as just used: for the re-rank's second read of the query's
+   * terms (the first stage marked them). The recency list is a few scattered writes per call,
+   * and which term is dropped first never changes a value.
+   */
+  impactsAgain(index: InvertedIndex, id: number): Impacts {
+    const cached = this.impactCache.peek(id);
+    return cached !== undefined && cached.version === index.version ? cached : this.impacts(index, id);
+  }
+
   private record(slot: number, term: QueryTerm): void {
     this.requiredMask[slot] = this.requiredMask[slot]! | term.requiredBit;
     if (term.cjk) this.cjkMatches[slot] = this.cjkMatches[slot]! + 1;

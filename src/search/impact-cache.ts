@@ -50,6 +50,11 @@ export class ImpactCache {
     return impacts;
   }
 
+  /** The cached impacts of a term, leaving the recency order alone (a second read within one query). */
+  peek(id: number): Impacts | undefined {
+    return this.byId[id];
+  }
+
   /** Caches (or re-caches, after an in-place refresh) a term's impacts as the most recently used, then keeps to the budget. */
   set(id: number, impacts: Impacts): void {
     const before = this.byId[id];

@@ -21,7 +21,7 @@ export class KeywordRanker {
   /** Candidate objects reused from query to query (rank's answer is valid until the next rank). */
   private readonly candidatePool: Candidate[] = [];
   private readonly selector = new ScoreSelector();
-  private readonly impactsOf = (index: InvertedIndex, id: number) => this.scorer.impacts(index, id);
+  private readonly impactsOf = (index: InvertedIndex, id: number) => this.scorer.impactsAgain(index, id);
   /** Query IDF by term id, zero elsewhere; set around each re-rank and cleared after it. */
   private idfByTerm = new Float64Array(1024);
   /** Position + 1 in the query's terms by term id, zero elsewhere; set and cleared with idfByTerm. */
@@ -151,11 +151,12 @@ export class KeywordRanker {
       this.idfByTerm = new Float64Array(Math.max(this.index.terms.length, this.idfByTerm.length * 2));
       this.positionByTerm = new Int32Array(this.idfByTerm.length);
     }
-    query.terms.forEach((term, t) => {
+    for (let t = 0; t < query.terms.length; t++) {
+      const term = query.terms[t]!;
       this.idfByTerm[term.id] = term.idf;
       this.positionByTerm[term.id] = t + 1;
       markQueryTerm(this.queryBits, term.id);
-    });
+    }
     try {
       const options = this.options;
       this.facts.gather(candidates, query, this.index, this.impactsOf, mention, {

@@ -60,7 +60,8 @@ export function rerank(
       // A member has the mention by membership: its own use of the words does not count again.
       if (mention !== undefined && mention.isMember(slot)) matched += mention.idf - mentionIdf[c]!;
       const share = Math.min(1, matched / query.totalIdf);
-      total *= 1 + coverageWeight * share ** options.coverageExponent;
+      // x ** 1 is x exactly; the default exponent skips the call to pow per candidate.
+      total *= 1 + coverageWeight * (options.coverageExponent === 1 ? share : share ** options.coverageExponent);
     }
     if (mention !== undefined && options.serverBoost > 0 && mention.isMember(slot)) total *= 1 + options.serverBoost;
     if (options.unaskedReverse < 1 && !query.asksReverse && index.reverseNamed[slot] === 1) total *= options.unaskedReverse;
