@@ -92,9 +92,15 @@ export class QueryCache {
     let decimal = false;
     for (let i = 0; i < words.length; i++) {
       const word = words[i]!;
-      for (let t = 0; t < word.terms.length; t++) {
-        terms.push(word.terms[t]!);
-        textIds.push(word.ids[t]!);
+      if (word.term !== undefined) {
+        terms.push(word.term);
+        textIds.push(word.id);
+      }
+      if (word.moreTerms !== undefined) {
+        for (let t = 0; t < word.moreTerms.length; t++) {
+          terms.push(word.moreTerms[t]!);
+          textIds.push(word.moreIds![t]!);
+        }
       }
       if (i < MAX_SCANNED_WORDS) {
         mentions.words.push(word.mentionWord);

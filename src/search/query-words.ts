@@ -18,15 +18,20 @@ import { WordTable, wordHash } from "./word-table.ts";
 export const NAME_PUNCTUATION = /[_.\-]|\p{Ll}\p{Lu}/u;
 const IDENTIFIER_EDGES = /^[^\p{L}\p{N}_]+|[^\p{L}\p{N}_]+$/gu;
 
-/** A query word's share of the parse; every field is a function of the word's characters. */
+/**
+ * A query word's share of the parse; every field is a function of the word's characters. Most
+ * words have one term or none: the first term is held in the object itself, and arrays only
+ * for a word with more ("getUserProfile"), so a word read costs no array reads.
+ */
 export interface WordFacts {
-  word: string;
-  /** Set when the word is query syntax (`page:N`, `+required`, `mcp__server`): not free text. */
-  syntax: WordSyntax | undefined;
-  /** Its terms (tokenizer.ts) and their ids as of a dictionary of `idsAt` terms (-1: not there). */
-  terms: string[];
-  ids: number[];
+  /** Its first term (tokenizer.ts), undefined for a word with none (a stop word, punctuation). */
+  term: string | undefined;
+  /** The first term's id as of a dictionary of `idsAt` terms (-1: not there). */
+  id: number;
   idsAt: number;
+  /** Its further terms and their ids, when it has more than one. */
+  moreTerms: string[] | undefined;
+  moreIds: number[] | undefined;
   /** The word trimmed for server-name windows, that squashed, and the squashed key's keyHash from the seed. */
   mentionWord: string;
   mentionKey: string;
@@ -37,6 +42,9 @@ export interface WordFacts {
   mayPoint: boolean;
   /** It holds a decimal number: the query may carry a value of a kind (value-kinds.ts). */
   decimal: boolean;
+  /** Set when the word is query syntax (`page:N`, `+required`, `mcp__server`): not free text. */
+  syntax: WordSyntax | undefined;
+  word: string;
 }
 
 /** Raw query words → their facts, looked up by the characters in place (word-table.ts). */
@@ -56,32 +64,40 @@ export class QueryWords {
       facts = this.factsOf(start === 0 && end === text.length ? text : text.slice(start, end));
       this.table.add(text, start, end, hash, facts);
     }
-    const size = this.tokenizer.dictionarySize();
-    if (facts.idsAt !== size) {
-      facts.ids = [];
-      this.tokenizer.tokenize(facts.word, [], facts.ids);
-      facts.idsAt = size;
-    }
+    if (facts.idsAt !== this.tokenizer.dictionarySize()) this.refreshIds(facts);
     return facts;
   }
 
   private factsOf(word: string): WordFacts {
-    const ids: number[] = [];
-    const terms = this.tokenizer.tokenize(word, [], ids);
     const mention = mentionWordsOf([word]);
-    return {
-      word,
-      syntax: wordSyntax(word),
-      terms,
-      ids,
-      idsAt: this.tokenizer.dictionarySize(),
+    const facts: WordFacts = {
+      term: undefined,
+      id: -1,
+      idsAt: -2,
+      moreTerms: undefined,
+      moreIds: undefined,
       mentionWord: mention.words[0]!,
       mentionKey: mention.keys[0]!,
       mentionHash: mention.hashes[0]!,
       identifier: word.length >= 3 && mayBeIdentifier(word) ? identifierOf(word) : undefined,
       mayPoint: givenMayPoint(word),
       decimal: mayHaveDecimal(word),
+      syntax: wordSyntax(word),
+      word,
     };
+    this.refreshIds(facts);
+    return facts;
+  }
+
+  /** The word's terms and their ids in the dictionary as it is now. */
+  private refreshIds(facts: WordFacts): void {
+    const ids: number[] = [];
+    const terms = this.tokenizer.tokenize(facts.word, [], ids);
+    facts.term = terms[0];
+    facts.id = ids[0] ?? -1;
+    facts.moreTerms = terms.length > 1 ? terms.slice(1) : undefined;
+    facts.moreIds = terms.length > 1 ? ids.slice(1) : undefined;
+    facts.idsAt = this.tokenizer.dictionarySize();
   }
 }
 
