@@ -59,7 +59,7 @@ export class QueryCache {
    */
   private parse(text: string): CachedQuery {
     const form = queryForm(text);
-    if (form.kind === "select") return { parsed: form, tokens: { text: [], required: [], given: [], valueParameters: [] }, identifiers: [], mentions: { words: [], keys: [], hashes: [] } };
+    if (form.kind === "select") return { parsed: form, tokens: { text: [], required: [], given: [], valueParameters: [] }, identifiers: [], mentions: { words: [], keys: [], hashes: [], keyLengths: [] } };
     const plain = this.plainWords(form.whole);
     if (plain !== undefined) return this.assemble({ kind: form.kind, whole: form.whole, text: form.whole, required: [], servers: [] }, plain);
     const { parsed, words } = parseQueryWords(text);
@@ -87,7 +87,7 @@ export class QueryCache {
     const terms: string[] = [];
     const textIds: number[] = [];
     const identifiers: string[] = [];
-    const mentions: MentionWords = { words: [], keys: [], hashes: [] };
+    const mentions: MentionWords = { words: [], keys: [], hashes: [], keyLengths: [] };
     let mayPoint = false;
     let decimal = false;
     for (let i = 0; i < words.length; i++) {
@@ -106,6 +106,7 @@ export class QueryCache {
         mentions.words.push(word.mentionWord);
         mentions.keys.push(word.mentionKey);
         mentions.hashes.push(word.mentionHash);
+        mentions.keyLengths.push(word.mentionLength);
       }
       if (word.identifier !== undefined && identifiers.length < MAX_IDENTIFIERS) identifiers.push(word.identifier);
       mayPoint ||= word.mayPoint;

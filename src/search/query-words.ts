@@ -36,6 +36,8 @@ export interface WordFacts {
   mentionWord: string;
   mentionKey: string;
   mentionHash: number;
+  /** The key's length, or -1 when the trimmed word is empty (MentionWords.keyLengths). */
+  mentionLength: number;
   /** The word as a tool identifier it may name (identifierOf), if it looks like one. */
   identifier: string | undefined;
   /** It holds a pointing word ("this", "my"…): the query may mark a word as given (given-words.ts). */
@@ -79,6 +81,7 @@ export class QueryWords {
       mentionWord: mention.words[0]!,
       mentionKey: mention.keys[0]!,
       mentionHash: mention.hashes[0]!,
+      mentionLength: mention.keyLengths[0]!,
       identifier: word.length >= 3 && mayBeIdentifier(word) ? identifierOf(word) : undefined,
       mayPoint: givenMayPoint(word),
       decimal: mayHaveDecimal(word),

@@ -25,6 +25,8 @@ export interface MentionWords {
   keys: string[];
   /** Each key's keyHash from KEY_HASH_SEED: a window's hash starts from its first word's. */
   hashes: number[];
+  /** Each key's length, or -1 when the word is empty: a window is measured without reading its strings. */
+  keyLengths: number[];
 }
 
 /** The server-name keys an index knows, as findMentions needs them (hashes by server-registry's keyHash). */
@@ -80,6 +82,7 @@ export function mentionWordsOf(split: readonly string[]): MentionWords {
   const words: string[] = new Array(count);
   const keys: string[] = new Array(count);
   const hashes: number[] = new Array(count);
+  const keyLengths: number[] = new Array(count);
   for (let i = 0; i < count; i++) {
     const raw = split[i]!;
     // Most words are lowercase letters and digits already: trimmed and squashed, they are themselves.
@@ -89,8 +92,9 @@ export function mentionWordsOf(split: readonly string[]): MentionWords {
     words[i] = word;
     keys[i] = key;
     hashes[i] = keyHashOf(key);
+    keyLengths[i] = word.length === 0 ? -1 : key.length;
   }
-  return { words, keys, hashes };
+  return { words, keys, hashes, keyLengths };
 }
 
 /** keyHash of a whole key from KEY_HASH_SEED. */
@@ -112,7 +116,7 @@ export function findMentions(
   servers: ServerKeys,
   termsOf: (words: string) => readonly string[],
 ): { servers: number[]; terms: string[] } {
-  const { words, keys, hashes } = query;
+  const { words, keys, hashes, keyLengths } = query;
   const found: number[] = [];
   const terms: string[] = [];
   /** Per window size (1..MAX_WINDOW_WORDS): 1 when its key may be a server's, and long enough. */
@@ -122,11 +126,15 @@ export function findMentions(
     let length = 0;
     let sizes = 0;
     for (let size = 1; size <= MAX_WINDOW_WORDS && first + size <= words.length; size++) {
-      const key = keys[first + size - 1]!;
-      if (words[first + size - 1]!.length === 0) break;
-      if (size === 1) hash = hashes[first]!;
-      else for (let i = 0; i < key.length; i++) hash = keyHash(hash, key.charCodeAt(i));
-      length += key.length;
+      const keyLength = keyLengths[first + size - 1]!;
+      if (keyLength < 0) break;
+      if (size === 1) {
+        hash = hashes[first]!;
+      } else {
+        const key = keys[first + size - 1]!;
+        for (let i = 0; i < key.length; i++) hash = keyHash(hash, key.charCodeAt(i));
+      }
+      length += keyLength;
       maybe[size] = length >= MIN_SERVER_CHARS && servers.mayBeKey(hash) ? 1 : 0;
       sizes = size;
       if (!servers.mayPrefixKey(hash)) break;

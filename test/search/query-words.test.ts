@@ -15,7 +15,7 @@ import { MAX_WORD_CHARS } from "../../src/search/word-table.ts";
 function reference(tokenizer: Tokenizer, text: string) {
   const { parsed, words } = parseQueryWords(text);
   if (parsed.kind === "select") {
-    return { parsed, tokens: { text: [], required: [], given: [], valueParameters: [] }, identifiers: [], mentions: { words: [], keys: [], hashes: [] } };
+    return { parsed, tokens: { text: [], required: [], given: [], valueParameters: [] }, identifiers: [], mentions: { words: [], keys: [], hashes: [], keyLengths: [] } };
   }
   const textIds: number[] = [];
   const identifiers: string[] = [];
