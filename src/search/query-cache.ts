@@ -86,6 +86,7 @@ export class QueryCache {
   private assemble(parsed: Exclude<ParsedQuery, { kind: "select" }>, words: readonly WordFacts[]): CachedQuery {
     const terms: string[] = [];
     const textIds: number[] = [];
+    const textFlags: number[] = [];
     const identifiers: string[] = [];
     const mentions: MentionWords = { words: [], keys: [], hashes: [], keyLengths: [] };
     let mayPoint = false;
@@ -95,11 +96,13 @@ export class QueryCache {
       if (word.term !== undefined) {
         terms.push(word.term);
         textIds.push(word.id);
+        textFlags.push(word.flags);
       }
       if (word.moreTerms !== undefined) {
         for (let t = 0; t < word.moreTerms.length; t++) {
           terms.push(word.moreTerms[t]!);
           textIds.push(word.moreIds![t]!);
+          textFlags.push(word.moreFlags![t]!);
         }
       }
       if (i < MAX_SCANNED_WORDS) {
@@ -118,6 +121,7 @@ export class QueryCache {
         text: terms,
         textIds,
         idsAt: this.tokenizer.dictionarySize(),
+        textFlags,
         required: parsed.required.map((word) => this.tokenizer.tokenize(word)),
         given: mayPoint ? givenWords(parsed.text).flatMap((word) => this.tokenizer.tokenize(word)) : [],
         valueParameters: decimal ? valueKinds(parsed.text).flatMap((kind) => PARAMETER_WORDS[kind].flatMap((word) => this.tokenizer.tokenize(word))) : [],

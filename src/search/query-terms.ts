@@ -18,6 +18,8 @@ export interface QueryTokens {
   /** Their ids in the index's dictionary when it held `idsAt` terms (-1: not there); absent when unknown. */
   textIds?: readonly number[];
   idsAt?: number;
+  /** Their termFlags, when known (query-words.ts keeps them per word): the terms' strings are then not read. */
+  textFlags?: readonly number[];
   /** Terms of each `+required` word. */
   required: readonly (readonly string[])[];
   /** Terms of the words the request marks as given ("of this address"): see given-words.ts. */
@@ -61,14 +63,22 @@ export class QueryScratch {
   entryOf = new Int32Array(1024);
 }
 
+/** What prepareQuery asks of a term's string: a CJK term, all digits, the word "reverse". */
+export const TERM_CJK = 1;
+export const TERM_DIGITS = 2;
+export const TERM_REVERSE = 4;
+
+export function termFlags(term: string): number {
+  return (isCjkTerm(term) ? TERM_CJK : 0) | (allDigits(term) ? TERM_DIGITS : 0) | (term === REVERSE_TERM ? TERM_REVERSE : 0);
+}
+
 export function prepareQuery(index: InvertedIndex, tokens: QueryTokens, options: RankingOptions, scratch = new QueryScratch()): PreparedQuery {
   if (scratch.entryOf.length < index.terms.length) scratch.entryOf = new Int32Array(Math.max(index.terms.length, scratch.entryOf.length * 2));
   const entryOf = scratch.entryOf;
   const entries: QueryTerm[] = [];
   let cjkTerms: Set<string> | undefined;
   const total = Math.max(index.liveCount, 1);
-  const termFor = (term: string, known?: number): QueryTerm | undefined => {
-    const cjk = isCjkTerm(term);
+  const termFor = (term: string, cjk: boolean, known?: number): QueryTerm | undefined => {
     if (cjk) (cjkTerms ??= new Set()).add(term);
     const id = known === undefined ? index.termId(term) : known >= 0 ? known : undefined;
     if (id === undefined) return undefined;
@@ -88,12 +98,14 @@ export function prepareQuery(index: InvertedIndex, tokens: QueryTokens, options:
     let asksReverse = false;
     // Ids the tokenizer found hold while the dictionary has not grown since (terms are never dropped).
     const ids = tokens.textIds !== undefined && tokens.idsAt === index.terms.length ? tokens.textIds : undefined;
+    const flagsOf = tokens.textFlags;
     for (let i = 0; i < tokens.text.length; i++) {
       const term = tokens.text[i]!;
-      const entry = termFor(term, ids?.[i]);
+      const flags = flagsOf !== undefined ? flagsOf[i]! : termFlags(term);
+      const entry = termFor(term, (flags & TERM_CJK) !== 0, ids?.[i]);
       sequence.push(entry);
-      if (entry !== undefined) entry.weight = allDigits(term) ? options.numberWeight : 1;
-      if (term === REVERSE_TERM) asksReverse = true;
+      if (entry !== undefined) entry.weight = (flags & TERM_DIGITS) !== 0 ? options.numberWeight : 1;
+      if ((flags & TERM_REVERSE) !== 0) asksReverse = true;
     }
 
     let requiredAll = 0;
@@ -103,7 +115,7 @@ export function prepareQuery(index: InvertedIndex, tokens: QueryTokens, options:
       if (word.includes(REVERSE_TERM)) asksReverse = true;
       for (const term of word) {
         if (bit >= MAX_REQUIRED_TERMS) break;
-        const entry = termFor(term);
+        const entry = termFor(term, isCjkTerm(term));
         if (entry === undefined) {
           impossible = true;
           continue;

@@ -10,6 +10,7 @@
  */
 import { givenMayPoint } from "./given-words.ts";
 import { wordSyntax, type WordSyntax } from "./query-parser.ts";
+import { termFlags } from "./query-terms.ts";
 import { mentionWordsOf } from "./server-mention.ts";
 import type { Tokenizer } from "./tokenizer.ts";
 import { mayHaveDecimal } from "./value-kinds.ts";
@@ -29,9 +30,12 @@ export interface WordFacts {
   /** The first term's id as of a dictionary of `idsAt` terms (-1: not there). */
   id: number;
   idsAt: number;
-  /** Its further terms and their ids, when it has more than one. */
+  /** The first term's termFlags (query-terms.ts). */
+  flags: number;
+  /** Its further terms, their ids and flags, when it has more than one. */
   moreTerms: string[] | undefined;
   moreIds: number[] | undefined;
+  moreFlags: number[] | undefined;
   /** The word trimmed for server-name windows, that squashed, and the squashed key's keyHash from the seed. */
   mentionWord: string;
   mentionKey: string;
@@ -76,8 +80,10 @@ export class QueryWords {
       term: undefined,
       id: -1,
       idsAt: -2,
+      flags: 0,
       moreTerms: undefined,
       moreIds: undefined,
+      moreFlags: undefined,
       mentionWord: mention.words[0]!,
       mentionKey: mention.keys[0]!,
       mentionHash: mention.hashes[0]!,
@@ -100,6 +106,8 @@ export class QueryWords {
     facts.id = ids[0] ?? -1;
     facts.moreTerms = terms.length > 1 ? terms.slice(1) : undefined;
     facts.moreIds = terms.length > 1 ? ids.slice(1) : undefined;
+    facts.flags = terms.length > 0 ? termFlags(terms[0]!) : 0;
+    facts.moreFlags = terms.length > 1 ? terms.slice(1).map(termFlags) : undefined;
     facts.idsAt = this.tokenizer.dictionarySize();
   }
 }

@@ -5,6 +5,7 @@ import { givenWords } from "../../src/search/given-words.ts";
 import { InvertedIndex } from "../../src/search/inverted-index.ts";
 import { QueryCache } from "../../src/search/query-cache.ts";
 import { parseQueryWords } from "../../src/search/query-parser.ts";
+import { termFlags } from "../../src/search/query-terms.ts";
 import { identifierOf } from "../../src/search/query-words.ts";
 import { mentionWordsOf } from "../../src/search/server-mention.ts";
 import { Tokenizer } from "../../src/search/tokenizer.ts";
@@ -18,6 +19,7 @@ function reference(tokenizer: Tokenizer, text: string) {
     return { parsed, tokens: { text: [], required: [], given: [], valueParameters: [] }, identifiers: [], mentions: { words: [], keys: [], hashes: [], keyLengths: [] } };
   }
   const textIds: number[] = [];
+  const terms = tokenizer.tokenize(parsed.text, [], textIds);
   const identifiers: string[] = [];
   for (const raw of words) {
     const word = raw.length >= 3 ? identifierOf(raw) : undefined;
@@ -26,9 +28,10 @@ function reference(tokenizer: Tokenizer, text: string) {
   return {
     parsed,
     tokens: {
-      text: tokenizer.tokenize(parsed.text, [], textIds),
+      text: terms,
       textIds,
       idsAt: tokenizer.dictionarySize(),
+      textFlags: terms.map(termFlags),
       required: parsed.required.map((word) => tokenizer.tokenize(word)),
       given: givenWords(parsed.text).flatMap((word) => tokenizer.tokenize(word)),
       valueParameters: valueKinds(parsed.text).flatMap((kind) => PARAMETER_WORDS[kind].flatMap((word) => tokenizer.tokenize(word))),
@@ -61,6 +64,7 @@ const chosen = [
   `${"x".repeat(MAX_WORD_CHARS + 5)} weather ${"getUser".repeat(10)}`,
   "GitLab's merge requests in Google Calendar",
   "call +1 555 0100",
+  "reverse geocode 12 Main St, reversed",
   "",
   "   ",
   "a",
