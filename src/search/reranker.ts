@@ -1,5 +1,5 @@
 import type { CandidateFacts } from "./candidate-facts.ts";
-import type { InvertedIndex, TermArena } from "./inverted-index.ts";
+import { NAME_READER, NAME_REVERSE, type InvertedIndex, type TermArena } from "./inverted-index.ts";
 import type { PreparedQuery } from "./query-terms.ts";
 import type { RankingOptions } from "./ranking-options.ts";
 import type { ServerMention } from "./server-mention.ts";
@@ -48,7 +48,8 @@ export function rerank(
       const base = index.slotTermStart[slot]!;
       total += options.descriptionPhrase * pairWeight(index.slotTermArena, base + index.distinctCounts[slot]!, base + index.slotTermCount[slot]!, query, lookup);
     }
-    const filter = index.readerNamed[slot] === 1;
+    const nameKinds = index.nameKinds[slot]!;
+    const filter = (nameKinds & NAME_READER) !== 0;
     const valueOnly = valueOnlyIdf[c]!;
     // The query's verb (its first word) met as a reading tool's enum value is a filter, not what
     // the tool does: take back most of what it added in the first stage and in coverage.
@@ -64,7 +65,7 @@ export function rerank(
       total *= 1 + coverageWeight * (options.coverageExponent === 1 ? share : share ** options.coverageExponent);
     }
     if (mention !== undefined && options.serverBoost > 0 && mention.isMember(slot)) total *= 1 + options.serverBoost;
-    if (options.unaskedReverse < 1 && !query.asksReverse && index.reverseNamed[slot] === 1) total *= options.unaskedReverse;
+    if (options.unaskedReverse < 1 && !query.asksReverse && (nameKinds & NAME_REVERSE) !== 0) total *= options.unaskedReverse;
     if (takesGiven[c] === 1) total *= 1 + options.givenParameter;
     if (takesValue[c] === 1) total *= 1 + options.valueParameter;
     candidate.score = total;
