@@ -1,0 +1,31 @@
+import { describe, expect, test } from "bun:test";
+import { QueryTermTable } from "../../src/search/query-term-table.ts";
+
+describe("QueryTermTable: query term ids → position + 1", () => {
+  test("agrees with a Map over random queries (ids sharing filter bits and home slots, tables that must grow), and clear forgets all", () => {
+    const table = new QueryTermTable();
+    let seed = 11;
+    const random = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n);
+    for (let round = 0; round < 200; round++) {
+      const count = round % 50 === 0 ? 300 : 1 + random(64);
+      const ids = new Set<number>();
+      // Multiples of 2048 share a filter bit; a small range collides in the table.
+      while (ids.size < count) ids.add(random(3) === 0 ? random(20) * 2048 : random(round % 2 === 0 ? 1000 : 1_000_000));
+      const terms = [...ids].map((id) => ({ id }));
+      const expected = new Map(terms.map((term, t) => [term.id, t + 1]));
+      table.set(terms);
+      for (const term of terms) {
+        expect(table.mayHave(term.id)).toBe(true);
+        expect(table.positionOf(term.id)).toBe(expected.get(term.id)!);
+      }
+      for (let probe = 0; probe < 200; probe++) {
+        const id = random(3) === 0 ? random(40) * 2048 : random(1_000_000);
+        expect(table.positionOf(id)).toBe(expected.get(id) ?? 0);
+        if (!table.mayHave(id)) expect(expected.has(id)).toBe(false);
+      }
+      table.clear();
+      for (const term of terms) expect(table.positionOf(term.id)).toBe(0);
+      for (const term of terms) expect(table.mayHave(term.id)).toBe(false);
+    }
+  });
+});
