@@ -1,4 +1,5 @@
 import type { QueryTerm } from "./bm25f-scorer.ts";
+import { IdMap } from "./id-map.ts";
 import type { InvertedIndex } from "./inverted-index.ts";
 import type { RankingOptions } from "./ranking-options.ts";
 import { isCjkTerm } from "./tokenizer.ts";
@@ -57,10 +58,10 @@ export interface PreparedQuery {
 
 /**
  * Reusable per-ranker scratch for prepareQuery: term id → index + 1 of its entry in this query,
- * zero elsewhere (a vocabulary-sized array beats a Map per query; it is cleared after each use).
+ * zero elsewhere (a small id map, id-map.ts, emptied after each use).
  */
 export class QueryScratch {
-  entryOf = new Int32Array(1024);
+  readonly entryOf = new IdMap();
 }
 
 /** What prepareQuery asks of a term's string: a CJK term, all digits, the word "reverse". */
@@ -73,7 +74,6 @@ export function termFlags(term: string): number {
 }
 
 export function prepareQuery(index: InvertedIndex, tokens: QueryTokens, options: RankingOptions, scratch = new QueryScratch()): PreparedQuery {
-  if (scratch.entryOf.length < index.terms.length) scratch.entryOf = new Int32Array(Math.max(index.terms.length, scratch.entryOf.length * 2));
   const entryOf = scratch.entryOf;
   const entries: QueryTerm[] = [];
   let cjkTerms: Set<string> | undefined;
@@ -82,14 +82,14 @@ export function prepareQuery(index: InvertedIndex, tokens: QueryTokens, options:
     if (cjk) (cjkTerms ??= new Set()).add(term);
     const id = known === undefined ? index.termId(term) : known >= 0 ? known : undefined;
     if (id === undefined) return undefined;
-    const at = entryOf[id]!;
+    const at = entryOf.get(id);
     if (at > 0) return entries[at - 1];
     const frequency = index.documentFrequency[id]!;
     if (frequency <= 0) return undefined;
     const idf = Math.log(1 + (total - frequency + 0.5) / (frequency + 0.5));
     const entry: QueryTerm = { id, idf, weight: 0, requiredBit: 0, cjk };
     entries.push(entry);
-    entryOf[id] = entries.length;
+    entryOf.set(id, entries.length);
     return entry;
   };
 
@@ -129,16 +129,16 @@ export function prepareQuery(index: InvertedIndex, tokens: QueryTokens, options:
 
     const terms = capTerms(entries, options.maxQueryTerms);
     // entryOf now says where each kept term stands in `terms` (0: dropped by the cap).
-    for (const entry of entries) entryOf[entry.id] = 0;
-    for (let t = 0; t < terms.length; t++) entryOf[terms[t]!.id] = t + 1;
+    for (const entry of entries) entryOf.set(entry.id, 0);
+    for (let t = 0; t < terms.length; t++) entryOf.set(terms[t]!.id, t + 1);
     const positions = terms.length;
     const pairs = new Map<number, number>();
     for (let i = 0; i + 1 < sequence.length; i++) {
       const first = sequence[i];
       const second = sequence[i + 1];
       if (first === undefined || second === undefined || first === second) continue;
-      const a = entryOf[first.id]! - 1;
-      const b = entryOf[second.id]! - 1;
+      const a = entryOf.get(first.id) - 1;
+      const b = entryOf.get(second.id) - 1;
       if (a < 0 || b < 0) continue;
       pairs.set(a * positions + b, (first.idf + second.idf) / 2);
     }
@@ -152,13 +152,13 @@ export function prepareQuery(index: InvertedIndex, tokens: QueryTokens, options:
       requiredAll,
       impossible,
       cjkMinimum: Math.min(CJK_MIN_BIGRAM_MATCHES, cjkTerms?.size ?? 0),
-      leadingTerm: leading !== undefined && entryOf[leading.id]! > 0 ? leading.id : -1,
+      leadingTerm: leading !== undefined && entryOf.get(leading.id) > 0 ? leading.id : -1,
       asksReverse,
       valueParameterTerms: tokens.valueParameters.length === 0 ? [] : [...new Set(tokens.valueParameters.map((term) => index.termId(term)).filter((id): id is number => id !== undefined))],
-      givenTerms: tokens.given.length === 0 ? [] : [...new Set(tokens.given.map((term) => index.termId(term)).filter((id): id is number => id !== undefined && entryOf[id]! > 0))],
+      givenTerms: tokens.given.length === 0 ? [] : [...new Set(tokens.given.map((term) => index.termId(term)).filter((id): id is number => id !== undefined && entryOf.get(id) > 0))],
     };
   } finally {
-    for (const entry of entries) entryOf[entry.id] = 0;
+    entryOf.clear();
   }
 }
 

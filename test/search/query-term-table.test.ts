@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { IdMap } from "../../src/search/id-map.ts";
 import { QueryTermTable } from "../../src/search/query-term-table.ts";
 
 describe("QueryTermTable: query term ids → position + 1", () => {
@@ -26,6 +27,31 @@ describe("QueryTermTable: query term ids → position + 1", () => {
       table.clear();
       for (const term of terms) expect(table.positionOf(term.id)).toBe(0);
       for (const term of terms) expect(table.mayHave(term.id)).toBe(false);
+    }
+  });
+});
+
+describe("IdMap: the small map behind it and prepareQuery's scratch", () => {
+  test("agrees with a Map through growth, overwrites, zero values and clears", () => {
+    const map = new IdMap();
+    let seed = 5;
+    const random = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n);
+    for (let round = 0; round < 50; round++) {
+      const model = new Map<number, number>();
+      const count = round % 10 === 0 ? 2000 : random(100);
+      for (let i = 0; i < count; i++) {
+        const id = random(round % 2 === 0 ? 500 : 10_000_000);
+        const value = random(4);
+        map.set(id, value);
+        model.set(id, value);
+      }
+      for (const [id, value] of model) expect(map.get(id)).toBe(value);
+      for (let probe = 0; probe < 100; probe++) {
+        const id = random(20_000_000);
+        expect(map.get(id)).toBe(model.get(id) ?? 0);
+      }
+      map.clear();
+      for (const id of model.keys()) expect(map.get(id)).toBe(0);
     }
   });
 });
