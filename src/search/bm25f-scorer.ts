@@ -171,10 +171,10 @@ export class Bm25fScorer {
    * and index version, then reused (by the scoring here and by the re-rank's candidate facts).
    */
   impacts(index: InvertedIndex, id: number): Impacts {
-    this.ensureCapacity(index.slotCount);
-    if (this.normVersion !== index.version) this.refreshNorms(index);
     const cached = this.impactCache.get(id);
     if (cached !== undefined && cached.version === index.version) return cached;
+    this.ensureCapacity(index.slotCount);
+    if (this.normVersion !== index.version) this.refreshNorms(index);
     const postings = index.postings[id]!;
     const frequencies = index.frequencies[id]!;
     const length = index.postingLengths[id]!;
@@ -222,6 +222,16 @@ export class Bm25fScorer {
     impacts.version = index.version;
     this.impactCache.set(id, impacts);
     return impacts;
+  }
+
+  /**
+   * impacts(), without marking the term as just used: for the re-rank's second read of the query's
+   * terms (the first stage marked them). The recency list is a few scattered writes per call,
+   * and which term is dropped first never changes a value.
+   */
+  impactsAgain(index: InvertedIndex, id: number): Impacts {
+    const cached = this.impactCache.peek(id);
+    return cached !== undefined && cached.version === index.version ? cached : this.impacts(index, id);
   }
 
   private record(slot: number, term: QueryTerm): void {

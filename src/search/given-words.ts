@@ -17,8 +17,16 @@ const WORD = /^\p{L}[\p{L}\p{N}]*$/u;
  */
 const MAY_POINT = /(?<![A-Za-z0-9])(?:this|that|these|those|my|our|your|his|her|their|its)(?![A-Za-z0-9])/i;
 
+/**
+ * False when `text` certainly marks no word as given (givenWords would answer []). The answer for a
+ * text is the OR of its white-space words' answers: white space is a boundary of MAY_POINT.
+ */
+export function givenMayPoint(text: string): boolean {
+  return MAY_POINT.test(text);
+}
+
 export function givenWords(text: string): string[] {
-  if (!MAY_POINT.test(text)) return [];
+  if (!givenMayPoint(text)) return [];
   return isAscii(text) ? asciiGivenWords(text) : splitGivenWords(text);
 }
 

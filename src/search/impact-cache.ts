@@ -14,12 +14,13 @@ export const DEFAULT_IMPACT_BUDGET_BYTES = 16 * 2 ** 20;
  * Term id → its impacts, within a byte budget, least recently used dropped first. Entries are
  * dropped, never recycled: an Impacts a caller still holds stays as it was. A single term larger
  * than the budget is still kept (alone): the scorer needs it now, and most likely again soon.
- * Recency is a doubly linked list over term ids in typed arrays (no object per entry).
+ * Recency is a doubly linked list over term ids in one typed array (no object per entry): a
+ * term's two links side by side, `links[2·id]` previous and `links[2·id + 1]` next, so moving a
+ * term to the front reads its own links in one cache line.
  */
 export class ImpactCache {
   private readonly byId: (Impacts | undefined)[] = [];
-  private previous = new Int32Array(256).fill(-1);
-  private next = new Int32Array(256).fill(-1);
+  private links = new Int32Array(512).fill(-1);
   /** Most and least recently used term ids; -1 when empty. */
   private head = -1;
   private tail = -1;
@@ -50,6 +51,11 @@ export class ImpactCache {
     return impacts;
   }
 
+  /** The cached impacts of a term, leaving the recency order alone (a second read within one query). */
+  peek(id: number): Impacts | undefined {
+    return this.byId[id];
+  }
+
   /** Caches (or re-caches, after an in-place refresh) a term's impacts as the most recently used, then keeps to the budget. */
   set(id: number, impacts: Impacts): void {
     const before = this.byId[id];
@@ -75,34 +81,31 @@ export class ImpactCache {
   }
 
   private unlink(id: number): void {
-    const before = this.previous[id]!;
-    const after = this.next[id]!;
-    if (before >= 0) this.next[before] = after;
+    const links = this.links;
+    const before = links[2 * id]!;
+    const after = links[2 * id + 1]!;
+    if (before >= 0) links[2 * before + 1] = after;
     else this.head = after;
-    if (after >= 0) this.previous[after] = before;
+    if (after >= 0) links[2 * after] = before;
     else this.tail = before;
-    this.previous[id] = -1;
-    this.next[id] = -1;
+    links[2 * id] = -1;
+    links[2 * id + 1] = -1;
   }
 
   private pushFront(id: number): void {
-    this.previous[id] = -1;
-    this.next[id] = this.head;
-    if (this.head >= 0) this.previous[this.head] = id;
+    const links = this.links;
+    links[2 * id] = -1;
+    links[2 * id + 1] = this.head;
+    if (this.head >= 0) links[2 * this.head] = id;
     this.head = id;
     if (this.tail < 0) this.tail = id;
   }
 
   private ensure(length: number): void {
-    if (this.previous.length >= length) return;
-    const size = Math.max(length, this.previous.length * 2);
-    const grow = (array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> => {
-      const grown = new Int32Array(size).fill(-1);
-      grown.set(array);
-      return grown;
-    };
-    this.previous = grow(this.previous);
-    this.next = grow(this.next);
+    if (this.links.length >= 2 * length) return;
+    const grown = new Int32Array(Math.max(2 * length, this.links.length * 2)).fill(-1);
+    grown.set(this.links);
+    this.links = grown;
   }
 }
 

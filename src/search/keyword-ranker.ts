@@ -4,7 +4,8 @@ import { FIELD_BITS } from "./fields.ts";
 import type { InvertedIndex } from "./inverted-index.ts";
 import { prepareQuery, QueryScratch, type PreparedQuery, type QueryTokens, type StandInSource } from "./query-terms.ts";
 import type { RankingOptions } from "./ranking-options.ts";
-import { markQueryTerm, QUERY_BITS_WORDS, rerank, type Candidate } from "./reranker.ts";
+import { QueryTermTable } from "./query-term-table.ts";
+import { rerank, type Candidate } from "./reranker.ts";
 import type { MentionInput, ServerMention } from "./server-mention.ts";
 import { ScoreSelector } from "./score-select.ts";
 import { SynonymTable } from "./synonyms.ts";
@@ -22,15 +23,11 @@ export class KeywordRanker {
   /** Candidate objects reused from query to query (rank's answer is valid until the next rank). */
   private readonly candidatePool: Candidate[] = [];
   private readonly selector = new ScoreSelector();
-  private readonly impactsOf = (index: InvertedIndex, id: number) => this.scorer.impacts(index, id);
+  private readonly impactsOf = (index: InvertedIndex, id: number) => this.scorer.impactsAgain(index, id);
   private readonly synonyms = new SynonymTable();
   private readonly standInsOf: StandInSource = (id) => this.synonyms.standInsOf(this.index, id);
-  /** Query IDF by term id, zero elsewhere; set around each re-rank and cleared after it. */
-  private idfByTerm = new Float64Array(1024);
-  /** Position + 1 in the query's terms by term id, zero elsewhere; set and cleared with idfByTerm. */
-  private positionByTerm = new Int32Array(1024);
-  /** The query's term ids as a small bit filter, set and cleared with idfByTerm (reranker.ts). */
-  private readonly queryBits = new Uint32Array(QUERY_BITS_WORDS);
+  /** The query's term ids → positions, set around each re-rank and cleared after it. */
+  private readonly termTable = new QueryTermTable();
   /** Slots of a named server's tools, set around one first-stage run and cleared after it. */
   private memberMask = new Uint8Array(0);
 
@@ -150,28 +147,16 @@ export class KeywordRanker {
   }
 
   private rerank(candidates: Candidate[], query: PreparedQuery, limit: number, mention: ServerMention | undefined): Candidate[] {
-    if (this.idfByTerm.length < this.index.terms.length) {
-      this.idfByTerm = new Float64Array(Math.max(this.index.terms.length, this.idfByTerm.length * 2));
-      this.positionByTerm = new Int32Array(this.idfByTerm.length);
-    }
-    query.terms.forEach((term, t) => {
-      this.idfByTerm[term.id] = term.idf * term.weight;
-      this.positionByTerm[term.id] = t + 1;
-      markQueryTerm(this.queryBits, term.id);
-    });
+    this.termTable.set(query.terms);
     try {
       const options = this.options;
       this.facts.gather(candidates, query, this.index, this.impactsOf, mention, {
         given: options.givenParameter > 0 && query.givenTerms.length > 0,
         value: options.valueParameter > 0 && query.valueParameterTerms.length > 0,
       });
-      return rerank(candidates, query, this.index, options, { idf: this.idfByTerm, position: this.positionByTerm, bits: this.queryBits }, this.facts, limit, mention);
+      return rerank(candidates, query, this.index, options, this.termTable, this.facts, limit, mention);
     } finally {
-      for (const term of query.terms) {
-        this.idfByTerm[term.id] = 0;
-        this.positionByTerm[term.id] = 0;
-      }
-      this.queryBits.fill(0);
+      this.termTable.clear();
     }
   }
 }

@@ -1,4 +1,5 @@
 import { EXECUTE_EXTRA_TOOL_NAME, TOOL_SEARCH_TOOL_NAME } from "../deferral/meta-tools.ts";
+import { isWhiteSpace } from "./char-class.ts";
 import { squash } from "./document-fields.ts";
 import { boundedEditDistance, EditDistanceScratch } from "./edit-distance.ts";
 import { FoldedKeys } from "./folded-keys.ts";
@@ -39,6 +40,11 @@ export class NameLookup {
    * lookups hash and lowercase the whole text on every query never seen before).
    */
   private longestKey = 0;
+  /**
+   * Whether any key ever added holds white space (it only turns true): while none does, a text
+   * with white space (a request in words) names no tool, and the lookups below hash none of it.
+   */
+  private spacedKeys = false;
 
   constructor(private readonly pool: PoolNames) {}
 
@@ -54,6 +60,7 @@ export class NameLookup {
     for (const given of keysOf(doc)) {
       const key = given === doc.name ? given : this.sharedKey(given);
       this.longestKey = Math.max(this.longestKey, lowercaseBound(key));
+      this.spacedKeys ||= hasWhiteSpace(key);
       if (key !== doc.name) push(this.exact, key, doc.name);
       this.folded.add(key, doc.name);
       if (this.buckets !== undefined) this.bucket(key.toLowerCase());
@@ -76,7 +83,7 @@ export class NameLookup {
    * an exact-case match wins over a case-insensitive one.
    */
   resolve(text: string): string[] {
-    if (text.length > this.longestKey) return [];
+    if (text.length > this.longestKey || (!this.spacedKeys && hasWhiteSpace(text))) return [];
     if (this.pool.has(text)) return [text];
     const exact = this.exact.get(text);
     if (exact !== undefined) return [...listOf(exact)];
@@ -160,6 +167,12 @@ function popcount(value: number): number {
   let bits = value - ((value >>> 1) & 0x55555555);
   bits = (bits & 0x33333333) + ((bits >>> 2) & 0x33333333);
   return (Math.imul((bits + (bits >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
+}
+
+/** Lowercasing makes no white space, so a key without any matches no text with some, in any case. */
+function hasWhiteSpace(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (isWhiteSpace(text.charCodeAt(i))) return true;
+  return false;
 }
 
 /**

@@ -1,16 +1,16 @@
 import { givenWords } from "./given-words.ts";
 import { PARAMETER_WORDS, valueKinds } from "./value-kinds.ts";
-import { MAX_QUERY_CHARS, parseQueryWords, type ParsedQuery } from "./query-parser.ts";
+import { MAX_QUERY_CHARS, parseQueryWords, queryForm, type ParsedQuery } from "./query-parser.ts";
 import type { QueryTokens } from "./query-terms.ts";
-import { mentionWordsOf, type MentionWords } from "./server-mention.ts";
+import { QueryWords, type WordFacts } from "./query-words.ts";
+import { isWhiteSpace } from "./char-class.ts";
+import { MAX_SCANNED_WORDS, type MentionWords } from "./server-mention.ts";
 import type { Tokenizer } from "./tokenizer.ts";
 
 /** Parsed and tokenized queries kept for reuse: prefetch re-asks, and models retry and refine. */
 const QUERY_CACHE_SIZE = 2048;
 /** Identifier-like words looked up per query; a pasted log cannot turn into thousands of lookups. */
 const MAX_IDENTIFIERS = 32;
-export const NAME_PUNCTUATION = /[_.\-]|\p{Ll}\p{Lu}/u;
-const IDENTIFIER_EDGES = /^[^\p{L}\p{N}_]+|[^\p{L}\p{N}_]+$/gu;
 
 /** A query as parsed and tokenized; it depends on the text alone, never on the index contents. */
 export interface CachedQuery {
@@ -27,8 +27,11 @@ export interface CachedQuery {
 /** Least-recently-used cache of parsed queries, keyed by the (length-capped) query text. */
 export class QueryCache {
   private readonly entries = new Map<string, CachedQuery>();
+  private readonly words: QueryWords;
 
-  constructor(private readonly tokenizer: Tokenizer) {}
+  constructor(private readonly tokenizer: Tokenizer) {
+    this.words = new QueryWords(tokenizer);
+  }
 
   get(query: string): CachedQuery {
     const text = query.slice(0, MAX_QUERY_CHARS);
@@ -49,79 +52,82 @@ export class QueryCache {
     this.entries.clear();
   }
 
+  /**
+   * The query's parse from its words' facts (query-words.ts). The common query (words of free
+   * text, one space apart) is read in place; one with syntax or other white space is split by
+   * parseQueryWords first. Either way the free-text words' facts are put together the same way.
+   */
   private parse(text: string): CachedQuery {
+    const form = queryForm(text);
+    if (form.kind === "select") return { parsed: form, tokens: { text: [], required: [], given: [], valueParameters: [] }, identifiers: [], mentions: { words: [], keys: [], hashes: [], keyLengths: [] } };
+    const plain = this.plainWords(form.whole);
+    if (plain !== undefined) return this.assemble({ kind: form.kind, whole: form.whole, text: form.whole, required: [], servers: [] }, plain);
     const { parsed, words } = parseQueryWords(text);
-    if (parsed.kind === "select") return { parsed, tokens: { text: [], required: [], given: [], valueParameters: [] }, identifiers: [], mentions: { words: [], keys: [] } };
-    const mentions = mentionWordsOf(words);
+    if (parsed.kind === "select") throw new Error("queryForm and parseQueryWords disagree on a select: query");
+    return this.assemble(parsed, words.map((word) => this.words.of(word, 0, word.length)));
+  }
+
+  /** The facts of each word of `whole` when every word is free text and every gap one space; else undefined. */
+  private plainWords(whole: string): WordFacts[] | undefined {
+    const facts: WordFacts[] = [];
+    let start = 0;
+    for (let i = 0; i <= whole.length; i++) {
+      const code = i < whole.length ? whole.charCodeAt(i) : 0x20;
+      if (!isWhiteSpace(code)) continue;
+      if (code !== 0x20 || i === start) return undefined;
+      const word = this.words.of(whole, start, i);
+      if (word.syntax !== undefined) return undefined;
+      facts.push(word);
+      start = i + 1;
+    }
+    return facts;
+  }
+
+  private assemble(parsed: Exclude<ParsedQuery, { kind: "select" }>, words: readonly WordFacts[]): CachedQuery {
+    const terms: string[] = [];
     const textIds: number[] = [];
+    const textFlags: number[] = [];
+    const identifiers: string[] = [];
+    const mentions: MentionWords = { words: [], keys: [], hashes: [], keyLengths: [] };
+    let mayPoint = false;
+    let decimal = false;
+    for (let i = 0; i < words.length; i++) {
+      const word = words[i]!;
+      if (word.term !== undefined) {
+        terms.push(word.term);
+        textIds.push(word.id);
+        textFlags.push(word.flags);
+      }
+      if (word.moreTerms !== undefined) {
+        for (let t = 0; t < word.moreTerms.length; t++) {
+          terms.push(word.moreTerms[t]!);
+          textIds.push(word.moreIds![t]!);
+          textFlags.push(word.moreFlags![t]!);
+        }
+      }
+      if (i < MAX_SCANNED_WORDS) {
+        mentions.words.push(word.mentionWord);
+        mentions.keys.push(word.mentionKey);
+        mentions.hashes.push(word.mentionHash);
+        mentions.keyLengths.push(word.mentionLength);
+      }
+      if (word.identifier !== undefined && identifiers.length < MAX_IDENTIFIERS) identifiers.push(word.identifier);
+      mayPoint ||= word.mayPoint;
+      decimal ||= word.decimal;
+    }
     return {
       parsed,
       tokens: {
-        text: this.tokenizer.tokenize(parsed.text, [], textIds),
+        text: terms,
         textIds,
         idsAt: this.tokenizer.dictionarySize(),
+        textFlags,
         required: parsed.required.map((word) => this.tokenizer.tokenize(word)),
-        given: givenWords(parsed.text).flatMap((word) => this.tokenizer.tokenize(word)),
-        valueParameters: valueKinds(parsed.text).flatMap((kind) => PARAMETER_WORDS[kind].flatMap((word) => this.tokenizer.tokenize(word))),
+        given: mayPoint ? givenWords(parsed.text).flatMap((word) => this.tokenizer.tokenize(word)) : [],
+        valueParameters: decimal ? valueKinds(parsed.text).flatMap((kind) => PARAMETER_WORDS[kind].flatMap((word) => this.tokenizer.tokenize(word))) : [],
       },
-      identifiers: identifierWords(words),
+      identifiers,
       mentions,
     };
   }
-}
-
-/** Words of a query (split on white space) that look like tool identifiers, stripped of surrounding quotes and punctuation. */
-function identifierWords(split: readonly string[]): string[] {
-  const words: string[] = [];
-  for (const raw of split) {
-    if (raw.length < 3 || !mayBeIdentifier(raw)) continue;
-    const word = identifierOf(raw);
-    if (word !== undefined && words.length < MAX_IDENTIFIERS) words.push(word);
-  }
-  return words;
-}
-
-/**
- * The word stripped of IDENTIFIER_EDGES when it then has NAME_PUNCTUATION and at least three
- * characters. An ASCII word (most of them: a sentence's last word, "real-time", "COVID-19") is
- * read by character codes; the regular expressions cost more than the rest of the word's parse.
- */
-export function identifierOf(raw: string): string | undefined {
-  let from = 0;
-  let to = raw.length;
-  for (let i = 0; i < raw.length; i++) {
-    if (raw.charCodeAt(i) >= 0x80) {
-      const word = raw.replace(IDENTIFIER_EDGES, "");
-      return word.length >= 3 && NAME_PUNCTUATION.test(word) ? word : undefined;
-    }
-  }
-  while (from < to && !isIdentifierCode(raw.charCodeAt(from))) from++;
-  while (to > from && !isIdentifierCode(raw.charCodeAt(to - 1))) to--;
-  if (to - from < 3) return undefined;
-  for (let i = from; i < to; i++) {
-    const code = raw.charCodeAt(i);
-    if (code === 0x5f || code === 0x2e || code === 0x2d) return raw.slice(from, to);
-    if (i > from && code >= 0x41 && code <= 0x5a) {
-      const previous = raw.charCodeAt(i - 1);
-      if (previous >= 0x61 && previous <= 0x7a) return raw.slice(from, to);
-    }
-  }
-  return undefined;
-}
-
-/** ASCII letters, digits and `_`: what IDENTIFIER_EDGES does not strip. */
-function isIdentifierCode(code: number): boolean {
-  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f;
-}
-
-/**
- * A cheap pre-check of NAME_PUNCTUATION for the common all-ASCII word: it needs `_`, `.`, `-` or
- * an uppercase letter after the first character. Anything else goes to the regular expression.
- */
-function mayBeIdentifier(word: string): boolean {
-  for (let i = 0; i < word.length; i++) {
-    const code = word.charCodeAt(i);
-    if (code >= 0x80 || code === 0x5f || code === 0x2e || code === 0x2d || (i > 0 && code >= 0x41 && code <= 0x5a)) return true;
-  }
-  return false;
 }

@@ -36,17 +36,35 @@ export function parseQuery(query: string): ParsedQuery {
   return parseQueryWords(query).parsed;
 }
 
-/** parseQuery, with the free-text words `text` joins (a query's other readers split them once, here). */
-export function parseQueryWords(query: string): { parsed: ParsedQuery; words: string[] } {
+/** What a query word that is syntax says: a page of a listing, a required word, or a server (and tool). */
+export type WordSyntax = { page: number } | { required: string } | { server: string; tool: string };
+
+/** The query's form: `select:` names, or a keyword query's trimmed text (`whole`) to read word by word. */
+export function queryForm(query: string): { kind: "select"; names: string[] } | { kind: "discover" | "keyword"; whole: string } {
   const trimmed = query.slice(0, MAX_QUERY_CHARS).trim();
   if (SELECT.test(trimmed)) {
     const names = [...new Set(trimmed.slice(7).split(",").map((name) => name.trim()))]
       .filter((name) => name.length > 0)
       .slice(0, MAX_SELECT_NAMES);
-    return { parsed: { kind: "select", names }, words: [] };
+    return { kind: "select", names };
   }
   const discover = DISCOVER.test(trimmed);
-  const whole = discover ? trimmed.slice(9).trim() : trimmed;
+  return { kind: discover ? "discover" : "keyword", whole: discover ? trimmed.slice(9).trim() : trimmed };
+}
+
+/** `page:N`, `+word` or `mcp__server[__tool]`; undefined for a free-text word. */
+export function wordSyntax(word: string): WordSyntax | undefined {
+  const paged = word.length <= 9 && word.charCodeAt(4) === 0x3a && (word.charCodeAt(0) | 0x20) === 0x70 ? PAGE.exec(word) : null;
+  if (paged !== null) return { page: Number(paged[1]) };
+  if (word.charCodeAt(0) === 0x2b && REQUIRED.test(word)) return { required: word.slice(1) };
+  return splitMcpWord(word);
+}
+
+/** parseQuery, with the free-text words `text` joins (a query's other readers split them once, here). */
+export function parseQueryWords(query: string): { parsed: ParsedQuery; words: string[] } {
+  const form = queryForm(query);
+  if (form.kind === "select") return { parsed: form, words: [] };
+  const whole = form.whole;
   const required: string[] = [];
   const servers: string[] = [];
   let page: number | undefined;
@@ -58,24 +76,22 @@ export function parseQueryWords(query: string): { parsed: ParsedQuery; words: st
   const all = split.words;
   for (let i = 0; i < all.length; i++) {
     const word = all[i]!;
-    const paged = word.length <= 9 && word.charCodeAt(4) === 0x3a && (word.charCodeAt(0) | 0x20) === 0x70 ? PAGE.exec(word) : null;
-    const plus = paged === null && word.charCodeAt(0) === 0x2b && REQUIRED.test(word);
-    const mcp = paged === null && !plus ? splitMcpWord(word) : undefined;
-    if (paged === null && !plus && mcp === undefined) {
+    const syntax = wordSyntax(word);
+    if (syntax === undefined) {
       words?.push(word);
       continue;
     }
     words ??= all.slice(0, i);
     unchanged = false;
-    if (paged !== null) page = Number(paged[1]);
-    else if (plus) required.push(word.slice(1));
-    else if (mcp !== undefined) {
-      servers.push(mcp.server);
-      if (mcp.tool) words.push(mcp.tool);
+    if ("page" in syntax) page = syntax.page;
+    else if ("required" in syntax) required.push(syntax.required);
+    else {
+      servers.push(syntax.server);
+      if (syntax.tool) words.push(syntax.tool);
     }
   }
   words ??= all;
-  const parsed: ParsedQuery = { kind: discover ? "discover" : "keyword", whole, text: unchanged ? whole : words.join(" "), required, servers };
+  const parsed: ParsedQuery = { kind: form.kind, whole, text: unchanged ? whole : words.join(" "), required, servers };
   if (page !== undefined) parsed.page = page;
   return { parsed, words };
 }

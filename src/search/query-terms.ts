@@ -1,4 +1,5 @@
 import type { QueryTerm } from "./bm25f-scorer.ts";
+import { IdMap } from "./id-map.ts";
 import type { InvertedIndex } from "./inverted-index.ts";
 import type { RankingOptions } from "./ranking-options.ts";
 import { isCjkTerm } from "./tokenizer.ts";
@@ -29,6 +30,8 @@ export interface QueryTokens {
   /** Their ids in the index's dictionary when it held `idsAt` terms (-1: not there); absent when unknown. */
   textIds?: readonly number[];
   idsAt?: number;
+  /** Their termFlags, when known (query-words.ts keeps them per word): the terms' strings are then not read. */
+  textFlags?: readonly number[];
   /** Terms of each `+required` word. */
   required: readonly (readonly string[])[];
   /** Terms of the words the request marks as given ("of this address"): see given-words.ts. */
@@ -87,10 +90,24 @@ export type StandInSource = (id: number) => readonly number[] | undefined;
 
 /**
  * Reusable per-ranker scratch for prepareQuery: term id → index + 1 of its entry in this query,
- * zero elsewhere (a vocabulary-sized array beats a Map per query; it is cleared after each use).
+ * zero elsewhere (a small id map, id-map.ts, emptied after each use).
  */
 export class QueryScratch {
-  entryOf = new Int32Array(1024);
+  readonly entryOf = new IdMap();
+}
+
+/**
+ * What prepareQuery asks of a term's string: a CJK term, a value (all digits, or a relative date
+ * or time: RELATIVE_TIMES), the word "reverse". A constant of the term alone, so a word's parse
+ * may keep it (query-words.ts).
+ */
+export const TERM_CJK = 1;
+export const TERM_VALUE = 2;
+export const TERM_REVERSE = 4;
+
+export function termFlags(term: string): number {
+  const value = allDigits(term) || RELATIVE_TIMES.has(term);
+  return (isCjkTerm(term) ? TERM_CJK : 0) | (value ? TERM_VALUE : 0) | (term === REVERSE_TERM ? TERM_REVERSE : 0);
 }
 
 export function prepareQuery(
@@ -100,24 +117,22 @@ export function prepareQuery(
   scratch = new QueryScratch(),
   synonyms?: StandInSource,
 ): PreparedQuery {
-  if (scratch.entryOf.length < index.terms.length) scratch.entryOf = new Int32Array(Math.max(index.terms.length, scratch.entryOf.length * 2));
   const entryOf = scratch.entryOf;
   const entries: QueryTerm[] = [];
   let cjkTerms: Set<string> | undefined;
   const total = Math.max(index.liveCount, 1);
-  const termFor = (term: string, known?: number): QueryTerm | undefined => {
-    const cjk = isCjkTerm(term);
+  const termFor = (term: string, cjk: boolean, known?: number): QueryTerm | undefined => {
     if (cjk) (cjkTerms ??= new Set()).add(term);
     const id = known === undefined ? index.termId(term) : known >= 0 ? known : undefined;
     if (id === undefined) return undefined;
-    const at = entryOf[id]!;
+    const at = entryOf.get(id);
     if (at > 0) return entries[at - 1];
     const frequency = index.documentFrequency[id]!;
     if (frequency <= 0) return undefined;
     const idf = Math.log(1 + (total - frequency + 0.5) / (frequency + 0.5));
     const entry: QueryTerm = { id, idf, weight: 0, requiredBit: 0, cjk };
     entries.push(entry);
-    entryOf[id] = entries.length;
+    entryOf.set(id, entries.length);
     return entry;
   };
 
@@ -126,12 +141,15 @@ export function prepareQuery(
     let asksReverse = false;
     // Ids the tokenizer found hold while the dictionary has not grown since (terms are never dropped).
     const ids = tokens.textIds !== undefined && tokens.idsAt === index.terms.length ? tokens.textIds : undefined;
+    const flagsOf = tokens.textFlags;
     for (let i = 0; i < tokens.text.length; i++) {
       const term = tokens.text[i]!;
-      const entry = termFor(term, ids?.[i]);
+      const flags = flagsOf !== undefined ? flagsOf[i]! : termFlags(term);
+      const entry = termFor(term, (flags & TERM_CJK) !== 0, ids?.[i]);
       sequence.push(entry);
-      if (entry !== undefined) entry.weight = allDigits(term) || RELATIVE_TIMES.has(term) ? options.numberWeight : 1;
-      if (term === REVERSE_TERM) asksReverse = true;
+      // A number or a relative date is a value the request passes: weighed numberWeight.
+      if (entry !== undefined) entry.weight = (flags & TERM_VALUE) !== 0 ? options.numberWeight : 1;
+      if ((flags & TERM_REVERSE) !== 0) asksReverse = true;
     }
 
     let requiredAll = 0;
@@ -141,7 +159,7 @@ export function prepareQuery(
       if (word.includes(REVERSE_TERM)) asksReverse = true;
       for (const term of word) {
         if (bit >= MAX_REQUIRED_TERMS) break;
-        const entry = termFor(term);
+        const entry = termFor(term, isCjkTerm(term));
         if (entry === undefined) {
           impossible = true;
           continue;
@@ -155,16 +173,16 @@ export function prepareQuery(
 
     const terms = capTerms(entries, options.maxQueryTerms);
     // entryOf now says where each kept term stands in `terms` (0: dropped by the cap).
-    for (const entry of entries) entryOf[entry.id] = 0;
-    for (let t = 0; t < terms.length; t++) entryOf[terms[t]!.id] = t + 1;
+    for (const entry of entries) entryOf.set(entry.id, 0);
+    for (let t = 0; t < terms.length; t++) entryOf.set(terms[t]!.id, t + 1);
     const positions = terms.length;
     const pairs = new Map<number, number>();
     for (let i = 0; i + 1 < sequence.length; i++) {
       const first = sequence[i];
       const second = sequence[i + 1];
       if (first === undefined || second === undefined || first === second) continue;
-      const a = entryOf[first.id]! - 1;
-      const b = entryOf[second.id]! - 1;
+      const a = entryOf.get(first.id) - 1;
+      const b = entryOf.get(second.id) - 1;
       if (a < 0 || b < 0) continue;
       pairs.set(a * positions + b, (first.idf + second.idf) / 2);
     }
@@ -180,13 +198,13 @@ export function prepareQuery(
       requiredAll,
       impossible,
       cjkMinimum: Math.min(CJK_MIN_BIGRAM_MATCHES, cjkTerms?.size ?? 0),
-      leadingTerm: leading !== undefined && entryOf[leading.id]! > 0 ? leading.id : -1,
+      leadingTerm: leading !== undefined && entryOf.get(leading.id) > 0 ? leading.id : -1,
       asksReverse,
       valueParameterTerms: tokens.valueParameters.length === 0 ? [] : [...new Set(tokens.valueParameters.map((term) => index.termId(term)).filter((id): id is number => id !== undefined))],
-      givenTerms: tokens.given.length === 0 ? [] : [...new Set(tokens.given.map((term) => index.termId(term)).filter((id): id is number => id !== undefined && entryOf[id]! > 0))],
+      givenTerms: tokens.given.length === 0 ? [] : [...new Set(tokens.given.map((term) => index.termId(term)).filter((id): id is number => id !== undefined && entryOf.get(id) > 0))],
     };
   } finally {
-    for (const entry of entries) entryOf[entry.id] = 0;
+    entryOf.clear();
   }
 }
 
@@ -196,7 +214,7 @@ export function prepareQuery(
  * has its own share), and one in more than `frequentTermShare` of the tools and more than
  * `candidates` (weak evidence, and the re-rank reads each stand-in's postings). `entryOf` marks the query's terms (position + 1).
  */
-function standInsOf(terms: readonly QueryTerm[], synonyms: StandInSource, index: InvertedIndex, entryOf: Int32Array, options: RankingOptions): StandIn[] {
+function standInsOf(terms: readonly QueryTerm[], synonyms: StandInSource, index: InvertedIndex, entryOf: IdMap, options: RankingOptions): StandIn[] {
   const standIns: StandIn[] = [];
   const coverage = options.synonymCoverage;
   // As in the first stage, a small pool is read in full: only past `candidates` tools is a term frequent.
@@ -208,7 +226,7 @@ function standInsOf(terms: readonly QueryTerm[], synonyms: StandInSource, index:
     if (near === undefined) continue;
     for (const id of near) {
       const frequency = index.documentFrequency[id]!;
-      if (entryOf[id]! > 0 || frequency <= 0 || frequency > frequent) continue;
+      if (entryOf.get(id) > 0 || frequency <= 0 || frequency > frequent) continue;
       standIns.push({ id, source: term.id, sourceAt: t, credit: coverage * term.idf * term.weight });
       if (standIns.length === MAX_STAND_INS) return standIns;
     }

@@ -1,5 +1,6 @@
 import type { CandidateFacts } from "./candidate-facts.ts";
-import type { InvertedIndex, TermArena } from "./inverted-index.ts";
+import { NAME_READER, NAME_REVERSE, type InvertedIndex, type TermArena } from "./inverted-index.ts";
+import type { QueryTermTable } from "./query-term-table.ts";
 import type { PreparedQuery } from "./query-terms.ts";
 import type { RankingOptions } from "./ranking-options.ts";
 import type { ServerMention } from "./server-mention.ts";
@@ -7,13 +8,6 @@ import type { ServerMention } from "./server-mention.ts";
 export interface Candidate {
   slot: number;
   score: number;
-}
-
-/** The query's terms by id, set around one re-rank: IDF and position + 1 (zero elsewhere), and the bit filter. */
-export interface QueryTermLookup {
-  idf: Float64Array;
-  position: Int32Array;
-  bits: Uint32Array;
 }
 
 /**
@@ -26,7 +20,7 @@ export function rerank(
   query: PreparedQuery,
   index: InvertedIndex,
   options: RankingOptions,
-  lookup: QueryTermLookup,
+  termTable: QueryTermTable,
   facts: CandidateFacts,
   limit: number,
   mention?: ServerMention,
@@ -37,6 +31,9 @@ export function rerank(
   const k1 = options.k1;
   const valueWeight = options.weights.parameterValue;
   const pairMasks = options.descriptionPhrase > 0 ? pairBitMasks(query) : [];
+  // The verb's weighted IDF (idf × query weight), as its query term has it (leadingTerm is a kept term's id, or -1).
+  const leadingTerm = query.terms.find((term) => term.id === query.leadingTerm);
+  const leadingIdf = leadingTerm === undefined ? 0 : leadingTerm.idf * leadingTerm.weight;
   const { outsideIdf, valueOnlyIdf, mentionIdf, descriptionBits, leadingValueOnly, takesGiven, takesValue } = facts;
   for (let c = 0; c < candidates.length; c++) {
     const candidate = candidates[c]!;
@@ -46,13 +43,14 @@ export function rerank(
     if (pairMasks.length > 0 && mayHavePair(descriptionBits[c]!, pairMasks)) {
       // The slot's terms are a range of the index's arena: distinct terms [base, distinct), then the description's.
       const base = index.slotTermStart[slot]!;
-      total += options.descriptionPhrase * pairWeight(index.slotTermArena, base + index.distinctCounts[slot]!, base + index.slotTermCount[slot]!, query, lookup);
+      total += options.descriptionPhrase * pairWeight(index.slotTermArena, base + index.distinctCounts[slot]!, base + index.slotTermCount[slot]!, query, termTable);
     }
-    const filter = index.readerNamed[slot] === 1;
+    const nameKinds = index.nameKinds[slot]!;
+    const filter = (nameKinds & NAME_READER) !== 0;
     const valueOnly = valueOnlyIdf[c]!;
     // The query's verb (its first word) met as a reading tool's enum value is a filter, not what
     // the tool does: take back most of what it added in the first stage and in coverage.
-    const verbIdf = filter && valueOnly > 0 && leadingValueOnly[c] === 1 ? lookup.idf[query.leadingTerm]! : 0;
+    const verbIdf = filter && valueOnly > 0 && leadingValueOnly[c] === 1 ? leadingIdf : 0;
     if (verbIdf > 0) total -= (1 - options.filterValue) * verbIdf * (k1 + 1) * (valueWeight / (k1 + valueWeight));
     if (coverageWeight > 0) {
       let matched = outsideIdf[c]!;
@@ -60,10 +58,11 @@ export function rerank(
       // A member has the mention by membership: its own use of the words does not count again.
       if (mention !== undefined && mention.isMember(slot)) matched += mention.idf - mentionIdf[c]!;
       const share = Math.min(1, matched / query.totalIdf);
-      total *= 1 + coverageWeight * share ** options.coverageExponent;
+      // x ** 1 is x exactly; the default exponent skips the call to pow per candidate.
+      total *= 1 + coverageWeight * (options.coverageExponent === 1 ? share : share ** options.coverageExponent);
     }
     if (mention !== undefined && options.serverBoost > 0 && mention.isMember(slot)) total *= 1 + options.serverBoost;
-    if (options.unaskedReverse < 1 && !query.asksReverse && index.reverseNamed[slot] === 1) total *= options.unaskedReverse;
+    if (options.unaskedReverse < 1 && !query.asksReverse && (nameKinds & NAME_REVERSE) !== 0) total *= options.unaskedReverse;
     if (takesGiven[c] === 1) total *= 1 + options.givenParameter;
     if (takesValue[c] === 1) total *= 1 + options.valueParameter;
     candidate.score = total;
@@ -105,34 +104,16 @@ function mayHavePair(descriptionBits: number, masks: readonly number[]): boolean
   return false;
 }
 
-/**
- * A 2,048-bit filter of the query's term ids (bit `id & 2047`), set beside `idfByTerm`. The
- * pair scan reads the description of candidates that may hold a pair; the filter (256 bytes, always in cache)
- * answers "not a query term" for almost all of them without a load from the vocabulary-sized
- * IDF array, which at 40k terms misses the cache on nearly every read.
- */
-export const QUERY_BITS_WORDS = 64;
-
-export function markQueryTerm(bits: Uint32Array, id: number): void {
-  bits[(id >>> 5) & (QUERY_BITS_WORDS - 1)]! |= 1 << (id & 31);
-}
-
-function mayBeQueryTerm(bits: Uint32Array, id: number): boolean {
-  return (bits[(id >>> 5) & (QUERY_BITS_WORDS - 1)]! & (1 << (id & 31))) !== 0;
-}
-
-
 /** IDF mass of the distinct query pairs that occur adjacent, in order, in `terms[start, end)`. */
-function pairWeight(terms: TermArena, start: number, end: number, query: PreparedQuery, lookup: QueryTermLookup): number {
-  const { position, bits } = lookup;
+function pairWeight(terms: TermArena, start: number, end: number, query: PreparedQuery, termTable: QueryTermTable): number {
   const positions = query.terms.length;
   let total = 0;
   let seen: number[] | undefined;
   for (let i = start; i + 1 < end; i++) {
     // Both words must be query words before the pair is worth a map lookup.
-    if (!mayBeQueryTerm(bits, terms[i + 1]!) || !mayBeQueryTerm(bits, terms[i]!)) continue;
-    const first = position[terms[i]!]!;
-    const second = position[terms[i + 1]!]!;
+    if (!termTable.mayHave(terms[i + 1]!) || !termTable.mayHave(terms[i]!)) continue;
+    const first = termTable.positionOf(terms[i]!);
+    const second = termTable.positionOf(terms[i + 1]!);
     if (first === 0 || second === 0) continue;
     const key = (first - 1) * positions + (second - 1);
     const weight = query.pairs.get(key);

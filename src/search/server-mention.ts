@@ -11,7 +11,7 @@ import { KEY_HASH_SEED, keyHash } from "./server-registry.ts";
 /** Word windows compared with server names: "Google Calendar", "Azure DevOps Server". */
 const MAX_WINDOW_WORDS = 3;
 /** Only the first words of a long query are compared, so a pasted page costs a bounded amount. */
-const MAX_SCANNED_WORDS = 96;
+export const MAX_SCANNED_WORDS = 96;
 /** Server names shorter than this (squashed) are not recognised inside a query. */
 const MIN_SERVER_CHARS = 3;
 const EDGES = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu;
@@ -23,6 +23,10 @@ export interface MentionWords {
   words: string[];
   /** Each word squashed (lowercase letters and digits). */
   keys: string[];
+  /** Each key's keyHash from KEY_HASH_SEED: a window's hash starts from its first word's. */
+  hashes: number[];
+  /** Each key's length, or -1 when the word is empty: a window is measured without reading its strings. */
+  keyLengths: number[];
 }
 
 /** The server-name keys an index knows, as findMentions needs them (hashes by server-registry's keyHash). */
@@ -77,19 +81,27 @@ export function mentionWordsOf(split: readonly string[]): MentionWords {
   const count = Math.min(split.length, MAX_SCANNED_WORDS);
   const words: string[] = new Array(count);
   const keys: string[] = new Array(count);
+  const hashes: number[] = new Array(count);
+  const keyLengths: number[] = new Array(count);
   for (let i = 0; i < count; i++) {
     const raw = split[i]!;
     // Most words are lowercase letters and digits already: trimmed and squashed, they are themselves.
-    if (isPlainWord(raw)) {
-      words[i] = raw;
-      keys[i] = raw;
-      continue;
-    }
-    const word = trimWord(raw);
+    const plain = isPlainWord(raw);
+    const word = plain ? raw : trimWord(raw);
+    const key = plain ? raw : squashWord(word);
     words[i] = word;
-    keys[i] = squashWord(word);
+    keys[i] = key;
+    hashes[i] = keyHashOf(key);
+    keyLengths[i] = word.length === 0 ? -1 : key.length;
   }
-  return { words, keys };
+  return { words, keys, hashes, keyLengths };
+}
+
+/** keyHash of a whole key from KEY_HASH_SEED. */
+export function keyHashOf(key: string): number {
+  let hash = KEY_HASH_SEED;
+  for (let i = 0; i < key.length; i++) hash = keyHash(hash, key.charCodeAt(i));
+  return hash;
 }
 
 /**
@@ -104,7 +116,7 @@ export function findMentions(
   servers: ServerKeys,
   termsOf: (words: string) => readonly string[],
 ): { servers: number[]; terms: string[] } {
-  const { words, keys } = query;
+  const { words, keys, hashes, keyLengths } = query;
   const found: number[] = [];
   const terms: string[] = [];
   /** Per window size (1..MAX_WINDOW_WORDS): 1 when its key may be a server's, and long enough. */
@@ -114,10 +126,15 @@ export function findMentions(
     let length = 0;
     let sizes = 0;
     for (let size = 1; size <= MAX_WINDOW_WORDS && first + size <= words.length; size++) {
-      const key = keys[first + size - 1]!;
-      if (words[first + size - 1]!.length === 0) break;
-      for (let i = 0; i < key.length; i++) hash = keyHash(hash, key.charCodeAt(i));
-      length += key.length;
+      const keyLength = keyLengths[first + size - 1]!;
+      if (keyLength < 0) break;
+      if (size === 1) {
+        hash = hashes[first]!;
+      } else {
+        const key = keys[first + size - 1]!;
+        for (let i = 0; i < key.length; i++) hash = keyHash(hash, key.charCodeAt(i));
+      }
+      length += keyLength;
       maybe[size] = length >= MIN_SERVER_CHARS && servers.mayBeKey(hash) ? 1 : 0;
       sizes = size;
       if (!servers.mayPrefixKey(hash)) break;

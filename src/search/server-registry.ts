@@ -7,18 +7,22 @@ export function keyHash(hash: number, code: number): number {
   return Math.imul(hash ^ code, 0x01000193);
 }
 
-/** Sizes of the hash filters (bits, powers of two): 32 KiB and 8 KiB. */
-const PREFIX_FILTER_BITS = 1 << 18;
-const KEY_FILTER_BITS = 1 << 16;
+/**
+ * Hash filter positions (a power of two): two bits each, "some key starts so" and "some key is
+ * so", side by side, so the two questions a word window asks read one cache line (64 KiB in all).
+ */
+const FILTER_POSITIONS = 1 << 18;
+const PREFIX_BIT = 1;
+const KEY_BIT = 2;
 
-function hasBit(bits: Uint32Array, hash: number): boolean {
-  const at = hash & ((bits.length << 5) - 1);
-  return (bits[at >>> 5]! & (1 << (at & 31))) !== 0;
+function hasBit(bits: Uint32Array, hash: number, which: number): boolean {
+  const at = (hash & (FILTER_POSITIONS - 1)) * 2;
+  return (bits[at >>> 5]! & (which << (at & 31))) !== 0;
 }
 
-function setBit(bits: Uint32Array, hash: number): void {
-  const at = hash & ((bits.length << 5) - 1);
-  bits[at >>> 5]! |= 1 << (at & 31);
+function setBit(bits: Uint32Array, hash: number, which: number): void {
+  const at = (hash & (FILTER_POSITIONS - 1)) * 2;
+  bits[at >>> 5]! |= which << (at & 31);
 }
 
 /**
@@ -48,11 +52,10 @@ export class ServerRegistry {
   private readonly prefixHashes = new Set<number>();
   private readonly keyHashes = new Set<number>();
   /**
-   * One bit per hash (low bits) of the sets above, asked first: a query asks ~80 hashes, almost
-   * all absent, and a bit in a few kilobytes answers that without a probe of a large Set.
+   * A bit per hash (low bits) for each set above, asked first: a query asks ~80 hashes, almost
+   * all absent, and a bit answers that without a probe of a large Set.
    */
-  private readonly prefixBits = new Uint32Array(PREFIX_FILTER_BITS >>> 5);
-  private readonly keyBits = new Uint32Array(KEY_FILTER_BITS >>> 5);
+  private readonly filterBits = new Uint32Array((FILTER_POSITIONS * 2) >>> 5);
   /** Bumped when a server gains its first tool or loses its last: which names are live changed. */
   liveVersion = 0;
 
@@ -68,12 +71,12 @@ export class ServerRegistry {
 
   /** Whether some known key may start with the text hashed to `hash` (false: certainly none). */
   mayPrefixKey(hash: number): boolean {
-    return hasBit(this.prefixBits, hash) && this.prefixHashes.has(hash);
+    return hasBit(this.filterBits, hash, PREFIX_BIT) && this.prefixHashes.has(hash);
   }
 
   /** Whether some known key may be the text hashed to `hash` (false: certainly none). */
   mayBeKey(hash: number): boolean {
-    return hasBit(this.keyBits, hash) && this.keyHashes.has(hash);
+    return hasBit(this.filterBits, hash, KEY_BIT) && this.keyHashes.has(hash);
   }
 
   /** Ids of servers that have tools now. */
@@ -138,10 +141,10 @@ export class ServerRegistry {
       let hash = KEY_HASH_SEED;
       for (let i = 0; i < key.length; i++) {
         this.prefixHashes.add((hash = keyHash(hash, key.charCodeAt(i))));
-        setBit(this.prefixBits, hash);
+        setBit(this.filterBits, hash, PREFIX_BIT);
       }
       this.keyHashes.add(hash);
-      setBit(this.keyBits, hash);
+      setBit(this.filterBits, hash, KEY_BIT);
       this.names.push(server);
       this.counts = ensureInt32(this.counts, id + 1);
       this.head = growFilled(this.head, id + 1);

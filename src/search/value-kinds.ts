@@ -19,11 +19,15 @@ export const PARAMETER_WORDS: Readonly<Record<ValueKind, readonly string[]>> = {
 
 export function valueKinds(text: string): ValueKind[] {
   // Every kind needs a decimal number (a digit, a point, a digit): most requests have none.
-  if (!hasDecimal(text)) return [];
+  if (!mayHaveDecimal(text)) return [];
   return (Object.keys(PATTERNS) as ValueKind[]).filter((kind) => PATTERNS[kind].test(text));
 }
 
-function hasDecimal(text: string): boolean {
+/**
+ * A digit, a point, a digit: false when no kind can match. The answer for a text is the OR of its
+ * white-space words' answers (white space is not a digit).
+ */
+export function mayHaveDecimal(text: string): boolean {
   for (let at = text.indexOf("."); at >= 0; at = text.indexOf(".", at + 1)) {
     if (at > 0 && isDigit(text.charCodeAt(at - 1)) && isDigit(text.charCodeAt(at + 1))) return true;
   }

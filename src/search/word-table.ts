@@ -17,6 +17,8 @@ export const MAX_WORD_CHARS = 48;
 const MAX_ENTRIES = 1 << 14;
 /** Buckets a lookup or an insertion looks at, at most: at ≤ 50% load an honest run is rarely past 8. */
 export const MAX_PROBES = 32;
+/** A record packs a word's pool offset and length as `start * LENGTH_RANGE + length`. */
+const LENGTH_RANGE = 64;
 const FNV_SEED = 0x811c9dc5 | 0;
 
 /** FNV-1a over text[start, end): the hash `get` and `set` take. */
@@ -29,9 +31,12 @@ export function wordHash(text: string, start: number, end: number): number {
 export class WordTable<V> {
   /** Entry index + 1 per bucket; 0 is empty. */
   private buckets = new Int32Array(1024);
-  private hashes = new Int32Array(512);
-  private starts = new Int32Array(512);
-  private lengths = new Uint8Array(512);
+  /**
+   * Per entry, its hash and where its characters are (`entry * 2`, `entry * 2 + 1`): one record
+   * in one cache line, not three arrays. A new query's words are looked up while another engine's
+   * data may have evicted the table, so each line read is a likely miss.
+   */
+  private records = new Int32Array(1024);
   private pool = new Uint16Array(4096);
   private poolUsed = 0;
   private values: V[] = [];
@@ -62,11 +67,14 @@ export class WordTable<V> {
     const length = end - start;
     if (length > MAX_WORD_CHARS) return -1;
     const mask = this.buckets.length - 1;
+    const records = this.records;
     for (let at = hash & mask, probes = 0; probes < MAX_PROBES; at = (at + 1) & mask, probes++) {
       const entry = this.buckets[at]! - 1;
       if (entry < 0) return -1;
-      if (this.hashes[entry] !== hash || this.lengths[entry] !== length) continue;
-      const from = this.starts[entry]!;
+      if (records[entry * 2] !== hash) continue;
+      const packed = records[entry * 2 + 1]!;
+      if (packed % LENGTH_RANGE !== length) continue;
+      const from = (packed - length) / LENGTH_RANGE;
       let same = true;
       for (let i = 0; i < length && same; i++) same = this.pool[from + i] === text.charCodeAt(start + i);
       if (same) return entry;
@@ -86,16 +94,15 @@ export class WordTable<V> {
     const bucket = this.freeBucket(hash);
     if (bucket < 0) return -1;
     const entry = this.values.length;
-    if (entry >= this.hashes.length) this.growEntries();
+    if (entry * 2 >= this.records.length) this.growEntries();
     if (this.poolUsed + length > this.pool.length) {
       const pool = new Uint16Array(Math.max(this.pool.length * 2, this.poolUsed + length));
       pool.set(this.pool);
       this.pool = pool;
     }
     for (let i = 0; i < length; i++) this.pool[this.poolUsed + i] = text.charCodeAt(start + i);
-    this.hashes[entry] = hash;
-    this.starts[entry] = this.poolUsed;
-    this.lengths[entry] = length;
+    this.records[entry * 2] = hash;
+    this.records[entry * 2 + 1] = this.poolUsed * LENGTH_RANGE + length;
     this.poolUsed += length;
     this.values.push(value);
     this.numbers[entry * 2] = 0;
@@ -123,21 +130,17 @@ export class WordTable<V> {
   private rehash(size: number): void {
     this.buckets = new Int32Array(size);
     for (let entry = 0; entry < this.values.length; entry++) {
-      const bucket = this.freeBucket(this.hashes[entry]!);
+      const bucket = this.freeBucket(this.records[entry * 2]!);
       if (bucket >= 0) this.buckets[bucket] = entry + 1;
     }
   }
 
   private growEntries(): void {
-    const size = this.hashes.length * 2;
-    const grow = <T extends Int32Array | Uint8Array>(array: T, make: (n: number) => T): T => {
-      const bigger = make(size);
-      bigger.set(array);
-      return bigger;
-    };
-    this.hashes = grow(this.hashes, (n) => new Int32Array(n));
-    this.starts = grow(this.starts, (n) => new Int32Array(n));
-    this.lengths = grow(this.lengths, (n) => new Uint8Array(n));
-    this.numbers = grow(this.numbers, (n) => new Int32Array(n * 2));
+    const records = new Int32Array(this.records.length * 2);
+    records.set(this.records);
+    this.records = records;
+    const numbers = new Int32Array(this.numbers.length * 2);
+    numbers.set(this.numbers);
+    this.numbers = numbers;
   }
 }

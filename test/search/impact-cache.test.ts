@@ -29,6 +29,21 @@ describe("ImpactCache", () => {
     expect(cache.bytes).toBeLessThanOrEqual(cache.budgetBytes);
   });
 
+  test("peek reads a term without making it recently used (the re-rank's second read)", () => {
+    const cache = new ImpactCache(20 * IMPACT_ENTRY_BYTES);
+    cache.set(1, impactsOf(10));
+    cache.set(2, impactsOf(10));
+    expect(cache.peek(1)?.length).toBe(10); // 1 stays the least recently used
+    expect(cache.peek(5)).toBeUndefined();
+    cache.set(3, impactsOf(10));
+    expect(cache.peek(1)).toBeUndefined();
+    expect(cache.peek(2)).toBeDefined();
+    expect(cache.get(2)).toBeDefined(); // now 3 is the least recently used
+    cache.set(4, impactsOf(10));
+    expect(cache.peek(3)).toBeUndefined();
+    expect(cache.size).toBe(2);
+  });
+
   test("keeps a term larger than the whole budget, alone", () => {
     const cache = new ImpactCache(5 * IMPACT_ENTRY_BYTES);
     cache.set(7, impactsOf(2));

@@ -35,6 +35,18 @@ describe("NameLookup", () => {
     expect(lookup.resolve("search")).toEqual(["mcp__a__search", "mcp__b__search"]);
   });
 
+  test("a text with white space resolves only while some key has white space (an alias such as \"Web Search\")", () => {
+    const pool = poolLookup();
+    const lookup = pool.lookup;
+    pool.add({ name: "web_search" });
+    expect(lookup.resolve("web search")).toEqual([]);
+    expect(lookup.resolve("WEB_SEARCH")).toEqual(["web_search"]);
+    pool.add({ name: "fetch", aliases: ["Web Fetch"] });
+    expect(lookup.resolve("web fetch")).toEqual(["fetch"]);
+    expect(lookup.resolve("Web Fetch")).toEqual(["fetch"]);
+    expect(lookup.resolve("Web\tFetch")).toEqual([]);
+  });
+
   test("a text longer than every key is not looked up, yet every key of any length still resolves", () => {
     const pool = poolLookup();
     const lookup = pool.lookup;

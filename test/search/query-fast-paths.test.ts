@@ -9,7 +9,7 @@ import { FIELD_BITS, FIELD_ID } from "../../src/search/fields.ts";
 import { givenWords } from "../../src/search/given-words.ts";
 import { InvertedIndex } from "../../src/search/inverted-index.ts";
 import { parseQueryWords } from "../../src/search/query-parser.ts";
-import { identifierOf } from "../../src/search/query-cache.ts";
+import { identifierOf } from "../../src/search/query-words.ts";
 import { prepareQuery } from "../../src/search/query-terms.ts";
 import { rankingOptions } from "../../src/search/ranking-options.ts";
 import { ScoreSelector } from "../../src/search/score-select.ts";

@@ -73,4 +73,17 @@ describe("query term weights", () => {
     expect(light).toBeGreaterThan(medium);
     expect(medium).toBeGreaterThan(full);
   });
+
+  test("the verb take-back counts the leading word at its weight: a date first, only a reader's enum value, takes back what it added", () => {
+    // "tomorrow" leads the request and list_reminders has it only as a filter value: the re-rank
+    // takes back (1 - filterValue) of what the first stage added, which was weighed numberWeight.
+    // Taken back at full IDF, the reader fell below zero (-0.07) at numberWeight 0.01.
+    const index = new ToolSearchIndex({ ranking: { numberWeight: 0.01 } });
+    index.add({ name: "list_reminders", description: "List the reminders on a calendar.", parameters: [{ name: "when", values: ["today", "tomorrow", "later"] }] });
+    index.add({ name: "create_reminder", description: "Create a reminder on a calendar." });
+    for (const tool of TOOLS) index.add(tool);
+    const score = (query: string) => ranked(index, query).find((match) => match.name === "list_reminders")!.score;
+    expect(score("tomorrow reminders")).toBeGreaterThan(0.95 * score("reminders"));
+    expect(score("tomorrow reminders")).toBeLessThanOrEqual(score("reminders"));
+  });
 });

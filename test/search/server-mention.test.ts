@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { squash } from "../../src/search/document-fields.ts";
-import { findMentions, mentionWords, type ServerKeys } from "../../src/search/server-mention.ts";
+import { findMentions, keyHashOf, mentionWords, type ServerKeys } from "../../src/search/server-mention.ts";
 import { KEY_HASH_SEED, keyHash, ServerRegistry } from "../../src/search/server-registry.ts";
 
 const registryOf = (...servers: string[]): ServerRegistry => {
@@ -15,11 +15,13 @@ describe("mentionWords", () => {
     expect(mentionWords("  (GitLab's) «Google» calendar, ok  ")).toEqual({
       words: ["GitLab", "Google", "calendar", "ok"],
       keys: ["gitlab", "google", "calendar", "ok"],
+      hashes: ["gitlab", "google", "calendar", "ok"].map(keyHashOf),
+      keyLengths: [6, 6, 8, 2],
     });
   });
 
   test("non-ASCII words and unicode spaces take the same path as before", () => {
-    expect(mentionWords("Café\u00a0Münster’s\u2003—")).toEqual({ words: ["Café", "Münster", ""], keys: ["café", "münster", ""] });
+    expect(mentionWords("Café\u00a0Münster’s\u2003—")).toEqual({ words: ["Café", "Münster", ""], keys: ["café", "münster", ""], hashes: ["café", "münster", ""].map(keyHashOf), keyLengths: [4, 7, -1] });
   });
 
   test("bounded: a pasted page is scanned for its first 96 words only", () => {
@@ -66,7 +68,7 @@ describe("findMentions", () => {
     }
     expect(registry.mayBeKey(hash)).toBe(true);
     expect(squash("Git-Hub")).toBe("github");
-    expect(findMentions({ words: words("Git Hub"), keys: ["git", "hub"] }, registry, tokens).servers).toEqual([0]);
+    expect(findMentions({ words: words("Git Hub"), keys: ["git", "hub"], hashes: ["git", "hub"].map(keyHashOf), keyLengths: [3, 3] }, registry, tokens).servers).toEqual([0]);
   });
 
   test("a server that lost its last tool is not named any more", () => {

@@ -1,0 +1,158 @@
+/**
+ * What one white-space-delimited word of a query contributes to its parse, worked out from the
+ * word alone and kept per word: its terms and their ids, its server-name window key, whether it
+ * is an identifier, a pointing word or a decimal number, or query syntax. A query never seen
+ * before is mostly words seen before, so parsing it is a scan for white space and one in-place
+ * lookup per word (the peer BM25F caches its stems per word; this caches the whole word's parse).
+ *
+ * Bounded like the word table it sits on: words up to MAX_WORD_CHARS are kept, the table empties
+ * itself when full, and a longer word is worked out each time it is met.
+ */
+import { givenMayPoint } from "./given-words.ts";
+import { wordSyntax, type WordSyntax } from "./query-parser.ts";
+import { termFlags } from "./query-terms.ts";
+import { mentionWordsOf } from "./server-mention.ts";
+import type { Tokenizer } from "./tokenizer.ts";
+import { mayHaveDecimal } from "./value-kinds.ts";
+import { WordTable, wordHash } from "./word-table.ts";
+
+export const NAME_PUNCTUATION = /[_.\-]|\p{Ll}\p{Lu}/u;
+const IDENTIFIER_EDGES = /^[^\p{L}\p{N}_]+|[^\p{L}\p{N}_]+$/gu;
+
+/**
+ * A query word's share of the parse; every field is a function of the word's characters. Most
+ * words have one term or none: the first term is held in the object itself, and arrays only
+ * for a word with more ("getUserProfile"), so a word read costs no array reads.
+ */
+export interface WordFacts {
+  /** Its first term (tokenizer.ts), undefined for a word with none (a stop word, punctuation). */
+  term: string | undefined;
+  /** The first term's id as of a dictionary of `idsAt` terms (-1: not there). */
+  id: number;
+  idsAt: number;
+  /** The first term's termFlags (query-terms.ts). */
+  flags: number;
+  /** Its further terms, their ids and flags, when it has more than one. */
+  moreTerms: string[] | undefined;
+  moreIds: number[] | undefined;
+  moreFlags: number[] | undefined;
+  /** The word trimmed for server-name windows, that squashed, and the squashed key's keyHash from the seed. */
+  mentionWord: string;
+  mentionKey: string;
+  mentionHash: number;
+  /** The key's length, or -1 when the trimmed word is empty (MentionWords.keyLengths). */
+  mentionLength: number;
+  /** The word as a tool identifier it may name (identifierOf), if it looks like one. */
+  identifier: string | undefined;
+  /** It holds a pointing word ("this", "my"…): the query may mark a word as given (given-words.ts). */
+  mayPoint: boolean;
+  /** It holds a decimal number: the query may carry a value of a kind (value-kinds.ts). */
+  decimal: boolean;
+  /** Set when the word is query syntax (`page:N`, `+required`, `mcp__server`): not free text. */
+  syntax: WordSyntax | undefined;
+  word: string;
+}
+
+/** Raw query words → their facts, looked up by the characters in place (word-table.ts). */
+export class QueryWords {
+  private readonly table = new WordTable<WordFacts>();
+
+  constructor(private readonly tokenizer: Tokenizer) {}
+
+  /** The facts of text[start, end), a word without white space, with ids current for the dictionary. */
+  of(text: string, start: number, end: number): WordFacts {
+    const hash = wordHash(text, start, end);
+    const entry = this.table.find(text, start, end, hash);
+    let facts: WordFacts;
+    if (entry >= 0) {
+      facts = this.table.valueAt(entry);
+    } else {
+      facts = this.factsOf(start === 0 && end === text.length ? text : text.slice(start, end));
+      this.table.add(text, start, end, hash, facts);
+    }
+    if (facts.idsAt !== this.tokenizer.dictionarySize()) this.refreshIds(facts);
+    return facts;
+  }
+
+  private factsOf(word: string): WordFacts {
+    const mention = mentionWordsOf([word]);
+    const facts: WordFacts = {
+      term: undefined,
+      id: -1,
+      idsAt: -2,
+      flags: 0,
+      moreTerms: undefined,
+      moreIds: undefined,
+      moreFlags: undefined,
+      mentionWord: mention.words[0]!,
+      mentionKey: mention.keys[0]!,
+      mentionHash: mention.hashes[0]!,
+      mentionLength: mention.keyLengths[0]!,
+      identifier: word.length >= 3 && mayBeIdentifier(word) ? identifierOf(word) : undefined,
+      mayPoint: givenMayPoint(word),
+      decimal: mayHaveDecimal(word),
+      syntax: wordSyntax(word),
+      word,
+    };
+    this.refreshIds(facts);
+    return facts;
+  }
+
+  /** The word's terms and their ids in the dictionary as it is now. */
+  private refreshIds(facts: WordFacts): void {
+    const ids: number[] = [];
+    const terms = this.tokenizer.tokenize(facts.word, [], ids);
+    facts.term = terms[0];
+    facts.id = ids[0] ?? -1;
+    facts.moreTerms = terms.length > 1 ? terms.slice(1) : undefined;
+    facts.moreIds = terms.length > 1 ? ids.slice(1) : undefined;
+    facts.flags = terms.length > 0 ? termFlags(terms[0]!) : 0;
+    facts.moreFlags = terms.length > 1 ? terms.slice(1).map(termFlags) : undefined;
+    facts.idsAt = this.tokenizer.dictionarySize();
+  }
+}
+
+/**
+ * The word stripped of IDENTIFIER_EDGES when it then has NAME_PUNCTUATION and at least three
+ * characters. An ASCII word (most of them: a sentence's last word, "real-time", "COVID-19") is
+ * read by character codes; the regular expressions cost more than the rest of the word's parse.
+ */
+export function identifierOf(raw: string): string | undefined {
+  let from = 0;
+  let to = raw.length;
+  for (let i = 0; i < raw.length; i++) {
+    if (raw.charCodeAt(i) >= 0x80) {
+      const word = raw.replace(IDENTIFIER_EDGES, "");
+      return word.length >= 3 && NAME_PUNCTUATION.test(word) ? word : undefined;
+    }
+  }
+  while (from < to && !isIdentifierCode(raw.charCodeAt(from))) from++;
+  while (to > from && !isIdentifierCode(raw.charCodeAt(to - 1))) to--;
+  if (to - from < 3) return undefined;
+  for (let i = from; i < to; i++) {
+    const code = raw.charCodeAt(i);
+    if (code === 0x5f || code === 0x2e || code === 0x2d) return raw.slice(from, to);
+    if (i > from && code >= 0x41 && code <= 0x5a) {
+      const previous = raw.charCodeAt(i - 1);
+      if (previous >= 0x61 && previous <= 0x7a) return raw.slice(from, to);
+    }
+  }
+  return undefined;
+}
+
+/** ASCII letters, digits and `_`: what IDENTIFIER_EDGES does not strip. */
+function isIdentifierCode(code: number): boolean {
+  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f;
+}
+
+/**
+ * A cheap pre-check of NAME_PUNCTUATION for the common all-ASCII word: it needs `_`, `.`, `-` or
+ * an uppercase letter after the first character. Anything else goes to the regular expression.
+ */
+function mayBeIdentifier(word: string): boolean {
+  for (let i = 0; i < word.length; i++) {
+    const code = word.charCodeAt(i);
+    if (code >= 0x80 || code === 0x5f || code === 0x2e || code === 0x2d || (i > 0 && code >= 0x41 && code <= 0x5a)) return true;
+  }
+  return false;
+}

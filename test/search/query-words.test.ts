@@ -1,0 +1,100 @@
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { givenWords } from "../../src/search/given-words.ts";
+import { InvertedIndex } from "../../src/search/inverted-index.ts";
+import { QueryCache } from "../../src/search/query-cache.ts";
+import { parseQueryWords } from "../../src/search/query-parser.ts";
+import { termFlags } from "../../src/search/query-terms.ts";
+import { identifierOf } from "../../src/search/query-words.ts";
+import { mentionWordsOf } from "../../src/search/server-mention.ts";
+import { Tokenizer } from "../../src/search/tokenizer.ts";
+import { PARAMETER_WORDS, valueKinds } from "../../src/search/value-kinds.ts";
+import { MAX_WORD_CHARS } from "../../src/search/word-table.ts";
+
+/** The parse as it was before words' facts were cached: every reader over the whole query text. */
+function reference(tokenizer: Tokenizer, text: string) {
+  const { parsed, words } = parseQueryWords(text);
+  if (parsed.kind === "select") {
+    return { parsed, tokens: { text: [], required: [], given: [], valueParameters: [] }, identifiers: [], mentions: { words: [], keys: [], hashes: [], keyLengths: [] } };
+  }
+  const textIds: number[] = [];
+  const terms = tokenizer.tokenize(parsed.text, [], textIds);
+  const identifiers: string[] = [];
+  for (const raw of words) {
+    const word = raw.length >= 3 ? identifierOf(raw) : undefined;
+    if (word !== undefined && identifiers.length < 32) identifiers.push(word);
+  }
+  return {
+    parsed,
+    tokens: {
+      text: terms,
+      textIds,
+      idsAt: tokenizer.dictionarySize(),
+      textFlags: terms.map(termFlags),
+      required: parsed.required.map((word) => tokenizer.tokenize(word)),
+      given: givenWords(parsed.text).flatMap((word) => tokenizer.tokenize(word)),
+      valueParameters: valueKinds(parsed.text).flatMap((kind) => PARAMETER_WORDS[kind].flatMap((word) => tokenizer.tokenize(word))),
+    },
+    identifiers,
+    mentions: mentionWordsOf(words),
+  };
+}
+
+const requests = readFileSync(join(import.meta.dir, "../../bench/data/real-requests.jsonl"), "utf8")
+  .split("\n")
+  .filter((line) => line.trim() !== "")
+  .map((line) => (JSON.parse(line) as { query: string }).query);
+
+const chosen = [
+  "get the weather forecast for Paris",
+  "  two  spaces\tand tabs ",
+  "+github open issues",
+  "mcp__gitlab__create_issue with a title",
+  "list mcp__gitlab tools page:2",
+  "select:read_file,write_file",
+  "discover: send a Slack message",
+  "İstanbul getUserProfile HTMLParser",
+  "ΟΔΟΣ ΟΔΟΣ. σοφός",
+  "天気予報を教えて 東京",
+  "café déjà-vu naïve_user",
+  "latitude of this address 40.7128, -74.0060",
+  "the owner of my repo, and issues for our project",
+  "COVID-19 real-time e.g. U.S. data",
+  `${"x".repeat(MAX_WORD_CHARS + 5)} weather ${"getUser".repeat(10)}`,
+  "GitLab's merge requests in Google Calendar",
+  "call +1 555 0100",
+  "reverse geocode 12 Main St, reversed",
+  "",
+  "   ",
+  "a",
+  Array.from({ length: 150 }, (_, i) => `word${i % 40} get_item${i}`).join(" "),
+];
+
+describe("QueryCache: a query's parse from its words' cached facts", () => {
+  test("equals the parse over the whole text, on real requests and on edge cases, asked twice", () => {
+    const index = new InvertedIndex();
+    const tokenizer = new Tokenizer(index);
+    for (const term of ["weather", "forecast", "pari", "github", "issu", "user"]) index.intern(term);
+    const cache = new QueryCache(tokenizer);
+    for (const round of [0, 1]) {
+      for (const query of [...chosen, ...requests]) {
+        if (round === 1) cache.clear();
+        const { found: _, ...got } = cache.get(query);
+        expect([query, got]).toEqual([query, reference(tokenizer, query) as typeof got]);
+      }
+    }
+  });
+
+  test("term ids follow a dictionary that grew after the words were first seen", () => {
+    const index = new InvertedIndex();
+    const tokenizer = new Tokenizer(index);
+    const cache = new QueryCache(tokenizer);
+    expect(cache.get("zzqx weather").tokens.textIds).toEqual([-1, -1]);
+    const id = index.intern("zzqx");
+    cache.clear();
+    const again = cache.get("zzqx weather");
+    expect(again.tokens.textIds).toEqual([id, -1]);
+    expect(again.tokens.idsAt).toBe(tokenizer.dictionarySize());
+  });
+});
