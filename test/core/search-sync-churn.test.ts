@@ -5,10 +5,13 @@
  * what the pool held when it came (and nothing the pool had dropped by then, unless re-added since),
  * and builds must never pile up.
  */
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { MAX_ABANDONED_IN_A_ROW, SearchSync } from "../../src/core/search-sync.ts";
 import { ToolSearchIndex } from "../../src/search/tool-search-index.ts";
 import type { Tool } from "../../src/tool/tool.ts";
+
+// ~3.5 s alone; other test files share the two cores.
+setDefaultTimeout(60_000);
 
 function tool(name: string, description: string): Tool {
   return { name: `mcp__churn__${name}`, description, inputJSONSchema: { type: "object" }, aliases: [], mcpInfo: { server: "churn", tool: name } } as unknown as Tool;
