@@ -3,14 +3,17 @@
  * A server whose `tools/list_changed` never stops (test/fixtures/mcp/flood-server.ts: every tool
  * renamed at every listing, so each one replaces the whole list and overtakes the background build),
  * against the compiled daemon over the real socket, while many clients search, one of them through a
- * profile that hides the churning server, and another only pings. Asserted: every search answered,
+ * profile that hides the churning server, two models through `toolpool mcp` (one with that profile),
+ * and another client only pings. Asserted: every search answered,
  * none with a tool its session may not see, the steady server always found, pings not held, memory
  * bounded, and the daemon stopping mid-build cleanly (no unhandled rejection, no timer keeping it up).
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startBinaryDaemon } from "../helpers/binary.ts";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { binaryPath, startBinaryDaemon } from "../helpers/binary.ts";
 import { tempSocketDir } from "../helpers/daemon-harness.ts";
 import { RawClient } from "../helpers/raw-client.ts";
 
@@ -90,6 +93,14 @@ describe("a server whose tool list never stops changing (compiled binary)", () =
     const clients = await Promise.all(Array.from({ length: 8 }, () => RawClient.open(socketPath)));
     const profiled = await RawClient.open(socketPath);
     const session = (await profiled.request("toolpool/session", { profile: "steadyOnly" })) as { result: { sessionId: string } };
+    // Models behind `toolpool mcp`: ToolSearch through the bridge, one of them with the profile.
+    const bridges = await Promise.all(
+      [[], ["--profile", "steadyOnly"]].map(async (extra) => {
+        const client = new Client({ name: "churn-host", version: "1" });
+        await client.connect(new StdioClientTransport({ command: binaryPath(), args: ["mcp", "--socket", socketPath, ...extra], env: { ...process.env } as Record<string, string>, stderr: "pipe" }));
+        return client;
+      }),
+    );
     const problems: string[] = [];
     let answered = 0;
     const started = performance.now();
@@ -102,6 +113,16 @@ describe("a server whose tool list never stops changing (compiled binary)", () =
           const matches = (response.result as { matches?: { name: string }[] } | undefined)?.matches;
           if (matches === undefined) problems.push(`client ${c}: ${JSON.stringify(response).slice(0, 300)}`);
           else if (round % 2 === 1 && matches.map((m) => m.name).join() !== "mcp__steady__tool_1_7") problems.push(`select lost the steady tool: ${JSON.stringify(matches)}`);
+          else answered++;
+        }
+      }),
+      ...bridges.map(async (bridge, b) => {
+        for (let round = 0; round < ROUNDS; round++) {
+          const result = (await bridge.callTool({ name: "ToolSearch", arguments: { query: round % 2 === 0 ? "generation tool 7" : "select:mcp__steady__tool_1_7" } })) as { isError?: boolean; content: { text?: string }[] };
+          const text = result.content.map((part) => part.text ?? "").join("\n");
+          if (result.isError) problems.push(`bridge ${b}: ${text.slice(0, 300)}`);
+          else if (b === 1 && text.includes("mcp__churn__")) problems.push(`the profiled bridge was shown a churn tool: ${text.slice(0, 300)}`);
+          else if (round % 2 === 1 && !text.includes("mcp__steady__tool_1_7")) problems.push(`bridge ${b} lost the steady tool: ${text.slice(0, 300)}`);
           else answered++;
         }
       }),
@@ -128,11 +149,12 @@ describe("a server whose tool list never stops changing (compiled binary)", () =
     const exitCode = await Promise.race([daemon.child.exited, Bun.sleep(15_000).then(() => "hung" as const)]);
     clearInterval(sampler);
     for (const client of [...clients, profiled]) client.socket.destroy();
+    await Promise.all(bridges.map((bridge) => bridge.close()));
     const stderr = daemon.stderr();
     const builds = stderr.split("\n").filter((line) => line.includes("search index catching up")).length;
     console.log(JSON.stringify({ answered, searchMs: Math.round(searchMs), slowestPingMs: Math.round(slowestPingMs), peakRssMiB: Math.round(peakRss), builds, exitCode }));
     expect(problems).toEqual([]);
-    expect(answered).toBe(8 * ROUNDS + ROUNDS);
+    expect(answered).toBe(8 * ROUNDS + 2 * ROUNDS + ROUNDS);
     expect(exitCode).toBe(0);
     expect(stderr).not.toMatch(/unhandled|uncaught/i);
     // Ceilings the attack would break (a starved search times out at 10 s; a held thread holds pings for seconds).
