@@ -143,16 +143,20 @@ describe("a server whose tool list never stops changing (compiled binary)", () =
     ]);
     const searchMs = performance.now() - started;
     const slowestPingMs = await pings.stop();
-    // Stop while the churn goes on (a background build is likely under way): SIGTERM, a clean exit.
+    // Stop while the churn goes on and searches are in flight (a catch-up is likely under way, with
+    // searches waiting on it): SIGTERM, a clean exit.
+    for (const client of clients) client.send({ jsonrpc: "2.0", id: 1_000_000, method: "toolpool/search", params: { query: "generation tool 3" } });
     stopping = true;
+    const stopStarted = performance.now();
     daemon.child.kill("SIGTERM");
     const exitCode = await Promise.race([daemon.child.exited, Bun.sleep(15_000).then(() => "hung" as const)]);
+    const stopMs = performance.now() - stopStarted;
     clearInterval(sampler);
     for (const client of [...clients, profiled]) client.socket.destroy();
     await Promise.all(bridges.map((bridge) => bridge.close()));
     const stderr = daemon.stderr();
     const builds = stderr.split("\n").filter((line) => line.includes("search index catching up")).length;
-    console.log(JSON.stringify({ answered, searchMs: Math.round(searchMs), slowestPingMs: Math.round(slowestPingMs), peakRssMiB: Math.round(peakRss), builds, exitCode }));
+    console.log(JSON.stringify({ answered, searchMs: Math.round(searchMs), slowestPingMs: Math.round(slowestPingMs), peakRssMiB: Math.round(peakRss), builds, exitCode, stopMs: Math.round(stopMs) }));
     expect(problems).toEqual([]);
     expect(answered).toBe(8 * ROUNDS + 2 * ROUNDS + ROUNDS);
     expect(exitCode).toBe(0);
