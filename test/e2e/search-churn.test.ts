@@ -1,7 +1,9 @@
 // test-plan: one tier — search is in every tier; the attack is the MCP server's and the clients'.
 /**
  * A server whose `tools/list_changed` never stops (test/fixtures/mcp/flood-server.ts: every tool
- * renamed at every listing, so each one replaces the whole list and overtakes the background build),
+ * renamed at every listing, so each one replaces the whole list and overtakes the background build;
+ * it lists 20k, the daemon keeps 5,000 (MAX_TOOLS_PER_SERVER) and re-lists at most once a second
+ * after a burst of three, relist-throttle.ts),
  * against the compiled daemon over the real socket, while many clients search, one of them through a
  * profile that hides the churning server, two models through `toolpool mcp` (one with that profile),
  * and another client only pings. Asserted: every search answered,
