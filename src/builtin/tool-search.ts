@@ -37,6 +37,12 @@ export type ToolSearchDelivery = "native" | "proxy" | "mid-conversation";
 /** What ToolSearch needs of a search engine; `ToolSearchIndex` (src/search) satisfies it. */
 export interface ToolSearchEngine {
   query(text: string, options?: QueryOptions): QueryResult;
+  /**
+   * Settles once `query` can answer without catching up on the thread (core/search-sync.ts), when
+   * the engine catches up in the background. Awaited inside the call, right before the query: a
+   * wait before the pipeline leaves the call order's wait (another call of the session) between.
+   */
+  ready?(): Promise<void>;
 }
 
 export interface ToolSearchDeps {
@@ -89,6 +95,7 @@ export function createToolSearchTool(deps: ToolSearchDeps): Tool {
     isReadOnly: true,
     openWorld: false,
     async call({ query, max_results }) {
+      await deps.engine.ready?.();
       return runToolSearch(deps, query, max_results ?? defaultMax);
     },
   });

@@ -62,6 +62,7 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionOw
     for (const name of names) session.markFound(name, { via: "search", query: text.slice(0, 200) });
   };
   const engine: ToolSearchEngine = {
+    ready: () => deps.engine.ready?.() ?? Promise.resolve(),
     query(text, options) {
       const inSession = (name: string) => lookup(name) !== undefined;
       const result = withinSession(

@@ -10,7 +10,7 @@ import { HashSlots } from "./hash-slots.ts";
  */
 export class FoldedKeys {
   /** Folded hash → entry (hash-slots.ts: a Map of 100k keys was ~6.5 MiB, all of it traced). */
-  private readonly byHash = new HashSlots();
+  private readonly byHash = new HashSlots((entry) => this.entryKeys[entry]!.toLowerCase());
   /** Per entry: the key as given, and the pool name it leads to (the same string, most often). */
   private entryKeys: (string | undefined)[] = [];
   private entryNames: (string | undefined)[] = [];
@@ -22,6 +22,7 @@ export class FoldedKeys {
       const entry = this.byHash.valueAt(at);
       if (this.entryKeys[entry] === key && this.entryNames[entry] === name) return;
     }
+    for (const entry of this.spilled(hash, key)) if (this.entryKeys[entry] === key && this.entryNames[entry] === name) return;
     const entry = this.freeEntries.pop() ?? this.entryKeys.length;
     this.entryKeys[entry] = key;
     this.entryNames[entry] = name;
@@ -33,12 +34,26 @@ export class FoldedKeys {
     for (let at = this.byHash.find(hash); at >= 0; at = this.byHash.find(hash, at)) {
       const entry = this.byHash.valueAt(at);
       if (this.entryKeys[entry] !== key || this.entryNames[entry] !== name) continue;
-      this.byHash.remove(hash, entry);
-      this.entryKeys[entry] = undefined;
-      this.entryNames[entry] = undefined;
-      this.freeEntries.push(entry);
+      this.forget(hash, entry);
       return;
     }
+    for (const entry of this.spilled(hash, key)) {
+      if (this.entryKeys[entry] !== key || this.entryNames[entry] !== name) continue;
+      this.forget(hash, entry);
+      return;
+    }
+  }
+
+  private forget(hash: number, entry: number): void {
+    this.byHash.remove(hash, entry);
+    this.entryKeys[entry] = undefined;
+    this.entryNames[entry] = undefined;
+    this.freeEntries.push(entry);
+  }
+
+  /** Entries of `key`'s lowercase kept off the hash table's buckets (hash-slots.ts); almost always none. */
+  private spilled(hash: number, key: string): readonly number[] {
+    return this.byHash.spilledCount === 0 ? this.byHash.spilled(hash, key) : this.byHash.spilled(hash, key.toLowerCase());
   }
 
   /** The string held for `key` (the first one added with that spelling), so equal keys can share one. */
@@ -48,6 +63,7 @@ export class FoldedKeys {
       const stored = this.entryKeys[this.byHash.valueAt(at)]!;
       if (stored === key) return stored;
     }
+    for (const entry of this.spilled(hash, key)) if (this.entryKeys[entry] === key) return this.entryKeys[entry];
     return undefined;
   }
 
@@ -60,6 +76,7 @@ export class FoldedKeys {
       const name = this.entryNames[entry]!;
       if (this.entryKeys[entry]!.toLowerCase() === lower && !found.includes(name)) found.push(name);
     }
+    for (const entry of this.spilled(hash, lower)) if (!found.includes(this.entryNames[entry]!)) found.push(this.entryNames[entry]!);
     return found;
   }
 }

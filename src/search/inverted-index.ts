@@ -84,7 +84,7 @@ export class InvertedIndex implements TermInterner {
   version = 0;
 
   /** Live slots by a hash of their name (hash-slots.ts: no Map of 100k names to keep and trace). */
-  private readonly slotByName = new HashSlots();
+  private readonly slotByName = new HashSlots((slot) => this.names[slot]!);
   private freeSlots: number[] = [];
   private deadSlots: number[] = [];
   private totalPostings = 0;
@@ -107,7 +107,7 @@ export class InvertedIndex implements TermInterner {
       const slot = this.slotByName.valueAt(at);
       if (this.names[slot] === name) return slot;
     }
-    return undefined;
+    return this.slotByName.spilled(hash, name)[0];
   }
 
   /** Pool names of the live slots, in slot order. */
@@ -203,9 +203,9 @@ export class InvertedIndex implements TermInterner {
     this.slotTermCount[slot] = 0;
     this.distinctCounts[slot] = 0;
     this.outsideValueCounts[slot] = 0;
+    this.slotByName.remove(stringHash(name), slot);
     this.names[slot] = undefined;
     this.alive[slot] = 0;
-    this.slotByName.remove(stringHash(name), slot);
     this.deadSlots.push(slot);
     this.liveCount--;
     this.version++;
