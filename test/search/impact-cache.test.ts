@@ -13,7 +13,7 @@ function impactsOf(entries: number, version = 0): Impacts {
 }
 
 describe("ImpactCache", () => {
-  test("keeps to its byte budget, dropping the least recently used term first", () => {
+  test("keeps to its byte budget, dropping a term not used since the hand passed it first", () => {
     const cache = new ImpactCache(30 * IMPACT_ENTRY_BYTES);
     cache.set(1, impactsOf(10));
     cache.set(2, impactsOf(10));
@@ -68,6 +68,28 @@ describe("ImpactCache", () => {
     cache.set(3, impactsOf(10)); // 2 is now the least recently used
     expect(cache.get(2)).toBeUndefined();
     expect(cache.get(1)).toBe(stale);
+  });
+
+  test("every term marked as used: the hand clears the marks and still drops one, within the budget", () => {
+    const cache = new ImpactCache(40 * IMPACT_ENTRY_BYTES);
+    for (let id = 0; id < 4; id++) cache.set(id, impactsOf(10));
+    for (let id = 0; id < 4; id++) expect(cache.get(id)).toBeDefined();
+    cache.set(9, impactsOf(10));
+    expect(cache.size).toBe(4);
+    expect(cache.bytes).toBe(40 * IMPACT_ENTRY_BYTES);
+    expect(cache.peek(9)).toBeDefined();
+  });
+
+  test("a term used again outlives a stream of terms asked once", () => {
+    const cache = new ImpactCache(30 * IMPACT_ENTRY_BYTES);
+    cache.set(1, impactsOf(10));
+    for (let id = 100; id < 200; id++) {
+      expect(cache.get(1)).toBeDefined();
+      cache.set(id, impactsOf(10));
+      expect(cache.bytes).toBeLessThanOrEqual(cache.budgetBytes);
+    }
+    expect(cache.size).toBe(3);
+    expect(cache.peek(199)).toBeDefined();
   });
 
   test("rejects a budget that is not a byte count", () => {
