@@ -1,4 +1,4 @@
-import { IMPACT_DESCRIPTION, IMPACT_OUTSIDE_VALUE, IMPACT_PARAMETER_NAME, type Impacts } from "./impacts.ts";
+import { IMPACT_DESCRIPTION, IMPACT_FLAG_BITS, IMPACT_OUTSIDE_VALUE, IMPACT_PARAMETER_NAME, type Impacts } from "./impacts.ts";
 import type { InvertedIndex } from "./inverted-index.ts";
 import type { PreparedQuery } from "./query-terms.ts";
 import type { ServerMention } from "./server-mention.ts";
@@ -89,12 +89,13 @@ export class CandidateFacts {
         const leading = term.id === query.leadingTerm;
         const mentioned = mention !== undefined && mention.termIds.has(term.id);
         const impacts = impactsOf(index, term.id);
-        const { slots: at, flags, length } = impacts;
+        const { entries, length } = impacts;
         for (let i = 0; i < length; i++) {
-          const slot = at[i]!;
+          const entry = entries[i]!;
+          const slot = entry >>> IMPACT_FLAG_BITS;
           if ((present[slot >>> 5]! & (1 << (slot & 31))) === 0) continue;
           const c = mark[slot]! - 1;
-          const flag = flags[i]!;
+          const flag = entry;
           termBits[c] = termBits[c]! | ownBit;
           if ((flag & IMPACT_OUTSIDE_VALUE) !== 0) {
             outsideIdf[c] = outsideIdf[c]! + idf;
@@ -135,7 +136,7 @@ export class CandidateFacts {
       const own = noted ? undefined : impactsOf(index, source);
       if (own !== undefined) {
         for (let i = 0; i < own.length; i++) {
-          const slot = own.slots[i]!;
+          const slot = own.entries[i]! >>> IMPACT_FLAG_BITS;
           if ((present[slot >>> 5]! & (1 << (slot & 31))) !== 0) covered[mark[slot]! - 1] = 1;
         }
       }
@@ -144,12 +145,13 @@ export class CandidateFacts {
       let creditedCount = 0;
       for (let s = first; s < end; s++) {
         const standIn = standIns[s]!;
-        const { slots, flags, length } = impactsOf(index, standIn.id);
+        const { entries, length } = impactsOf(index, standIn.id);
         for (let i = 0; i < length; i++) {
-          const slot = slots[i]!;
+          const entry = entries[i]!;
+          const slot = entry >>> IMPACT_FLAG_BITS;
           if ((present[slot >>> 5]! & (1 << (slot & 31))) === 0) continue;
           const c = mark[slot]! - 1;
-          if (covered[c] === 1 || (termBits[c]! & sourceBit) !== 0 || (flags[i]! & IMPACT_OUTSIDE_VALUE) === 0) continue;
+          if (covered[c] === 1 || (termBits[c]! & sourceBit) !== 0 || (entry & IMPACT_OUTSIDE_VALUE) === 0) continue;
           outsideIdf[c] = outsideIdf[c]! + standIn.credit;
           covered[c] = 1;
           credited[creditedCount++] = c;
@@ -157,7 +159,7 @@ export class CandidateFacts {
       }
       if (own !== undefined) {
         for (let i = 0; i < own.length; i++) {
-          const slot = own.slots[i]!;
+          const slot = own.entries[i]! >>> IMPACT_FLAG_BITS;
           if ((present[slot >>> 5]! & (1 << (slot & 31))) !== 0) covered[mark[slot]! - 1] = 0;
         }
       }
@@ -170,10 +172,11 @@ export class CandidateFacts {
   private markParameters(termIds: readonly number[], index: InvertedIndex, impactsOf: ImpactSource, into: Uint8Array): void {
     const { mark, present } = this;
     for (const id of termIds) {
-      const { slots, flags, length } = impactsOf(index, id);
+      const { entries, length } = impactsOf(index, id);
       for (let i = 0; i < length; i++) {
-        const slot = slots[i]!;
-        if ((present[slot >>> 5]! & (1 << (slot & 31))) !== 0 && (flags[i]! & IMPACT_PARAMETER_NAME) !== 0) into[mark[slot]! - 1] = 1;
+        const entry = entries[i]!;
+        const slot = entry >>> IMPACT_FLAG_BITS;
+        if ((present[slot >>> 5]! & (1 << (slot & 31))) !== 0 && (entry & IMPACT_PARAMETER_NAME) !== 0) into[mark[slot]! - 1] = 1;
       }
     }
   }

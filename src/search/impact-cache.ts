@@ -1,7 +1,7 @@
 import type { Impacts } from "./impacts.ts";
 
-/** What one impact entry holds: a slot (4 bytes), a value (4) and field flags (1). */
-export const IMPACT_ENTRY_BYTES = 9;
+/** What one impact entry holds: a slot with its field flags (4 bytes) and a value (4). */
+export const IMPACT_ENTRY_BYTES = 8;
 /**
  * The default budget. A term's impacts are about as large as its postings, so a cache of every
  * term ever asked grows towards the whole index: at 100k tools the 400 bench queries alone left
@@ -109,5 +109,5 @@ export class ImpactCache {
 }
 
 function bytesOf(impacts: Impacts): number {
-  return impacts.slots.length * IMPACT_ENTRY_BYTES;
+  return impacts.entries.length * IMPACT_ENTRY_BYTES;
 }

@@ -9,7 +9,7 @@ import { InvertedIndex } from "../../src/search/inverted-index.ts";
 import { FIELD_COUNT, FIELD_ID } from "../../src/search/fields.ts";
 
 function impactsOf(entries: number, version = 0): Impacts {
-  return { slots: new Int32Array(entries), values: new Float32Array(entries), flags: new Uint8Array(entries), length: entries, version };
+  return { entries: new Int32Array(entries), values: new Float32Array(entries), length: entries, version };
 }
 
 describe("ImpactCache", () => {
@@ -144,13 +144,13 @@ describe("impacts under a byte budget", () => {
     };
     for (let i = 0; i < 300; i++) index.add(`t${i}`, fields(["alpha", i % 2 === 0 ? "beta" : "gamma", "alpha", `own${i % 7}`]));
     const scorer = new Bm25fScorer(rankingOptions(), 0);
-    const snapshot = (impacts: Impacts) => ({ slots: [...impacts.slots.subarray(0, impacts.length)], values: [...impacts.values.subarray(0, impacts.length)], flags: [...impacts.flags.subarray(0, impacts.length)] });
+    const snapshot = (impacts: Impacts) => ({ entries: [...impacts.entries.subarray(0, impacts.length)], values: [...impacts.values.subarray(0, impacts.length)] });
     const alpha = index.termId("alpha")!;
     const beta = index.termId("beta")!;
     const first = scorer.impacts(index, alpha);
     const before = snapshot(first);
     expect(first.length).toBe(300);
-    expect(first.slots.length).toBe(300); // exact length, not the postings' (two fields per tool)
+    expect(first.entries.length).toBe(300); // exact length, not the postings' (two fields per tool)
     scorer.impacts(index, beta);
     expect(scorer.impactCache.size).toBe(1);
     expect(snapshot(first)).toEqual(before); // a dropped entry is not recycled under its holder
