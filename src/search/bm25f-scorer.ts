@@ -1,6 +1,6 @@
 import { FIELD_BITS, FIELD_COUNT, FIELD_ID, FIELDS } from "./fields.ts";
 import { ImpactCache } from "./impact-cache.ts";
-import { IMPACT_DESCRIPTION, IMPACT_OUTSIDE_VALUE, IMPACT_PARAMETER_NAME, type Impacts } from "./impacts.ts";
+import { IMPACT_DESCRIPTION, IMPACT_FLAG_BITS, IMPACT_OUTSIDE_VALUE, IMPACT_PARAMETER_NAME, type Impacts } from "./impacts.ts";
 import type { InvertedIndex } from "./inverted-index.ts";
 import type { RankingOptions } from "./ranking-options.ts";
 
@@ -65,9 +65,8 @@ export class Bm25fScorer {
   /** Per term id: its impacts, valid while their version equals the index version (impact-cache.ts). */
   readonly impactCache: ImpactCache;
   /** Where impacts are worked out before they are copied, at their exact length, into the cache. */
-  private scratchSlots = new Int32Array(0);
+  private scratchEntries = new Int32Array(0);
   private scratchValues = new Float32Array(0);
-  private scratchFlags = new Uint8Array(0);
 
   constructor(
     private readonly options: RankingOptions,
@@ -98,25 +97,25 @@ export class Bm25fScorer {
         touchedCount = this.runMentionTerm(index, term, scale, skip.mask, touchedCount);
         continue;
       }
-      const { slots, values, length } = impacts;
+      const { entries, values, length } = impacts;
       // "Continue" strategy: once rarer terms found enough candidates for the re-rank, a frequent
       // term only adds to those tools, which keeps long natural-language queries from touching
       // most of a large pool. Small pools and short queries are scored in full.
       if (!track && touchedCount >= this.options.candidates && length > frequent) {
         for (let i = 0; i < length; i++) {
-          const slot = slots[i]!;
+          const slot = entries[i]! >>> IMPACT_FLAG_BITS;
           const before = scores[slot]!;
           if (before !== 0) scores[slot] = before + scale * values[i]!;
         }
         continue;
       }
       for (let i = 0; i < length; i++) {
-        const slot = slots[i]!;
+        const slot = entries[i]! >>> IMPACT_FLAG_BITS;
         const before = scores[slot]!;
         if (before === 0) touched[touchedCount++] = slot;
         scores[slot] = before + scale * values[i]!;
       }
-      if (track) for (let i = 0; i < length; i++) this.record(slots[i]!, term);
+      if (track) for (let i = 0; i < length; i++) this.record(entries[i]! >>> IMPACT_FLAG_BITS, term);
     }
     this.touchedCount = touchedCount;
   }
@@ -178,13 +177,12 @@ export class Bm25fScorer {
     const postings = index.postings[id]!;
     const frequencies = index.frequencies[id]!;
     const length = index.postingLengths[id]!;
-    if (this.scratchSlots.length < length) {
-      const size = Math.max(length, this.scratchSlots.length * 2);
-      this.scratchSlots = new Int32Array(size);
+    if (this.scratchEntries.length < length) {
+      const size = Math.max(length, this.scratchEntries.length * 2);
+      this.scratchEntries = new Int32Array(size);
       this.scratchValues = new Float32Array(size);
-      this.scratchFlags = new Uint8Array(size);
     }
-    const { scratchSlots, scratchValues, scratchFlags } = this;
+    const { scratchEntries, scratchValues } = this;
     const k1 = this.options.k1;
     let count = 0;
     let current = -1;
@@ -199,8 +197,7 @@ export class Bm25fScorer {
         continue;
       }
       if (pseudo > 0) {
-        scratchSlots[count] = current;
-        scratchFlags[count] = flags;
+        scratchEntries[count] = (current << IMPACT_FLAG_BITS) | flags;
         scratchValues[count++] = pseudo / (k1 + pseudo);
       }
       if (packed < 0) break;
@@ -212,12 +209,11 @@ export class Bm25fScorer {
     // stale at once); otherwise the arrays are made at the exact length (a posting per field, a
     // slot per tool: about half of the postings' length).
     const impacts: Impacts =
-      cached !== undefined && cached.slots.length >= count
+      cached !== undefined && cached.entries.length >= count
         ? cached
-        : { slots: new Int32Array(count), values: new Float32Array(count), flags: new Uint8Array(count), length: 0, version: -1 };
-    impacts.slots.set(scratchSlots.subarray(0, count));
+        : { entries: new Int32Array(count), values: new Float32Array(count), length: 0, version: -1 };
+    impacts.entries.set(scratchEntries.subarray(0, count));
     impacts.values.set(scratchValues.subarray(0, count));
-    impacts.flags.set(scratchFlags.subarray(0, count));
     impacts.length = count;
     impacts.version = index.version;
     this.impactCache.set(id, impacts);

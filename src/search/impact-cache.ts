@@ -1,30 +1,32 @@
 import type { Impacts } from "./impacts.ts";
 
-/** What one impact entry holds: a slot (4 bytes), a value (4) and field flags (1). */
-export const IMPACT_ENTRY_BYTES = 9;
+/** What one impact entry holds: a slot with its field flags (4 bytes) and a value (4). */
+export const IMPACT_ENTRY_BYTES = 8;
 /**
  * The default budget. A term's impacts are about as large as its postings, so a cache of every
  * term ever asked grows towards the whole index: at 100k tools the 400 bench queries alone left
- * ~17 MiB. Within the budget the least recently used terms are dropped first; a dropped term is
+ * ~17 MiB. Past the budget terms not used lately are dropped first (ImpactCache); a dropped term is
  * worked out again from its postings the next time (the same values, so the same rankings).
  */
 export const DEFAULT_IMPACT_BUDGET_BYTES = 16 * 2 ** 20;
 
 /**
- * Term id → its impacts, within a byte budget, least recently used dropped first. Entries are
- * dropped, never recycled: an Impacts a caller still holds stays as it was. A single term larger
- * than the budget is still kept (alone): the scorer needs it now, and most likely again soon.
- * Recency is a doubly linked list over term ids in one typed array (no object per entry): a
- * term's two links side by side, `links[2·id]` previous and `links[2·id + 1]` next, so moving a
- * term to the front reads its own links in one cache line.
+ * Term id → its impacts, within a byte budget; when over it, terms not used since the clock hand
+ * last passed them are dropped first (CLOCK, an approximation of least recently used: which term
+ * is dropped never changes a value, only what is worked out again). Entries are dropped, never
+ * recycled: an Impacts a caller still holds stays as it was. A single term larger than the
+ * budget is still kept (alone): the scorer needs it now, and most likely again soon.
+ * A use is one byte written per term (`used`), where exact recency relinked a list, reading and
+ * writing the links of the term and of its two neighbours: lines a new query found evicted.
  */
 export class ImpactCache {
   private readonly byId: (Impacts | undefined)[] = [];
-  private links = new Int32Array(512).fill(-1);
-  /** Most and least recently used term ids; -1 when empty. */
-  private head = -1;
-  private tail = -1;
-  private used = 0;
+  /** Per term id: 1 when used since the clock hand last passed it. */
+  private used = new Uint8Array(512);
+  /** The cached term ids, in no particular order; the hand walks over them. */
+  private ring = new Int32Array(64);
+  private hand = 0;
+  private usedBytes = 0;
   private entries = 0;
 
   constructor(readonly budgetBytes: number = DEFAULT_IMPACT_BUDGET_BYTES) {
@@ -33,7 +35,7 @@ export class ImpactCache {
 
   /** Bytes the cached impacts take (their arrays' capacity). */
   get bytes(): number {
-    return this.used;
+    return this.usedBytes;
   }
 
   /** How many terms are cached. */
@@ -41,74 +43,71 @@ export class ImpactCache {
     return this.entries;
   }
 
-  /** The cached impacts of a term (whatever their version), marked as just used; undefined when not cached. */
+  /** The cached impacts of a term (whatever their version), marked as used; undefined when not cached. */
   get(id: number): Impacts | undefined {
     const impacts = this.byId[id];
-    if (impacts !== undefined && this.head !== id) {
-      this.unlink(id);
-      this.pushFront(id);
-    }
+    if (impacts !== undefined) this.used[id] = 1;
     return impacts;
   }
 
-  /** The cached impacts of a term, leaving the recency order alone (a second read within one query). */
+  /** The cached impacts of a term, not marked as used (a second read within one query). */
   peek(id: number): Impacts | undefined {
     return this.byId[id];
   }
 
-  /** Caches (or re-caches, after an in-place refresh) a term's impacts as the most recently used, then keeps to the budget. */
+  /**
+   * Caches a term's impacts, or re-caches them after an in-place refresh (then marked as used),
+   * then keeps to the budget. A new term starts unmarked: one asked once goes before any asked again.
+   */
   set(id: number, impacts: Impacts): void {
     const before = this.byId[id];
     if (before !== undefined) {
-      this.used -= bytesOf(before);
-      this.unlink(id);
+      this.usedBytes -= bytesOf(before);
     } else {
-      this.entries++;
       this.ensure(id + 1);
+      this.ring[this.entries++] = id;
     }
     this.byId[id] = impacts;
-    this.used += bytesOf(impacts);
-    this.pushFront(id);
-    while (this.used > this.budgetBytes && this.tail !== id) this.drop(this.tail);
+    this.usedBytes += bytesOf(impacts);
+    this.used[id] = before !== undefined ? 1 : 0;
+    // Every pass of the hand either drops a term or clears a mark, so this ends within two turns.
+    while (this.usedBytes > this.budgetBytes && this.entries > 1) {
+      if (this.hand >= this.entries) this.hand = 0;
+      const at = this.ring[this.hand]!;
+      if (at === id) {
+        this.hand++;
+      } else if (this.used[at] === 1) {
+        this.used[at] = 0;
+        this.hand++;
+      } else {
+        this.drop(this.hand);
+      }
+    }
   }
 
-  private drop(id: number): void {
-    const impacts = this.byId[id]!;
-    this.used -= bytesOf(impacts);
-    this.entries--;
+  /** Drops the term at ring position `position`; the last ring entry takes its place. */
+  private drop(position: number): void {
+    const id = this.ring[position]!;
+    this.usedBytes -= bytesOf(this.byId[id]!);
     this.byId[id] = undefined;
-    this.unlink(id);
-  }
-
-  private unlink(id: number): void {
-    const links = this.links;
-    const before = links[2 * id]!;
-    const after = links[2 * id + 1]!;
-    if (before >= 0) links[2 * before + 1] = after;
-    else this.head = after;
-    if (after >= 0) links[2 * after] = before;
-    else this.tail = before;
-    links[2 * id] = -1;
-    links[2 * id + 1] = -1;
-  }
-
-  private pushFront(id: number): void {
-    const links = this.links;
-    links[2 * id] = -1;
-    links[2 * id + 1] = this.head;
-    if (this.head >= 0) links[2 * this.head] = id;
-    this.head = id;
-    if (this.tail < 0) this.tail = id;
+    this.used[id] = 0;
+    this.ring[position] = this.ring[--this.entries]!;
   }
 
   private ensure(length: number): void {
-    if (this.links.length >= 2 * length) return;
-    const grown = new Int32Array(Math.max(2 * length, this.links.length * 2)).fill(-1);
-    grown.set(this.links);
-    this.links = grown;
+    if (this.used.length < length) {
+      const grown = new Uint8Array(Math.max(length, this.used.length * 2));
+      grown.set(this.used);
+      this.used = grown;
+    }
+    if (this.ring.length <= this.entries) {
+      const grown = new Int32Array(this.ring.length * 2);
+      grown.set(this.ring);
+      this.ring = grown;
+    }
   }
 }
 
 function bytesOf(impacts: Impacts): number {
-  return impacts.slots.length * IMPACT_ENTRY_BYTES;
+  return impacts.entries.length * IMPACT_ENTRY_BYTES;
 }

@@ -6,12 +6,18 @@
 export const IMPACT_OUTSIDE_VALUE = 1;
 export const IMPACT_DESCRIPTION = 2;
 export const IMPACT_PARAMETER_NAME = 4;
+/** An entry is `slot << IMPACT_FLAG_BITS | IMPACT_* bits` (postings already keep slots below 2^27). */
+export const IMPACT_FLAG_BITS = 3;
+export const IMPACT_FLAG_MASK = (1 << IMPACT_FLAG_BITS) - 1;
 
-/** A term's saturated weight per slot that has it, and in which kinds of field (IMPACT_* bits). */
+/**
+ * A term's saturated weight per slot that has it, and in which kinds of field: `entries[i]` packs
+ * the slot and its IMPACT_* bits, `values[i]` is the weight. The slot and its bits in one array:
+ * the re-rank's gather reads only `entries`, one stream per term instead of two.
+ */
 export interface Impacts {
-  slots: Int32Array;
+  entries: Int32Array;
   values: Float32Array;
-  flags: Uint8Array;
   length: number;
   version: number;
 }

@@ -32,10 +32,8 @@ export interface WordFacts {
   idsAt: number;
   /** The first term's termFlags (query-terms.ts). */
   flags: number;
-  /** Its further terms, their ids and flags, when it has more than one. */
+  /** Its further terms, when it has more than one (their ids and flags: moreIds, moreFlags). */
   moreTerms: string[] | undefined;
-  moreIds: number[] | undefined;
-  moreFlags: number[] | undefined;
   /** The word trimmed for server-name windows, that squashed, and the squashed key's keyHash from the seed. */
   mentionWord: string;
   mentionKey: string;
@@ -50,6 +48,12 @@ export interface WordFacts {
   decimal: boolean;
   /** Set when the word is query syntax (`page:N`, `+required`, `mcp__server`): not free text. */
   syntax: WordSyntax | undefined;
+  /**
+   * Read only for a word with several terms, or when the dictionary grew: last, so the fields
+   * every new query reads of each word (above) share fewer cache lines.
+   */
+  moreIds: number[] | undefined;
+  moreFlags: number[] | undefined;
   word: string;
 }
 
@@ -82,8 +86,6 @@ export class QueryWords {
       idsAt: -2,
       flags: 0,
       moreTerms: undefined,
-      moreIds: undefined,
-      moreFlags: undefined,
       mentionWord: mention.words[0]!,
       mentionKey: mention.keys[0]!,
       mentionHash: mention.hashes[0]!,
@@ -92,6 +94,8 @@ export class QueryWords {
       mayPoint: givenMayPoint(word),
       decimal: mayHaveDecimal(word),
       syntax: wordSyntax(word),
+      moreIds: undefined,
+      moreFlags: undefined,
       word,
     };
     this.refreshIds(facts);

@@ -9,11 +9,11 @@ import { InvertedIndex } from "../../src/search/inverted-index.ts";
 import { FIELD_COUNT, FIELD_ID } from "../../src/search/fields.ts";
 
 function impactsOf(entries: number, version = 0): Impacts {
-  return { slots: new Int32Array(entries), values: new Float32Array(entries), flags: new Uint8Array(entries), length: entries, version };
+  return { entries: new Int32Array(entries), values: new Float32Array(entries), length: entries, version };
 }
 
 describe("ImpactCache", () => {
-  test("keeps to its byte budget, dropping the least recently used term first", () => {
+  test("keeps to its byte budget, dropping a term not used since the hand passed it first", () => {
     const cache = new ImpactCache(30 * IMPACT_ENTRY_BYTES);
     cache.set(1, impactsOf(10));
     cache.set(2, impactsOf(10));
@@ -70,6 +70,28 @@ describe("ImpactCache", () => {
     expect(cache.get(1)).toBe(stale);
   });
 
+  test("every term marked as used: the hand clears the marks and still drops one, within the budget", () => {
+    const cache = new ImpactCache(40 * IMPACT_ENTRY_BYTES);
+    for (let id = 0; id < 4; id++) cache.set(id, impactsOf(10));
+    for (let id = 0; id < 4; id++) expect(cache.get(id)).toBeDefined();
+    cache.set(9, impactsOf(10));
+    expect(cache.size).toBe(4);
+    expect(cache.bytes).toBe(40 * IMPACT_ENTRY_BYTES);
+    expect(cache.peek(9)).toBeDefined();
+  });
+
+  test("a term used again outlives a stream of terms asked once", () => {
+    const cache = new ImpactCache(30 * IMPACT_ENTRY_BYTES);
+    cache.set(1, impactsOf(10));
+    for (let id = 100; id < 200; id++) {
+      expect(cache.get(1)).toBeDefined();
+      cache.set(id, impactsOf(10));
+      expect(cache.bytes).toBeLessThanOrEqual(cache.budgetBytes);
+    }
+    expect(cache.size).toBe(3);
+    expect(cache.peek(199)).toBeDefined();
+  });
+
   test("rejects a budget that is not a byte count", () => {
     expect(() => new ImpactCache(-1)).toThrow(/byte count/);
     expect(() => new ImpactCache(Number.NaN)).toThrow(/byte count/);
@@ -122,13 +144,13 @@ describe("impacts under a byte budget", () => {
     };
     for (let i = 0; i < 300; i++) index.add(`t${i}`, fields(["alpha", i % 2 === 0 ? "beta" : "gamma", "alpha", `own${i % 7}`]));
     const scorer = new Bm25fScorer(rankingOptions(), 0);
-    const snapshot = (impacts: Impacts) => ({ slots: [...impacts.slots.subarray(0, impacts.length)], values: [...impacts.values.subarray(0, impacts.length)], flags: [...impacts.flags.subarray(0, impacts.length)] });
+    const snapshot = (impacts: Impacts) => ({ entries: [...impacts.entries.subarray(0, impacts.length)], values: [...impacts.values.subarray(0, impacts.length)] });
     const alpha = index.termId("alpha")!;
     const beta = index.termId("beta")!;
     const first = scorer.impacts(index, alpha);
     const before = snapshot(first);
     expect(first.length).toBe(300);
-    expect(first.slots.length).toBe(300); // exact length, not the postings' (two fields per tool)
+    expect(first.entries.length).toBe(300); // exact length, not the postings' (two fields per tool)
     scorer.impacts(index, beta);
     expect(scorer.impactCache.size).toBe(1);
     expect(snapshot(first)).toEqual(before); // a dropped entry is not recycled under its holder
