@@ -88,6 +88,9 @@ export class Bm25fScorer {
     const k1 = this.options.k1;
     let touchedCount = this.touchedCount;
     const frequent = this.options.frequentTermShare * index.liveCount;
+    // Decided once, at the first frequent term: pruning starts only when the rarer terms alone found
+    // enough candidates (undefined until then).
+    let prune: boolean | undefined;
     for (const term of terms) {
       const impacts = this.impacts(index, term.id);
       const scale = term.weight * term.idf * (k1 + 1);
@@ -100,8 +103,12 @@ export class Bm25fScorer {
       const { entries, values, length } = impacts;
       // "Continue" strategy: once rarer terms found enough candidates for the re-rank, a frequent
       // term only adds to those tools, which keeps long natural-language queries from touching
-      // most of a large pool. Small pools and short queries are scored in full.
-      if (!track && touchedCount >= this.options.candidates && length > frequent) {
+      // most of a large pool. Small pools and short queries are scored in full. When the rarer
+      // terms found too few, every frequent term is scored in full: the first of them alone would
+      // otherwise pick the candidates (and among equally common terms, by term id: the index's
+      // history), missing a tool that has all the others but not that one.
+      if (length > frequent && prune === undefined) prune = !track && touchedCount >= this.options.candidates;
+      if (prune === true && length > frequent) {
         for (let i = 0; i < length; i++) {
           const slot = entries[i]! >>> IMPACT_FLAG_BITS;
           const before = scores[slot]!;
