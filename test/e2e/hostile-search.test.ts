@@ -13,6 +13,7 @@ import { scanTranscript } from "../../src/assembly/scan-transcript.ts";
 import { startBinaryDaemon } from "../helpers/binary.ts";
 import { tempSocketDir } from "../helpers/daemon-harness.ts";
 import { fullCollisions } from "../helpers/fnv-collisions.ts";
+import { pinging } from "../helpers/pinging.ts";
 import { RawClient } from "../helpers/raw-client.ts";
 
 setDefaultTimeout(120_000);
@@ -37,32 +38,6 @@ async function waitForTool(client: RawClient, name: string): Promise<void> {
     if (Date.now() > deadline) throw new Error(`${name} never appeared`);
     await Bun.sleep(20);
   }
-}
-
-/** Pings on their own connection until stopped; the slowest answer in ms (Infinity: one waited past 10 s). */
-function pinging(client: RawClient): { stop: () => Promise<number> } {
-  let done = false;
-  let slowest = 0;
-  const loop = (async () => {
-    while (!done) {
-      const started = performance.now();
-      try {
-        await client.request("ping");
-      } catch {
-        slowest = Number.POSITIVE_INFINITY;
-        return;
-      }
-      slowest = Math.max(slowest, performance.now() - started);
-      client.messages.length = 0;
-    }
-  })();
-  return {
-    stop: async () => {
-      done = true;
-      await loop;
-      return slowest;
-    },
-  };
 }
 
 async function toolSearch(client: RawClient, query: string, extra: Record<string, unknown> = {}) {

@@ -17,6 +17,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { binaryPath, startBinaryDaemon } from "../helpers/binary.ts";
 import { tempSocketDir } from "../helpers/daemon-harness.ts";
+import { pinging } from "../helpers/pinging.ts";
 import { RawClient } from "../helpers/raw-client.ts";
 
 setDefaultTimeout(120_000);
@@ -29,28 +30,6 @@ function rssMiB(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((each) => each.startsWith("VmRSS:"));
   // A process that has exited (not yet reaped) has no resident set: the caller sees the exit.
   return line === undefined ? 0 : Number(line.split(/\s+/)[1]) / 1024;
-}
-
-/** Pings on their own connection until stopped; the slowest answer in ms. */
-function pinging(client: RawClient): { stop: () => Promise<number> } {
-  let done = false;
-  let slowest = 0;
-  const loop = (async () => {
-    while (!done) {
-      const started = performance.now();
-      await client.request("ping");
-      slowest = Math.max(slowest, performance.now() - started);
-      client.messages.length = 0;
-      await Bun.sleep(2);
-    }
-  })();
-  return {
-    stop: async () => {
-      done = true;
-      await loop;
-      return slowest;
-    },
-  };
 }
 
 describe("a server whose tool list never stops changing (compiled binary)", () => {
@@ -88,7 +67,7 @@ describe("a server whose tool list never stops changing (compiled binary)", () =
       if (!stopping) console.error(`daemon exited (${code}) mid-attack: ${daemon.stderr().split("\n").filter((line) => !line.includes('"debug"')).join("\n").slice(-4000)}`);
     });
     let stopping = false;
-    const pings = pinging(pinger);
+    const pings = pinging(pinger, 2);
     let peakRss = rssMiB(daemon.child.pid);
     const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMiB(daemon.child.pid))), 50);
 
