@@ -37,6 +37,7 @@
  */
 import { nameLines, taggedBlocks } from "./discovered-line.ts";
 import { isValidToolName, sanitizeNamePart } from "../tool/names.ts";
+import { cutLine, foldLine } from "../tool/one-line.ts";
 import type { ServerSummary } from "./server-summaries.ts";
 
 export type AnnouncementStyle = "list" | "delta" | "servers";
@@ -107,10 +108,10 @@ function groupsPart(groups: readonly string[] | undefined, titles: ReadonlyMap<s
  */
 function shownTitle(group: string, title: string | undefined): string | undefined {
   if (title === undefined) return undefined;
-  const line = title.replace(/[\p{Cc}\p{Cf}\u2028\u2029]/gu, " ").replace(/[<>]/g, " ").replace(/\s+/g, " ").trim();
+  const line = foldLine(title.replace(/[<>]/g, " ")).trim();
   const plain = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
   if (line.length === 0 || plain(line) === plain(group)) return undefined;
-  return line.length <= MAX_GROUP_TITLE_SHOWN ? line : `${line.slice(0, MAX_GROUP_TITLE_SHOWN - 1).trimEnd()}…`;
+  return cutLine(line, MAX_GROUP_TITLE_SHOWN);
 }
 
 export interface ServersInput {

@@ -6,6 +6,7 @@
  * the rest of the pool (most frequent in its tool names and descriptions, weighted by how few
  * other servers use them; inflections of a word count as one). A pure function of the pool: the same tools give the same lines.
  */
+import { foldLine } from "../tool/one-line.ts";
 import { stemmer } from "stemmer";
 import { quoteMarkers } from "./quoted-markers.ts";
 import { MAX_SUMMARY_CHARS } from "./summary-limits.ts";
@@ -164,8 +165,8 @@ export function purposeSentence(text: string): string {
 export function firstSentence(text: string): string {
   // Markdown headings ("# Everything Server – Instructions") title a manual; the prose says what it is.
   const prose = text.replace(/^\s*#{1,6}\s.*$/gm, "");
-  // One line whatever the server wrote (\s misses U+0085 and other controls), its markers defused (quoted-markers.ts).
-  const line = quoteMarkers((prose.trim().length > 0 ? prose : text).replace(/[\s\p{Cc}]+/gu, " ").trim());
+  // One line whatever the server wrote (tool/one-line.ts), its markers defused (quoted-markers.ts).
+  const line = quoteMarkers(foldLine(prose.trim().length > 0 ? prose : text).trim());
   if (line.length === 0) return "";
   const end = line.search(/[.!?](\s|$)/);
   const sentence = end >= 0 ? line.slice(0, end + 1) : line;

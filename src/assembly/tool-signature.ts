@@ -9,6 +9,7 @@
  * whatever the schema holds: at most SIGNATURE_MAX_PARAMS parameters, each name and type cut short.
  */
 import type { JsonSchema } from "../tool/tool.ts";
+import { cutLine, foldLine } from "../tool/one-line.ts";
 import { quoteMarkers } from "./quoted-markers.ts";
 
 /** Parameters shown on a line; the rest are counted ("… +3 more"). */
@@ -37,7 +38,7 @@ function parameterList(schema: JsonSchema): string {
   const names = Object.keys(properties);
   const shown = names.slice(0, SIGNATURE_MAX_PARAMS).map((name) => {
     const optional = required.has(name) ? "" : "?";
-    return `${cut(name, MAX_PARAM_NAME_CHARS)}${optional}: ${cut(typeName(properties[name]), MAX_TYPE_CHARS)}`;
+    return `${cutLine(name, MAX_PARAM_NAME_CHARS)}${optional}: ${cutLine(typeName(properties[name]), MAX_TYPE_CHARS)}`;
   });
   if (names.length > SIGNATURE_MAX_PARAMS) shown.push(`… +${names.length - SIGNATURE_MAX_PARAMS} more`);
   return shown.join(", ");
@@ -61,20 +62,11 @@ export function typeName(schema: unknown, depth = 0): string {
 
 /** The first sentence of the first paragraph, whitespace folded, at most SIGNATURE_DESCRIPTION_CHARS. */
 export function signatureDescription(description: string): string {
-  const paragraph = oneLine(description.trim().split(/\n\s*\n/)[0]!);
+  const paragraph = foldLine(description.trim().split(/\n\s*\n/)[0]!);
   const sentence = /^(.+?[.!?])(\s|$)/.exec(paragraph)?.[1] ?? paragraph;
-  return cut(sentence, SIGNATURE_DESCRIPTION_CHARS);
+  return cutLine(sentence, SIGNATURE_DESCRIPTION_CHARS);
 }
 
-/** White space, control and format characters (line breaks, U+0085, bidi overrides) become one space. */
-function oneLine(text: string): string {
-  return text.replace(/[\s\p{Cc}\p{Cf}]+/gu, " ");
-}
-
-function cut(text: string, max: number): string {
-  const line = oneLine(text);
-  return line.length <= max ? line : `${line.slice(0, max - 1).trimEnd()}…`;
-}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

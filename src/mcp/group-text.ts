@@ -7,6 +7,7 @@
  * group (the same objects for every member, so memory holds each text once), overwriting whatever a
  * server put there; pool-tool.ts reads it back into `mcpInfo.groupInfo`.
  */
+import { cutLine, foldLine } from "../tool/one-line.ts";
 import type { GroupText } from "../tool/tool.ts";
 
 /** The daemon's own key: each of the tool's groups that has a title or description. Never taken from a server. */
@@ -20,13 +21,8 @@ export const MAX_GROUP_DESCRIPTION_CHARS = 300;
 export function oneLine(raw: unknown, max: number): string | undefined {
   if (typeof raw !== "string") return undefined;
   // Read no more than a bounded opening: a megabyte of description costs no more than this.
-  const line = raw
-    .slice(0, max * 4)
-    .replace(/[\p{Cc}\p{Cf}\u2028\u2029]/gu, " ")
-    .replace(/\s+/g, " ")
-    .trim();
-  if (line.length === 0) return undefined;
-  return line.length <= max ? line : `${line.slice(0, max - 1).trimEnd()}…`;
+  const line = foldLine(raw.slice(0, max * 4)).trim();
+  return line.length === 0 ? undefined : cutLine(line, max);
 }
 
 /** A listed group's title and description, checked; undefined when it has neither. */

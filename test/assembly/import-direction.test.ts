@@ -10,7 +10,7 @@ const ROOT = join(import.meta.dir, "../..");
 const ALLOWED: Record<string, RegExp[]> = {
   "src/deferral": [/^\.\/[a-z-]+\.ts$/, /^\.\.\/tool\/tool\.ts$/],
   // `stemmer` is one pure function (Porter's algorithm): server summaries merge a word's inflections.
-  "src/assembly": [/^\.\/[a-z-]+\.ts$/, /^\.\.\/deferral\/[a-z-]+\.ts$/, /^\.\.\/tool\/(tool|names)\.ts$/, /^stemmer$/],
+  "src/assembly": [/^\.\/[a-z-]+\.ts$/, /^\.\.\/deferral\/[a-z-]+\.ts$/, /^\.\.\/tool\/(tool|names|one-line)\.ts$/, /^stemmer$/],
 };
 const IMPURE = /\b(process\.env|Date\.now|new Date\(|Math\.random|fetch\(|Bun\.(file|write|spawn|env|sleep)|require\()/;
 
