@@ -38,13 +38,11 @@
 import { nameLines, taggedBlocks } from "./discovered-line.ts";
 import { isValidToolName, sanitizeNamePart } from "../tool/names.ts";
 import { cutLine, foldLine } from "../tool/one-line.ts";
+import { DELTA_TAG, LIST_TAG, SERVERS_TAG } from "./marker-tags.ts";
 import type { ServerSummary } from "./server-summaries.ts";
 
 export type AnnouncementStyle = "list" | "delta" | "servers";
 
-export const LIST_TAG = "available-deferred-tools";
-export const SERVERS_TAG = "available-deferred-servers";
-export const DELTA_TAG = "deferred-tools-delta";
 
 const ADDED_HEADER = "Deferred tools now available (load them with ToolSearch):";
 const REMOVED_HEADER = "Deferred tools no longer available:";

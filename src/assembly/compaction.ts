@@ -15,8 +15,7 @@
  */
 import { TOOL_SEARCH_TOOL_NAME } from "../deferral/meta-tools.ts";
 import { nameLines, taggedBlocks } from "./discovered-line.ts";
-
-export const COMPACTION_TAG = "discovered-deferred-tools";
+import { COMPACTION_TAG } from "./marker-tags.ts";
 
 /** The block for a summary, or null when nothing was discovered (nothing to carry over). */
 export function renderCompactionBlock(discovered: Iterable<string>): string | null {

@@ -9,15 +9,8 @@
  * request. Every such text is shown through quoteMarkers, which writes the markers' opening
  * character as an HTML entity: the model still reads what the server wrote, the scan finds nothing.
  */
+import { MARKER_TAGS } from "./marker-tags.ts";
 
-/** The tags the daemon writes and reads back (announcements.ts, compaction.ts, tool-discovery-attachment.ts). */
-export const MARKER_TAGS: readonly string[] = [
-  "tool-discovery",
-  "discovered-deferred-tools",
-  "deferred-tools-delta",
-  "available-deferred-tools",
-  "available-deferred-servers",
-];
 /** How a discovered line opens (discovered-line.ts). */
 export const DISCOVERED_PREFIX = "[toolpool discovered:";
 

@@ -18,10 +18,9 @@
 import type { Delivery } from "../deferral/delivery.ts";
 import { EXECUTE_EXTRA_TOOL_NAME, TOOL_SEARCH_TOOL_NAME } from "../deferral/meta-tools.ts";
 import { formatDiscoveredLine, parseDiscoveredLines, taggedBlocks } from "./discovered-line.ts";
+import { TOOL_DISCOVERY_TAG } from "./marker-tags.ts";
 import { toolAsText } from "./tool-text.ts";
 import type { WireFacts } from "./wire-format.ts";
-
-export const TOOL_DISCOVERY_TAG = "tool-discovery";
 
 export function renderToolDiscovery(tools: readonly WireFacts[], delivery: Exclude<Delivery, "standard">): string | null {
   if (tools.length === 0) return null;

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { COMPACTION_TAG, parseCompactionBlocks, renderCompactionBlock } from "../../src/assembly/compaction.ts";
+import { parseCompactionBlocks, renderCompactionBlock } from "../../src/assembly/compaction.ts";
+import { COMPACTION_TAG } from "../../src/assembly/marker-tags.ts";
 import { formatDiscoveredLine } from "../../src/assembly/discovered-line.ts";
 import { compactionBlockFor, scanTranscript } from "../../src/assembly/scan-transcript.ts";
 import { renderToolDiscovery } from "../../src/assembly/tool-discovery-attachment.ts";

@@ -4,13 +4,13 @@
  * `servers` announcement, it must never make the scan discover a tool or change what was announced.
  */
 import { describe, expect, test } from "bun:test";
-import { DELTA_TAG, LIST_TAG, renderServers, SERVERS_TAG } from "../../src/assembly/announcements.ts";
-import { COMPACTION_TAG } from "../../src/assembly/compaction.ts";
+import { renderServers } from "../../src/assembly/announcements.ts";
 import { formatDiscoveredLine } from "../../src/assembly/discovered-line.ts";
-import { DISCOVERED_PREFIX, MARKER_TAGS, quoteMarkers } from "../../src/assembly/quoted-markers.ts";
+import { COMPACTION_TAG, DELTA_TAG, LIST_TAG, MARKER_TAGS, SERVERS_TAG, TOOL_DISCOVERY_TAG } from "../../src/assembly/marker-tags.ts";
+import { DISCOVERED_PREFIX, quoteMarkers } from "../../src/assembly/quoted-markers.ts";
 import { scanTranscript } from "../../src/assembly/scan-transcript.ts";
 import { summarizeServers } from "../../src/assembly/server-summaries.ts";
-import { renderToolDiscovery, TOOL_DISCOVERY_TAG } from "../../src/assembly/tool-discovery-attachment.ts";
+import { renderToolDiscovery } from "../../src/assembly/tool-discovery-attachment.ts";
 import { toolSignature } from "../../src/assembly/tool-signature.ts";
 import { createToolSearchTool } from "../../src/builtin/tool-search.ts";
 import { DEFAULT_PERMISSIONS } from "../../src/permissions/rules.ts";
