@@ -13,6 +13,7 @@
  *   milliseconds — so a daemon that may never search holds no index it never asked for.
  */
 import { isDeferredTool } from "../deferral/is-deferred.ts";
+import { systemTimerClock, type TimerClock } from "../runtime/clock.ts";
 import type { Tool } from "../tool/tool.ts";
 
 /** Quiet time after the last pool change before the background catch-up starts. */
@@ -26,9 +27,8 @@ export interface SearchWarmOptions {
   settleMs: number;
   maxWaitMs: number;
   minDeferred: number;
-  setTimer: (run: () => void, ms: number) => unknown;
-  clearTimer: (timer: unknown) => void;
-  now: () => number;
+  /** Its timers never keep a stopping daemon alive (runtime/clock.ts). */
+  clock: TimerClock;
 }
 
 export interface SearchWarmTarget {
@@ -45,19 +45,8 @@ export interface SearchWarmEvents {
   onError: (error: unknown) => void;
 }
 
-const systemTimers: Pick<SearchWarmOptions, "setTimer" | "clearTimer" | "now"> = {
-  setTimer: (run, ms) => {
-    const timer = setTimeout(run, ms);
-    // Never what keeps a stopping daemon alive.
-    (timer as { unref?: () => void }).unref?.();
-    return timer;
-  },
-  clearTimer: (timer) => clearTimeout(timer as ReturnType<typeof setTimeout>),
-  now: () => performance.now(),
-};
-
 function checked(options: Partial<SearchWarmOptions>): SearchWarmOptions {
-  const merged = { settleMs: DEFAULT_SETTLE_MS, maxWaitMs: DEFAULT_MAX_WAIT_MS, minDeferred: DEFAULT_MIN_DEFERRED, ...systemTimers, ...options };
+  const merged = { settleMs: DEFAULT_SETTLE_MS, maxWaitMs: DEFAULT_MAX_WAIT_MS, minDeferred: DEFAULT_MIN_DEFERRED, clock: systemTimerClock, ...options };
   for (const key of ["settleMs", "maxWaitMs", "minDeferred"] as const) {
     const value = merged[key];
     if (!(Number.isFinite(value) && value >= 0)) throw new Error(`SearchWarm: ${key} must be a finite number ≥ 0, got ${value}`);
@@ -104,11 +93,11 @@ export class SearchWarm {
       return;
     }
     this.#facts = { pool: tools.length, deferred };
-    const now = this.#options.now();
+    const now = this.#options.clock.now();
     this.#burstStart ??= now;
     const left = this.#burstStart + this.#options.maxWaitMs - now;
-    if (this.#timer !== undefined) this.#options.clearTimer(this.#timer);
-    this.#timer = this.#options.setTimer(() => this.#fire(), Math.max(0, Math.min(this.#options.settleMs, left)));
+    if (this.#timer !== undefined) this.#options.clock.clearTimeout(this.#timer);
+    this.#timer = this.#options.clock.setTimeout(() => this.#fire(), Math.max(0, Math.min(this.#options.settleMs, left)));
   }
 
   /** Whether a background catch-up is waiting for the pool to settle. */
@@ -123,7 +112,7 @@ export class SearchWarm {
   }
 
   #disarm(): void {
-    if (this.#timer !== undefined) this.#options.clearTimer(this.#timer);
+    if (this.#timer !== undefined) this.#options.clock.clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#burstStart = undefined;
   }

@@ -16,7 +16,7 @@ import type { CronJobRecord, OutboxRecord } from "./cron-schema.ts";
 import type { CronStore } from "./cron-store.ts";
 import { ClientQuota, MAX_JOBS_PER_CLIENT } from "./client-quota.ts";
 import { systemTimezone } from "./system-timezone.ts";
-import { systemCronClock, type CronClock } from "./cron-clock.ts";
+import { systemTimerClock, type TimerClock } from "../runtime/clock.ts";
 
 export const MAX_JOBS_PER_SESSION = 50;
 export const MAX_JOBS_TOTAL = 1_000;
@@ -35,7 +35,7 @@ export class CronError extends Error {
 
 export interface CronSchedulerOptions {
   store: CronStore;
-  clock?: CronClock;
+  clock?: TimerClock;
   /** IANA time zone the expressions are read in; the system's by default. */
   timezone?: string;
   leaseMs?: number;
@@ -58,7 +58,7 @@ export class CronScheduler {
   /** The IANA zone schedules are read in: the option, else the system's (see `systemTimezone`). */
   readonly timezone: string;
   readonly #store: CronStore;
-  readonly #clock: CronClock;
+  readonly #clock: TimerClock;
   readonly #leaseMs: number;
   readonly #onError: (error: unknown) => void;
   readonly #schedules = new Map<string, CronSchedule>();
@@ -76,7 +76,7 @@ export class CronScheduler {
     this.timezone = options.timezone ?? systemTimezone();
     this.#store = options.store;
     this.#clients = new ClientQuota(options.store);
-    this.#clock = options.clock ?? systemCronClock;
+    this.#clock = options.clock ?? systemTimerClock;
     this.#leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     this.#onError = options.onError ?? (() => {});
   }

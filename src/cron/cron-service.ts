@@ -7,7 +7,7 @@ import { existsSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { CRON_DATABASE_FILE } from "./cron-schema.ts";
 import { CronStore } from "./cron-store.ts";
-import type { CronClock } from "./cron-clock.ts";
+import type { TimerClock } from "../runtime/clock.ts";
 import { CronScheduler } from "./cron-scheduler.ts";
 import { stateDir } from "../runtime/state-dir.ts";
 
@@ -15,7 +15,7 @@ export interface CronServiceOptions {
   /** Where `cron.sqlite` lives; `defaultStateDir(env)` when absent. */
   stateDir?: string;
   env?: NodeJS.ProcessEnv;
-  clock?: CronClock;
+  clock?: TimerClock;
   timezone?: string;
   onError?: (error: unknown) => void;
 }

@@ -10,6 +10,7 @@ import { SearchSync } from "../../src/core/search-sync.ts";
 import { DEFAULT_MAX_WAIT_MS, DEFAULT_SETTLE_MS, SearchWarm, type SearchWarmTarget } from "../../src/core/search-warm.ts";
 import { ToolSearchIndex } from "../../src/search/tool-search-index.ts";
 import type { Tool } from "../../src/tool/tool.ts";
+import { ManualClock } from "../cron/manual-clock.ts";
 import { coreHarness } from "../helpers/core-harness.ts";
 import { waitFor } from "../helpers/wait.ts";
 import { buildTool } from "../../src/tool/build-tool.ts";
@@ -22,39 +23,6 @@ function mcpTool(name: string, description = `${name}: weather forecast for a ci
 
 function mcpPool(count: number, prefix = "t"): Tool[] {
   return Array.from({ length: count }, (_, i) => mcpTool(`${prefix}${i}`));
-}
-
-/** A clock and timers the test moves by hand. */
-function fakeTimers() {
-  let clock = 0;
-  let next = 1;
-  const timers = new Map<number, { at: number; run: () => void }>();
-  return {
-    options: {
-      now: () => clock,
-      setTimer: (run: () => void, ms: number) => {
-        const id = next++;
-        timers.set(id, { at: clock + ms, run });
-        return id;
-      },
-      clearTimer: (id: unknown) => void timers.delete(id as number),
-    },
-    get pending() {
-      return timers.size;
-    },
-    /** Moves the clock on by `ms`, running every timer that falls due on the way, in order. */
-    advance(ms: number): void {
-      const end = clock + ms;
-      for (;;) {
-        const due = [...timers.entries()].filter(([, timer]) => timer.at <= end).sort((a, b) => a[1].at - b[1].at)[0];
-        if (!due) break;
-        timers.delete(due[0]);
-        clock = due[1].at;
-        due[1].run();
-      }
-      clock = end;
-    },
-  };
 }
 
 /** A catch-up target that counts its starts and settles when told. */
@@ -81,15 +49,15 @@ function countingTarget() {
 
 describe("SearchWarm starts the index's catch-up once the pool settles", () => {
   test("a burst of changes starts one catch-up, settleMs after its last change", () => {
-    const timers = fakeTimers();
+    const timers = new ManualClock(0);
     const { target, starts } = countingTarget();
-    const warm = new SearchWarm(target, { onError: () => {} }, { ...timers.options, minDeferred: 10 });
+    const warm = new SearchWarm(target, { onError: () => {} }, { clock: timers, minDeferred: 10 });
     for (let i = 0; i < 5; i++) {
       warm.poolChanged(mcpPool(20 + i));
       timers.advance(DEFAULT_SETTLE_MS - 1);
     }
     expect(starts.length).toBe(0);
-    expect(timers.pending).toBe(1);
+    expect(timers.pendingTimers).toBe(1);
     timers.advance(1);
     expect({ starts: starts.length, armed: warm.armed, started: warm.started }).toEqual({ starts: 1, armed: false, started: 1 });
     // The next burst starts the next one.
@@ -99,9 +67,9 @@ describe("SearchWarm starts the index's catch-up once the pool settles", () => {
   });
 
   test("a pool that never settles still starts its catch-up maxWaitMs after the burst's first change", () => {
-    const timers = fakeTimers();
+    const timers = new ManualClock(0);
     const { target, starts } = countingTarget();
-    const warm = new SearchWarm(target, { onError: () => {} }, { ...timers.options, minDeferred: 10 });
+    const warm = new SearchWarm(target, { onError: () => {} }, { clock: timers, minDeferred: 10 });
     let elapsed = 0;
     while (starts.length === 0) {
       expect(elapsed).toBeLessThan(10_000);
@@ -113,9 +81,9 @@ describe("SearchWarm starts the index's catch-up once the pool settles", () => {
   });
 
   test("no catch-up for a pool with fewer deferred tools than minDeferred (a daemon of built-ins), nor for one that shrank below it", () => {
-    const timers = fakeTimers();
+    const timers = new ManualClock(0);
     const { target, starts } = countingTarget();
-    const warm = new SearchWarm(target, { onError: () => {} }, { ...timers.options, minDeferred: 50 });
+    const warm = new SearchWarm(target, { onError: () => {} }, { clock: timers, minDeferred: 50 });
     // 1,000 tools, none deferred: the model gets them all in full, nothing searches them.
     const core = Array.from({ length: 1_000 }, (_, i) => ({ name: `Core${i}`, description: "core", aliases: [], isMcp: false, shouldDefer: false }) as unknown as Tool);
     warm.poolChanged(core);
@@ -130,9 +98,9 @@ describe("SearchWarm starts the index's catch-up once the pool settles", () => {
   });
 
   test("nothing starts after close, nor when the index is current already", () => {
-    const timers = fakeTimers();
+    const timers = new ManualClock(0);
     const { target, starts, setCurrent } = countingTarget();
-    const warm = new SearchWarm(target, { onError: () => {} }, { ...timers.options, minDeferred: 1 });
+    const warm = new SearchWarm(target, { onError: () => {} }, { clock: timers, minDeferred: 1 });
     setCurrent(true);
     warm.poolChanged(mcpPool(5));
     timers.advance(DEFAULT_SETTLE_MS);
@@ -140,17 +108,17 @@ describe("SearchWarm starts the index's catch-up once the pool settles", () => {
     setCurrent(false);
     warm.poolChanged(mcpPool(6));
     warm.close();
-    expect(timers.pending).toBe(0);
+    expect(timers.pendingTimers).toBe(0);
     warm.poolChanged(mcpPool(7));
     timers.advance(DEFAULT_MAX_WAIT_MS);
-    expect({ starts: starts.length, pending: timers.pending }).toEqual({ starts: 0, pending: 0 });
+    expect({ starts: starts.length, pending: timers.pendingTimers }).toEqual({ starts: 0, pending: 0 });
   });
 
   test("a failed background catch-up is reported, not left unhandled", async () => {
-    const timers = fakeTimers();
+    const timers = new ManualClock(0);
     const { target, fail } = countingTarget();
     const errors: unknown[] = [];
-    const warm = new SearchWarm(target, { onError: (error) => errors.push(error) }, { ...timers.options, minDeferred: 1 });
+    const warm = new SearchWarm(target, { onError: (error) => errors.push(error) }, { clock: timers, minDeferred: 1 });
     warm.poolChanged(mcpPool(5));
     timers.advance(DEFAULT_SETTLE_MS);
     fail(new Error("tool 3 would not index"));
@@ -168,7 +136,7 @@ describe("SearchWarm starts the index's catch-up once the pool settles", () => {
 
 describe("a search during the background catch-up", () => {
   test("waits for it, and is answered with the tools that arrived while it ran", async () => {
-    const timers = fakeTimers();
+    const timers = new ManualClock(0);
     const parked: (() => void)[] = [];
     let clock = 0;
     const sync = new SearchSync({
@@ -177,7 +145,7 @@ describe("a search during the background catch-up", () => {
       yieldThread: () => new Promise<void>((resolve) => parked.push(resolve)),
       makeIndex: () => new ToolSearchIndex({ collectGarbage: () => {} }),
     });
-    const warm = new SearchWarm(sync, { onError: (error) => { throw error; } }, { ...timers.options, minDeferred: 100 });
+    const warm = new SearchWarm(sync, { onError: (error) => { throw error; } }, { clock: timers, minDeferred: 100 });
     const first = mcpPool(300);
     sync.sync(first);
     warm.poolChanged(first);

@@ -1,12 +1,12 @@
 /** A clock the test moves by hand: timers run, in order, only when `advance` passes their time. */
-import type { CronClock } from "../../src/cron/cron-clock.ts";
+import type { TimerClock } from "../../src/runtime/clock.ts";
 
 interface PendingTimer {
   at: number;
   callback: () => void;
 }
 
-export class ManualClock implements CronClock {
+export class ManualClock implements TimerClock {
   #now: number;
   #nextId = 1;
   readonly #timers = new Map<number, PendingTimer>();
