@@ -137,7 +137,9 @@ export class Connection implements Peer, BudgetMember, TurnTaker {
       this.close();
       return;
     }
-    this.socket.write(`${JSON.stringify(message)}\n`);
+    const line = this.#fitted(message, JSON.stringify(message));
+    if (line === undefined) return;
+    this.socket.write(`${line}\n`);
     if (!this.#paused && this.socket.writableLength > this.#outboundPauseBytes) {
       // Stop taking requests whose answers would only queue up; `drain` resumes reading.
       this.#paused = true;
@@ -146,6 +148,22 @@ export class Connection implements Peer, BudgetMember, TurnTaker {
       this.logger.debug("pausing reads: the client is not reading its answers", { connection: this.id, queuedBytes: this.socket.writableLength });
     }
     this.#report();
+  }
+
+  /**
+   * A line no client reads (clients stop at MAX_LINE_BYTES, then fail every request on the
+   * connection) is not sent: an answer becomes an error saying how large it was, a notification is
+   * dropped. Only a line that could be over is measured (a UTF-16 unit is at most 3 UTF-8 bytes).
+   */
+  #fitted(message: unknown, line: string): string | undefined {
+    if (line.length * 3 <= MAX_LINE_BYTES) return line;
+    const bytes = Buffer.byteLength(line);
+    if (bytes <= MAX_LINE_BYTES) return line;
+    const id = typeof message === "object" && message !== null ? (message as { id?: unknown }).id : undefined;
+    this.logger.warn("not sent: a message over the line limit clients read", { connection: this.id, bytes, limit: MAX_LINE_BYTES, answer: id !== undefined });
+    if (id === undefined) return undefined;
+    const error = { code: ErrorCode.InternalError, message: `The answer was ${bytes} bytes, over the ${MAX_LINE_BYTES}-byte line limit clients read, so it was not sent` };
+    return JSON.stringify({ jsonrpc: "2.0", id, error });
   }
 
   /** Called when a request has been answered: a half-closed connection ends after its last answer. */

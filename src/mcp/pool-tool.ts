@@ -39,6 +39,9 @@ export function toPoolTool(definition: McpTool, options: PoolToolOptions, distin
     throw new Error(`its input schema is ${schemaChars} characters, over the ${MAX_SCHEMA_CHARS}-character limit`);
   }
   const { $schema: draft, ...wireSchema } = original;
+  // An output schema is only passed on to MCP hosts (tool/mcp-view.ts); past the input schema's
+  // limit it is left out, not the tool: a 9 MB one made every `toolpool mcp` listing a line no client reads.
+  const outputSchema = definition.outputSchema !== undefined && JSON.stringify(definition.outputSchema).length <= MAX_SCHEMA_CHARS ? definition.outputSchema : undefined;
   const meta = definition._meta ?? {};
   const searchHint = meta["anthropic/searchHint"];
   const groups = poolGroupsOf(meta);
@@ -52,7 +55,7 @@ export function toPoolTool(definition: McpTool, options: PoolToolOptions, distin
       description: capDescription(definition.description ?? annotations.title ?? definition.title ?? ""),
       ...(typeof searchHint === "string" && searchHint.trim() !== "" && { searchHint: searchHint.replace(/\s+/g, " ").trim() }),
       inputJSONSchema: wireSchema,
-      ...(definition.outputSchema && { outputSchema: definition.outputSchema as JsonSchema }),
+      ...(outputSchema && { outputSchema: outputSchema as JsonSchema }),
       mcpInfo: {
         server: options.server,
         tool: definition.name,
