@@ -3,9 +3,10 @@
  * to show the model: it is the server's text, untrusted like a tool description, and gets the same
  * treatment — control characters dropped, whitespace collapsed, and bounded — plus one more: it is
  * one line, so it cannot open a line of its own in a listing or an announcement (a forged header or
- * tag line). The daemon writes it under its own `_meta["toolpool/groupInfo"]` on each tool of the
- * group (the same objects for every member, so memory holds each text once), overwriting whatever a
- * server put there; pool-tool.ts reads it back into `mcpInfo.groupInfo`.
+ * tag line). The daemon writes it under its own `_meta["toolpool/groupInfo"]` of the first tool of
+ * the listing in that group only (server-groups.ts), overwriting whatever a server put there, so a
+ * listing and its catalog cache hold each text once; pool-tool.ts reads the listing's texts back
+ * (listingGroupTexts) into every member's `mcpInfo.groupInfo`, the same objects for all.
  */
 import { cutLine, foldLine } from "../tool/one-line.ts";
 import type { GroupText } from "../tool/tool.ts";
@@ -33,16 +34,39 @@ export function groupTextOf(raw: { title?: unknown; description?: unknown }): Gr
   return { ...(title !== undefined && { title }), ...(description !== undefined && { description }) };
 }
 
-/** The group texts the daemon wrote on a tool, for the groups it is in only, checked again (a cache file is read back). */
-export function poolGroupInfoOf(meta: unknown, groups: readonly string[]): Record<string, GroupText> | undefined {
-  const info = typeof meta === "object" && meta !== null ? (meta as Record<string, unknown>)[POOL_GROUP_INFO_META_KEY] : undefined;
-  if (typeof info !== "object" || info === null || Array.isArray(info)) return undefined;
-  // Entries, not assignments: a group may be named `__proto__` (the name rule allows it).
-  const found: [string, GroupText][] = [];
-  for (const group of groups) {
-    if (!Object.hasOwn(info, group)) continue;
-    const text = groupTextOf((info as Record<string, { title?: unknown; description?: unknown }>)[group] ?? {});
-    if (text !== undefined) found.push([group, text]);
+/**
+ * The group texts the daemon wrote into a server's listing, each group's checked once (the first
+ * found). A listing once carried every text on every member: 5,000 tools in 16 groups each made
+ * 80,000 copies, checked one by one (~0.9 s on the daemon's thread per listing), a catalog cache of
+ * 43 MB, and a re-listing that compared and wrote them all again.
+ */
+export function listingGroupTexts(definitions: readonly { _meta?: unknown }[]): Map<string, GroupText> {
+  const texts = new Map<string, GroupText>();
+  for (const definition of definitions) {
+    const meta = definition._meta;
+    const info = typeof meta === "object" && meta !== null ? (meta as Record<string, unknown>)[POOL_GROUP_INFO_META_KEY] : undefined;
+    if (typeof info !== "object" || info === null || Array.isArray(info)) continue;
+    // Own keys only: a group may be named `__proto__` (the name rule allows it), an own entry here.
+    for (const group of Object.keys(info)) {
+      if (texts.has(group)) continue;
+      const text = groupTextOf((info as Record<string, { title?: unknown; description?: unknown }>)[group] ?? {});
+      if (text !== undefined) texts.set(group, text);
+    }
   }
-  return found.length > 0 ? Object.fromEntries(found) : undefined;
+  return texts;
+}
+
+/**
+ * A tool's groups' texts out of its listing's, or undefined when none of its groups has any. Tools
+ * of the same groups share one record through `shared` (keyed by the names; a name holds no comma).
+ */
+export function groupInfoFor(groups: readonly string[], texts: ReadonlyMap<string, GroupText>, shared: Map<string, Record<string, GroupText> | undefined> = new Map()): Record<string, GroupText> | undefined {
+  if (groups.length === 0 || texts.size === 0) return undefined;
+  const key = groups.join(",");
+  if (shared.has(key)) return shared.get(key);
+  // Entries, not assignments: `__proto__` stays an own entry.
+  const found = groups.flatMap((group) => (texts.has(group) ? [[group, texts.get(group)!] as const] : []));
+  const info = found.length > 0 ? Object.fromEntries(found) : undefined;
+  shared.set(key, info);
+  return info;
 }

@@ -11,7 +11,8 @@ import { errorResult, type ToolResult } from "../tool/result.ts";
 import type { JsonSchema, Tool, ToolContext, ToolInput } from "../tool/tool.ts";
 import type { JsonSchemaCompiler } from "../validate/ajv.ts";
 import { poolGroupsOf } from "./server-groups.ts";
-import { poolGroupInfoOf } from "./group-text.ts";
+import { groupInfoFor, listingGroupTexts } from "./group-text.ts";
+import type { GroupText } from "../tool/tool.ts";
 import { presentationOf } from "./tool-presentation.ts";
 import { MAX_DESCRIPTION_CHARS, MAX_SCHEMA_CHARS, MAX_RESULT_TEXT_CHARS } from "./limits.ts";
 
@@ -28,6 +29,10 @@ export interface PoolToolOptions {
    */
   deadlineMs: number;
   call: (tool: string, input: ToolInput, context: ToolContext) => Promise<ToolResult>;
+  /** The listing's group texts (listingGroupTexts), read once for all its tools; else this definition's own. */
+  groupTexts?: ReadonlyMap<string, GroupText>;
+  /** Group-text records shared by tools of the same groups (groupInfoFor). */
+  sharedGroupInfo?: Map<string, Record<string, GroupText> | undefined>;
 }
 
 /** Throws when the definition cannot become a tool (schema too large, unusable name); the caller skips it. */
@@ -45,7 +50,7 @@ export function toPoolTool(definition: McpTool, options: PoolToolOptions, distin
   const meta = definition._meta ?? {};
   const searchHint = meta["anthropic/searchHint"];
   const groups = poolGroupsOf(meta);
-  const groupInfo = poolGroupInfoOf(meta, groups);
+  const groupInfo = groupInfoFor(groups, options.groupTexts ?? listingGroupTexts([definition]), options.sharedGroupInfo);
   const presentation = presentationOf(definition, draft);
   const annotations = definition.annotations ?? {};
   const readOnly = annotations.readOnlyHint === true;
@@ -98,6 +103,7 @@ export function buildServerTools(
 ): Tool[] {
   const tools: Tool[] = [];
   const taken = new Map<string, string>();
+  options = { ...options, groupTexts: listingGroupTexts(definitions), sharedGroupInfo: new Map() };
   const safeFirst = [...definitions].sort((a, b) => Number(!isProviderSafe(a.name)) - Number(!isProviderSafe(b.name)) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const definition of safeFirst) {
     try {

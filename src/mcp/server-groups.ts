@@ -186,7 +186,8 @@ function hasBit(row: Uint32Array, index: number): boolean {
 
 /**
  * The tools with `_meta["toolpool/groups"]` set to the groups each is in (declared groups only,
- * nesting followed), or removed when it is in none; tools are copied, never changed in place.
+ * nesting followed), or removed when it is in none; tools are copied, never changed in place. A
+ * group's title and description go on the first of its tools only (`toolpool/groupInfo`).
  */
 export function withGroupMembership(tools: readonly McpTool[], groups: readonly ServerGroup[], warnings: string[] = []): McpTool[] {
   // Each group's closure as a bit set over the groups in sorted order: a tool's groups are the OR of
@@ -196,8 +197,10 @@ export function withGroupMembership(tools: readonly McpTool[], groups: readonly 
   const words = Math.ceil(sorted.length / 32);
   const closures = new Map(sorted.map((name, index) => [name, rows[index]!]));
   const union = new Uint32Array(words);
-  // One object per group's text, shared by every member: a server's texts are held once, however many tools.
+  // Each group's text rides on the first tool in it only (group-text.ts reads them back for all
+  // members): a listing holds a server's texts once, however many tools are in its groups.
   const texts = new Map(groups.flatMap((group) => (group.text === undefined ? [] : [[group.name, group.text] as const])));
+  const carried = new Set<string>();
   let greedy = 0;
   const out = tools.map((tool) => {
     union.fill(0);
@@ -218,7 +221,8 @@ export function withGroupMembership(tools: readonly McpTool[], groups: readonly 
       if (kept.length < MAX_GROUPS_PER_TOOL) kept.push(sorted[index]!);
     }
     if (count > MAX_GROUPS_PER_TOOL && ++greedy <= MAX_TOOL_WARNINGS) warnings.push(`tool ${JSON.stringify(tool.name)} is in ${count} groups; kept ${MAX_GROUPS_PER_TOOL}`);
-    const info = kept.flatMap((name) => (texts.has(name) ? [[name, texts.get(name)!] as const] : []));
+    const info = kept.flatMap((name) => (texts.has(name) && !carried.has(name) ? [[name, texts.get(name)!] as const] : []));
+    for (const [name] of info) carried.add(name);
     return { ...tool, _meta: { ...meta, [POOL_GROUPS_META_KEY]: kept, ...(info.length > 0 && { [POOL_GROUP_INFO_META_KEY]: Object.fromEntries(info) }) } };
   });
   // One line for the rest: a server whose every tool is in every group must not flood the log.

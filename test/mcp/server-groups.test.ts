@@ -15,8 +15,8 @@ import {
   withGroupMembership,
 } from "../../src/mcp/server-groups.ts";
 import type { ServerConnection } from "../../src/mcp/server-connection-contract.ts";
-import { groupTextOf, POOL_GROUP_INFO_META_KEY, poolGroupInfoOf } from "../../src/mcp/group-text.ts";
-import { toPoolTool } from "../../src/mcp/pool-tool.ts";
+import { groupTextOf, listingGroupTexts, POOL_GROUP_INFO_META_KEY } from "../../src/mcp/group-text.ts";
+import { buildServerTools, toPoolTool } from "../../src/mcp/pool-tool.ts";
 import { JsonSchemaCompiler } from "../../src/validate/ajv.ts";
 import { GroupRegistry } from "../../src/search/group-registry.ts";
 import { ToolSearchIndex } from "../../src/search/tool-search-index.ts";
@@ -106,7 +106,7 @@ describe("server groups", () => {
     ]);
   });
 
-  test("group titles and descriptions: checked, written under the daemon's key for each member (one shared object), a server's own value dropped", async () => {
+  test("group titles and descriptions: checked, written under the daemon's key on the first member only, read back for every member, a server's own value dropped", async () => {
     const listed = await listAllGroups(async () => ({
       groups: [
         { name: "parent", title: "  Parent\n\tgroup ", description: 42 },
@@ -132,19 +132,44 @@ describe("server groups", () => {
     );
     const info = tools.map((entry) => entry._meta?.[POOL_GROUP_INFO_META_KEY] as Record<string, unknown> | undefined);
     expect(info[0]).toEqual(Object.fromEntries([["__proto__", { title: "Prototype" }], ["child", { description: `Kids. ${"x".repeat(293)}…` }], ["parent", { title: "Parent group" }]]));
-    expect(info[1]).toEqual({ child: { description: `Kids. ${"x".repeat(293)}…` }, parent: { title: "Parent group" } });
-    // Every member holds the same object: a server's text is in memory once.
-    expect(info[0]!.child).toBe(info[1]!.child);
-    expect(info.slice(2)).toEqual([undefined, undefined]);
+    // `b` is in `child` and `parent` too, whose texts `a` carries already: a listing holds each text once.
+    expect(info.slice(1)).toEqual([undefined, undefined, undefined]);
     expect(tools[3]!._meta).toEqual({});
     // Read back into mcpInfo: only the tool's groups, each checked again; `__proto__` is an own entry, not a prototype.
     const compiler = new JsonSchemaCompiler();
-    const pooled = toPoolTool(tools[0]!, { server: "s", compiler, alwaysLoad: new Set(), deadlineMs: 1000, call: async () => ({ content: [], isError: false }) });
+    const options = { server: "s", compiler, alwaysLoad: new Set<string>(), deadlineMs: 1000, call: async () => ({ content: [], isError: false }), onSkip: () => {} };
+    const pooled = toPoolTool(tools[0]!, options);
     expect(pooled.mcpInfo?.groups).toEqual(["__proto__", "child", "parent"]);
     expect(Object.getPrototypeOf(pooled.mcpInfo!.groupInfo)).toBe(Object.prototype);
     expect(Object.keys(pooled.mcpInfo!.groupInfo!)).toEqual(["__proto__", "child", "parent"]);
-    expect(poolGroupInfoOf({ [POOL_GROUP_INFO_META_KEY]: { a: { title: "A\nB", description: ["no"] }, b: { title: "not mine" } } }, ["a"])).toEqual({ a: { title: "A B" } });
+    // The whole listing (as the catalog cache reads it back): every member gets its groups' texts.
+    const built = buildServerTools(JSON.parse(JSON.stringify(tools)) as McpTool[], options);
+    expect(built.map((each) => [each.mcpInfo!.tool, each.mcpInfo!.groupInfo])).toEqual([
+      ["a", Object.fromEntries([["__proto__", { title: "Prototype" }], ["child", { description: `Kids. ${"x".repeat(293)}…` }], ["parent", { title: "Parent group" }]])],
+      ["b", { child: { description: `Kids. ${"x".repeat(293)}…` }, parent: { title: "Parent group" } }],
+      ["c", undefined],
+      ["d", undefined],
+    ]);
+    expect(listingGroupTexts([{ _meta: { [POOL_GROUP_INFO_META_KEY]: { a: { title: "A\nB", description: ["no"] } } } }])).toEqual(new Map([["a", { title: "A B" }]]));
     expect(groupTextOf({ title: " \n\t ", description: "" })).toBeUndefined();
+  });
+
+  test("5,000 tools in 16 described groups each: the listing holds each text once, checked once, and every member shares it", () => {
+    const groups = Array.from({ length: 64 }, (_, g) => ({ name: `g${g}`, parents: [], text: groupTextOf({ title: `Group ${g} `.padEnd(64, "t"), description: `Does ${g}. `.padEnd(300, "d") })! }));
+    const listed = withGroupMembership(
+      Array.from({ length: 5_000 }, (_, n) => tool(`t${n}`, { [GROUPS_META_KEY]: Array.from({ length: 16 }, (_, k) => `g${(n + k) % 64}`) })),
+      groups,
+    );
+    // What the catalog cache stores and a re-listing compares: ~1.6 MB of names and schemas; each text was on all ~1,250 members (+30 MB).
+    const listingChars = JSON.stringify(listed).length;
+    const compiler = new JsonSchemaCompiler();
+    const built = buildServerTools(JSON.parse(JSON.stringify(listed)) as McpTool[], { server: "s", compiler, alwaysLoad: new Set(), deadlineMs: 1000, call: async () => ({ content: [], isError: false }), onSkip: () => {} });
+    const texts = new Set(built.flatMap((each) => Object.values(each.mcpInfo!.groupInfo!)));
+    expect({ under4MB: listingChars < 4_000_000, distinctTexts: texts.size, everyMember16: built.every((each) => Object.keys(each.mcpInfo!.groupInfo!).length === 16) }).toEqual({
+      under4MB: true,
+      distinctTexts: 64,
+      everyMember16: true,
+    });
   });
 
   test("a tool in more than MAX_GROUPS_PER_TOOL groups keeps that many, with a warning", () => {
