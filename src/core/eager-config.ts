@@ -21,7 +21,7 @@ export function guardWarning(logger: () => Logger): (pool: Pick<Pool, "guarded">
     if (key === logged) return;
     logged = key;
     if (guarded.length === 0) return;
-    logger().warn("more eager tools than the tools array may hold (maxToolsInArray): the excess is deferred", {
+    logger().warn("more eager tools than the tools array may hold (maxToolsInArray, or 2 MiB of MCP tool definitions): the excess is deferred", {
       maxToolsInArray,
       deferred: guarded.length,
       tools: guarded.slice(0, 20).join(", "),

@@ -10,7 +10,10 @@
  * Then the guard: a provider refuses a request whose tools array is longer than its hard limit (128
  * for some, 512 for others), so however the settings above add up, at most `maxTools` minus the
  * meta-tools' room are eager. The excess — the last in pool order, so built-ins keep their place
- * and MCP tools go by name — is deferred instead, and named so it can be reported. A session cannot
+ * and MCP tools go by name — is deferred instead, and named so it can be reported. The same guard
+ * holds eager MCP tools to MAX_EAGER_MCP_CHARS of definitions (description and input schema): each
+ * schema may be 256K characters, and a server that asks for its own tools to be eager
+ * (`anthropic/alwaysLoad`) made every request's tools array 15 MB with 60 of them. A session cannot
  * change any of this: the policy is the daemon config's alone.
  */
 import type { Tool } from "../tool/tool.ts";
@@ -22,6 +25,12 @@ export type DeferSetting = "always" | "never" | "auto";
 export const DEFAULT_MAX_TOOLS_IN_ARRAY = 128;
 /** Room kept in the array for ToolSearch, ExecuteExtraTool and StructuredOutput. */
 export const META_TOOL_ROOM = 3;
+/**
+ * Characters of eager MCP tool definitions (description and input schema JSON) a tools array
+ * carries at most: ~500k tokens, past any model's context, and a quarter of the 8 MiB line a client
+ * reads its assembled request in. Built-ins are the daemon's own and small; they are not counted.
+ */
+export const MAX_EAGER_MCP_CHARS = 2 * 1024 * 1024;
 
 export interface EagerPolicy {
   /** By pool name. */
@@ -30,6 +39,8 @@ export interface EagerPolicy {
   readonly servers: ReadonlyMap<string, DeferSetting>;
   /** The provider's hard limit on the tools array. */
   readonly maxTools: number;
+  /** Eager MCP tools' definitions in characters; default MAX_EAGER_MCP_CHARS. */
+  readonly maxEagerMcpChars?: number;
 }
 
 export interface EagerOutcome {
@@ -55,20 +66,28 @@ export function deferSettingFor(tool: Pick<Tool, "name" | "mcpInfo">, policy: Pi
 export function applyEagerPolicy(tools: readonly Tool[], policy: EagerPolicy): EagerOutcome {
   const set = tools.map((tool) => withSetting(tool, deferSettingFor(tool, policy).setting));
   const eagerLimit = Math.max(0, policy.maxTools - META_TOOL_ROOM);
+  const charLimit = policy.maxEagerMcpChars ?? MAX_EAGER_MCP_CHARS;
   let eager = 0;
   let eagerBefore = 0;
+  let mcpChars = 0;
   const guarded: string[] = [];
   const out = set.map((tool) => {
     if (isDeferredTool(tool)) return tool;
     eagerBefore++;
-    if (eager < eagerLimit) {
+    const chars = tool.mcpInfo === undefined ? 0 : definitionChars(tool);
+    if (eager < eagerLimit && mcpChars + chars <= charLimit) {
       eager++;
+      mcpChars += chars;
       return tool;
     }
     guarded.push(tool.name);
     return deferred(tool);
   });
   return { tools: out, guarded, eagerBefore, eagerLimit };
+}
+
+function definitionChars(tool: Tool): number {
+  return tool.description.length + JSON.stringify(tool.inputJSONSchema).length;
 }
 
 function withSetting(tool: Tool, setting: DeferSetting): Tool {

@@ -122,7 +122,7 @@ export function explainTool(input: ExplainInput): Explanation {
   decisions.push({
     step: "deferral",
     verdict: deferred ? "note" : "pass",
-    reason: guarded ? "deferred by the tool-count guard: more tools are eager than the config's maxToolsInArray lets the tools array hold (it would be sent in full otherwise)" : DEFERRAL_WORDING[rule],
+    reason: guarded ? "deferred by the tool-count guard: more tools are eager than the config's maxToolsInArray lets the tools array hold, or more than 2 MiB of MCP tool definitions (it would be sent in full otherwise)" : DEFERRAL_WORDING[rule],
     rule: guarded ? "tool_count_guard" : rule,
   });
   if (!deferred) return done(true, callable, `${tool.name} is sent in full in every request (${rule})`, { tool: tool.name });

@@ -4,7 +4,7 @@ import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { parseConfig } from "../../src/config/load.ts";
 import { eagerPolicyOf, guardWarning } from "../../src/core/eager-config.ts";
-import { applyEagerPolicy, deferSettingFor, META_TOOL_ROOM, type EagerPolicy } from "../../src/deferral/eager-policy.ts";
+import { applyEagerPolicy, deferSettingFor, MAX_EAGER_MCP_CHARS, META_TOOL_ROOM, type EagerPolicy } from "../../src/deferral/eager-policy.ts";
 import { isDeferredTool } from "../../src/deferral/is-deferred.ts";
 import { explainTool } from "../../src/explain/explain-tool.ts";
 import { HARD_CALL_CAP_MS } from "../../src/mcp/limits.ts";
@@ -94,6 +94,21 @@ describe("the tool-count guard", () => {
     expect(applyEagerPolicy(tools, policy({ tools: never, maxTools: 512 })).guarded).toEqual([]);
   });
 
+  test("a server's own alwaysLoad on 60 tools of 250K-character schemas: eager up to MAX_EAGER_MCP_CHARS of definitions, the rest deferred and named; built-ins are not counted", () => {
+    const schema = { type: "object", properties: { text: { type: "string", description: "s".repeat(250_000) } } };
+    const bigTools = Array.from({ length: 60 }, (_, index) => mcp("fat", `t${String(index).padStart(2, "0")}`, { alwaysLoad: true, schema }));
+    const builtins = [builtin("Bash"), builtin("Read")];
+    const pool = assemblePool({ builtins, mcpTools: [...bigTools, mcp("slim", "small", { alwaysLoad: true })], eager: policy() });
+    const eager = pool.tools.filter((tool) => !isDeferredTool(tool));
+    const eagerChars = eager.filter((tool) => tool.mcpInfo !== undefined).reduce((sum, tool) => sum + tool.description.length + JSON.stringify(tool.inputJSONSchema).length, 0);
+    const fits = Math.floor(MAX_EAGER_MCP_CHARS / (JSON.stringify(bigTools[0]!.inputJSONSchema).length + bigTools[0]!.description.length));
+    expect({ eager: eager.map((tool) => tool.name), guarded: pool.guarded, under: eagerChars <= MAX_EAGER_MCP_CHARS }).toEqual({
+      eager: ["Bash", "Read", ...bigTools.slice(0, fits).map((tool) => tool.name), "mcp__slim__small"],
+      guarded: bigTools.slice(fits).map((tool) => tool.name),
+      under: true,
+    });
+  });
+
   test("the warning is logged once per change of the guarded set", () => {
     const warnings: unknown[] = [];
     const logger = { warn: (message: string, fields?: unknown) => warnings.push([message, fields]), info() {}, debug() {}, error() {} } as never;
@@ -103,8 +118,8 @@ describe("the tool-count guard", () => {
     warn({ guarded: [] }, 128);
     warn({ guarded: ["a"] }, 128);
     expect(warnings).toEqual([
-      ["more eager tools than the tools array may hold (maxToolsInArray): the excess is deferred", { maxToolsInArray: 128, deferred: 2, tools: "a, b" }],
-      ["more eager tools than the tools array may hold (maxToolsInArray): the excess is deferred", { maxToolsInArray: 128, deferred: 1, tools: "a" }],
+      ["more eager tools than the tools array may hold (maxToolsInArray, or 2 MiB of MCP tool definitions): the excess is deferred", { maxToolsInArray: 128, deferred: 2, tools: "a, b" }],
+      ["more eager tools than the tools array may hold (maxToolsInArray, or 2 MiB of MCP tool definitions): the excess is deferred", { maxToolsInArray: 128, deferred: 1, tools: "a" }],
     ]);
   });
 
@@ -124,7 +139,7 @@ describe("the tool-count guard", () => {
     expect(result.decisions.find((decision) => decision.step === "deferral")).toEqual({
       step: "deferral",
       verdict: "note",
-      reason: "deferred by the tool-count guard: more tools are eager than the config's maxToolsInArray lets the tools array hold (it would be sent in full otherwise)",
+      reason: "deferred by the tool-count guard: more tools are eager than the config's maxToolsInArray lets the tools array hold, or more than 2 MiB of MCP tool definitions (it would be sent in full otherwise)",
       rule: "tool_count_guard",
     });
   });

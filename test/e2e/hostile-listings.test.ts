@@ -39,8 +39,8 @@ async function waitForTool(client: RawClient, name: string): Promise<void> {
 }
 
 describe("a server's listing that adds up (compiled binary)", () => {
-  test("20 eager tools of 250K schemas and a 9 MB output schema: `toolpool mcp` starts and lists every tool, page by page", async () => {
-    const { daemon, socketPath } = await listingDaemon({}, { defer: "never" });
+  test("30 eager tools of 250K output schemas and 64K of icons, and a 9 MB output schema: `toolpool mcp` starts and lists every tool, page by page", async () => {
+    const { daemon, socketPath } = await listingDaemon({ LISTING_TOOLS: "30", LISTING_SCHEMA_CHARS: "10", LISTING_OUTPUT_CHARS: "250000" }, { defer: "never" });
     await using _daemon = daemon;
     using client = await RawClient.open(socketPath);
     await waitForTool(client, "mcp__big__huge_output");
@@ -67,10 +67,31 @@ describe("a server's listing that adds up (compiled binary)", () => {
       const names = pages.flatMap((page) => page.names).sort();
       const outputs = Object.assign({}, ...pages.map((page) => page.outputs)) as Record<string, number>;
       expect({ names, hugeOutput: outputs.mcp__big__huge_output, bigOutput: outputs.mcp__big__big_0! > 250_000 }).toEqual({
-        names: ["mcp__big__huge_output", ...Array.from({ length: 20 }, (_, n) => `mcp__big__big_${n}`)].sort(),
+        names: ["mcp__big__huge_output", ...Array.from({ length: 30 }, (_, n) => `mcp__big__big_${n}`)].sort(),
         // Past the input schema's limit, an output schema is left out (the tool stays).
         hugeOutput: "null".length,
         bigOutput: true,
+      });
+    } finally {
+      await host.close();
+    }
+  });
+
+  test("60 tools of 250K schemas whose server asks for them eager: `toolpool mcp` starts, the excess waits behind ToolSearch and status names it", async () => {
+    const { daemon, socketPath } = await listingDaemon({ LISTING_TOOLS: "60", LISTING_ALWAYS_LOAD: "1", LISTING_HUGE_OUTPUT_CHARS: "0" });
+    await using _daemon = daemon;
+    using client = await RawClient.open(socketPath);
+    await waitForTool(client, "mcp__big__big_59");
+    const host = new Client({ name: "eager-host", version: "1" });
+    await host.connect(new StdioClientTransport({ command: binaryPath(), args: ["mcp", "--socket", socketPath], env: { ...process.env } as Record<string, string>, stderr: "pipe" }));
+    try {
+      const listed = (await host.listTools()).tools.map((tool) => tool.name);
+      const status = (await client.request("toolpool/status")).result as { guard?: { deferred: string[] } };
+      expect({ toolSearch: listed.includes("ToolSearch"), eagerBig: listed.filter((name) => name.startsWith("mcp__big__")).length, guarded: status.guard?.deferred.length }).toEqual({
+        toolSearch: true,
+        // 2 MiB of definitions hold 8 of them (each ~250K characters of schema).
+        eagerBig: 8,
+        guarded: 52,
       });
     } finally {
       await host.close();
