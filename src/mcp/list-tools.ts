@@ -1,10 +1,12 @@
 /**
  * `tools/list` across pages, bounded: at most MAX_LIST_PAGES pages and MAX_TOOLS_PER_SERVER tools,
  * and a cursor the server already gave is never followed twice (a server that loops would
- * otherwise be listed forever). What was read before a limit hit is kept, with a warning.
+ * otherwise be listed forever). What was read before a limit hit is kept, with a warning. Each tool
+ * is kept at the size it is read at (definition-bounds.ts), page by page.
  */
 import { ToolSchema, type Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { keptDefinition } from "./definition-bounds.ts";
 import { MAX_LIST_PAGES, MAX_TOOLS_PER_SERVER } from "./limits.ts";
 
 /**
@@ -60,8 +62,9 @@ export async function listAllTools(fetchPage: (cursor: string | undefined) => Pr
       // Past the limit nothing more is kept: the rest of the page is not parsed either.
       if (tools.length > maxTools) break;
       const parsed = ToolSchema.safeParse(raw);
-      if (parsed.success) tools.push(parsed.data);
-      else if (++skipped <= MAX_SKIP_WARNINGS) warnings.push(`skipped tool ${describeRaw(raw)}: ${parsed.error.issues[0]?.message ?? "invalid definition"} at ${parsed.error.issues[0]?.path.join(".") || "top level"}`);
+      const kept = parsed.success ? keptDefinition(parsed.data) : `${parsed.error.issues[0]?.message ?? "invalid definition"} at ${parsed.error.issues[0]?.path.join(".") || "top level"}`;
+      if (typeof kept === "object") tools.push(kept);
+      else if (++skipped <= MAX_SKIP_WARNINGS) warnings.push(`skipped tool ${describeRaw(raw)}: ${kept}`);
     }
     if (tools.length > maxTools) {
       warnings.push(`kept the first ${maxTools} of ${tools.length}+ tools (the per-server limit)`);

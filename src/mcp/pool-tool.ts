@@ -14,7 +14,10 @@ import { poolGroupsOf } from "./server-groups.ts";
 import { groupInfoFor, listingGroupTexts } from "./group-text.ts";
 import type { GroupText } from "../tool/tool.ts";
 import { presentationOf } from "./tool-presentation.ts";
-import { MAX_DESCRIPTION_CHARS, MAX_SCHEMA_CHARS, MAX_RESULT_TEXT_CHARS } from "./limits.ts";
+import { capDescription } from "./description-cap.ts";
+import { MAX_SCHEMA_CHARS, MAX_RESULT_TEXT_CHARS } from "./limits.ts";
+
+export { capDescription, collapseWhitespace } from "./description-cap.ts";
 
 export interface PoolToolOptions {
   server: string;
@@ -141,26 +144,4 @@ export function taskOnlyRefusal(name: string): string {
 
 function isProviderSafe(name: string): boolean {
   return /^[a-zA-Z0-9_-]+$/.test(name);
-}
-
-/**
- * Whitespace collapsed first (indentation, runs of spaces, blank-line runs, leading newlines), so
- * the cap counts words, not layout: some servers indent every line of a description by 8 to 12
- * spaces, up to a third of its characters.
- */
-export function collapseWhitespace(text: string): string {
-  return text
-    .split("\n")
-    .map((line) => line.replace(/[ \t\r\f\v]+/g, " ").trim())
-    .join("\n")
-    .replace(/\n{3,}/g, "\n\n")
-    .trim();
-}
-
-export function capDescription(raw: string): string {
-  const text = collapseWhitespace(raw);
-  if (text.length <= MAX_DESCRIPTION_CHARS) return text;
-  const marker = `… [description truncated by toolpool: ${text.length} characters, showing the first `;
-  const keep = MAX_DESCRIPTION_CHARS - marker.length - 8;
-  return `${text.slice(0, keep)}${marker}${keep}]`;
 }

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { convertResult } from "../../src/mcp/convert-result.ts";
 import { MAX_DESCRIPTION_CHARS } from "../../src/mcp/limits.ts";
+import { MAX_HINT_CHARS } from "../../src/mcp/definition-bounds.ts";
 import { listAllTools } from "../../src/mcp/list-tools.ts";
 import { buildServerTools, capDescription, taskOnlyRefusal, toPoolTool } from "../../src/mcp/pool-tool.ts";
 import { HARD_CALL_CAP_MS } from "../../src/mcp/limits.ts";
@@ -218,6 +219,27 @@ describe("a hostile tools/list", () => {
     expect(listing.warnings).toHaveLength(11);
     expect(listing.warnings[9]).toStartWith('skipped tool "bad9"');
     expect(listing.warnings[10]).toBe("skipped 199990 more malformed tool(s)");
+  });
+
+  test("tools of megabytes inside each per-tool limit are kept at the size they are read at: the same pool tools from a listing a hundredth the size", async () => {
+    // Attack: 1,000 tools of 200 KB descriptions made a 200 MB catalog cache and 770 MB of RSS, though the model sees 2 KB of each.
+    const big = [
+      { name: "long_description", description: `Long. ${"word ".repeat(200_000)}`, inputSchema: { type: "object" as const } },
+      { name: "long_title", title: "T".repeat(1_000_000), inputSchema: { type: "object" as const } },
+      { name: "long_hint", description: "Hinted.", inputSchema: { type: "object" as const }, _meta: { "anthropic/searchHint": "hint ".repeat(200_000) } },
+      { name: "huge_output", description: "Out.", inputSchema: { type: "object" as const }, outputSchema: { type: "object" as const, description: "o".repeat(9_000_000) } },
+      { name: "huge_input", inputSchema: { type: "object" as const, description: "i".repeat(1_000_000) } },
+      { name: "junk_meta", inputSchema: { type: "object" as const }, _meta: { junk: "j".repeat(2_000_000) } },
+    ];
+    const listing = await listAllTools(async () => ({ tools: big }));
+    const built = (definitions: McpTool[]) =>
+      buildServerTools(definitions, { ...options(), onSkip: () => {} }).map((tool) => [tool.name, tool.description, tool.searchHint?.slice(0, MAX_HINT_CHARS), tool.outputSchema, tool.mcpInfo?.presentation]);
+    expect({ kept: listing.tools.map((tool) => tool.name), warnings: listing.warnings, chars: JSON.stringify(listing.tools).length < 30_000, same: built(listing.tools) }).toEqual({
+      kept: ["long_description", "long_title", "long_hint", "huge_output"],
+      warnings: ['skipped tool "huge_input": its input schema is 1000034 characters, over the 262144-character limit', 'skipped tool "junk_meta": its definition is 2000072 characters, over the 1048576-character limit'],
+      chars: true,
+      same: built(big.slice(0, 4)),
+    });
   });
 
   test("past the per-server limit the rest of the page is not parsed", async () => {
