@@ -7,7 +7,10 @@
  * - a search hint is kept to what the index reads (MAX_HINT_CHARS);
  * - an output schema past MAX_SCHEMA_CHARS is left out (pool-tool.ts passes none on either);
  * - an input schema past MAX_SCHEMA_CHARS, or a definition still past MAX_KEPT_DEFINITION_CHARS
- *   (`_meta`, icons or other fields of megabytes), is refused with its reason.
+ *   (`_meta`, icons or other fields of megabytes), is refused with its reason;
+ * - so is one nested deeper than MAX_DEFINITION_DEPTH: 6,000 levels of `properties` (210K characters)
+ *   overflowed the stack of the catalog cache's hash, and 40,000 that of JSON.stringify, failing the
+ *   whole server's listing (every tool of it) at every try until it was parked.
  *
  * Each per-tool limit held, yet 1,000 tools of 200 KB descriptions made a 200 MB catalog cache, the
  * daemon's RSS 770 MB, and a listing that held another client's ping 9.5 s.
@@ -21,10 +24,14 @@ export const MAX_HINT_CHARS = 16_384;
 /** A definition larger than this once trimmed (two schemas at their limit, icons, hint) is refused. */
 export const MAX_KEPT_DEFINITION_CHARS = 1024 * 1024;
 
+/** Objects and arrays nested deeper than this in a definition: real schemas nest a dozen levels. */
+export const MAX_DEFINITION_DEPTH = 256;
+
 const HINT_KEY = "anthropic/searchHint";
 
 /** The definition as kept, or why it is refused. */
 export function keptDefinition(tool: McpTool): McpTool | string {
+  if (nestedDeeperThan(tool, MAX_DEFINITION_DEPTH)) return `its definition nests objects more than ${MAX_DEFINITION_DEPTH} levels deep`;
   const inputChars = JSON.stringify(tool.inputSchema).length;
   if (inputChars > MAX_SCHEMA_CHARS) return `its input schema is ${inputChars} characters, over the ${MAX_SCHEMA_CHARS}-character limit`;
   let kept: McpTool = tool;
@@ -45,4 +52,17 @@ export function keptDefinition(tool: McpTool): McpTool | string {
   const chars = JSON.stringify(kept).length;
   if (chars > MAX_KEPT_DEFINITION_CHARS) return `its definition is ${chars} characters, over the ${MAX_KEPT_DEFINITION_CHARS}-character limit`;
   return kept;
+}
+
+/** Whether objects or arrays nest deeper than `limit` below `value` (walked without recursion: the depth is the attack). */
+function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node as object)) {
+      if (typeof child === "object" && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
 }

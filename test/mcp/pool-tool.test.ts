@@ -2,7 +2,8 @@ import { describe, expect, test } from "bun:test";
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { convertResult } from "../../src/mcp/convert-result.ts";
 import { MAX_DESCRIPTION_CHARS } from "../../src/mcp/limits.ts";
-import { MAX_HINT_CHARS } from "../../src/mcp/definition-bounds.ts";
+import { definitionHash } from "../../src/mcp/catalog-cache.ts";
+import { MAX_DEFINITION_DEPTH, MAX_HINT_CHARS } from "../../src/mcp/definition-bounds.ts";
 import { listAllTools } from "../../src/mcp/list-tools.ts";
 import { buildServerTools, capDescription, taskOnlyRefusal, toPoolTool } from "../../src/mcp/pool-tool.ts";
 import { HARD_CALL_CAP_MS } from "../../src/mcp/limits.ts";
@@ -240,6 +241,21 @@ describe("a hostile tools/list", () => {
       chars: true,
       same: built(big.slice(0, 4)),
     });
+  });
+
+  test("a tool nested 6,000 or 40,000 levels deep (under the schema limit) is skipped with the reason; the server's other tools are listed", async () => {
+    // Attack: 6,000 levels overflowed the catalog cache hash's stack, 40,000 JSON.stringify's: the whole server failed, at every try.
+    const nested = (levels: number) => {
+      let schema: Record<string, unknown> = { type: "string" };
+      for (let level = 0; level < levels; level++) schema = { type: "object", properties: { a: schema } };
+      return schema as McpTool["inputSchema"];
+    };
+    const listing = await listAllTools(async () => ({ tools: [{ name: "deep", inputSchema: nested(6_000) }, { name: "deeper", inputSchema: { type: "object", a: JSON.parse(`${'{"a":'.repeat(40_000)}1${"}".repeat(40_000)}`) } }, { name: "fine", inputSchema: nested(100) }] }));
+    expect({ kept: listing.tools.map((tool) => tool.name), warnings: listing.warnings }).toEqual({
+      kept: ["fine"],
+      warnings: [`skipped tool "deep": its definition nests objects more than ${MAX_DEFINITION_DEPTH} levels deep`, `skipped tool "deeper": its definition nests objects more than ${MAX_DEFINITION_DEPTH} levels deep`],
+    });
+    expect(definitionHash(listing.tools[0]!)).toHaveLength(64);
   });
 
   test("past the per-server limit the rest of the page is not parsed", async () => {
