@@ -4,8 +4,10 @@
  * (`$schema`, which the provider-facing copy drops). Untrusted and bounded: at most MAX_ICONS icons,
  * each a `https:` or `data:image/` source of at most MAX_ICON_SRC_CHARS characters (a host fetches or
  * renders what it is given, so no `http:`, `file:` or `javascript:`), a title of at most
- * MAX_TITLE_CHARS characters, a dialect URI of at most MAX_DIALECT_CHARS. Anything else is left out.
+ * MAX_TITLE_CHARS characters (on one line: control and format characters folded to spaces), a dialect
+ * URI of at most MAX_DIALECT_CHARS. Anything else is left out.
  */
+import { foldLine } from "../tool/one-line.ts";
 import type { McpIcon, McpPresentation } from "../tool/tool.ts";
 
 const MAX_ICONS = 4;
@@ -15,7 +17,8 @@ const MAX_DIALECT_CHARS = 200;
 
 export function presentationOf(definition: { title?: unknown; icons?: unknown; annotations?: { title?: unknown } }, dialect: unknown): McpPresentation {
   const rawTitle = typeof definition.title === "string" ? definition.title : definition.annotations?.title;
-  const title = typeof rawTitle === "string" && rawTitle.trim() !== "" && rawTitle.length <= MAX_TITLE_CHARS ? rawTitle : undefined;
+  // One line (tool/one-line.ts): a host may show it where its own lines are, or to its model.
+  const title = typeof rawTitle === "string" && rawTitle.length <= MAX_TITLE_CHARS && foldLine(rawTitle).trim() !== "" ? foldLine(rawTitle).trim() : undefined;
   const icons = Array.isArray(definition.icons) ? definition.icons.flatMap(iconOf).slice(0, MAX_ICONS) : [];
   const schemaDialect = typeof dialect === "string" && dialect.length <= MAX_DIALECT_CHARS && /^https?:\/\/\S+$/.test(dialect) ? dialect : undefined;
   return {

@@ -116,6 +116,11 @@ describe("toPoolTool", () => {
     expect(capped.endsWith("line 059 of the description\n\ntrailing words")).toBe(true);
   });
 
+  test("control characters and bidi overrides never reach the description; line breaks and tabs stay", () => {
+    const hidden = "Lists files.\u202eexe.txt\u202c\n\tSee below.\u0000\u001b[2J\u0085\u2066done\u2069";
+    expect(capDescription(hidden)).toBe("Lists files.exe.txt\nSee below.[2Jdone");
+  });
+
   test("a schema too large to ship is refused", () => {
     const properties = Object.fromEntries(Array.from({ length: 20_000 }, (_, index) => [`field${index}`, { type: "string", description: "x" }]));
     expect(() => toPoolTool({ name: "huge", inputSchema: { type: "object", properties } }, options())).toThrow("over the 262144-character limit");
