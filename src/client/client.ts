@@ -224,9 +224,16 @@ export class ToolpoolClient {
     return this.request(Method.Status);
   }
 
-  /** The pool, or (with `profile`) what a session with that profile would have. */
-  tools(params: { profile?: string } = {}): Promise<ToolsResult> {
-    return this.request(Method.Tools, params);
+  /** The pool, or (with `profile`) what a session with that profile would have; every page of it. */
+  async tools(params: { profile?: string } = {}): Promise<ToolsResult> {
+    const first = await this.request(Method.Tools, params);
+    const tools = [...first.tools];
+    for (let cursor = first.nextCursor; cursor !== undefined; ) {
+      const page = await this.request(Method.Tools, { ...params, cursor });
+      tools.push(...page.tools);
+      cursor = page.nextCursor;
+    }
+    return { tools, collisions: first.collisions };
   }
 
   /** Every configured MCP server: state, reason, tools, process, restarts. */

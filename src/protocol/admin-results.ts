@@ -27,6 +27,8 @@ export interface ToolSummary {
 export interface ToolsResult {
   tools: ToolSummary[];
   collisions: { name: string; kept: string; dropped: string[] }[];
+  /** More tools follow: ask again with this `cursor` (a page ends before 4 MiB of JSON). Collisions come with the first page. */
+  nextCursor?: string;
 }
 
 export interface StatusResult {

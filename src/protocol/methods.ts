@@ -157,7 +157,7 @@ export const flagsParams = z.lazy(() => z.strictObject(sessionRef));
 export const sessionRefParams = z.lazy(() => z.strictObject(sessionRef));
 
 /** `toolpool/tools`: also the pool one profile of the config leaves (`toolpool tools --profile NAME`). */
-export const toolsParams = z.lazy(() => z.strictObject({ ...sessionRef, profile: z.string().min(1).max(64).optional() }));
+export const toolsParams = z.lazy(() => z.strictObject({ ...sessionRef, profile: z.string().min(1).max(64).optional(), cursor: z.string().max(1024).optional() }));
 
 export const cronSubscribeParams = z.lazy(() =>
   z.strictObject({

@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, realpathSync, statSync, writeFileSync } from "
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { ToolpoolClient } from "../../src/client/client.ts";
 import { binaryPath, startBinaryDaemon } from "../helpers/binary.ts";
 import { tempSocketDir } from "../helpers/daemon-harness.ts";
 import { pinging } from "../helpers/pinging.ts";
@@ -95,6 +96,27 @@ describe("a server's listing that adds up (compiled binary)", () => {
       });
     } finally {
       await host.close();
+    }
+  });
+
+  test("5,000 tools of 2,000-character descriptions: toolpool/tools answers in pages under the line a client reads, and the client library reads them all", async () => {
+    const { daemon, socketPath } = await listingDaemon({ LISTING_TOOLS: "5000", LISTING_SCHEMA_CHARS: "10", LISTING_OUTPUT_CHARS: "0", LISTING_HUGE_OUTPUT_CHARS: "0", LISTING_DESCRIPTION_CHARS: "2000" });
+    await using _daemon = daemon;
+    using raw = await RawClient.open(socketPath);
+    const deadline = Date.now() + 60_000;
+    const admin = await ToolpoolClient.connect(socketPath);
+    try {
+      let tools = (await admin.tools()).tools;
+      while (!tools.some((tool) => tool.name === "mcp__big__big_4999") && Date.now() < deadline) {
+        await Bun.sleep(100);
+        tools = (await admin.tools()).tools;
+      }
+      const first = (await raw.request("toolpool/tools")) as { result: { tools: unknown[]; nextCursor?: string } };
+      // One answer was 11 MB: the connection's client failed every request with "daemon sent a line over the size limit".
+      // (5,000: the per-server limit keeps the first 5,000 of the server's 5,001 tools.)
+      expect({ big: tools.filter((tool) => tool.name.startsWith("mcp__big__")).length, paged: first.result.nextCursor !== undefined, firstUnder: Buffer.byteLength(JSON.stringify(first)) < 8 * 1024 * 1024 }).toEqual({ big: 5000, paged: true, firstUnder: true });
+    } finally {
+      admin.close();
     }
   });
 

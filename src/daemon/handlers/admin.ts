@@ -7,6 +7,7 @@ import { Method } from "../../protocol/method-names.ts";
 import type { Dispatcher } from "../dispatcher.ts";
 import type { SessionBinding, WireFacts } from "../state.ts";
 import type { ToolPoolCore } from "../../core/tool-pool-core.ts";
+import { decodeCursor, pageOf } from "./byte-pages.ts";
 
 /** What the admin methods use of the core. */
 export type AdminCore = Pick<ToolPoolCore, "status" | "tools" | "servers" | "describeFlags" | "sessions">;
@@ -37,7 +38,12 @@ export function registerAdminMethods(dispatcher: Dispatcher, core: AdminCore, wi
   });
   dispatcher.register(Method.Tools, (params, { connection }) => {
     if (params.sessionId) wire.sessionFor(connection, params.sessionId);
-    return core.tools(params.profile);
+    // Paged by bytes: one server of 5,000 tools with 2 KB descriptions answered 11 MB, a line no client reads.
+    const all = core.tools(params.profile);
+    const start = params.cursor === undefined ? 0 : decodeCursor(params.cursor);
+    const tools = pageOf(all.tools, start);
+    const next = start + tools.length;
+    return { tools, collisions: start === 0 ? all.collisions : [], ...(next < all.tools.length && { nextCursor: String(next) }) };
   });
   dispatcher.register(Method.Servers, (params, { connection }) => {
     if (params.sessionId) wire.sessionFor(connection, params.sessionId);

@@ -4,7 +4,8 @@
  * subscriptions/listen and the revision's result fields. A plain MCP client sees the tools of its
  * connection's session; `tools/call` runs them through the same pipeline as `toolpool/call`.
  */
-import { ErrorCode, RpcError } from "../../protocol/jsonrpc.ts";
+import { RpcError } from "../../protocol/jsonrpc.ts";
+import { decodeCursor, pageOf } from "./byte-pages.ts";
 import { cancelledParams, MCP_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "../../protocol/methods.ts";
 import { Method } from "../../protocol/method-names.ts";
 import type { Dispatcher } from "../dispatcher.ts";
@@ -17,12 +18,8 @@ export type McpCore = Pick<ToolPoolCore, "info" | "mcpTools" | "callForMcp">;
 
 /** tools/list page size: big enough for most pools in one page, small enough to bound a line. */
 const TOOLS_PAGE_SIZE = 500;
-/**
- * …and a page ends before its tools pass this many bytes of JSON (one tool always goes in; no tool's
- * view passes ~1.6 MB: its schemas are capped at 256K characters each). Counted, not just sized by
- * tools: 20 tools of big schemas made one page over the 8 MiB line a client reads, and the host saw no tools.
- */
-export const TOOLS_PAGE_BYTES = 4 * 1024 * 1024;
+// …and a page ends before 4 MiB of JSON (byte-pages.ts): 30 tools of 250K output schemas made one
+// page over the 8 MiB line a client reads, and the host saw no tools.
 
 export function registerMcpMethods(dispatcher: Dispatcher, core: McpCore, wire: SessionBinding): void {
   dispatcher.register(
@@ -90,7 +87,7 @@ export function registerMcpMethods(dispatcher: Dispatcher, core: McpCore, wire: 
       // The session's own view: core tools, plus ToolSearch and ExecuteExtraTool when it defers.
       const tools = core.mcpTools(wire.sessionFor(connection, undefined));
       const start = params.cursor === undefined ? 0 : decodeCursor(params.cursor);
-      const page = pageOf(tools, start);
+      const page = pageOf(tools, start, TOOLS_PAGE_SIZE);
       const next = start + page.length;
       return next < tools.length ? { tools: page, nextCursor: String(next), ...fields } : { tools: page, ...fields };
     },
@@ -101,23 +98,4 @@ export function registerMcpMethods(dispatcher: Dispatcher, core: McpCore, wire: 
     const result = await core.callForMcp(wire.sessionFor(connection, undefined), params.name, params.arguments ?? {}, signal, sendProgress, questions);
     return { ...result, ...fields };
   });
-}
-
-/** The tools from `start` on, up to TOOLS_PAGE_SIZE of them and TOOLS_PAGE_BYTES of JSON (at least one). */
-export function pageOf<T>(tools: readonly T[], start: number): T[] {
-  const page: T[] = [];
-  let bytes = 0;
-  for (let at = start; at < tools.length && page.length < TOOLS_PAGE_SIZE; at++) {
-    bytes += Buffer.byteLength(JSON.stringify(tools[at]));
-    if (page.length > 0 && bytes > TOOLS_PAGE_BYTES) break;
-    page.push(tools[at]!);
-  }
-  return page;
-}
-
-/** A cursor is the decimal offset the daemon handed out; anything else is refused, quoting its opening only. */
-function decodeCursor(cursor: string): number {
-  if (/^\d{1,9}$/.test(cursor)) return Number(cursor);
-  const shown = cursor.length > 64 ? `${JSON.stringify(cursor.slice(0, 64))}… (${cursor.length} characters)` : JSON.stringify(cursor);
-  throw new RpcError(ErrorCode.InvalidParams, `Invalid params: unknown cursor ${shown}`);
 }

@@ -1,0 +1,31 @@
+/**
+ * A page of a list answer that stays inside the line a client reads (8 MiB): a count alone does not
+ * bound it when each item may be large (an MCP tool's schemas, 2 KB descriptions times 5,000 tools).
+ * Cursors are the decimal offset of the next item.
+ */
+import { ErrorCode, RpcError } from "../../protocol/jsonrpc.ts";
+
+/**
+ * Bytes of JSON a page holds at most before it ends (one item always goes in; no item is near the
+ * line limit: an MCP tool's schemas are capped at 256K characters each).
+ */
+export const PAGE_BYTES = 4 * 1024 * 1024;
+
+/** The items from `start` on, up to `maxItems` of them and PAGE_BYTES of JSON (at least one). */
+export function pageOf<T>(items: readonly T[], start: number, maxItems = Number.POSITIVE_INFINITY): T[] {
+  const page: T[] = [];
+  let bytes = 0;
+  for (let at = start; at < items.length && page.length < maxItems; at++) {
+    bytes += Buffer.byteLength(JSON.stringify(items[at]));
+    if (page.length > 0 && bytes > PAGE_BYTES) break;
+    page.push(items[at]!);
+  }
+  return page;
+}
+
+/** A cursor is the decimal offset the daemon handed out; anything else is refused, quoting its opening only. */
+export function decodeCursor(cursor: string): number {
+  if (/^\d{1,9}$/.test(cursor)) return Number(cursor);
+  const shown = cursor.length > 64 ? `${JSON.stringify(cursor.slice(0, 64))}… (${cursor.length} characters)` : JSON.stringify(cursor);
+  throw new RpcError(ErrorCode.InvalidParams, `Invalid params: unknown cursor ${shown}`);
+}
