@@ -18,7 +18,8 @@
  * that does not). Every cut is named in a warning, so the log, `toolpool/assemble` and explain show it.
  */
 import type { Delivery, DeliveryDecision } from "../deferral/delivery.ts";
-import { DEFAULT_MAX_TOOLS_IN_ARRAY } from "../deferral/eager-policy.ts";
+import { DEFAULT_MAX_TOOLS_IN_ARRAY, definitionChars, MAX_EAGER_MCP_CHARS } from "../deferral/eager-policy.ts";
+import type { Tool } from "../tool/tool.ts";
 
 export { DEFAULT_MAX_TOOLS_IN_ARRAY };
 
@@ -41,6 +42,35 @@ export function overLimitDelivery(toolCount: number, limit: number, transport: D
 export function cutToRoom<T>(items: readonly T[], room: number): { kept: T[]; cut: T[] } {
   const at = Math.max(0, room);
   return { kept: items.slice(0, at), cut: items.slice(at) };
+}
+
+/**
+ * Characters of deferred tools' definitions one request carries in full in its array (native's
+ * discovered tools, mid-conversation's fixed array), beside the eager ones (eager-policy.ts bounds
+ * those alike): 60 deferred tools of 250K-character schemas made every mid-conversation request
+ * 15 MB, and 40 discovered ones a native request 10 MB, over the 8 MiB line a client reads it in.
+ */
+export const MAX_DEFERRED_ARRAY_CHARS = MAX_EAGER_MCP_CHARS;
+
+/** Tools kept and tools cut when their definitions must fit in `budget` characters (in order: a tool that does not fit is cut, a later smaller one may stay). */
+export function cutToChars<T extends Pick<Tool, "description" | "inputJSONSchema">>(items: readonly T[], budget: number = MAX_DEFERRED_ARRAY_CHARS): { kept: T[]; cut: T[] } {
+  const kept: T[] = [];
+  const cut: T[] = [];
+  let used = 0;
+  for (const item of items) {
+    const chars = definitionChars(item);
+    if (used + chars <= budget) {
+      kept.push(item);
+      used += chars;
+    } else cut.push(item);
+  }
+  return { kept, cut };
+}
+
+/** The size cut's warning: which tools' definitions did not fit in MAX_DEFERRED_ARRAY_CHARS. */
+export function sizeWarningText(what: string, names: readonly string[]): string {
+  const shown = names.slice(0, 10).join(", ");
+  return `${TOOLS_ARRAY_LIMIT} (${MAX_DEFERRED_ARRAY_CHARS / (1024 * 1024)} MiB of deferred tool definitions): ${names.length} ${what}: ${shown}${names.length > 10 ? ", …" : ""}`;
 }
 
 /** Every warning of this guard opens with it (the daemon logs them apart from settings' fallbacks). */

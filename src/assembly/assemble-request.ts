@@ -24,7 +24,7 @@ import { parseModeSetting, type ModeSetting } from "../deferral/mode-setting.ts"
 import type { Tool } from "../tool/tool.ts";
 import { computeDelta, renderList, renderServers, type Announcement, type AnnouncementStyle } from "./announcements.ts";
 import { summarizeServers } from "./server-summaries.ts";
-import { cutToRoom, DEFAULT_MAX_TOOLS_IN_ARRAY, guardWarningText, metaToolCount, overLimitDelivery } from "./array-guard.ts";
+import { cutToChars, cutToRoom, DEFAULT_MAX_TOOLS_IN_ARRAY, guardWarningText, metaToolCount, overLimitDelivery, sizeWarningText } from "./array-guard.ts";
 import { scanTranscript } from "./scan-transcript.ts";
 import { pinDefinition, type SerializedToolCache } from "./schema-cache.ts";
 import { assembleMidConversation, type FixedToolHolder, type ToolChanges } from "./mid-conversation.ts";
@@ -177,7 +177,9 @@ export function assembleRequest(input: AssembleInput): AssembledRequest {
   if (deferring && delivery.delivery === "native") {
     const { kept, cut } = cutToRoom(discoveredDeferred, limit - coreTools.length - 1);
     if (cut.length > 0) guardWarnings.push(guardWarningText(limit, "discovered tool(s) left out of the array (select them again later)", cut.map((tool) => tool.name)));
-    discoveredDeferred = kept;
+    const sized = cutToChars(kept);
+    if (sized.cut.length > 0) guardWarnings.push(sizeWarningText("discovered tool(s) left out of the array (select them again later)", sized.cut.map((tool) => tool.name)));
+    discoveredDeferred = sized.kept;
   }
   const tools: WireTool[] = [];
   let toolChanges: ToolChanges | null | undefined;

@@ -20,7 +20,7 @@ import { isMetaToolName } from "../deferral/meta-tools.ts";
 import type { Tool } from "../tool/tool.ts";
 import { INLINE_TOOLS_BETA, MID_CONVERSATION_TOOLS_BETA, toolChangeMessage, toolDefinition, toolReference, type ToolChangeMessage, type ToolChangeTarget } from "./tool-change-blocks.ts";
 import type { AnthropicWireTool, WireFacts } from "./wire-format.ts";
-import { guardWarningText } from "./array-guard.ts";
+import { cutToChars, guardWarningText, sizeWarningText } from "./array-guard.ts";
 
 /** The names a session's fixed `tools[]` holds, pinned on first use (kept by the session). */
 export interface FixedToolSet {
@@ -74,12 +74,17 @@ export interface MidConversationResult {
 export function assembleMidConversation(input: MidConversationInput): MidConversationResult {
   const warnings: string[] = [];
   const room = input.maxTools === undefined ? Infinity : input.maxTools - input.core.length - 1;
+  // A new fixed array's deferred entries: the room core and ToolSearch leave, then their definitions' size.
+  const sized = input.holder?.pinned !== undefined || input.inline ? undefined : cutToChars(input.deferred.slice(0, Math.max(0, room)));
   const fixed = input.holder?.pinned ?? {
     core: input.core.map((tool) => tool.name),
-    deferred: input.inline ? [] : input.deferred.slice(0, Math.max(0, room)).map((tool) => tool.name),
+    deferred: sized === undefined ? [] : sized.kept.map((tool) => tool.name),
   };
   if (input.holder?.pinned === undefined && !input.inline && input.deferred.length > room) {
     warnings.push(`tools array limit (maxToolsInArray ${input.maxTools}): ${input.deferred.length - Math.max(0, room)} deferred tool(s) left out of the fixed array; without the ${INLINE_TOOLS_BETA} beta (inlineTools) they cannot be added`);
+  }
+  if (sized !== undefined && sized.cut.length > 0) {
+    warnings.push(sizeWarningText(`deferred tool(s) left out of the fixed array; without the ${INLINE_TOOLS_BETA} beta (inlineTools) they cannot be added`, sized.cut.map((tool) => tool.name)));
   }
   if (input.holder && input.holder.pinned === undefined) input.holder.pinned = fixed;
   const now = new Map<string, Tool>();

@@ -86,7 +86,8 @@ export function applyEagerPolicy(tools: readonly Tool[], policy: EagerPolicy): E
   return { tools: out, guarded, eagerBefore, eagerLimit };
 }
 
-function definitionChars(tool: Tool): number {
+/** A tool's definition as the guards count it: its description and its input schema's JSON, in characters. */
+export function definitionChars(tool: Pick<Tool, "description" | "inputJSONSchema">): number {
   return tool.description.length + JSON.stringify(tool.inputJSONSchema).length;
 }
 

@@ -6,6 +6,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { assembleRequest, type AssembleInput, type AssembleSettings } from "../../src/assembly/assemble-request.ts";
+import { MAX_DEFERRED_ARRAY_CHARS } from "../../src/assembly/array-guard.ts";
 import { wireToolName } from "../../src/assembly/wire-format.ts";
 import { INLINE_TOOLS_BETA } from "../../src/assembly/tool-change-blocks.ts";
 import { REQUESTED_DELIVERIES } from "../../src/deferral/delivery.ts";
@@ -84,6 +85,26 @@ describe("the tools array limit at assembly", () => {
     expect(result.delivery.delivery).toBe("mid-conversation");
     expect(names(result)).toEqual([...CORE, "ToolSearch", "NotebookEdit", "WebFetch", "mcp__big__tool_00"]);
     expect(result.warnings).toEqual([`tools array limit (maxToolsInArray 8): 23 deferred tool(s) left out of the fixed array; without the ${INLINE_TOOLS_BETA} beta (inlineTools) they cannot be added`]);
+  });
+
+  test("deferred tools of 250K-character schemas: native's discovered ones and mid-conversation's fixed array hold at most MAX_DEFERRED_ARRAY_CHARS of definitions, the rest named in a warning", () => {
+    // Attack: 60 such tools made every mid-conversation request 15 MB (40 discovered, a native one 10 MB), over the 8 MiB line a client reads.
+    const schema = { type: "object", properties: { text: { type: "string", description: "s".repeat(250_000) } } };
+    const fat = samplePool({ mcpTools: Array.from({ length: 60 }, (_, i) => mcp("fat", `tool_${String(i).padStart(2, "0")}`, { schema })) });
+    const fatNames = fat.tools.filter((tool) => tool.mcpInfo?.server === "fat").map((tool) => tool.name);
+    const discover = anthropicCall("ToolSearch", { query: "select:mcp__fat" }, fatNames.map((name) => ({ type: "tool_reference", tool_name: name })));
+    const native = assembleRequest(input(fat, { maxToolsInArray: 128 }, { messages: discover }));
+    const mid = assembleRequest(input(fat, { delivery: "mid-conversation", maxToolsInArray: 128 }, { fixedTools: {} }));
+    const fits = Math.floor(MAX_DEFERRED_ARRAY_CHARS / (fat.get(fatNames[0]!)!.description.length + JSON.stringify(fat.get(fatNames[0]!)!.inputJSONSchema).length));
+    const fatIn = (result: ReturnType<typeof assembleRequest>) => names(result).filter((name) => name.startsWith("mcp__fat__")).length;
+    expect({ native: fatIn(native), mid: fatIn(mid), nativeUnder: JSON.stringify(native).length < 8 * 1024 * 1024, midUnder: JSON.stringify(mid).length < 8 * 1024 * 1024, nativeWarning: native.warnings.at(-1)?.slice(0, 60), midWarning: mid.warnings.at(-1)?.slice(0, 60) }).toEqual({
+      native: fits,
+      mid: fits,
+      nativeUnder: true,
+      midUnder: true,
+      nativeWarning: "tools array limit (2 MiB of deferred tool definitions): 52 d",
+      midWarning: "tools array limit (2 MiB of deferred tool definitions): 52 d",
+    });
   });
 
   test("no delivery, mode, kill switch or format ever crosses the limit, with every tool discovered", () => {
