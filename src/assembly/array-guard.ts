@@ -29,11 +29,19 @@ export function metaToolCount(delivery: Exclude<Delivery, "standard">): number {
 }
 
 /**
- * Standard delivery over the limit: the delivery that defers instead, or undefined when every tool
- * fits (or nothing could be deferred, which the core cut below still bounds).
+ * Characters of tool definitions a request that sends every tool (standard) may carry: past it, it
+ * defers as it does over the count (60 tools of 250K-character schemas, each inside every per-tool
+ * limit, made every standard request 15 MB, over the 8 MiB line a client reads it in).
  */
-export function overLimitDelivery(toolCount: number, limit: number, transport: DeliveryDecision, betasDisabled: boolean): DeliveryDecision | undefined {
-  if (toolCount <= limit) return undefined;
+export const MAX_ARRAY_CHARS = 2 * MAX_EAGER_MCP_CHARS;
+
+/**
+ * Standard delivery over the limit (the tools' count, or `chars` of their definitions past
+ * MAX_ARRAY_CHARS): the delivery that defers instead, or undefined when every tool fits (or nothing
+ * could be deferred, which the core cut below still bounds).
+ */
+export function overLimitDelivery(toolCount: number, limit: number, transport: DeliveryDecision, betasDisabled: boolean, chars = 0): DeliveryDecision | undefined {
+  if (toolCount <= limit && chars <= MAX_ARRAY_CHARS) return undefined;
   const delivery = betasDisabled || transport.delivery === "standard" ? "proxy" : transport.delivery;
   return { delivery, reason: "tool_limit" };
 }

@@ -24,7 +24,8 @@ import { parseModeSetting, type ModeSetting } from "../deferral/mode-setting.ts"
 import type { Tool } from "../tool/tool.ts";
 import { computeDelta, renderList, renderServers, type Announcement, type AnnouncementStyle } from "./announcements.ts";
 import { summarizeServers } from "./server-summaries.ts";
-import { cutToChars, cutToRoom, DEFAULT_MAX_TOOLS_IN_ARRAY, guardWarningText, metaToolCount, overLimitDelivery, sizeWarningText } from "./array-guard.ts";
+import { cutToChars, cutToRoom, DEFAULT_MAX_TOOLS_IN_ARRAY, guardWarningText, MAX_ARRAY_CHARS, metaToolCount, overLimitDelivery, sizeWarningText } from "./array-guard.ts";
+import { definitionChars } from "../deferral/eager-policy.ts";
 import { scanTranscript } from "./scan-transcript.ts";
 import { pinDefinition, type SerializedToolCache } from "./schema-cache.ts";
 import { assembleMidConversation, type FixedToolHolder, type ToolChanges } from "./mid-conversation.ts";
@@ -144,13 +145,15 @@ export function assembleRequest(input: AssembleInput): AssembledRequest {
   // turn the request into standard delivery and change tools[] (only the kill switch does).
   const pinnedMid = transport.delivery === "mid-conversation" && input.fixedTools?.pinned !== undefined && !betasDisabled;
   const wanted = (mode.deferring || pinnedMid) && transport.delivery !== "standard";
-  const overLimit = wanted ? undefined : overLimitDelivery(poolTools.length, limit, transport, betasDisabled);
+  const allChars = wanted ? 0 : poolTools.reduce((sum, tool) => sum + definitionChars(tool), 0);
+  const overLimit = wanted ? undefined : overLimitDelivery(poolTools.length, limit, transport, betasDisabled, allChars);
   const deferring = wanted || overLimit !== undefined;
   const delivery: DeliveryDecision = overLimit ?? (deferring
     ? transport
     : { delivery: "standard", reason: transport.delivery === "standard" ? transport.reason : "not_deferring" });
   if (overLimit !== undefined) {
-    guardWarnings.push(`tools array limit (maxToolsInArray ${limit}): ${poolTools.length} tools would be sent in full, so this request defers with ${overLimit.delivery} delivery`);
+    const over = poolTools.length > limit ? `maxToolsInArray ${limit}` : `${MAX_ARRAY_CHARS / (1024 * 1024)} MiB of tool definitions`;
+    guardWarnings.push(`tools array limit (${over}): ${poolTools.length} tools would be sent in full${poolTools.length > limit ? "" : ` (${allChars} characters)`}, so this request defers with ${overLimit.delivery} delivery`);
   }
   if (deferring) {
     // Core tools that do not fit beside the meta-tools wait behind ToolSearch; the pool's own ones go first, promoted after.

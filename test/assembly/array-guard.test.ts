@@ -87,7 +87,7 @@ describe("the tools array limit at assembly", () => {
     expect(result.warnings).toEqual([`tools array limit (maxToolsInArray 8): 23 deferred tool(s) left out of the fixed array; without the ${INLINE_TOOLS_BETA} beta (inlineTools) they cannot be added`]);
   });
 
-  test("deferred tools of 250K-character schemas: native's discovered ones and mid-conversation's fixed array hold at most MAX_DEFERRED_ARRAY_CHARS of definitions, the rest named in a warning", () => {
+  test("tools of 250K-character schemas: standard defers past 4 MiB of definitions; native's discovered ones and mid-conversation's fixed array hold at most MAX_DEFERRED_ARRAY_CHARS, the rest named in a warning", () => {
     // Attack: 60 such tools made every mid-conversation request 15 MB (40 discovered, a native one 10 MB), over the 8 MiB line a client reads.
     const schema = { type: "object", properties: { text: { type: "string", description: "s".repeat(250_000) } } };
     const fat = samplePool({ mcpTools: Array.from({ length: 60 }, (_, i) => mcp("fat", `tool_${String(i).padStart(2, "0")}`, { schema })) });
@@ -97,6 +97,13 @@ describe("the tools array limit at assembly", () => {
     const mid = assembleRequest(input(fat, { delivery: "mid-conversation", maxToolsInArray: 128 }, { fixedTools: {} }));
     const fits = Math.floor(MAX_DEFERRED_ARRAY_CHARS / (fat.get(fatNames[0]!)!.description.length + JSON.stringify(fat.get(fatNames[0]!)!.inputJSONSchema).length));
     const fatIn = (result: ReturnType<typeof assembleRequest>) => names(result).filter((name) => name.startsWith("mcp__fat__")).length;
+    // A session that would send every tool (standard) defers instead, as it does over the count.
+    const standard = assembleRequest(input(fat, { delivery: "standard", maxToolsInArray: 128 }));
+    expect({ delivery: standard.delivery, fat: fatIn(standard), warning: standard.warnings[0]?.replace(/\(\d+ characters\)/, "(N characters)") }).toEqual({
+      delivery: { delivery: "proxy", reason: "tool_limit" },
+      fat: 0,
+      warning: "tools array limit (4 MiB of tool definitions): 70 tools would be sent in full (N characters), so this request defers with proxy delivery",
+    });
     expect({ native: fatIn(native), mid: fatIn(mid), nativeUnder: JSON.stringify(native).length < 8 * 1024 * 1024, midUnder: JSON.stringify(mid).length < 8 * 1024 * 1024, nativeWarning: native.warnings.at(-1)?.slice(0, 60), midWarning: mid.warnings.at(-1)?.slice(0, 60) }).toEqual({
       native: fits,
       mid: fits,
