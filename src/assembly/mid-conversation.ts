@@ -128,12 +128,17 @@ export function assembleMidConversation(input: MidConversationInput): MidConvers
   const ordered = [...byValue.filter((entry) => entry.wasLoaded), ...byValue.filter((entry) => !entry.wasLoaded && coreNames.has(entry.name)), ...byValue.filter((entry) => !entry.wasLoaded && !coreNames.has(entry.name))];
   const overLimit = new Set(ordered.slice(valueRoom).map((entry) => entry.name));
   if (overLimit.size > 0) warnings.push(guardWarningText(input.maxTools!, "tool(s) not added mid-conversation (the fixed array and the tools already added by value fill it)", [...overLimit]));
+  // This request's new definitions by value are sized too: 40 tools of 250K-character schemas
+  // selected at once made a 10 MB request, refused at the client's line, and so every request after it.
+  const fresh = ordered.filter((entry) => !entry.wasLoaded && !overLimit.has(entry.name)).map((entry) => now.get(entry.name)!);
+  const tooLarge = new Set(cutToChars(fresh).cut.map((tool) => tool.name));
+  if (tooLarge.size > 0) warnings.push(sizeWarningText("tool(s) not added by this request (the next ones add them, as room allows)", [...tooLarge]));
   const additions: ToolChangeTarget[] = [];
   const added: string[] = [];
   const removed: string[] = [];
   const loaded: string[] = [];
   for (const { name, wasLoaded, ...rest } of decided) {
-    const wanted = rest.wanted && !overLimit.has(name);
+    const wanted = rest.wanted && !overLimit.has(name) && !tooLarge.has(name);
     if (wanted && !wasLoaded) {
       const definition = inArray.has(name) ? undefined : input.emit(name, now.get(name), false);
       additions.push(definition ? toolDefinition(definition) : toolReference(name));

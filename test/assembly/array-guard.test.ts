@@ -104,6 +104,20 @@ describe("the tools array limit at assembly", () => {
       fat: 0,
       warning: "tools array limit (4 MiB of tool definitions): 70 tools would be sent in full (N characters), so this request defers with proxy delivery",
     });
+    // With inline tools, each request's definitions by value are sized alike; the next request adds the next ones.
+    const holder: FixedToolHolder = {};
+    const inlineSettings = { delivery: "mid-conversation" as const, inlineTools: true, maxToolsInArray: 128 };
+    const transcript: unknown[] = [...discover];
+    const inline = assembleRequest(input(fat, inlineSettings, { fixedTools: holder, messages: transcript }));
+    transcript.push(inline.toolChanges!.message);
+    const next = assembleRequest(input(fat, inlineSettings, { fixedTools: holder, messages: transcript }));
+    const fatAdded = (result: ReturnType<typeof assembleRequest>) => result.toolChanges?.added.filter((name) => name.startsWith("mcp__fat__")) ?? [];
+    expect({ added: fatAdded(inline), next: fatAdded(next), under: JSON.stringify(inline).length < 8 * 1024 * 1024, warning: inline.warnings.at(-1)?.slice(0, 60) }).toEqual({
+      added: fatNames.slice(0, fits),
+      next: fatNames.slice(fits, 2 * fits),
+      under: true,
+      warning: "tools array limit (2 MiB of deferred tool definitions): 52 t",
+    });
     expect({ native: fatIn(native), mid: fatIn(mid), nativeUnder: JSON.stringify(native).length < 8 * 1024 * 1024, midUnder: JSON.stringify(mid).length < 8 * 1024 * 1024, nativeWarning: native.warnings.at(-1)?.slice(0, 60), midWarning: mid.warnings.at(-1)?.slice(0, 60) }).toEqual({
       native: fits,
       mid: fits,
