@@ -1,6 +1,6 @@
 import { FIELD_BITS, FIELD_COUNT, FIELD_ID, FIELDS } from "./fields.ts";
 import { ImpactCache } from "./impact-cache.ts";
-import { IMPACT_DESCRIPTION, IMPACT_FLAG_BITS, IMPACT_OUTSIDE_VALUE, IMPACT_PARAMETER_NAME, type Impacts } from "./impacts.ts";
+import { IMPACT_DESCRIPTION, IMPACT_FLAG_BITS, IMPACT_OUTSIDE_VALUE, IMPACT_OWN_NAME, IMPACT_PARAMETER_NAME, type Impacts } from "./impacts.ts";
 import type { InvertedIndex } from "./inverted-index.ts";
 import type { RankingOptions } from "./ranking-options.ts";
 
@@ -35,7 +35,8 @@ function fieldFlags(field: number): number {
   return (
     (field !== FIELD_ID.parameterValue ? IMPACT_OUTSIDE_VALUE : 0) |
     (field === FIELD_ID.description ? IMPACT_DESCRIPTION : 0) |
-    (field === FIELD_ID.parameterName ? IMPACT_PARAMETER_NAME : 0)
+    (field === FIELD_ID.parameterName ? IMPACT_PARAMETER_NAME : 0) |
+    (field === FIELD_ID.name ? IMPACT_OWN_NAME : 0)
   );
 }
 
@@ -195,22 +196,26 @@ export class Bm25fScorer {
     let current = -1;
     let pseudo = 0;
     let flags = 0;
+    let inServer = false;
     for (let i = 0; i <= length; i++) {
       const packed = i < length ? postings[i]! : -1;
       const slot = packed >>> FIELD_BITS;
       if (slot === current) {
         pseudo += this.norm(index, packed) * frequencies[i]!;
         flags |= fieldFlags(packed & FIELD_MASK);
+        inServer ||= (packed & FIELD_MASK) === FIELD_ID.server;
         continue;
       }
       if (pseudo > 0) {
-        scratchEntries[count] = (current << IMPACT_FLAG_BITS) | flags;
+        // A word of the server's own name is not what the tool's name adds (slack in slack_get_users).
+        scratchEntries[count] = (current << IMPACT_FLAG_BITS) | (inServer ? flags & ~IMPACT_OWN_NAME : flags);
         scratchValues[count++] = pseudo / (k1 + pseudo);
       }
       if (packed < 0) break;
       current = slot;
       pseudo = this.norm(index, packed) * frequencies[i]!;
       flags = fieldFlags(packed & FIELD_MASK);
+      inServer = (packed & FIELD_MASK) === FIELD_ID.server;
     }
     // A stale entry is refreshed in place when it has room (an index change makes every term
     // stale at once); otherwise the arrays are made at the exact length (a posting per field, a

@@ -69,6 +69,13 @@ export interface RankingOptions {
    * more than `frequentTermShare` of the tools (and `candidates`) covers nothing. 0 turns it off.
    */
   synonymCoverage: number;
+  /**
+   * When a request names a server, its tools share the credit for the name alike; each member is
+   * then multiplied by 1 + this × the share of its own name's terms (not the server's words) that
+   * the request says, itself or by a synonym: "scrape this page with Firecrawl" → firecrawl_scrape
+   * before firecrawl_interact_stop, whose text says "scraped". 0 turns it off.
+   */
+  memberName: number;
   /** Hard cap on distinct query terms (highest IDF kept), so a 10,000-character query stays fast. */
   maxQueryTerms: number;
 }
@@ -117,6 +124,7 @@ export const DEFAULT_RANKING: RankingOptions = {
   givenParameter: 0.2,
   valueParameter: 0.2,
   synonymCoverage: 1,
+  memberName: 1,
 };
 
 /** Defaults overlaid with a partial set of knobs (field maps merge key by key). */

@@ -34,7 +34,7 @@ export function rerank(
   // The verb's weighted IDF (idf × query weight), as its query term has it (leadingTerm is a kept term's id, or -1).
   const leadingTerm = query.terms.find((term) => term.id === query.leadingTerm);
   const leadingIdf = leadingTerm === undefined ? 0 : leadingTerm.idf * leadingTerm.weight;
-  const { outsideIdf, valueOnlyIdf, mentionIdf, descriptionBits, leadingValueOnly, takesGiven, takesValue } = facts;
+  const { outsideIdf, valueOnlyIdf, mentionIdf, descriptionBits, leadingValueOnly, takesGiven, takesValue, nameHits } = facts;
   for (let c = 0; c < candidates.length; c++) {
     const candidate = candidates[c]!;
     const slot = candidate.slot;
@@ -61,7 +61,12 @@ export function rerank(
       // x ** 1 is x exactly; the default exponent skips the call to pow per candidate.
       total *= 1 + coverageWeight * (options.coverageExponent === 1 ? share : share ** options.coverageExponent);
     }
-    if (mention !== undefined && options.serverBoost > 0 && mention.isMember(slot)) total *= 1 + options.serverBoost;
+    if (mention !== undefined && mention.isMember(slot)) {
+      if (options.serverBoost > 0) total *= 1 + options.serverBoost;
+      // Members share the name's credit alike: what tells them apart is how much of its own name the request says.
+      const ownName = index.ownNameTerms[slot]!;
+      if (options.memberName > 0 && ownName > 0) total *= 1 + options.memberName * Math.min(1, nameHits[c]! / ownName);
+    }
     if (options.unaskedReverse < 1 && !query.asksReverse && (nameKinds & NAME_REVERSE) !== 0) total *= options.unaskedReverse;
     if (takesGiven[c] === 1) total *= 1 + options.givenParameter;
     if (takesValue[c] === 1) total *= 1 + options.valueParameter;
