@@ -125,10 +125,17 @@ export class KeywordRanker {
   /**
    * Whether the words name the server rather than say what a tool does: the rarest of them must
    * be mostly found in the server's own tools ("GitLab"), not across the pool ("weather", "time").
+   * The server's name as one word counts among them: "GitHub" is git + hub, words gitlab's and
+   * hubspot's tools use too, and github, the server's own spelling, is rarer than either.
    */
   private namesServer(input: MentionInput, termIds: ReadonlySet<number>): boolean {
     let rarest = -1;
-    for (const id of termIds) if (rarest < 0 || this.index.documentFrequency[id]! < this.index.documentFrequency[rarest]!) rarest = id;
+    const rarer = (id: number) => rarest < 0 || this.index.documentFrequency[id]! < this.index.documentFrequency[rarest]!;
+    for (const id of termIds) if (rarer(id)) rarest = id;
+    for (const term of input.wholeNameTerms) {
+      const id = this.index.termId(term);
+      if (id !== undefined && this.index.documentFrequency[id]! > 0 && rarer(id)) rarest = id;
+    }
     const frequency = this.index.documentFrequency[rarest]!;
     if (frequency === 0) return true;
     // Fewer member tools than the share needs: no need to walk the postings of a common word.

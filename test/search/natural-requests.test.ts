@@ -101,6 +101,12 @@ describe("natural requests on a real pool", () => {
     expect(top("show the Sentry issues for the checkout project")).toBe("mcp__sentry__get_issue_tag_values");
   });
 
+  test("GitHub names the server though git and hub are words gitlab's and hubspot's tools use too", () => {
+    // The rarest of git and hub is mostly other servers' (gitlab's git); github, the name as one word, is github's.
+    expect(first("show me the recent commits on GitHub for the main branch")).toBe("mcp__github__list_commits");
+    expect(first("what files changed in this GitHub pull request")).toBe("mcp__github__get_pull_request_files");
+  });
+
   test("how often a description repeats the server's name does not count (the issue's GitLab case)", () => {
     const build = (ranking = {}) => {
       const small = new ToolSearchIndex({ ranking });
