@@ -114,8 +114,8 @@ export function keyHashOf(key: string): number {
  * a server's name, windows never overlapping. A window's key is its words' keys joined (squashing
  * is per character); it is hashed as it grows, grown only while the hash may start a server's
  * key, and looked up exactly only when the hash may be one.
- * `termsOf` tokenizes the words of a window that names a server, and its key (the server's name
- * squashed) as one word: `wholeNameTerms` has the key's term when it is one.
+ * `termsOf` tokenizes the words of a window that names a server, and the key of a one-word window
+ * (the server's name squashed): `wholeNameTerms` has the key's term when it is one.
  */
 export function findMentions(
   query: MentionWords,
@@ -154,7 +154,9 @@ export function findMentions(
       if (id === undefined) continue;
       if (!found.includes(id)) found.push(id);
       terms.push(...termsOf(words.slice(first, first + size).join(" ")));
-      const whole = termsOf(key);
+      // One written word ("GitHub") is the server's own spelling, however the tokenizer splits it;
+      // words written apart ("mind map") are words.
+      const whole = size === 1 ? termsOf(key) : [];
       if (whole.length === 1 && !wholeNameTerms.includes(whole[0]!)) wholeNameTerms.push(whole[0]!);
       matched = size;
     }

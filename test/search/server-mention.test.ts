@@ -38,8 +38,8 @@ describe("findMentions", () => {
     expect(found).toEqual({
       servers: [registry.idOf("Google Calendar")!, registry.idOf("Azure DevOps Server")!],
       terms: ["google", "calendar", "azure", "devops", "server"],
-      // Each name as one word, when that is one term (this test's tokenizer splits on spaces only).
-      wholeNameTerms: ["googlecalendar", "azuredevopsserver"],
+      // Only a name written as one word is also looked at as one word: these were written apart.
+      wholeNameTerms: [],
     });
   });
 
@@ -71,7 +71,10 @@ describe("findMentions", () => {
     expect(registry.mayBeKey(hash)).toBe(true);
     expect(squash("Git-Hub")).toBe("github");
     const gitHub = findMentions({ words: words("Git Hub"), keys: ["git", "hub"], hashes: ["git", "hub"].map(keyHashOf), keyLengths: [3, 3] }, registry, tokens);
-    expect(gitHub).toEqual({ servers: [0], terms: ["git", "hub"], wholeNameTerms: ["github"] });
+    expect(gitHub).toEqual({ servers: [0], terms: ["git", "hub"], wholeNameTerms: [] });
+    // Written as one word, the name is also the squashed key's term (a tokenizer that splits CamelCase).
+    const camel = (text: string) => text.split(" ").flatMap((word) => word.split(/(?=[A-Z])/)).map((part) => part.toLowerCase());
+    expect(findMentions(mentionWords("on GitHub"), registry, camel)).toEqual({ servers: [0], terms: ["git", "hub"], wholeNameTerms: ["github"] });
   });
 
   test("a server that lost its last tool is not named any more", () => {
