@@ -38,6 +38,9 @@ export class CandidateFacts {
    * by a synonym (a stand-in); the mention's words are not counted. Gathered only when asked for.
    */
   nameHits = new Uint8Array(64);
+  /** Slot of each candidate, as gathered (the re-rank reorders the candidates; indexOf finds one again). */
+  private slots = new Int32Array(64);
+  private count = 0;
   /** Candidates credited for one query term's stand-ins (each at most once), to clear `covered`. */
   private credited = new Int32Array(64);
   /** Bit `t` set when query term `t` (t < 32) occurs in the candidate in any field. */
@@ -70,8 +73,10 @@ export class CandidateFacts {
     if (count > MAX_CANDIDATES) throw new Error(`at most ${MAX_CANDIDATES} candidates are re-ranked`);
     this.ensure(count, index.slotCount);
     const { mark, present, outsideIdf, valueOnlyIdf, mentionIdf, descriptionBits, termBits, leadingValueOnly, takesGiven, takesValue, nameHits } = this;
+    this.count = count;
     for (let c = 0; c < count; c++) {
       const slot = candidates[c]!.slot;
+      this.slots[c] = slot;
       mark[slot] = c + 1;
       present[slot >>> 5] = present[slot >>> 5]! | (1 << (slot & 31));
       outsideIdf[c] = 0;
@@ -94,7 +99,7 @@ export class CandidateFacts {
         const ownBit = t < TERM_BITS ? bit : 0;
         const leading = term.id === query.leadingTerm;
         const mentioned = mention !== undefined && mention.termIds.has(term.id);
-        const nameFlag = wants.name && !mentioned ? IMPACT_OWN_NAME : 0;
+        const nameFlag = wants.name && !mentioned && term.weight >= 1 ? IMPACT_OWN_NAME : 0;
         const impacts = impactsOf(index, term.id);
         const { entries, length } = impacts;
         for (let i = 0; i < length; i++) {
@@ -179,6 +184,12 @@ export class CandidateFacts {
     }
   }
 
+  /** The gathered index of the candidate with `slot`, or -1 (a scan: asked for a handful of candidates). */
+  indexOf(slot: number): number {
+    for (let c = 0; c < this.count; c++) if (this.slots[c] === slot) return c;
+    return -1;
+  }
+
   /** Candidates that have one of `termIds` in a parameter name. */
   private markParameters(termIds: readonly number[], index: InvertedIndex, impactsOf: ImpactSource, into: Uint8Array): void {
     const { mark, present } = this;
@@ -207,6 +218,7 @@ export class CandidateFacts {
     this.takesGiven = new Uint8Array(size);
     this.takesValue = new Uint8Array(size);
     this.nameHits = new Uint8Array(size);
+    this.slots = new Int32Array(size);
     this.covered = new Uint8Array(size);
     this.termBits = new Uint32Array(size);
     this.credited = new Int32Array(size);

@@ -160,7 +160,7 @@ export class KeywordRanker {
       this.facts.gather(candidates, query, this.index, this.impactsOf, mention, {
         given: options.givenParameter > 0 && query.givenTerms.length > 0,
         value: options.valueParameter > 0 && query.valueParameterTerms.length > 0,
-        name: options.memberName > 0 && mention !== undefined,
+        name: options.nameTieBreak > 0 || (options.memberName > 0 && mention !== undefined),
       });
       return rerank(candidates, query, this.index, options, this.termTable, this.facts, limit, mention);
     } finally {

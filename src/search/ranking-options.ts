@@ -76,6 +76,14 @@ export interface RankingOptions {
    * before firecrawl_interact_stop, whose text says "scraped". 0 turns it off.
    */
   memberName: number;
+  /**
+   * The results asked for, up to the first NAME_TIE_WINDOW (5), are each multiplied by 1 + this ×
+   * the share of their own name's terms the request says at full weight (as for memberName), and
+   * ordered again among themselves: the name breaks near-ties of what is shown first, and never
+   * brings a tool into the answer nor takes one out (more name evidence than that costs toolbench
+   * and bfcl). 0 turns it off.
+   */
+  nameTieBreak: number;
   /** Hard cap on distinct query terms (highest IDF kept), so a 10,000-character query stays fast. */
   maxQueryTerms: number;
 }
@@ -125,6 +133,7 @@ export const DEFAULT_RANKING: RankingOptions = {
   valueParameter: 0.2,
   synonymCoverage: 1,
   memberName: 1,
+  nameTieBreak: 0.1,
 };
 
 /** Defaults overlaid with a partial set of knobs (field maps merge key by key). */

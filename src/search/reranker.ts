@@ -5,6 +5,9 @@ import type { PreparedQuery } from "./query-terms.ts";
 import type { RankingOptions } from "./ranking-options.ts";
 import type { ServerMention } from "./server-mention.ts";
 
+/** At most how many of the first results the name's tie-break reorders (RankingOptions.nameTieBreak): ToolSearch shows five. */
+export const NAME_TIE_WINDOW = 5;
+
 export interface Candidate {
   slot: number;
   score: number;
@@ -72,7 +75,34 @@ export function rerank(
     if (takesValue[c] === 1) total *= 1 + options.valueParameter;
     candidate.score = total;
   }
-  return best(candidates, limit);
+  const top = best(candidates, limit);
+  // Only what the caller is shown is reordered: the name never brings a tool into the answer nor takes one out.
+  const window = options.nameTieBreak > 0 ? Math.min(NAME_TIE_WINDOW, top.length) : 0;
+  if (window > 1) breakTiesByName(top, window, index, facts, options.nameTieBreak);
+  return top;
+}
+
+/**
+ * The first `window` of `top` (best first) multiplied by 1 + `weight` × the share of their own name
+ * terms the request says, and ordered again among themselves. Each one's score only grows, and by
+ * at most 1 + `weight`, so the window stays above the rest and scores stay in order.
+ */
+function breakTiesByName(top: Candidate[], window: number, index: InvertedIndex, facts: CandidateFacts, weight: number): void {
+  for (let i = 0; i < window; i++) {
+    const candidate = top[i]!;
+    const own = index.ownNameTerms[candidate.slot]!;
+    const c = facts.indexOf(candidate.slot);
+    if (own > 0 && c >= 0) candidate.score *= 1 + weight * Math.min(1, facts.nameHits[c]! / own);
+  }
+  for (let i = 1; i < window; i++) {
+    const candidate = top[i]!;
+    let at = i;
+    while (at > 0 && byScore(candidate, top[at - 1]!) < 0) {
+      top[at] = top[at - 1]!;
+      at--;
+    }
+    top[at] = candidate;
+  }
 }
 
 /** The `limit` best candidates, best first (ties: lower slot): an insertion pass, not a sort of all of them. */

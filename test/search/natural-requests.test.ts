@@ -95,7 +95,7 @@ describe("natural requests on a real pool", () => {
     // and takes a scrapeId, sentry's get_issue_tag_values says "issue" more often than search_issues.
     expect(first("scrape this page with Firecrawl")).toBe("mcp__firecrawl__firecrawl_scrape");
     expect(first("show the Sentry issues for the checkout project")).toBe("mcp__sentry__search_issues");
-    const off = realPool({ memberName: 0 });
+    const off = realPool({ memberName: 0, nameTieBreak: 0 });
     const top = (query: string) => off.query(query, { maxResults: 5 }).matches[0]?.name;
     expect(top("scrape this page with Firecrawl")).toBe("mcp__firecrawl__firecrawl_interact_stop");
     expect(top("show the Sentry issues for the checkout project")).toBe("mcp__sentry__get_issue_tag_values");

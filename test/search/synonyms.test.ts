@@ -8,8 +8,9 @@ import { Tokenizer } from "../../src/search/tokenizer.ts";
 import { ToolSearchIndex } from "../../src/search/tool-search-index.ts";
 import type { SearchDocument } from "../../src/search/types.ts";
 
+// The name's tie-break off: these compare coverage alone (a synonym in a name counts there too).
 const build = (synonymCoverage: number, tools: SearchDocument[]) => {
-  const index = new ToolSearchIndex({ ranking: { synonymCoverage } });
+  const index = new ToolSearchIndex({ ranking: { synonymCoverage, nameTieBreak: 0 } });
   for (const tool of tools) index.add(tool);
   return index;
 };
