@@ -53,6 +53,10 @@ export class KeywordRanker {
     } else {
       this.runWithMembership(query, track, mention);
     }
+    // The request's own words found fewer tools than the re-rank holds: synonyms bring in the rest.
+    if (this.options.synonymFill > 0 && !track && this.scorer.touchedCount < this.options.candidates && query.standIns.length > 0) {
+      this.scorer.fill(this.index, query.standIns, query.terms, this.options.synonymFill);
+    }
     return this.rerank(this.collect(query, limit, accept, track), query, limit, mention);
   }
 

@@ -84,6 +84,13 @@ export interface RankingOptions {
    * and bfcl). 0 turns it off.
    */
   nameTieBreak: number;
+  /**
+   * When the request's own words find fewer tools than `candidates` (a short request on a small
+   * pool), tools that have none of what was found but a synonym of a request word (a stand-in, as
+   * for synonymCoverage) are brought in, scored as that word at this share of its weight: "what's
+   * in this folder" finds list_directory. Tools the words found are not touched. 0 turns it off.
+   */
+  synonymFill: number;
   /** Hard cap on distinct query terms (highest IDF kept), so a 10,000-character query stays fast. */
   maxQueryTerms: number;
 }
@@ -134,6 +141,7 @@ export const DEFAULT_RANKING: RankingOptions = {
   synonymCoverage: 1,
   memberName: 1,
   nameTieBreak: 0.1,
+  synonymFill: 0.5,
 };
 
 /** Defaults overlaid with a partial set of knobs (field maps merge key by key). */
