@@ -34,8 +34,9 @@ export class CandidateFacts {
   takesGiven = new Uint8Array(64);
   takesValue = new Uint8Array(64);
   /**
-   * How many of a candidate's own name terms (InvertedIndex.ownNameTerms) the query says, itself or
-   * by a synonym (a stand-in); the mention's words are not counted. Gathered only when asked for.
+   * How many of a candidate's own name terms (InvertedIndex.ownNameTerms) the query says at full
+   * weight, itself or by a synonym (a stand-in); the mention's words, numbers and dates are not
+   * counted. Gathered only when asked for.
    */
   nameHits = new Uint8Array(64);
   /** Slot of each candidate, as gathered (the re-rank reorders the candidates; indexOf finds one again). */
