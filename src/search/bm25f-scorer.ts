@@ -1,7 +1,8 @@
 import { FIELD_BITS, FIELD_COUNT, FIELD_ID, FIELDS } from "./fields.ts";
 import { ImpactCache } from "./impact-cache.ts";
-import { IMPACT_DESCRIPTION, IMPACT_FLAG_BITS, IMPACT_OUTSIDE_VALUE, IMPACT_PARAMETER_NAME, type Impacts } from "./impacts.ts";
+import { IMPACT_DESCRIPTION, IMPACT_FLAG_BITS, IMPACT_OUTSIDE_VALUE, IMPACT_OWN_NAME, IMPACT_PARAMETER_NAME, type Impacts } from "./impacts.ts";
 import type { InvertedIndex } from "./inverted-index.ts";
+import type { StandIn } from "./query-terms.ts";
 import type { RankingOptions } from "./ranking-options.ts";
 
 // Postings pack `slot << FIELD_BITS | field`: the slot and field a norm is worked out for.
@@ -18,6 +19,9 @@ export interface QueryTerm {
 }
 
 const FIELD_MASK = (1 << FIELD_BITS) - 1;
+/** fill()'s marks: a slot `run` scored, and the first mark of a slot a stand-in brought in. */
+const HELD = 1;
+const FILLED = 2;
 
 function counts(member: number, field: number): boolean {
   return member === 1 ? field <= FIELD_ID.hint : field < FIELD_ID.server || field === FIELD_ID.parameterValue;
@@ -35,7 +39,8 @@ function fieldFlags(field: number): number {
   return (
     (field !== FIELD_ID.parameterValue ? IMPACT_OUTSIDE_VALUE : 0) |
     (field === FIELD_ID.description ? IMPACT_DESCRIPTION : 0) |
-    (field === FIELD_ID.parameterName ? IMPACT_PARAMETER_NAME : 0)
+    (field === FIELD_ID.parameterName ? IMPACT_PARAMETER_NAME : 0) |
+    (field === FIELD_ID.name ? IMPACT_OWN_NAME : 0)
   );
 }
 
@@ -52,6 +57,8 @@ export class Bm25fScorer {
   otherMatches = new Uint8Array(0);
   touched = new Int32Array(0);
   touchedCount = 0;
+  /** fill()'s marks per slot: HELD (scored by `run`), or FILLED + the stand-in run that brought it in; zero otherwise. */
+  private held = new Uint8Array(0);
   /**
    * Per field: weight, length normalisation b, average length; a posting's norm is worked out
    * from these and the slot's field length when its term's impacts are (no per-slot norm table:
@@ -161,6 +168,38 @@ export class Bm25fScorer {
     return touchedCount;
   }
 
+  /**
+   * Brings in the tools that have a stand-in of a query term (query-terms.ts: a synonym, outside
+   * enum values) and nothing `run` scored: each scores as the term it stands in for would, at
+   * `share` of its weight, once per term (the first of its stand-ins the tool has). Tools `run`
+   * scored are left as they are. Call after `run`, when the query's own words found too few tools.
+   */
+  fill(index: InvertedIndex, standIns: readonly StandIn[], terms: readonly QueryTerm[], share: number): void {
+    const { scores, touched } = this;
+    const held = this.held;
+    const k1 = this.options.k1;
+    const before = this.touchedCount;
+    for (let i = 0; i < before; i++) held[touched[i]!] = HELD;
+    let run = 0;
+    for (let s = 0; s < standIns.length; s++) {
+      const standIn = standIns[s]!;
+      if (s > 0 && standIns[s - 1]!.source !== standIn.source) run++;
+      const source = terms[standIn.sourceAt]!;
+      const scale = share * source.weight * source.idf * (k1 + 1);
+      const mark = FILLED + (run % (0xff - FILLED));
+      const { entries, values, length } = this.impacts(index, standIn.id);
+      for (let i = 0; i < length; i++) {
+        const entry = entries[i]!;
+        const slot = entry >>> IMPACT_FLAG_BITS;
+        if ((entry & IMPACT_OUTSIDE_VALUE) === 0 || held[slot] === HELD || held[slot] === mark) continue;
+        if (scores[slot] === 0) touched[this.touchedCount++] = slot;
+        scores[slot] = scores[slot]! + scale * values[i]!;
+        held[slot] = mark;
+      }
+    }
+    for (let i = 0; i < this.touchedCount; i++) held[touched[i]!] = 0;
+  }
+
   /** Adds `value` to every slot of `slots` (membership evidence); call after `run`. */
   addToSlots(slots: readonly number[], value: number): void {
     const { scores, touched } = this;
@@ -195,22 +234,26 @@ export class Bm25fScorer {
     let current = -1;
     let pseudo = 0;
     let flags = 0;
+    let inServer = false;
     for (let i = 0; i <= length; i++) {
       const packed = i < length ? postings[i]! : -1;
       const slot = packed >>> FIELD_BITS;
       if (slot === current) {
         pseudo += this.norm(index, packed) * frequencies[i]!;
         flags |= fieldFlags(packed & FIELD_MASK);
+        inServer ||= (packed & FIELD_MASK) === FIELD_ID.server;
         continue;
       }
       if (pseudo > 0) {
-        scratchEntries[count] = (current << IMPACT_FLAG_BITS) | flags;
+        // A word of the server's own name is not what the tool's name adds (slack in slack_get_users).
+        scratchEntries[count] = (current << IMPACT_FLAG_BITS) | (inServer ? flags & ~IMPACT_OWN_NAME : flags);
         scratchValues[count++] = pseudo / (k1 + pseudo);
       }
       if (packed < 0) break;
       current = slot;
       pseudo = this.norm(index, packed) * frequencies[i]!;
       flags = fieldFlags(packed & FIELD_MASK);
+      inServer = (packed & FIELD_MASK) === FIELD_ID.server;
     }
     // A stale entry is refreshed in place when it has room (an index change makes every term
     // stale at once); otherwise the arrays are made at the exact length (a posting per field, a
@@ -264,6 +307,7 @@ export class Bm25fScorer {
     this.cjkMatches = new Uint8Array(size);
     this.otherMatches = new Uint8Array(size);
     this.touched = new Int32Array(size);
+    this.held = new Uint8Array(size);
   }
 
   /**

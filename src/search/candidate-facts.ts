@@ -1,4 +1,4 @@
-import { IMPACT_DESCRIPTION, IMPACT_FLAG_BITS, IMPACT_OUTSIDE_VALUE, IMPACT_PARAMETER_NAME, type Impacts } from "./impacts.ts";
+import { IMPACT_DESCRIPTION, IMPACT_FLAG_BITS, IMPACT_OUTSIDE_VALUE, IMPACT_OWN_NAME, IMPACT_PARAMETER_NAME, type Impacts } from "./impacts.ts";
 import type { InvertedIndex } from "./inverted-index.ts";
 import type { PreparedQuery } from "./query-terms.ts";
 import type { ServerMention } from "./server-mention.ts";
@@ -33,6 +33,15 @@ export class CandidateFacts {
   /** 1 when a candidate has one of the given words / value-kind words as a parameter name. */
   takesGiven = new Uint8Array(64);
   takesValue = new Uint8Array(64);
+  /**
+   * How many of a candidate's own name terms (InvertedIndex.ownNameTerms) the query says at full
+   * weight, itself or by a synonym (a stand-in); the mention's words, numbers and dates are not
+   * counted. Gathered only when asked for.
+   */
+  nameHits = new Uint8Array(64);
+  /** Slot of each candidate, as gathered (the re-rank reorders the candidates; indexOf finds one again). */
+  private slots = new Int32Array(64);
+  private count = 0;
   /** Candidates credited for one query term's stand-ins (each at most once), to clear `covered`. */
   private credited = new Int32Array(64);
   /** Bit `t` set when query term `t` (t < 32) occurs in the candidate in any field. */
@@ -59,14 +68,16 @@ export class CandidateFacts {
     index: InvertedIndex,
     impactsOf: ImpactSource,
     mention: ServerMention | undefined,
-    wants: { given: boolean; value: boolean },
+    wants: { given: boolean; value: boolean; name: boolean },
   ): void {
     const count = candidates.length;
     if (count > MAX_CANDIDATES) throw new Error(`at most ${MAX_CANDIDATES} candidates are re-ranked`);
     this.ensure(count, index.slotCount);
-    const { mark, present, outsideIdf, valueOnlyIdf, mentionIdf, descriptionBits, termBits, leadingValueOnly, takesGiven, takesValue } = this;
+    const { mark, present, outsideIdf, valueOnlyIdf, mentionIdf, descriptionBits, termBits, leadingValueOnly, takesGiven, takesValue, nameHits } = this;
+    this.count = count;
     for (let c = 0; c < count; c++) {
       const slot = candidates[c]!.slot;
+      this.slots[c] = slot;
       mark[slot] = c + 1;
       present[slot >>> 5] = present[slot >>> 5]! | (1 << (slot & 31));
       outsideIdf[c] = 0;
@@ -77,6 +88,7 @@ export class CandidateFacts {
       leadingValueOnly[c] = 0;
       takesGiven[c] = 0;
       takesValue[c] = 0;
+      nameHits[c] = 0;
     }
     try {
       const terms = query.terms;
@@ -88,6 +100,7 @@ export class CandidateFacts {
         const ownBit = t < TERM_BITS ? bit : 0;
         const leading = term.id === query.leadingTerm;
         const mentioned = mention !== undefined && mention.termIds.has(term.id);
+        const nameFlag = wants.name && !mentioned && term.weight >= 1 ? IMPACT_OWN_NAME : 0;
         const impacts = impactsOf(index, term.id);
         const { entries, length } = impacts;
         for (let i = 0; i < length; i++) {
@@ -105,9 +118,10 @@ export class CandidateFacts {
           }
           if ((flag & IMPACT_DESCRIPTION) !== 0) descriptionBits[c] = descriptionBits[c]! | bit;
           if (mentioned) mentionIdf[c] = mentionIdf[c]! + idf;
+          if ((flag & nameFlag) !== 0) nameHits[c] = nameHits[c]! + 1;
         }
       }
-      if (query.standIns.length > 0) this.creditStandIns(query, index, impactsOf);
+      if (query.standIns.length > 0) this.creditStandIns(query, index, impactsOf, wants.name);
       if (wants.given) this.markParameters(query.givenTerms, index, impactsOf, takesGiven);
       if (wants.value) this.markParameters(query.valueParameterTerms, index, impactsOf, takesValue);
     } finally {
@@ -123,8 +137,8 @@ export class CandidateFacts {
    * Synonyms of a query term (query-terms.ts' stand-ins) cover it for a candidate that lacks the
    * term and has one of them outside enum values: `credit` more of coverage, once per term.
    */
-  private creditStandIns(query: PreparedQuery, index: InvertedIndex, impactsOf: ImpactSource): void {
-    const { mark, present, outsideIdf, covered, termBits } = this;
+  private creditStandIns(query: PreparedQuery, index: InvertedIndex, impactsOf: ImpactSource, names: boolean): void {
+    const { mark, present, outsideIdf, covered, termBits, nameHits } = this;
     const standIns = query.standIns;
     for (let first = 0; first < standIns.length; ) {
       const { source, sourceAt } = standIns[first]!;
@@ -146,11 +160,14 @@ export class CandidateFacts {
       for (let s = first; s < end; s++) {
         const standIn = standIns[s]!;
         const { entries, length } = impactsOf(index, standIn.id);
+        // A name term is counted once, though it may stand in for two query terms.
+        const nameFlag = names && firstStandIn(standIns, s) ? IMPACT_OWN_NAME : 0;
         for (let i = 0; i < length; i++) {
           const entry = entries[i]!;
           const slot = entry >>> IMPACT_FLAG_BITS;
           if ((present[slot >>> 5]! & (1 << (slot & 31))) === 0) continue;
           const c = mark[slot]! - 1;
+          if ((entry & nameFlag) !== 0) nameHits[c] = nameHits[c]! + 1;
           if (covered[c] === 1 || (termBits[c]! & sourceBit) !== 0 || (entry & IMPACT_OUTSIDE_VALUE) === 0) continue;
           outsideIdf[c] = outsideIdf[c]! + standIn.credit;
           covered[c] = 1;
@@ -166,6 +183,12 @@ export class CandidateFacts {
       for (let i = 0; i < creditedCount; i++) covered[credited[i]!] = 0;
       first = end;
     }
+  }
+
+  /** The gathered index of the candidate with `slot`, or -1 (a scan: asked for a handful of candidates). */
+  indexOf(slot: number): number {
+    for (let c = 0; c < this.count; c++) if (this.slots[c] === slot) return c;
+    return -1;
   }
 
   /** Candidates that have one of `termIds` in a parameter name. */
@@ -195,8 +218,16 @@ export class CandidateFacts {
     this.leadingValueOnly = new Uint8Array(size);
     this.takesGiven = new Uint8Array(size);
     this.takesValue = new Uint8Array(size);
+    this.nameHits = new Uint8Array(size);
+    this.slots = new Int32Array(size);
     this.covered = new Uint8Array(size);
     this.termBits = new Uint32Array(size);
     this.credited = new Int32Array(size);
   }
+}
+
+/** Whether `standIns[at]` is the first stand-in with its term id. */
+function firstStandIn(standIns: PreparedQuery["standIns"], at: number): boolean {
+  for (let s = 0; s < at; s++) if (standIns[s]!.id === standIns[at]!.id) return false;
+  return true;
 }

@@ -6,8 +6,10 @@
 export const IMPACT_OUTSIDE_VALUE = 1;
 export const IMPACT_DESCRIPTION = 2;
 export const IMPACT_PARAMETER_NAME = 4;
-/** An entry is `slot << IMPACT_FLAG_BITS | IMPACT_* bits` (postings already keep slots below 2^27). */
-export const IMPACT_FLAG_BITS = 3;
+/** In the tool's name and not in its server's name (`slack_get_users`: get and users, not slack). */
+export const IMPACT_OWN_NAME = 8;
+/** An entry is `slot << IMPACT_FLAG_BITS | IMPACT_* bits` (postings, `slot << FIELD_BITS | field`, already keep slots below 2^27). */
+export const IMPACT_FLAG_BITS = 4;
 export const IMPACT_FLAG_MASK = (1 << IMPACT_FLAG_BITS) - 1;
 
 /**

@@ -13,6 +13,8 @@ const MAX_FREQUENCY = 0xff;
 const COMPACT_RATIO = 0.25;
 const COMPACT_MIN = 4096;
 const VALUE_FIELD = FIELD_ID.parameterValue;
+/** ownNameTerms is a byte per slot: a longer name counts as this many terms. */
+export const MAX_OWN_NAME_TERMS = 0xff;
 /** Term ids below this fit the arena's narrow (two-byte) form. */
 const NARROW_TERM_IDS = 0x10000;
 
@@ -78,6 +80,11 @@ export class InvertedIndex implements TermInterner {
    * say what it can narrow to, not what it does.
    */
   nameKinds = new Uint8Array(64);
+  /**
+   * Per slot, how many distinct terms its name has that its server's name does not (`slack_get_users`
+   * → get, user: 2), at most MAX_OWN_NAME_TERMS: how much of its own name a request can say.
+   */
+  ownNameTerms = new Uint8Array(64);
   slotCount = 0;
   liveCount = 0;
   /** Bumped on every change, so derived per-slot data knows when to refresh. */
@@ -160,10 +167,12 @@ export class InvertedIndex implements TermInterner {
     for (let i = 0; i < distinctCount; i++) terms[start + i] = this.distinctScratch[order[i]!]!;
     for (let i = 0; i < description.length; i++) terms[start + distinctCount + i] = description[i]!;
     let appended = 0;
+    let ownName = 0;
     for (let i = 0; i < distinctCount; i++) {
       const local = order[i]!;
       const id = terms[start + i]!;
       this.documentFrequency[id]!++;
+      if (this.countScratch[local * FIELD_COUNT + FIELD_ID.name]! > 0 && this.countScratch[local * FIELD_COUNT + FIELD_ID.server] === 0) ownName++;
       for (let field = 0; field < FIELD_COUNT; field++) {
         const count = this.countScratch[local * FIELD_COUNT + field]!;
         if (count === 0) continue;
@@ -176,6 +185,7 @@ export class InvertedIndex implements TermInterner {
     this.slotTermCount[slot] = total;
     this.distinctCounts[slot] = distinctCount;
     this.outsideValueCounts[slot] = front;
+    this.ownNameTerms[slot] = Math.min(ownName, MAX_OWN_NAME_TERMS);
     const first = fields[FIELD_ID.name]!.length > 0 ? this.terms[fields[FIELD_ID.name]![0]!]! : "";
     const reverse = this.termIds.get(REVERSE_TERM);
     this.nameKinds[slot] =
@@ -264,6 +274,7 @@ export class InvertedIndex implements TermInterner {
     this.slotTermCount = ensureInt32(this.slotTermCount, this.slotCount);
     this.outsideValueCounts = ensureInt32(this.outsideValueCounts, this.slotCount);
     this.nameKinds = ensureUint8(this.nameKinds, this.slotCount);
+    this.ownNameTerms = ensureUint8(this.ownNameTerms, this.slotCount);
     this.fieldLengths = ensureFloat32(this.fieldLengths, this.slotCount * FIELD_COUNT);
     return slot;
   }

@@ -53,6 +53,10 @@ export class KeywordRanker {
     } else {
       this.runWithMembership(query, track, mention);
     }
+    // The request's own words found fewer tools than the re-rank holds: synonyms bring in the rest.
+    if (this.options.synonymFill > 0 && !track && this.scorer.touchedCount < this.options.candidates && query.standIns.length > 0) {
+      this.scorer.fill(this.index, query.standIns, query.terms, this.options.synonymFill);
+    }
     return this.rerank(this.collect(query, limit, accept, track), query, limit, mention);
   }
 
@@ -125,10 +129,17 @@ export class KeywordRanker {
   /**
    * Whether the words name the server rather than say what a tool does: the rarest of them must
    * be mostly found in the server's own tools ("GitLab"), not across the pool ("weather", "time").
+   * The server's name as one word counts among them: "GitHub" is git + hub, words gitlab's and
+   * hubspot's tools use too, and github, the server's own spelling, is rarer than either.
    */
   private namesServer(input: MentionInput, termIds: ReadonlySet<number>): boolean {
     let rarest = -1;
-    for (const id of termIds) if (rarest < 0 || this.index.documentFrequency[id]! < this.index.documentFrequency[rarest]!) rarest = id;
+    const rarer = (id: number) => rarest < 0 || this.index.documentFrequency[id]! < this.index.documentFrequency[rarest]!;
+    for (const id of termIds) if (rarer(id)) rarest = id;
+    for (const term of input.wholeNameTerms) {
+      const id = this.index.termId(term);
+      if (id !== undefined && this.index.documentFrequency[id]! > 0 && rarer(id)) rarest = id;
+    }
     const frequency = this.index.documentFrequency[rarest]!;
     if (frequency === 0) return true;
     // Fewer member tools than the share needs: no need to walk the postings of a common word.
@@ -153,6 +164,7 @@ export class KeywordRanker {
       this.facts.gather(candidates, query, this.index, this.impactsOf, mention, {
         given: options.givenParameter > 0 && query.givenTerms.length > 0,
         value: options.valueParameter > 0 && query.valueParameterTerms.length > 0,
+        name: options.nameTieBreak > 0 || (options.memberName > 0 && mention !== undefined),
       });
       return rerank(candidates, query, this.index, options, this.termTable, this.facts, limit, mention);
     } finally {

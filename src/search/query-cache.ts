@@ -21,7 +21,7 @@ export interface CachedQuery {
   /** Words that could name a server ("GitLab", "Google Calendar"), windows of them found per index. */
   mentions: MentionWords;
   /** The servers those windows named, for the server registry's `liveVersion` it was found at. */
-  found?: { version: number; servers: number[]; terms: string[] };
+  found?: { version: number; servers: number[]; terms: string[]; wholeNameTerms: string[] };
 }
 
 /** Least-recently-used cache of parsed queries, keyed by the (length-capped) query text. */

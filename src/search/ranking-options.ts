@@ -69,6 +69,29 @@ export interface RankingOptions {
    * more than `frequentTermShare` of the tools (and `candidates`) covers nothing. 0 turns it off.
    */
   synonymCoverage: number;
+  /**
+   * When a request names a server, its tools share the credit for the name alike; each member is
+   * then multiplied by 1 + this × the share of its own name's terms (not the server's words) that
+   * the request says at full weight (not as a number or a date), itself or by a synonym: "scrape
+   * this page with Firecrawl" → firecrawl_scrape
+   * before firecrawl_interact_stop, whose text says "scraped". 0 turns it off.
+   */
+  memberName: number;
+  /**
+   * The results asked for, up to the first NAME_TIE_WINDOW (5), are each multiplied by 1 + this ×
+   * the share of their own name's terms the request says at full weight (as for memberName), and
+   * ordered again among themselves: the name breaks near-ties of what is shown first, and never
+   * brings a tool into the answer nor takes one out (more name evidence than that costs toolbench
+   * and bfcl). 0 turns it off.
+   */
+  nameTieBreak: number;
+  /**
+   * When the request's own words find fewer tools than `candidates` (a short request on a small
+   * pool), tools that have none of what was found but a synonym of a request word (a stand-in, as
+   * for synonymCoverage) are brought in, scored as that word at this share of its weight: "what's
+   * in this folder" finds list_directory. Tools the words found are not touched. 0 turns it off.
+   */
+  synonymFill: number;
   /** Hard cap on distinct query terms (highest IDF kept), so a 10,000-character query stays fast. */
   maxQueryTerms: number;
 }
@@ -117,6 +140,9 @@ export const DEFAULT_RANKING: RankingOptions = {
   givenParameter: 0.2,
   valueParameter: 0.2,
   synonymCoverage: 1,
+  memberName: 1,
+  nameTieBreak: 0.1,
+  synonymFill: 0.5,
 };
 
 /** Defaults overlaid with a partial set of knobs (field maps merge key by key). */

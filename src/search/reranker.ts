@@ -5,6 +5,9 @@ import type { PreparedQuery } from "./query-terms.ts";
 import type { RankingOptions } from "./ranking-options.ts";
 import type { ServerMention } from "./server-mention.ts";
 
+/** At most how many of the first results the name's tie-break reorders (RankingOptions.nameTieBreak): ToolSearch shows five. */
+export const NAME_TIE_WINDOW = 5;
+
 export interface Candidate {
   slot: number;
   score: number;
@@ -34,7 +37,7 @@ export function rerank(
   // The verb's weighted IDF (idf × query weight), as its query term has it (leadingTerm is a kept term's id, or -1).
   const leadingTerm = query.terms.find((term) => term.id === query.leadingTerm);
   const leadingIdf = leadingTerm === undefined ? 0 : leadingTerm.idf * leadingTerm.weight;
-  const { outsideIdf, valueOnlyIdf, mentionIdf, descriptionBits, leadingValueOnly, takesGiven, takesValue } = facts;
+  const { outsideIdf, valueOnlyIdf, mentionIdf, descriptionBits, leadingValueOnly, takesGiven, takesValue, nameHits } = facts;
   for (let c = 0; c < candidates.length; c++) {
     const candidate = candidates[c]!;
     const slot = candidate.slot;
@@ -61,13 +64,45 @@ export function rerank(
       // x ** 1 is x exactly; the default exponent skips the call to pow per candidate.
       total *= 1 + coverageWeight * (options.coverageExponent === 1 ? share : share ** options.coverageExponent);
     }
-    if (mention !== undefined && options.serverBoost > 0 && mention.isMember(slot)) total *= 1 + options.serverBoost;
+    if (mention !== undefined && mention.isMember(slot)) {
+      if (options.serverBoost > 0) total *= 1 + options.serverBoost;
+      // Members share the name's credit alike: what tells them apart is how much of its own name the request says.
+      const ownName = index.ownNameTerms[slot]!;
+      if (options.memberName > 0 && ownName > 0) total *= 1 + options.memberName * Math.min(1, nameHits[c]! / ownName);
+    }
     if (options.unaskedReverse < 1 && !query.asksReverse && (nameKinds & NAME_REVERSE) !== 0) total *= options.unaskedReverse;
     if (takesGiven[c] === 1) total *= 1 + options.givenParameter;
     if (takesValue[c] === 1) total *= 1 + options.valueParameter;
     candidate.score = total;
   }
-  return best(candidates, limit);
+  const top = best(candidates, limit);
+  // Only what the caller is shown is reordered: the name never brings a tool into the answer nor takes one out.
+  const window = options.nameTieBreak > 0 ? Math.min(NAME_TIE_WINDOW, top.length) : 0;
+  if (window > 1) breakTiesByName(top, window, index, facts, options.nameTieBreak);
+  return top;
+}
+
+/**
+ * The first `window` of `top` (best first) multiplied by 1 + `weight` × the share of their own name
+ * terms the request says, and ordered again among themselves. Each one's score only grows, and by
+ * at most 1 + `weight`, so the window stays above the rest and scores stay in order.
+ */
+function breakTiesByName(top: Candidate[], window: number, index: InvertedIndex, facts: CandidateFacts, weight: number): void {
+  for (let i = 0; i < window; i++) {
+    const candidate = top[i]!;
+    const own = index.ownNameTerms[candidate.slot]!;
+    const c = facts.indexOf(candidate.slot);
+    if (own > 0 && c >= 0) candidate.score *= 1 + weight * Math.min(1, facts.nameHits[c]! / own);
+  }
+  for (let i = 1; i < window; i++) {
+    const candidate = top[i]!;
+    let at = i;
+    while (at > 0 && byScore(candidate, top[at - 1]!) < 0) {
+      top[at] = top[at - 1]!;
+      at--;
+    }
+    top[at] = candidate;
+  }
 }
 
 /** The `limit` best candidates, best first (ties: lower slot): an insertion pass, not a sort of all of them. */

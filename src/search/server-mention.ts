@@ -47,6 +47,11 @@ export interface MentionInput {
   isMember(slot: number): boolean;
   /** IDF of membership itself, log(1 + (N − m + .5) / (m + .5)) for m member tools. */
   membershipIdf: number;
+  /**
+   * Each named server's name written as one word, when it tokenizes to one term ("GitHub" →
+   * github, beside the terms git and hub): the spelling the namesServer test may also weigh.
+   */
+  wholeNameTerms: readonly string[];
 }
 
 /** A mention resolved against one prepared query. */
@@ -109,16 +114,18 @@ export function keyHashOf(key: string): number {
  * a server's name, windows never overlapping. A window's key is its words' keys joined (squashing
  * is per character); it is hashed as it grows, grown only while the hash may start a server's
  * key, and looked up exactly only when the hash may be one.
- * `termsOf` tokenizes the words of a window that names a server.
+ * `termsOf` tokenizes the words of a window that names a server, and the key of a one-word window
+ * (the server's name squashed): `wholeNameTerms` has the key's term when it is one.
  */
 export function findMentions(
   query: MentionWords,
   servers: ServerKeys,
   termsOf: (words: string) => readonly string[],
-): { servers: number[]; terms: string[] } {
+): { servers: number[]; terms: string[]; wholeNameTerms: string[] } {
   const { words, keys, hashes, keyLengths } = query;
   const found: number[] = [];
   const terms: string[] = [];
+  const wholeNameTerms: string[] = [];
   /** Per window size (1..MAX_WINDOW_WORDS): 1 when its key may be a server's, and long enough. */
   const maybe = [0, 0, 0, 0];
   for (let first = 0; first < words.length; ) {
@@ -142,15 +149,20 @@ export function findMentions(
     let matched = 0;
     for (let size = sizes; size >= 1 && matched === 0; size--) {
       if (maybe[size] === 0) continue;
-      const id = servers.idOfKey(keys.slice(first, first + size).join(""));
+      const key = keys.slice(first, first + size).join("");
+      const id = servers.idOfKey(key);
       if (id === undefined) continue;
       if (!found.includes(id)) found.push(id);
       terms.push(...termsOf(words.slice(first, first + size).join(" ")));
+      // One written word ("GitHub") is the server's own spelling, however the tokenizer splits it;
+      // words written apart ("mind map") are words.
+      const whole = size === 1 ? termsOf(key) : [];
+      if (whole.length === 1 && !wholeNameTerms.includes(whole[0]!)) wholeNameTerms.push(whole[0]!);
       matched = size;
     }
     first += Math.max(matched, 1);
   }
-  return { servers: found, terms };
+  return { servers: found, terms, wholeNameTerms };
 }
 
 /**
@@ -220,8 +232,14 @@ function squashWord(word: string): string {
 }
 
 /** Membership evidence for the ranker: the mention's terms, the members, and how rare membership is. */
-export function mentionInput(terms: readonly string[], memberSlots: readonly number[], liveCount: number, isMember: (slot: number) => boolean): MentionInput {
+export function mentionInput(
+  terms: readonly string[],
+  memberSlots: readonly number[],
+  liveCount: number,
+  isMember: (slot: number) => boolean,
+  wholeNameTerms: readonly string[] = [],
+): MentionInput {
   const total = Math.max(liveCount, 1);
   const count = memberSlots.length;
-  return { terms, memberSlots, isMember, membershipIdf: Math.log(1 + (total - count + 0.5) / (count + 0.5)) };
+  return { terms, memberSlots, isMember, membershipIdf: Math.log(1 + (total - count + 0.5) / (count + 0.5)), wholeNameTerms };
 }

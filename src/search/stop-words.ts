@@ -22,4 +22,5 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
   "really", "actually", "maybe", "perhaps", "something", "anything", "everything", "someone",
   "anyone", "everyone", "whether", "still", "already", "yet", "though", "although", "however",
   "therefore", "thus", "else", "ever", "quite", "rather", "almost",
+  "whose", "whatever", "whichever", "whoever", "whomever", "whenever", "wherever",
 ]);

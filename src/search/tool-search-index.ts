@@ -285,8 +285,12 @@ export class ToolSearchIndex {
     if (cached.found.servers.length === 0) return undefined;
     const servers = cached.found.servers;
     const memberSlots = servers.flatMap((id) => this.servers.membersOf(id));
-    return mentionInput(cached.found.terms, memberSlots, this.index.liveCount, (slot) =>
-      servers.includes(this.serverOfSlot[slot]!),
+    return mentionInput(
+      cached.found.terms,
+      memberSlots,
+      this.index.liveCount,
+      (slot) => servers.includes(this.serverOfSlot[slot]!),
+      cached.found.wholeNameTerms,
     );
   }
 

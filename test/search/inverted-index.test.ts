@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { FIELD_COUNT, FIELD_ID } from "../../src/search/fields.ts";
-import { InvertedIndex } from "../../src/search/inverted-index.ts";
+import { InvertedIndex, MAX_OWN_NAME_TERMS } from "../../src/search/inverted-index.ts";
 
 /** Fields of a document with these description (and name) terms, interned into `index`. */
 function fields(index: InvertedIndex, description: string[], name: string[] = []): number[][] {
@@ -24,6 +24,20 @@ describe("InvertedIndex", () => {
     expect(index.postingLengths[weather]).toBe(2);
     expect([...index.frequencies[weather]!.slice(0, 2)].sort()).toEqual([1, 2]);
     expect(index.liveCount).toBe(2);
+  });
+
+  test("counts the distinct terms a name has that its server's name does not, at most MAX_OWN_NAME_TERMS", () => {
+    const index = new InvertedIndex();
+    const withServer = (name: string[], server: string[]) => {
+      const result = fields(index, [], name);
+      result[FIELD_ID.server] = server.map((term) => index.intern(term));
+      return result;
+    };
+    expect(index.ownNameTerms[index.add("slack_get_users", withServer(["slack", "get", "user", "user"], ["slack"]))]).toBe(2);
+    expect(index.ownNameTerms[index.add("whoami", withServer(["sentri"], ["sentri"]))]).toBe(0);
+    // A byte per slot: 300 distinct words count as the most it holds, not as 300 mod 256.
+    const long = Array.from({ length: 300 }, (_, i) => `word${i}`);
+    expect(index.ownNameTerms[index.add("long", withServer(long, []))]).toBe(MAX_OWN_NAME_TERMS);
   });
 
   test("sweeps dead postings once they pile up, and reuses the freed slots", () => {

@@ -90,6 +90,23 @@ describe("natural requests on a real pool", () => {
     expect(top("what are the coordinates of 1600 Amphitheatre Parkway")).toBe("mcp__google-maps__maps_reverse_geocode");
   });
 
+  test("a named server's tools are told apart by how much of their own name the request says", () => {
+    // Every member gets the name's credit alike; firecrawl_interact_stop's text says "scraped page"
+    // and takes a scrapeId, sentry's get_issue_tag_values says "issue" more often than search_issues.
+    expect(first("scrape this page with Firecrawl")).toBe("mcp__firecrawl__firecrawl_scrape");
+    expect(first("show the Sentry issues for the checkout project")).toBe("mcp__sentry__search_issues");
+    const off = realPool({ memberName: 0, nameTieBreak: 0 });
+    const top = (query: string) => off.query(query, { maxResults: 5 }).matches[0]?.name;
+    expect(top("scrape this page with Firecrawl")).toBe("mcp__firecrawl__firecrawl_interact_stop");
+    expect(top("show the Sentry issues for the checkout project")).toBe("mcp__sentry__get_issue_tag_values");
+  });
+
+  test("GitHub names the server though git and hub are words gitlab's and hubspot's tools use too", () => {
+    // The rarest of git and hub is mostly other servers' (gitlab's git); github, the name as one word, is github's.
+    expect(first("show me the recent commits on GitHub for the main branch")).toBe("mcp__github__list_commits");
+    expect(first("what files changed in this GitHub pull request")).toBe("mcp__github__get_pull_request_files");
+  });
+
   test("how often a description repeats the server's name does not count (the issue's GitLab case)", () => {
     const build = (ranking = {}) => {
       const small = new ToolSearchIndex({ ranking });

@@ -15,6 +15,7 @@ import { rankingOptions } from "../../src/search/ranking-options.ts";
 import { ScoreSelector } from "../../src/search/score-select.ts";
 import { mayBeServerKey } from "../../src/search/server-mention.ts";
 import { ServerRegistry } from "../../src/search/server-registry.ts";
+import { SynonymTable } from "../../src/search/synonyms.ts";
 import { Tokenizer } from "../../src/search/tokenizer.ts";
 import { ToolSearchIndex } from "../../src/search/tool-search-index.ts";
 import { TopK } from "../../src/search/top-k.ts";
@@ -95,6 +96,8 @@ describe("re-rank facts from the query terms' impacts", () => {
     { name: "close_issue", description: "Close an issue by number.", parameters: [{ name: "issue", description: "number" }] },
     { name: "repo_stats", description: "Statistics of a repository: open issue count.", parameters: [{ name: "repository" }] },
     { name: "weather", description: "Weather for a city.", parameters: [{ name: "city", values: ["open", "issue"] }] },
+    // "issue" is the server's own word: of its name, open and repository are its own.
+    { name: "issue_open_repository", server: "issue", description: "Open one." },
   ];
 
   test("each candidate's IDF sums, description bits and parameter marks equal a scan of its own terms", () => {
@@ -106,7 +109,7 @@ describe("re-rank facts from the query terms' impacts", () => {
     const query = prepareQuery(index, { text: tokenizer.tokenize("open issue repository title"), required: [], given: ["titl", "repositori"], valueParameters: ["citi"] }, options);
     const candidates = docs.map((doc) => ({ slot: index.slotOf(doc.name)!, score: 0 }));
     const facts = new CandidateFacts();
-    facts.gather(candidates, query, index, (at, id) => scorer.impacts(at, id), undefined, { given: true, value: true });
+    facts.gather(candidates, query, index, (at, id) => scorer.impacts(at, id), undefined, { given: true, value: true, name: true });
     const idf = new Map(query.terms.map((term) => [term.id, term.idf]));
     candidates.forEach(({ slot }, c) => {
       const start = index.slotTermStart[slot]!;
@@ -124,17 +127,49 @@ describe("re-rank facts from the query terms' impacts", () => {
       const parameterNames = (ids: readonly number[]) => (ids.some((id) => hasParameterName(index, slot, id)) ? 1 : 0);
       expect(facts.takesGiven[c]).toBe(parameterNames(query.givenTerms));
       expect(facts.takesValue[c]).toBe(parameterNames(query.valueParameterTerms));
+      const ownName = (id: number) => hasField(index, slot, id, FIELD_ID.name) && !hasField(index, slot, id, FIELD_ID.server);
+      expect(facts.nameHits[c]).toBe(query.terms.filter((term) => ownName(term.id)).length);
     });
+    expect(facts.nameHits[docs.findIndex((doc) => doc.name === "issue_open_repository")]).toBe(2);
     expect(facts.takesValue[docs.findIndex((doc) => doc.name === "weather")]).toBe(1);
     expect(facts.valueOnlyIdf[docs.findIndex((doc) => doc.name === "weather")]).toBeGreaterThan(0);
   });
 });
 
+describe("re-rank facts: a member's own name said by the request", () => {
+  test("a name term standing in for two query words is counted once", () => {
+    const index = new InvertedIndex();
+    const tokenizer = new Tokenizer(index);
+    const named: SearchDocument[] = [
+      { name: "view_things", server: "shelf", description: "Things on the shelf." },
+      { name: "count_things", server: "shelf", description: "How many things." },
+      // The index must have the query's words for their synonyms to stand in.
+      { name: "screen", description: "Show or display a screen." },
+    ];
+    for (const doc of named) index.add(doc.name, documentFields(doc, tokenizer));
+    const options = rankingOptions();
+    const scorer = new Bm25fScorer(options);
+    const synonyms = new SynonymTable();
+    // show and display both have view as a stand-in.
+    const query = prepareQuery(index, { text: tokenizer.tokenize("show display things"), required: [], given: [], valueParameters: [] }, options, undefined, (id) => synonyms.standInsOf(index, id));
+    expect(query.standIns.filter((standIn) => standIn.id === index.termId("view")).length).toBe(2);
+    const candidates = named.map((doc) => ({ slot: index.slotOf(doc.name)!, score: 0 }));
+    const facts = new CandidateFacts();
+    facts.gather(candidates, query, index, (at, id) => scorer.impacts(at, id), undefined, { given: false, value: false, name: true });
+    expect([...facts.nameHits.subarray(0, 3)]).toEqual([2, 1, 0]);
+  });
+});
+
 /** Whether `slot` has term `id` in a parameter name, read from the raw postings. */
 function hasParameterName(index: InvertedIndex, slot: number, id: number): boolean {
+  return hasField(index, slot, id, FIELD_ID.parameterName);
+}
+
+/** Whether `slot` has term `id` in `field`, read from the raw postings. */
+function hasField(index: InvertedIndex, slot: number, id: number, field: number): boolean {
   const postings = index.postings[id]!;
   for (let i = 0; i < index.postingLengths[id]!; i++) {
-    if (postings[i]! === ((slot << FIELD_BITS) | FIELD_ID.parameterName)) return true;
+    if (postings[i]! === ((slot << FIELD_BITS) | field)) return true;
   }
   return false;
 }

@@ -38,12 +38,14 @@ describe("findMentions", () => {
     expect(found).toEqual({
       servers: [registry.idOf("Google Calendar")!, registry.idOf("Azure DevOps Server")!],
       terms: ["google", "calendar", "azure", "devops", "server"],
+      // Only a name written as one word is also looked at as one word: these were written apart.
+      wholeNameTerms: [],
     });
   });
 
   test("a window that only starts a server's name does not name it", () => {
     const registry = registryOf("Google Calendar");
-    expect(findMentions(mentionWords("ask Google about it"), registry, tokens)).toEqual({ servers: [], terms: [] });
+    expect(findMentions(mentionWords("ask Google about it"), registry, tokens)).toEqual({ servers: [], terms: [], wholeNameTerms: [] });
   });
 
   test("names shorter than three characters are not recognised; a window with an emptied word is not one", () => {
@@ -56,7 +58,7 @@ describe("findMentions", () => {
   test("hashes only filter: keys that collide with every hash still match only exact names", () => {
     const registry = registryOf("gitlab");
     const everything: ServerKeys = { idOfKey: (key) => registry.idOfKey(key), mayPrefixKey: () => true, mayBeKey: () => true };
-    expect(findMentions(mentionWords("gitlub tools in gitlab now"), everything, tokens)).toEqual({ servers: [registry.idOf("gitlab")!], terms: ["gitlab"] });
+    expect(findMentions(mentionWords("gitlub tools in gitlab now"), everything, tokens)).toEqual({ servers: [registry.idOf("gitlab")!], terms: ["gitlab"], wholeNameTerms: ["gitlab"] });
   });
 
   test("the registry's hashes are those of the squashed key, prefix by prefix", () => {
@@ -68,7 +70,11 @@ describe("findMentions", () => {
     }
     expect(registry.mayBeKey(hash)).toBe(true);
     expect(squash("Git-Hub")).toBe("github");
-    expect(findMentions({ words: words("Git Hub"), keys: ["git", "hub"], hashes: ["git", "hub"].map(keyHashOf), keyLengths: [3, 3] }, registry, tokens).servers).toEqual([0]);
+    const gitHub = findMentions({ words: words("Git Hub"), keys: ["git", "hub"], hashes: ["git", "hub"].map(keyHashOf), keyLengths: [3, 3] }, registry, tokens);
+    expect(gitHub).toEqual({ servers: [0], terms: ["git", "hub"], wholeNameTerms: [] });
+    // Written as one word, the name is also the squashed key's term (a tokenizer that splits CamelCase).
+    const camel = (text: string) => text.split(" ").flatMap((word) => word.split(/(?=[A-Z])/)).map((part) => part.toLowerCase());
+    expect(findMentions(mentionWords("on GitHub"), registry, camel)).toEqual({ servers: [0], terms: ["git", "hub"], wholeNameTerms: ["github"] });
   });
 
   test("a server that lost its last tool is not named any more", () => {

@@ -20,6 +20,8 @@ describe("Tokenizer", () => {
     expect(tokenize("Searching THE Files of a Repository")).toEqual(["search", "file", "repositori"]);
     // Adverbs and indefinite pronouns of a chatty request are function words too.
     expect(tokenize("Is there anything that could maybe actually list my repos already?")).toEqual(["list", "repo"]);
+    // The wh-words beside who / whom / which: "contacts whose company is Acme".
+    expect(tokenize("contacts whose company, whatever whoever wherever whenever whichever whomever")).toEqual(["contact", "compani"]);
   });
 
   test("drops one-character words but keeps digits runs of two or more", () => {
