@@ -25,6 +25,11 @@ export function givenMayPoint(text: string): boolean {
   return MAY_POINT.test(text);
 }
 
+/** A lowercase word that is a pointing word: givenMayPoint of a word of ASCII letters alone. */
+export function isPointingWord(lower: string): boolean {
+  return POINTERS.has(lower);
+}
+
 export function givenWords(text: string): string[] {
   if (!givenMayPoint(text)) return [];
   return isAscii(text) ? asciiGivenWords(text) : splitGivenWords(text);

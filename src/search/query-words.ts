@@ -8,10 +8,10 @@
  * Bounded like the word table it sits on: words up to MAX_WORD_CHARS are kept, the table empties
  * itself when full, and a longer word is worked out each time it is met.
  */
-import { givenMayPoint } from "./given-words.ts";
+import { givenMayPoint, isPointingWord } from "./given-words.ts";
 import { wordSyntax, type WordSyntax } from "./query-parser.ts";
 import { termFlags } from "./query-terms.ts";
-import { mentionWordsOf } from "./server-mention.ts";
+import { keyHashOf, mentionWordsOf } from "./server-mention.ts";
 import type { Tokenizer } from "./tokenizer.ts";
 import { mayHaveDecimal } from "./value-kinds.ts";
 import { WordTable, wordHash } from "./word-table.ts";
@@ -78,7 +78,46 @@ export class QueryWords {
     return facts;
   }
 
+  /** A word's facts: a plain word's by its shape alone, any other's by the general readers. */
   private factsOf(word: string): WordFacts {
+    const shape = plainWordShape(word);
+    return shape < 0 ? this.generalFactsOf(word) : this.plainFactsOf(word, shape);
+  }
+
+  /**
+   * The facts of a plain word (plainWordShape), each as the general readers give it, worked out
+   * from the shape: its letters are its one term's word, its mention word and (lowered) key; it is
+   * no identifier (no `_`, `.`, `-` or lower→upper inside), holds no number, is no syntax, and
+   * points exactly when it is a pointing word. No scan of the tokenizer, no arrays.
+   */
+  plainFactsOf(word: string, shape: number): WordFacts {
+    const to = (shape >> 1) & SHAPE_MASK;
+    const from = shape >> (SHAPE_BITS + 1);
+    const letters = from === 0 && to === word.length ? word : word.slice(from, to);
+    const lower = (shape & 1) === 1 ? letters.toLowerCase() : letters;
+    const term = this.tokenizer.termOfLowerAscii(lower) ?? undefined;
+    return {
+      term,
+      id: term === undefined ? -1 : this.tokenizer.termIdOf(term),
+      idsAt: this.tokenizer.dictionarySize(),
+      flags: term === undefined ? 0 : termFlags(term),
+      moreTerms: undefined,
+      mentionWord: letters,
+      mentionKey: lower,
+      mentionHash: keyHashOf(lower),
+      mentionLength: lower.length,
+      identifier: undefined,
+      mayPoint: isPointingWord(lower),
+      decimal: false,
+      syntax: undefined,
+      moreIds: undefined,
+      moreFlags: undefined,
+      word,
+    };
+  }
+
+  /** The facts of any word, each from its own reader (what plainFactsOf must agree with). */
+  generalFactsOf(word: string): WordFacts {
     const mention = mentionWordsOf([word]);
     const facts: WordFacts = {
       term: undefined,
@@ -98,12 +137,22 @@ export class QueryWords {
       moreFlags: undefined,
       word,
     };
-    this.refreshIds(facts);
+    this.tokenizeInto(facts);
     return facts;
   }
 
-  /** The word's terms and their ids in the dictionary as it is now. */
+  /**
+   * The ids of the word's terms in the dictionary as it is now. A word's terms are a function of
+   * its text; only their ids change as the dictionary grows, so they are looked up again by term.
+   */
   private refreshIds(facts: WordFacts): void {
+    facts.id = facts.term === undefined ? -1 : this.tokenizer.termIdOf(facts.term);
+    if (facts.moreTerms !== undefined) facts.moreIds = facts.moreTerms.map((term) => this.tokenizer.termIdOf(term));
+    facts.idsAt = this.tokenizer.dictionarySize();
+  }
+
+  /** The word's terms, their ids and flags, from the tokenizer. */
+  private tokenizeInto(facts: WordFacts): void {
     const ids: number[] = [];
     const terms = this.tokenizer.tokenize(facts.word, [], ids);
     facts.term = terms[0];
@@ -159,4 +208,42 @@ function mayBeIdentifier(word: string): boolean {
     if (code >= 0x80 || code === 0x5f || code === 0x2e || code === 0x2d || (i > 0 && code >= 0x41 && code <= 0x5a)) return true;
   }
   return false;
+}
+
+/** A plain word's letters start and end (each < 2^SHAPE_BITS) are packed into its shape. */
+const SHAPE_BITS = 6;
+const SHAPE_MASK = (1 << SHAPE_BITS) - 1;
+/** Punctuation a plain word may open with (`(`, `"`, `'`, `[`; not `+`, `_` or `-`: syntax and identifier characters). */
+function isPlainOpener(code: number): boolean {
+  return code === 0x28 || code === 0x22 || code === 0x27 || code === 0x5b;
+}
+
+/** … and end with: `.`, `,`, `?`, `!`, `:`, `;`, `)`, `"`, `'`, `]`. */
+function isPlainCloser(code: number): boolean {
+  return code === 0x2e || code === 0x2c || code === 0x3f || code === 0x21 || code === 0x3a || code === 0x3b || code === 0x29 || code === 0x22 || code === 0x27 || code === 0x5d;
+}
+
+/**
+ * The common query word, told by its character codes: ASCII letters, all lowercase, all uppercase
+ * or capitalised (so the tokenizer keeps them one word), with at most one opening bracket or quote
+ * and one closing punctuation mark. Its shape packs where the letters start and end, and whether
+ * they hold an uppercase letter; -1 for any other word (and for one of 2^SHAPE_BITS characters or more).
+ */
+export function plainWordShape(word: string): number {
+  const length = word.length;
+  if (length === 0 || length > SHAPE_MASK) return -1;
+  const from = isPlainOpener(word.charCodeAt(0)) ? 1 : 0;
+  const to = length - from > 1 && isPlainCloser(word.charCodeAt(length - 1)) ? length - 1 : length;
+  if (to <= from) return -1;
+  let upper = 0;
+  let lower = 0;
+  for (let i = from; i < to; i++) {
+    const code = word.charCodeAt(i);
+    if (code >= 0x61 && code <= 0x7a) lower = 1;
+    else if (code >= 0x41 && code <= 0x5a) upper |= i === from ? 1 : 2;
+    else return -1;
+  }
+  // An uppercase letter after the first beside a lowercase one splits the word ("getUser", "APIs").
+  if ((upper & 2) !== 0 && lower !== 0) return -1;
+  return (((from << SHAPE_BITS) | to) << 1) | (upper !== 0 ? 1 : 0);
 }

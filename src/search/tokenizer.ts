@@ -161,6 +161,20 @@ export class Tokenizer {
     return this.termOf(word.toLowerCase()) ?? undefined;
   }
 
+  /**
+   * The term of a word of lowercase ASCII letters (null: none), as tokenize gives it: what a
+   * query's plain word costs once its shape is known (query-words.ts), with no scan and no arrays.
+   */
+  termOfLowerAscii(lower: string): string | null {
+    return this.termOf(lower);
+  }
+
+  /** A term's id in the dictionary as of dictionarySize() (-1: not there, or no dictionary to ask), as tokenize's `ids` holds it. */
+  termIdOf(term: string): number {
+    const termId = this.dictionary?.termId;
+    return termId === undefined ? -1 : (this.dictionary!.termId!(term) ?? -1);
+  }
+
   /** CamelCase split of text[start, end) by scanning character codes: the common case, no regular expressions. */
   private pushAsciiWords(text: string, lower: string, start: number, end: number, out: Sink): void {
     let wordStart = start;
