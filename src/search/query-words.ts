@@ -11,7 +11,7 @@
 import { givenMayPoint, isPointingWord } from "./given-words.ts";
 import { wordSyntax, type WordSyntax } from "./query-parser.ts";
 import { termFlags } from "./query-terms.ts";
-import { keyHashOf, mentionWordsOf } from "./server-mention.ts";
+import { keyHashOf, mentionKeyOf, mentionWordOf } from "./server-mention.ts";
 import type { Tokenizer } from "./tokenizer.ts";
 import { mayHaveDecimal } from "./value-kinds.ts";
 import { WordTable, wordHash } from "./word-table.ts";
@@ -86,19 +86,23 @@ export class QueryWords {
 
   /**
    * The facts of a plain word (plainWordShape), each as the general readers give it, worked out
-   * from the shape: its letters are its one term's word, its mention word and (lowered) key; it is
-   * no identifier (no `_`, `.`, `-` or lower→upper inside), holds no number, is no syntax, and
-   * points exactly when it is a pointing word. No scan of the tokenizer, no arrays.
+   * from the shape: its letters and digits are its one term's word, its mention word and (lowered)
+   * key; it is no identifier (no `_`, `.`, `-` or lower→upper inside), holds no decimal number (no
+   * point inside), is no syntax (no `+`, `:` or `_`), and points exactly when it is a pointing word.
+   * No scan of the tokenizer, no arrays.
    */
   plainFactsOf(word: string, shape: number): WordFacts {
     const to = (shape >> 1) & SHAPE_MASK;
     const from = shape >> (SHAPE_BITS + 1);
     const letters = from === 0 && to === word.length ? word : word.slice(from, to);
     const lower = (shape & 1) === 1 ? letters.toLowerCase() : letters;
-    const term = this.tokenizer.termOfLowerAscii(lower) ?? undefined;
+    // A word the index met is found by its characters, its term by its id: no string hashed.
+    const known = this.tokenizer.knownWordId(word, from, to);
+    const listed = known >= 0 ? this.tokenizer.termAt(known) : undefined;
+    const term = listed ?? (known === -1 ? undefined : (this.tokenizer.termOfLowerAscii(lower) ?? undefined));
     return {
       term,
-      id: term === undefined ? -1 : this.tokenizer.termIdOf(term),
+      id: listed !== undefined ? known : term === undefined ? -1 : this.tokenizer.termIdOf(term),
       idsAt: this.tokenizer.dictionarySize(),
       flags: term === undefined ? 0 : termFlags(term),
       moreTerms: undefined,
@@ -118,17 +122,18 @@ export class QueryWords {
 
   /** The facts of any word, each from its own reader (what plainFactsOf must agree with). */
   generalFactsOf(word: string): WordFacts {
-    const mention = mentionWordsOf([word]);
+    const mentionWord = mentionWordOf(word);
+    const mentionKey = mentionKeyOf(word, mentionWord);
     const facts: WordFacts = {
       term: undefined,
       id: -1,
       idsAt: -2,
       flags: 0,
       moreTerms: undefined,
-      mentionWord: mention.words[0]!,
-      mentionKey: mention.keys[0]!,
-      mentionHash: mention.hashes[0]!,
-      mentionLength: mention.keyLengths[0]!,
+      mentionWord,
+      mentionKey,
+      mentionHash: keyHashOf(mentionKey),
+      mentionLength: mentionWord.length === 0 ? -1 : mentionKey.length,
       identifier: word.length >= 3 && mayBeIdentifier(word) ? identifierOf(word) : undefined,
       mayPoint: givenMayPoint(word),
       decimal: mayHaveDecimal(word),
@@ -213,37 +218,49 @@ function mayBeIdentifier(word: string): boolean {
 /** A plain word's letters start and end (each < 2^SHAPE_BITS) are packed into its shape. */
 const SHAPE_BITS = 6;
 const SHAPE_MASK = (1 << SHAPE_BITS) - 1;
-/** Punctuation a plain word may open with (`(`, `"`, `'`, `[`; not `+`, `_` or `-`: syntax and identifier characters). */
+/**
+ * Punctuation a plain word may open with: `(`, `[`, `{`, `<`, quotes and backticks, `$`, `#`,
+ * `@`, `*` (never `+`, `_` or `-`: syntax and identifier characters).
+ */
 function isPlainOpener(code: number): boolean {
-  return code === 0x28 || code === 0x22 || code === 0x27 || code === 0x5b;
+  return (
+    code === 0x28 || code === 0x5b || code === 0x7b || code === 0x3c || code === 0x22 || code === 0x27 ||
+    code === 0x60 || code === 0x24 || code === 0x23 || code === 0x40 || code === 0x2a
+  );
 }
 
-/** … and end with: `.`, `,`, `?`, `!`, `:`, `;`, `)`, `"`, `'`, `]`. */
+/** … and end with: `.`, `,`, `?`, `!`, `:`, `;`, `)`, `]`, `}`, `>`, quotes and backticks, `%`, `*`. */
 function isPlainCloser(code: number): boolean {
-  return code === 0x2e || code === 0x2c || code === 0x3f || code === 0x21 || code === 0x3a || code === 0x3b || code === 0x29 || code === 0x22 || code === 0x27 || code === 0x5d;
+  return (
+    code === 0x2e || code === 0x2c || code === 0x3f || code === 0x21 || code === 0x3a || code === 0x3b ||
+    code === 0x29 || code === 0x5d || code === 0x7d || code === 0x3e || code === 0x22 || code === 0x27 ||
+    code === 0x60 || code === 0x25 || code === 0x2a
+  );
 }
 
 /**
- * The common query word, told by its character codes: ASCII letters, all lowercase, all uppercase
- * or capitalised (so the tokenizer keeps them one word), with at most one opening bracket or quote
- * and one closing punctuation mark. Its shape packs where the letters start and end, and whether
- * they hold an uppercase letter; -1 for any other word (and for one of 2^SHAPE_BITS characters or more).
+ * The common query word, told by its character codes: ASCII letters and digits the tokenizer keeps
+ * as one word (no uppercase letter after the first unless all its letters are uppercase and it has
+ * no digit: "getUser", "APIs", "3D" are split), between a run of opening and one of closing
+ * punctuation marks. Its shape packs where the letters start and end, and whether they hold an
+ * uppercase letter; -1 for any other word (and for one of 2^SHAPE_BITS characters or more).
  */
 export function plainWordShape(word: string): number {
   const length = word.length;
   if (length === 0 || length > SHAPE_MASK) return -1;
-  const from = isPlainOpener(word.charCodeAt(0)) ? 1 : 0;
-  const to = length - from > 1 && isPlainCloser(word.charCodeAt(length - 1)) ? length - 1 : length;
+  let from = 0;
+  while (from < length && isPlainOpener(word.charCodeAt(from))) from++;
+  let to = length;
+  while (to > from && isPlainCloser(word.charCodeAt(to - 1))) to--;
   if (to <= from) return -1;
   let upper = 0;
-  let lower = 0;
+  let other = 0;
   for (let i = from; i < to; i++) {
     const code = word.charCodeAt(i);
-    if (code >= 0x61 && code <= 0x7a) lower = 1;
+    if ((code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39)) other = 1;
     else if (code >= 0x41 && code <= 0x5a) upper |= i === from ? 1 : 2;
     else return -1;
   }
-  // An uppercase letter after the first beside a lowercase one splits the word ("getUser", "APIs").
-  if ((upper & 2) !== 0 && lower !== 0) return -1;
+  if ((upper & 2) !== 0 && other !== 0) return -1;
   return (((from << SHAPE_BITS) | to) << 1) | (upper !== 0 ? 1 : 0);
 }

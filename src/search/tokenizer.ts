@@ -169,6 +169,19 @@ export class Tokenizer {
     return this.termOf(lower);
   }
 
+  /**
+   * The term id of text[start, end), a word the index met (case folded), without making a string:
+   * -1 for a word with no term, MISSING when not remembered (then termOfLowerAscii decides).
+   */
+  knownWordId(text: string, start: number, end: number): number {
+    return this.wordIds.find(text, start, end);
+  }
+
+  /** The term of a dictionary id (undefined when the dictionary does not list its terms). */
+  termAt(id: number): string | undefined {
+    return this.dictionary?.terms?.[id];
+  }
+
   /** A term's id in the dictionary as of dictionarySize() (-1: not there, or no dictionary to ask), as tokenize's `ids` holds it. */
   termIdOf(term: string): number {
     const termId = this.dictionary?.termId;

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { InvertedIndex } from "../../src/search/inverted-index.ts";
 import { plainWordShape, QueryWords } from "../../src/search/query-words.ts";
+import { keyHashOf } from "../../src/search/server-mention.ts";
 import { Tokenizer } from "../../src/search/tokenizer.ts";
 
 /**
@@ -39,16 +40,21 @@ const tricky = [
   "Tomorrow?", "yesterday,", "now", "the", "The", "AND", "to", "of.", "é", "ﬁle", "Ǆemal", "ΣΑΣ", "K", "Kelvin",
   "x".repeat(62), "x".repeat(63), "x".repeat(64), `(${"y".repeat(62)})`, "Abc".repeat(20), "ABC".repeat(21),
   "-word", "word-", "word.com", ".word", "#tag", "@user", "$5", "50%", "a/b", "C++", "C#", "Node.js", "x=1", "1st",
+  "3D", "A1", "a1B", "COVID19", "x2Y", "2x", "$75.50?", "56,", "(45,", "19:30", "100%", "**bold**", "`code`", "<tag>",
+  "'s'", "page:)", "page:3)", "Page:3.", "(+word", "@my", "#this", "*reverse*", "12", "1", "007", "3.", "(3.5)",
+  "mcp__a:", "e.g.,", "i.e.", "ok?!\"", "\"(quoted)\",", "[[link]]", "{{x}}", "<<a>>", "1,000", "10^-12", "x86_64",
 ];
 
 /** Every plain shape over some words: openers and closers around lower, upper and capitalised letters. */
 function generated(): string[] {
-  const stems = ["the", "this", "my", "reverse", "today", "weather", "is", "a", "repositories", "github", "its", "running"];
+  const stems = ["the", "this", "my", "reverse", "today", "weather", "is", "a", "repositories", "github", "its", "running", "a1", "2fa", "covid19", "3d", "42"];
   const out: string[] = [];
   for (const stem of stems) {
     for (const cased of [stem, stem.toUpperCase(), stem[0]!.toUpperCase() + stem.slice(1)]) {
-      for (const open of ["", "(", "\"", "'", "[", "+", "-", "_", "{"]) {
-        for (const close of ["", ".", ",", "?", "!", ":", ";", ")", "\"", "'", "]", "-", "_", "s", "'s", "3"]) out.push(open + cased + close);
+      for (const open of ["", "(", "\"", "'", "[", "+", "-", "_", "{", "((", "$", "@", "#", "`", "<", "*", "(+", "+(", "."]) {
+        for (const close of ["", ".", ",", "?", "!", ":", ";", ")", "\"", "'", "]", "-", "_", "s", "'s", "3", "?\"", "),", "%", ">", "*", ":3", ".5", "_x", "X"]) {
+          out.push(open + cased + close);
+        }
       }
     }
   }
@@ -89,10 +95,14 @@ describe("plain query words: facts from the shape", () => {
   test("words the tokenizer splits, syntax, numbers, identifiers and non-ASCII are not plain", () => {
     const notPlain = [
       "mcp__x__y", "+word", "page:3", "3.5", "COVID-19", "getUserProfile", "HTMLParser", "APIs", "GitHub", "e-mail",
-      "snake_case", "café", "東京", "word's", "trail?!", "((a", "-word", "x".repeat(64), "", "?", "(", "1st",
+      "snake_case", "café", "東京", "word's", "-word", "x".repeat(64), "", "?", "(", "3D", "a1B", "x2Y", "COVID19X2",
+      "+(word", "_word", "word_", "1,000", "19:30", "page:3",
     ];
     expect(notPlain.filter((word) => plainWordShape(word) >= 0)).toEqual([]);
-    const plain = ["weather", "Weather", "WEATHER", "weather.", "(weather)", "\"Paris\"", "I", "I.", "this?", "x".repeat(63)];
+    const plain = [
+      "weather", "Weather", "WEATHER", "weather.", "(weather)", "\"Paris\"", "I", "I.", "this?", "x".repeat(63), "1st", "A1",
+      "COVID", "56,", "trail?!", "((a", "**bold**", "`code`", "@user", "$5", "100%",
+    ];
     expect(plain.filter((word) => plainWordShape(word) < 0)).toEqual([]);
   });
 
@@ -110,5 +120,21 @@ describe("plain query words: facts from the shape", () => {
       [-1, [zqxw, vlrt], tokenizer.dictionarySize()],
     ]);
     expect(after.map((facts) => facts.moreIds)).toEqual(["Zqxw.", "getZqxwVlrt"].map((word) => words.generalFactsOf(word).moreIds));
+  });
+});
+
+describe("any query word: its server-name window parts", () => {
+  test("trimmed of edge punctuation and a possessive, squashed, as the windows compare them", () => {
+    const words = new QueryWords(new Tokenizer(new InvertedIndex()));
+    const cases: [string, string, string, number][] = [
+      ["GitLab's", "GitLab", "gitlab", 6], ["(Google", "Google", "google", 6], ["café,", "café", "café", 4],
+      ["Ünïcödé's!", "Ünïcödé", "ünïcödé", 7], ["mcp__x__y", "mcp__x__y", "mcpxy", 5], ["e-mail", "e-mail", "email", 5],
+      ["'s", "s", "s", 1], ["...", "", "", -1], ["GitHub", "GitHub", "github", 6], ["google", "google", "google", 6],
+      ["x_y.z", "x_y.z", "xyz", 3], ["ΟΔΟΣ.", "ΟΔΟΣ", "οδος", 4],
+    ];
+    for (const [raw, word, key, length] of cases) {
+      const facts = words.generalFactsOf(raw);
+      expect([raw, facts.mentionWord, facts.mentionKey, facts.mentionLength, facts.mentionHash]).toEqual([raw, word, key, length, keyHashOf(key)]);
+    }
   });
 });
