@@ -206,7 +206,8 @@ export class Tokenizer {
 
   /**
    * text[start, end), an ASCII word; `lower` is text lowercased. While indexing it is found by range
-   * in `wordIds` (no string made for a known word); a query's words are found in place in `queryWords`.
+   * in `wordIds` (no string made for a known word); a query's words are found in place in `queryWords`,
+   * and a query word not seen before in `wordIds` too (MISSING there: its term is worked out).
    */
   private pushAsciiWord(text: string, lower: string, start: number, end: number, out: Sink): void {
     if (this.interner !== undefined) {
@@ -218,21 +219,28 @@ export class Tokenizer {
     const hash = wordHash(lower, start, end);
     const words = this.queryWords;
     let entry = words.find(lower, start, end, hash);
+    const size = this.dictionarySize();
     if (entry < 0) {
-      const term = this.termOf(lower.slice(start, end));
+      // A word the index met is found by its characters, its term by its id: no string made or hashed.
+      const known = this.wordIds.find(lower, start, end);
+      const listed = known >= 0 ? this.termAt(known) : undefined;
+      const term = listed ?? (known === -1 ? null : this.termOf(lower.slice(start, end)));
       entry = words.add(lower, start, end, hash, term);
       if (entry < 0) {
         if (term !== null) this.pushQueryTerm(term, out as string[]);
         return;
+      }
+      if (listed !== undefined) {
+        words.numbers[entry * 2] = size + 1;
+        words.numbers[entry * 2 + 1] = known;
       }
     }
     const term = words.valueAt(entry);
     if (term === null) return;
     (out as string[]).push(term);
     if (this.ids === undefined) return;
-    // numbers: [dictionary size + 1 when the id was looked up (0: never), the id then (-1: none)].
+    // numbers (read after add, which may grow them): [dictionary size + 1 when the id was looked up (0: never), the id then (-1: none)].
     const numbers = words.numbers;
-    const size = this.dictionarySize();
     if (numbers[entry * 2] !== size + 1) {
       numbers[entry * 2] = size + 1;
       numbers[entry * 2 + 1] = this.dictionary!.termId!(term) ?? -1;
