@@ -7,6 +7,9 @@ export interface TimedEngine {
   clearCache?(): void;
 }
 
+/** Builds one engine afresh over the same tools each time it is called (the build is timed). */
+export type EngineBuilder = () => TimedEngine;
+
 /**
  * Queries no eval set contains, to warm each engine's JIT before the cold pass: the first words
  * of descriptions spread across the pool. Without them the first measured queries would time
@@ -22,45 +25,83 @@ export function warmUpQueries(tools: readonly EvalTool[], count = 600): string[]
   return out;
 }
 
+/** Per engine name, per distinct query, one latency in ms. */
+export type Samples = Map<string, number[]>;
+
+export interface LatencyResult {
+  /** First pass: each query asked once of engines that never saw it (nor any word cache of it). Median over rounds. */
+  cold: Samples;
+  /** Round one of `cold` alone. */
+  firstRound: Samples;
+  /** Second pass with the query cache emptied: the per-word caches (parse tables, stems, impacts) warm from the first. */
+  warmWords: Samples;
+  /** Third pass, query cache kept: cache hits. */
+  repeat: Samples;
+  /** Each engine's answers in the first round's first pass, per distinct query. */
+  rankings: Map<string, string[][]>;
+  /** Build time of each engine in round one (ms). */
+  buildMs: Map<string, number>;
+}
+
 /**
- * Cold latency: every engine warmed on the same unrelated queries, then `rounds` times: query
- * caches emptied, each distinct query asked once of each engine (a cache miss), the order of
- * engines alternating per query so neither always runs right after a collection the other
- * caused; then the same queries again (cache hits). Per query the median over rounds is kept:
- * on a shared machine one round's p99 is mostly the scheduler. `firstRound` keeps round one
- * alone. Word→stem caches (both engines have one) stay warm after round one.
+ * Cold latency, honestly first-pass: each of `rounds` rounds builds every engine afresh from its
+ * builder (so no word, stem or impact cache remembers an earlier round), warms its JIT on the same
+ * unrelated queries, then asks each distinct query once of each engine, the order of engines
+ * alternating per query so neither always runs right after a collection the other caused. Then,
+ * on the same instances, the query caches are emptied and the queries asked again (`warmWords`:
+ * what a new text costs once its words were met before), and once more (`repeat`: cache hits).
+ * Per query the median over rounds is kept: on a shared machine one round's p99 is mostly the
+ * scheduler. `firstRound` keeps round one alone.
  */
 export function measureLatency(
-  engines: readonly TimedEngine[],
+  builders: readonly EngineBuilder[],
   warmUp: readonly string[],
   queries: readonly string[],
   rounds = 5,
-): { cold: Map<string, number[]>; firstRound: Map<string, number[]>; repeat: Map<string, number[]>; rankings: Map<string, string[][]> } {
+): LatencyResult {
   const distinct = [...new Set(queries)];
-  for (const engine of engines) for (const text of warmUp) engine.query(text);
-  const perRound = (): Map<string, number[][]> => new Map(engines.map((engine) => [engine.name, distinct.map(() => [] as number[])]));
-  const cold = perRound();
-  const repeat = perRound();
-  const rankings = new Map(engines.map((engine) => [engine.name, [] as string[][]]));
-  const pass = (into: Map<string, number[][]>, keep: boolean) => {
+  const cold = new Map<string, number[][]>();
+  const warmWords = new Map<string, number[][]>();
+  const repeat = new Map<string, number[][]>();
+  const rankings = new Map<string, string[][]>();
+  const buildMs = new Map<string, number>();
+  const rowsOf = (samples: Map<string, number[][]>, name: string) => {
+    if (!samples.has(name)) samples.set(name, distinct.map(() => []));
+    return samples.get(name)!;
+  };
+  const pass = (engines: readonly TimedEngine[], into: Map<string, number[][]>, keep: boolean) => {
+    const rows = engines.map((engine) => rowsOf(into, engine.name));
     distinct.forEach((text, i) => {
       for (let j = 0; j < engines.length; j++) {
-        const engine = engines[(i + j) % engines.length]!;
+        const at = (i + j) % engines.length;
+        const engine = engines[at]!;
         const start = Bun.nanoseconds();
         const ranked = engine.query(text);
-        into.get(engine.name)![i]!.push((Bun.nanoseconds() - start) / 1e6);
+        rows[at]![i]!.push((Bun.nanoseconds() - start) / 1e6);
         if (keep) rankings.get(engine.name)!.push(ranked);
       }
     });
   };
   for (let round = 0; round < rounds; round++) {
+    // The previous round's engines are unreachable here: collected before the new ones are built.
+    Bun.gc(true);
+    const engines = builders.map((build) => {
+      const start = Bun.nanoseconds();
+      const engine = build();
+      if (round === 0) buildMs.set(engine.name, (Bun.nanoseconds() - start) / 1e6);
+      return engine;
+    });
+    if (round === 0) for (const engine of engines) rankings.set(engine.name, []);
+    for (const engine of engines) for (const text of warmUp) engine.query(text);
     for (const engine of engines) engine.clearCache?.();
     Bun.gc(true);
-    pass(cold, round === 0);
-    pass(repeat, false);
+    pass(engines, cold, round === 0);
+    for (const engine of engines) engine.clearCache?.();
+    pass(engines, warmWords, false);
+    pass(engines, repeat, false);
   }
   const medians = (samples: Map<string, number[][]>) =>
-    new Map([...samples].map(([name, rows]) => [name, rows.map((row) => row.sort((a, b) => a - b)[row.length >> 1]!)]));
+    new Map([...samples].map(([name, rows]) => [name, rows.map((row) => [...row].sort((a, b) => a - b)[row.length >> 1]!)]));
   const firstRound = new Map([...cold].map(([name, rows]) => [name, rows.map((row) => row[0]!)]));
-  return { cold: medians(cold), firstRound, repeat: medians(repeat), rankings };
+  return { cold: medians(cold), firstRound, warmWords: medians(warmWords), repeat: medians(repeat), rankings, buildMs };
 }

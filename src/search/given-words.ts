@@ -25,8 +25,18 @@ export function givenMayPoint(text: string): boolean {
   return MAY_POINT.test(text);
 }
 
+/** A lowercase word that is a pointing word: givenMayPoint of a word of ASCII letters alone. */
+export function isPointingWord(lower: string): boolean {
+  return lower.length <= SHORT_WORD_CHARS && POINTERS.has(lower);
+}
+
 export function givenWords(text: string): string[] {
   if (!givenMayPoint(text)) return [];
+  return givenWordsOfPointing(text);
+}
+
+/** givenWords of a text known to pass givenMayPoint (a query's words said so one by one). */
+export function givenWordsOfPointing(text: string): string[] {
   return isAscii(text) ? asciiGivenWords(text) : splitGivenWords(text);
 }
 

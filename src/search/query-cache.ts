@@ -1,4 +1,4 @@
-import { givenWords } from "./given-words.ts";
+import { givenWordsOfPointing } from "./given-words.ts";
 import { PARAMETER_WORDS, valueKinds } from "./value-kinds.ts";
 import { MAX_QUERY_CHARS, parseQueryWords, queryForm, type ParsedQuery } from "./query-parser.ts";
 import type { QueryTokens } from "./query-terms.ts";
@@ -83,6 +83,23 @@ export class QueryCache {
     return facts;
   }
 
+  /**
+   * Terms of the words a text that may point marks as given (given-words.ts). An ASCII noun is
+   * lowercase letters and digits, one word to the tokenizer: its term is looked up, not scanned for.
+   */
+  private givenTerms(text: string): string[] {
+    const terms: string[] = [];
+    for (const noun of givenWordsOfPointing(text)) {
+      if (!isLowerAsciiWord(noun)) {
+        this.tokenizer.tokenize(noun, terms);
+        continue;
+      }
+      const term = this.tokenizer.termOfLowerAscii(noun);
+      if (term !== null) terms.push(term);
+    }
+    return terms;
+  }
+
   private assemble(parsed: Exclude<ParsedQuery, { kind: "select" }>, words: readonly WordFacts[]): CachedQuery {
     const terms: string[] = [];
     const textIds: number[] = [];
@@ -123,11 +140,20 @@ export class QueryCache {
         idsAt: this.tokenizer.dictionarySize(),
         textFlags,
         required: parsed.required.map((word) => this.tokenizer.tokenize(word)),
-        given: mayPoint ? givenWords(parsed.text).flatMap((word) => this.tokenizer.tokenize(word)) : [],
+        given: mayPoint ? this.givenTerms(parsed.text) : [],
         valueParameters: decimal ? valueKinds(parsed.text).flatMap((kind) => PARAMETER_WORDS[kind].flatMap((word) => this.tokenizer.tokenize(word))) : [],
       },
       identifiers,
       mentions,
     };
   }
+}
+
+/** Lowercase ASCII letters and digits only (one word to the tokenizer, no camel case to split). */
+function isLowerAsciiWord(word: string): boolean {
+  for (let i = 0; i < word.length; i++) {
+    const code = word.charCodeAt(i);
+    if (!((code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39))) return false;
+  }
+  return word.length > 0;
 }

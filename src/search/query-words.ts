@@ -8,10 +8,10 @@
  * Bounded like the word table it sits on: words up to MAX_WORD_CHARS are kept, the table empties
  * itself when full, and a longer word is worked out each time it is met.
  */
-import { givenMayPoint } from "./given-words.ts";
+import { givenMayPoint, isPointingWord } from "./given-words.ts";
 import { wordSyntax, type WordSyntax } from "./query-parser.ts";
 import { termFlags } from "./query-terms.ts";
-import { mentionWordsOf } from "./server-mention.ts";
+import { keyHashOf, mentionKeyOf, mentionWordOf } from "./server-mention.ts";
 import type { Tokenizer } from "./tokenizer.ts";
 import { mayHaveDecimal } from "./value-kinds.ts";
 import { WordTable, wordHash } from "./word-table.ts";
@@ -78,18 +78,62 @@ export class QueryWords {
     return facts;
   }
 
+  /** A word's facts: a plain word's by its shape alone, any other's by the general readers. */
   private factsOf(word: string): WordFacts {
-    const mention = mentionWordsOf([word]);
+    const shape = plainWordShape(word);
+    return shape < 0 ? this.generalFactsOf(word) : this.plainFactsOf(word, shape);
+  }
+
+  /**
+   * The facts of a plain word (plainWordShape), each as the general readers give it, worked out
+   * from the shape: its letters and digits are its one term's word, its mention word and (lowered)
+   * key; it is no identifier (no `_`, `.`, `-` or lower→upper inside), holds no decimal number (no
+   * point inside), is no syntax (no `+`, `:` or `_`), and points exactly when it is a pointing word.
+   * No scan of the tokenizer, no arrays.
+   */
+  plainFactsOf(word: string, shape: number): WordFacts {
+    const to = (shape >> 1) & SHAPE_MASK;
+    const from = shape >> (SHAPE_BITS + 1);
+    const letters = from === 0 && to === word.length ? word : word.slice(from, to);
+    const lower = (shape & 1) === 1 ? letters.toLowerCase() : letters;
+    // A word the index met is found by its characters, its term by its id: no string hashed.
+    const known = this.tokenizer.knownWordId(word, from, to);
+    const listed = known >= 0 ? this.tokenizer.termAt(known) : undefined;
+    const term = listed ?? (known === -1 ? undefined : (this.tokenizer.termOfLowerAscii(lower) ?? undefined));
+    return {
+      term,
+      id: listed !== undefined ? known : term === undefined ? -1 : this.tokenizer.termIdOf(term),
+      idsAt: this.tokenizer.dictionarySize(),
+      flags: term === undefined ? 0 : termFlags(term),
+      moreTerms: undefined,
+      mentionWord: letters,
+      mentionKey: lower,
+      mentionHash: keyHashOf(lower),
+      mentionLength: lower.length,
+      identifier: undefined,
+      mayPoint: isPointingWord(lower),
+      decimal: false,
+      syntax: undefined,
+      moreIds: undefined,
+      moreFlags: undefined,
+      word,
+    };
+  }
+
+  /** The facts of any word, each from its own reader (what plainFactsOf must agree with). */
+  generalFactsOf(word: string): WordFacts {
+    const mentionWord = mentionWordOf(word);
+    const mentionKey = mentionKeyOf(word, mentionWord);
     const facts: WordFacts = {
       term: undefined,
       id: -1,
       idsAt: -2,
       flags: 0,
       moreTerms: undefined,
-      mentionWord: mention.words[0]!,
-      mentionKey: mention.keys[0]!,
-      mentionHash: mention.hashes[0]!,
-      mentionLength: mention.keyLengths[0]!,
+      mentionWord,
+      mentionKey,
+      mentionHash: keyHashOf(mentionKey),
+      mentionLength: mentionWord.length === 0 ? -1 : mentionKey.length,
       identifier: word.length >= 3 && mayBeIdentifier(word) ? identifierOf(word) : undefined,
       mayPoint: givenMayPoint(word),
       decimal: mayHaveDecimal(word),
@@ -98,12 +142,22 @@ export class QueryWords {
       moreFlags: undefined,
       word,
     };
-    this.refreshIds(facts);
+    this.tokenizeInto(facts);
     return facts;
   }
 
-  /** The word's terms and their ids in the dictionary as it is now. */
+  /**
+   * The ids of the word's terms in the dictionary as it is now. A word's terms are a function of
+   * its text; only their ids change as the dictionary grows, so they are looked up again by term.
+   */
   private refreshIds(facts: WordFacts): void {
+    facts.id = facts.term === undefined ? -1 : this.tokenizer.termIdOf(facts.term);
+    if (facts.moreTerms !== undefined) facts.moreIds = facts.moreTerms.map((term) => this.tokenizer.termIdOf(term));
+    facts.idsAt = this.tokenizer.dictionarySize();
+  }
+
+  /** The word's terms, their ids and flags, from the tokenizer. */
+  private tokenizeInto(facts: WordFacts): void {
     const ids: number[] = [];
     const terms = this.tokenizer.tokenize(facts.word, [], ids);
     facts.term = terms[0];
@@ -159,4 +213,54 @@ function mayBeIdentifier(word: string): boolean {
     if (code >= 0x80 || code === 0x5f || code === 0x2e || code === 0x2d || (i > 0 && code >= 0x41 && code <= 0x5a)) return true;
   }
   return false;
+}
+
+/** A plain word's letters start and end (each < 2^SHAPE_BITS) are packed into its shape. */
+const SHAPE_BITS = 6;
+const SHAPE_MASK = (1 << SHAPE_BITS) - 1;
+/**
+ * Punctuation a plain word may open with: `(`, `[`, `{`, `<`, quotes and backticks, `$`, `#`,
+ * `@`, `*` (never `+`, `_` or `-`: syntax and identifier characters).
+ */
+function isPlainOpener(code: number): boolean {
+  return (
+    code === 0x28 || code === 0x5b || code === 0x7b || code === 0x3c || code === 0x22 || code === 0x27 ||
+    code === 0x60 || code === 0x24 || code === 0x23 || code === 0x40 || code === 0x2a
+  );
+}
+
+/** … and end with: `.`, `,`, `?`, `!`, `:`, `;`, `)`, `]`, `}`, `>`, quotes and backticks, `%`, `*`. */
+function isPlainCloser(code: number): boolean {
+  return (
+    code === 0x2e || code === 0x2c || code === 0x3f || code === 0x21 || code === 0x3a || code === 0x3b ||
+    code === 0x29 || code === 0x5d || code === 0x7d || code === 0x3e || code === 0x22 || code === 0x27 ||
+    code === 0x60 || code === 0x25 || code === 0x2a
+  );
+}
+
+/**
+ * The common query word, told by its character codes: ASCII letters and digits the tokenizer keeps
+ * as one word (no uppercase letter after the first unless all its letters are uppercase and it has
+ * no digit: "getUser", "APIs", "3D" are split), between a run of opening and one of closing
+ * punctuation marks. Its shape packs where the letters start and end, and whether they hold an
+ * uppercase letter; -1 for any other word (and for one of 2^SHAPE_BITS characters or more).
+ */
+export function plainWordShape(word: string): number {
+  const length = word.length;
+  if (length === 0 || length > SHAPE_MASK) return -1;
+  let from = 0;
+  while (from < length && isPlainOpener(word.charCodeAt(from))) from++;
+  let to = length;
+  while (to > from && isPlainCloser(word.charCodeAt(to - 1))) to--;
+  if (to <= from) return -1;
+  let upper = 0;
+  let other = 0;
+  for (let i = from; i < to; i++) {
+    const code = word.charCodeAt(i);
+    if ((code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39)) other = 1;
+    else if (code >= 0x41 && code <= 0x5a) upper |= i === from ? 1 : 2;
+    else return -1;
+  }
+  if ((upper & 2) !== 0 && other !== 0) return -1;
+  return (((from << SHAPE_BITS) | to) << 1) | (upper !== 0 ? 1 : 0);
 }

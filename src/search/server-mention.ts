@@ -90,16 +90,25 @@ export function mentionWordsOf(split: readonly string[]): MentionWords {
   const keyLengths: number[] = new Array(count);
   for (let i = 0; i < count; i++) {
     const raw = split[i]!;
-    // Most words are lowercase letters and digits already: trimmed and squashed, they are themselves.
-    const plain = isPlainWord(raw);
-    const word = plain ? raw : trimWord(raw);
-    const key = plain ? raw : squashWord(word);
+    const word = mentionWordOf(raw);
+    const key = mentionKeyOf(raw, word);
     words[i] = word;
     keys[i] = key;
     hashes[i] = keyHashOf(key);
     keyLengths[i] = word.length === 0 ? -1 : key.length;
   }
   return { words, keys, hashes, keyLengths };
+}
+
+/** One white-space word trimmed for server-name windows, as mentionWordsOf's `words` hold it. */
+export function mentionWordOf(raw: string): string {
+  // Most words are lowercase letters and digits already: trimmed and squashed, they are themselves.
+  return isPlainWord(raw) ? raw : trimWord(raw);
+}
+
+/** That word (`word`, mentionWordOf(raw)) squashed, as mentionWordsOf's `keys` hold it. */
+export function mentionKeyOf(raw: string, word: string): string {
+  return isPlainWord(raw) ? raw : squashWord(word);
 }
 
 /** keyHash of a whole key from KEY_HASH_SEED. */

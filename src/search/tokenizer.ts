@@ -161,6 +161,33 @@ export class Tokenizer {
     return this.termOf(word.toLowerCase()) ?? undefined;
   }
 
+  /**
+   * The term of a word of lowercase ASCII letters (null: none), as tokenize gives it: what a
+   * query's plain word costs once its shape is known (query-words.ts), with no scan and no arrays.
+   */
+  termOfLowerAscii(lower: string): string | null {
+    return this.termOf(lower);
+  }
+
+  /**
+   * The term id of text[start, end), a word the index met (case folded), without making a string:
+   * -1 for a word with no term, MISSING when not remembered (then termOfLowerAscii decides).
+   */
+  knownWordId(text: string, start: number, end: number): number {
+    return this.wordIds.find(text, start, end);
+  }
+
+  /** The term of a dictionary id (undefined when the dictionary does not list its terms). */
+  termAt(id: number): string | undefined {
+    return this.dictionary?.terms?.[id];
+  }
+
+  /** A term's id in the dictionary as of dictionarySize() (-1: not there, or no dictionary to ask), as tokenize's `ids` holds it. */
+  termIdOf(term: string): number {
+    const termId = this.dictionary?.termId;
+    return termId === undefined ? -1 : (this.dictionary!.termId!(term) ?? -1);
+  }
+
   /** CamelCase split of text[start, end) by scanning character codes: the common case, no regular expressions. */
   private pushAsciiWords(text: string, lower: string, start: number, end: number, out: Sink): void {
     let wordStart = start;
@@ -179,7 +206,8 @@ export class Tokenizer {
 
   /**
    * text[start, end), an ASCII word; `lower` is text lowercased. While indexing it is found by range
-   * in `wordIds` (no string made for a known word); a query's words are found in place in `queryWords`.
+   * in `wordIds` (no string made for a known word); a query's words are found in place in `queryWords`,
+   * and a query word not seen before in `wordIds` too (MISSING there: its term is worked out).
    */
   private pushAsciiWord(text: string, lower: string, start: number, end: number, out: Sink): void {
     if (this.interner !== undefined) {
@@ -191,21 +219,28 @@ export class Tokenizer {
     const hash = wordHash(lower, start, end);
     const words = this.queryWords;
     let entry = words.find(lower, start, end, hash);
+    const size = this.dictionarySize();
     if (entry < 0) {
-      const term = this.termOf(lower.slice(start, end));
+      // A word the index met is found by its characters, its term by its id: no string made or hashed.
+      const known = this.wordIds.find(lower, start, end);
+      const listed = known >= 0 ? this.termAt(known) : undefined;
+      const term = listed ?? (known === -1 ? null : this.termOf(lower.slice(start, end)));
       entry = words.add(lower, start, end, hash, term);
       if (entry < 0) {
         if (term !== null) this.pushQueryTerm(term, out as string[]);
         return;
+      }
+      if (listed !== undefined) {
+        words.numbers[entry * 2] = size + 1;
+        words.numbers[entry * 2 + 1] = known;
       }
     }
     const term = words.valueAt(entry);
     if (term === null) return;
     (out as string[]).push(term);
     if (this.ids === undefined) return;
-    // numbers: [dictionary size + 1 when the id was looked up (0: never), the id then (-1: none)].
+    // numbers (read after add, which may grow them): [dictionary size + 1 when the id was looked up (0: never), the id then (-1: none)].
     const numbers = words.numbers;
-    const size = this.dictionarySize();
     if (numbers[entry * 2] !== size + 1) {
       numbers[entry * 2] = size + 1;
       numbers[entry * 2 + 1] = this.dictionary!.termId!(term) ?? -1;

@@ -17,6 +17,13 @@ export const MAX_WORD_CHARS = 48;
 const MAX_ENTRIES = 1 << 14;
 /** Buckets a lookup or an insertion looks at, at most: at ≤ 50% load an honest run is rarely past 8. */
 export const MAX_PROBES = 32;
+/**
+ * A table outgrowing its first 512 entries grows once, to room for MAX_ENTRIES (~384 KiB of
+ * buckets, records and numbers): grown by doubling, each power of two crossed made one new query
+ * pay a rehash and a copy of every record (50–350 µs each, five queries of the dev set's first
+ * pass). A table that stays small (a tokenizer for a few fixed words) stays small.
+ */
+const FULL_BUCKETS = 2 * MAX_ENTRIES;
 /** A record packs a word's pool offset and length as `start * LENGTH_RANGE + length`. */
 const LENGTH_RANGE = 64;
 const FNV_SEED = 0x811c9dc5 | 0;
@@ -90,7 +97,7 @@ export class WordTable<V> {
     const length = end - start;
     if (length > MAX_WORD_CHARS) return -1;
     if (this.values.length >= MAX_ENTRIES) this.clear();
-    if ((this.values.length + 1) * 2 > this.buckets.length) this.rehash(this.buckets.length * 2);
+    if ((this.values.length + 1) * 2 > this.buckets.length) this.rehash(FULL_BUCKETS);
     const bucket = this.freeBucket(hash);
     if (bucket < 0) return -1;
     const entry = this.values.length;
@@ -112,7 +119,7 @@ export class WordTable<V> {
   }
 
   clear(): void {
-    this.buckets = new Int32Array(1024);
+    this.buckets.fill(0);
     this.values = [];
     this.poolUsed = 0;
   }
@@ -136,10 +143,10 @@ export class WordTable<V> {
   }
 
   private growEntries(): void {
-    const records = new Int32Array(this.records.length * 2);
+    const records = new Int32Array(MAX_ENTRIES * 2);
     records.set(this.records);
     this.records = records;
-    const numbers = new Int32Array(this.numbers.length * 2);
+    const numbers = new Int32Array(MAX_ENTRIES * 2);
     numbers.set(this.numbers);
     this.numbers = numbers;
   }

@@ -60,6 +60,7 @@ const chosen = [
   "café déjà-vu naïve_user",
   "latitude of this address 40.7128, -74.0060",
   "the owner of my repo, and issues for our project",
+  "send it to my car, for this 2fa of our café and of their API, from his X1 in my the",
   "COVID-19 real-time e.g. U.S. data",
   `${"x".repeat(MAX_WORD_CHARS + 5)} weather ${"getUser".repeat(10)}`,
   "GitLab's merge requests in Google Calendar",
