@@ -2,7 +2,6 @@ import { FIELD_BITS, FIELD_COUNT, FIELD_ID, FIELDS } from "./fields.ts";
 import { ImpactCache } from "./impact-cache.ts";
 import { IMPACT_DESCRIPTION, IMPACT_FLAG_BITS, IMPACT_OUTSIDE_VALUE, IMPACT_OWN_NAME, IMPACT_PARAMETER_NAME, type Impacts } from "./impacts.ts";
 import type { InvertedIndex } from "./inverted-index.ts";
-import type { StandIn } from "./query-terms.ts";
 import type { RankingOptions } from "./ranking-options.ts";
 
 // Postings pack `slot << FIELD_BITS | field`: the slot and field a norm is worked out for.
@@ -16,6 +15,16 @@ export interface QueryTerm {
   /** One bit per required word this term belongs to; 0 when optional. */
   requiredBit: number;
   cjk: boolean;
+}
+
+/** A term that stands in for a query term (a synonym; query-terms.ts finds them for a query). */
+export interface StandIn {
+  id: number;
+  source: number;
+  /** The source's position in `terms`. */
+  sourceAt: number;
+  /** The source's weighted IDF times RankingOptions.synonymCoverage. */
+  credit: number;
 }
 
 const FIELD_MASK = (1 << FIELD_BITS) - 1;

@@ -1,4 +1,4 @@
-import type { QueryTerm } from "./bm25f-scorer.ts";
+import type { QueryTerm, StandIn } from "./bm25f-scorer.ts";
 import { IdMap } from "./id-map.ts";
 import type { InvertedIndex } from "./inverted-index.ts";
 import type { RankingOptions } from "./ranking-options.ts";
@@ -73,15 +73,6 @@ export interface PreparedQuery {
    * a stand-in outside enum values is credited `credit` of coverage, once per source.
    */
   standIns: StandIn[];
-}
-
-export interface StandIn {
-  id: number;
-  source: number;
-  /** The source's position in `terms`. */
-  sourceAt: number;
-  /** The source's weighted IDF times RankingOptions.synonymCoverage. */
-  credit: number;
 }
 
 /** Term id → ids of the terms that stand in for it (SynonymTable.standInsOf bound to an index). */
