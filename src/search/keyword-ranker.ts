@@ -53,8 +53,10 @@ export class KeywordRanker {
     } else {
       this.runWithMembership(query, track, mention);
     }
-    // The request's own words found fewer tools than the re-rank holds: synonyms bring in the rest.
-    if (this.options.synonymFill > 0 && !track && this.scorer.touchedCount < this.options.candidates && query.standIns.length > 0) {
+    // The request's own words found fewer tools than the re-rank holds: synonyms bring in the rest —
+    // unless it names a server: "github issue" is about its tools, not a Jira ticket (no dev or real
+    // ranking moved by this condition).
+    if (this.options.synonymFill > 0 && mention === undefined && !track && this.scorer.touchedCount < this.options.candidates && query.standIns.length > 0) {
       this.scorer.fill(this.index, query.standIns, query.terms, this.options.synonymFill);
     }
     return this.rerank(this.collect(query, limit, accept, track), query, limit, mention);

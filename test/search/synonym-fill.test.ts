@@ -49,6 +49,16 @@ describe("synonyms fill a request whose words found too few tools", () => {
     expect(names(build({ candidates: 3 }), "folder")).toEqual(["open_folder", "list_directory", "move_mail"]);
   });
 
+  test("a request that names a server gets no other server's tools by synonym", () => {
+    const index = new ToolSearchIndex({ ranking: { nameTieBreak: 0 } });
+    index.add({ name: "mcp__github__create_issue", server: "github", description: "Create an issue in a GitHub repository." });
+    index.add({ name: "mcp__github__get_issue", server: "github", description: "Get an issue of a GitHub repository." });
+    index.add({ name: "mcp__jira__create_ticket", server: "jira", description: "Create a Jira ticket." });
+    // issue ~ ticket: unnamed, the ticket tool is brought in; with the server named, the request is about its tools.
+    expect(names(index, "issue")).toContain("mcp__jira__create_ticket");
+    expect(names(index, "github issue")).toEqual(["mcp__github__create_issue", "mcp__github__get_issue"]);
+  });
+
   test("two synonyms of one word count once, as one does", () => {
     // edit_photo has image and photo (both picture's synonyms), edit_xyz image alone.
     const scores = new Map(matches(build(), "picture").map((match) => [match.name, match.score]));
