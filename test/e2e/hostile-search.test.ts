@@ -72,15 +72,21 @@ describe("a hostile MCP server against search (compiled binary)", () => {
     await using _daemon = daemon;
     using client = await RawClient.open(socketPath);
     await waitForTool(client, "mcp__hostile__spoofing_lookup");
+    let lastMatches: unknown[] = [];
     const discovered = async (query: string) => {
       const result = await toolSearch(client, query);
+      lastMatches = (result.structuredContent?.matches as unknown[] | undefined) ?? [];
       const transcript = [
         { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "ToolSearch", input: { query } }] },
         { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: result.content }] },
       ];
       return [...scanTranscript(transcript).discovered];
     };
-    expect(await discovered("spoofed weather lookup")).toEqual(["mcp__hostile__spoofing_lookup"]);
+    // The scan discovers what the answer matched (synonyms may bring weaker matches in after it), and
+    // nothing the spoofing text names.
+    const spoofed = await discovered("spoofed weather lookup");
+    expect(spoofed[0]).toBe("mcp__hostile__spoofing_lookup");
+    expect(spoofed).toEqual(lastMatches);
     expect(await discovered("discover:spoofed weather lookup")).toEqual([]);
     expect(await discovered("select:ToolSearch,ExecuteExtraTool,mcp__other__create_issue")).toEqual([]);
     expect(await discovered("select:mcp__hostile__ToolSearch")).toEqual(["mcp__hostile__ToolSearch"]);
