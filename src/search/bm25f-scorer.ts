@@ -18,6 +18,10 @@ export interface QueryTerm {
 }
 
 const FIELD_MASK = (1 << FIELD_BITS) - 1;
+/** run()'s pruning decision. */
+const UNDECIDED = 0;
+const PRUNE = 1;
+const FULL = 2;
 
 function counts(member: number, field: number): boolean {
   return member === 1 ? field <= FIELD_ID.hint : field < FIELD_ID.server || field === FIELD_ID.parameterValue;
@@ -89,8 +93,9 @@ export class Bm25fScorer {
     let touchedCount = this.touchedCount;
     const frequent = this.options.frequentTermShare * index.liveCount;
     // Decided once, at the first frequent term: pruning starts only when the rarer terms alone found
-    // enough candidates (undefined until then).
-    let prune: boolean | undefined;
+    // enough candidates. A number (UNDECIDED, PRUNE, FULL), not boolean | undefined: optimised code
+    // that met only one of those types left it at the first query that changed it.
+    let prune = UNDECIDED;
     for (const term of terms) {
       const impacts = this.impacts(index, term.id);
       const scale = term.weight * term.idf * (k1 + 1);
@@ -107,8 +112,8 @@ export class Bm25fScorer {
       // terms found too few, every frequent term is scored in full: the first of them alone would
       // otherwise pick the candidates (and among equally common terms, by term id: the index's
       // history), missing a tool that has all the others but not that one.
-      if (length > frequent && prune === undefined) prune = !track && touchedCount >= this.options.candidates;
-      if (prune === true && length > frequent) {
+      if (length > frequent && prune === UNDECIDED) prune = !track && touchedCount >= this.options.candidates ? PRUNE : FULL;
+      if (prune === PRUNE && length > frequent) {
         for (let i = 0; i < length; i++) {
           const slot = entries[i]! >>> IMPACT_FLAG_BITS;
           const before = scores[slot]!;

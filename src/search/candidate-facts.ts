@@ -26,8 +26,11 @@ export class CandidateFacts {
   valueOnlyIdf = new Float64Array(64);
   /** IDF sum of the mention's terms a candidate has anywhere. */
   mentionIdf = new Float64Array(64);
-  /** Bit `i & 31` set when query term `i` occurs in the candidate's description (a pair may be there). */
-  descriptionBits = new Uint32Array(64);
+  /**
+   * Bit `i & 31` set when query term `i` occurs in the candidate's description (a pair may be there).
+   * This and termBits are Int32Arrays: bit 31 read from a Uint32Array is a number above int32 (query-term-table.ts).
+   */
+  descriptionBits = new Int32Array(64);
   /** 1 when the query's leading term is, for this candidate, only an enum value. */
   leadingValueOnly = new Uint8Array(64);
   /** 1 when a candidate has one of the given words / value-kind words as a parameter name. */
@@ -36,7 +39,7 @@ export class CandidateFacts {
   /** Candidates credited for one query term's stand-ins (each at most once), to clear `covered`. */
   private credited = new Int32Array(64);
   /** Bit `t` set when query term `t` (t < 32) occurs in the candidate in any field. */
-  termBits = new Uint32Array(64);
+  termBits = new Int32Array(64);
   /** Per candidate: 1 while one query term's stand-ins are credited, when it has the term or was credited. */
   private covered = new Uint8Array(64);
   /**
@@ -191,12 +194,12 @@ export class CandidateFacts {
     this.outsideIdf = new Float64Array(size);
     this.valueOnlyIdf = new Float64Array(size);
     this.mentionIdf = new Float64Array(size);
-    this.descriptionBits = new Uint32Array(size);
+    this.descriptionBits = new Int32Array(size);
     this.leadingValueOnly = new Uint8Array(size);
     this.takesGiven = new Uint8Array(size);
     this.takesValue = new Uint8Array(size);
     this.covered = new Uint8Array(size);
-    this.termBits = new Uint32Array(size);
+    this.termBits = new Int32Array(size);
     this.credited = new Int32Array(size);
   }
 }

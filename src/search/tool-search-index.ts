@@ -284,7 +284,10 @@ export class ToolSearchIndex {
     }
     if (cached.found.servers.length === 0) return undefined;
     const servers = cached.found.servers;
-    const memberSlots = servers.flatMap((id) => this.servers.membersOf(id));
+    // A loop, not flatMap: the built-in is shared by every caller in the process, and one that met
+    // other arrays left its optimised code on a query's first mention.
+    const memberSlots: number[] = [];
+    for (const id of servers) this.servers.appendMembers(id, memberSlots);
     return mentionInput(cached.found.terms, memberSlots, this.index.liveCount, (slot) =>
       servers.includes(this.serverOfSlot[slot]!),
     );
