@@ -12,6 +12,12 @@ export interface QueryTerm {
   idf: number;
   /** Query-side weight of the term (1, or less for numbers). */
   weight: number;
+  /**
+   * idf × weight, what scoring and the re-rank read (set once the weights are final). Hot loops
+   * read this, not `weight`: a weight is 1 (an int32) for words and a fraction for numbers, and
+   * optimised code that had met only words left (an OSR exit) at a query's first number.
+   */
+  weightedIdf: number;
   /** One bit per required word this term belongs to; 0 when optional. */
   requiredBit: number;
   cjk: boolean;
@@ -98,7 +104,7 @@ export class Bm25fScorer {
     let prune = UNDECIDED;
     for (const term of terms) {
       const impacts = this.impacts(index, term.id);
-      const scale = term.weight * term.idf * (k1 + 1);
+      const scale = term.weightedIdf * (k1 + 1);
       // A term weighed 0 (numberWeight 0) adds nothing, and would mark a slot touched again and again.
       if (scale === 0) continue;
       if (skip !== undefined && skip.termIds.has(term.id)) {

@@ -86,7 +86,7 @@ export class CandidateFacts {
       for (let t = 0; t < terms.length; t++) {
         const term = terms[t]!;
         // IDF as the first stage weighs it: a number counts for less (RankingOptions.numberWeight).
-        const idf = term.idf * term.weight;
+        const idf = term.weightedIdf;
         const bit = 1 << (t & 31);
         const ownBit = t < TERM_BITS ? bit : 0;
         const leading = term.id === query.leadingTerm;

@@ -99,7 +99,7 @@ export class QueryScratch {
    * the same shape as a term, never changed, rather than undefined, which the optimised code of a
    * warm process may never have met (a query with an unknown word then left it, mid-query).
    */
-  readonly none: QueryTerm = { id: -1, idf: 0, weight: 0, requiredBit: 0, cjk: false };
+  readonly none: QueryTerm = { id: -1, idf: 0, weight: 0, weightedIdf: 0, requiredBit: 0, cjk: false };
 }
 
 /**
@@ -136,7 +136,7 @@ export function prepareQuery(
     const frequency = index.documentFrequency[id]!;
     if (frequency <= 0) return none;
     const idf = Math.log(1 + (total - frequency + 0.5) / (frequency + 0.5));
-    const entry: QueryTerm = { id, idf, weight: 0, requiredBit: 0, cjk };
+    const entry: QueryTerm = { id, idf, weight: 0, weightedIdf: 0, requiredBit: 0, cjk };
     entries.push(entry);
     entryOf.set(id, entries.length);
     return entry;
@@ -193,7 +193,10 @@ export function prepareQuery(
       pairs.set(a * positions + b, (first.idf + second.idf) / 2);
     }
     let totalIdf = 0;
-    for (const term of terms) totalIdf += term.idf * term.weight;
+    for (const term of terms) {
+      term.weightedIdf = term.idf * term.weight;
+      totalIdf += term.weightedIdf;
+    }
     const leading = sequence.length > 0 ? sequence[0]! : none;
     const standIns = synonyms === undefined || options.synonymCoverage <= 0 ? [] : standInsOf(terms, synonyms, index, entryOf, options);
     return {

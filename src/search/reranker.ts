@@ -36,7 +36,7 @@ export function rerank(
   let leadingIdf = 0;
   for (const term of query.terms) {
     if (term.id !== query.leadingTerm) continue;
-    leadingIdf = term.idf * term.weight;
+    leadingIdf = term.weightedIdf;
     break;
   }
   const { outsideIdf, valueOnlyIdf, mentionIdf, descriptionBits, leadingValueOnly, takesGiven, takesValue } = facts;

@@ -288,9 +288,15 @@ export class ToolSearchIndex {
     // other arrays left its optimised code on a query's first mention.
     const memberSlots: number[] = [];
     for (const id of servers) this.servers.appendMembers(id, memberSlots);
-    return mentionInput(cached.found.terms, memberSlots, this.index.liveCount, (slot) =>
-      servers.includes(this.serverOfSlot[slot]!),
-    );
+    // The ids in a typed array, searched by a loop: `includes` on the mention's arrays, whose
+    // shapes vary with how they were built, left optimised code on a query's first mention.
+    const ids = new Int32Array(servers);
+    const serverOfSlot = this.serverOfSlot;
+    return mentionInput(cached.found.terms, memberSlots, this.index.liveCount, (slot) => {
+      const server = serverOfSlot[slot]!;
+      for (let i = 0; i < ids.length; i++) if (ids[i] === server) return true;
+      return false;
+    });
   }
 
   private rank(

@@ -53,7 +53,10 @@ export class TopK {
    */
   drainInto<T extends { slot: number; score: number }>(into: T[], make: () => T = () => ({ slot: 0, score: 0 }) as T): T[] {
     for (let i = 0; i < this.size; i++) {
-      const pair = into[i] ?? (into[i] = make());
+      // Appended, never read past the end: a read past it is undefined, which optimised code that
+      // had always found a pair there left on (a query with more candidates than the one before).
+      if (i === into.length) into.push(make());
+      const pair = into[i]!;
       pair.slot = this.slots[i]!;
       pair.score = this.scores[i]!;
     }
