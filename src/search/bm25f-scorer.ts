@@ -71,6 +71,11 @@ export class Bm25fScorer {
   private readonly fieldBs = new Float64Array(FIELD_COUNT);
   private readonly fieldAverages = new Float64Array(FIELD_COUNT);
   private normVersion = -1;
+  /**
+   * run()'s `skip` when no server is named: always an object, never undefined, so the loop's
+   * optimised code does not leave (a check hoisted to its head) at the first query that names one.
+   */
+  private readonly noSkip: SkipMembers = { termIds: new Set(), mask: new Uint8Array(0) };
   private tracked = false;
   /** Per term id: its impacts, valid while their version equals the index version (impact-cache.ts). */
   readonly impactCache: ImpactCache;
@@ -90,7 +95,7 @@ export class Bm25fScorer {
    * counts only in the name fields of the slots `skip.mask` marks (a named server's tools, credited
    * by membership instead).
    */
-  run(index: InvertedIndex, terms: readonly QueryTerm[], track: boolean, skip?: SkipMembers): void {
+  run(index: InvertedIndex, terms: readonly QueryTerm[], track: boolean, skip: SkipMembers = this.noSkip): void {
     this.reset();
     this.ensureCapacity(index.slotCount);
     this.tracked = track;
@@ -107,7 +112,7 @@ export class Bm25fScorer {
       const scale = term.weightedIdf * (k1 + 1);
       // A term weighed 0 (numberWeight 0) adds nothing, and would mark a slot touched again and again.
       if (scale === 0) continue;
-      if (skip !== undefined && skip.termIds.has(term.id)) {
+      if (skip.termIds.has(term.id)) {
         touchedCount = this.runMentionTerm(index, term, scale, skip.mask, touchedCount);
         continue;
       }

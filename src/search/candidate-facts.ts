@@ -55,6 +55,8 @@ export class CandidateFacts {
    * bytes, which the cold path found evicted by other work between queries.
    */
   private present = new Int32Array(0);
+  /** The mention's terms when the query names no server: none. */
+  private readonly noMention: ReadonlySet<number> = new Set();
 
   gather(
     candidates: readonly { slot: number }[],
@@ -81,6 +83,9 @@ export class CandidateFacts {
       takesGiven[c] = 0;
       takesValue[c] = 0;
     }
+    // A set either way, never undefined in the loop: its optimised code checked that once at the
+    // loop's head and left (an OSR exit) at the first query that named a server.
+    const mentionTerms = mention === undefined ? this.noMention : mention.termIds;
     try {
       const terms = query.terms;
       for (let t = 0; t < terms.length; t++) {
@@ -90,7 +95,7 @@ export class CandidateFacts {
         const bit = 1 << (t & 31);
         const ownBit = t < TERM_BITS ? bit : 0;
         const leading = term.id === query.leadingTerm;
-        const mentioned = mention !== undefined && mention.termIds.has(term.id);
+        const mentioned = mentionTerms.has(term.id);
         const impacts = impactsOf(index, term.id);
         const { entries, length } = impacts;
         for (let i = 0; i < length; i++) {
