@@ -211,6 +211,8 @@ export class Bm25fScorer {
     let current = -1;
     let pseudo = 0;
     let flags = 0;
+    let sorted = true;
+    let previous = -1;
     for (let i = 0; i <= length; i++) {
       const packed = i < length ? postings[i]! : -1;
       const slot = packed >>> FIELD_BITS;
@@ -220,6 +222,8 @@ export class Bm25fScorer {
         continue;
       }
       if (pseudo > 0) {
+        if (current < previous) sorted = false;
+        previous = current;
         scratchEntries[count] = (current << IMPACT_FLAG_BITS) | flags;
         scratchValues[count++] = pseudo / (k1 + pseudo);
       }
@@ -234,11 +238,12 @@ export class Bm25fScorer {
     const impacts: Impacts =
       cached !== undefined && cached.entries.length >= count
         ? cached
-        : { entries: new Int32Array(count), values: new Float32Array(count), length: 0, version: -1 };
+        : { entries: new Int32Array(count), values: new Float32Array(count), length: 0, version: -1, sorted: false };
     impacts.entries.set(scratchEntries.subarray(0, count));
     impacts.values.set(scratchValues.subarray(0, count));
     impacts.length = count;
     impacts.version = index.version;
+    impacts.sorted = sorted;
     this.impactCache.set(id, impacts);
     return impacts;
   }

@@ -8,6 +8,12 @@ const TERM_BITS = 32;
 
 /** The most candidates one gather takes (a candidate's mark is 16 bits). */
 export const MAX_CANDIDATES = 0xffff;
+/**
+ * A term's impacts longer than this many entries per candidate are searched for the candidates'
+ * slots (galloping from one to the next) rather than read in full: at 100k tools a common word
+ * has tens of thousands of entries and the re-rank ~50 candidates.
+ */
+const SEARCH_SHARE = 32;
 
 /** Where a term's per-slot impacts (and the fields it occurs in) come from: the first stage's cache. */
 export type ImpactSource = (index: InvertedIndex, id: number) => Impacts;
@@ -57,6 +63,11 @@ export class CandidateFacts {
   private present = new Int32Array(0);
   /** The mention's terms when the query names no server: none. */
   private readonly noMention: ReadonlySet<number> = new Set();
+  /** One term's entries whose slots are candidates (matches()); at most one per candidate. */
+  private hits = new Int32Array(64);
+  /** The candidates' slots, ascending once `bySlotSorted` (sorted when a search first needs them). */
+  private bySlot = new Int32Array(64);
+  private bySlotSorted = false;
 
   gather(
     candidates: readonly { slot: number }[],
@@ -70,9 +81,12 @@ export class CandidateFacts {
     if (count > MAX_CANDIDATES) throw new Error(`at most ${MAX_CANDIDATES} candidates are re-ranked`);
     this.ensure(count, index.slotCount);
     const { mark, present, outsideIdf, valueOnlyIdf, mentionIdf, descriptionBits, termBits, leadingValueOnly, takesGiven, takesValue } = this;
+    const bySlot = this.bySlot;
+    this.bySlotSorted = false;
     for (let c = 0; c < count; c++) {
       const slot = candidates[c]!.slot;
       mark[slot] = c + 1;
+      bySlot[c] = slot;
       present[slot >>> 5] = present[slot >>> 5]! | (1 << (slot & 31));
       outsideIdf[c] = 0;
       valueOnlyIdf[c] = 0;
@@ -96,13 +110,11 @@ export class CandidateFacts {
         const ownBit = t < TERM_BITS ? bit : 0;
         const leading = term.id === query.leadingTerm;
         const mentioned = mentionTerms.has(term.id);
-        const impacts = impactsOf(index, term.id);
-        const { entries, length } = impacts;
-        for (let i = 0; i < length; i++) {
-          const entry = entries[i]!;
-          const slot = entry >>> IMPACT_FLAG_BITS;
-          if ((present[slot >>> 5]! & (1 << (slot & 31))) === 0) continue;
-          const c = mark[slot]! - 1;
+        const found = this.matches(impactsOf(index, term.id), count);
+        const hits = this.hits;
+        for (let h = 0; h < found; h++) {
+          const entry = hits[h]!;
+          const c = mark[entry >>> IMPACT_FLAG_BITS]! - 1;
           const flag = entry;
           termBits[c] = termBits[c]! | ownBit;
           if ((flag & IMPACT_OUTSIDE_VALUE) !== 0) {
@@ -116,8 +128,8 @@ export class CandidateFacts {
         }
       }
       if (query.standIns.length > 0) this.creditStandIns(query, index, impactsOf);
-      if (wants.given) this.markParameters(query.givenTerms, index, impactsOf, takesGiven);
-      if (wants.value) this.markParameters(query.valueParameterTerms, index, impactsOf, takesValue);
+      if (wants.given) this.markParameters(query.givenTerms, index, impactsOf, takesGiven, count);
+      if (wants.value) this.markParameters(query.valueParameterTerms, index, impactsOf, takesValue, count);
     } finally {
       for (let c = 0; c < count; c++) {
         const slot = candidates[c]!.slot;
@@ -177,16 +189,49 @@ export class CandidateFacts {
   }
 
   /** Candidates that have one of `termIds` in a parameter name. */
-  private markParameters(termIds: readonly number[], index: InvertedIndex, impactsOf: ImpactSource, into: Uint8Array): void {
-    const { mark, present } = this;
+  private markParameters(termIds: readonly number[], index: InvertedIndex, impactsOf: ImpactSource, into: Uint8Array, count: number): void {
+    const mark = this.mark;
     for (const id of termIds) {
-      const { entries, length } = impactsOf(index, id);
-      for (let i = 0; i < length; i++) {
-        const entry = entries[i]!;
-        const slot = entry >>> IMPACT_FLAG_BITS;
-        if ((present[slot >>> 5]! & (1 << (slot & 31))) !== 0 && (entry & IMPACT_PARAMETER_NAME) !== 0) into[mark[slot]! - 1] = 1;
+      const found = this.matches(impactsOf(index, id), count);
+      const hits = this.hits;
+      for (let h = 0; h < found; h++) {
+        const entry = hits[h]!;
+        if ((entry & IMPACT_PARAMETER_NAME) !== 0) into[mark[entry >>> IMPACT_FLAG_BITS]! - 1] = 1;
       }
     }
+  }
+
+  /**
+   * The entries of `impacts` whose slots are candidates, into `hits`; how many. A long list in
+   * slot order is searched for each candidate's slot, from the previous one's place on; any
+   * other is read in full, each entry's slot asked of the candidate filter. Either way a
+   * candidate's facts come out the same: it has one entry per term, or none.
+   */
+  private matches(impacts: Impacts, count: number): number {
+    const { entries, length } = impacts;
+    const hits = this.hits;
+    let found = 0;
+    if (impacts.sorted && length > SEARCH_SHARE * count) {
+      if (!this.bySlotSorted) {
+        this.bySlot.subarray(0, count).sort();
+        this.bySlotSorted = true;
+      }
+      const bySlot = this.bySlot;
+      let from = 0;
+      for (let k = 0; k < count && from < length; k++) {
+        const slot = bySlot[k]!;
+        from = gallop(entries, from, length, slot << IMPACT_FLAG_BITS);
+        if (from < length && entries[from]! >>> IMPACT_FLAG_BITS === slot) hits[found++] = entries[from]!;
+      }
+      return found;
+    }
+    const present = this.present;
+    for (let i = 0; i < length; i++) {
+      const entry = entries[i]!;
+      const slot = entry >>> IMPACT_FLAG_BITS;
+      if ((present[slot >>> 5]! & (1 << (slot & 31))) !== 0) hits[found++] = entry;
+    }
+    return found;
   }
 
   private ensure(candidates: number, slots: number): void {
@@ -206,5 +251,29 @@ export class CandidateFacts {
     this.covered = new Uint8Array(size);
     this.termBits = new Int32Array(size);
     this.credited = new Int32Array(size);
+    this.hits = new Int32Array(size);
+    this.bySlot = new Int32Array(size);
   }
+}
+
+/**
+ * The first index in [from, length) whose entry is at least `key` (`length` when none), for
+ * entries ascending: steps of 1, 2, 4… from `from`, then a binary search of the last step.
+ */
+function gallop(entries: Int32Array, from: number, length: number, key: number): number {
+  let low = from;
+  let high = from;
+  let step = 1;
+  while (high < length && entries[high]! < key) {
+    low = high + 1;
+    high = low + step;
+    step *= 2;
+  }
+  if (high > length) high = length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (entries[middle]! < key) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }

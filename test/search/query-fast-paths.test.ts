@@ -107,28 +107,66 @@ describe("re-rank facts from the query terms' impacts", () => {
     const candidates = docs.map((doc) => ({ slot: index.slotOf(doc.name)!, score: 0 }));
     const facts = new CandidateFacts();
     facts.gather(candidates, query, index, (at, id) => scorer.impacts(at, id), undefined, { given: true, value: true });
-    const idf = new Map(query.terms.map((term) => [term.id, term.idf]));
-    candidates.forEach(({ slot }, c) => {
-      const start = index.slotTermStart[slot]!;
-      const terms = index.slotTermArena.subarray(start, start + index.slotTermCount[slot]!);
-      const outside = index.outsideValueCounts[slot]!;
-      const distinct = index.distinctCounts[slot]!;
-      const sum = (from: number, to: number) => Array.from(terms.subarray(from, to)).reduce((total, id) => total + (idf.get(id) ?? 0), 0);
-      expect(facts.outsideIdf[c]).toBeCloseTo(sum(0, outside), 12);
-      expect(facts.valueOnlyIdf[c]).toBeCloseTo(sum(outside, distinct), 12);
-      const description = new Set(terms.subarray(distinct));
-      const bits = query.terms.reduce((mask, term, t) => (description.has(term.id) ? mask | (1 << (t & 31)) : mask), 0);
-      expect(facts.descriptionBits[c]).toBe(bits);
-      const valueOnlyLeading = Array.from(terms.subarray(outside, distinct)).includes(query.leadingTerm) ? 1 : 0;
-      expect(facts.leadingValueOnly[c]).toBe(valueOnlyLeading);
-      const parameterNames = (ids: readonly number[]) => (ids.some((id) => hasParameterName(index, slot, id)) ? 1 : 0);
-      expect(facts.takesGiven[c]).toBe(parameterNames(query.givenTerms));
-      expect(facts.takesValue[c]).toBe(parameterNames(query.valueParameterTerms));
-    });
+    expectFactsOfOwnTerms(index, query, candidates, facts);
     expect(facts.takesValue[docs.findIndex((doc) => doc.name === "weather")]).toBe(1);
     expect(facts.valueOnlyIdf[docs.findIndex((doc) => doc.name === "weather")]).toBeGreaterThan(0);
   });
+
+  test("a long impact list in slot order is searched for the candidates, one out of order (reused slots) read in full: the same facts", () => {
+    const index = new InvertedIndex();
+    const tokenizer = new Tokenizer(index);
+    const doc = (i: number): SearchDocument => ({
+      name: `tool_${i}`,
+      description: `Fetch data records of kind ${i % 7} from source ${i % 11}.`,
+      // "archive" only as an enum value: an entry with no kind bits, equal to its slot's search key.
+      parameters: [{ name: i % 3 === 0 ? "city" : "query", ...(i % 5 === 0 && { values: ["archive", "live"] }) }],
+    });
+    for (let i = 0; i < 1500; i++) index.add(doc(i).name, documentFields(doc(i), tokenizer));
+    const options = rankingOptions();
+    const common = index.termId(tokenizer.tokenize("data")[0]!)!;
+    const gatherAndCheck = (names: readonly string[]) => {
+      const scorer = new Bm25fScorer(options);
+      const query = prepareQuery(index, { text: tokenizer.tokenize("fetch data records of kind 3 from a city archive"), required: [], given: tokenizer.tokenize("city"), valueParameters: [] }, options);
+      const candidates = names.map((name) => ({ slot: index.slotOf(name)!, score: 0 }));
+      const facts = new CandidateFacts();
+      facts.gather(candidates, query, index, (at, id) => scorer.impacts(at, id), undefined, { given: true, value: false });
+      expectFactsOfOwnTerms(index, query, candidates, facts);
+      expect(facts.takesGiven.subarray(0, candidates.length).reduce((sum, mark) => sum + mark, 0)).toBeGreaterThan(0);
+      expect(facts.valueOnlyIdf.subarray(0, candidates.length).reduce((sum, idf) => sum + idf, 0)).toBeGreaterThan(0);
+      const impacts = scorer.impacts(index, common);
+      return { length: impacts.length, sorted: impacts.sorted };
+    };
+    // ~1,500 entries against 5 candidates: past the share at which the gather searches.
+    expect(gatherAndCheck(["tool_3", "tool_10", "tool_699", "tool_700", "tool_1495"])).toEqual({ length: 1500, sorted: true });
+    for (let i = 100; i < 800; i++) index.remove(index.slotOf(`tool_${i}`)!);
+    for (let i = 1500; i < 1530; i++) index.add(doc(i).name, documentFields(doc(i), tokenizer));
+    const reused = Array.from({ length: 30 }, (_, k) => `tool_${1500 + k}`).filter((name) => index.slotOf(name)! < 1500);
+    expect(reused.length).toBe(30);
+    expect(gatherAndCheck(["tool_3", reused[0]!, "tool_900", reused[29]!, "tool_1495"])).toEqual({ length: 830, sorted: false });
+  });
 });
+
+/** Each candidate's IDF sums, description bits and parameter marks equal a scan of its own terms. */
+function expectFactsOfOwnTerms(index: InvertedIndex, query: ReturnType<typeof prepareQuery>, candidates: readonly { slot: number }[], facts: CandidateFacts): void {
+  const idf = new Map(query.terms.map((term) => [term.id, term.idf]));
+  candidates.forEach(({ slot }, c) => {
+    const start = index.slotTermStart[slot]!;
+    const terms = index.slotTermArena.subarray(start, start + index.slotTermCount[slot]!);
+    const outside = index.outsideValueCounts[slot]!;
+    const distinct = index.distinctCounts[slot]!;
+    const sum = (from: number, to: number) => Array.from(terms.subarray(from, to)).reduce((total, id) => total + (idf.get(id) ?? 0), 0);
+    expect(facts.outsideIdf[c]).toBeCloseTo(sum(0, outside), 12);
+    expect(facts.valueOnlyIdf[c]).toBeCloseTo(sum(outside, distinct), 12);
+    const description = new Set(terms.subarray(distinct));
+    const bits = query.terms.reduce((mask, term, t) => (description.has(term.id) ? mask | (1 << (t & 31)) : mask), 0);
+    expect(facts.descriptionBits[c]).toBe(bits);
+    const valueOnlyLeading = Array.from(terms.subarray(outside, distinct)).includes(query.leadingTerm) ? 1 : 0;
+    expect(facts.leadingValueOnly[c]).toBe(valueOnlyLeading);
+    const parameterNames = (ids: readonly number[]) => (ids.some((id) => hasParameterName(index, slot, id)) ? 1 : 0);
+    expect(facts.takesGiven[c]).toBe(parameterNames(query.givenTerms));
+    expect(facts.takesValue[c]).toBe(parameterNames(query.valueParameterTerms));
+  });
+}
 
 /** Whether `slot` has term `id` in a parameter name, read from the raw postings. */
 function hasParameterName(index: InvertedIndex, slot: number, id: number): boolean {
