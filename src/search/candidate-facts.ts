@@ -42,8 +42,6 @@ export class CandidateFacts {
   /** 1 when a candidate has one of the given words / value-kind words as a parameter name. */
   takesGiven = new Uint8Array(64);
   takesValue = new Uint8Array(64);
-  /** Candidates credited for one query term's stand-ins (each at most once), to clear `covered`. */
-  private credited = new Int32Array(64);
   /** Bit `t` set when query term `t` (t < 32) occurs in the candidate in any field. */
   termBits = new Int32Array(64);
   /** Per candidate: 1 while one query term's stand-ins are credited, when it has the term or was credited. */
@@ -127,7 +125,7 @@ export class CandidateFacts {
           if (mentioned) mentionIdf[c] = mentionIdf[c]! + idf;
         }
       }
-      if (query.standIns.length > 0) this.creditStandIns(query, index, impactsOf);
+      if (query.standIns.length > 0) this.creditStandIns(query, index, impactsOf, count);
       if (wants.given) this.markParameters(query.givenTerms, index, impactsOf, takesGiven, count);
       if (wants.value) this.markParameters(query.valueParameterTerms, index, impactsOf, takesValue, count);
     } finally {
@@ -143,8 +141,8 @@ export class CandidateFacts {
    * Synonyms of a query term (query-terms.ts' stand-ins) cover it for a candidate that lacks the
    * term and has one of them outside enum values: `credit` more of coverage, once per term.
    */
-  private creditStandIns(query: PreparedQuery, index: InvertedIndex, impactsOf: ImpactSource): void {
-    const { mark, present, outsideIdf, covered, termBits } = this;
+  private creditStandIns(query: PreparedQuery, index: InvertedIndex, impactsOf: ImpactSource, count: number): void {
+    const { mark, outsideIdf, covered, termBits } = this;
     const standIns = query.standIns;
     for (let first = 0; first < standIns.length; ) {
       const { source, sourceAt } = standIns[first]!;
@@ -153,37 +151,25 @@ export class CandidateFacts {
       // Candidates that have the term itself are covered: the gather pass noted the first 32
       // terms' matches; a later term's matches are read again.
       const noted = sourceAt < TERM_BITS;
-      const own = noted ? undefined : impactsOf(index, source);
-      if (own !== undefined) {
-        for (let i = 0; i < own.length; i++) {
-          const slot = own.entries[i]! >>> IMPACT_FLAG_BITS;
-          if ((present[slot >>> 5]! & (1 << (slot & 31))) !== 0) covered[mark[slot]! - 1] = 1;
-        }
+      if (!noted) {
+        const found = this.matches(impactsOf(index, source), count);
+        const hits = this.hits;
+        for (let h = 0; h < found; h++) covered[mark[hits[h]! >>> IMPACT_FLAG_BITS]! - 1] = 1;
       }
       const sourceBit = noted ? 1 << sourceAt : 0;
-      const credited = this.credited;
-      let creditedCount = 0;
       for (let s = first; s < end; s++) {
         const standIn = standIns[s]!;
-        const { entries, length } = impactsOf(index, standIn.id);
-        for (let i = 0; i < length; i++) {
-          const entry = entries[i]!;
-          const slot = entry >>> IMPACT_FLAG_BITS;
-          if ((present[slot >>> 5]! & (1 << (slot & 31))) === 0) continue;
-          const c = mark[slot]! - 1;
+        const found = this.matches(impactsOf(index, standIn.id), count);
+        const hits = this.hits;
+        for (let h = 0; h < found; h++) {
+          const entry = hits[h]!;
+          const c = mark[entry >>> IMPACT_FLAG_BITS]! - 1;
           if (covered[c] === 1 || (termBits[c]! & sourceBit) !== 0 || (entry & IMPACT_OUTSIDE_VALUE) === 0) continue;
           outsideIdf[c] = outsideIdf[c]! + standIn.credit;
           covered[c] = 1;
-          credited[creditedCount++] = c;
         }
       }
-      if (own !== undefined) {
-        for (let i = 0; i < own.length; i++) {
-          const slot = own.entries[i]! >>> IMPACT_FLAG_BITS;
-          if ((present[slot >>> 5]! & (1 << (slot & 31))) !== 0) covered[mark[slot]! - 1] = 0;
-        }
-      }
-      for (let i = 0; i < creditedCount; i++) covered[credited[i]!] = 0;
+      covered.fill(0, 0, count);
       first = end;
     }
   }
@@ -250,7 +236,6 @@ export class CandidateFacts {
     this.takesValue = new Uint8Array(size);
     this.covered = new Uint8Array(size);
     this.termBits = new Int32Array(size);
-    this.credited = new Int32Array(size);
     this.hits = new Int32Array(size);
     this.bySlot = new Int32Array(size);
   }

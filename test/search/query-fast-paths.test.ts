@@ -144,6 +144,52 @@ describe("re-rank facts from the query terms' impacts", () => {
     expect(reused.length).toBe(30);
     expect(gatherAndCheck(["tool_3", reused[0]!, "tool_900", reused[29]!, "tool_1495"])).toEqual({ length: 830, sorted: false });
   });
+
+  test("stand-ins and parameter names found by searching long lists give the facts a full read gives", () => {
+    const index = new InvertedIndex();
+    const tokenizer = new Tokenizer(index);
+    // 40 rarer words, so that "fetch" stands past the 32 terms the gather notes per candidate.
+    const rare = Array.from({ length: 40 }, (_, k) => `zq${String.fromCharCode(97 + (k % 26))}${String.fromCharCode(97 + Math.floor(k / 26))}x`);
+    const doc = (i: number): SearchDocument => ({
+      name: `tool_${i}`,
+      description: `${i % 2 === 0 ? "Fetch" : "Show"} ${i % 15 === 0 ? "and retrieve " : ""}records ${rare[i % 40]}.`,
+      parameters: [{ name: i % 4 === 0 ? "city" : "query" }],
+    });
+    for (let i = 0; i < 3000; i++) index.add(doc(i).name, documentFields(doc(i), tokenizer));
+    const options = rankingOptions();
+    const id = (word: string) => index.termId(tokenizer.tokenize(word)[0]!)!;
+    const tokens = { text: tokenizer.tokenize(`fetch records ${rare.join(" ")} in a city`), required: [], given: tokenizer.tokenize("city"), valueParameters: [] };
+    const query = prepareQuery(index, tokens, options, undefined, (term) => (term === id("fetch") ? [id("retrieve")] : undefined));
+    const plain = prepareQuery(index, tokens, options);
+    expect(query.standIns.map(({ id: standIn, sourceAt }) => ({ standIn, past32: sourceAt >= 32 }))).toEqual([{ standIn: id("retrieve"), past32: true }]);
+    const candidates = ["tool_15", "tool_45", "tool_30", "tool_7", "tool_2995", "tool_2996"].map((name) => ({ slot: index.slotOf(name)!, score: 0 }));
+    const scorer = new Bm25fScorer(options);
+    // Long enough to be searched (200, 1,500 and 3,000 entries against 6 candidates), and in slot order.
+    expect(["retrieve", "fetch", "records"].map((word) => scorer.impacts(index, id(word))).map(({ length, sorted }) => ({ length, sorted }))).toEqual([
+      { length: 200, sorted: true },
+      { length: 1500, sorted: true },
+      { length: 3000, sorted: true },
+    ]);
+    const factsOf = (prepared: typeof query, read: (at: InvertedIndex, term: number) => ReturnType<Bm25fScorer["impacts"]>) => {
+      const facts = new CandidateFacts();
+      facts.gather(candidates, prepared, index, read, undefined, { given: true, value: false });
+      const count = candidates.length;
+      return {
+        outsideIdf: [...facts.outsideIdf.subarray(0, count)],
+        valueOnlyIdf: [...facts.valueOnlyIdf.subarray(0, count)],
+        descriptionBits: [...facts.descriptionBits.subarray(0, count)],
+        termBits: [...facts.termBits.subarray(0, count)],
+        takesGiven: [...facts.takesGiven.subarray(0, count)],
+      };
+    };
+    const searched = factsOf(query, (at, term) => scorer.impacts(at, term));
+    // The same lists marked out of order are read in full.
+    expect(searched).toEqual(factsOf(query, (at, term) => ({ ...scorer.impacts(at, term), sorted: false })));
+    // Credited: tool_15 and tool_45 (no "fetch", "retrieve"); not tool_30 (both), tool_7 (neither), tool_2996 ("fetch").
+    const without = factsOf(plain, (at, term) => scorer.impacts(at, term));
+    expect(searched.outsideIdf.map((idf, c) => idf > without.outsideIdf[c]!)).toEqual([true, true, false, false, false, false]);
+    expect(searched.takesGiven).toEqual([0, 0, 0, 0, 0, 1]);
+  });
 });
 
 /** Each candidate's IDF sums, description bits and parameter marks equal a scan of its own terms. */
