@@ -12,6 +12,12 @@ export interface QueryTerm {
   idf: number;
   /** Query-side weight of the term (1, or less for numbers). */
   weight: number;
+  /**
+   * idf × weight, what scoring and the re-rank read (set once the weights are final). Hot loops
+   * read this, not `weight`: a weight is 1 (an int32) for words and a fraction for numbers, and
+   * optimised code that had met only words left (an OSR exit) at a query's first number.
+   */
+  weightedIdf: number;
   /** One bit per required word this term belongs to; 0 when optional. */
   requiredBit: number;
   cjk: boolean;
@@ -31,6 +37,10 @@ const FIELD_MASK = (1 << FIELD_BITS) - 1;
 /** fill()'s marks: a slot `run` scored, and the first mark of a slot a stand-in brought in. */
 const HELD = 1;
 const FILLED = 2;
+/** run()'s pruning decision. */
+const UNDECIDED = 0;
+const PRUNE = 1;
+const FULL = 2;
 
 function counts(member: number, field: number): boolean {
   return member === 1 ? field <= FIELD_ID.hint : field < FIELD_ID.server || field === FIELD_ID.parameterValue;
@@ -77,6 +87,11 @@ export class Bm25fScorer {
   private readonly fieldBs = new Float64Array(FIELD_COUNT);
   private readonly fieldAverages = new Float64Array(FIELD_COUNT);
   private normVersion = -1;
+  /**
+   * run()'s `skip` when no server is named: always an object, never undefined, so the loop's
+   * optimised code does not leave (a check hoisted to its head) at the first query that names one.
+   */
+  private readonly noSkip: SkipMembers = { termIds: new Set(), mask: new Uint8Array(0) };
   private tracked = false;
   /** Per term id: its impacts, valid while their version equals the index version (impact-cache.ts). */
   readonly impactCache: ImpactCache;
@@ -96,7 +111,7 @@ export class Bm25fScorer {
    * counts only in the name fields of the slots `skip.mask` marks (a named server's tools, credited
    * by membership instead).
    */
-  run(index: InvertedIndex, terms: readonly QueryTerm[], track: boolean, skip?: SkipMembers): void {
+  run(index: InvertedIndex, terms: readonly QueryTerm[], track: boolean, skip: SkipMembers = this.noSkip): void {
     this.reset();
     this.ensureCapacity(index.slotCount);
     this.tracked = track;
@@ -105,14 +120,15 @@ export class Bm25fScorer {
     let touchedCount = this.touchedCount;
     const frequent = this.options.frequentTermShare * index.liveCount;
     // Decided once, at the first frequent term: pruning starts only when the rarer terms alone found
-    // enough candidates (undefined until then).
-    let prune: boolean | undefined;
+    // enough candidates. A number (UNDECIDED, PRUNE, FULL), not boolean | undefined: optimised code
+    // that met only one of those types left it at the first query that changed it.
+    let prune = UNDECIDED;
     for (const term of terms) {
       const impacts = this.impacts(index, term.id);
-      const scale = term.weight * term.idf * (k1 + 1);
+      const scale = term.weightedIdf * (k1 + 1);
       // A term weighed 0 (numberWeight 0) adds nothing, and would mark a slot touched again and again.
       if (scale === 0) continue;
-      if (skip !== undefined && skip.termIds.has(term.id)) {
+      if (skip.termIds.has(term.id)) {
         touchedCount = this.runMentionTerm(index, term, scale, skip.mask, touchedCount);
         continue;
       }
@@ -123,8 +139,8 @@ export class Bm25fScorer {
       // terms found too few, every frequent term is scored in full: the first of them alone would
       // otherwise pick the candidates (and among equally common terms, by term id: the index's
       // history), missing a tool that has all the others but not that one.
-      if (length > frequent && prune === undefined) prune = !track && touchedCount >= this.options.candidates;
-      if (prune === true && length > frequent) {
+      if (length > frequent && prune === UNDECIDED) prune = !track && touchedCount >= this.options.candidates ? PRUNE : FULL;
+      if (prune === PRUNE && length > frequent) {
         for (let i = 0; i < length; i++) {
           const slot = entries[i]! >>> IMPACT_FLAG_BITS;
           const before = scores[slot]!;
@@ -194,7 +210,8 @@ export class Bm25fScorer {
       const standIn = standIns[s]!;
       if (s > 0 && standIns[s - 1]!.source !== standIn.source) run++;
       const source = terms[standIn.sourceAt]!;
-      const scale = share * source.weight * source.idf * (k1 + 1);
+      // weightedIdf is weight × idf: a stand-in's source is a full-weight term (weight 1), so the same product.
+      const scale = share * source.weightedIdf * (k1 + 1);
       const mark = FILLED + (run % (0xff - FILLED));
       const { entries, values, length } = this.impacts(index, standIn.id);
       for (let i = 0; i < length; i++) {
@@ -244,6 +261,8 @@ export class Bm25fScorer {
     let pseudo = 0;
     let flags = 0;
     let inServer = false;
+    let sorted = true;
+    let previous = -1;
     for (let i = 0; i <= length; i++) {
       const packed = i < length ? postings[i]! : -1;
       const slot = packed >>> FIELD_BITS;
@@ -254,6 +273,8 @@ export class Bm25fScorer {
         continue;
       }
       if (pseudo > 0) {
+        if (current < previous) sorted = false;
+        previous = current;
         // A word of the server's own name is not what the tool's name adds (slack in slack_get_users).
         scratchEntries[count] = (current << IMPACT_FLAG_BITS) | (inServer ? flags & ~IMPACT_OWN_NAME : flags);
         scratchValues[count++] = pseudo / (k1 + pseudo);
@@ -270,11 +291,12 @@ export class Bm25fScorer {
     const impacts: Impacts =
       cached !== undefined && cached.entries.length >= count
         ? cached
-        : { entries: new Int32Array(count), values: new Float32Array(count), length: 0, version: -1 };
+        : { entries: new Int32Array(count), values: new Float32Array(count), length: 0, version: -1, sorted: false };
     impacts.entries.set(scratchEntries.subarray(0, count));
     impacts.values.set(scratchValues.subarray(0, count));
     impacts.length = count;
     impacts.version = index.version;
+    impacts.sorted = sorted;
     this.impactCache.set(id, impacts);
     return impacts;
   }

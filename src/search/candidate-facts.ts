@@ -8,6 +8,12 @@ const TERM_BITS = 32;
 
 /** The most candidates one gather takes (a candidate's mark is 16 bits). */
 export const MAX_CANDIDATES = 0xffff;
+/**
+ * A term's impacts longer than this many entries per candidate are searched for the candidates'
+ * slots (galloping from one to the next) rather than read in full: at 100k tools a common word
+ * has tens of thousands of entries and the re-rank ~50 candidates.
+ */
+const SEARCH_SHARE = 32;
 
 /** Where a term's per-slot impacts (and the fields it occurs in) come from: the first stage's cache. */
 export type ImpactSource = (index: InvertedIndex, id: number) => Impacts;
@@ -26,8 +32,11 @@ export class CandidateFacts {
   valueOnlyIdf = new Float64Array(64);
   /** IDF sum of the mention's terms a candidate has anywhere. */
   mentionIdf = new Float64Array(64);
-  /** Bit `i & 31` set when query term `i` occurs in the candidate's description (a pair may be there). */
-  descriptionBits = new Uint32Array(64);
+  /**
+   * Bit `i & 31` set when query term `i` occurs in the candidate's description (a pair may be there).
+   * This and termBits are Int32Arrays: bit 31 read from a Uint32Array is a number above int32 (query-term-table.ts).
+   */
+  descriptionBits = new Int32Array(64);
   /** 1 when the query's leading term is, for this candidate, only an enum value. */
   leadingValueOnly = new Uint8Array(64);
   /** 1 when a candidate has one of the given words / value-kind words as a parameter name. */
@@ -42,10 +51,8 @@ export class CandidateFacts {
   /** Slot of each candidate, as gathered (the re-rank reorders the candidates; indexOf finds one again). */
   private slots = new Int32Array(64);
   private count = 0;
-  /** Candidates credited for one query term's stand-ins (each at most once), to clear `covered`. */
-  private credited = new Int32Array(64);
   /** Bit `t` set when query term `t` (t < 32) occurs in the candidate in any field. */
-  termBits = new Uint32Array(64);
+  termBits = new Int32Array(64);
   /** Per candidate: 1 while one query term's stand-ins are credited, when it has the term or was credited. */
   private covered = new Uint8Array(64);
   /**
@@ -61,6 +68,13 @@ export class CandidateFacts {
    * bytes, which the cold path found evicted by other work between queries.
    */
   private present = new Int32Array(0);
+  /** The mention's terms when the query names no server: none. */
+  private readonly noMention: ReadonlySet<number> = new Set();
+  /** One term's entries whose slots are candidates (matches()); at most one per candidate. */
+  private hits = new Int32Array(64);
+  /** The candidates' slots, ascending once `bySlotSorted` (sorted when a search first needs them). */
+  private bySlot = new Int32Array(64);
+  private bySlotSorted = false;
 
   gather(
     candidates: readonly { slot: number }[],
@@ -74,11 +88,14 @@ export class CandidateFacts {
     if (count > MAX_CANDIDATES) throw new Error(`at most ${MAX_CANDIDATES} candidates are re-ranked`);
     this.ensure(count, index.slotCount);
     const { mark, present, outsideIdf, valueOnlyIdf, mentionIdf, descriptionBits, termBits, leadingValueOnly, takesGiven, takesValue, nameHits } = this;
+    const bySlot = this.bySlot;
+    this.bySlotSorted = false;
     this.count = count;
     for (let c = 0; c < count; c++) {
       const slot = candidates[c]!.slot;
       this.slots[c] = slot;
       mark[slot] = c + 1;
+      bySlot[c] = slot;
       present[slot >>> 5] = present[slot >>> 5]! | (1 << (slot & 31));
       outsideIdf[c] = 0;
       valueOnlyIdf[c] = 0;
@@ -90,24 +107,25 @@ export class CandidateFacts {
       takesValue[c] = 0;
       nameHits[c] = 0;
     }
+    // A set either way, never undefined in the loop: its optimised code checked that once at the
+    // loop's head and left (an OSR exit) at the first query that named a server.
+    const mentionTerms = mention === undefined ? this.noMention : mention.termIds;
     try {
       const terms = query.terms;
       for (let t = 0; t < terms.length; t++) {
         const term = terms[t]!;
         // IDF as the first stage weighs it: a number counts for less (RankingOptions.numberWeight).
-        const idf = term.idf * term.weight;
+        const idf = term.weightedIdf;
         const bit = 1 << (t & 31);
         const ownBit = t < TERM_BITS ? bit : 0;
         const leading = term.id === query.leadingTerm;
-        const mentioned = mention !== undefined && mention.termIds.has(term.id);
+        const mentioned = mentionTerms.has(term.id);
         const nameFlag = wants.name && !mentioned && term.weight >= 1 ? IMPACT_OWN_NAME : 0;
-        const impacts = impactsOf(index, term.id);
-        const { entries, length } = impacts;
-        for (let i = 0; i < length; i++) {
-          const entry = entries[i]!;
-          const slot = entry >>> IMPACT_FLAG_BITS;
-          if ((present[slot >>> 5]! & (1 << (slot & 31))) === 0) continue;
-          const c = mark[slot]! - 1;
+        const found = this.matches(impactsOf(index, term.id), count);
+        const hits = this.hits;
+        for (let h = 0; h < found; h++) {
+          const entry = hits[h]!;
+          const c = mark[entry >>> IMPACT_FLAG_BITS]! - 1;
           const flag = entry;
           termBits[c] = termBits[c]! | ownBit;
           if ((flag & IMPACT_OUTSIDE_VALUE) !== 0) {
@@ -121,9 +139,9 @@ export class CandidateFacts {
           if ((flag & nameFlag) !== 0) nameHits[c] = nameHits[c]! + 1;
         }
       }
-      if (query.standIns.length > 0) this.creditStandIns(query, index, impactsOf, wants.name);
-      if (wants.given) this.markParameters(query.givenTerms, index, impactsOf, takesGiven);
-      if (wants.value) this.markParameters(query.valueParameterTerms, index, impactsOf, takesValue);
+      if (query.standIns.length > 0) this.creditStandIns(query, index, impactsOf, count, wants.name);
+      if (wants.given) this.markParameters(query.givenTerms, index, impactsOf, takesGiven, count);
+      if (wants.value) this.markParameters(query.valueParameterTerms, index, impactsOf, takesValue, count);
     } finally {
       for (let c = 0; c < count; c++) {
         const slot = candidates[c]!.slot;
@@ -137,8 +155,8 @@ export class CandidateFacts {
    * Synonyms of a query term (query-terms.ts' stand-ins) cover it for a candidate that lacks the
    * term and has one of them outside enum values: `credit` more of coverage, once per term.
    */
-  private creditStandIns(query: PreparedQuery, index: InvertedIndex, impactsOf: ImpactSource, names: boolean): void {
-    const { mark, present, outsideIdf, covered, termBits, nameHits } = this;
+  private creditStandIns(query: PreparedQuery, index: InvertedIndex, impactsOf: ImpactSource, count: number, names: boolean): void {
+    const { mark, outsideIdf, covered, termBits, nameHits } = this;
     const standIns = query.standIns;
     for (let first = 0; first < standIns.length; ) {
       const { source, sourceAt } = standIns[first]!;
@@ -147,40 +165,28 @@ export class CandidateFacts {
       // Candidates that have the term itself are covered: the gather pass noted the first 32
       // terms' matches; a later term's matches are read again.
       const noted = sourceAt < TERM_BITS;
-      const own = noted ? undefined : impactsOf(index, source);
-      if (own !== undefined) {
-        for (let i = 0; i < own.length; i++) {
-          const slot = own.entries[i]! >>> IMPACT_FLAG_BITS;
-          if ((present[slot >>> 5]! & (1 << (slot & 31))) !== 0) covered[mark[slot]! - 1] = 1;
-        }
+      if (!noted) {
+        const found = this.matches(impactsOf(index, source), count);
+        const hits = this.hits;
+        for (let h = 0; h < found; h++) covered[mark[hits[h]! >>> IMPACT_FLAG_BITS]! - 1] = 1;
       }
       const sourceBit = noted ? 1 << sourceAt : 0;
-      const credited = this.credited;
-      let creditedCount = 0;
       for (let s = first; s < end; s++) {
         const standIn = standIns[s]!;
-        const { entries, length } = impactsOf(index, standIn.id);
         // A name term is counted once, though it may stand in for two query terms.
         const nameFlag = names && firstStandIn(standIns, s) ? IMPACT_OWN_NAME : 0;
-        for (let i = 0; i < length; i++) {
-          const entry = entries[i]!;
-          const slot = entry >>> IMPACT_FLAG_BITS;
-          if ((present[slot >>> 5]! & (1 << (slot & 31))) === 0) continue;
-          const c = mark[slot]! - 1;
+        const found = this.matches(impactsOf(index, standIn.id), count);
+        const hits = this.hits;
+        for (let h = 0; h < found; h++) {
+          const entry = hits[h]!;
+          const c = mark[entry >>> IMPACT_FLAG_BITS]! - 1;
           if ((entry & nameFlag) !== 0) nameHits[c] = nameHits[c]! + 1;
           if (covered[c] === 1 || (termBits[c]! & sourceBit) !== 0 || (entry & IMPACT_OUTSIDE_VALUE) === 0) continue;
           outsideIdf[c] = outsideIdf[c]! + standIn.credit;
           covered[c] = 1;
-          credited[creditedCount++] = c;
         }
       }
-      if (own !== undefined) {
-        for (let i = 0; i < own.length; i++) {
-          const slot = own.entries[i]! >>> IMPACT_FLAG_BITS;
-          if ((present[slot >>> 5]! & (1 << (slot & 31))) !== 0) covered[mark[slot]! - 1] = 0;
-        }
-      }
-      for (let i = 0; i < creditedCount; i++) covered[credited[i]!] = 0;
+      covered.fill(0, 0, count);
       first = end;
     }
   }
@@ -192,16 +198,49 @@ export class CandidateFacts {
   }
 
   /** Candidates that have one of `termIds` in a parameter name. */
-  private markParameters(termIds: readonly number[], index: InvertedIndex, impactsOf: ImpactSource, into: Uint8Array): void {
-    const { mark, present } = this;
+  private markParameters(termIds: readonly number[], index: InvertedIndex, impactsOf: ImpactSource, into: Uint8Array, count: number): void {
+    const mark = this.mark;
     for (const id of termIds) {
-      const { entries, length } = impactsOf(index, id);
-      for (let i = 0; i < length; i++) {
-        const entry = entries[i]!;
-        const slot = entry >>> IMPACT_FLAG_BITS;
-        if ((present[slot >>> 5]! & (1 << (slot & 31))) !== 0 && (entry & IMPACT_PARAMETER_NAME) !== 0) into[mark[slot]! - 1] = 1;
+      const found = this.matches(impactsOf(index, id), count);
+      const hits = this.hits;
+      for (let h = 0; h < found; h++) {
+        const entry = hits[h]!;
+        if ((entry & IMPACT_PARAMETER_NAME) !== 0) into[mark[entry >>> IMPACT_FLAG_BITS]! - 1] = 1;
       }
     }
+  }
+
+  /**
+   * The entries of `impacts` whose slots are candidates, into `hits`; how many. A long list in
+   * slot order is searched for each candidate's slot, from the previous one's place on; any
+   * other is read in full, each entry's slot asked of the candidate filter. Either way a
+   * candidate's facts come out the same: it has one entry per term, or none.
+   */
+  private matches(impacts: Impacts, count: number): number {
+    const { entries, length } = impacts;
+    const hits = this.hits;
+    let found = 0;
+    if (impacts.sorted && length > SEARCH_SHARE * count) {
+      if (!this.bySlotSorted) {
+        this.bySlot.subarray(0, count).sort();
+        this.bySlotSorted = true;
+      }
+      const bySlot = this.bySlot;
+      let from = 0;
+      for (let k = 0; k < count && from < length; k++) {
+        const slot = bySlot[k]!;
+        from = gallop(entries, from, length, slot << IMPACT_FLAG_BITS);
+        if (from < length && entries[from]! >>> IMPACT_FLAG_BITS === slot) hits[found++] = entries[from]!;
+      }
+      return found;
+    }
+    const present = this.present;
+    for (let i = 0; i < length; i++) {
+      const entry = entries[i]!;
+      const slot = entry >>> IMPACT_FLAG_BITS;
+      if ((present[slot >>> 5]! & (1 << (slot & 31))) !== 0) hits[found++] = entry;
+    }
+    return found;
   }
 
   private ensure(candidates: number, slots: number): void {
@@ -214,15 +253,16 @@ export class CandidateFacts {
     this.outsideIdf = new Float64Array(size);
     this.valueOnlyIdf = new Float64Array(size);
     this.mentionIdf = new Float64Array(size);
-    this.descriptionBits = new Uint32Array(size);
+    this.descriptionBits = new Int32Array(size);
     this.leadingValueOnly = new Uint8Array(size);
     this.takesGiven = new Uint8Array(size);
     this.takesValue = new Uint8Array(size);
     this.nameHits = new Uint8Array(size);
     this.slots = new Int32Array(size);
     this.covered = new Uint8Array(size);
-    this.termBits = new Uint32Array(size);
-    this.credited = new Int32Array(size);
+    this.termBits = new Int32Array(size);
+    this.hits = new Int32Array(size);
+    this.bySlot = new Int32Array(size);
   }
 }
 
@@ -230,4 +270,26 @@ export class CandidateFacts {
 function firstStandIn(standIns: PreparedQuery["standIns"], at: number): boolean {
   for (let s = 0; s < at; s++) if (standIns[s]!.id === standIns[at]!.id) return false;
   return true;
+}
+
+/**
+ * The first index in [from, length) whose entry is at least `key` (`length` when none), for
+ * entries ascending: steps of 1, 2, 4… from `from`, then a binary search of the last step.
+ */
+function gallop(entries: Int32Array, from: number, length: number, key: number): number {
+  let low = from;
+  let high = from;
+  let step = 1;
+  while (high < length && entries[high]! < key) {
+    low = high + 1;
+    high = low + step;
+    step *= 2;
+  }
+  if (high > length) high = length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (entries[middle]! < key) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }

@@ -22,4 +22,10 @@ export interface Impacts {
   values: Float32Array;
   length: number;
   version: number;
+  /**
+   * Entries in ascending slot order, so ascending as numbers (the re-rank's gather may search
+   * them). True for an index built once; a tool that took a reused slot is appended to its
+   * terms' postings after higher slots.
+   */
+  sorted: boolean;
 }

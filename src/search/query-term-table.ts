@@ -9,8 +9,12 @@ import { IdMap } from "./id-map.ts";
 const FILTER_WORDS = 64;
 
 export class QueryTermTable {
-  /** Bit `id & 2047`: "not a query term" for almost every other id, before any probe. */
-  private readonly filter = new Uint32Array(FILTER_WORDS);
+  /**
+   * Bit `id & 2047`: "not a query term" for almost every other id, before any probe. Int32Array:
+   * a word with bit 31 set reads back from a Uint32Array as a number above int32, and optimised
+   * code that had met only int32 words left (an OSR exit) on every such read.
+   */
+  private readonly filter = new Int32Array(FILTER_WORDS);
   private readonly positions = new IdMap();
 
   /** Fills the table from the query's terms (after clear(), or on a new table). */

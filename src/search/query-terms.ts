@@ -85,6 +85,12 @@ export type StandInSource = (id: number) => readonly number[] | undefined;
  */
 export class QueryScratch {
   readonly entryOf = new IdMap();
+  /**
+   * A word the index does not have, in prepareQuery's sequence of the query's words: an object of
+   * the same shape as a term, never changed, rather than undefined, which the optimised code of a
+   * warm process may never have met (a query with an unknown word then left it, mid-query).
+   */
+  readonly none: QueryTerm = { id: -1, idf: 0, weight: 0, weightedIdf: 0, requiredBit: 0, cjk: false };
 }
 
 /**
@@ -108,27 +114,27 @@ export function prepareQuery(
   scratch = new QueryScratch(),
   synonyms?: StandInSource,
 ): PreparedQuery {
-  const entryOf = scratch.entryOf;
+  const { entryOf, none } = scratch;
   const entries: QueryTerm[] = [];
   let cjkTerms: Set<string> | undefined;
   const total = Math.max(index.liveCount, 1);
-  const termFor = (term: string, cjk: boolean, known?: number): QueryTerm | undefined => {
+  const termFor = (term: string, cjk: boolean, known?: number): QueryTerm => {
     if (cjk) (cjkTerms ??= new Set()).add(term);
     const id = known === undefined ? index.termId(term) : known >= 0 ? known : undefined;
-    if (id === undefined) return undefined;
+    if (id === undefined) return none;
     const at = entryOf.get(id);
-    if (at > 0) return entries[at - 1];
+    if (at > 0) return entries[at - 1]!;
     const frequency = index.documentFrequency[id]!;
-    if (frequency <= 0) return undefined;
+    if (frequency <= 0) return none;
     const idf = Math.log(1 + (total - frequency + 0.5) / (frequency + 0.5));
-    const entry: QueryTerm = { id, idf, weight: 0, requiredBit: 0, cjk };
+    const entry: QueryTerm = { id, idf, weight: 0, weightedIdf: 0, requiredBit: 0, cjk };
     entries.push(entry);
     entryOf.set(id, entries.length);
     return entry;
   };
 
   try {
-    const sequence: (QueryTerm | undefined)[] = [];
+    const sequence: QueryTerm[] = [];
     let asksReverse = false;
     // Ids the tokenizer found hold while the dictionary has not grown since (terms are never dropped).
     const ids = tokens.textIds !== undefined && tokens.idsAt === index.terms.length ? tokens.textIds : undefined;
@@ -139,7 +145,7 @@ export function prepareQuery(
       const entry = termFor(term, (flags & TERM_CJK) !== 0, ids?.[i]);
       sequence.push(entry);
       // A number or a relative date is a value the request passes: weighed numberWeight.
-      if (entry !== undefined) entry.weight = (flags & TERM_VALUE) !== 0 ? options.numberWeight : 1;
+      if (entry !== none) entry.weight = (flags & TERM_VALUE) !== 0 ? options.numberWeight : 1;
       if ((flags & TERM_REVERSE) !== 0) asksReverse = true;
     }
 
@@ -151,7 +157,7 @@ export function prepareQuery(
       for (const term of word) {
         if (bit >= MAX_REQUIRED_TERMS) break;
         const entry = termFor(term, isCjkTerm(term));
-        if (entry === undefined) {
+        if (entry === none) {
           impossible = true;
           continue;
         }
@@ -169,17 +175,20 @@ export function prepareQuery(
     const positions = terms.length;
     const pairs = new Map<number, number>();
     for (let i = 0; i + 1 < sequence.length; i++) {
-      const first = sequence[i];
-      const second = sequence[i + 1];
-      if (first === undefined || second === undefined || first === second) continue;
+      const first = sequence[i]!;
+      const second = sequence[i + 1]!;
+      if (first === none || second === none || first === second) continue;
       const a = entryOf.get(first.id) - 1;
       const b = entryOf.get(second.id) - 1;
       if (a < 0 || b < 0) continue;
       pairs.set(a * positions + b, (first.idf + second.idf) / 2);
     }
     let totalIdf = 0;
-    for (const term of terms) totalIdf += term.idf * term.weight;
-    const leading = sequence.length > 0 ? sequence[0] : undefined;
+    for (const term of terms) {
+      term.weightedIdf = term.idf * term.weight;
+      totalIdf += term.weightedIdf;
+    }
+    const leading = sequence.length > 0 ? sequence[0]! : none;
     const standIns = synonyms === undefined || options.synonymCoverage <= 0 ? [] : standInsOf(terms, synonyms, index, entryOf, options);
     return {
       standIns,
@@ -189,7 +198,7 @@ export function prepareQuery(
       requiredAll,
       impossible,
       cjkMinimum: Math.min(CJK_MIN_BIGRAM_MATCHES, cjkTerms?.size ?? 0),
-      leadingTerm: leading !== undefined && entryOf.get(leading.id) > 0 ? leading.id : -1,
+      leadingTerm: leading !== none && entryOf.get(leading.id) > 0 ? leading.id : -1,
       asksReverse,
       valueParameterTerms: tokens.valueParameters.length === 0 ? [] : [...new Set(tokens.valueParameters.map((term) => index.termId(term)).filter((id): id is number => id !== undefined))],
       givenTerms: tokens.given.length === 0 ? [] : [...new Set(tokens.given.map((term) => index.termId(term)).filter((id): id is number => id !== undefined && entryOf.get(id) > 0))],

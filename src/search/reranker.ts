@@ -35,8 +35,13 @@ export function rerank(
   const valueWeight = options.weights.parameterValue;
   const pairMasks = options.descriptionPhrase > 0 ? pairBitMasks(query) : [];
   // The verb's weighted IDF (idf × query weight), as its query term has it (leadingTerm is a kept term's id, or -1).
-  const leadingTerm = query.terms.find((term) => term.id === query.leadingTerm);
-  const leadingIdf = leadingTerm === undefined ? 0 : leadingTerm.idf * leadingTerm.weight;
+  // A loop, not find(): a query without a kept leading term would hand optimised code an undefined it never met.
+  let leadingIdf = 0;
+  for (const term of query.terms) {
+    if (term.id !== query.leadingTerm) continue;
+    leadingIdf = term.weightedIdf;
+    break;
+  }
   const { outsideIdf, valueOnlyIdf, mentionIdf, descriptionBits, leadingValueOnly, takesGiven, takesValue, nameHits } = facts;
   for (let c = 0; c < candidates.length; c++) {
     const candidate = candidates[c]!;

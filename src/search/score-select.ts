@@ -66,7 +66,9 @@ export class ScoreSelector {
     const out = heap.drainInto(into);
     const kept = out.length;
     for (let i = 0; i < aboveCount; i++) {
-      const pair = out[kept + i] ?? (out[kept + i] = { slot: 0, score: 0 } as T);
+      // Appended, never read past the end (top-k.ts drainInto).
+      if (kept + i === out.length) out.push({ slot: 0, score: 0 } as T);
+      const pair = out[kept + i]!;
       pair.slot = above[i]!;
       pair.score = scores[above[i]!]!;
     }

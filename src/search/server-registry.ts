@@ -15,12 +15,13 @@ const FILTER_POSITIONS = 1 << 18;
 const PREFIX_BIT = 1;
 const KEY_BIT = 2;
 
-function hasBit(bits: Uint32Array, hash: number, which: number): boolean {
+/** Int32Array words: bit 31 read from a Uint32Array is a number above int32, an exit for optimised code. */
+function hasBit(bits: Int32Array, hash: number, which: number): boolean {
   const at = (hash & (FILTER_POSITIONS - 1)) * 2;
   return (bits[at >>> 5]! & (which << (at & 31))) !== 0;
 }
 
-function setBit(bits: Uint32Array, hash: number, which: number): void {
+function setBit(bits: Int32Array, hash: number, which: number): void {
   const at = (hash & (FILTER_POSITIONS - 1)) * 2;
   bits[at >>> 5]! |= which << (at & 31);
 }
@@ -55,7 +56,7 @@ export class ServerRegistry {
    * A bit per hash (low bits) for each set above, asked first: a query asks ~80 hashes, almost
    * all absent, and a bit answers that without a probe of a large Set.
    */
-  private readonly filterBits = new Uint32Array((FILTER_POSITIONS * 2) >>> 5);
+  private readonly filterBits = new Int32Array((FILTER_POSITIONS * 2) >>> 5);
   /** Bumped when a server gains its first tool or loses its last: which names are live changed. */
   liveVersion = 0;
 
@@ -96,9 +97,13 @@ export class ServerRegistry {
 
   /** The server's member slots, in the order they joined. */
   membersOf(id: number): number[] {
-    const slots: number[] = [];
-    for (let slot = this.head[id]!; slot >= 0; slot = this.next[slot]!) slots.push(slot);
-    return slots;
+    return this.appendMembers(id, []);
+  }
+
+  /** Appends the server's member slots, in the order they joined, to `into`; returns it. */
+  appendMembers(id: number, into: number[]): number[] {
+    for (let slot = this.head[id]!; slot >= 0; slot = this.next[slot]!) into.push(slot);
+    return into;
   }
 
   /** Adds the tool in `slot` to the server (registered on first use); returns the server's id. */

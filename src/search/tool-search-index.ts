@@ -284,12 +284,23 @@ export class ToolSearchIndex {
     }
     if (cached.found.servers.length === 0) return undefined;
     const servers = cached.found.servers;
-    const memberSlots = servers.flatMap((id) => this.servers.membersOf(id));
+    // A loop, not flatMap: the built-in is shared by every caller in the process, and one that met
+    // other arrays left its optimised code on a query's first mention.
+    const memberSlots: number[] = [];
+    for (const id of servers) this.servers.appendMembers(id, memberSlots);
+    // The ids in a typed array, searched by a loop: `includes` on the mention's arrays, whose
+    // shapes vary with how they were built, left optimised code on a query's first mention.
+    const ids = new Int32Array(servers);
+    const serverOfSlot = this.serverOfSlot;
     return mentionInput(
       cached.found.terms,
       memberSlots,
       this.index.liveCount,
-      (slot) => servers.includes(this.serverOfSlot[slot]!),
+      (slot) => {
+        const server = serverOfSlot[slot]!;
+        for (let i = 0; i < ids.length; i++) if (ids[i] === server) return true;
+        return false;
+      },
       cached.found.wholeNameTerms,
     );
   }

@@ -51,9 +51,12 @@ export class TopK {
    * The kept pairs, in no particular order (the re-rank sorts them), written into `into` (its objects reused, more added as needed, its length set to
    * the count): a caller that ranks query after query makes no garbage here.
    */
-  drainInto<T extends { slot: number; score: number }>(into: T[], make: () => T = () => ({ slot: 0, score: 0 }) as T): T[] {
+  drainInto<T extends { slot: number; score: number }>(into: T[]): T[] {
     for (let i = 0; i < this.size; i++) {
-      const pair = into[i] ?? (into[i] = make());
+      // Appended, never read past the end: a read past it is undefined, which optimised code that
+      // had always found a pair there left on (a query with more candidates than the one before).
+      if (i === into.length) into.push(newPair() as T);
+      const pair = into[i]!;
       pair.slot = this.slots[i]!;
       pair.score = this.scores[i]!;
     }
@@ -86,4 +89,12 @@ export class TopK {
     this.slots[at] = slot;
     this.scores[at] = score;
   }
+}
+
+/**
+ * A new pair for drainInto: one function, where a default parameter made a new closure per call,
+ * which optimised code that had inlined the one it met left on (BadConstantValue).
+ */
+function newPair(): { slot: number; score: number } {
+  return { slot: 0, score: 0 };
 }

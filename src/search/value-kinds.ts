@@ -29,7 +29,8 @@ export function valueKinds(text: string): ValueKind[] {
  */
 export function mayHaveDecimal(text: string): boolean {
   for (let at = text.indexOf("."); at >= 0; at = text.indexOf(".", at + 1)) {
-    if (at > 0 && isDigit(text.charCodeAt(at - 1)) && isDigit(text.charCodeAt(at + 1))) return true;
+    // Within the text: charCodeAt past its end is NaN, which optimised code that met only integers leaves on.
+    if (at > 0 && at + 1 < text.length && isDigit(text.charCodeAt(at - 1)) && isDigit(text.charCodeAt(at + 1))) return true;
   }
   return false;
 }

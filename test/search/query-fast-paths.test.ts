@@ -110,29 +110,90 @@ describe("re-rank facts from the query terms' impacts", () => {
     const candidates = docs.map((doc) => ({ slot: index.slotOf(doc.name)!, score: 0 }));
     const facts = new CandidateFacts();
     facts.gather(candidates, query, index, (at, id) => scorer.impacts(at, id), undefined, { given: true, value: true, name: true });
-    const idf = new Map(query.terms.map((term) => [term.id, term.idf]));
-    candidates.forEach(({ slot }, c) => {
-      const start = index.slotTermStart[slot]!;
-      const terms = index.slotTermArena.subarray(start, start + index.slotTermCount[slot]!);
-      const outside = index.outsideValueCounts[slot]!;
-      const distinct = index.distinctCounts[slot]!;
-      const sum = (from: number, to: number) => Array.from(terms.subarray(from, to)).reduce((total, id) => total + (idf.get(id) ?? 0), 0);
-      expect(facts.outsideIdf[c]).toBeCloseTo(sum(0, outside), 12);
-      expect(facts.valueOnlyIdf[c]).toBeCloseTo(sum(outside, distinct), 12);
-      const description = new Set(terms.subarray(distinct));
-      const bits = query.terms.reduce((mask, term, t) => (description.has(term.id) ? mask | (1 << (t & 31)) : mask), 0);
-      expect(facts.descriptionBits[c]).toBe(bits);
-      const valueOnlyLeading = Array.from(terms.subarray(outside, distinct)).includes(query.leadingTerm) ? 1 : 0;
-      expect(facts.leadingValueOnly[c]).toBe(valueOnlyLeading);
-      const parameterNames = (ids: readonly number[]) => (ids.some((id) => hasParameterName(index, slot, id)) ? 1 : 0);
-      expect(facts.takesGiven[c]).toBe(parameterNames(query.givenTerms));
-      expect(facts.takesValue[c]).toBe(parameterNames(query.valueParameterTerms));
-      const ownName = (id: number) => hasField(index, slot, id, FIELD_ID.name) && !hasField(index, slot, id, FIELD_ID.server);
-      expect(facts.nameHits[c]).toBe(query.terms.filter((term) => ownName(term.id)).length);
-    });
+    expectFactsOfOwnTerms(index, query, candidates, facts);
     expect(facts.nameHits[docs.findIndex((doc) => doc.name === "issue_open_repository")]).toBe(2);
     expect(facts.takesValue[docs.findIndex((doc) => doc.name === "weather")]).toBe(1);
     expect(facts.valueOnlyIdf[docs.findIndex((doc) => doc.name === "weather")]).toBeGreaterThan(0);
+  });
+
+  test("a long impact list in slot order is searched for the candidates, one out of order (reused slots) read in full: the same facts", () => {
+    const index = new InvertedIndex();
+    const tokenizer = new Tokenizer(index);
+    const doc = (i: number): SearchDocument => ({
+      name: `tool_${i}`,
+      description: `Fetch data records of kind ${i % 7} from source ${i % 11}.`,
+      // "archive" only as an enum value: an entry with no kind bits, equal to its slot's search key.
+      parameters: [{ name: i % 3 === 0 ? "city" : "query", ...(i % 5 === 0 && { values: ["archive", "live"] }) }],
+    });
+    for (let i = 0; i < 1500; i++) index.add(doc(i).name, documentFields(doc(i), tokenizer));
+    const options = rankingOptions();
+    const common = index.termId(tokenizer.tokenize("data")[0]!)!;
+    const gatherAndCheck = (names: readonly string[]) => {
+      const scorer = new Bm25fScorer(options);
+      const query = prepareQuery(index, { text: tokenizer.tokenize("fetch data records of kind 3 from a city archive"), required: [], given: tokenizer.tokenize("city"), valueParameters: [] }, options);
+      const candidates = names.map((name) => ({ slot: index.slotOf(name)!, score: 0 }));
+      const facts = new CandidateFacts();
+      facts.gather(candidates, query, index, (at, id) => scorer.impacts(at, id), undefined, { given: true, value: false, name: true });
+      expectFactsOfOwnTerms(index, query, candidates, facts);
+      expect(facts.takesGiven.subarray(0, candidates.length).reduce((sum, mark) => sum + mark, 0)).toBeGreaterThan(0);
+      expect(facts.valueOnlyIdf.subarray(0, candidates.length).reduce((sum, idf) => sum + idf, 0)).toBeGreaterThan(0);
+      const impacts = scorer.impacts(index, common);
+      return { length: impacts.length, sorted: impacts.sorted };
+    };
+    // ~1,500 entries against 5 candidates: past the share at which the gather searches.
+    expect(gatherAndCheck(["tool_3", "tool_10", "tool_699", "tool_700", "tool_1495"])).toEqual({ length: 1500, sorted: true });
+    for (let i = 100; i < 800; i++) index.remove(index.slotOf(`tool_${i}`)!);
+    for (let i = 1500; i < 1530; i++) index.add(doc(i).name, documentFields(doc(i), tokenizer));
+    const reused = Array.from({ length: 30 }, (_, k) => `tool_${1500 + k}`).filter((name) => index.slotOf(name)! < 1500);
+    expect(reused.length).toBe(30);
+    expect(gatherAndCheck(["tool_3", reused[0]!, "tool_900", reused[29]!, "tool_1495"])).toEqual({ length: 830, sorted: false });
+  });
+
+  test("stand-ins and parameter names found by searching long lists give the facts a full read gives", () => {
+    const index = new InvertedIndex();
+    const tokenizer = new Tokenizer(index);
+    // 40 rarer words, so that "fetch" stands past the 32 terms the gather notes per candidate.
+    const rare = Array.from({ length: 40 }, (_, k) => `zq${String.fromCharCode(97 + (k % 26))}${String.fromCharCode(97 + Math.floor(k / 26))}x`);
+    const doc = (i: number): SearchDocument => ({
+      name: `tool_${i}`,
+      description: `${i % 2 === 0 ? "Fetch" : "Show"} ${i % 15 === 0 ? "and retrieve " : ""}records ${rare[i % 40]}.`,
+      parameters: [{ name: i % 4 === 0 ? "city" : "query" }],
+    });
+    for (let i = 0; i < 3000; i++) index.add(doc(i).name, documentFields(doc(i), tokenizer));
+    const options = rankingOptions();
+    const id = (word: string) => index.termId(tokenizer.tokenize(word)[0]!)!;
+    const tokens = { text: tokenizer.tokenize(`fetch records ${rare.join(" ")} in a city`), required: [], given: tokenizer.tokenize("city"), valueParameters: [] };
+    const query = prepareQuery(index, tokens, options, undefined, (term) => (term === id("fetch") ? [id("retrieve")] : undefined));
+    const plain = prepareQuery(index, tokens, options);
+    expect(query.standIns.map(({ id: standIn, sourceAt }) => ({ standIn, past32: sourceAt >= 32 }))).toEqual([{ standIn: id("retrieve"), past32: true }]);
+    const candidates = ["tool_15", "tool_45", "tool_30", "tool_7", "tool_2995", "tool_2996"].map((name) => ({ slot: index.slotOf(name)!, score: 0 }));
+    const scorer = new Bm25fScorer(options);
+    // Long enough to be searched (200, 1,500 and 3,000 entries against 6 candidates), and in slot order.
+    expect(["retrieve", "fetch", "records"].map((word) => scorer.impacts(index, id(word))).map(({ length, sorted }) => ({ length, sorted }))).toEqual([
+      { length: 200, sorted: true },
+      { length: 1500, sorted: true },
+      { length: 3000, sorted: true },
+    ]);
+    const factsOf = (prepared: typeof query, read: (at: InvertedIndex, term: number) => ReturnType<Bm25fScorer["impacts"]>) => {
+      const facts = new CandidateFacts();
+      facts.gather(candidates, prepared, index, read, undefined, { given: true, value: false, name: true });
+      const count = candidates.length;
+      return {
+        outsideIdf: [...facts.outsideIdf.subarray(0, count)],
+        valueOnlyIdf: [...facts.valueOnlyIdf.subarray(0, count)],
+        descriptionBits: [...facts.descriptionBits.subarray(0, count)],
+        termBits: [...facts.termBits.subarray(0, count)],
+        takesGiven: [...facts.takesGiven.subarray(0, count)],
+        nameHits: [...facts.nameHits.subarray(0, count)],
+      };
+    };
+    const searched = factsOf(query, (at, term) => scorer.impacts(at, term));
+    // The same lists marked out of order are read in full.
+    expect(searched).toEqual(factsOf(query, (at, term) => ({ ...scorer.impacts(at, term), sorted: false })));
+    // Credited: tool_15 and tool_45 (no "fetch", "retrieve"); not tool_30 (both), tool_7 (neither), tool_2996 ("fetch").
+    const without = factsOf(plain, (at, term) => scorer.impacts(at, term));
+    expect(searched.outsideIdf.map((idf, c) => idf > without.outsideIdf[c]!)).toEqual([true, true, false, false, false, false]);
+    expect(searched.takesGiven).toEqual([0, 0, 0, 0, 0, 1]);
   });
 });
 
@@ -158,7 +219,70 @@ describe("re-rank facts: a member's own name said by the request", () => {
     facts.gather(candidates, query, index, (at, id) => scorer.impacts(at, id), undefined, { given: false, value: false, name: true });
     expect([...facts.nameHits.subarray(0, 3)]).toEqual([2, 1, 0]);
   });
+
+  test("own-name hits found by searching long lists (terms and a stand-in of two of them) equal a full read's", () => {
+    const index = new InvertedIndex();
+    const tokenizer = new Tokenizer(index);
+    const verb = (i: number) => (i % 12 === 2 ? "view" : ["show", "list", "get"][i % 3]!);
+    // A fifth of the tools are on a server named "list" (its word not their own); "view" stays under
+    // the share a stand-in may have (10% of 4,000) and over the gather's search share (32 × 8).
+    const doc = (i: number): SearchDocument => ({
+      name: `${verb(i)}_items_${i}`,
+      ...(i % 5 === 0 && { server: "list" }),
+      description: `Items of kind ${i % 7}.${i % 40 === 0 ? " Display them." : ""}${i % 100 === 7 ? " View them." : ""}`,
+    });
+    for (let i = 0; i < 4000; i++) index.add(doc(i).name, documentFields(doc(i), tokenizer));
+    const options = rankingOptions();
+    const scorer = new Bm25fScorer(options);
+    const id = (word: string) => index.termId(tokenizer.tokenize(word)[0]!)!;
+    const query = prepareQuery(index, { text: tokenizer.tokenize("show list items display"), required: [], given: [], valueParameters: [] }, options, undefined, (term) =>
+      term === id("show") || term === id("display") ? [id("view")] : undefined,
+    );
+    expect(query.standIns.map((standIn) => standIn.id)).toEqual([id("view"), id("view")]);
+    const candidates = [2, 14, 0, 5, 10, 4, 40, 3999].map((i) => ({ slot: index.slotOf(doc(i).name)!, score: 0 }));
+    expect(["view", "show", "list", "item"].map((word) => scorer.impacts(index, id(word))).every(({ length, sorted }) => sorted && length > 32 * candidates.length)).toBe(true);
+    const nameHitsOf = (read: (at: InvertedIndex, term: number) => ReturnType<Bm25fScorer["impacts"]>) => {
+      const facts = new CandidateFacts();
+      facts.gather(candidates, query, index, read, undefined, { given: false, value: false, name: true });
+      return [...facts.nameHits.subarray(0, candidates.length)];
+    };
+    const searched = nameHitsOf((at, term) => scorer.impacts(at, term));
+    expect(searched).toEqual(nameHitsOf((at, term) => ({ ...scorer.impacts(at, term), sorted: false })));
+    const expected = candidates.map(({ slot }) => [...query.terms.map((term) => term.id), id("view")].filter((term) => ownName(index, slot, term)).length);
+    expect(searched).toEqual(expected);
+    // view_items_2: items and view (once, though it stands in for show and display); list_items_10: items (list is its server's).
+    expect(searched).toEqual([2, 2, 2, 1, 1, 2, 1, 2]);
+  });
 });
+
+/** Each candidate's IDF sums, description bits and parameter marks equal a scan of its own terms. */
+function expectFactsOfOwnTerms(index: InvertedIndex, query: ReturnType<typeof prepareQuery>, candidates: readonly { slot: number }[], facts: CandidateFacts): void {
+  const idf = new Map(query.terms.map((term) => [term.id, term.idf]));
+  candidates.forEach(({ slot }, c) => {
+    const start = index.slotTermStart[slot]!;
+    const terms = index.slotTermArena.subarray(start, start + index.slotTermCount[slot]!);
+    const outside = index.outsideValueCounts[slot]!;
+    const distinct = index.distinctCounts[slot]!;
+    const sum = (from: number, to: number) => Array.from(terms.subarray(from, to)).reduce((total, id) => total + (idf.get(id) ?? 0), 0);
+    expect(facts.outsideIdf[c]).toBeCloseTo(sum(0, outside), 12);
+    expect(facts.valueOnlyIdf[c]).toBeCloseTo(sum(outside, distinct), 12);
+    const description = new Set(terms.subarray(distinct));
+    const bits = query.terms.reduce((mask, term, t) => (description.has(term.id) ? mask | (1 << (t & 31)) : mask), 0);
+    expect(facts.descriptionBits[c]).toBe(bits);
+    const valueOnlyLeading = Array.from(terms.subarray(outside, distinct)).includes(query.leadingTerm) ? 1 : 0;
+    expect(facts.leadingValueOnly[c]).toBe(valueOnlyLeading);
+    const parameterNames = (ids: readonly number[]) => (ids.some((id) => hasParameterName(index, slot, id)) ? 1 : 0);
+    expect(facts.takesGiven[c]).toBe(parameterNames(query.givenTerms));
+    expect(facts.takesValue[c]).toBe(parameterNames(query.valueParameterTerms));
+    // Gathered with `name` and no mention: the full-weight terms in its own name and not its server's.
+    expect(facts.nameHits[c]).toBe(query.terms.filter((term) => term.weight >= 1 && ownName(index, slot, term.id)).length);
+  });
+}
+
+/** Whether `slot` has term `id` in its name and not in its server's name, read from the raw postings. */
+function ownName(index: InvertedIndex, slot: number, id: number): boolean {
+  return hasField(index, slot, id, FIELD_ID.name) && !hasField(index, slot, id, FIELD_ID.server);
+}
 
 /** Whether `slot` has term `id` in a parameter name, read from the raw postings. */
 function hasParameterName(index: InvertedIndex, slot: number, id: number): boolean {

@@ -1,0 +1,199 @@
+/**
+ * Where the slowest first-pass (never-seen) queries' time goes, beside the BM25F peer:
+ *
+ * 1. `first`: a fresh index and peer, both warmed on the bench's 600 unrelated queries
+ *    (cold-latency.ts), then each distinct dev query asked once of each, engines alternating,
+ *    as search-quality's first round does. Per query: wall time and, on Linux, the main thread's
+ *    CPU time (CLOCK_THREAD_CPUTIME_ID), which a busy machine's scheduler does not inflate.
+ * 2. `jitWarm`: the same again on a second fresh index and peer in the same process. Nothing the
+ *    index caches survives (impacts, parsed words, queries), only the process: its optimised code.
+ *    first − jitWarm per query is what the first pass paid for code still being compiled.
+ * 3. `phases`: a third fresh index, its query path's methods wrapped with timers: for the 2 %
+ *    slowest queries of `first` (by CPU), their self time per phase in this JIT-warm first pass.
+ *
+ * `--long-warm-up N` adds N whole tool descriptions (sentences from the pool, not the eval set)
+ * to the warm-up of both engines: natural requests are long and take paths (numbers, unknown
+ * words, server names, pruning of frequent terms) the 600 short description prefixes seldom do.
+ *
+ *   bun bench/first-pass-profile.ts [--top 12] [--long-warm-up 0] [--queries FILE] [--tools FILE]
+ */
+import { dlopen, FFIType, ptr } from "bun:ffi";
+import { join } from "node:path";
+import { Bm25fScorer } from "../src/search/bm25f-scorer.ts";
+import { CandidateFacts } from "../src/search/candidate-facts.ts";
+import { KeywordRanker } from "../src/search/keyword-ranker.ts";
+import { NameLookup } from "../src/search/name-lookup.ts";
+import { QueryCache } from "../src/search/query-cache.ts";
+import { searchDocumentFromTool } from "../src/search/tool-document.ts";
+import { ToolSearchIndex } from "../src/search/tool-search-index.ts";
+import { parseArgs } from "./lib/args.ts";
+import { Bm25fPeer } from "./lib/bm25f-peer.ts";
+import { warmUpQueries } from "./lib/cold-latency.ts";
+import { defaultEvalDir, readJsonl, type EvalQuery, type EvalTool } from "./lib/eval-data.ts";
+import { percentile, round } from "./lib/stats.ts";
+
+const args = parseArgs(Bun.argv.slice(2), { top: "value", "long-warm-up": "value", queries: "value", tools: "value" });
+const evalDir = defaultEvalDir();
+const tools = readJsonl<EvalTool>(args.get("tools") ?? join(evalDir, "tools.jsonl"));
+const texts = [...new Set(readJsonl<EvalQuery>(args.get("queries") ?? join(evalDir, "queries.dev.jsonl")).map((query) => query.query))];
+const longWarmUp = Number(args.get("long-warm-up") ?? 0);
+const descriptions = tools.map((tool) => tool.description).filter((text) => text.split(" ").length > 12);
+const warmUp = [
+  ...warmUpQueries(tools),
+  ...Array.from({ length: Math.min(longWarmUp, descriptions.length) }, (_, i) => descriptions[Math.floor((i * descriptions.length) / longWarmUp)]!.slice(0, 400)),
+];
+const RANKED = 10;
+
+/** The main thread's CPU time in ms where the platform offers it (Linux), else wall time. */
+const cpuClock = ((): { now: () => number; kind: string } => {
+  try {
+    const libc = dlopen("libc.so.6", { clock_gettime: { args: [FFIType.i32, FFIType.ptr], returns: FFIType.i32 } });
+    const time = new BigInt64Array(2);
+    const at = ptr(time);
+    const CLOCK_THREAD_CPUTIME_ID = 3;
+    return {
+      kind: "thread-cpu",
+      now: () => {
+        libc.symbols.clock_gettime(CLOCK_THREAD_CPUTIME_ID, at);
+        return Number(time[0]) * 1e3 + Number(time[1]) / 1e6;
+      },
+    };
+  } catch {
+    return { kind: "wall", now: () => Bun.nanoseconds() / 1e6 };
+  }
+})();
+
+interface Sample {
+  wall: number;
+  cpu: number;
+}
+
+function freshEngines(): { index: ToolSearchIndex; peer: Bm25fPeer } {
+  const index = new ToolSearchIndex();
+  for (const tool of tools) index.add(searchDocumentFromTool(tool));
+  const peer = new Bm25fPeer(tools);
+  for (const text of warmUp) index.query(text, { maxResults: RANKED });
+  for (const text of warmUp) peer.query(text, RANKED);
+  index.clearQueryCache();
+  Bun.gc(true);
+  return { index, peer };
+}
+
+/** One first pass, engines alternating per query as in bench/lib/cold-latency.ts. */
+function firstPass(): { toolpool: Sample[]; bm25f: Sample[] } {
+  const { index, peer } = freshEngines();
+  const toolpool: Sample[] = [];
+  const bm25f: Sample[] = [];
+  texts.forEach((text, i) => {
+    for (let j = 0; j < 2; j++) {
+      const ours = (i + j) % 2 === 0;
+      const cpu = cpuClock.now();
+      const wall = Bun.nanoseconds();
+      if (ours) index.query(text, { maxResults: RANKED });
+      else peer.query(text, RANKED);
+      const sample = { wall: (Bun.nanoseconds() - wall) / 1e6, cpu: cpuClock.now() - cpu };
+      (ours ? toolpool : bm25f).push(sample);
+    }
+  });
+  return { toolpool, bm25f };
+}
+
+function summary(samples: readonly Sample[]) {
+  const wall = samples.map((sample) => sample.wall);
+  const cpu = samples.map((sample) => sample.cpu);
+  return {
+    wallP50: round(percentile(wall, 50)),
+    wallP99: round(percentile(wall, 99)),
+    cpuP50: round(percentile(cpu, 50)),
+    cpuP95: round(percentile(cpu, 95)),
+    cpuP99: round(percentile(cpu, 99)),
+  };
+}
+
+/** Self time per phase of each query, from timers wrapped around the query path's methods. */
+function phasePass(): Record<string, number>[] {
+  const wrapped: [object, string, string][] = [
+    [QueryCache.prototype, "get", "parse"],
+    [NameLookup.prototype, "resolve", "exactName"],
+    [NameLookup.prototype, "suggest", "didYouMean"],
+    [ToolSearchIndex.prototype, "narrowing", "narrowing"],
+    [ToolSearchIndex.prototype, "mentionIn", "mentions"],
+    [ToolSearchIndex.prototype, "mentionedFirst", "identifiers"],
+    [KeywordRanker.prototype, "rank", "prepareQuery"],
+    [KeywordRanker.prototype, "collect", "select"],
+    [KeywordRanker.prototype, "rerank", "rerank"],
+    [CandidateFacts.prototype, "gather", "gather"],
+    [Bm25fScorer.prototype, "run", "firstStage"],
+    [Bm25fScorer.prototype, "impacts", "newImpacts"],
+    [ToolSearchIndex.prototype, "query", "other"],
+  ];
+  const stack: { start: number; child: number }[] = [];
+  let current: Record<string, number> = {};
+  const originals = wrapped.map(([target, method, label]) => {
+    const record = target as Record<string, (...params: unknown[]) => unknown>;
+    const original = record[method]!;
+    record[method] = function (this: unknown, ...params: unknown[]) {
+      const frame = { start: Bun.nanoseconds(), child: 0 };
+      stack.push(frame);
+      try {
+        return original.apply(this, params);
+      } finally {
+        const elapsed = Bun.nanoseconds() - frame.start;
+        stack.pop();
+        current[label] = (current[label] ?? 0) + (elapsed - frame.child) / 1e6;
+        if (stack.length > 0) stack[stack.length - 1]!.child += elapsed;
+      }
+    };
+    return () => (record[method] = original);
+  });
+  try {
+    const { index } = freshEngines();
+    return texts.map((text) => {
+      current = {};
+      index.query(text, { maxResults: RANKED });
+      return Object.fromEntries(Object.entries(current).map(([label, ms]) => [label, round(ms)]));
+    });
+  } finally {
+    for (const restore of originals) restore();
+  }
+}
+
+const first = firstPass();
+const jitWarm = firstPass();
+const phases = phasePass();
+const excess = first.toolpool.map((sample, i) => sample.cpu - jitWarm.toolpool[i]!.cpu);
+const byCpu = [...texts.keys()].sort((a, b) => first.toolpool[b]!.cpu - first.toolpool[a]!.cpu);
+const slowest = byCpu.slice(0, Math.ceil(texts.length * 0.02));
+const phaseMeans: Record<string, number> = {};
+for (const i of slowest) for (const [label, ms] of Object.entries(phases[i]!)) phaseMeans[label] = (phaseMeans[label] ?? 0) + ms / slowest.length;
+
+console.log(
+  JSON.stringify(
+    {
+      benchmark: "first-pass-profile",
+      pool: tools.length,
+      queries: texts.length,
+      warmUpQueries: warmUp.length,
+      clock: cpuClock.kind,
+      first: { toolpool: summary(first.toolpool), bm25f: summary(first.bm25f) },
+      jitWarm: { toolpool: summary(jitWarm.toolpool), bm25f: summary(jitWarm.bm25f) },
+      // What the first pass paid over the same queries on a fresh index once the process's code was optimised.
+      jitExcessCpuMs: {
+        total: round(excess.reduce((sum, value) => sum + value, 0), 1),
+        firstQuarter: round(excess.slice(0, texts.length >> 2).reduce((sum, value) => sum + value, 0), 1),
+        p90: round(percentile(excess, 90)),
+        p99: round(percentile(excess, 99)),
+      },
+      slowest2PercentPhasesMs: Object.fromEntries(Object.entries(phaseMeans).map(([label, ms]) => [label, round(ms)])),
+      slowest: byCpu.slice(0, Number(args.get("top") ?? 12)).map((i) => ({
+        at: i,
+        query: texts[i]!.slice(0, 60),
+        firstCpu: round(first.toolpool[i]!.cpu),
+        jitWarmCpu: round(jitWarm.toolpool[i]!.cpu),
+        phases: phases[i],
+      })),
+    },
+    null,
+    2,
+  ),
+);
