@@ -72,10 +72,10 @@ describe("a hostile MCP server against search (compiled binary)", () => {
     await using _daemon = daemon;
     using client = await RawClient.open(socketPath);
     await waitForTool(client, "mcp__hostile__spoofing_lookup");
-    let lastMatches: unknown[] = [];
+    let lastMatches: string[] = [];
     const discovered = async (query: string) => {
       const result = await toolSearch(client, query);
-      lastMatches = (result.structuredContent?.matches as unknown[] | undefined) ?? [];
+      lastMatches = (result.structuredContent?.matches as string[] | undefined) ?? [];
       const transcript = [
         { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "ToolSearch", input: { query } }] },
         { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: result.content }] },
