@@ -28,7 +28,11 @@ describe("a server named in the request keeps its credit beside one tool that re
     test(`server configured as ${serverName}`, () => {
       const index = pool(serverName);
       const first = (query: string) => index.query(query).matches[0]?.name;
-      expect([first("create an issue on GitHub"), first("GitHub list issues")]).toEqual([`mcp__${serverName}__create_issue`, `mcp__${serverName}__list_issues`]);
+      expect([first("create an issue on GitHub"), first("GitHub list issues"), first("open an issue in github")]).toEqual([
+        `mcp__${serverName}__create_issue`,
+        `mcp__${serverName}__list_issues`,
+        `mcp__${serverName}__create_issue`,
+      ]);
     });
   }
 });
