@@ -29,7 +29,7 @@ export function metaToolCount(delivery: Exclude<Delivery, "standard">): number {
 }
 
 /**
- * Characters of tool definitions a request that sends every tool (standard) may carry: past it, it
+ * Bytes of tool definitions (definitionChars: UTF-8, as the line carries them) a request that sends every tool (standard) may carry: past it, it
  * defers as it does over the count (60 tools of 250K-character schemas, each inside every per-tool
  * limit, made every standard request 15 MB, over the 8 MiB line a client reads it in).
  */
@@ -53,14 +53,14 @@ export function cutToRoom<T>(items: readonly T[], room: number): { kept: T[]; cu
 }
 
 /**
- * Characters of deferred tools' definitions one request carries in full in its array (native's
+ * Bytes of deferred tools' definitions (definitionChars) one request carries in full in its array (native's
  * discovered tools, mid-conversation's fixed array), beside the eager ones (eager-policy.ts bounds
  * those alike): 60 deferred tools of 250K-character schemas made every mid-conversation request
  * 15 MB, and 40 discovered ones a native request 10 MB, over the 8 MiB line a client reads it in.
  */
 export const MAX_DEFERRED_ARRAY_CHARS = MAX_EAGER_MCP_CHARS;
 
-/** Tools kept and tools cut when their definitions must fit in `budget` characters (in order: a tool that does not fit is cut, a later smaller one may stay). */
+/** Tools kept and tools cut when their definitions must fit in `budget` bytes (definitionChars) (in order: a tool that does not fit is cut, a later smaller one may stay). */
 export function cutToChars<T extends Pick<Tool, "description" | "inputJSONSchema">>(items: readonly T[], budget: number = MAX_DEFERRED_ARRAY_CHARS): { kept: T[]; cut: T[] } {
   const kept: T[] = [];
   const cut: T[] = [];

@@ -153,7 +153,7 @@ export function assembleRequest(input: AssembleInput): AssembledRequest {
     : { delivery: "standard", reason: transport.delivery === "standard" ? transport.reason : "not_deferring" });
   if (overLimit !== undefined) {
     const over = poolTools.length > limit ? `maxToolsInArray ${limit}` : `${MAX_ARRAY_CHARS / (1024 * 1024)} MiB of tool definitions`;
-    guardWarnings.push(`tools array limit (${over}): ${poolTools.length} tools would be sent in full${poolTools.length > limit ? "" : ` (${allChars} characters)`}, so this request defers with ${overLimit.delivery} delivery`);
+    guardWarnings.push(`tools array limit (${over}): ${poolTools.length} tools would be sent in full${poolTools.length > limit ? "" : ` (${allChars} bytes)`}, so this request defers with ${overLimit.delivery} delivery`);
   }
   if (deferring) {
     // Core tools that do not fit beside the meta-tools wait behind ToolSearch; the pool's own ones go first, promoted after.

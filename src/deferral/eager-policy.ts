@@ -26,9 +26,10 @@ export const DEFAULT_MAX_TOOLS_IN_ARRAY = 128;
 /** Room kept in the array for ToolSearch, ExecuteExtraTool and StructuredOutput. */
 export const META_TOOL_ROOM = 3;
 /**
- * Characters of eager MCP tool definitions (description and input schema JSON) a tools array
- * carries at most: ~500k tokens, past any model's context, and a quarter of the 8 MiB line a client
- * reads its assembled request in. Built-ins are the daemon's own and small; they are not counted.
+ * Bytes of eager MCP tool definitions (description and input schema JSON, as definitionChars counts
+ * them) a tools array carries at most: ~500k tokens, past any model's context, and a quarter of the
+ * 8 MiB line a client reads its assembled request in. Built-ins are the daemon's own and small; they
+ * are not counted.
  */
 export const MAX_EAGER_MCP_CHARS = 2 * 1024 * 1024;
 
@@ -86,9 +87,14 @@ export function applyEagerPolicy(tools: readonly Tool[], policy: EagerPolicy): E
   return { tools: out, guarded, eagerBefore, eagerLimit };
 }
 
-/** A tool's definition as the guards count it: its description and its input schema's JSON, in characters. */
+/**
+ * A tool's definition as the guards count it: its description and its input schema as JSON, in the
+ * UTF-8 bytes the line carries them in. Counted in characters, a schema of CJK text (three bytes a
+ * character) went out at three times its count: 16 tools of 250K-character schemas, inside the
+ * 4 Mi the standard array allowed, made a 12 MB request, over the 8 MiB line a client reads.
+ */
 export function definitionChars(tool: Pick<Tool, "description" | "inputJSONSchema">): number {
-  return tool.description.length + JSON.stringify(tool.inputJSONSchema).length;
+  return Buffer.byteLength(JSON.stringify(tool.description)) + Buffer.byteLength(JSON.stringify(tool.inputJSONSchema));
 }
 
 function withSetting(tool: Tool, setting: DeferSetting): Tool {

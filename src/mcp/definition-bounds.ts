@@ -29,8 +29,8 @@ export const MAX_DEFINITION_DEPTH = 256;
 
 const HINT_KEY = "anthropic/searchHint";
 
-/** The definition as kept, or why it is refused. */
-export function keptDefinition(tool: McpTool): McpTool | string {
+/** The definition as kept with its JSON's length, or why it is refused. */
+export function keptDefinition(tool: McpTool): { tool: McpTool; chars: number } | string {
   if (nestedDeeperThan(tool, MAX_DEFINITION_DEPTH)) return `its definition nests objects more than ${MAX_DEFINITION_DEPTH} levels deep`;
   const inputChars = JSON.stringify(tool.inputSchema).length;
   if (inputChars > MAX_SCHEMA_CHARS) return `its input schema is ${inputChars} characters, over the ${MAX_SCHEMA_CHARS}-character limit`;
@@ -51,7 +51,7 @@ export function keptDefinition(tool: McpTool): McpTool | string {
   }
   const chars = JSON.stringify(kept).length;
   if (chars > MAX_KEPT_DEFINITION_CHARS) return `its definition is ${chars} characters, over the ${MAX_KEPT_DEFINITION_CHARS}-character limit`;
-  return kept;
+  return { tool: kept, chars };
 }
 
 /** Whether objects or arrays nest deeper than `limit` below `value` (walked without recursion: the depth is the attack). */

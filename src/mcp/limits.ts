@@ -24,6 +24,13 @@ export const DEFAULT_CONNECT_PARALLELISM = 8;
 export const MAX_LIST_PAGES = 100;
 /** Tools kept per server; the rest are dropped with a warning. */
 export const MAX_TOOLS_PER_SERVER = 5_000;
+/**
+ * Characters of kept tool definitions (their JSON) per server; the listing keeps no tool past them
+ * and asks for no more pages. Each tool inside every per-tool limit, 1,000 tools of 250K-character
+ * schemas were 250 MB kept (RSS peak 1.26 GB, another client's ping held 4.7 s), 5,000 would be
+ * 1.25 GB; 5,000 tools of real size (2 KB descriptions) are ~11 MB, and 60 tools of two 250K schemas and 64K of icons each 34 MB.
+ */
+export const MAX_SERVER_DEFINITION_CHARS = 64 * 1024 * 1024;
 /** Longer descriptions are cut with a visible marker (SPEC §5). */
 export const MAX_DESCRIPTION_CHARS = 2_048;
 /** An input schema larger than this (serialized) is refused: it would swamp every request it rides in. */

@@ -1,5 +1,6 @@
 /**
- * `tools/list` across pages, bounded: at most MAX_LIST_PAGES pages and MAX_TOOLS_PER_SERVER tools,
+ * `tools/list` across pages, bounded: at most MAX_LIST_PAGES pages, MAX_TOOLS_PER_SERVER tools and
+ * MAX_SERVER_DEFINITION_CHARS of their definitions,
  * and a cursor the server already gave is never followed twice (a server that loops would
  * otherwise be listed forever). What was read before a limit hit is kept, with a warning. Each tool
  * is kept at the size it is read at (definition-bounds.ts), page by page.
@@ -7,7 +8,7 @@
 import { ToolSchema, type Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { keptDefinition } from "./definition-bounds.ts";
-import { MAX_LIST_PAGES, MAX_TOOLS_PER_SERVER } from "./limits.ts";
+import { MAX_LIST_PAGES, MAX_SERVER_DEFINITION_CHARS, MAX_TOOLS_PER_SERVER } from "./limits.ts";
 
 /**
  * A page is checked loosely, each tool on its own: one tool with a broken schema must cost that
@@ -37,6 +38,7 @@ export interface Listing {
 export interface ListLimits {
   maxPages?: number;
   maxTools?: number;
+  maxDefinitionChars?: number;
 }
 
 /** Malformed tools named one by one in a listing's warnings; the rest are counted in one line. */
@@ -45,6 +47,9 @@ const MAX_SKIP_WARNINGS = 10;
 export async function listAllTools(fetchPage: (cursor: string | undefined) => Promise<ToolPage>, limits: ListLimits = {}): Promise<Listing> {
   const maxPages = limits.maxPages ?? MAX_LIST_PAGES;
   const maxTools = limits.maxTools ?? MAX_TOOLS_PER_SERVER;
+  const maxChars = limits.maxDefinitionChars ?? MAX_SERVER_DEFINITION_CHARS;
+  let chars = 0;
+  let full = false;
   const tools: McpTool[] = [];
   const warnings: string[] = [];
   // Malformed tools are named up to MAX_SKIP_WARNINGS, then counted: a page of 200k bad entries
@@ -63,8 +68,18 @@ export async function listAllTools(fetchPage: (cursor: string | undefined) => Pr
       if (tools.length > maxTools) break;
       const parsed = ToolSchema.safeParse(raw);
       const kept = parsed.success ? keptDefinition(parsed.data) : `${parsed.error.issues[0]?.message ?? "invalid definition"} at ${parsed.error.issues[0]?.path.join(".") || "top level"}`;
-      if (typeof kept === "object") tools.push(kept);
-      else if (++skipped <= MAX_SKIP_WARNINGS) warnings.push(`skipped tool ${describeRaw(raw)}: ${kept}`);
+      if (typeof kept === "object") {
+        if (chars + kept.chars > maxChars) {
+          full = true;
+          break;
+        }
+        chars += kept.chars;
+        tools.push(kept.tool);
+      } else if (++skipped <= MAX_SKIP_WARNINGS) warnings.push(`skipped tool ${describeRaw(raw)}: ${kept}`);
+    }
+    if (full) {
+      warnings.push(`kept the first ${tools.length} tools: their definitions reached the ${maxChars / (1024 * 1024)} MiB per-server limit`);
+      break;
     }
     if (tools.length > maxTools) {
       warnings.push(`kept the first ${maxTools} of ${tools.length}+ tools (the per-server limit)`);

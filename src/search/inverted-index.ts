@@ -9,7 +9,7 @@ import type { TermInterner } from "./tokenizer.ts";
  * instead of two is ~3 MiB less at 100k tools.
  */
 const MAX_FREQUENCY = 0xff;
-/** Dead postings are swept once they are this share of all postings (and at least COMPACT_MIN). */
+/** Dead postings are swept once they are this share of all postings (and at least COMPACT_MIN), or dead slots once at least COMPACT_MIN and as many as the live ones. */
 const COMPACT_RATIO = 0.25;
 const COMPACT_MIN = 4096;
 const VALUE_FIELD = FIELD_ID.parameterValue;
@@ -219,7 +219,10 @@ export class InvertedIndex implements TermInterner {
     this.deadSlots.push(slot);
     this.liveCount--;
     this.version++;
-    if (this.deadPostings > COMPACT_MIN && this.deadPostings > this.totalPostings * COMPACT_RATIO) {
+    // Dead slots are swept too once they outnumber the live ones: a tool of no postings (server "x",
+    // name "the") adds none, and one of a posting or two beside a large pool hardly any.
+    const deadSlots = this.deadSlots.length;
+    if ((this.deadPostings > COMPACT_MIN && this.deadPostings > this.totalPostings * COMPACT_RATIO) || (deadSlots >= COMPACT_MIN && deadSlots >= this.liveCount)) {
       this.compact();
     }
     if (this.arenaDead > COMPACT_MIN && this.arenaDead > this.arenaUsed * COMPACT_RATIO) this.compactArena();

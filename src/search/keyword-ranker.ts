@@ -132,23 +132,49 @@ export class KeywordRanker {
    * Whether the words name the server rather than say what a tool does: the rarest of them must
    * be mostly found in the server's own tools ("GitLab"), not across the pool ("weather", "time").
    * The server's name as one word counts among them: "GitHub" is git + hub, words gitlab's and
-   * hubspot's tools use too, and github, the server's own spelling, is rarer than either.
+   * hubspot's tools use too, and github, the server's own spelling, is rarer than either. Only a
+   * word some tool of the server holds is weighed (a word none holds cannot tell its tools from
+   * others): one tool elsewhere saying "GitHub" made git the rarest, held by no tool of a server
+   * whose tools say github, and one saying "github" did the same to a server configured "GitHub".
    */
   private namesServer(input: MentionInput, termIds: ReadonlySet<number>): boolean {
+    const frequency = this.index.documentFrequency;
     let rarest = -1;
-    const rarer = (id: number) => rarest < 0 || this.index.documentFrequency[id]! < this.index.documentFrequency[rarest]!;
-    for (const id of termIds) if (rarer(id)) rarest = id;
+    for (const id of termIds) if (rarest < 0 || frequency[id]! < frequency[rarest]!) rarest = id;
+    if (frequency[rarest] === 0) return true;
+    const words = [...termIds];
     for (const term of input.wholeNameTerms) {
       const id = this.index.termId(term);
-      if (id !== undefined && this.index.documentFrequency[id]! > 0 && rarer(id)) rarest = id;
+      if (id !== undefined && frequency[id]! > 0) words.push(id);
     }
-    const frequency = this.index.documentFrequency[rarest]!;
-    if (frequency === 0) return true;
+    words.sort((a, b) => frequency[a]! - frequency[b]!);
+    for (const id of words) {
+      // Fewer member tools than the share needs (of this word, and of every more common one): no walk.
+      if (input.memberSlots.length < this.options.mentionShare * frequency[id]!) return false;
+      if (this.heldByMember(input, id)) return this.mostlyMembers(input, id);
+    }
+    return false;
+  }
+
+  /** Whether some tool of the server holds `term`. */
+  private heldByMember(input: MentionInput, term: number): boolean {
+    const postings = this.index.postings[term]!;
+    const length = this.index.postingLengths[term]!;
+    for (let i = 0; i < length; i++) {
+      const slot = postings[i]! >>> FIELD_BITS;
+      if (this.index.alive[slot] === 1 && input.isMember(slot)) return true;
+    }
+    return false;
+  }
+
+  /** Whether at least the mention share of the tools holding `term` are the server's. */
+  private mostlyMembers(input: MentionInput, term: number): boolean {
+    const frequency = this.index.documentFrequency[term]!;
     // Fewer member tools than the share needs: no need to walk the postings of a common word.
     if (input.memberSlots.length < this.options.mentionShare * frequency) return false;
     let members = 0;
-    const postings = this.index.postings[rarest]!;
-    const length = this.index.postingLengths[rarest]!;
+    const postings = this.index.postings[term]!;
+    const length = this.index.postingLengths[term]!;
     let previous = -1;
     for (let i = 0; i < length; i++) {
       const slot = postings[i]! >>> FIELD_BITS;

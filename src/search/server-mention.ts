@@ -36,6 +36,8 @@ export interface ServerKeys {
   mayPrefixKey(hash: number): boolean;
   /** False when no known key is the hashed text: no string is built, no exact lookup made. */
   mayBeKey(hash: number): boolean;
+  /** The server's name as configured (its tools' server field holds that name's terms). */
+  nameOf?(id: number): string;
 }
 
 /** What the ranker needs to treat a mention as membership. */
@@ -49,7 +51,8 @@ export interface MentionInput {
   membershipIdf: number;
   /**
    * Each named server's name written as one word, when it tokenizes to one term ("GitHub" →
-   * github, beside the terms git and hub): the spelling the namesServer test may also weigh.
+   * github, beside the terms git and hub), and the terms of its name as configured (what its tools'
+   * server field holds), for a one-word window: spellings the namesServer test may also weigh.
    */
   wholeNameTerms: readonly string[];
 }
@@ -167,6 +170,9 @@ export function findMentions(
       // words written apart ("mind map") are words.
       const whole = size === 1 ? termsOf(key) : [];
       if (whole.length === 1 && !wholeNameTerms.includes(whole[0]!)) wholeNameTerms.push(whole[0]!);
+      // …and so is the name as configured: "github" written for a server configured "GitHub" (git, hub).
+      const own = size === 1 && servers.nameOf !== undefined ? termsOf(servers.nameOf(id)) : [];
+      for (const term of own) if (!wholeNameTerms.includes(term)) wholeNameTerms.push(term);
       matched = size;
     }
     first += Math.max(matched, 1);

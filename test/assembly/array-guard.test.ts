@@ -11,7 +11,8 @@ import { wireToolName } from "../../src/assembly/wire-format.ts";
 import { INLINE_TOOLS_BETA } from "../../src/assembly/tool-change-blocks.ts";
 import { REQUESTED_DELIVERIES } from "../../src/deferral/delivery.ts";
 import type { Pool } from "../../src/pool/assemble.ts";
-import { anthropicCall, indexOf, mcp, metaToolsOf, samplePool } from "./fixtures.ts";
+import { assemblePool } from "../../src/pool/assemble.ts";
+import { anthropicCall, builtin, indexOf, mcp, metaToolsOf, samplePool } from "./fixtures.ts";
 import { scanTranscript } from "../../src/assembly/scan-transcript.ts";
 import type { FixedToolHolder } from "../../src/assembly/mid-conversation.ts";
 
@@ -99,10 +100,10 @@ describe("the tools array limit at assembly", () => {
     const fatIn = (result: ReturnType<typeof assembleRequest>) => names(result).filter((name) => name.startsWith("mcp__fat__")).length;
     // A session that would send every tool (standard) defers instead, as it does over the count.
     const standard = assembleRequest(input(fat, { delivery: "standard", maxToolsInArray: 128 }));
-    expect({ delivery: standard.delivery, fat: fatIn(standard), warning: standard.warnings[0]?.replace(/\(\d+ characters\)/, "(N characters)") }).toEqual({
+    expect({ delivery: standard.delivery, fat: fatIn(standard), warning: standard.warnings[0]?.replace(/\(\d+ bytes\)/, "(N bytes)") }).toEqual({
       delivery: { delivery: "proxy", reason: "tool_limit" },
       fat: 0,
-      warning: "tools array limit (4 MiB of tool definitions): 70 tools would be sent in full (N characters), so this request defers with proxy delivery",
+      warning: "tools array limit (4 MiB of tool definitions): 70 tools would be sent in full (N bytes), so this request defers with proxy delivery",
     });
     // With inline tools, each request's definitions by value are sized alike; the next request adds the next ones.
     const holder: FixedToolHolder = {};
@@ -125,6 +126,29 @@ describe("the tools array limit at assembly", () => {
       midUnder: true,
       nativeWarning: "tools array limit (2 MiB of deferred tool definitions): 52 d",
       midWarning: "tools array limit (2 MiB of deferred tool definitions): 52 d",
+    });
+  });
+
+  test("definitions are sized as the line carries them, UTF-8 bytes: schemas of CJK text (3 bytes a character) stay inside the 8 MiB line", () => {
+    // Attack: the guards counted characters. 16 tools of 250K-character CJK schemas (4 Mi characters) went out whole in
+    // standard delivery, ~12 MB; 8 eager ones beside 8 discovered ones made a native request as large.
+    const schema = { type: "object", properties: { text: { type: "string", description: "界".repeat(250_000) } } };
+    const lineBytes = (result: ReturnType<typeof assembleRequest>) => Buffer.byteLength(JSON.stringify(result));
+    const cjk = samplePool({ mcpTools: Array.from({ length: 16 }, (_, i) => mcp("cjk", `tool_${String(i).padStart(2, "0")}`, { schema })) });
+    const standard = assembleRequest(input(cjk, { delivery: "standard", maxToolsInArray: 128 }));
+    // The pool's eager guard (eager-policy.ts) sizes the 8 alwaysLoad ones alike.
+    const eagerAndDiscovered = assemblePool({
+      builtins: [builtin("Bash"), builtin("Read")],
+      mcpTools: Array.from({ length: 24 }, (_, i) => mcp("cjk", `tool_${String(i).padStart(2, "0")}`, { schema, alwaysLoad: i < 8 })),
+      eager: { tools: new Map(), servers: new Map(), maxTools: 128 },
+    });
+    const discovered = eagerAndDiscovered.tools.filter((tool) => tool.mcpInfo?.server === "cjk" && !tool.alwaysLoad).map((tool) => tool.name);
+    const discover = anthropicCall("ToolSearch", { query: "select:mcp__cjk" }, discovered.map((name) => ({ type: "tool_reference", tool_name: name })));
+    const native = assembleRequest(input(eagerAndDiscovered, { maxToolsInArray: 128 }, { messages: discover }));
+    const mid = assembleRequest(input(eagerAndDiscovered, { delivery: "mid-conversation", maxToolsInArray: 128 }, { fixedTools: {} }));
+    expect({ standard: standard.delivery, under: [standard, native, mid].map((result) => lineBytes(result) < 8 * 1024 * 1024) }).toEqual({
+      standard: { delivery: "proxy", reason: "tool_limit" },
+      under: [true, true, true],
     });
   });
 

@@ -99,6 +99,35 @@ describe("a server's listing that adds up (compiled binary)", () => {
     }
   });
 
+  test("16 tools of 250K-character CJK schemas (12 MB of UTF-8): a standard session's request defers and stays inside the line, not -32603", async () => {
+    // Attack: the array guards counted characters; 4 Mi characters of three-byte text went out whole, and the
+    // daemon replaced every assemble of the session with "-32603 The answer was 12… bytes, over the … line limit".
+    const env = { LISTING_TOOLS: "16", LISTING_SCHEMA_FILL: "界", LISTING_OUTPUT_CHARS: "0", LISTING_HUGE_OUTPUT_CHARS: "0" };
+    const { daemon, socketPath } = await listingDaemon(env);
+    await using _daemon = daemon;
+    using client = await RawClient.open(socketPath);
+    await waitForTool(client, "mcp__big__big_15");
+    await client.request("toolpool/session", { delivery: "standard" });
+    const answer = (await client.request("toolpool/assemble", { messages: [] })) as { result?: { delivery: { delivery: string; reason: string } }; error?: { message: string } };
+    expect({ error: answer.error?.message.slice(0, 20), delivery: answer.result?.delivery }).toEqual({ error: undefined, delivery: { delivery: "proxy", reason: "tool_limit" } });
+  });
+
+  test("1,000 tools of 250K schemas in pages of 200: the listing keeps 64 MiB of definitions and asks for no more pages", async () => {
+    // Attack: each tool inside every per-tool limit, the daemon kept all 250 MB (10.6 s to list, RSS peak 1.26 GB, another
+    // client's ping held 4.7 s); 5,000 of them would be 1.25 GB. Now 268 tools (2.0 s, peak 0.67 GB, ping 1.2 s).
+    const env = { LISTING_TOOLS: "1000", LISTING_PAGE_TOOLS: "200", LISTING_OUTPUT_CHARS: "0", LISTING_HUGE_OUTPUT_CHARS: "0" };
+    const { daemon, socketPath } = await listingDaemon(env);
+    await using _daemon = daemon;
+    using client = await RawClient.open(socketPath);
+    const select = async (name: string) => ((await client.request("toolpool/search", { query: `select:${name}` })).result as { found?: string[] }).found ?? [];
+    const deadline = Date.now() + 60_000;
+    while ((await select("mcp__big__big_267")).length === 0) {
+      if (Date.now() > deadline) throw new Error("mcp__big__big_267 never appeared");
+      await Bun.sleep(100);
+    }
+    expect(await select("mcp__big__big_268,mcp__big__big_399,mcp__big__big_999")).toEqual([]);
+  });
+
   test("5,000 tools of 2,000-character descriptions: toolpool/tools answers in pages under the line a client reads, and the client library reads them all", async () => {
     const { daemon, socketPath } = await listingDaemon({ LISTING_TOOLS: "5000", LISTING_SCHEMA_CHARS: "10", LISTING_OUTPUT_CHARS: "0", LISTING_HUGE_OUTPUT_CHARS: "0", LISTING_DESCRIPTION_CHARS: "2000" });
     await using _daemon = daemon;

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { convertResult } from "../../src/mcp/convert-result.ts";
-import { MAX_DESCRIPTION_CHARS } from "../../src/mcp/limits.ts";
+import { MAX_DESCRIPTION_CHARS, MAX_SERVER_DEFINITION_CHARS } from "../../src/mcp/limits.ts";
 import { definitionHash } from "../../src/mcp/catalog-cache.ts";
 import { MAX_DEFINITION_DEPTH, MAX_HINT_CHARS } from "../../src/mcp/definition-bounds.ts";
 import { listAllTools } from "../../src/mcp/list-tools.ts";
@@ -225,6 +225,27 @@ describe("a hostile tools/list", () => {
     expect(listing.warnings).toHaveLength(11);
     expect(listing.warnings[9]).toStartWith('skipped tool "bad9"');
     expect(listing.warnings[10]).toBe("skipped 199990 more malformed tool(s)");
+  });
+
+  test("a listing keeps at most MAX_SERVER_DEFINITION_CHARS of definitions: the pages after are not asked for", async () => {
+    // Attack: 1,000 tools of 250K-character schemas, each inside every per-tool limit, in pages of 200 (5 asked): the
+    // daemon kept all 250 MB (RSS peak 1.26 GB, another client's ping held 4.7 s); 5,000 of them would be 1.25 GB.
+    const schema = { type: "object" as const, properties: { text: { type: "string", description: "s".repeat(250_000) } } };
+    let asked = 0;
+    const listing = await listAllTools(async (cursor) => {
+      asked++;
+      const start = Number(cursor ?? 0);
+      const tools = Array.from({ length: 200 }, (_, i) => ({ name: `big_${start + i}`, inputSchema: schema }));
+      return { tools, ...(start + 200 < 1_000 && { nextCursor: String(start + 200) }) };
+    });
+    const chars = listing.tools.reduce((sum, tool) => sum + JSON.stringify(tool).length, 0);
+    const each = JSON.stringify({ name: "big_100", inputSchema: schema }).length;
+    expect({ asked, kept: listing.tools.length, under: chars <= MAX_SERVER_DEFINITION_CHARS, warnings: listing.warnings }).toEqual({
+      asked: Math.ceil(Math.floor(MAX_SERVER_DEFINITION_CHARS / each) / 200),
+      kept: Math.floor(MAX_SERVER_DEFINITION_CHARS / each),
+      under: true,
+      warnings: [`kept the first ${Math.floor(MAX_SERVER_DEFINITION_CHARS / each)} tools: their definitions reached the ${MAX_SERVER_DEFINITION_CHARS / (1024 * 1024)} MiB per-server limit`],
+    });
   });
 
   test("tools of megabytes inside each per-tool limit are kept at the size they are read at: the same pool tools from a listing a hundredth the size", async () => {

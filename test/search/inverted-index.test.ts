@@ -90,3 +90,27 @@ describe("the slots' term arena", () => {
     expect(Math.max(...termsOf(last))).toBeGreaterThan(0xffff);
   });
 });
+
+describe("InvertedIndex under churn", () => {
+  // Hostile pass: a slot came back only when dead postings were a quarter of all postings, so a tool
+  // with none (server "x", name "the", no description) never freed its slot, and one with a posting
+  // or two left thousands of slots dead beside a large pool (every per-slot array grew with them; past
+  // 2^27 slots `slot << FIELD_BITS` overflows). Dead slots now stay at most max(COMPACT_MIN, live).
+  test("a long-lived index under churn reuses slots: dead ones stay at most max(4096, live)", () => {
+    const empty = new InvertedIndex();
+    empty.add("kept", fields(empty, ["weather"]));
+    for (let i = 0; i < 20_000; i++) empty.remove(empty.add("the", fields(empty, [])));
+    expect(empty.slotCount).toBeLessThanOrEqual(4096 + 2);
+
+    const pool = new InvertedIndex();
+    const words = Array.from({ length: 400 }, (_, i) => `word${i}`);
+    for (let i = 0; i < 300; i++) pool.add(`tool${i}`, fields(pool, words));
+    for (let i = 0; i < 20_000; i++) pool.remove(pool.add(`churn${i % 7}`, fields(pool, ["churn"])));
+    expect(pool.slotCount).toBeLessThanOrEqual(4096 + 301);
+    expect(pool.liveCount).toBe(300);
+    expect(pool.documentFrequency[pool.termId("churn")!]).toBe(0);
+    // What is left answers like before: every pool tool still has each word once.
+    expect(pool.documentFrequency[pool.termId("word7")!]).toBe(300);
+    expect(pool.postingLengths[pool.termId("churn")!]).toBeLessThanOrEqual(4096);
+  });
+});

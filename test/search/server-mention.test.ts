@@ -74,7 +74,8 @@ describe("findMentions", () => {
     expect(gitHub).toEqual({ servers: [0], terms: ["git", "hub"], wholeNameTerms: [] });
     // Written as one word, the name is also the squashed key's term (a tokenizer that splits CamelCase).
     const camel = (text: string) => text.split(" ").flatMap((word) => word.split(/(?=[A-Z])/)).map((part) => part.toLowerCase());
-    expect(findMentions(mentionWords("on GitHub"), registry, camel)).toEqual({ servers: [0], terms: ["git", "hub"], wholeNameTerms: ["github"] });
+    // And the name as configured ("Git-Hub", as this tokenizer splits it), which its tools hold.
+    expect(findMentions(mentionWords("on GitHub"), registry, camel)).toEqual({ servers: [0], terms: ["git", "hub"], wholeNameTerms: ["github", "git-", "hub"] });
   });
 
   test("a server that lost its last tool is not named any more", () => {
