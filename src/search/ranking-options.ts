@@ -73,8 +73,8 @@ export interface RankingOptions {
    * When a request names a server, its tools share the credit for the name alike; each member is
    * then multiplied by 1 + this × the share of its own name's terms (not the server's words) that
    * the request says at full weight (not as a number or a date), itself or by a synonym: "scrape
-   * this page with Firecrawl" → firecrawl_scrape
-   * before firecrawl_interact_stop, whose text says "scraped". 0 turns it off.
+   * this page with Firecrawl" → firecrawl_scrape before firecrawl_interact_stop, whose text says
+   * "scraped". 0 turns it off.
    */
   memberName: number;
   /**
