@@ -90,7 +90,8 @@ export interface RankingOptions {
    * pool), tools that have none of what was found but a synonym of a request word (a stand-in, as
    * for synonymCoverage) are brought in, scored as that word at this share of its weight: "what's
    * in this folder" finds list_directory. Tools the words found are not touched. Not when the
-   * request names a server ("github issue" is about github's tools, not a Jira ticket). 0 turns it off.
+   * request names a server ("github issue" is about github's tools, not a Jira ticket), nor when it
+   * has `+required` words or CJK text (keyword-ranker.ts). 0 turns it off.
    */
   synonymFill: number;
   /** Hard cap on distinct query terms (highest IDF kept), so a 10,000-character query stays fast. */
