@@ -11,15 +11,15 @@ import { MAX_LINE_BYTES } from "../../protocol/limits.ts";
  * and none is near the line limit (an MCP tool's kept definition is at most 1M characters of JSON,
  * 3 MiB of UTF-8: mcp/limits.ts MAX_KEPT_DEFINITION_CHARS).
  */
-export const PAGE_BYTES = MAX_LINE_BYTES / 2;
+export const MAX_PAGE_BYTES = MAX_LINE_BYTES / 2;
 
-/** The items from `start` on, up to `maxItems` of them and PAGE_BYTES of JSON (at least one). */
+/** The items from `start` on, up to `maxItems` of them and MAX_PAGE_BYTES of JSON (at least one). */
 export function pageOf<T>(items: readonly T[], start: number, maxItems = Number.POSITIVE_INFINITY): T[] {
   const page: T[] = [];
   let bytes = 0;
   for (let at = start; at < items.length && page.length < maxItems; at++) {
     bytes += Buffer.byteLength(JSON.stringify(items[at]));
-    if (page.length > 0 && bytes > PAGE_BYTES) break;
+    if (page.length > 0 && bytes > MAX_PAGE_BYTES) break;
     page.push(items[at]!);
   }
   return page;

@@ -17,9 +17,9 @@ import { LIST_TTL_MS, META_SERVER_INFO, META_SUBSCRIPTION_ID, STATELESS_REVISION
 export type McpCore = Pick<ToolPoolCore, "info" | "mcpTools" | "callForMcp">;
 
 /**
- * tools/list page size: big enough for most pools in one page. A page also ends at PAGE_BYTES of
- * JSON (byte-pages.ts): by count alone, 30 tools of 250K output schemas made one page over the line
- * a client reads, and the host saw no tools.
+ * tools/list page size: big enough for most pools in one page. A page also ends at MAX_PAGE_BYTES
+ * of JSON (byte-pages.ts): by count alone, 30 tools of 250K output schemas made one page over the
+ * line a client reads, and the host saw no tools.
  */
 const TOOLS_PAGE_SIZE = 500;
 
