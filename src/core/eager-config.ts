@@ -4,7 +4,7 @@
  * so it covers servers from `mcpConfig` files and projects too.
  */
 import type { Config } from "../config/schema.ts";
-import type { EagerPolicy } from "../deferral/eager-policy.ts";
+import { MAX_EAGER_MCP_CHARS, type EagerPolicy } from "../deferral/eager-policy.ts";
 import type { Pool } from "../pool/assemble.ts";
 import type { Logger } from "../runtime/logger.ts";
 
@@ -21,7 +21,7 @@ export function guardWarning(logger: () => Logger): (pool: Pick<Pool, "guarded">
     if (key === logged) return;
     logged = key;
     if (guarded.length === 0) return;
-    logger().warn("more eager tools than the tools array may hold (maxToolsInArray, or 2 MiB of MCP tool definitions): the excess is deferred", {
+    logger().warn(`more eager tools than the tools array may hold (maxToolsInArray, or ${MAX_EAGER_MCP_CHARS / (1024 * 1024)} MiB of MCP tool definitions): the excess is deferred`, {
       maxToolsInArray,
       deferred: guarded.length,
       tools: guarded.slice(0, 20).join(", "),

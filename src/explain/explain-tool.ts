@@ -6,6 +6,7 @@
  * order the daemon applies them, so each answer names the first thing that kept the tool out.
  */
 import { FEATURES, GATED_TOOLS, type FeatureName } from "../../features/tiers.ts";
+import { MAX_EAGER_MCP_CHARS } from "../deferral/eager-policy.ts";
 import { deferralRule, type DeferralRule } from "../deferral/is-deferred.ts";
 import { EXECUTE_EXTRA_TOOL_NAME, TOOL_SEARCH_TOOL_NAME } from "../deferral/meta-tools.ts";
 import { parseRule, ruleTargetsTool } from "../permissions/rules.ts";
@@ -122,7 +123,7 @@ export function explainTool(input: ExplainInput): Explanation {
   decisions.push({
     step: "deferral",
     verdict: deferred ? "note" : "pass",
-    reason: guarded ? "deferred by the tool-count guard: more tools are eager than the config's maxToolsInArray lets the tools array hold, or more than 2 MiB of MCP tool definitions (it would be sent in full otherwise)" : DEFERRAL_WORDING[rule],
+    reason: guarded ? `deferred by the tool-count guard: more tools are eager than the config's maxToolsInArray lets the tools array hold, or more than ${MAX_EAGER_MCP_CHARS / (1024 * 1024)} MiB of MCP tool definitions (it would be sent in full otherwise)` : DEFERRAL_WORDING[rule],
     rule: guarded ? "tool_count_guard" : rule,
   });
   if (!deferred) return done(true, callable, `${tool.name} is sent in full in every request (${rule})`, { tool: tool.name });

@@ -17,15 +17,7 @@
  */
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { capDescription } from "./description-cap.ts";
-import { MAX_DESCRIPTION_CHARS, MAX_SCHEMA_CHARS } from "./limits.ts";
-
-/** Characters of a search hint kept: the index reads no more of a field (search/document-fields.ts). */
-export const MAX_HINT_CHARS = 16_384;
-/** A definition larger than this once trimmed (two schemas at their limit, icons, hint) is refused. */
-export const MAX_KEPT_DEFINITION_CHARS = 1024 * 1024;
-
-/** Objects and arrays nested deeper than this in a definition: real schemas nest a dozen levels. */
-export const MAX_DEFINITION_DEPTH = 256;
+import { MAX_DEFINITION_DEPTH, MAX_DESCRIPTION_CHARS, MAX_HINT_CHARS, MAX_KEPT_DEFINITION_CHARS, MAX_SCHEMA_CHARS } from "./limits.ts";
 
 const HINT_KEY = "anthropic/searchHint";
 

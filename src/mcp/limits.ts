@@ -1,3 +1,5 @@
+import { FIELD_TEXT_LIMIT } from "../search/document-fields.ts";
+
 /**
  * The MCP client pool's hard edges. Each bounds what one misbehaving server can cost the daemon;
  * runtime flags and config may tune within them, never past them.
@@ -35,6 +37,12 @@ export const MAX_SERVER_DEFINITION_CHARS = 64 * 1024 * 1024;
 export const MAX_DESCRIPTION_CHARS = 2_048;
 /** An input schema larger than this (serialized) is refused: it would swamp every request it rides in. */
 export const MAX_SCHEMA_CHARS = 256 * 1024;
+/** Characters of a search hint kept (definition-bounds.ts): the index reads no more of a field. */
+export const MAX_HINT_CHARS = FIELD_TEXT_LIMIT;
+/** A definition larger than this once trimmed (two schemas at their limit, icons, hint) is refused. */
+export const MAX_KEPT_DEFINITION_CHARS = 1024 * 1024;
+/** Objects and arrays nested deeper than this in a definition: real schemas nest a dozen levels. */
+export const MAX_DEFINITION_DEPTH = 256;
 
 /**
  * One JSON-RPC line from a stdio server may be this long. Far above the result cap, so a 12 MiB

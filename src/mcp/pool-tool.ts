@@ -8,16 +8,13 @@ import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { buildMcpTool } from "../tool/build-tool.ts";
 import { mcpToolName } from "../tool/names.ts";
 import { errorResult, type ToolResult } from "../tool/result.ts";
-import type { JsonSchema, Tool, ToolContext, ToolInput } from "../tool/tool.ts";
+import type { GroupText, JsonSchema, Tool, ToolContext, ToolInput } from "../tool/tool.ts";
 import type { JsonSchemaCompiler } from "../validate/ajv.ts";
 import { poolGroupsOf } from "./server-groups.ts";
 import { groupInfoFor, listingGroupTexts } from "./group-text.ts";
-import type { GroupText } from "../tool/tool.ts";
 import { presentationOf } from "./tool-presentation.ts";
 import { capDescription } from "./description-cap.ts";
 import { MAX_SCHEMA_CHARS, MAX_RESULT_TEXT_CHARS } from "./limits.ts";
-
-export { capDescription, collapseWhitespace } from "./description-cap.ts";
 
 export interface PoolToolOptions {
   server: string;

@@ -126,17 +126,16 @@ export class CandidateFacts {
         for (let h = 0; h < found; h++) {
           const entry = hits[h]!;
           const c = mark[entry >>> IMPACT_FLAG_BITS]! - 1;
-          const flag = entry;
           termBits[c] = termBits[c]! | ownBit;
-          if ((flag & IMPACT_OUTSIDE_VALUE) !== 0) {
+          if ((entry & IMPACT_OUTSIDE_VALUE) !== 0) {
             outsideIdf[c] = outsideIdf[c]! + idf;
           } else {
             valueOnlyIdf[c] = valueOnlyIdf[c]! + idf;
             if (leading) leadingValueOnly[c] = 1;
           }
-          if ((flag & IMPACT_DESCRIPTION) !== 0) descriptionBits[c] = descriptionBits[c]! | bit;
+          if ((entry & IMPACT_DESCRIPTION) !== 0) descriptionBits[c] = descriptionBits[c]! | bit;
           if (mentioned) mentionIdf[c] = mentionIdf[c]! + idf;
-          if ((flag & nameFlag) !== 0) nameHits[c] = nameHits[c]! + 1;
+          if ((entry & nameFlag) !== 0) nameHits[c] = nameHits[c]! + 1;
         }
       }
       if (query.standIns.length > 0) this.creditStandIns(query, index, impactsOf, count, wants.name);

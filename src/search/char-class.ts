@@ -61,3 +61,15 @@ export function splitWhiteSpace(text: string): { words: string[]; single: boolea
   else if (text.length > 0) single = false;
   return { words, single };
 }
+
+/**
+ * Lowercase ASCII letters and digits only, at least one: one word to the tokenizer (no camel case
+ * to split, Tokenizer.termOfLowerAscii), and a word with nothing to trim or squash (server-mention.ts).
+ */
+export function isLowerAsciiWord(word: string): boolean {
+  for (let i = 0; i < word.length; i++) {
+    const code = word.charCodeAt(i);
+    if (!((code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39))) return false;
+  }
+  return word.length > 0;
+}

@@ -3,7 +3,7 @@ import type { Tokenizer } from "./tokenizer.ts";
 import type { SearchDocument } from "./types.ts";
 
 /** Indexed text per field is cut here, so one huge description cannot dominate build time or memory. */
-const FIELD_TEXT_LIMIT = 16_384;
+export const FIELD_TEXT_LIMIT = 16_384;
 const PARAMETER_LIMIT = 200;
 
 /**

@@ -15,7 +15,7 @@ const WORD = /^\p{L}[\p{L}\p{N}]*$/u;
  * before the split (a false alarm only costs the split; no pointer the split finds is missed,
  * since a split word is delimited by what is not a letter or digit, and ASCII ones are excluded here).
  */
-const MAY_POINT = /(?<![A-Za-z0-9])(?:this|that|these|those|my|our|your|his|her|their|its)(?![A-Za-z0-9])/i;
+const MAY_POINT = new RegExp(`(?<![A-Za-z0-9])(?:${[...POINTERS].join("|")})(?![A-Za-z0-9])`, "i");
 
 /**
  * False when `text` certainly marks no word as given (givenWords would answer []). The answer for a
@@ -25,7 +25,7 @@ export function givenMayPoint(text: string): boolean {
   return MAY_POINT.test(text);
 }
 
-/** A lowercase word that is a pointing word: givenMayPoint of a word of ASCII letters alone. */
+/** A lowercase word that is a pointing word: givenMayPoint of a word of ASCII letters and digits alone. */
 export function isPointingWord(lower: string): boolean {
   return lower.length <= SHORT_WORD_CHARS && POINTERS.has(lower);
 }

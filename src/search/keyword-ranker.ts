@@ -54,8 +54,8 @@ export class KeywordRanker {
       this.runWithMembership(query, track, mention);
     }
     // The request's own words found fewer tools than the re-rank holds: synonyms bring in the rest —
-    // unless it names a server: "github issue" is about its tools, not a Jira ticket (no dev or real
-    // ranking moved by this condition).
+    // unless it names a server ("github issue" is about its tools, not a Jira ticket), or has +required
+    // words or CJK text (`track`: a tool brought in has none of the words those rules count).
     if (this.options.synonymFill > 0 && mention === undefined && !track && this.scorer.touchedCount < this.options.candidates && query.standIns.length > 0) {
       this.scorer.fill(this.index, query.standIns, query.terms, this.options.synonymFill);
     }

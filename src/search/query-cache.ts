@@ -3,7 +3,7 @@ import { PARAMETER_WORDS, valueKinds } from "./value-kinds.ts";
 import { MAX_QUERY_CHARS, parseQueryWords, queryForm, type ParsedQuery } from "./query-parser.ts";
 import type { QueryTokens } from "./query-terms.ts";
 import { QueryWords, type WordFacts } from "./query-words.ts";
-import { isWhiteSpace } from "./char-class.ts";
+import { isLowerAsciiWord, isWhiteSpace } from "./char-class.ts";
 import { MAX_SCANNED_WORDS, type MentionWords } from "./server-mention.ts";
 import type { Tokenizer } from "./tokenizer.ts";
 
@@ -147,13 +147,4 @@ export class QueryCache {
       mentions,
     };
   }
-}
-
-/** Lowercase ASCII letters and digits only (one word to the tokenizer, no camel case to split). */
-function isLowerAsciiWord(word: string): boolean {
-  for (let i = 0; i < word.length; i++) {
-    const code = word.charCodeAt(i);
-    if (!((code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39))) return false;
-  }
-  return word.length > 0;
 }

@@ -4,6 +4,10 @@
  * is an identifier, a pointing word or a decimal number, or query syntax. A query never seen
  * before is mostly words seen before, so parsing it is a scan for white space and one in-place
  * lookup per word (the peer BM25F caches its stems per word; this caches the whole word's parse).
+ * A word not seen before is read one of two ways: a plain word (plainWordShape: ASCII letters and
+ * digits inside punctuation, most words) from its shape alone, any other by each fact's own reader
+ * (tokenizer, server-mention, given-words, value-kinds, query-parser); test/search/plain-words.test.ts
+ * holds the two equal, field for field.
  *
  * Bounded like the word table it sits on: words up to MAX_WORD_CHARS are kept, the table empties
  * itself when full, and a longer word is worked out each time it is met.
@@ -13,6 +17,7 @@ import { wordSyntax, type WordSyntax } from "./query-parser.ts";
 import { termFlags } from "./query-terms.ts";
 import { keyHashOf, mentionKeyOf, mentionWordOf } from "./server-mention.ts";
 import type { Tokenizer } from "./tokenizer.ts";
+import { plainWordShape, shapeFrom, shapeHasUpper, shapeTo } from "./plain-word-shape.ts";
 import { mayHaveDecimal } from "./value-kinds.ts";
 import { WordTable, wordHash } from "./word-table.ts";
 
@@ -92,10 +97,10 @@ export class QueryWords {
    * No scan of the tokenizer, no arrays.
    */
   plainFactsOf(word: string, shape: number): WordFacts {
-    const to = (shape >> 1) & SHAPE_MASK;
-    const from = shape >> (SHAPE_BITS + 1);
+    const from = shapeFrom(shape);
+    const to = shapeTo(shape);
     const letters = from === 0 && to === word.length ? word : word.slice(from, to);
-    const lower = (shape & 1) === 1 ? letters.toLowerCase() : letters;
+    const lower = shapeHasUpper(shape) ? letters.toLowerCase() : letters;
     // A word the index met is found by its characters, its term by its id: no string hashed.
     const known = this.tokenizer.knownWordId(word, from, to);
     const listed = known >= 0 ? this.tokenizer.termAt(known) : undefined;
@@ -213,54 +218,4 @@ function mayBeIdentifier(word: string): boolean {
     if (code >= 0x80 || code === 0x5f || code === 0x2e || code === 0x2d || (i > 0 && code >= 0x41 && code <= 0x5a)) return true;
   }
   return false;
-}
-
-/** A plain word's letters start and end (each < 2^SHAPE_BITS) are packed into its shape. */
-const SHAPE_BITS = 6;
-const SHAPE_MASK = (1 << SHAPE_BITS) - 1;
-/**
- * Punctuation a plain word may open with: `(`, `[`, `{`, `<`, quotes and backticks, `$`, `#`,
- * `@`, `*` (never `+`, `_` or `-`: syntax and identifier characters).
- */
-function isPlainOpener(code: number): boolean {
-  return (
-    code === 0x28 || code === 0x5b || code === 0x7b || code === 0x3c || code === 0x22 || code === 0x27 ||
-    code === 0x60 || code === 0x24 || code === 0x23 || code === 0x40 || code === 0x2a
-  );
-}
-
-/** … and end with: `.`, `,`, `?`, `!`, `:`, `;`, `)`, `]`, `}`, `>`, quotes and backticks, `%`, `*`. */
-function isPlainCloser(code: number): boolean {
-  return (
-    code === 0x2e || code === 0x2c || code === 0x3f || code === 0x21 || code === 0x3a || code === 0x3b ||
-    code === 0x29 || code === 0x5d || code === 0x7d || code === 0x3e || code === 0x22 || code === 0x27 ||
-    code === 0x60 || code === 0x25 || code === 0x2a
-  );
-}
-
-/**
- * The common query word, told by its character codes: ASCII letters and digits the tokenizer keeps
- * as one word (no uppercase letter after the first unless all its letters are uppercase and it has
- * no digit: "getUser", "APIs", "3D" are split), between a run of opening and one of closing
- * punctuation marks. Its shape packs where the letters start and end, and whether they hold an
- * uppercase letter; -1 for any other word (and for one of 2^SHAPE_BITS characters or more).
- */
-export function plainWordShape(word: string): number {
-  const length = word.length;
-  if (length === 0 || length > SHAPE_MASK) return -1;
-  let from = 0;
-  while (from < length && isPlainOpener(word.charCodeAt(from))) from++;
-  let to = length;
-  while (to > from && isPlainCloser(word.charCodeAt(to - 1))) to--;
-  if (to <= from) return -1;
-  let upper = 0;
-  let other = 0;
-  for (let i = from; i < to; i++) {
-    const code = word.charCodeAt(i);
-    if ((code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39)) other = 1;
-    else if (code >= 0x41 && code <= 0x5a) upper |= i === from ? 1 : 2;
-    else return -1;
-  }
-  if ((upper & 2) !== 0 && other !== 0) return -1;
-  return (((from << SHAPE_BITS) | to) << 1) | (upper !== 0 ? 1 : 0);
 }

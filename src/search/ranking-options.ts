@@ -73,8 +73,8 @@ export interface RankingOptions {
    * When a request names a server, its tools share the credit for the name alike; each member is
    * then multiplied by 1 + this × the share of its own name's terms (not the server's words) that
    * the request says at full weight (not as a number or a date), itself or by a synonym: "scrape
-   * this page with Firecrawl" → firecrawl_scrape
-   * before firecrawl_interact_stop, whose text says "scraped". 0 turns it off.
+   * this page with Firecrawl" → firecrawl_scrape before firecrawl_interact_stop, whose text says
+   * "scraped". 0 turns it off.
    */
   memberName: number;
   /**
@@ -90,7 +90,8 @@ export interface RankingOptions {
    * pool), tools that have none of what was found but a synonym of a request word (a stand-in, as
    * for synonymCoverage) are brought in, scored as that word at this share of its weight: "what's
    * in this folder" finds list_directory. Tools the words found are not touched. Not when the
-   * request names a server ("github issue" is about github's tools, not a Jira ticket). 0 turns it off.
+   * request names a server ("github issue" is about github's tools, not a Jira ticket), nor when it
+   * has `+required` words or CJK text (keyword-ranker.ts). 0 turns it off.
    */
   synonymFill: number;
   /** Hard cap on distinct query terms (highest IDF kept), so a 10,000-character query stays fast. */

@@ -42,7 +42,7 @@ export function rerank(
     leadingIdf = term.weightedIdf;
     break;
   }
-  const { outsideIdf, valueOnlyIdf, mentionIdf, descriptionBits, leadingValueOnly, takesGiven, takesValue, nameHits } = facts;
+  const { outsideIdf, valueOnlyIdf, mentionIdf, descriptionBits, leadingValueOnly, takesGiven, takesValue } = facts;
   for (let c = 0; c < candidates.length; c++) {
     const candidate = candidates[c]!;
     const slot = candidate.slot;
@@ -72,8 +72,7 @@ export function rerank(
     if (mention !== undefined && mention.isMember(slot)) {
       if (options.serverBoost > 0) total *= 1 + options.serverBoost;
       // Members share the name's credit alike: what tells them apart is how much of its own name the request says.
-      const ownName = index.ownNameTerms[slot]!;
-      if (options.memberName > 0 && ownName > 0) total *= 1 + options.memberName * Math.min(1, nameHits[c]! / ownName);
+      if (options.memberName > 0) total *= 1 + options.memberName * ownNameShare(index, facts, slot, c);
     }
     if (options.unaskedReverse < 1 && !query.asksReverse && (nameKinds & NAME_REVERSE) !== 0) total *= options.unaskedReverse;
     if (takesGiven[c] === 1) total *= 1 + options.givenParameter;
@@ -87,6 +86,12 @@ export function rerank(
   return top;
 }
 
+/** The share of a candidate's own name terms the request says (CandidateFacts.nameHits), at most 1; 0 for a name of none. */
+function ownNameShare(index: InvertedIndex, facts: CandidateFacts, slot: number, c: number): number {
+  const own = index.ownNameTerms[slot]!;
+  return own > 0 ? Math.min(1, facts.nameHits[c]! / own) : 0;
+}
+
 /**
  * The first `window` of `top` (best first) multiplied by 1 + `weight` × the share of their own name
  * terms the request says, and ordered again among themselves. Each one's score only grows, and by
@@ -95,9 +100,8 @@ export function rerank(
 function breakTiesByName(top: Candidate[], window: number, index: InvertedIndex, facts: CandidateFacts, weight: number): void {
   for (let i = 0; i < window; i++) {
     const candidate = top[i]!;
-    const own = index.ownNameTerms[candidate.slot]!;
     const c = facts.indexOf(candidate.slot);
-    if (own > 0 && c >= 0) candidate.score *= 1 + weight * Math.min(1, facts.nameHits[c]! / own);
+    if (c >= 0) candidate.score *= 1 + weight * ownNameShare(index, facts, candidate.slot, c);
   }
   for (let i = 1; i < window; i++) {
     const candidate = top[i]!;

@@ -5,6 +5,7 @@
  * Without this, a server's boilerplate-heavy tools win because they say "GitLab" three times,
  * and a CamelCase spelling ("GitHub" → git, hub) never meets the server field ("github") at all.
  */
+import { isLowerAsciiWord } from "./char-class.ts";
 import { squash } from "./document-fields.ts";
 import { KEY_HASH_SEED, keyHash } from "./server-registry.ts";
 
@@ -106,12 +107,12 @@ export function mentionWordsOf(split: readonly string[]): MentionWords {
 /** One white-space word trimmed for server-name windows, as mentionWordsOf's `words` hold it. */
 export function mentionWordOf(raw: string): string {
   // Most words are lowercase letters and digits already: trimmed and squashed, they are themselves.
-  return isPlainWord(raw) ? raw : trimWord(raw);
+  return isLowerAsciiWord(raw) ? raw : trimWord(raw);
 }
 
 /** That word (`word`, mentionWordOf(raw)) squashed, as mentionWordsOf's `keys` hold it. */
 export function mentionKeyOf(raw: string, word: string): string {
-  return isPlainWord(raw) ? raw : squashWord(word);
+  return isLowerAsciiWord(raw) ? raw : squashWord(word);
 }
 
 /** keyHash of a whole key from KEY_HASH_SEED. */
@@ -197,15 +198,6 @@ export function mayBeServerKey(text: string, servers: Pick<ServerKeys, "mayBeKey
 
 function isSpace(code: number): boolean {
   return code === 0x20 || (code >= 0x09 && code <= 0x0d) || code === 0xa0 || (code > 0x7f && /\s/.test(String.fromCharCode(code)));
-}
-
-/** Only lowercase ASCII letters and digits: nothing to trim, nothing to squash. */
-function isPlainWord(word: string): boolean {
-  for (let i = 0; i < word.length; i++) {
-    const code = word.charCodeAt(i);
-    if (!((code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39))) return false;
-  }
-  return true;
 }
 
 function isAsciiAlnum(code: number): boolean {

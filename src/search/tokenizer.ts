@@ -162,7 +162,7 @@ export class Tokenizer {
   }
 
   /**
-   * The term of a word of lowercase ASCII letters (null: none), as tokenize gives it: what a
+   * The term of a word of lowercase ASCII letters and digits (isLowerAsciiWord; null: none), as tokenize gives it: what a
    * query's plain word costs once its shape is known (query-words.ts), with no scan and no arrays.
    */
   termOfLowerAscii(lower: string): string | null {

@@ -20,8 +20,8 @@ export const MAX_PROBES = 32;
 /**
  * A table outgrowing its first 512 entries grows once, to room for MAX_ENTRIES (~384 KiB of
  * buckets, records and numbers): grown by doubling, each power of two crossed made one new query
- * pay a rehash and a copy of every record (50–350 µs each, five queries of the dev set's first
- * pass). A table that stays small (a tokenizer for a few fixed words) stays small.
+ * pay a rehash and a copy of every record (measured in docs/search.md). A table that stays small
+ * (a tokenizer for a few fixed words) stays small.
  */
 const FULL_BUCKETS = 2 * MAX_ENTRIES;
 /** A record packs a word's pool offset and length as `start * LENGTH_RANGE + length`. */

@@ -1,12 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { convertResult } from "../../src/mcp/convert-result.ts";
-import { MAX_DESCRIPTION_CHARS, MAX_SERVER_DEFINITION_CHARS } from "../../src/mcp/limits.ts";
+import { HARD_CALL_CAP_MS, MAX_DEFINITION_DEPTH, MAX_DESCRIPTION_CHARS, MAX_HINT_CHARS, MAX_SERVER_DEFINITION_CHARS } from "../../src/mcp/limits.ts";
 import { definitionHash } from "../../src/mcp/catalog-cache.ts";
-import { MAX_DEFINITION_DEPTH, MAX_HINT_CHARS } from "../../src/mcp/definition-bounds.ts";
 import { listAllTools } from "../../src/mcp/list-tools.ts";
-import { buildServerTools, capDescription, taskOnlyRefusal, toPoolTool } from "../../src/mcp/pool-tool.ts";
-import { HARD_CALL_CAP_MS } from "../../src/mcp/limits.ts";
+import { capDescription } from "../../src/mcp/description-cap.ts";
+import { buildServerTools, taskOnlyRefusal, toPoolTool } from "../../src/mcp/pool-tool.ts";
 import { errorResult, textResult } from "../../src/tool/result.ts";
 import { JsonSchemaCompiler } from "../../src/validate/ajv.ts";
 import { toolContext } from "./helpers.ts";

@@ -2,7 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { InvertedIndex } from "../../src/search/inverted-index.ts";
-import { plainWordShape, QueryWords } from "../../src/search/query-words.ts";
+import { plainWordShape } from "../../src/search/plain-word-shape.ts";
+import { QueryWords } from "../../src/search/query-words.ts";
 import { keyHashOf } from "../../src/search/server-mention.ts";
 import { Tokenizer } from "../../src/search/tokenizer.ts";
 

@@ -1,23 +1,25 @@
 /**
- * A page of a list answer that stays inside the line a client reads (8 MiB): a count alone does not
- * bound it when each item may be large (an MCP tool's schemas, 2 KB descriptions times 5,000 tools).
- * Cursors are the decimal offset of the next item.
+ * A page of a list answer that stays inside the line a client reads (MAX_LINE_BYTES): a count alone
+ * does not bound it when each item may be large (an MCP tool's schemas, 2 KB descriptions times
+ * 5,000 tools). Cursors are the decimal offset of the next item.
  */
 import { ErrorCode, RpcError } from "../../protocol/jsonrpc.ts";
+import { MAX_LINE_BYTES } from "../../protocol/limits.ts";
 
 /**
- * Bytes of JSON a page holds at most before it ends (one item always goes in; no item is near the
- * line limit: an MCP tool's schemas are capped at 256K characters each).
+ * Bytes of JSON a page holds at most before it ends, half the line (4 MiB): one item always goes in,
+ * and none is near the line limit (an MCP tool's kept definition is at most 1M characters of JSON,
+ * 3 MiB of UTF-8: mcp/limits.ts MAX_KEPT_DEFINITION_CHARS).
  */
-export const PAGE_BYTES = 4 * 1024 * 1024;
+export const MAX_PAGE_BYTES = MAX_LINE_BYTES / 2;
 
-/** The items from `start` on, up to `maxItems` of them and PAGE_BYTES of JSON (at least one). */
+/** The items from `start` on, up to `maxItems` of them and MAX_PAGE_BYTES of JSON (at least one). */
 export function pageOf<T>(items: readonly T[], start: number, maxItems = Number.POSITIVE_INFINITY): T[] {
   const page: T[] = [];
   let bytes = 0;
   for (let at = start; at < items.length && page.length < maxItems; at++) {
     bytes += Buffer.byteLength(JSON.stringify(items[at]));
-    if (page.length > 0 && bytes > PAGE_BYTES) break;
+    if (page.length > 0 && bytes > MAX_PAGE_BYTES) break;
     page.push(items[at]!);
   }
   return page;

@@ -16,10 +16,12 @@ import { LIST_TTL_MS, META_SERVER_INFO, META_SUBSCRIPTION_ID, STATELESS_REVISION
 /** What the MCP face uses of the core: the session's one MCP view, its lookup, and the pipeline. */
 export type McpCore = Pick<ToolPoolCore, "info" | "mcpTools" | "callForMcp">;
 
-/** tools/list page size: big enough for most pools in one page, small enough to bound a line. */
+/**
+ * tools/list page size: big enough for most pools in one page. A page also ends at MAX_PAGE_BYTES
+ * of JSON (byte-pages.ts): by count alone, 30 tools of 250K output schemas made one page over the
+ * line a client reads, and the host saw no tools.
+ */
 const TOOLS_PAGE_SIZE = 500;
-// …and a page ends before 4 MiB of JSON (byte-pages.ts): 30 tools of 250K output schemas made one
-// page over the 8 MiB line a client reads, and the host saw no tools.
 
 export function registerMcpMethods(dispatcher: Dispatcher, core: McpCore, wire: SessionBinding): void {
   dispatcher.register(
