@@ -1,0 +1,46 @@
+/**
+ * RankingOptions.oppositeAction: a tool whose own name says one side of a pair of opposite actions
+ * (mute / unmute, create / delete) is lowered when the request says only the other side.
+ */
+import { describe, expect, test } from "bun:test";
+import { contradictedActions, actionCode, oppositeCode } from "../../src/search/opposite-actions.ts";
+import { ToolSearchIndex } from "../../src/search/tool-search-index.ts";
+import type { SearchDocument } from "../../src/search/types.ts";
+
+function build(tools: SearchDocument[], oppositeAction?: number): ToolSearchIndex {
+  const index = new ToolSearchIndex(oppositeAction === undefined ? {} : { ranking: { oppositeAction } });
+  for (const tool of tools) index.add(tool);
+  return index;
+}
+
+const names = (index: ToolSearchIndex, query: string) => index.query(query, { maxResults: 5 }).matches.map((match) => match.name);
+
+// unmute_host's hint and text say the request's words more often than mute_host's: without the rule it wins.
+const MUTE: SearchDocument = { name: "mute_host", description: "Silence the alerts of a machine for a while." };
+const UNMUTE: SearchDocument = { name: "unmute_host", description: "End the mute of a host, so the host alerts again.", searchHint: "mute host" };
+
+describe("opposite actions", () => {
+  test("the side the request says goes before the side it contradicts", () => {
+    expect(names(build([MUTE, UNMUTE], 1), "mute the host")).toEqual(["unmute_host", "mute_host"]);
+    expect(names(build([MUTE, UNMUTE]), "mute the host")).toEqual(["mute_host", "unmute_host"]);
+    // The other way round the rule lowers mute_host instead.
+    expect(names(build([MUTE, UNMUTE]), "unmute the host")[0]).toBe("unmute_host");
+  });
+
+  test("a request that says both sides lowers neither", () => {
+    const query = "mute or unmute the host";
+    expect(names(build([MUTE, UNMUTE]), query)).toEqual(names(build([MUTE, UNMUTE], 1), query));
+  });
+
+  test("the table: sides, their opposites, and what a request contradicts", () => {
+    expect(actionCode("creat")).not.toBe(0);
+    expect(oppositeCode(actionCode("creat"))).toBe(actionCode("delet"));
+    expect(oppositeCode(actionCode("delet"))).toBe(actionCode("creat"));
+    expect(actionCode("add")).toBe(actionCode("creat"));
+    expect(contradictedActions(["creat", "todo"])).toEqual([actionCode("delet")]);
+    expect(contradictedActions(["add", "remov"])).toEqual([]);
+    expect(contradictedActions(["list", "host"])).toEqual([]);
+    // "terminal" stems to termin: a word for a place, not the action of stopping; it is not in the table.
+    expect(actionCode("termin")).toBe(0);
+  });
+});
