@@ -32,6 +32,20 @@ describe("opposite actions", () => {
     expect(names(build([MUTE, UNMUTE]), query)).toEqual(names(build([MUTE, UNMUTE], 1), query));
   });
 
+  test("a server's words in the name are not the tool's action", () => {
+    // A pool name that repeats its server ("Reading Home"): the raw name's words join the name field,
+    // but the server reads nothing, and a request to write is not contradicted by its tools.
+    const tool: SearchDocument = {
+      name: "mcp__reading_home__posts_by_author",
+      server: "Reading Home",
+      rawToolName: "Reading_Home__posts_by_author",
+      description: "Posts of an author to write about.",
+    };
+    const score = (oppositeAction: number) => build([tool], oppositeAction).query("write a post about an author").matches[0]?.score;
+    expect(score(1)).toBeGreaterThan(0);
+    expect(score(0.5)).toBe(score(1));
+  });
+
   test("the table: sides, their opposites, and what a request contradicts", () => {
     expect(actionCode("creat")).not.toBe(0);
     expect(oppositeCode(actionCode("creat"))).toBe(actionCode("delet"));
