@@ -38,10 +38,7 @@ const OPPOSITE_ACTIONS: readonly (readonly [readonly string[], readonly string[]
   [["freez"], ["unfreez"]],
 ];
 
-/** Most sides a code can name (two per pair, codes from 1): what fits in the six bits a slot keeps. */
-export const MAX_ACTION_CODE = 63;
-
-/** Stemmed word → its side's code, pair × 2 + side + 1 (0 is "no action word"). */
+/** Stemmed word → its side's code, pair × 2 + side + 1 (0 is "no action word"; 29 pairs: at most 58, six bits of InvertedIndex.nameKinds). */
 const ACTION_CODE: ReadonlyMap<string, number> = new Map(
   OPPOSITE_ACTIONS.flatMap(([one, other], pair) => [
     ...one.map((word): [string, number] => [word, pair * 2 + 1]),
