@@ -54,6 +54,9 @@ describe("opposite actions", () => {
     expect(contradictedActions(["creat", "todo"])).toEqual([actionCode("delet")]);
     expect(contradictedActions(["add", "remov"])).toEqual([]);
     expect(contradictedActions(["list", "host"])).toEqual([]);
+    // The table's last side still fits the six bits of the name byte a slot keeps it in.
+    expect(actionCode("unfreez")).toBeGreaterThan(0);
+    expect(actionCode("unfreez")).toBeLessThanOrEqual(63);
     // "terminal" stems to termin: a word for a place, not the action of stopping; it is not in the table.
     expect(actionCode("termin")).toBe(0);
   });
