@@ -2,6 +2,7 @@ import { FIELD_BITS, FIELD_COUNT, FIELD_ID, REVERSE_TERM, type FieldTerms } from
 import { ensureFloat32, ensureInt32, ensureUint8 } from "./growable.ts";
 import { HashSlots, stringHash } from "./hash-slots.ts";
 import type { TermInterner } from "./tokenizer.ts";
+import { actionCode } from "./opposite-actions.ts";
 
 /**
  * A field's count of one term is kept in a byte (capped): BM25F saturates, so counts past a few
@@ -31,6 +32,8 @@ function ensureArena(arena: TermArena, minLength: number): TermArena {
 /** InvertedIndex.nameKinds bits. */
 export const NAME_READER = 1;
 export const NAME_REVERSE = 2;
+/** nameKinds above these two bits: the side code of the action its name says (opposite-actions.ts), 0 for none. */
+export const NAME_ACTION_SHIFT = 2;
 /** Stemmed first words of tool names that read rather than act. */
 const READING_ACTIONS: ReadonlySet<string> = new Set(["list", "get", "search", "find", "queri", "read", "fetch", "show", "describ", "retriev", "view", "count", "lookup", "brows"]);
 
@@ -189,13 +192,25 @@ export class InvertedIndex implements TermInterner {
     const first = fields[FIELD_ID.name]!.length > 0 ? this.terms[fields[FIELD_ID.name]![0]!]! : "";
     const reverse = this.termIds.get(REVERSE_TERM);
     this.nameKinds[slot] =
-      (READING_ACTIONS.has(first) ? NAME_READER : 0) | (reverse !== undefined && fields[FIELD_ID.name]!.includes(reverse) ? NAME_REVERSE : 0);
+      (READING_ACTIONS.has(first) ? NAME_READER : 0) |
+      (reverse !== undefined && fields[FIELD_ID.name]!.includes(reverse) ? NAME_REVERSE : 0) |
+      (this.ownActionCode(fields) << NAME_ACTION_SHIFT);
     this.names[slot] = name;
     this.alive[slot] = 1;
     this.slotByName.add(stringHash(name), slot);
     this.liveCount++;
     this.version++;
     return slot;
+  }
+
+  /** The side code of the first action word of a name's own terms (not its server's words: `Reading_Home_APIs__…`), 0 for none. */
+  private ownActionCode(fields: FieldTerms): number {
+    const server = fields[FIELD_ID.server]!;
+    for (const id of fields[FIELD_ID.name]!) {
+      const code = server.includes(id) ? 0 : actionCode(this.terms[id]!);
+      if (code !== 0) return code;
+    }
+    return 0;
   }
 
   remove(slot: number): void {

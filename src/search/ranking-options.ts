@@ -51,6 +51,11 @@ export interface RankingOptions {
    * ("state: open"), and a verb of the query ("open a pull request") is not answered by it.
    */
   filterValue: number;
+  /**
+   * Score factor of a tool whose name says one side of a pair of opposite actions (create / delete,
+   * mute / unmute: opposite-actions.ts) when the request says only the other side. 1 turns it off.
+   */
+  oppositeAction: number;
   /** Score factor of a tool whose name says "reverse" when the query does not (direction matters). */
   unaskedReverse: number;
   /**
@@ -139,6 +144,7 @@ export const DEFAULT_RANKING: RankingOptions = {
   valueCoverage: 1,
   filterValue: 0,
   unaskedReverse: 0.7,
+  oppositeAction: 0.5,
   givenParameter: 0.2,
   valueParameter: 0.2,
   synonymCoverage: 1,

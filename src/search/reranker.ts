@@ -1,5 +1,6 @@
 import type { CandidateFacts } from "./candidate-facts.ts";
-import { NAME_READER, NAME_REVERSE, type InvertedIndex, type TermArena } from "./inverted-index.ts";
+import { NAME_ACTION_SHIFT, NAME_READER, NAME_REVERSE, type InvertedIndex, type TermArena } from "./inverted-index.ts";
+import { contradictedActions } from "./opposite-actions.ts";
 import type { QueryTermTable } from "./query-term-table.ts";
 import type { PreparedQuery } from "./query-terms.ts";
 import type { RankingOptions } from "./ranking-options.ts";
@@ -42,6 +43,8 @@ export function rerank(
     leadingIdf = term.weightedIdf;
     break;
   }
+  // Sides of an action the request says only the opposite of (opposite-actions.ts): usually none.
+  const contradicted = options.oppositeAction < 1 ? contradictedActions(query.terms.map((term) => index.terms[term.id]!)) : [];
   const { outsideIdf, valueOnlyIdf, mentionIdf, descriptionBits, leadingValueOnly, takesGiven, takesValue } = facts;
   for (let c = 0; c < candidates.length; c++) {
     const candidate = candidates[c]!;
@@ -75,6 +78,7 @@ export function rerank(
       if (options.memberName > 0) total *= 1 + options.memberName * ownNameShare(index, facts, slot, c);
     }
     if (options.unaskedReverse < 1 && !query.asksReverse && (nameKinds & NAME_REVERSE) !== 0) total *= options.unaskedReverse;
+    if (contradicted.length > 0 && contradicted.includes(nameKinds >> NAME_ACTION_SHIFT)) total *= options.oppositeAction;
     if (takesGiven[c] === 1) total *= 1 + options.givenParameter;
     if (takesValue[c] === 1) total *= 1 + options.valueParameter;
     candidate.score = total;
