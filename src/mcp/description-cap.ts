@@ -1,5 +1,5 @@
 /** An MCP tool's description as the daemon shows it: hidden characters dropped, whitespace collapsed, then cut at MAX_DESCRIPTION_CHARS with a visible marker (SPEC §5). */
-import { MAX_DESCRIPTION_CHARS } from "./limits.ts";
+import { MAX_DEFINITION_DEPTH, MAX_DESCRIPTION_CHARS } from "./limits.ts";
 
 /**
  * Whitespace collapsed first (indentation, runs of spaces, blank-line runs, leading newlines), so
@@ -28,4 +28,40 @@ export function capDescription(raw: string): string {
   const marker = `… [description truncated by toolpool: ${text.length} characters, showing the first `;
   const keep = MAX_DESCRIPTION_CHARS - marker.length - 8;
   return `${text.slice(0, keep)}${marker}${keep}]`;
+}
+
+/**
+ * Keywords whose values are data, not schemas: a `default`, `const`, `enum` or example value is
+ * what the server means to receive, so its strings are left exactly as they are.
+ */
+const DATA_KEYWORDS: ReadonlySet<string> = new Set(["default", "const", "enum", "examples", "example"]);
+
+/**
+ * An input schema with the hidden characters (HIDDEN) dropped from every `description` and `title`
+ * string it holds at any depth (a parameter's description reaches the model and reviewers as the
+ * tool's description does); nothing else is touched, data keywords' values included. The schema
+ * itself when nothing changes; a copy of only the changed paths otherwise. Past
+ * MAX_DEFINITION_DEPTH levels (a listing skips such a tool) a subtree is left as it is.
+ */
+export function cleanSchemaTexts<T>(schema: T): T {
+  return cleanNode(schema, 0) as T;
+}
+
+function cleanNode(node: unknown, depth: number): unknown {
+  if (node === null || typeof node !== "object" || depth > MAX_DEFINITION_DEPTH) return node;
+  if (Array.isArray(node)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < node.length; i++) {
+      const cleaned = cleanNode(node[i], depth + 1);
+      if (cleaned !== node[i]) (copy ??= node.slice())[i] = cleaned;
+    }
+    return copy ?? node;
+  }
+  let copy: Record<string, unknown> | undefined;
+  for (const [key, value] of Object.entries(node)) {
+    if (DATA_KEYWORDS.has(key)) continue;
+    const cleaned = (key === "description" || key === "title") && typeof value === "string" ? value.replace(HIDDEN, "") : cleanNode(value, depth + 1);
+    if (cleaned !== value) (copy ??= { ...node })[key] = cleaned;
+  }
+  return copy ?? node;
 }

@@ -13,7 +13,7 @@ import type { JsonSchemaCompiler } from "../validate/ajv.ts";
 import { poolGroupsOf } from "./server-groups.ts";
 import { groupInfoFor, listingGroupTexts } from "./group-text.ts";
 import { presentationOf } from "./tool-presentation.ts";
-import { capDescription } from "./description-cap.ts";
+import { capDescription, cleanSchemaTexts } from "./description-cap.ts";
 import { MAX_SCHEMA_CHARS, MAX_RESULT_TEXT_CHARS } from "./limits.ts";
 
 export interface PoolToolOptions {
@@ -43,7 +43,7 @@ export function toPoolTool(definition: McpTool, options: PoolToolOptions, distin
   if (schemaChars > MAX_SCHEMA_CHARS) {
     throw new Error(`its input schema is ${schemaChars} characters, over the ${MAX_SCHEMA_CHARS}-character limit`);
   }
-  const { $schema: draft, ...wireSchema } = original;
+  const { $schema: draft, ...wireSchema } = cleanSchemaTexts(original);
   // An output schema is only passed on to MCP hosts (tool/mcp-view.ts); past the input schema's
   // limit it is left out, not the tool: a 9 MB one made every `toolpool mcp` listing a line no client reads.
   const outputSchema = definition.outputSchema !== undefined && JSON.stringify(definition.outputSchema).length <= MAX_SCHEMA_CHARS ? definition.outputSchema : undefined;

@@ -4,7 +4,7 @@ import { convertResult } from "../../src/mcp/convert-result.ts";
 import { HARD_CALL_CAP_MS, MAX_DEFINITION_DEPTH, MAX_DESCRIPTION_CHARS, MAX_HINT_CHARS, MAX_SERVER_DEFINITION_CHARS } from "../../src/mcp/limits.ts";
 import { definitionHash } from "../../src/mcp/catalog-cache.ts";
 import { listAllTools } from "../../src/mcp/list-tools.ts";
-import { capDescription } from "../../src/mcp/description-cap.ts";
+import { capDescription, cleanSchemaTexts } from "../../src/mcp/description-cap.ts";
 import { buildServerTools, taskOnlyRefusal, toPoolTool } from "../../src/mcp/pool-tool.ts";
 import { errorResult, textResult } from "../../src/tool/result.ts";
 import { JsonSchemaCompiler } from "../../src/validate/ajv.ts";
@@ -118,6 +118,45 @@ describe("toPoolTool", () => {
   test("control characters and bidi overrides never reach the description; line breaks and tabs stay", () => {
     const hidden = "Lists files.\u202eexe.txt\u202c\n\tSee below.\u0000\u001b[2J\u0085\u2066done\u2069";
     expect(capDescription(hidden)).toBe("Lists files.exe.txt\nSee below.[2Jdone");
+  });
+
+  test("hidden characters never reach the model through a parameter's description or title; data values stay as sent", () => {
+    const inputSchema = {
+      type: "object" as const,
+      title: "Args\u202e",
+      properties: {
+        path: { type: "string", description: "File to read.\u202eexe.txt\u202c\u001b[2J", default: "a\u202eb" },
+        mode: { type: "string", enum: ["r\u0007", "w"], examples: ["x\u2066y"] },
+        description: { type: "string", description: "The text\u2066\u2069.", title: "Desc\u0000" },
+        list: { type: "array", items: { type: "object", properties: { name: { type: "string", description: "deep\u202d" } } } },
+      },
+      anyOf: [{ description: "one\u202e" }],
+    };
+    const tool = toPoolTool({ name: "reader", description: "Reads.", inputSchema }, options());
+    const schema = tool.inputJSONSchema as typeof inputSchema;
+    expect(schema.title).toBe("Args");
+    expect(schema.properties.path.description).toBe("File to read.exe.txt[2J");
+    expect(schema.properties.path.default).toBe("a\u202eb");
+    expect(schema.properties.mode.enum).toEqual(["r\u0007", "w"]);
+    expect(schema.properties.mode.examples).toEqual(["x\u2066y"]);
+    expect(schema.properties.description).toMatchObject({ description: "The text.", title: "Desc" });
+    expect(schema.properties.list.items.properties.name.description).toBe("deep");
+    expect(schema.anyOf[0]!.description).toBe("one");
+    // The server's definition itself is not changed (the catalog compares listings by it).
+    expect(inputSchema.properties.path.description).toBe("File to read.\u202eexe.txt\u202c\u001b[2J");
+    // A schema without hidden characters comes through as it was.
+    const clean = { type: "object" as const, properties: { path: { type: "string", description: "plain" } } };
+    expect(toPoolTool({ name: "plain", description: "x", inputSchema: clean }, options()).inputJSONSchema).toEqual(clean);
+  });
+
+  test("cleaning a schema's texts stops past the definition depth limit (no stack overflow on a 100,000-level schema)", () => {
+    let deep: Record<string, unknown> = { type: "string", description: "bottom\u202e" };
+    for (let level = 0; level < 100_000; level++) deep = { type: "array", items: deep };
+    const top: Record<string, unknown> = { ...deep, description: "top\u202e" };
+    const cleaned = cleanSchemaTexts(top);
+    expect(cleaned.description).toBe("top");
+    // Below MAX_DEFINITION_DEPTH the subtree is left as it is (a listing skips such a tool anyway).
+    expect(cleaned.items).toBe(top.items);
   });
 
   test("a schema too large to ship is refused", () => {
