@@ -9,7 +9,9 @@
  *    index caches survives (impacts, parsed words, queries), only the process: its optimised code.
  *    first − jitWarm per query is what the first pass paid for code still being compiled.
  * 3. `phases`: a third fresh index, its query path's methods wrapped with timers: for the 2 %
- *    slowest queries of `first` (by CPU), their self time per phase in this JIT-warm first pass.
+ *    slowest queries of `first` (by CPU), their self time per phase in this JIT-warm first pass;
+ *    and the mean self time per phase over all queries, and over those of ≤ 8 and > 8 words
+ *    (`allPhasesMs`: what a phase costs the median query, not only the slowest).
  *
  * `--long-warm-up N` adds N whole tool descriptions (sentences from the pool, not the eval set)
  * to the warm-up of both engines: natural requests are long and take paths (numbers, unknown
@@ -164,8 +166,15 @@ const phases = phasePass();
 const excess = first.toolpool.map((sample, i) => sample.cpu - jitWarm.toolpool[i]!.cpu);
 const byCpu = [...texts.keys()].sort((a, b) => first.toolpool[b]!.cpu - first.toolpool[a]!.cpu);
 const slowest = byCpu.slice(0, Math.ceil(texts.length * 0.02));
-const phaseMeans: Record<string, number> = {};
-for (const i of slowest) for (const [label, ms] of Object.entries(phases[i]!)) phaseMeans[label] = (phaseMeans[label] ?? 0) + ms / slowest.length;
+/** Mean self time per phase over the queries `at` (a phase a query did not reach counts 0), and their mean CPU time in `first`. */
+function meanPhases(at: readonly number[]): Record<string, number> {
+  const sums: Record<string, number> = {};
+  for (const i of at) for (const [label, ms] of Object.entries(phases[i]!)) sums[label] = (sums[label] ?? 0) + ms / at.length;
+  const firstCpu = at.reduce((sum, i) => sum + first.toolpool[i]!.cpu, 0) / Math.max(at.length, 1);
+  return { queries: at.length, firstCpu: round(firstCpu), ...Object.fromEntries(Object.entries(sums).map(([label, ms]) => [label, round(ms)])) };
+}
+const wordCount = (text: string) => text.split(/\s+/).filter(Boolean).length;
+const all = [...texts.keys()];
 
 console.log(
   JSON.stringify(
@@ -184,7 +193,12 @@ console.log(
         p90: round(percentile(excess, 90)),
         p99: round(percentile(excess, 99)),
       },
-      slowest2PercentPhasesMs: Object.fromEntries(Object.entries(phaseMeans).map(([label, ms]) => [label, round(ms)])),
+      slowest2PercentPhasesMs: meanPhases(slowest),
+      allPhasesMs: {
+        all: meanPhases(all),
+        upTo8Words: meanPhases(all.filter((i) => wordCount(texts[i]!) <= 8)),
+        over8Words: meanPhases(all.filter((i) => wordCount(texts[i]!) > 8)),
+      },
       slowest: byCpu.slice(0, Number(args.get("top") ?? 12)).map((i) => ({
         at: i,
         query: texts[i]!.slice(0, 60),
