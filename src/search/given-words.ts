@@ -7,7 +7,7 @@
  */
 const PREPOSITIONS: ReadonlySet<string> = new Set(["of", "for", "from", "in", "on", "at", "about", "into", "to", "with"]);
 const POINTERS: ReadonlySet<string> = new Set(["this", "that", "these", "those", "my", "our", "your", "his", "her", "their", "its"]);
-const MAX_GIVEN = 4;
+export const MAX_GIVEN = 4;
 const WORD = /^\p{L}[\p{L}\p{N}]*$/u;
 
 /**
@@ -98,6 +98,53 @@ function asciiGivenWords(text: string): string[] {
     start = -1;
   }
   return given;
+}
+
+/**
+ * What one white-space word is to asciiGivenWords' scan, so that a query's parse can follow the
+ * scan word by word from facts it keeps per word (query-cache.ts) instead of scanning the text
+ * again. White space ends every run, so the scan over a text is the scan over its words in order
+ * when each word is ASCII and holds at most one run (of letters, digits and `'`).
+ */
+export const GIVEN_PREPOSITION = 1;
+export const GIVEN_POINTER = 2;
+/**
+ * Its run is a noun (a letter, then letters and digits) with no case change the tokenizer splits
+ * at: the noun lowercased is the word's server-name key, and its term the word's only term.
+ */
+export const GIVEN_NOUN = 4;
+/** Its run is a noun of other terms ("getUser"): in a noun's place, the text is scanned. */
+export const GIVEN_NOUN_SCAN = 8;
+/** No run: the scan passes over the word. */
+export const GIVEN_SKIP = 16;
+/** Not ASCII, or several runs: the query's given words are found by scanning its text. */
+export const GIVEN_SCAN = 32;
+
+/** The word's GIVEN_* bits (a function of its characters alone). */
+export function givenRole(word: string): number {
+  let from = -1;
+  let to = -1;
+  for (let i = 0; i < word.length; i++) {
+    const code = word.charCodeAt(i);
+    if (code >= 0x80) return GIVEN_SCAN;
+    if (!isAsciiWordCode(code)) continue;
+    if (to >= 0 && to < i) return GIVEN_SCAN;
+    if (from < 0) from = i;
+    to = i + 1;
+  }
+  if (from < 0) return GIVEN_SKIP;
+  const packed = packWord(word, from, to);
+  const role = (PACKED_PREPOSITIONS.has(packed) ? GIVEN_PREPOSITION : 0) | (PACKED_POINTERS.has(packed) ? GIVEN_POINTER : 0);
+  if (!isAsciiNoun(word.slice(from, to))) return role;
+  for (let i = from + 1; i < to; i++) {
+    const code = word.charCodeAt(i);
+    if (code < 0x41 || code > 0x5a) continue;
+    // A case change the tokenizer splits at (tokenizer.ts pushAsciiWords): lower or digit → Upper, or UPper.
+    const previous = word.charCodeAt(i - 1);
+    const acronymEnd = previous >= 0x41 && previous <= 0x5a && i + 1 < to && word.charCodeAt(i + 1) >= 0x61 && word.charCodeAt(i + 1) <= 0x7a;
+    if (!(previous >= 0x41 && previous <= 0x5a) || acronymEnd) return role | GIVEN_NOUN_SCAN;
+  }
+  return role | GIVEN_NOUN;
 }
 
 function isAscii(text: string): boolean {

@@ -1,4 +1,13 @@
-import { givenWordsOfPointing } from "./given-words.ts";
+import {
+  GIVEN_NOUN,
+  GIVEN_NOUN_SCAN,
+  GIVEN_POINTER,
+  GIVEN_PREPOSITION,
+  GIVEN_SCAN,
+  GIVEN_SKIP,
+  givenWordsOfPointing,
+  MAX_GIVEN,
+} from "./given-words.ts";
 import { PARAMETER_WORDS, valueKinds } from "./value-kinds.ts";
 import { MAX_QUERY_CHARS, parseQueryWords, queryForm, type ParsedQuery } from "./query-parser.ts";
 import type { QueryTokens } from "./query-terms.ts";
@@ -6,6 +15,7 @@ import { QueryWords, type WordFacts } from "./query-words.ts";
 import { isLowerAsciiWord, isWhiteSpace } from "./char-class.ts";
 import { MAX_SCANNED_WORDS, type MentionWords } from "./server-mention.ts";
 import type { Tokenizer } from "./tokenizer.ts";
+import { WORD_HASH_SEED, wordHashStep } from "./word-table.ts";
 
 /** Parsed and tokenized queries kept for reuse: prefetch re-asks, and models retry and refine. */
 const QUERY_CACHE_SIZE = 2048;
@@ -54,33 +64,50 @@ export class QueryCache {
 
   /**
    * The query's parse from its words' facts (query-words.ts). The common query (words of free
-   * text, one space apart) is read in place; one with syntax or other white space is split by
+   * text, one space apart) is read in one scan: each word hashed as its end is looked for, looked
+   * up, and its facts added to the draft at once. One with syntax or other white space is split by
    * parseQueryWords first. Either way the free-text words' facts are put together the same way.
    */
   private parse(text: string): CachedQuery {
     const form = queryForm(text);
     if (form.kind === "select") return { parsed: form, tokens: { text: [], required: [], given: [], valueParameters: [] }, identifiers: [], mentions: { words: [], keys: [], hashes: [], keyLengths: [] } };
-    const plain = this.plainWords(form.whole);
-    if (plain !== undefined) return this.assemble({ kind: form.kind, whole: form.whole, text: form.whole, required: [], servers: [] }, plain);
+    const plain = this.plainDraft(form.whole);
+    if (plain !== undefined) return this.finish({ kind: form.kind, whole: form.whole, text: form.whole, required: [], servers: [] }, plain);
     const { parsed, words } = parseQueryWords(text);
     if (parsed.kind === "select") throw new Error("queryForm and parseQueryWords disagree on a select: query");
-    return this.assemble(parsed, words.map((word) => this.words.of(word, 0, word.length)));
+    const draft = new QueryDraft();
+    for (let i = 0; i < words.length; i++) draft.add(this.words.of(words[i]!, 0, words[i]!.length));
+    return this.finish(parsed, draft);
   }
 
-  /** The facts of each word of `whole` when every word is free text and every gap one space; else undefined. */
-  private plainWords(whole: string): WordFacts[] | undefined {
-    const facts: WordFacts[] = [];
+  /**
+   * The draft of `whole` when every word is free text and every gap one space, else undefined:
+   * one scan of its characters finds each word's end and hashes it (wordHash) on the way.
+   */
+  private plainDraft(whole: string): QueryDraft | undefined {
+    const draft = new QueryDraft();
+    const length = whole.length;
     let start = 0;
-    for (let i = 0; i <= whole.length; i++) {
-      const code = i < whole.length ? whole.charCodeAt(i) : 0x20;
-      if (!isWhiteSpace(code)) continue;
+    let hash = WORD_HASH_SEED;
+    for (let i = 0; i < length; i++) {
+      const code = whole.charCodeAt(i);
+      // Printable ASCII first: no white space there.
+      if ((code > 0x20 && code < 0x80) || !isWhiteSpace(code)) {
+        hash = wordHashStep(hash, code);
+        continue;
+      }
       if (code !== 0x20 || i === start) return undefined;
-      const word = this.words.of(whole, start, i);
+      const word = this.words.ofHashed(whole, start, i, hash);
       if (word.syntax !== undefined) return undefined;
-      facts.push(word);
+      draft.add(word);
       start = i + 1;
+      hash = WORD_HASH_SEED;
     }
-    return facts;
+    if (start === length) return undefined;
+    const last = this.words.ofHashed(whole, start, length, hash);
+    if (last.syntax !== undefined) return undefined;
+    draft.add(last);
+    return draft;
   }
 
   /**
@@ -100,51 +127,87 @@ export class QueryCache {
     return terms;
   }
 
-  private assemble(parsed: Exclude<ParsedQuery, { kind: "select" }>, words: readonly WordFacts[]): CachedQuery {
-    const terms: string[] = [];
-    const textIds: number[] = [];
-    const textFlags: number[] = [];
-    const identifiers: string[] = [];
-    const mentions: MentionWords = { words: [], keys: [], hashes: [], keyLengths: [] };
-    let mayPoint = false;
-    let decimal = false;
-    for (let i = 0; i < words.length; i++) {
-      const word = words[i]!;
-      if (word.term !== undefined) {
-        terms.push(word.term);
-        textIds.push(word.id);
-        textFlags.push(word.flags);
-      }
-      if (word.moreTerms !== undefined) {
-        for (let t = 0; t < word.moreTerms.length; t++) {
-          terms.push(word.moreTerms[t]!);
-          textIds.push(word.moreIds![t]!);
-          textFlags.push(word.moreFlags![t]!);
-        }
-      }
-      if (i < MAX_SCANNED_WORDS) {
-        mentions.words.push(word.mentionWord);
-        mentions.keys.push(word.mentionKey);
-        mentions.hashes.push(word.mentionHash);
-        mentions.keyLengths.push(word.mentionLength);
-      }
-      if (word.identifier !== undefined && identifiers.length < MAX_IDENTIFIERS) identifiers.push(word.identifier);
-      mayPoint ||= word.mayPoint;
-      decimal ||= word.decimal;
-    }
+  private finish(parsed: Exclude<ParsedQuery, { kind: "select" }>, draft: QueryDraft): CachedQuery {
     return {
       parsed,
       tokens: {
-        text: terms,
-        textIds,
+        text: draft.terms,
+        textIds: draft.textIds,
         idsAt: this.tokenizer.dictionarySize(),
-        textFlags,
+        textFlags: draft.textFlags,
         required: parsed.required.map((word) => this.tokenizer.tokenize(word)),
-        given: mayPoint ? this.givenTerms(parsed.text) : [],
-        valueParameters: decimal ? valueKinds(parsed.text).flatMap((kind) => PARAMETER_WORDS[kind].flatMap((word) => this.tokenizer.tokenize(word))) : [],
+        given: !draft.mayPoint ? [] : draft.givenScan ? this.givenTerms(parsed.text) : (draft.givenTerms ?? []),
+        valueParameters: draft.decimal ? valueKinds(parsed.text).flatMap((kind) => PARAMETER_WORDS[kind].flatMap((word) => this.tokenizer.tokenize(word))) : [],
       },
-      identifiers,
-      mentions,
+      identifiers: draft.identifiers,
+      mentions: draft.mentions,
     };
+  }
+}
+
+/** A query's parse as its free-text words' facts are added, in order. */
+class QueryDraft {
+  readonly terms: string[] = [];
+  readonly textIds: number[] = [];
+  readonly textFlags: number[] = [];
+  readonly identifiers: string[] = [];
+  readonly mentions: MentionWords = { words: [], keys: [], hashes: [], keyLengths: [] };
+  mayPoint = false;
+  decimal = false;
+  /**
+   * The given-word scan (given-words.ts) followed word by word: the roles of the last two words
+   * with a run, the nouns found and their terms. `givenScan`: some word's role cannot be followed,
+   * and the text is scanned instead (when the query may point at all).
+   */
+  givenScan = false;
+  givenNouns: string[] | undefined;
+  givenTerms: string[] | undefined;
+  private twoBack = 0;
+  private oneBack = 0;
+  private count = 0;
+
+  add(word: WordFacts): void {
+    if (word.term !== undefined) {
+      this.terms.push(word.term);
+      this.textIds.push(word.id);
+      this.textFlags.push(word.flags);
+    }
+    if (word.moreTerms !== undefined) {
+      for (let t = 0; t < word.moreTerms.length; t++) {
+        this.terms.push(word.moreTerms[t]!);
+        this.textIds.push(word.moreIds![t]!);
+        this.textFlags.push(word.moreFlags![t]!);
+      }
+    }
+    if (this.count++ < MAX_SCANNED_WORDS) {
+      const mentions = this.mentions;
+      mentions.words.push(word.mentionWord);
+      mentions.keys.push(word.mentionKey);
+      mentions.hashes.push(word.mentionHash);
+      mentions.keyLengths.push(word.mentionLength);
+    }
+    if (word.identifier !== undefined && this.identifiers.length < MAX_IDENTIFIERS) this.identifiers.push(word.identifier);
+    if (word.mayPoint) this.mayPoint = true;
+    if (word.decimal) this.decimal = true;
+    const role = word.given;
+    if ((role & GIVEN_SKIP) !== 0 || this.givenScan) return;
+    if ((role & GIVEN_SCAN) !== 0) {
+      this.givenScan = true;
+      return;
+    }
+    if ((this.twoBack & GIVEN_PREPOSITION) !== 0 && (this.oneBack & GIVEN_POINTER) !== 0 && (role & GIVEN_POINTER) === 0) {
+      if ((role & GIVEN_NOUN_SCAN) !== 0 && (this.givenNouns?.length ?? 0) < MAX_GIVEN) this.givenScan = true;
+      if ((role & GIVEN_NOUN) !== 0) this.addNoun(word);
+    }
+    this.twoBack = this.oneBack;
+    this.oneBack = role;
+  }
+
+  /** A noun after a preposition and a pointing word: its key is the noun, its term the noun's. */
+  private addNoun(word: WordFacts): void {
+    const nouns = (this.givenNouns ??= []);
+    if (nouns.length >= MAX_GIVEN || nouns.includes(word.mentionKey)) return;
+    nouns.push(word.mentionKey);
+    if (word.term !== undefined) (this.givenTerms ??= []).push(word.term);
   }
 }

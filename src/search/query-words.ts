@@ -12,7 +12,7 @@
  * Bounded like the word table it sits on: words up to MAX_WORD_CHARS are kept, the table empties
  * itself when full, and a longer word is worked out each time it is met.
  */
-import { givenMayPoint, isPointingWord } from "./given-words.ts";
+import { givenMayPoint, givenRole, isPointingWord } from "./given-words.ts";
 import { wordSyntax, type WordSyntax } from "./query-parser.ts";
 import { termFlags } from "./query-terms.ts";
 import { keyHashOf, mentionKeyOf, mentionWordOf } from "./server-mention.ts";
@@ -51,6 +51,8 @@ export interface WordFacts {
   mayPoint: boolean;
   /** It holds a decimal number: the query may carry a value of a kind (value-kinds.ts). */
   decimal: boolean;
+  /** What it is to the given-word scan (given-words.ts givenRole): the parse follows the scan word by word. */
+  given: number;
   /** Set when the word is query syntax (`page:N`, `+required`, `mcp__server`): not free text. */
   syntax: WordSyntax | undefined;
   /**
@@ -70,7 +72,11 @@ export class QueryWords {
 
   /** The facts of text[start, end), a word without white space, with ids current for the dictionary. */
   of(text: string, start: number, end: number): WordFacts {
-    const hash = wordHash(text, start, end);
+    return this.ofHashed(text, start, end, wordHash(text, start, end));
+  }
+
+  /** of(), for a caller that hashed the word (wordHash) as it scanned for its end. */
+  ofHashed(text: string, start: number, end: number, hash: number): WordFacts {
     const entry = this.table.find(text, start, end, hash);
     let facts: WordFacts;
     if (entry >= 0) {
@@ -118,6 +124,7 @@ export class QueryWords {
       identifier: undefined,
       mayPoint: isPointingWord(lower),
       decimal: false,
+      given: givenRole(word),
       syntax: undefined,
       moreIds: undefined,
       moreFlags: undefined,
@@ -142,6 +149,7 @@ export class QueryWords {
       identifier: word.length >= 3 && mayBeIdentifier(word) ? identifierOf(word) : undefined,
       mayPoint: givenMayPoint(word),
       decimal: mayHaveDecimal(word),
+      given: givenRole(word),
       syntax: wordSyntax(word),
       moreIds: undefined,
       moreFlags: undefined,

@@ -26,12 +26,18 @@ export const MAX_PROBES = 32;
 const FULL_BUCKETS = 2 * MAX_ENTRIES;
 /** A record packs a word's pool offset and length as `start * LENGTH_RANGE + length`. */
 const LENGTH_RANGE = 64;
-const FNV_SEED = 0x811c9dc5 | 0;
+/** wordHash of the empty word: a scan that hashes as it goes starts here and takes wordHashStep per code unit. */
+export const WORD_HASH_SEED = 0x811c9dc5 | 0;
+
+/** One FNV-1a step: the hash of a word's first n + 1 code units from that of its first n. */
+export function wordHashStep(hash: number, code: number): number {
+  return Math.imul(hash ^ code, 0x01000193);
+}
 
 /** FNV-1a over text[start, end): the hash `get` and `set` take. */
 export function wordHash(text: string, start: number, end: number): number {
-  let hash = FNV_SEED;
-  for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  let hash = WORD_HASH_SEED;
+  for (let i = start; i < end; i++) hash = wordHashStep(hash, text.charCodeAt(i));
   return hash;
 }
 

@@ -65,6 +65,13 @@ const chosen = [
   `${"x".repeat(MAX_WORD_CHARS + 5)} weather ${"getUser".repeat(10)}`,
   "GitLab's merge requests in Google Calendar",
   "call +1 555 0100",
+  // The given-word scan followed word by word (given-words.ts givenRole), and where it cannot be.
+  "of this getUser and for my 'repo' from our (project) at your it's, in their 42 of his X-ray",
+  "the owner of this café", "of my GitHub", "of this HTMLParser", "of this URLs", "for my API.", "of (my) house",
+  "of - my - home", "of my my house", "of this this", "of this the", "of this 'thing'", "of this '(thing", "in my x2Y",
+  "of my a of my a of my b of my c of my d of my e", "of my a of my b of my c of my d of my GitHub", "of My Repo",
+  "of my getUser of my repo", "OF THIS CITY", "to my 3D", "+repo of my project", "mcp__gitlab__issues of my repo",
+  "of my repo’s owner", "of mcp__x__my repo",
   "reverse geocode 12 Main St, reversed",
   "",
   "   ",
