@@ -120,6 +120,20 @@ export const GIVEN_SKIP = 16;
 /** Not ASCII, or several runs: the query's given words are found by scanning its text. */
 export const GIVEN_SCAN = 32;
 
+/**
+ * givenRole of a word with no `'` whose one run, lowercased, is `lower`: ASCII letters and digits
+ * the tokenizer keeps whole (a plain word, plain-word-shape.ts). No scan, no string made.
+ */
+export function plainGivenRole(lower: string): number {
+  const first = lower.charCodeAt(0);
+  let role = first >= 0x61 && first <= 0x7a ? GIVEN_NOUN : 0;
+  if (lower.length <= SHORT_WORD_CHARS) {
+    if (PREPOSITIONS.has(lower)) role |= GIVEN_PREPOSITION;
+    if (POINTERS.has(lower)) role |= GIVEN_POINTER;
+  }
+  return role;
+}
+
 /** The word's GIVEN_* bits (a function of its characters alone). */
 export function givenRole(word: string): number {
   let from = -1;

@@ -12,7 +12,7 @@
  * Bounded like the word table it sits on: words up to MAX_WORD_CHARS are kept, the table empties
  * itself when full, and a longer word is worked out each time it is met.
  */
-import { givenMayPoint, givenRole, isPointingWord } from "./given-words.ts";
+import { GIVEN_POINTER, givenMayPoint, givenRole, isPointingWord, plainGivenRole } from "./given-words.ts";
 import { wordSyntax, type WordSyntax } from "./query-parser.ts";
 import { termFlags } from "./query-terms.ts";
 import { keyHashOf, mentionKeyOf, mentionWordOf } from "./server-mention.ts";
@@ -111,6 +111,9 @@ export class QueryWords {
     const known = this.tokenizer.knownWordId(word, from, to);
     const listed = known >= 0 ? this.tokenizer.termAt(known) : undefined;
     const term = listed ?? (known === -1 ? undefined : (this.tokenizer.termOfLowerAscii(lower) ?? undefined));
+    // An opening or closing `'` makes a run of its own or joins the letters' (given-words.ts): rare, read in general.
+    const quoted = (from > 0 || to < word.length) && hasApostrophe(word);
+    const given = quoted ? givenRole(word) : plainGivenRole(lower);
     return {
       term,
       id: listed !== undefined ? known : term === undefined ? -1 : this.tokenizer.termIdOf(term),
@@ -122,9 +125,9 @@ export class QueryWords {
       mentionHash: keyHashOf(lower),
       mentionLength: lower.length,
       identifier: undefined,
-      mayPoint: isPointingWord(lower),
+      mayPoint: quoted ? isPointingWord(lower) : (given & GIVEN_POINTER) !== 0,
       decimal: false,
-      given: givenRole(word),
+      given,
       syntax: undefined,
       moreIds: undefined,
       moreFlags: undefined,
@@ -209,6 +212,10 @@ export function identifierOf(raw: string): string | undefined {
     }
   }
   return undefined;
+}
+
+function hasApostrophe(word: string): boolean {
+  return word.indexOf("'") >= 0;
 }
 
 /** ASCII letters, digits and `_`: what IDENTIFIER_EDGES does not strip. */
