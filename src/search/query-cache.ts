@@ -38,6 +38,12 @@ export interface CachedQuery {
 export class QueryCache {
   private readonly entries = new Map<string, CachedQuery>();
   private readonly words: QueryWords;
+  /** A plain query's words (start and end), their hashes and home entries, for reading ahead (QueryWords.warm). */
+  private readonly bounds = new Int32Array(MAX_QUERY_CHARS + 2);
+  private readonly hashes = new Int32Array(MAX_QUERY_CHARS / 2 + 1);
+  private readonly homes = new Int32Array(MAX_QUERY_CHARS / 2 + 1);
+  /** What the reads ahead read: kept so they are not dropped. */
+  private read = 0;
 
   constructor(private readonly tokenizer: Tokenizer) {
     this.words = new QueryWords(tokenizer);
@@ -85,28 +91,33 @@ export class QueryCache {
    * one scan of its characters finds each word's end and hashes it (wordHash) on the way.
    */
   private plainDraft(whole: string): QueryDraft | undefined {
-    const draft = new QueryDraft();
     const length = whole.length;
     let start = 0;
     let hash = WORD_HASH_SEED;
-    for (let i = 0; i < length; i++) {
-      const code = whole.charCodeAt(i);
+    let count = 0;
+    const bounds = this.bounds;
+    const hashes = this.hashes;
+    for (let i = 0; i <= length; i++) {
+      const code = i < length ? whole.charCodeAt(i) : 0x20;
       // Printable ASCII first: no white space there.
       if ((code > 0x20 && code < 0x80) || !isWhiteSpace(code)) {
         hash = wordHashStep(hash, code);
         continue;
       }
       if (code !== 0x20 || i === start) return undefined;
-      const word = this.words.ofHashed(whole, start, i, hash);
-      if (word.syntax !== undefined) return undefined;
-      draft.add(word);
+      bounds[count * 2] = start;
+      bounds[count * 2 + 1] = i;
+      hashes[count++] = hash;
       start = i + 1;
       hash = WORD_HASH_SEED;
     }
-    if (start === length) return undefined;
-    const last = this.words.ofHashed(whole, start, length, hash);
-    if (last.syntax !== undefined) return undefined;
-    draft.add(last);
+    this.read ^= this.words.warm(hashes, count, this.homes);
+    const draft = new QueryDraft();
+    for (let w = 0; w < count; w++) {
+      const word = this.words.ofHashed(whole, bounds[w * 2]!, bounds[w * 2 + 1]!, hashes[w]!);
+      if (word.syntax !== undefined) return undefined;
+      draft.add(word);
+    }
     return draft;
   }
 

@@ -75,6 +75,23 @@ export class QueryWords {
     return this.ofHashed(text, start, end, wordHash(text, start, end));
   }
 
+  /**
+   * Reads ahead what looking up these words (by their wordHash) will read, level by level for all
+   * of them (WordTable.warm): their table entries and the facts they hold.
+   */
+  warm(hashes: Int32Array, count: number, entries: Int32Array): number {
+    let read = this.table.warm(hashes, count, entries);
+    for (let i = 0; i < count; i++) {
+      const entry = entries[i]!;
+      if (entry >= 0) read ^= this.table.valueAt(entry).idsAt;
+    }
+    for (let i = 0; i < count; i++) {
+      const entry = entries[i]!;
+      if (entry >= 0) read ^= this.table.valueAt(entry).given;
+    }
+    return read;
+  }
+
   /** of(), for a caller that hashed the word (wordHash) as it scanned for its end. */
   ofHashed(text: string, start: number, end: number, hash: number): WordFacts {
     const entry = this.table.find(text, start, end, hash);

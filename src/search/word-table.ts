@@ -75,6 +75,34 @@ export class WordTable<V> {
     return this.values[entry]!;
   }
 
+  /**
+   * For words about to be looked up (their hashes, `count` of them), the entry in each word's home
+   * bucket (-1 when empty) into `entries`, after reading the record and first characters of each
+   * such entry: each level for every word before the next, so that the memory reads of different
+   * words overlap instead of waiting for one another (a new query's words are looked up while
+   * other work has evicted the table). Changes nothing; the answer only keeps the reads from being
+   * dropped as unused.
+   */
+  warm(hashes: Int32Array, count: number, entries: Int32Array): number {
+    const mask = this.buckets.length - 1;
+    const buckets = this.buckets;
+    const records = this.records;
+    let read = 0;
+    for (let i = 0; i < count; i++) entries[i] = buckets[hashes[i]! & mask]! - 1;
+    for (let i = 0; i < count; i++) {
+      const entry = entries[i]!;
+      if (entry >= 0) read ^= records[entry * 2 + 1]!;
+    }
+    const pool = this.pool;
+    for (let i = 0; i < count; i++) {
+      const entry = entries[i]!;
+      if (entry < 0) continue;
+      const packed = records[entry * 2 + 1]!;
+      read ^= pool[(packed - (packed % LENGTH_RANGE)) / LENGTH_RANGE]!;
+    }
+    return read;
+  }
+
   /** The entry of text[start, end), whose wordHash is `hash`; -1 when absent. */
   find(text: string, start: number, end: number, hash: number): number {
     const length = end - start;
