@@ -21,8 +21,6 @@ export type ParsedQuery =
       page?: number;
     };
 
-const SELECT = /^select:/i;
-const DISCOVER = /^discover:/i;
 /** `+word` is a required term only when a letter follows the plus: "+4915…" is a phone number. */
 const REQUIRED = /^\+\p{L}/u;
 /** `page:N` pages a server listing; larger numbers are refused as words (no server has that many pages). */
@@ -42,14 +40,29 @@ export type WordSyntax = { page: number } | { required: string } | { server: str
 /** The query's form: `select:` names, or a keyword query's trimmed text (`whole`) to read word by word. */
 export function queryForm(query: string): { kind: "select"; names: string[] } | { kind: "discover" | "keyword"; whole: string } {
   const trimmed = query.slice(0, MAX_QUERY_CHARS).trim();
-  if (SELECT.test(trimmed)) {
+  if (startsWithPrefix(trimmed, "select:")) {
     const names = [...new Set(trimmed.slice(7).split(",").map((name) => name.trim()))]
       .filter((name) => name.length > 0)
       .slice(0, MAX_SELECT_NAMES);
     return { kind: "select", names };
   }
-  const discover = DISCOVER.test(trimmed);
+  const discover = startsWithPrefix(trimmed, "discover:");
   return { kind: discover ? "discover" : "keyword", whole: discover ? trimmed.slice(9).trim() : trimmed };
+}
+
+/**
+ * Whether `text` starts with `prefix` (lowercase ASCII letters, then `:`), letters in any case:
+ * what `/^prefix/i` answers (outside Unicode mode no other character folds to an ASCII letter),
+ * without running an expression on every new query.
+ */
+function startsWithPrefix(text: string, prefix: string): boolean {
+  if (text.length < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) {
+    const code = text.charCodeAt(i);
+    const want = prefix.charCodeAt(i);
+    if (code !== want && !(want >= 0x61 && want <= 0x7a && code === want - 0x20)) return false;
+  }
+  return true;
 }
 
 /** `page:N`, `+word` or `mcp__server[__tool]`; undefined for a free-text word. */

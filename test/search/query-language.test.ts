@@ -141,6 +141,13 @@ describe("parseQuery", () => {
       required: ["slack"],
       servers: ["github"],
     });
+    // The prefixes are told by character codes: any case of the ASCII letters, nothing that only
+    // looks like them (the long s, the Kelvin sign, fullwidth letters), as /^select:/i tells them.
+    const forms = ["SELECT:a", "Select:a", "sElEcT:a", "ſelect:a", "select :a", "selec:a", "select", "Discover:x", "DISCOVER:x", "diſcover:x", "discover", "\u212Aey", "ｓｅｌｅｃｔ:a", " select:a"];
+    expect(forms.map((query) => parseQuery(query).kind)).toEqual(
+      forms.map((query) => (/^select:/i.test(query.trim()) ? "select" : /^discover:/i.test(query.trim()) ? "discover" : "keyword")),
+    );
+    expect(forms.map((query) => parseQuery(query).kind).filter((kind) => kind === "select").length).toBe(4);
     expect(parseQuery("call +1 555 0100")).toEqual({
       kind: "keyword",
       whole: "call +1 555 0100",
