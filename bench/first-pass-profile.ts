@@ -8,7 +8,8 @@
  * 2. `jitWarm`: the same again on a second fresh index and peer in the same process. Nothing the
  *    index caches survives (impacts, parsed words, queries), only the process: its optimised code.
  *    first − jitWarm per query is what the first pass paid for code still being compiled.
- * 3. `phases`: a third fresh index, its query path's methods wrapped with timers: for the 2 %
+ * 3. `phases`: a fresh index, its query path's methods wrapped with timers (wall time), asked each
+ *    query once; `--phase-passes` (3) such passes, per query and phase the median. For the 2 %
  *    slowest queries of `first` (by CPU), their self time per phase in this JIT-warm first pass;
  *    and the mean self time per phase over all queries, and over those of ≤ 8 and > 8 words
  *    (`allPhasesMs`: what a phase costs the median query, not only the slowest).
@@ -17,7 +18,7 @@
  * to the warm-up of both engines: natural requests are long and take paths (numbers, unknown
  * words, server names, pruning of frequent terms) the 600 short description prefixes seldom do.
  *
- *   bun bench/first-pass-profile.ts [--top 12] [--long-warm-up 0] [--queries FILE] [--tools FILE]
+ *   bun bench/first-pass-profile.ts [--top 12] [--long-warm-up 0] [--phase-passes 3] [--queries FILE] [--tools FILE]
  */
 import { dlopen, FFIType, ptr } from "bun:ffi";
 import { join } from "node:path";
@@ -34,7 +35,7 @@ import { warmUpQueries } from "./lib/cold-latency.ts";
 import { defaultEvalDir, readJsonl, type EvalQuery, type EvalTool } from "./lib/eval-data.ts";
 import { percentile, round } from "./lib/stats.ts";
 
-const args = parseArgs(Bun.argv.slice(2), { top: "value", "long-warm-up": "value", queries: "value", tools: "value" });
+const args = parseArgs(Bun.argv.slice(2), { top: "value", "long-warm-up": "value", queries: "value", tools: "value", "phase-passes": "value" });
 const evalDir = defaultEvalDir();
 const tools = readJsonl<EvalTool>(args.get("tools") ?? join(evalDir, "tools.jsonl"));
 const texts = [...new Set(readJsonl<EvalQuery>(args.get("queries") ?? join(evalDir, "queries.dev.jsonl")).map((query) => query.query))];
@@ -162,7 +163,13 @@ function phasePass(): Record<string, number>[] {
 
 const first = firstPass();
 const jitWarm = firstPass();
-const phases = phasePass();
+// Phase timers read wall time (a CPU-time call per phase would cost more than some phases): per
+// query and phase, the median of several passes, so a pass preempted on a busy machine drops out.
+const phasePasses = Array.from({ length: Math.max(1, Number(args.get("phase-passes") ?? 3)) }, () => phasePass());
+const phases = texts.map((_, i) => {
+  const labels = new Set(phasePasses.flatMap((pass) => Object.keys(pass[i]!)));
+  return Object.fromEntries([...labels].map((label) => [label, percentile(phasePasses.map((pass) => pass[i]![label] ?? 0), 50)]));
+});
 const excess = first.toolpool.map((sample, i) => sample.cpu - jitWarm.toolpool[i]!.cpu);
 const byCpu = [...texts.keys()].sort((a, b) => first.toolpool[b]!.cpu - first.toolpool[a]!.cpu);
 const slowest = byCpu.slice(0, Math.ceil(texts.length * 0.02));
