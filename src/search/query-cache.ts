@@ -44,6 +44,8 @@ export class QueryCache {
   private readonly homes = new Int32Array(MAX_QUERY_CHARS / 2 + 1);
   /** What the reads ahead read: kept so they are not dropped. */
   private read = 0;
+  /** The free text of the query plainDraft last read. */
+  private freeText = "";
 
   constructor(private readonly tokenizer: Tokenizer) {
     this.words = new QueryWords(tokenizer);
@@ -69,16 +71,16 @@ export class QueryCache {
   }
 
   /**
-   * The query's parse from its words' facts (query-words.ts). The common query (words of free
-   * text, one space apart) is read in one scan: each word hashed as its end is looked for, looked
-   * up, and its facts added to the draft at once. One with syntax or other white space is split by
-   * parseQueryWords first. Either way the free-text words' facts are put together the same way.
+   * The query's parse from its words' facts (query-words.ts). A query whose words are all free
+   * text (most) is read in one scan: each word hashed as its end is looked for, all of them read
+   * ahead, then looked up and their facts added to the draft. One with syntax (`+word`, `mcp__x`,
+   * `page:N`) is split by parseQueryWords first. Either way the facts are put together the same way.
    */
   private parse(text: string): CachedQuery {
     const form = queryForm(text);
     if (form.kind === "select") return { parsed: form, tokens: { text: [], required: [], given: [], valueParameters: [] }, identifiers: [], mentions: { words: [], keys: [], hashes: [], keyLengths: [] } };
     const plain = this.plainDraft(form.whole);
-    if (plain !== undefined) return this.finish({ kind: form.kind, whole: form.whole, text: form.whole, required: [], servers: [] }, plain);
+    if (plain !== undefined) return this.finish({ kind: form.kind, whole: form.whole, text: this.freeText, required: [], servers: [] }, plain);
     const { parsed, words } = parseQueryWords(text);
     if (parsed.kind === "select") throw new Error("queryForm and parseQueryWords disagree on a select: query");
     const draft = new QueryDraft();
@@ -87,30 +89,36 @@ export class QueryCache {
   }
 
   /**
-   * The draft of `whole` when every word is free text and every gap one space, else undefined:
-   * one scan of its characters finds each word's end and hashes it (wordHash) on the way.
+   * The draft of `whole` (trimmed) when every word is free text, else undefined; its free text in
+   * `freeText`: `whole` itself when every gap is one space, else its words joined by single spaces
+   * (as parseQueryWords gives it: a pasted list's line breaks and indents). One scan of the
+   * characters finds each word's end and hashes it (wordHash) on the way.
    */
   private plainDraft(whole: string): QueryDraft | undefined {
     const length = whole.length;
-    let start = 0;
+    let start = -1;
     let hash = WORD_HASH_SEED;
     let count = 0;
+    let single = true;
     const bounds = this.bounds;
     const hashes = this.hashes;
     for (let i = 0; i <= length; i++) {
       const code = i < length ? whole.charCodeAt(i) : 0x20;
       // Printable ASCII first: no white space there.
       if ((code > 0x20 && code < 0x80) || !isWhiteSpace(code)) {
+        if (start < 0) start = i;
         hash = wordHashStep(hash, code);
         continue;
       }
-      if (code !== 0x20 || i === start) return undefined;
+      if (code !== 0x20 || start < 0) single = false;
+      if (start < 0) continue;
       bounds[count * 2] = start;
       bounds[count * 2 + 1] = i;
       hashes[count++] = hash;
-      start = i + 1;
+      start = -1;
       hash = WORD_HASH_SEED;
     }
+    if (count === 0) return undefined;
     this.read ^= this.words.warm(hashes, count, this.homes);
     const draft = new QueryDraft();
     for (let w = 0; w < count; w++) {
@@ -118,7 +126,15 @@ export class QueryCache {
       if (word.syntax !== undefined) return undefined;
       draft.add(word);
     }
+    this.freeText = single ? whole : this.joined(whole, count);
     return draft;
+  }
+
+  /** The `count` words of the last scan (`bounds`), joined by single spaces. */
+  private joined(whole: string, count: number): string {
+    const words: string[] = [];
+    for (let w = 0; w < count; w++) words.push(whole.slice(this.bounds[w * 2]!, this.bounds[w * 2 + 1]!));
+    return words.join(" ");
   }
 
   /**

@@ -65,6 +65,8 @@ const chosen = [
   `${"x".repeat(MAX_WORD_CHARS + 5)} weather ${"getUser".repeat(10)}`,
   "GitLab's merge requests in Google Calendar",
   "call +1 555 0100",
+  // Free text whatever its white space: the free text is the words joined by single spaces.
+  "pasted list:\n- 'of my repo'\n- second  item\r\n\tthird", "a \u00a0 b\u3000c", "x  y", "tab\there\n",
   // The given-word scan followed word by word (given-words.ts givenRole), and where it cannot be.
   "of this getUser and for my 'repo' from our (project) at your it's, in their 42 of his X-ray",
   "the owner of this café", "of my GitHub", "of this HTMLParser", "of this URLs", "for my API.", "of (my) house",
