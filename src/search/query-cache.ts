@@ -38,7 +38,7 @@ export interface CachedQuery {
 export class QueryCache {
   private readonly entries = new Map<string, CachedQuery>();
   private readonly words: QueryWords;
-  /** A plain query's words (start and end), their hashes and home entries, for reading ahead (QueryWords.warm). */
+  /** A free-text query's words (start and end), their hashes and home entries, for reading ahead (QueryWords.warm). */
   private readonly bounds = new Int32Array(MAX_QUERY_CHARS + 2);
   private readonly hashes = new Int32Array(MAX_QUERY_CHARS / 2 + 1);
   private readonly homes = new Int32Array(MAX_QUERY_CHARS / 2 + 1);
