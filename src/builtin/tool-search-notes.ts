@@ -5,6 +5,8 @@
 import { firstSentence } from "../assembly/server-summaries.ts";
 import { TOOL_SEARCH_TOOL_NAME } from "../deferral/meta-tools.ts";
 import { loginCommand } from "../protocol/login-command.ts";
+import { MAX_QUERY_CHARS } from "../search/query-parser.ts";
+import { MAX_RESULTS_LIMIT } from "../search/tool-search-index.ts";
 import type { GroupSelection, ServerSelection } from "../search/types.ts";
 import type { ToolResult } from "../tool/result.ts";
 import type { Tool } from "../tool/tool.ts";
@@ -86,6 +88,27 @@ export function serverListing(
 export function serverSelectionNote(selection: ServerSelection): string {
   if (selection.selected === selection.total) return `Selected MCP server ${selection.server} as a whole: its ${selection.total} tool(s).`;
   return `Selected MCP server ${selection.server} as a whole: ${selection.selected} of its ${selection.total} tools (a selection holds at most 100). List the rest with "mcp__${selection.server} page:${Math.floor(selection.selected / 100) + 1}" and select them by name.`;
+}
+
+/**
+ * Names as ready `select:` queries, quoted and joined with " and ": as many names a query as a
+ * selection holds (100) and the engine reads (MAX_QUERY_CHARS; past it a name was cut in half).
+ */
+export function selectQueries(names: readonly string[]): string {
+  const queries: string[] = [];
+  let current: string[] = [];
+  let chars = "select:".length;
+  for (const name of names) {
+    if (current.length > 0 && (current.length >= MAX_RESULTS_LIMIT || chars + name.length + 1 > MAX_QUERY_CHARS)) {
+      queries.push(`select:${current.join(",")}`);
+      current = [];
+      chars = "select:".length;
+    }
+    current.push(name);
+    chars += name.length + 1;
+  }
+  if (current.length > 0) queries.push(`select:${current.join(",")}`);
+  return `${TOOL_SEARCH_TOOL_NAME} ${queries.map((query) => JSON.stringify(query)).join(" and ")}`;
 }
 
 /** A server's group as its listing shows it: the index's name and size, the server's own words beside them. */

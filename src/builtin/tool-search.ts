@@ -22,7 +22,7 @@ import { buildTool, NO_PATHS, DEFAULT_MAX_RESULT_SIZE_CHARS } from "../tool/buil
 import type { ContentBlock, ToolResult } from "../tool/result.ts";
 import type { GroupText, Tool } from "../tool/tool.ts";
 import { clearlyFirst, compactAnswer } from "./tool-search-compact.ts";
-import { groupSelectionNote, groupsLine, loginNote, pendingNote, serverListing, serverSelectionNote, type ListedGroup } from "./tool-search-notes.ts";
+import { groupSelectionNote, groupsLine, loginNote, pendingNote, selectQueries, serverListing, serverSelectionNote, type ListedGroup } from "./tool-search-notes.ts";
 import descriptionText from "./tool-search.txt" with { type: "text" };
 import type { AnnouncementStyle } from "../assembly/announcements.ts";
 
@@ -308,10 +308,13 @@ function render(
   const sections: string[] = [];
   const shown: string[] = [];
   let size = 0;
+  // Room for the notes and, should the answer be cut, for the names of what it left out (at most 100
+  // names, each ≤ 64 characters) besides the discovered line: a cut answer names what it did not show.
+  const budget = DEFAULT_MAX_RESULT_SIZE_CHARS - RESULT_MARGIN_CHARS - notes.reduce((sum, note) => sum + note.length + 1, 0) - found.reduce((sum, tool) => sum + tool.name.length + 1, 0);
   for (const tool of found) {
     const section = toolAsText(tool, { schema: options.schema });
     // Cut whole tools rather than let the pipeline truncate: a cut-off discovered line would lie.
-    if (shown.length > 0 && size + section.length > DEFAULT_MAX_RESULT_SIZE_CHARS - RESULT_MARGIN_CHARS) break;
+    if (shown.length > 0 && size + section.length > budget) break;
     sections.push(section);
     shown.push(tool.name);
     size += section.length + 2;
@@ -324,7 +327,12 @@ function render(
         : `Found ${shown.length} tool(s), not loaded. To use one, call ${TOOL_SEARCH_TOOL_NAME} with "select:<name>" first.`,
     );
   }
-  if (shown.length < found.length) head.push(`${found.length - shown.length} more match(es) not shown: narrow the query.`);
+  if (shown.length < found.length) {
+    // A selection cut here is not "narrow the query": the tools it left out are named, one select: away.
+    const rest = found.slice(shown.length).map((tool) => tool.name);
+    head.push(`${rest.length} more match(es) not shown, to keep the answer under ${DEFAULT_MAX_RESULT_SIZE_CHARS.toLocaleString("en-US")} characters: ${selectQueries(rest)} shows them.`);
+    structured.not_shown = rest;
+  }
   const parts = [[...head, ...notes].join("\n"), ...sections];
   if (options.discovered && shown.length > 0) parts.push(formatDiscoveredLine(shown));
   structured.matches = shown;

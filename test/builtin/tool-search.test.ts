@@ -193,6 +193,46 @@ describe("ToolSearch (proxy)", () => {
     expect(resultText(big)).not.toContain("Its groups");
   });
 
+  test("a selection too large for one answer names what it left out, each one a select: away; nothing is lost between the pages", async () => {
+    // Attack: 118 tools of ~1,700-character descriptions. select:mcp__gitlab showed 55 schemas, said
+    // "45 more match(es) not shown: narrow the query" and "List the rest with mcp__gitlab page:2",
+    // where tools 101–118 are: tools 56–100 were on no path the answer gave.
+    const names = Array.from({ length: 118 }, (_, i) => `tool_${String(i).padStart(3, "0")}`);
+    const long = (name: string) => `Does ${name}. ${"Details of its parameters and of what it changes. ".repeat(34)}`;
+    const bigPool = samplePool({ mcpTools: names.map((name) => mcp("gitlab", name, { description: long(name) })) });
+    const tool = createToolSearchTool({ engine: indexOf(bigPool), lookup: bigPool.get, delivery: "proxy" });
+    const run = (query: string) => executeTool(tool.name, { query }, context, { lookup: (name) => (name === tool.name ? tool : undefined), permissions: DEFAULT_PERMISSIONS });
+    const first = await run("select:mcp__gitlab");
+    const text = resultText(first);
+    const shown = first.structuredContent!.matches as string[];
+    const rest = first.structuredContent!.not_shown as string[];
+    expect({ cut: shown.length < 100, whole: [...shown, ...rest], underCap: text.length <= 100_000, discovered: discoveredBy(first) }).toEqual({
+      cut: true,
+      whole: names.slice(0, 100).map((name) => `mcp__gitlab__${name}`),
+      underCap: true,
+      discovered: shown,
+    });
+    // Each ready query the answer gives is followed as written; with page 2 of the listing, every tool is reached.
+    const queries = [...text.matchAll(/"(select:[^"]+)"/g)].map((match) => match[1]!);
+    const reached = new Set(discoveredBy(first));
+    for (const query of queries) for (const name of discoveredBy(await run(query))) reached.add(name);
+    expect(text).toContain('List the rest with "mcp__gitlab page:2"');
+    const page2 = await run("mcp__gitlab page:2");
+    for (const name of page2.structuredContent!.tools as string[]) reached.add(name);
+    expect(reached.size).toBe(118);
+  });
+
+  test("a ready select: query holds at most 100 names and fits what the engine reads (4,096 characters)", async () => {
+    const { selectQueries } = await import("../../src/builtin/tool-search-notes.ts");
+    const names = Array.from({ length: 150 }, (_, i) => `mcp__a_server_with_a_long_name__${"a_tool_with_a_long_name_".repeat(1)}${i}`);
+    const queries = [...selectQueries(names).matchAll(/"(select:[^"]+)"/g)].map((match) => match[1]!);
+    expect({
+      names: queries.flatMap((query) => query.slice("select:".length).split(",")),
+      fit: queries.every((query) => query.length <= 4096 && query.split(",").length <= 100),
+    }).toEqual({ names, fit: true });
+    expect(queries.length).toBe(3);
+  });
+
   test("a server too large for one selection names its groups, with the server's words for them, as the way to load the rest", async () => {
     const names = Array.from({ length: 118 }, (_, i) => `tool_${String(i).padStart(3, "0")}`);
     const groupOf = (i: number) => (i < 60 ? "issues" : "merge_requests");
