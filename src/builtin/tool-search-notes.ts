@@ -141,9 +141,16 @@ export function groupsLine(server: string, groups: readonly ListedGroup[]): stri
   return [`Its groups (${how.slice(0, -1)}):`, ...described, ...more].join("\n");
 }
 
-/** `select:mcp__<server>/<group>`: a server's group was selected as a unit. */
-export function groupSelectionNote(selection: GroupSelection): string {
+/**
+ * `select:mcp__<server>/<group>`: a server's group was selected as a unit. Past a selection's 100,
+ * `rest` names the group's other tools (no listing says which tools a group holds) as ready queries.
+ */
+export function groupSelectionNote(selection: GroupSelection, rest: readonly string[] = []): string {
   const what = `Selected group ${selection.group} of MCP server ${selection.server}`;
   if (selection.selected === selection.total) return `${what}: its ${selection.total} tool(s).`;
-  return `${what}: ${selection.selected} of its ${selection.total} tools (a selection holds at most 100); select the rest by name.`;
+  const head = `${what}: ${selection.selected} of its ${selection.total} tools (a selection holds at most 100)`;
+  if (rest.length === 0) return `${head}; select the rest by name.`;
+  const unnamed = selection.total - selection.selected - rest.length;
+  const more = unnamed > 0 ? ` ${unnamed} more of the group are not named here: find them by keyword within the server ("mcp__${selection.server} <words>").` : "";
+  return `${head}. The rest: ${selectQueries(rest)}.${more}`;
 }

@@ -17,7 +17,7 @@ import { EXECUTE_EXTRA_TOOL_NAME, isMetaToolName, TOOL_SEARCH_TOOL_NAME } from "
 import { formatDiscoveredLine } from "../assembly/discovered-line.ts";
 import { toolAsText } from "../assembly/tool-text.ts";
 import { MAX_QUERY_CHARS } from "../search/query-parser.ts";
-import type { QueryOptions, QueryResult } from "../search/types.ts";
+import type { GroupSelection, QueryOptions, QueryResult } from "../search/types.ts";
 import { buildTool, NO_PATHS, DEFAULT_MAX_RESULT_SIZE_CHARS } from "../tool/build-tool.ts";
 import type { ContentBlock, ToolResult } from "../tool/result.ts";
 import type { GroupText, Tool } from "../tool/tool.ts";
@@ -129,6 +129,29 @@ function described(deps: ToolSearchDeps, server: string, groups: readonly { name
   return groups.map((group) => ({ ...group, ...info?.get(group.name) }));
 }
 
+/** Tools a group note names past a full selection: three more selections' worth. */
+const MAX_REST_NAMED = 300;
+
+/**
+ * A group's tools a full selection left out, in pool order, at most MAX_REST_NAMED: the server's
+ * listing pages read for its members. The listing does not say which tools are in which group, so
+ * "select the rest by name" alone left a model no way to find them.
+ */
+function groupRest(engine: ToolSearchEngine, deferredTool: (name: string) => Tool | undefined, selection: GroupSelection, chosen: ReadonlySet<string>): string[] {
+  const rest: string[] = [];
+  const group = selection.group.toLowerCase();
+  for (let page = 1; rest.length < MAX_REST_NAMED; page++) {
+    const listed = engine.query(`mcp__${selection.server} page:${page}`, { maxResults: LISTING_PAGE_SIZE, filter: (name) => deferredTool(name) !== undefined });
+    if (listed.listed !== true || listed.matches.length === 0) break;
+    for (const match of listed.matches) {
+      if (chosen.has(match.name) || rest.length >= MAX_REST_NAMED) continue;
+      if (deferredTool(match.name)?.mcpInfo?.groups?.some((name) => name.toLowerCase() === group) === true) rest.push(match.name);
+    }
+    if (page * LISTING_PAGE_SIZE >= (listed.listedTotal ?? 0)) break;
+  }
+  return rest;
+}
+
 interface Outcome {
   loaded: Tool[];
   alreadyLoaded: string[];
@@ -199,7 +222,8 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
   }
   if (result.groups !== undefined && result.groups.length > 0) {
     structured.selected_groups = result.groups;
-    notes.push(...result.groups.map(groupSelectionNote));
+    const chosen = new Set(result.found ?? []);
+    notes.push(...result.groups.map((selection) => groupSelectionNote(selection, selection.selected < selection.total ? groupRest(deps.engine, deferredTool, selection, chosen) : [])));
   }
   if (loginFound.length > 0) notes.push(loginNote(loginFound));
   if (result.kind === "discover") return render(outcome.loaded, notes, structured, { schema: true, discovered: false });

@@ -255,6 +255,31 @@ describe("ToolSearch (proxy)", () => {
     expect(resultText(await run("select:mcp__github"))).not.toContain("Its groups");
   });
 
+  test("a group too large for one selection names the rest of its tools, as ready select: queries that reach every member", async () => {
+    // Attack: "select the rest by name" — but no listing says which tools a group holds, and the
+    // group's tools (every other one here) are spread over the server's listing pages.
+    const names = Array.from({ length: 460 }, (_, i) => `tool_${String(i).padStart(3, "0")}`);
+    const bigPool = samplePool({
+      mcpTools: names.map((name, i) => mcp("gitlab", name, { description: `Does ${name}.`, groups: [...(i % 2 === 1 ? ["half"] : []), "All"] })),
+    });
+    const engine = new ToolSearchIndex();
+    for (const each of bigPool.tools) engine.add(searchDocument(each));
+    const tool = createToolSearchTool({ engine, lookup: bigPool.get, delivery: "native" });
+    const run = (query: string) => executeTool(tool.name, { query }, context, { lookup: (name) => (name === tool.name ? tool : undefined), permissions: DEFAULT_PERMISSIONS });
+    const half = await run("select:mcp__gitlab/half");
+    const members = names.filter((_, i) => i % 2 === 1).map((name) => `mcp__gitlab__${name}`);
+    const reached = new Set(half.structuredContent!.matches as string[]);
+    const queries = [...resultText(half).matchAll(/"(select:[^"]+)"/g)].map((match) => match[1]!);
+    for (const query of queries) for (const name of (await run(query)).structuredContent!.matches as string[]) reached.add(name);
+    expect({ selected: reached.size, all: [...reached].sort() }).toEqual({ selected: 230, all: members });
+    expect(resultText(half)).toContain("Selected group half of MCP server gitlab: 100 of its 230 tools (a selection holds at most 100). The rest: ToolSearch \"select:mcp__gitlab__tool_201,");
+    // Past three selections' worth the note stops naming, says how many it did not, and where they are.
+    const all = await run("select:mcp__gitlab/all");
+    const named = [...resultText(all).matchAll(/"(select:[^"]+)"/g)].flatMap((match) => match[1]!.slice("select:".length).split(","));
+    expect({ named: named.length, first: named[0], last: named.at(-1) }).toEqual({ named: 300, first: "mcp__gitlab__tool_100", last: "mcp__gitlab__tool_399" });
+    expect(resultText(all)).toContain('60 more of the group are not named here: find them by keyword within the server ("mcp__gitlab <words>").');
+  });
+
   test("select: of something that is neither a tool nor mcp__<server> of a known server is missing, as before", async () => {
     const result = await search("select:mcp__nosuch,mcp__,mcp__github__nope");
     expect(result.structuredContent).toMatchObject({ missing: ["mcp__nosuch", "mcp__", "mcp__github__nope"] });
