@@ -114,7 +114,9 @@ export function descriptionFor(delivery: ToolSearchDelivery, text: string = desc
       const marked = /^(native|proxy|midconv|names|servers|compact)\| (.*)$/.exec(line);
       if (!marked) return [line];
       const mark = delivery === "mid-conversation" ? "midconv" : delivery;
-      return marked[1] === mark || marked[1] === style || (compact && marked[1] === "compact") ? [marked[2]!] : [];
+      // mid-conversation never answers compactly (runToolSearch): its description must not say it does.
+      const compactLine = compact && delivery !== "mid-conversation" && marked[1] === "compact";
+      return marked[1] === mark || marked[1] === style || compactLine ? [marked[2]!] : [];
     })
     .join("\n");
 }
