@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { parseConfig } from "../../src/config/load.ts";
-import { eagerPolicyOf, guardWarning } from "../../src/core/eager-config.ts";
+import { deferKeyWarning, eagerPolicyOf, guardWarning, unmatchedDeferKeys } from "../../src/core/eager-config.ts";
 import { applyEagerPolicy, deferSettingFor, MAX_EAGER_MCP_CHARS, META_TOOL_ROOM, type EagerPolicy } from "../../src/deferral/eager-policy.ts";
 import { isDeferredTool } from "../../src/deferral/is-deferred.ts";
 import { explainTool } from "../../src/explain/explain-tool.ts";
@@ -165,6 +165,23 @@ describe("the tool-count guard", () => {
       ["more eager tools than the tools array may hold (maxToolsInArray, or 2 MiB of MCP tool definitions): the excess is deferred", { maxToolsInArray: 128, deferred: 2, tools: "a, b" }],
       ["more eager tools than the tools array may hold (maxToolsInArray, or 2 MiB of MCP tool definitions): the excess is deferred", { maxToolsInArray: 128, deferred: 1, tools: "a" }],
     ]);
+  });
+
+  test("a defer entry that names no tool is logged, once per change: not a built-in of this binary, or not a tool its listed server has", () => {
+    // Attack: `"defer": {"Reed": "always", "mcp__github__create_isue": "never"}` was silently lost.
+    const builtins = [builtin("Bash"), builtin("Read")];
+    const mcpTools = [mcp("github", "create_issue")];
+    const defer = { Reed: "always", Read: "always", mcp__github__create_isue: "never", mcp__github__create_issue: "never", mcp__lazy__anything: "never" };
+    // A server not listed (yet: lazy, connecting) is not judged.
+    expect(unmatchedDeferKeys(defer, builtins, mcpTools)).toEqual(["Reed", "mcp__github__create_isue"]);
+    expect(unmatchedDeferKeys({}, builtins, mcpTools)).toEqual([]);
+    const warnings: unknown[] = [];
+    const logger = { warn: (message: string, fields?: unknown) => warnings.push([message, fields]), info() {}, debug() {}, error() {} } as never;
+    const warn = deferKeyWarning(() => logger);
+    warn(["Reed"]);
+    warn(["Reed"]);
+    warn([]);
+    expect(warnings).toEqual([["config defer names no tool (a built-in of this binary, or a tool its MCP server lists): the setting does nothing", { names: "Reed", count: 1 }]]);
   });
 
   test("toolpool explain says a tool was deferred by the guard", () => {
