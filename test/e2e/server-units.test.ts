@@ -24,9 +24,9 @@ const NAMES = OBJECTS.flatMap((object) => VERBS.map((verb) => `${verb}_${object}
 async function unitDaemon(specs: Record<string, unknown>, config: Record<string, unknown> = {}) {
   const root = realpathSync(mkdtempSync(join(process.env.TOOLPOOL_TEST_ROOT!, "units-")));
   const mcpServers: Record<string, unknown> = {};
-  for (const [name, spec] of Object.entries(specs)) {
+  for (const [name, { entry, ...spec }] of Object.entries(specs as Record<string, { entry?: Record<string, unknown> }>)) {
     writeFileSync(join(root, `${name}.json`), JSON.stringify(spec));
-    mcpServers[name] = { command: process.execPath, args: [SERVER], env: { SPEC_FILE: join(root, `${name}.json`) } };
+    mcpServers[name] = { command: process.execPath, args: [SERVER], env: { SPEC_FILE: join(root, `${name}.json`) }, ...entry };
   }
   const configPath = join(root, "config.json");
   writeFileSync(configPath, JSON.stringify({ ...config, mcpServers }));
@@ -128,5 +128,51 @@ describe("servers as units (compiled binary, `toolpool mcp`)", () => {
     const last = await runBinary(["search", "mcp__forge page:2", "--max", "100", "--socket", socketPath]);
     expect(last.stdout.split("\n").filter((line) => line.startsWith("mcp__forge__")).length).toBe(18);
     expect(last.stdout).toContain("MCP server forge: tools 101–118 of 118\n");
+  });
+
+  test("eager floods: no face sends more than maxToolsInArray, the operator's eager tools keep their places, and what was cut is visible", async () => {
+    // Attack: server "aaa" asks for all 60 of its tools to be eager (`anthropic/alwaysLoad`); the
+    // operator made four tools eager (a per-tool never, an entry's defer: never, an entry's alwaysLoad
+    // list) and misspelt one defer key. The limit is 40.
+    const { daemon, socketPath } = await unitDaemon(
+      {
+        aaa: { tools: NAMES.slice(0, 60).map((name) => ({ name, alwaysLoad: true })) },
+        nev: { tools: [{ name: "one" }, { name: "two" }], entry: { defer: "never" } },
+        zzz: { tools: [{ name: "listed" }, { name: "mine" }, { name: "other" }], entry: { alwaysLoad: ["listed"] } },
+      },
+      { maxToolsInArray: 40, defer: { mcp__zzz__mine: "never", Reed: "always" } },
+    );
+    await using _daemon = daemon;
+    using raw = await RawClient.open(socketPath);
+    const operator = ["mcp__nev__one", "mcp__nev__two", "mcp__zzz__listed", "mcp__zzz__mine"];
+    const sizes: Record<string, number> = {};
+    for (const params of [{ delivery: "native" }, { delivery: "proxy" }, { delivery: "standard" }, { delivery: "mid-conversation" }, { toolSearch: "false" }, { delivery: "native", outputSchema: { type: "object" } }]) {
+      const { result } = (await raw.request("toolpool/session", params)) as { result: { sessionId: string } };
+      const assembled = (await raw.request("toolpool/assemble", { sessionId: result.sessionId, messages: [] })) as { result: { tools: { name: string }[] } };
+      sizes[JSON.stringify(params)] = assembled.result.tools.length;
+      raw.messages.length = 0;
+    }
+    expect(Object.values(sizes).every((size) => size <= 40)).toBe(true);
+    const { client } = await host(socketPath);
+    try {
+      const listed: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.listTools(cursor === undefined ? {} : { cursor });
+        listed.push(...page.tools.map((tool) => tool.name));
+        cursor = page.nextCursor;
+      } while (cursor !== undefined);
+      const status = (await raw.request("toolpool/status")).result as { guard?: { maxToolsInArray: number; deferred: string[] } };
+      expect({
+        hostTools: listed.length <= 40,
+        operator: operator.filter((name) => listed.includes(name)),
+        guarded: status.guard?.deferred.every((name) => name.startsWith("mcp__aaa__")),
+        warned: daemon.stderr().includes("config defer names no tool"),
+      }).toEqual({ hostTools: true, operator, guarded: true, warned: true });
+    } finally {
+      await client.close();
+    }
+    const text = await runBinary(["status", "--socket", socketPath]);
+    expect(text.stdout).toMatch(/warning: \d+ tools deferred by the tool-count guard \(maxToolsInArray 40\): mcp__aaa__/);
   });
 });
