@@ -36,6 +36,8 @@ export interface ListingPage {
   /** 1-based. */
   page: number;
   pageSize: number;
+  /** Every server the listing spans, when the query named more than one (`mcp__a mcp__b`). */
+  servers?: readonly string[];
 }
 
 /**
@@ -55,22 +57,28 @@ export function serverListing(
   const lines = tools.map((tool) => `- ${tool.name}: ${firstSentence(tool.description)}`);
   const pages = Math.max(1, Math.ceil(where.total / where.pageSize));
   const first = (where.page - 1) * where.pageSize + 1;
+  // A listing of several servers is one listing: named and paged as the query that made it (its
+  // pages once pointed at the first server's alone, and the others' tools were on no page).
+  const several = where.servers !== undefined && where.servers.length > 1 ? where.servers : undefined;
+  const label = several ? `MCP servers ${several.join(", ")}` : `MCP server ${server}`;
+  const listQuery = several ? several.map((name) => `mcp__${name}`).join(" ") : `mcp__${server}`;
   const head: string[] = [];
   if (where.total === 0) {
-    head.push(`MCP server ${server} has no deferred tools to load.`);
+    head.push(`${label} ${several ? "have" : "has"} no deferred tools to load.`);
   } else if (tools.length === 0) {
-    head.push(`MCP server ${server} has ${where.total} deferred tool(s) on ${pages} page(s); page ${where.page} is past the last. Query "mcp__${server}" for the first page.`);
+    head.push(`${label} ${several ? "have" : "has"} ${where.total} deferred tool(s) on ${pages} page(s); page ${where.page} is past the last. Query "${listQuery}" for the first page.`);
   } else {
     const range = pages > 1 ? ` Page ${where.page} of ${pages}: tools ${first}–${first + tools.length - 1}.` : "";
-    head.push(`MCP server ${server}: ${where.total} deferred tool(s), not loaded.${range} Load the ones you need with ${TOOL_SEARCH_TOOL_NAME} "select:<name>,<name>".`);
-    if (where.page < pages) head.push(`${where.total - (first + tools.length - 1)} more: query "mcp__${server} page:${where.page + 1}" for the next page.`);
+    head.push(`${label}: ${where.total} deferred tool(s), not loaded.${range} Load the ones you need with ${TOOL_SEARCH_TOOL_NAME} "select:<name>,<name>".`);
+    if (where.page < pages) head.push(`${where.total - (first + tools.length - 1)} more: query "${listQuery} page:${where.page + 1}" for the next page.`);
   }
   if (groups.length > 0) head.push(groupsLine(server, groups));
   const notes = pending.length > 0 ? [pendingNote(pending, cached)] : [];
   const structured: Record<string, unknown> = {
-    query: `mcp__${server}`,
+    query: listQuery,
     kind: "server",
     server,
+    ...(several && { servers: several }),
     tools: tools.map((tool) => tool.name),
     total: where.total,
     page: where.page,

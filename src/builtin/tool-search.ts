@@ -16,7 +16,7 @@ import { isDeferredTool } from "../deferral/is-deferred.ts";
 import { EXECUTE_EXTRA_TOOL_NAME, isMetaToolName, TOOL_SEARCH_TOOL_NAME } from "../deferral/meta-tools.ts";
 import { formatDiscoveredLine } from "../assembly/discovered-line.ts";
 import { toolAsText } from "../assembly/tool-text.ts";
-import { MAX_QUERY_CHARS } from "../search/query-parser.ts";
+import { MAX_QUERY_CHARS, parseQueryWords } from "../search/query-parser.ts";
 import type { GroupSelection, QueryOptions, QueryResult } from "../search/types.ts";
 import { buildTool, NO_PATHS, DEFAULT_MAX_RESULT_SIZE_CHARS } from "../tool/build-tool.ts";
 import type { ContentBlock, ToolResult } from "../tool/result.ts";
@@ -131,6 +131,17 @@ function described(deps: ToolSearchDeps, server: string, groups: readonly { name
   return groups.map((group) => ({ ...group, ...info?.get(group.name) }));
 }
 
+/** Servers a listing query names (`mcp__a mcp__b`) that have deferred tools, as the listing spans them; at most 20 looked up. */
+function listedServers(engine: ToolSearchEngine, query: string, deferredTool: (name: string) => Tool | undefined): string[] {
+  const { parsed } = parseQueryWords(query);
+  const named = parsed.kind === "select" ? [] : [...new Set(parsed.servers.map((name) => name.toLowerCase()))].slice(0, 20);
+  if (named.length < 2) return [];
+  return named.flatMap((name) => {
+    const listed = engine.query(`mcp__${name}`, { maxResults: 1, filter: (each) => deferredTool(each) !== undefined });
+    return listed.listed === true && (listed.listedTotal ?? 0) > 0 && listed.server !== undefined ? [listed.server] : [];
+  });
+}
+
 /** Tools a group note names past a full selection: three more selections' worth. */
 const MAX_REST_NAMED = 300;
 
@@ -180,7 +191,9 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
     // A listing is a page of LISTING_PAGE_SIZE whatever max_results says; it says how many there are in all.
     const page = deps.engine.query(query, { maxResults: LISTING_PAGE_SIZE, filter: (name) => deferredTool(name) !== undefined });
     const tools = page.matches.map((match) => deferredTool(match.name)).filter((tool) => tool !== undefined);
-    return serverListing(result.server, tools, { total: page.listedTotal ?? tools.length, page: page.page ?? 1, pageSize: LISTING_PAGE_SIZE }, pending, cached, described(deps, result.server, result.serverGroups));
+    const servers = listedServers(deps.engine, query, deferredTool);
+    const where = { total: page.listedTotal ?? tools.length, page: page.page ?? 1, pageSize: LISTING_PAGE_SIZE, ...(servers.length > 1 && { servers }) };
+    return serverListing(result.server, tools, where, pending, cached, servers.length > 1 ? [] : described(deps, result.server, result.serverGroups));
   }
   const outcome = classify(result, deps.lookup, deferredTool);
   const structured: Record<string, unknown> = {

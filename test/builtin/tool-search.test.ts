@@ -174,6 +174,30 @@ describe("ToolSearch (proxy)", () => {
     expect(resultText(past)).toBe('MCP server gitlab has 118 deferred tool(s) on 2 page(s); page 3 is past the last. Query "mcp__gitlab" for the first page.');
   });
 
+  test("a listing of two servers is named and paged as one: following its pages reaches every tool of both", async () => {
+    // Attack: "mcp__gitlab mcp__big" said "MCP server gitlab: 168 deferred tool(s)" and pointed to
+    // "mcp__gitlab page:2", the first server's alone: big's tools were on no page the path gave.
+    const names = (count: number) => Array.from({ length: count }, (_, i) => `tool_${String(i).padStart(3, "0")}`);
+    const bigPool = samplePool({ mcpTools: [...names(118).map((name) => mcp("gitlab", name)), ...names(50).map((name) => mcp("big", name))] });
+    const tool = createToolSearchTool({ engine: indexOf(bigPool), lookup: bigPool.get, delivery: "proxy" });
+    const run = (query: string) => executeTool(tool.name, { query }, context, { lookup: (name) => (name === tool.name ? tool : undefined), permissions: DEFAULT_PERMISSIONS });
+    const reached = new Set<string>();
+    const heads: string[] = [];
+    for (let query: string | undefined = "mcp__gitlab mcp__big"; query !== undefined; ) {
+      const result = await run(query);
+      heads.push(resultText(result).split("\n")[0]!);
+      for (const name of result.structuredContent!.tools as string[]) reached.add(name);
+      query = /query "([^"]+)" for the next page/.exec(resultText(result))?.[1];
+    }
+    expect({ heads, reached: reached.size }).toEqual({
+      heads: [
+        'MCP servers gitlab, big: 168 deferred tool(s), not loaded. Page 1 of 2: tools 1–100. Load the ones you need with ToolSearch "select:<name>,<name>".',
+        'MCP servers gitlab, big: 168 deferred tool(s), not loaded. Page 2 of 2: tools 101–168. Load the ones you need with ToolSearch "select:<name>,<name>".',
+      ],
+      reached: 168,
+    });
+  });
+
   test("select:mcp__<server> loads the server as a unit; past 100 tools it says how many and where the rest are", async () => {
     const small = await search("select:mcp__github");
     expect(small.structuredContent).toMatchObject({
