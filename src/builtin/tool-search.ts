@@ -43,6 +43,12 @@ export interface ToolSearchEngine {
    * wait before the pipeline leaves the call order's wait (another call of the session) between.
    */
   ready?(): Promise<void>;
+  /**
+   * A query an answer makes for its own notes (a listing's page, a group's other members, which
+   * servers a listing spans): filtered like `query`, but not the model's search — not counted, and
+   * nothing it returns is found. Absent, `query` serves.
+   */
+  peek?(text: string, options?: QueryOptions): QueryResult;
 }
 
 export interface ToolSearchDeps {
@@ -187,11 +193,12 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
     pendingServers: pending,
   });
   const cached = new Set(deps.cachedServers?.() ?? []);
+  const lookups: ToolSearchEngine = { query: (text, options) => (deps.engine.peek ? deps.engine.peek(text, options) : deps.engine.query(text, options)) };
   if (result.listed === true && result.server !== undefined) {
     // A listing is a page of LISTING_PAGE_SIZE whatever max_results says; it says how many there are in all.
-    const page = deps.engine.query(query, { maxResults: LISTING_PAGE_SIZE, filter: (name) => deferredTool(name) !== undefined });
+    const page = lookups.query(query, { maxResults: LISTING_PAGE_SIZE, filter: (name) => deferredTool(name) !== undefined });
     const tools = page.matches.map((match) => deferredTool(match.name)).filter((tool) => tool !== undefined);
-    const servers = listedServers(deps.engine, query, deferredTool);
+    const servers = listedServers(lookups, query, deferredTool);
     const where = { total: page.listedTotal ?? tools.length, page: page.page ?? 1, pageSize: LISTING_PAGE_SIZE, ...(servers.length > 1 && { servers }) };
     return serverListing(result.server, tools, where, pending, cached, servers.length > 1 ? [] : described(deps, result.server, result.serverGroups));
   }
@@ -230,7 +237,7 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
     notes.push(...result.servers.map(serverSelectionNote));
     // A server too large for one selection: its groups are the other way to load the rest as units.
     for (const selection of result.servers.filter((each) => each.selected < each.total).slice(0, MAX_GROUP_NOTES)) {
-      const listed = deps.engine.query(`mcp__${selection.server}`, { maxResults: 1, filter: (name) => deferredTool(name) !== undefined });
+      const listed = lookups.query(`mcp__${selection.server}`, { maxResults: 1, filter: (name) => deferredTool(name) !== undefined });
       const groups = described(deps, selection.server, listed.serverGroups);
       if (groups.length > 0) notes.push(groupsLine(selection.server, groups));
     }
@@ -238,7 +245,7 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
   if (result.groups !== undefined && result.groups.length > 0) {
     structured.selected_groups = result.groups;
     const chosen = new Set(result.found ?? []);
-    notes.push(...result.groups.map((selection) => groupSelectionNote(selection, selection.selected < selection.total ? groupRest(deps.engine, deferredTool, selection, chosen) : [])));
+    notes.push(...result.groups.map((selection) => groupSelectionNote(selection, selection.selected < selection.total ? groupRest(lookups, deferredTool, selection, chosen) : [])));
   }
   if (loginFound.length > 0) notes.push(loginNote(loginFound));
   if (result.kind === "discover") return render(outcome.loaded, notes, structured, { schema: true, discovered: false });
