@@ -38,6 +38,8 @@ export interface ListingPage {
   pageSize: number;
   /** Every server the listing spans, when the query named more than one (`mcp__a mcp__b`). */
   servers?: readonly string[];
+  /** The server's tools already loaded in full (core): the first few by name, and how many. */
+  loaded?: { names: readonly string[]; total: number };
 }
 
 /**
@@ -72,6 +74,10 @@ export function serverListing(
     head.push(`${label}: ${where.total} deferred tool(s), not loaded.${range} Load the ones you need with ${TOOL_SEARCH_TOOL_NAME} "select:<name>,<name>".`);
     if (where.page < pages) head.push(`${where.total - (first + tools.length - 1)} more: query "${listQuery} page:${where.page + 1}" for the next page.`);
   }
+  if (where.loaded !== undefined && where.loaded.total > 0) {
+    const more = where.loaded.total - where.loaded.names.length;
+    head.push(`${where.total === 0 ? "Its" : "Also its"} ${where.loaded.total} tool(s) loaded already as core tools (call them directly, no select): ${where.loaded.names.join(", ")}${more > 0 ? `, and ${more} more` : ""}.`);
+  }
   if (groups.length > 0) head.push(groupsLine(server, groups));
   const notes = pending.length > 0 ? [pendingNote(pending, cached)] : [];
   const structured: Record<string, unknown> = {
@@ -94,6 +100,7 @@ export function serverListing(
 
 /** `select:mcp__<server>`: the server was selected as a unit; says so, and what a full selection left out. */
 export function serverSelectionNote(selection: ServerSelection): string {
+  if (selection.total === 0) return `Selected MCP server ${selection.server} as a whole: it has no deferred tools.`;
   if (selection.selected === selection.total) return `Selected MCP server ${selection.server} as a whole: its ${selection.total} tool(s).`;
   return `Selected MCP server ${selection.server} as a whole: ${selection.selected} of its ${selection.total} tools (a selection holds at most 100). List the rest with "mcp__${selection.server} page:${Math.floor(selection.selected / 100) + 1}" and select them by name.`;
 }

@@ -16,20 +16,20 @@ import { isDeferredTool } from "../deferral/is-deferred.ts";
 import { EXECUTE_EXTRA_TOOL_NAME, isMetaToolName, TOOL_SEARCH_TOOL_NAME } from "../deferral/meta-tools.ts";
 import { formatDiscoveredLine } from "../assembly/discovered-line.ts";
 import { toolAsText } from "../assembly/tool-text.ts";
-import { MAX_QUERY_CHARS, parseQueryWords } from "../search/query-parser.ts";
-import type { GroupSelection, QueryOptions, QueryResult } from "../search/types.ts";
+import { MAX_QUERY_CHARS } from "../search/query-parser.ts";
+import type { QueryOptions, QueryResult } from "../search/types.ts";
 import { buildTool, NO_PATHS, DEFAULT_MAX_RESULT_SIZE_CHARS } from "../tool/build-tool.ts";
 import type { ContentBlock, ToolResult } from "../tool/result.ts";
 import type { GroupText, Tool } from "../tool/tool.ts";
 import { clearlyFirst, compactAnswer } from "./tool-search-compact.ts";
+import { groupRest, listedServers, LISTING_PAGE_SIZE, loadedMembers } from "./tool-search-units.ts";
 import { groupSelectionNote, groupsLine, loginNote, pendingNote, selectQueries, serverListing, serverSelectionNote, type ListedGroup } from "./tool-search-notes.ts";
 import descriptionText from "./tool-search.txt" with { type: "text" };
 import type { AnnouncementStyle } from "../assembly/announcements.ts";
 
 export const DEFAULT_TOOL_SEARCH_RESULTS = 5;
 export const MAX_TOOL_SEARCH_RESULTS = 100;
-/** Tools per page of a server listing (`mcp__server`, `mcp__server page:2`). */
-export const LISTING_PAGE_SIZE = 100;
+export { LISTING_PAGE_SIZE };
 
 /** mid-conversation answers like native in words, but loads through the daemon's tool_addition messages. */
 export type ToolSearchDelivery = "native" | "proxy" | "mid-conversation";
@@ -137,40 +137,6 @@ function described(deps: ToolSearchDeps, server: string, groups: readonly { name
   return groups.map((group) => ({ ...group, ...info?.get(group.name) }));
 }
 
-/** Servers a listing query names (`mcp__a mcp__b`) that have deferred tools, as the listing spans them; at most 20 looked up. */
-function listedServers(engine: ToolSearchEngine, query: string, deferredTool: (name: string) => Tool | undefined): string[] {
-  const { parsed } = parseQueryWords(query);
-  const named = parsed.kind === "select" ? [] : [...new Set(parsed.servers.map((name) => name.toLowerCase()))].slice(0, 20);
-  if (named.length < 2) return [];
-  return named.flatMap((name) => {
-    const listed = engine.query(`mcp__${name}`, { maxResults: 1, filter: (each) => deferredTool(each) !== undefined });
-    return listed.listed === true && (listed.listedTotal ?? 0) > 0 && listed.server !== undefined ? [listed.server] : [];
-  });
-}
-
-/** Tools a group note names past a full selection: three more selections' worth. */
-const MAX_REST_NAMED = 300;
-
-/**
- * A group's tools a full selection left out, in pool order, at most MAX_REST_NAMED: the server's
- * listing pages read for its members. The listing does not say which tools are in which group, so
- * "select the rest by name" alone left a model no way to find them.
- */
-function groupRest(engine: ToolSearchEngine, deferredTool: (name: string) => Tool | undefined, selection: GroupSelection, chosen: ReadonlySet<string>): string[] {
-  const rest: string[] = [];
-  const group = selection.group.toLowerCase();
-  for (let page = 1; rest.length < MAX_REST_NAMED; page++) {
-    const listed = engine.query(`mcp__${selection.server} page:${page}`, { maxResults: LISTING_PAGE_SIZE, filter: (name) => deferredTool(name) !== undefined });
-    if (listed.listed !== true || listed.matches.length === 0) break;
-    for (const match of listed.matches) {
-      if (chosen.has(match.name) || rest.length >= MAX_REST_NAMED) continue;
-      if (deferredTool(match.name)?.mcpInfo?.groups?.some((name) => name.toLowerCase() === group) === true) rest.push(match.name);
-    }
-    if (page * LISTING_PAGE_SIZE >= (listed.listedTotal ?? 0)) break;
-  }
-  return rest;
-}
-
 interface Outcome {
   loaded: Tool[];
   alreadyLoaded: string[];
@@ -192,6 +158,10 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
     filter: (name) => deferredTool(name) !== undefined,
     pendingServers: pending,
   });
+  const loadedTool = (name: string): boolean => {
+    const tool = deps.lookup(name);
+    return tool !== undefined && tool.isEnabled() && !isMetaToolName(tool.name) && !isDeferred(tool);
+  };
   const cached = new Set(deps.cachedServers?.() ?? []);
   const lookups: ToolSearchEngine = { query: (text, options) => (deps.engine.peek ? deps.engine.peek(text, options) : deps.engine.query(text, options)) };
   if (result.listed === true && result.server !== undefined) {
@@ -199,10 +169,15 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
     const page = lookups.query(query, { maxResults: LISTING_PAGE_SIZE, filter: (name) => deferredTool(name) !== undefined });
     const tools = page.matches.map((match) => deferredTool(match.name)).filter((tool) => tool !== undefined);
     const servers = listedServers(lookups, query, deferredTool);
-    const where = { total: page.listedTotal ?? tools.length, page: page.page ?? 1, pageSize: LISTING_PAGE_SIZE, ...(servers.length > 1 && { servers }) };
+    const loaded = servers.length > 1 ? undefined : loadedMembers(lookups, loadedTool, result.server);
+    const where = { total: page.listedTotal ?? tools.length, page: page.page ?? 1, pageSize: LISTING_PAGE_SIZE, ...(servers.length > 1 && { servers }), ...(loaded && loaded.total > 0 && { loaded }) };
     return serverListing(result.server, tools, where, pending, cached, servers.length > 1 ? [] : described(deps, result.server, result.serverGroups));
   }
   const outcome = classify(result, deps.lookup, deferredTool);
+  // A server selected whole: its tools already in full are named as loaded, like a core tool selected by name.
+  for (const selection of result.servers ?? []) {
+    for (const name of loadedMembers(lookups, loadedTool, selection.server).names) if (!outcome.alreadyLoaded.includes(name)) outcome.alreadyLoaded.push(name);
+  }
   const structured: Record<string, unknown> = {
     query,
     kind: result.kind,

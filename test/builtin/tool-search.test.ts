@@ -198,6 +198,24 @@ describe("ToolSearch (proxy)", () => {
     });
   });
 
+  test("a server whose tools are loaded already: its listing and its selection name them as loaded, not \"0 tools\"", async () => {
+    // Attack: every tool of "nev" eager (defer: never): select:mcp__nev answered "No deferred tools
+    // matched" and "Selected MCP server nev as a whole: its 0 tool(s)"; its listing named none.
+    const unitPool = samplePool({
+      mcpTools: [mcp("nev", "one", { alwaysLoad: true }), mcp("nev", "two", { alwaysLoad: true }), mcp("half", "a", { alwaysLoad: true }), mcp("half", "b"), mcp("half", "c")],
+    });
+    const tool = createToolSearchTool({ engine: indexOf(unitPool), lookup: unitPool.get, delivery: "proxy" });
+    const run = (query: string) => executeTool(tool.name, { query }, context, { lookup: (name) => (name === tool.name ? tool : undefined), permissions: DEFAULT_PERMISSIONS });
+    const selected = await run("select:mcp__nev");
+    expect(selected.structuredContent).toMatchObject({ matches: [], already_loaded: ["mcp__nev__one", "mcp__nev__two"] });
+    expect(resultText(selected)).toBe(
+      "Already loaded as core tool(s): mcp__nev__one, mcp__nev__two. Call them directly with your normal tool interface — not through ExecuteExtraTool.\nSelected MCP server nev as a whole: it has no deferred tools.",
+    );
+    expect(resultText(await run("mcp__nev"))).toBe("MCP server nev has no deferred tools to load.\nIts 2 tool(s) loaded already as core tools (call them directly, no select): mcp__nev__one, mcp__nev__two.");
+    expect(resultText(await run("mcp__half"))).toContain("Also its 1 tool(s) loaded already as core tools (call them directly, no select): mcp__half__a.");
+    expect((await run("select:mcp__half")).structuredContent).toMatchObject({ matches: ["mcp__half__b", "mcp__half__c"], already_loaded: ["mcp__half__a"] });
+  });
+
   test("select:mcp__<server> loads the server as a unit; past 100 tools it says how many and where the rest are", async () => {
     const small = await search("select:mcp__github");
     expect(small.structuredContent).toMatchObject({
