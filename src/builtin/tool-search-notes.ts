@@ -160,10 +160,11 @@ export function groupsLine(server: string, groups: readonly ListedGroup[]): stri
  * `select:mcp__<server>/<group>`: a server's group was selected as a unit. Past a selection's 100,
  * `rest` names the group's other tools (no listing says which tools a group holds) as ready queries.
  */
-export function groupSelectionNote(selection: GroupSelection, rest: readonly string[] = []): string {
+export function groupSelectionNote(selection: GroupSelection, rest: readonly string[] = [], noRoom = false): string {
   const what = `Selected group ${selection.group} of MCP server ${selection.server}`;
   if (selection.selected === selection.total) return `${what}: its ${selection.total} tool(s).`;
   const head = `${what}: ${selection.selected} of its ${selection.total} tools (a selection holds at most 100)`;
+  if (noRoom) return `${head}; this answer has no room to name the rest: select the group alone ("select:mcp__${selection.server}/${selection.group}") to have them named.`;
   if (rest.length === 0) return `${head}; select the rest by name.`;
   const unnamed = selection.total - selection.selected - rest.length;
   const more = unnamed > 0 ? ` ${unnamed} more of the group are not named here: find them by keyword within the server ("mcp__${selection.server} <words>").` : "";

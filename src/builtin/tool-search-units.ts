@@ -26,22 +26,22 @@ export function listedServers(engine: NoteEngine, query: string, deferredTool: (
   });
 }
 
-/** Tools a group note names past a full selection: three more selections' worth. */
-const MAX_REST_NAMED = 300;
+/** Tools the group notes of one answer name past full selections: three more selections' worth. */
+export const MAX_REST_NAMED = 300;
 
 /**
- * A group's tools a full selection left out, in pool order, at most MAX_REST_NAMED: the server's
+ * A group's tools a full selection left out, in pool order, at most `max`: the server's
  * listing pages read for its members. The listing does not say which tools are in which group, so
  * "select the rest by name" alone left a model no way to find them.
  */
-export function groupRest(engine: NoteEngine, deferredTool: (name: string) => Tool | undefined, selection: GroupSelection, chosen: ReadonlySet<string>): string[] {
+export function groupRest(engine: NoteEngine, deferredTool: (name: string) => Tool | undefined, selection: GroupSelection, chosen: ReadonlySet<string>, max = MAX_REST_NAMED): string[] {
   const rest: string[] = [];
   const group = selection.group.toLowerCase();
-  for (let page = 1; rest.length < MAX_REST_NAMED; page++) {
+  for (let page = 1; rest.length < max; page++) {
     const listed = engine.query(`mcp__${selection.server} page:${page}`, { maxResults: LISTING_PAGE_SIZE, filter: (name) => deferredTool(name) !== undefined });
     if (listed.listed !== true || listed.matches.length === 0) break;
     for (const match of listed.matches) {
-      if (chosen.has(match.name) || rest.length >= MAX_REST_NAMED) continue;
+      if (chosen.has(match.name) || rest.length >= max) continue;
       if (deferredTool(match.name)?.mcpInfo?.groups?.some((name) => name.toLowerCase() === group) === true) rest.push(match.name);
     }
     if (page * LISTING_PAGE_SIZE >= (listed.listedTotal ?? 0)) break;

@@ -22,7 +22,7 @@ import { buildTool, NO_PATHS, DEFAULT_MAX_RESULT_SIZE_CHARS } from "../tool/buil
 import type { ContentBlock, ToolResult } from "../tool/result.ts";
 import type { GroupText, Tool } from "../tool/tool.ts";
 import { clearlyFirst, compactAnswer } from "./tool-search-compact.ts";
-import { groupRest, listedServers, LISTING_PAGE_SIZE, loadedMembers } from "./tool-search-units.ts";
+import { groupRest, listedServers, LISTING_PAGE_SIZE, loadedMembers, MAX_REST_NAMED } from "./tool-search-units.ts";
 import { groupSelectionNote, groupsLine, loginNote, pendingNote, selectQueries, serverListing, serverSelectionNote, type ListedGroup } from "./tool-search-notes.ts";
 import descriptionText from "./tool-search.txt" with { type: "text" };
 import type { AnnouncementStyle } from "../assembly/announcements.ts";
@@ -220,7 +220,19 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
   if (result.groups !== undefined && result.groups.length > 0) {
     structured.selected_groups = result.groups;
     const chosen = new Set(result.found ?? []);
-    notes.push(...result.groups.map((selection) => groupSelectionNote(selection, selection.selected < selection.total ? groupRest(lookups, deferredTool, selection, chosen) : [])));
+    // The rest is named for the first few groups cut short, within one budget of names (a select:
+    // of 100 large groups would otherwise write 30,000 names past the answer's cap).
+    const named = { budget: MAX_REST_NAMED, groups: 0 };
+    notes.push(
+      ...result.groups.map((selection) => {
+        if (selection.selected === selection.total) return groupSelectionNote(selection);
+        if (named.budget <= 0 || named.groups >= MAX_GROUP_NOTES) return groupSelectionNote(selection, [], true);
+        named.groups++;
+        const rest = groupRest(lookups, deferredTool, selection, chosen, named.budget);
+        named.budget -= rest.length;
+        return groupSelectionNote(selection, rest);
+      }),
+    );
   }
   if (loginFound.length > 0) notes.push(loginNote(loginFound));
   if (result.kind === "discover") return render(outcome.loaded, notes, structured, { schema: true, discovered: false });

@@ -322,6 +322,26 @@ describe("ToolSearch (proxy)", () => {
     expect(resultText(all)).toContain('60 more of the group are not named here: find them by keyword within the server ("mcp__gitlab <words>").');
   });
 
+  test("a select: of many large groups names at most 300 of their other tools in all, and the answer stays whole", async () => {
+    // Attack: 60 groups of all 460 tools in one select: each note named 300 more names (18,000 in all),
+    // past the answer's cap; the pipeline cut the answer and its discovered line.
+    const names = Array.from({ length: 460 }, (_, i) => `tool_${String(i).padStart(3, "0")}`);
+    const groups = Array.from({ length: 16 }, (_, i) => `g${i}`);
+    const bigPool = samplePool({ mcpTools: names.map((name) => mcp("gitlab", name, { description: `Does ${name}.`, groups })) });
+    const engine = new ToolSearchIndex();
+    for (const each of bigPool.tools) engine.add(searchDocument(each));
+    const tool = createToolSearchTool({ engine, lookup: bigPool.get, delivery: "proxy" });
+    const result = await executeTool(tool.name, { query: `select:${groups.map((group) => `mcp__gitlab/${group}`).join(",")}` }, context, { lookup: (name) => (name === tool.name ? tool : undefined), permissions: DEFAULT_PERMISSIONS });
+    const text = resultText(result);
+    const named = [...text.matchAll(/"(select:mcp__gitlab__[^"]+)"/g)].flatMap((match) => match[1]!.slice("select:".length).split(","));
+    expect({
+      named: named.length,
+      whole: !text.includes("[toolpool: output truncated"),
+      discovered: discoveredBy(result).length,
+      noRoom: text.split("\n").filter((line) => line.includes("this answer has no room to name the rest")).length,
+    }).toEqual({ named: 300, whole: true, discovered: 100, noRoom: 15 });
+  });
+
   test("select: of something that is neither a tool nor mcp__<server> of a known server is missing, as before", async () => {
     const result = await search("select:mcp__nosuch,mcp__,mcp__github__nope");
     expect(result.structuredContent).toMatchObject({ missing: ["mcp__nosuch", "mcp__", "mcp__github__nope"] });
