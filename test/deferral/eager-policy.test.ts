@@ -206,6 +206,29 @@ describe("the tool-count guard", () => {
   });
 });
 
+describe("explain names the setting that decided", () => {
+  test("the config's per-tool and per-server defer, the entry's alwaysLoad list, the server's own alwaysLoad", () => {
+    // Attack: a Read the config deferred was explained as "a built-in that asks to be deferred (shouldDefer)".
+    const compiler = new JsonSchemaCompiler();
+    const build = (server: string, definitions: McpTool[], entry: { alwaysLoad?: string[]; defer?: "never" } = {}) =>
+      buildServerTools(definitions, { server, compiler, alwaysLoad: new Set(entry.alwaysLoad ?? []), deadlineMs: HARD_CALL_CAP_MS, call: async () => textResult("ok"), onSkip: () => {}, ...(entry.defer && { defer: entry.defer }) });
+    const plain = (name: string): McpTool => ({ name, inputSchema: { type: "object" } });
+    const mcpTools = [...build("nev", [plain("one")], { defer: "never" }), ...build("zzz", [plain("listed"), { ...plain("pinned"), _meta: { "anthropic/alwaysLoad": true } }], { alwaysLoad: ["listed"] })];
+    const defer = new Map([["Read", "always" as const]]);
+    const pool = assemblePool({ builtins: [builtin("Read")], mcpTools, eager: policy({ tools: defer }) });
+    const reason = (name: string) =>
+      explainTool({ name, tier: { name: "pro", features: [] }, pool, offered: pool.tools, configDeny: { rules: [], source: "config" }, servers: [{ name: "nev", state: "connected", startup: "eager" }, { name: "zzz", state: "connected", startup: "eager" }], session: { id: "s", deferring: true, delivery: "proxy", deliveryReason: "r", mode: "tst", modeReason: "r", killedAtOpen: [], killSwitch: () => undefined, discovered: new Map(), deny: [], hasOutputSchema: false }, suggest: () => [], deferPolicy: policy({ tools: defer }) }).decisions.find(
+        (decision) => decision.step === "deferral",
+      )?.reason;
+    expect(Object.fromEntries(["Read", "mcp__nev__one", "mcp__zzz__listed", "mcp__zzz__pinned"].map((name) => [name, reason(name)]))).toEqual({
+      Read: 'the config\'s defer says "always" for Read: always deferred',
+      mcp__nev__one: 'the config\'s mcpServers.nev.defer says "never": never deferred',
+      mcp__zzz__listed: "the config's mcpServers.zzz.alwaysLoad names it: never deferred",
+      mcp__zzz__pinned: 'its MCP server asks for it to be always loaded (_meta "anthropic/alwaysLoad"): never deferred',
+    });
+  });
+});
+
 describe("the guard through the core", () => {
   const eager = Array.from({ length: 12 }, (_, index) =>
     buildTool({ name: `Eager${String(index).padStart(2, "0")}`, description: "An eager built-in.", inputSchema: z.strictObject({}), call: async () => textResult("") }),
