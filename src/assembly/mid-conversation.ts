@@ -27,6 +27,8 @@ export interface FixedToolSet {
   core: string[];
   /** Sent with `defer_loading: true`; empty with the inline-tools beta. */
   deferred: string[];
+  /** Entries cut when a lowered maxToolsInArray re-pinned the array. */
+  cut?: string[];
 }
 
 /** A holder the session keeps; `pinned` is written once. */
@@ -76,10 +78,22 @@ export function assembleMidConversation(input: MidConversationInput): MidConvers
   const room = input.maxTools === undefined ? Infinity : input.maxTools - input.core.length - 1;
   // A new fixed array's deferred entries: the room core and ToolSearch leave, then their definitions' size.
   const sized = input.holder?.pinned !== undefined || input.inline ? undefined : cutToChars(input.deferred.slice(0, Math.max(0, room)));
-  const fixed = input.holder?.pinned ?? {
+  let fixed = input.holder?.pinned ?? {
     core: input.core.map((tool) => tool.name),
     deferred: sized === undefined ? [] : sized.kept.map((tool) => tool.name),
   };
+  // A fixed array pinned under a higher limit (maxToolsInArray lowered by a reload) is cut to the new
+  // one: a request the provider refuses ends the conversation, a cut only restarts its prompt cache.
+  // Loaded entries stay before the others; a loaded one cut is removed below (tool_removal).
+  if (input.maxTools !== undefined && fixed.core.length + 1 + fixed.deferred.length > input.maxTools) {
+    const core = fixed.core.slice(0, Math.max(0, input.maxTools - 1));
+    const room = Math.max(0, input.maxTools - 1 - core.length);
+    const keep = new Set([...fixed.deferred.filter((name) => input.toolChanges.get(name) === true), ...fixed.deferred.filter((name) => input.toolChanges.get(name) !== true)].slice(0, room));
+    const cut = [...fixed.core.slice(core.length), ...fixed.deferred.filter((name) => !keep.has(name))];
+    warnings.push(guardWarningText(input.maxTools, "entries cut from the fixed array pinned under a higher limit (its prompt cache starts again)", cut));
+    fixed = { core, deferred: fixed.deferred.filter((name) => keep.has(name)), cut: [...(fixed.cut ?? []), ...cut] };
+    if (input.holder) input.holder.pinned = fixed;
+  }
   if (input.holder?.pinned === undefined && !input.inline && input.deferred.length > room) {
     warnings.push(`tools array limit (maxToolsInArray ${input.maxTools}): ${input.deferred.length - Math.max(0, room)} deferred tool(s) left out of the fixed array; without the ${INLINE_TOOLS_BETA} beta (inlineTools) they cannot be added`);
   }
@@ -114,7 +128,8 @@ export function assembleMidConversation(input: MidConversationInput): MidConvers
     const reachable = inArray.has(name) || input.inline;
     const wanted = current !== undefined && (coreNames.has(name) || input.discovered.has(name));
     if (wanted && !reachable && !wasLoaded) {
-      warnings.push(`${name} joined the pool after the session opened; without the ${INLINE_TOOLS_BETA} beta (inlineTools) it cannot be added mid-conversation`);
+      const why = fixed.cut?.includes(name) === true ? "was cut from the fixed array when maxToolsInArray was lowered" : "joined the pool after the session opened";
+      warnings.push(`${name} ${why}; without the ${INLINE_TOOLS_BETA} beta (inlineTools) it cannot be added mid-conversation`);
       continue;
     }
     if (wanted && !inArray.has(name)) byValue.push({ name, wasLoaded });

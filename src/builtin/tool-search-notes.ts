@@ -5,6 +5,8 @@
 import { firstSentence } from "../assembly/server-summaries.ts";
 import { TOOL_SEARCH_TOOL_NAME } from "../deferral/meta-tools.ts";
 import { loginCommand } from "../protocol/login-command.ts";
+import { MAX_QUERY_CHARS } from "../search/query-parser.ts";
+import { MAX_RESULTS_LIMIT } from "../search/tool-search-index.ts";
 import type { GroupSelection, ServerSelection } from "../search/types.ts";
 import type { ToolResult } from "../tool/result.ts";
 import type { Tool } from "../tool/tool.ts";
@@ -34,6 +36,10 @@ export interface ListingPage {
   /** 1-based. */
   page: number;
   pageSize: number;
+  /** Every server the listing spans, when the query named more than one (`mcp__a mcp__b`). */
+  servers?: readonly string[];
+  /** The server's tools already loaded in full (core): the first few by name, and how many. */
+  loaded?: { names: readonly string[]; total: number };
 }
 
 /**
@@ -53,22 +59,32 @@ export function serverListing(
   const lines = tools.map((tool) => `- ${tool.name}: ${firstSentence(tool.description)}`);
   const pages = Math.max(1, Math.ceil(where.total / where.pageSize));
   const first = (where.page - 1) * where.pageSize + 1;
+  // A listing of several servers is one listing: named and paged as the query that made it (its
+  // pages once pointed at the first server's alone, and the others' tools were on no page).
+  const several = where.servers !== undefined && where.servers.length > 1 ? where.servers : undefined;
+  const label = several ? `MCP servers ${several.join(", ")}` : `MCP server ${server}`;
+  const listQuery = several ? several.map((name) => `mcp__${name}`).join(" ") : `mcp__${server}`;
   const head: string[] = [];
   if (where.total === 0) {
-    head.push(`MCP server ${server} has no deferred tools to load.`);
+    head.push(`${label} ${several ? "have" : "has"} no deferred tools to load.`);
   } else if (tools.length === 0) {
-    head.push(`MCP server ${server} has ${where.total} deferred tool(s) on ${pages} page(s); page ${where.page} is past the last. Query "mcp__${server}" for the first page.`);
+    head.push(`${label} ${several ? "have" : "has"} ${where.total} deferred tool(s) on ${pages} page(s); page ${where.page} is past the last. Query "${listQuery}" for the first page.`);
   } else {
     const range = pages > 1 ? ` Page ${where.page} of ${pages}: tools ${first}–${first + tools.length - 1}.` : "";
-    head.push(`MCP server ${server}: ${where.total} deferred tool(s), not loaded.${range} Load the ones you need with ${TOOL_SEARCH_TOOL_NAME} "select:<name>,<name>".`);
-    if (where.page < pages) head.push(`${where.total - (first + tools.length - 1)} more: query "mcp__${server} page:${where.page + 1}" for the next page.`);
+    head.push(`${label}: ${where.total} deferred tool(s), not loaded.${range} Load the ones you need with ${TOOL_SEARCH_TOOL_NAME} "select:<name>,<name>".`);
+    if (where.page < pages) head.push(`${where.total - (first + tools.length - 1)} more: query "${listQuery} page:${where.page + 1}" for the next page.`);
+  }
+  if (where.loaded !== undefined && where.loaded.total > 0) {
+    const more = where.loaded.total - where.loaded.names.length;
+    head.push(`${where.total === 0 ? "Its" : "Also its"} ${where.loaded.total} tool(s) loaded already as core tools (call them directly, no select): ${where.loaded.names.join(", ")}${more > 0 ? `, and ${more} more` : ""}.`);
   }
   if (groups.length > 0) head.push(groupsLine(server, groups));
   const notes = pending.length > 0 ? [pendingNote(pending, cached)] : [];
   const structured: Record<string, unknown> = {
-    query: `mcp__${server}`,
+    query: listQuery,
     kind: "server",
     server,
+    ...(several && { servers: several }),
     tools: tools.map((tool) => tool.name),
     total: where.total,
     page: where.page,
@@ -84,8 +100,30 @@ export function serverListing(
 
 /** `select:mcp__<server>`: the server was selected as a unit; says so, and what a full selection left out. */
 export function serverSelectionNote(selection: ServerSelection): string {
+  if (selection.total === 0) return `Selected MCP server ${selection.server} as a whole: it has no deferred tools.`;
   if (selection.selected === selection.total) return `Selected MCP server ${selection.server} as a whole: its ${selection.total} tool(s).`;
   return `Selected MCP server ${selection.server} as a whole: ${selection.selected} of its ${selection.total} tools (a selection holds at most 100). List the rest with "mcp__${selection.server} page:${Math.floor(selection.selected / 100) + 1}" and select them by name.`;
+}
+
+/**
+ * Names as ready `select:` queries, quoted and joined with " and ": as many names a query as a
+ * selection holds (100) and the engine reads (MAX_QUERY_CHARS; past it a name was cut in half).
+ */
+export function selectQueries(names: readonly string[]): string {
+  const queries: string[] = [];
+  let current: string[] = [];
+  let chars = "select:".length;
+  for (const name of names) {
+    if (current.length > 0 && (current.length >= MAX_RESULTS_LIMIT || chars + name.length + 1 > MAX_QUERY_CHARS)) {
+      queries.push(`select:${current.join(",")}`);
+      current = [];
+      chars = "select:".length;
+    }
+    current.push(name);
+    chars += name.length + 1;
+  }
+  if (current.length > 0) queries.push(`select:${current.join(",")}`);
+  return `${TOOL_SEARCH_TOOL_NAME} ${queries.map((query) => JSON.stringify(query)).join(" and ")}`;
 }
 
 /** A server's group as its listing shows it: the index's name and size, the server's own words beside them. */
@@ -118,9 +156,17 @@ export function groupsLine(server: string, groups: readonly ListedGroup[]): stri
   return [`Its groups (${how.slice(0, -1)}):`, ...described, ...more].join("\n");
 }
 
-/** `select:mcp__<server>/<group>`: a server's group was selected as a unit. */
-export function groupSelectionNote(selection: GroupSelection): string {
+/**
+ * `select:mcp__<server>/<group>`: a server's group was selected as a unit. Past a selection's 100,
+ * `rest` names the group's other tools (no listing says which tools a group holds) as ready queries.
+ */
+export function groupSelectionNote(selection: GroupSelection, rest: readonly string[] = [], noRoom = false): string {
   const what = `Selected group ${selection.group} of MCP server ${selection.server}`;
   if (selection.selected === selection.total) return `${what}: its ${selection.total} tool(s).`;
-  return `${what}: ${selection.selected} of its ${selection.total} tools (a selection holds at most 100); select the rest by name.`;
+  const head = `${what}: ${selection.selected} of its ${selection.total} tools (a selection holds at most 100)`;
+  if (noRoom) return `${head}; this answer has no room to name the rest: select the group alone ("select:mcp__${selection.server}/${selection.group}") to have them named.`;
+  if (rest.length === 0) return `${head}; select the rest by name.`;
+  const unnamed = selection.total - selection.selected - rest.length;
+  const more = unnamed > 0 ? ` ${unnamed} more of the group are not named here: find them by keyword within the server ("mcp__${selection.server} <words>").` : "";
+  return `${head}. The rest: ${selectQueries(rest)}.${more}`;
 }

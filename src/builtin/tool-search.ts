@@ -22,14 +22,14 @@ import { buildTool, NO_PATHS, DEFAULT_MAX_RESULT_SIZE_CHARS } from "../tool/buil
 import type { ContentBlock, ToolResult } from "../tool/result.ts";
 import type { GroupText, Tool } from "../tool/tool.ts";
 import { clearlyFirst, compactAnswer } from "./tool-search-compact.ts";
-import { groupSelectionNote, groupsLine, loginNote, pendingNote, serverListing, serverSelectionNote, type ListedGroup } from "./tool-search-notes.ts";
+import { groupRest, listedServers, LISTING_PAGE_SIZE, loadedMembers, MAX_REST_NAMED } from "./tool-search-units.ts";
+import { groupSelectionNote, groupsLine, loginNote, pendingNote, selectQueries, serverListing, serverSelectionNote, type ListedGroup } from "./tool-search-notes.ts";
 import descriptionText from "./tool-search.txt" with { type: "text" };
 import type { AnnouncementStyle } from "../assembly/announcements.ts";
 
 export const DEFAULT_TOOL_SEARCH_RESULTS = 5;
 export const MAX_TOOL_SEARCH_RESULTS = 100;
-/** Tools per page of a server listing (`mcp__server`, `mcp__server page:2`). */
-export const LISTING_PAGE_SIZE = 100;
+export { LISTING_PAGE_SIZE };
 
 /** mid-conversation answers like native in words, but loads through the daemon's tool_addition messages. */
 export type ToolSearchDelivery = "native" | "proxy" | "mid-conversation";
@@ -43,6 +43,12 @@ export interface ToolSearchEngine {
    * wait before the pipeline leaves the call order's wait (another call of the session) between.
    */
   ready?(): Promise<void>;
+  /**
+   * A query an answer makes for its own notes (a listing's page, a group's other members, which
+   * servers a listing spans): filtered like `query`, but not the model's search — not counted, and
+   * nothing it returns is found. Absent, `query` serves.
+   */
+  peek?(text: string, options?: QueryOptions): QueryResult;
 }
 
 export interface ToolSearchDeps {
@@ -114,7 +120,9 @@ export function descriptionFor(delivery: ToolSearchDelivery, text: string = desc
       const marked = /^(native|proxy|midconv|names|servers|compact)\| (.*)$/.exec(line);
       if (!marked) return [line];
       const mark = delivery === "mid-conversation" ? "midconv" : delivery;
-      return marked[1] === mark || marked[1] === style || (compact && marked[1] === "compact") ? [marked[2]!] : [];
+      // mid-conversation never answers compactly (runToolSearch): its description must not say it does.
+      const compactLine = compact && delivery !== "mid-conversation" && marked[1] === "compact";
+      return marked[1] === mark || marked[1] === style || compactLine ? [marked[2]!] : [];
     })
     .join("\n");
 }
@@ -150,14 +158,26 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
     filter: (name) => deferredTool(name) !== undefined,
     pendingServers: pending,
   });
+  const loadedTool = (name: string): boolean => {
+    const tool = deps.lookup(name);
+    return tool !== undefined && tool.isEnabled() && !isMetaToolName(tool.name) && !isDeferred(tool);
+  };
   const cached = new Set(deps.cachedServers?.() ?? []);
+  const lookups: ToolSearchEngine = { query: (text, options) => (deps.engine.peek ? deps.engine.peek(text, options) : deps.engine.query(text, options)) };
   if (result.listed === true && result.server !== undefined) {
     // A listing is a page of LISTING_PAGE_SIZE whatever max_results says; it says how many there are in all.
-    const page = deps.engine.query(query, { maxResults: LISTING_PAGE_SIZE, filter: (name) => deferredTool(name) !== undefined });
+    const page = lookups.query(query, { maxResults: LISTING_PAGE_SIZE, filter: (name) => deferredTool(name) !== undefined });
     const tools = page.matches.map((match) => deferredTool(match.name)).filter((tool) => tool !== undefined);
-    return serverListing(result.server, tools, { total: page.listedTotal ?? tools.length, page: page.page ?? 1, pageSize: LISTING_PAGE_SIZE }, pending, cached, described(deps, result.server, result.serverGroups));
+    const servers = listedServers(lookups, query, deferredTool);
+    const loaded = servers.length > 1 ? undefined : loadedMembers(lookups, loadedTool, result.server);
+    const where = { total: page.listedTotal ?? tools.length, page: page.page ?? 1, pageSize: LISTING_PAGE_SIZE, ...(servers.length > 1 && { servers }), ...(loaded && loaded.total > 0 && { loaded }) };
+    return serverListing(result.server, tools, where, pending, cached, servers.length > 1 ? [] : described(deps, result.server, result.serverGroups));
   }
   const outcome = classify(result, deps.lookup, deferredTool);
+  // A server selected whole: its tools already in full are named as loaded, like a core tool selected by name.
+  for (const selection of result.servers ?? []) {
+    for (const name of loadedMembers(lookups, loadedTool, selection.server).names) if (!outcome.alreadyLoaded.includes(name)) outcome.alreadyLoaded.push(name);
+  }
   const structured: Record<string, unknown> = {
     query,
     kind: result.kind,
@@ -192,14 +212,27 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
     notes.push(...result.servers.map(serverSelectionNote));
     // A server too large for one selection: its groups are the other way to load the rest as units.
     for (const selection of result.servers.filter((each) => each.selected < each.total).slice(0, MAX_GROUP_NOTES)) {
-      const listed = deps.engine.query(`mcp__${selection.server}`, { maxResults: 1, filter: (name) => deferredTool(name) !== undefined });
+      const listed = lookups.query(`mcp__${selection.server}`, { maxResults: 1, filter: (name) => deferredTool(name) !== undefined });
       const groups = described(deps, selection.server, listed.serverGroups);
       if (groups.length > 0) notes.push(groupsLine(selection.server, groups));
     }
   }
   if (result.groups !== undefined && result.groups.length > 0) {
     structured.selected_groups = result.groups;
-    notes.push(...result.groups.map(groupSelectionNote));
+    const chosen = new Set(result.found ?? []);
+    // The rest is named for the first few groups cut short, within one budget of names (a select:
+    // of 100 large groups would otherwise write 30,000 names past the answer's cap).
+    const named = { budget: MAX_REST_NAMED, groups: 0 };
+    notes.push(
+      ...result.groups.map((selection) => {
+        if (selection.selected === selection.total) return groupSelectionNote(selection);
+        if (named.budget <= 0 || named.groups >= MAX_GROUP_NOTES) return groupSelectionNote(selection, [], true);
+        named.groups++;
+        const rest = groupRest(lookups, deferredTool, selection, chosen, named.budget);
+        named.budget -= rest.length;
+        return groupSelectionNote(selection, rest);
+      }),
+    );
   }
   if (loginFound.length > 0) notes.push(loginNote(loginFound));
   if (result.kind === "discover") return render(outcome.loaded, notes, structured, { schema: true, discovered: false });
@@ -308,10 +341,13 @@ function render(
   const sections: string[] = [];
   const shown: string[] = [];
   let size = 0;
+  // Room for the notes and, should the answer be cut, for the names of what it left out (at most 100
+  // names, each ≤ 64 characters) besides the discovered line: a cut answer names what it did not show.
+  const budget = DEFAULT_MAX_RESULT_SIZE_CHARS - RESULT_MARGIN_CHARS - notes.reduce((sum, note) => sum + note.length + 1, 0) - found.reduce((sum, tool) => sum + tool.name.length + 1, 0);
   for (const tool of found) {
     const section = toolAsText(tool, { schema: options.schema });
     // Cut whole tools rather than let the pipeline truncate: a cut-off discovered line would lie.
-    if (shown.length > 0 && size + section.length > DEFAULT_MAX_RESULT_SIZE_CHARS - RESULT_MARGIN_CHARS) break;
+    if (shown.length > 0 && size + section.length > budget) break;
     sections.push(section);
     shown.push(tool.name);
     size += section.length + 2;
@@ -324,7 +360,12 @@ function render(
         : `Found ${shown.length} tool(s), not loaded. To use one, call ${TOOL_SEARCH_TOOL_NAME} with "select:<name>" first.`,
     );
   }
-  if (shown.length < found.length) head.push(`${found.length - shown.length} more match(es) not shown: narrow the query.`);
+  if (shown.length < found.length) {
+    // A selection cut here is not "narrow the query": the tools it left out are named, one select: away.
+    const rest = found.slice(shown.length).map((tool) => tool.name);
+    head.push(`${rest.length} more match(es) not shown, to keep the answer under ${DEFAULT_MAX_RESULT_SIZE_CHARS.toLocaleString("en-US")} characters: ${selectQueries(rest)} shows them.`);
+    structured.not_shown = rest;
+  }
   const parts = [[...head, ...notes].join("\n"), ...sections];
   if (options.discovered && shown.length > 0) parts.push(formatDiscoveredLine(shown));
   structured.matches = shown;

@@ -148,12 +148,39 @@ export function search(options: ClientCommandOptions, words: readonly string[], 
       options.out(`${match.name}  ${match.deferred ? "[deferred]" : "[core]"} ${summary}${login}`);
     }
     if (result.matches.length === 0) options.out("no matching tools");
+    for (const line of listingLines(result, query, maxResults)) options.out(line);
     if (result.missing?.length) options.out(`not found: ${result.missing.join(", ")}`);
     if (result.didYouMean?.length) options.out(`did you mean: ${result.didYouMean.join(", ")}`);
     if (result.pendingServers?.length) options.out(`still connecting: ${result.pendingServers.join(", ")} (try again shortly)`);
     return ExitCode.Ok;
   });
 }
+
+/**
+ * What a listing (`mcp__server`) or a server or group selected whole left out: how many in all and
+ * the command for the next page. The listing's page is `--max` long (5 unless given): it printed five
+ * of a server's 118 tools and said nothing of the rest.
+ */
+function listingLines(result: Record<string, unknown>, query: string, maxResults: number | undefined): string[] {
+  const lines: string[] = [];
+  const shown = (result.matches as unknown[]).length;
+  if (result.listed === true && typeof result.listedTotal === "number" && typeof result.page === "number" && result.listedTotal > shown) {
+    const size = maxResults ?? 5;
+    const first = (result.page - 1) * size + 1;
+    const range = shown > 0 ? `tools ${first}–${first + shown - 1} of ${result.listedTotal}` : `${result.listedTotal} tools, none on page ${result.page}`;
+    const next = first + shown - 1 < result.listedTotal && shown > 0 ? `; next: toolpool search ${shellQuote(`${query.replace(/\s+page:\d+\s*$/i, "")} page:${result.page + 1}`)}${maxResults === undefined ? "" : ` --max ${maxResults}`}` : "";
+    lines.push(`MCP server ${String(result.server)}: ${range}${next}`);
+  }
+  for (const selection of (result.servers ?? []) as { server: string; total: number; selected: number }[]) {
+    if (selection.selected < selection.total) lines.push(`MCP server ${selection.server}: ${selection.selected} of its ${selection.total} tools selected (a selection holds at most 100)`);
+  }
+  for (const selection of (result.groups ?? []) as { server: string; group: string; total: number; selected: number }[]) {
+    if (selection.selected < selection.total) lines.push(`group ${selection.group} of MCP server ${selection.server}: ${selection.selected} of its ${selection.total} tools selected (a selection holds at most 100)`);
+  }
+  return lines;
+}
+
+const shellQuote = (text: string) => `'${text.replace(/'/g, "'\\''")}'`;
 
 /** `toolpool servers`, `toolpool servers --logs NAME`, `toolpool servers restart NAME`. */
 export function servers(options: ClientCommandOptions, args: readonly string[], logsOf?: string): Promise<number> {

@@ -4,6 +4,7 @@
  * read), assemble, the MCP view and calls (a harness's and an MCP client's), and the usage history
  * they feed (opened on first use, so a daemon nobody has used yet starts without it).
  */
+import { eagerPolicyOf } from "./eager-config.ts";
 import type { BuildInfo } from "../build-info.ts";
 import type { Config } from "../config/schema.ts";
 import { TOOLS_ARRAY_LIMIT } from "../assembly/array-guard.ts";
@@ -271,6 +272,7 @@ export class CoreSessions {
       pool: live.pool(),
       offered: live.offered(),
       configDeny: { rules: config().permissions?.deny ?? [], source: live.configPath() ?? "the config" },
+      deferPolicy: eagerPolicyOf(config()),
       servers: live.mcp()?.servers() ?? [],
       killSwitch: (tool, session) => flags.killSwitch(tool, session),
       suggest: (missing) => live.search.index.query(`select:${missing}`).didYouMean ?? [],

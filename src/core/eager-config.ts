@@ -7,6 +7,8 @@ import type { Config } from "../config/schema.ts";
 import { MAX_EAGER_MCP_CHARS, type EagerPolicy } from "../deferral/eager-policy.ts";
 import type { Pool } from "../pool/assemble.ts";
 import type { Logger } from "../runtime/logger.ts";
+import type { Tool } from "../tool/tool.ts";
+import { mcpServerPrefix } from "../tool/names.ts";
 
 export function eagerPolicyOf(config: Pick<Config, "defer" | "maxToolsInArray">): EagerPolicy {
   return { tools: new Map(Object.entries(config.defer)), servers: new Map(), maxTools: config.maxToolsInArray };
@@ -25,6 +27,35 @@ export function guardWarning(logger: () => Logger): (pool: Pick<Pool, "guarded">
       maxToolsInArray,
       deferred: guarded.length,
       tools: guarded.slice(0, 20).join(", "),
+    });
+  };
+}
+
+/**
+ * The config's `defer` entries that name no tool: a name that is no built-in of this binary, or
+ * `mcp__<server>__…` of a server whose listing has no tool of that name. A misspelt key is a setting
+ * silently lost (the config refuses unknown keys for that reason), but tools come and go with their
+ * servers, so it is a warning, not an error; a server not listed yet is not judged.
+ */
+export function unmatchedDeferKeys(defer: Readonly<Record<string, unknown>>, builtins: readonly Pick<Tool, "name">[], mcpTools: readonly Pick<Tool, "name" | "mcpInfo">[]): string[] {
+  const keys = Object.keys(defer);
+  if (keys.length === 0) return [];
+  const names = new Set([...builtins, ...mcpTools].map((tool) => tool.name));
+  const listed = new Set(mcpTools.flatMap((tool) => (tool.mcpInfo === undefined ? [] : [`${mcpServerPrefix(tool.mcpInfo.server)}__`])));
+  return keys.filter((key) => !names.has(key) && (!key.startsWith("mcp__") || [...listed].some((prefix) => key.startsWith(prefix)))).sort();
+}
+
+/** A warning once per change of the unmatched `defer` keys. */
+export function deferKeyWarning(logger: () => Logger): (unmatched: readonly string[]) => void {
+  let logged = "";
+  return (unmatched) => {
+    const key = unmatched.join(",");
+    if (key === logged) return;
+    logged = key;
+    if (unmatched.length === 0) return;
+    logger().warn("config defer names no tool (a built-in of this binary, or a tool its MCP server lists): the setting does nothing", {
+      names: unmatched.slice(0, 20).join(", "),
+      count: unmatched.length,
     });
   };
 }

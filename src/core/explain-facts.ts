@@ -6,7 +6,7 @@
  */
 import { assembleRequest } from "../assembly/assemble-request.ts";
 import type { BuildInfo } from "../build-info.ts";
-import { explainTool, type ExplainSession } from "../explain/explain-tool.ts";
+import { explainTool, type ExplainInput, type ExplainSession } from "../explain/explain-tool.ts";
 import type { ServerFacts } from "../explain/server-decision.ts";
 import type { Discovery, Explanation } from "../protocol/explain.ts";
 import type { Pool } from "../pool/assemble.ts";
@@ -21,6 +21,8 @@ export interface ExplainDeps {
   /** Every tool offered before the config's deny rules: built-ins, and MCP tools as listed. */
   offered: readonly Tool[];
   configDeny: { rules: readonly string[]; source: string };
+  /** The config's `defer` settings, so explain names the setting that decided a tool. */
+  deferPolicy?: ExplainInput["deferPolicy"];
   servers: readonly ServerFacts[];
   killSwitch: (tool: Tool, session: Session) => string | undefined;
   /** Pool names close to a name that matched nothing. */
@@ -35,6 +37,7 @@ export function explainForSession(deps: ExplainDeps, name: string, view: Session
     pool: deps.pool,
     offered: deps.offered,
     configDeny: deps.configDeny,
+    ...(deps.deferPolicy && { deferPolicy: deps.deferPolicy }),
     servers: deps.servers,
     session: view && sessionFacts(deps, view),
     ...(sandbox && { sandbox }),

@@ -11,7 +11,7 @@ import type { McpPool, McpPoolOptions } from "../mcp/mcp-pool.ts";
 import type { ProjectSummary } from "../mcp/project-servers.ts";
 import { projectSandboxDefault, resolveServerSpecs, type ServerSpec } from "../mcp/server-spec.ts";
 import { assemblePool, type Pool } from "../pool/assemble.ts";
-import { eagerPolicyOf, guardWarning } from "./eager-config.ts";
+import { deferKeyWarning, eagerPolicyOf, guardWarning, unmatchedDeferKeys } from "./eager-config.ts";
 import type { Logger } from "../runtime/logger.ts";
 import type { Tool } from "../tool/tool.ts";
 import { CoreProjects } from "./core-projects.ts";
@@ -211,6 +211,8 @@ export class LivePool {
 
   /** Logs once per change of the set the tool-count guard deferred. */
   readonly #guardWarning = guardWarning(() => this.#options.logger);
+  /** Logs once per change of the config's `defer` entries that name no tool. */
+  readonly #deferKeyWarning = deferKeyWarning(() => this.#options.logger);
 
   /** The MCP tools in name order, servers whose list did not change not sorted again. */
   readonly #sortedMcp = new SortedRuns();
@@ -220,6 +222,7 @@ export class LivePool {
     const mcpTools = this.#mcp ? this.#sortedMcp.of(this.#mcp.toolsByServer()) : [];
     const pool = assemblePool({ builtins, mcpTools, deny: config().permissions?.deny ?? [], eager: eagerPolicyOf(config()) });
     this.#guardWarning(pool, config().maxToolsInArray);
+    this.#deferKeyWarning(unmatchedDeferKeys(config().defer, builtins, mcpTools));
     for (const collision of pool.collisions) logger.warn("tool name collision", { ...collision });
     const changes = this.search.sync(pool.tools, (name) => pool.get(name)?.name === name);
     logger.debug("search index synced", changes);

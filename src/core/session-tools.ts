@@ -61,20 +61,22 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionOw
   const markFound = (names: readonly string[], text: string): void => {
     for (const name of names) session.markFound(name, { via: "search", query: text.slice(0, 200) });
   };
+  const inSession = (name: string) => lookup(name) !== undefined;
+  const peek: NonNullable<ToolSearchEngine["peek"]> = (text, options) =>
+    withinSession(
+      base.query(text, { ...options, filter: (name) => inSession(name) && (options?.filter?.(name) ?? true), scope: (name) => inSession(name) && (options?.scope?.(name) ?? true) }),
+      lookup,
+    );
   const engine: ToolSearchEngine = {
     ready: () => deps.engine.ready?.() ?? Promise.resolve(),
+    peek,
     query(text, options) {
-      const inSession = (name: string) => lookup(name) !== undefined;
-      const result = withinSession(
-        base.query(text, { ...options, filter: (name) => inSession(name) && (options?.filter?.(name) ?? true), scope: (name) => inSession(name) && (options?.scope?.(name) ?? true) }),
-        lookup,
-      );
+      const result = peek(text, options);
       deps.metrics?.search({ kind: result.kind, results: result.matches.length, source: "tool_search", delivery: decided });
-      // A bridge or harness that sends no transcript still gets what its own searches found.
-      // discover: shows schemas without discovering (SPEC §7), so it marks nothing found.
-      // With compact answers ToolSearch says which it delivered in full (onDelivered): a tool named
-      // only on a one-line signature stays undiscovered, so a wrong blind call gets its schema.
-      if (result.kind !== "discover" && !compact) markFound(result.matches.map((match) => match.name), text);
+      // What is found is what ToolSearch says it delivered (onDelivered), so a bridge or harness that
+      // sends no transcript still gets what its own searches found: not what a listing only named
+      // (it loads nothing), nor a discover:'s schemas (SPEC §7), nor a compact answer's one-line
+      // signatures (a wrong blind call then gets the schema), nor what an answer looked up for its notes.
       // Selecting a tool means a call is coming: start its server now if it starts lazily.
       if (result.kind === "select") {
         for (const name of result.found ?? []) {
@@ -107,7 +109,8 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionOw
       groupInfo: (server) => groupInfoOf(view(deps.pool()).tools, server),
       announcements: session.settings.announcements,
       defaultMaxResults: session.settings.runtime.searchMaxResults,
-      ...(compact && { compact, onDelivered: markFound }),
+      ...(compact && { compact }),
+      onDelivered: markFound,
     }),
     executeExtraTool: createExecuteExtraTool({ lookup, ...(promoted.size > 0 && { isDeferred: stillDeferred }) }),
   };
@@ -151,9 +154,14 @@ export function withinSession(result: QueryResult, lookup: (name: string) => Too
   if (result.found) next.found = result.found.filter(inside);
   if (result.found && next.found) next.missing = [...(result.missing ?? []), ...result.found.filter((name) => !inside(name))];
   if (result.exactName !== undefined && !inside(result.exactName)) delete next.exactName;
-  if (result.didYouMean) next.didYouMean = result.didYouMean.filter(inside);
+  // A group's spelling (`mcp__<server>/<group>`, an ambiguous bare group's suggestion) is no tool
+  // name: the index offered it only when the group has a tool in the asker's scope (QueryOptions.scope).
+  if (result.didYouMean) next.didYouMean = result.didYouMean.filter((name) => inside(name) || GROUP_SPELLING.test(name));
   return next;
 }
+
+/** `mcp__<server>/<group>`: a pool name never holds a slash. */
+const GROUP_SPELLING = /^mcp__[^/]+\/[^/]+$/;
 
 /** A server's groups' titles and descriptions, from the tools of the session's view (any member carries its groups'). */
 function groupInfoOf(tools: readonly Tool[], server: string): Map<string, GroupText> {

@@ -9,8 +9,9 @@
  *
  * Then the guard: a provider refuses a request whose tools array is longer than its hard limit (128
  * for some, 512 for others), so however the settings above add up, at most `maxTools` minus the
- * meta-tools' room are eager. The excess — the last in pool order, so built-ins keep their place
- * and MCP tools go by name — is deferred instead, and named so it can be reported. The same guard
+ * meta-tools' room are eager. Built-ins keep their place, then the operator's eager MCP tools, then
+ * those only their server asked for (guardRank); the excess is deferred instead, and named so it can
+ * be reported. The same guard
  * holds eager MCP tools to MAX_EAGER_MCP_CHARS of definitions (description and input schema): each
  * schema may be 256K characters, and a server that asks for its own tools to be eager
  * (`anthropic/alwaysLoad`) made every request's tools array 15 MB with 60 of them. A session cannot
@@ -54,36 +55,59 @@ export interface EagerOutcome {
   readonly eagerLimit: number;
 }
 
-/** The setting that decides a tool, and where it came from; "auto" when the operator said nothing. */
-export function deferSettingFor(tool: Pick<Tool, "name" | "mcpInfo">, policy: Pick<EagerPolicy, "tools" | "servers">): { setting: DeferSetting; via: "tool" | "server" | "default" } {
+type Decided = { setting: DeferSetting; via: "tool" | "server" | "default" };
+
+/**
+ * The setting that decides a tool, and where it came from; "auto" when the operator said nothing.
+ * The server's is the policy's map, else the config entry's `defer` the tool was built with.
+ */
+export function deferSettingFor(tool: Pick<Tool, "name" | "mcpInfo">, policy: Pick<EagerPolicy, "tools" | "servers">): Decided {
   const own = policy.tools.get(tool.name);
   if (own !== undefined && own !== "auto") return { setting: own, via: "tool" };
-  const server = tool.mcpInfo !== undefined ? policy.servers.get(tool.mcpInfo.server) : undefined;
+  const server = tool.mcpInfo !== undefined ? (policy.servers.get(tool.mcpInfo.server) ?? tool.mcpInfo.load?.entryDefer) : undefined;
   if (own === undefined && server !== undefined && server !== "auto") return { setting: server, via: "server" };
   return { setting: "auto", via: own === "auto" ? "tool" : "default" };
 }
 
+/**
+ * Which eager tools the guard keeps first: built-ins (the daemon's own core), then MCP tools the
+ * operator made eager (a `defer: never`, the entry's `alwaysLoad` list), then those only their
+ * server asked for (`_meta["anthropic/alwaysLoad"]`) — in pool order within each. In pool order
+ * alone, a server named "aaa" marking 200 of its tools alwaysLoad pushed every tool the operator
+ * had named out of the array.
+ */
+function guardRank(tool: Tool, decided: Decided): number {
+  if (tool.mcpInfo === undefined) return 0;
+  if (decided.setting === "never" || tool.mcpInfo.load?.alwaysLoad === "config") return 1;
+  return 2;
+}
+
 /** The tools with the operator's settings applied and the guard enforced; tools not changed are the same objects. */
 export function applyEagerPolicy(tools: readonly Tool[], policy: EagerPolicy): EagerOutcome {
-  const set = tools.map((tool) => withSetting(tool, deferSettingFor(tool, policy).setting));
+  const decided = tools.map((tool) => deferSettingFor(tool, policy));
+  const out = tools.map((tool, i) => withSetting(tool, decided[i]!));
   const eagerLimit = Math.max(0, policy.maxTools - META_TOOL_ROOM);
   const charLimit = policy.maxEagerMcpChars ?? MAX_EAGER_MCP_CHARS;
   let eager = 0;
   let eagerBefore = 0;
   let mcpChars = 0;
+  const cut = new Set<number>();
+  for (const rank of [0, 1, 2]) {
+    out.forEach((tool, i) => {
+      if (isDeferredTool(tool) || guardRank(tool, decided[i]!) !== rank) return;
+      eagerBefore++;
+      const chars = tool.mcpInfo === undefined ? 0 : definitionChars(tool);
+      if (eager < eagerLimit && mcpChars + chars <= charLimit) {
+        eager++;
+        mcpChars += chars;
+      } else cut.add(i);
+    });
+  }
   const guarded: string[] = [];
-  const out = set.map((tool) => {
-    if (isDeferredTool(tool)) return tool;
-    eagerBefore++;
-    const chars = tool.mcpInfo === undefined ? 0 : definitionChars(tool);
-    if (eager < eagerLimit && mcpChars + chars <= charLimit) {
-      eager++;
-      mcpChars += chars;
-      return tool;
-    }
-    guarded.push(tool.name);
-    return deferred(tool);
-  });
+  for (const i of [...cut].sort((a, b) => a - b)) {
+    guarded.push(out[i]!.name);
+    out[i] = deferred(out[i]!);
+  }
   return { tools: out, guarded, eagerBefore, eagerLimit };
 }
 
@@ -97,9 +121,14 @@ export function definitionChars(tool: Pick<Tool, "description" | "inputJSONSchem
   return Buffer.byteLength(JSON.stringify(tool.description)) + Buffer.byteLength(JSON.stringify(tool.inputJSONSchema));
 }
 
-function withSetting(tool: Tool, setting: DeferSetting): Tool {
-  if (setting === "never") return tool.alwaysLoad ? tool : { ...tool, alwaysLoad: true };
-  if (setting === "always") return isDeferredTool(tool) && !tool.alwaysLoad ? tool : deferred(tool);
+function withSetting(tool: Tool, decided: Decided): Tool {
+  if (decided.setting === "never") return tool.alwaysLoad ? tool : { ...tool, alwaysLoad: true };
+  if (decided.setting === "always") return isDeferredTool(tool) && !tool.alwaysLoad ? tool : deferred(tool);
+  // A tool's own `auto` is the usual rule, whatever its entry's `defer` made of it when it was built.
+  if (decided.via === "tool" && tool.mcpInfo !== undefined) {
+    const usual = tool.mcpInfo.load?.alwaysLoad !== undefined;
+    if (tool.alwaysLoad !== usual) return usual ? { ...tool, alwaysLoad: true } : deferred(tool);
+  }
   return tool;
 }
 

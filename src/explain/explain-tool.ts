@@ -6,7 +6,7 @@
  * order the daemon applies them, so each answer names the first thing that kept the tool out.
  */
 import { FEATURES, GATED_TOOLS, type FeatureName } from "../../features/tiers.ts";
-import { MAX_EAGER_MCP_CHARS } from "../deferral/eager-policy.ts";
+import { deferSettingFor, MAX_EAGER_MCP_CHARS, type EagerPolicy } from "../deferral/eager-policy.ts";
 import { deferralRule, type DeferralRule } from "../deferral/is-deferred.ts";
 import { EXECUTE_EXTRA_TOOL_NAME, TOOL_SEARCH_TOOL_NAME } from "../deferral/meta-tools.ts";
 import { parseRule, ruleTargetsTool } from "../permissions/rules.ts";
@@ -54,6 +54,8 @@ export interface ExplainInput {
   sandbox?: Pick<SandboxState, "mode" | "network" | "confined" | "summary">;
   /** Pool names close to a name that matched nothing. */
   suggest: (name: string) => string[];
+  /** The config's `defer` settings (eager-policy.ts): the deferral step names the one that decided. */
+  deferPolicy?: Pick<EagerPolicy, "tools" | "servers">;
 }
 
 export function explainTool(input: ExplainInput): Explanation {
@@ -123,7 +125,7 @@ export function explainTool(input: ExplainInput): Explanation {
   decisions.push({
     step: "deferral",
     verdict: deferred ? "note" : "pass",
-    reason: guarded ? `deferred by the tool-count guard: more tools are eager than the config's maxToolsInArray lets the tools array hold, or more than ${MAX_EAGER_MCP_CHARS / (1024 * 1024)} MiB of MCP tool definitions (it would be sent in full otherwise)` : DEFERRAL_WORDING[rule],
+    reason: guarded ? `deferred by the tool-count guard: more tools are eager than the config's maxToolsInArray lets the tools array hold, or more than ${MAX_EAGER_MCP_CHARS / (1024 * 1024)} MiB of MCP tool definitions (it would be sent in full otherwise)` : (decidedBy(tool, input.deferPolicy) ?? DEFERRAL_WORDING[rule]),
     rule: guarded ? "tool_count_guard" : rule,
   });
   if (!deferred) return done(true, callable, `${tool.name} is sent in full in every request (${rule})`, { tool: tool.name });
@@ -145,6 +147,22 @@ export function explainTool(input: ExplainInput): Explanation {
   if (session.delivery === "native") return done(true, callable, `${tool.name} is in the array as a discovered deferred tool (defer_loading)`, { tool: tool.name });
   if (session.delivery === "mid-conversation") return done(true, callable, `${tool.name} is discovered: a tool_addition system message loads it (mid-conversation delivery; the array itself never changes)`, { tool: tool.name });
   return done(false, callable, `${tool.name} is discovered: the model runs it through ${EXECUTE_EXTRA_TOOL_NAME} (proxy delivery never adds it to the array)`, { tool: tool.name });
+}
+
+/**
+ * The operator's or the server's word that made a tool eager or deferred, when it was theirs: the
+ * deferral rule alone said "a built-in that asks to be deferred" of a Read the config deferred.
+ */
+function decidedBy(tool: Tool, policy: ExplainInput["deferPolicy"]): string | undefined {
+  const decided = policy === undefined ? undefined : deferSettingFor(tool, policy);
+  const verdict = (setting: "always" | "never") => (setting === "always" ? "always deferred" : "never deferred");
+  if (decided?.setting === "always" || decided?.setting === "never") {
+    return decided.via === "tool" ? `the config's defer says "${decided.setting}" for ${tool.name}: ${verdict(decided.setting)}` : `the config's mcpServers.${tool.mcpInfo?.server}.defer says "${decided.setting}": ${verdict(decided.setting)}`;
+  }
+  if (tool.mcpInfo === undefined || !tool.alwaysLoad) return undefined;
+  if (tool.mcpInfo.load?.alwaysLoad === "config") return `the config's mcpServers.${tool.mcpInfo.server}.alwaysLoad names it: never deferred`;
+  if (tool.mcpInfo.load?.alwaysLoad === "server") return "its MCP server asks for it to be always loaded (_meta \"anthropic/alwaysLoad\"): never deferred";
+  return undefined;
 }
 
 const DEFERRAL_WORDING: Record<DeferralRule, string> = {

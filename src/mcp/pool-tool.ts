@@ -54,6 +54,9 @@ export function toPoolTool(definition: McpTool, options: PoolToolOptions, distin
   const presentation = presentationOf(definition, draft);
   const annotations = definition.annotations ?? {};
   const readOnly = annotations.readOnlyHint === true;
+  const listed = options.alwaysLoad.has(definition.name) || options.alwaysLoad.has(name);
+  const usual = listed ? "config" : meta["anthropic/alwaysLoad"] === true ? "server" : undefined;
+  const entryDefer = options.defer === "always" || options.defer === "never" ? options.defer : undefined;
   const built = buildMcpTool(
     {
       name,
@@ -67,10 +70,9 @@ export function toPoolTool(definition: McpTool, options: PoolToolOptions, distin
         ...(groups.length > 0 && { groups }),
         ...(groupInfo !== undefined && { groupInfo }),
         ...(Object.keys(presentation).length > 0 && { presentation }),
+        ...((usual !== undefined || entryDefer !== undefined) && { load: { ...(usual && { alwaysLoad: usual }), ...(entryDefer && { entryDefer }) } }),
       },
-      alwaysLoad:
-        options.defer === "never" ||
-        (options.defer !== "always" && (meta["anthropic/alwaysLoad"] === true || options.alwaysLoad.has(definition.name) || options.alwaysLoad.has(name))),
+      alwaysLoad: entryDefer === "never" || (entryDefer !== "always" && usual !== undefined),
       timeoutMs: options.deadlineMs,
       // The pipeline's one result cap; the conversion only bounds what MCP alone has (images, structured content).
       maxResultSizeChars: MAX_RESULT_TEXT_CHARS,

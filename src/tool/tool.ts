@@ -25,6 +25,19 @@ export interface McpInfo {
   presentation?: McpPresentation;
   /** The title and description of each of `groups` that has one (one line each, bounded; src/mcp/group-text.ts). */
   groupInfo?: Readonly<Record<string, GroupText>>;
+  /** Who asked for the tool to be eager, as its config entry and server said (src/mcp/pool-tool.ts); the eager policy reads it. */
+  load?: McpLoad;
+}
+
+/**
+ * The pieces `alwaysLoad` was made of when the tool was built: the usual rule's reason (the config
+ * entry's `alwaysLoad` list, or the server's own `_meta["anthropic/alwaysLoad"]`) and the entry's
+ * `defer` when it is not auto. A tool's own `defer: auto` goes back to the usual rule, and the
+ * tool-count guard keeps the operator's choices before a server's own (src/deferral/eager-policy.ts).
+ */
+export interface McpLoad {
+  alwaysLoad?: "config" | "server";
+  entryDefer?: "always" | "never";
 }
 
 /** A server group's own words (the grouping extension), checked: untrusted text, one line, bounded. */

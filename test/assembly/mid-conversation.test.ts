@@ -214,4 +214,29 @@ describe("prefix stability over a scripted session", () => {
     expect(changes).toBe(4);
     expect(scanTranscript(messages).toolChanges).toEqual(new Map([["mcp__github__create_issue", true], ["mcp__slack__post_message", false], ["WebFetch", true], ["mcp__slack__list_channels", false]]));
   });
+
+  test("a fixed array pinned under a higher limit is cut to a lowered maxToolsInArray: loaded entries stay, a loaded one cut is removed", () => {
+    // Attack: maxToolsInArray lowered from 128 to 40 (SIGHUP) left every open mid-conversation session
+    // sending its 128-entry array, one the provider refuses.
+    const pool = samplePool();
+    const state = session();
+    const lowered = (limit: number, messages: readonly unknown[]) =>
+      assemble(pool, state, messages, { settings: { model: "claude-sonnet-4-5", provider: "anthropic", delivery: "mid-conversation", format: "anthropic", announcements: "list", maxToolsInArray: limit } });
+    expect(lowered(128, []).tools.length).toBe(CORE.length + 1 + DEFERRED.length);
+    const turn = [{ role: "user", content: "open an issue" }, ...search("mcp__slack__post_message", "mcp__jira__create-ticket")];
+    const loaded = [...turn, lowered(128, turn).toolChanges!.message];
+    const cut = lowered(CORE.length + 2, loaded);
+    expect({ tools: cut.tools.map(wireToolName), removed: cut.toolChanges?.removed, warned: cut.warnings.some((warning) => warning.includes("entries cut from the fixed array")) }).toEqual({
+      // Room for one deferred entry: the first loaded one in pinned order stays, the other loaded one is removed.
+      tools: [...CORE, "ToolSearch", "mcp__jira__create-ticket"],
+      removed: ["mcp__slack__post_message"],
+      warned: true,
+    });
+    // The cut array is the session's fixed array from then on (the same bytes), and the warning says why the removed one cannot come back.
+    const after = lowered(CORE.length + 2, [...loaded, cut.toolChanges!.message]);
+    expect({ same: JSON.stringify(after.tools) === JSON.stringify(cut.tools), warnings: after.warnings }).toEqual({
+      same: true,
+      warnings: [`mcp__slack__post_message was cut from the fixed array when maxToolsInArray was lowered; without the ${INLINE_TOOLS_BETA} beta (inlineTools) it cannot be added mid-conversation`],
+    });
+  });
 });

@@ -178,6 +178,16 @@ describe("compact answers (native)", () => {
     expect(on.description).toContain("one line per tool");
     expect(off.description).not.toContain("one line per tool");
   });
+
+  test("mid-conversation answers in full with the flag on, and its description does not claim otherwise", async () => {
+    const midconv = createToolSearchTool({ engine: fixedEngine(close), lookup: pool.get, delivery: "mid-conversation", compact: true });
+    const answer = await search("github issue", { engine: fixedEngine(close), delivery: "mid-conversation" });
+    expect({ compact: answer.structuredContent?.compact, lines: resultText(answer).includes("- mcp__github__get_issue("), claims: midconv.description.includes("one line per tool") }).toEqual({
+      compact: undefined,
+      lines: false,
+      claims: false,
+    });
+  });
 });
 
 describe("compact answers through the core (the runtime flag)", () => {

@@ -174,6 +174,48 @@ describe("ToolSearch (proxy)", () => {
     expect(resultText(past)).toBe('MCP server gitlab has 118 deferred tool(s) on 2 page(s); page 3 is past the last. Query "mcp__gitlab" for the first page.');
   });
 
+  test("a listing of two servers is named and paged as one: following its pages reaches every tool of both", async () => {
+    // Attack: "mcp__gitlab mcp__big" said "MCP server gitlab: 168 deferred tool(s)" and pointed to
+    // "mcp__gitlab page:2", the first server's alone: big's tools were on no page the path gave.
+    const names = (count: number) => Array.from({ length: count }, (_, i) => `tool_${String(i).padStart(3, "0")}`);
+    const bigPool = samplePool({ mcpTools: [...names(118).map((name) => mcp("gitlab", name)), ...names(50).map((name) => mcp("big", name))] });
+    const tool = createToolSearchTool({ engine: indexOf(bigPool), lookup: bigPool.get, delivery: "proxy" });
+    const run = (query: string) => executeTool(tool.name, { query }, context, { lookup: (name) => (name === tool.name ? tool : undefined), permissions: DEFAULT_PERMISSIONS });
+    const reached = new Set<string>();
+    const heads: string[] = [];
+    for (let query: string | undefined = "mcp__gitlab mcp__big"; query !== undefined; ) {
+      const result = await run(query);
+      heads.push(resultText(result).split("\n")[0]!);
+      for (const name of result.structuredContent!.tools as string[]) reached.add(name);
+      query = /query "([^"]+)" for the next page/.exec(resultText(result))?.[1];
+    }
+    expect({ heads, reached: reached.size }).toEqual({
+      heads: [
+        'MCP servers gitlab, big: 168 deferred tool(s), not loaded. Page 1 of 2: tools 1–100. Load the ones you need with ToolSearch "select:<name>,<name>".',
+        'MCP servers gitlab, big: 168 deferred tool(s), not loaded. Page 2 of 2: tools 101–168. Load the ones you need with ToolSearch "select:<name>,<name>".',
+      ],
+      reached: 168,
+    });
+  });
+
+  test("a server whose tools are loaded already: its listing and its selection name them as loaded, not \"0 tools\"", async () => {
+    // Attack: every tool of "nev" eager (defer: never): select:mcp__nev answered "No deferred tools
+    // matched" and "Selected MCP server nev as a whole: its 0 tool(s)"; its listing named none.
+    const unitPool = samplePool({
+      mcpTools: [mcp("nev", "one", { alwaysLoad: true }), mcp("nev", "two", { alwaysLoad: true }), mcp("half", "a", { alwaysLoad: true }), mcp("half", "b"), mcp("half", "c")],
+    });
+    const tool = createToolSearchTool({ engine: indexOf(unitPool), lookup: unitPool.get, delivery: "proxy" });
+    const run = (query: string) => executeTool(tool.name, { query }, context, { lookup: (name) => (name === tool.name ? tool : undefined), permissions: DEFAULT_PERMISSIONS });
+    const selected = await run("select:mcp__nev");
+    expect(selected.structuredContent).toMatchObject({ matches: [], already_loaded: ["mcp__nev__one", "mcp__nev__two"] });
+    expect(resultText(selected)).toBe(
+      "Already loaded as core tool(s): mcp__nev__one, mcp__nev__two. Call them directly with your normal tool interface — not through ExecuteExtraTool.\nSelected MCP server nev as a whole: it has no deferred tools.",
+    );
+    expect(resultText(await run("mcp__nev"))).toBe("MCP server nev has no deferred tools to load.\nIts 2 tool(s) loaded already as core tools (call them directly, no select): mcp__nev__one, mcp__nev__two.");
+    expect(resultText(await run("mcp__half"))).toContain("Also its 1 tool(s) loaded already as core tools (call them directly, no select): mcp__half__a.");
+    expect((await run("select:mcp__half")).structuredContent).toMatchObject({ matches: ["mcp__half__b", "mcp__half__c"], already_loaded: ["mcp__half__a"] });
+  });
+
   test("select:mcp__<server> loads the server as a unit; past 100 tools it says how many and where the rest are", async () => {
     const small = await search("select:mcp__github");
     expect(small.structuredContent).toMatchObject({
@@ -191,6 +233,46 @@ describe("ToolSearch (proxy)", () => {
     expect((big.structuredContent!.matches as string[]).length).toBe(100);
     expect(resultText(big)).toContain('Selected MCP server gitlab as a whole: 99 of its 118 tools (a selection holds at most 100). List the rest with "mcp__gitlab page:1" and select them by name.');
     expect(resultText(big)).not.toContain("Its groups");
+  });
+
+  test("a selection too large for one answer names what it left out, each one a select: away; nothing is lost between the pages", async () => {
+    // Attack: 118 tools of ~1,700-character descriptions. select:mcp__gitlab showed 55 schemas, said
+    // "45 more match(es) not shown: narrow the query" and "List the rest with mcp__gitlab page:2",
+    // where tools 101–118 are: tools 56–100 were on no path the answer gave.
+    const names = Array.from({ length: 118 }, (_, i) => `tool_${String(i).padStart(3, "0")}`);
+    const long = (name: string) => `Does ${name}. ${"Details of its parameters and of what it changes. ".repeat(34)}`;
+    const bigPool = samplePool({ mcpTools: names.map((name) => mcp("gitlab", name, { description: long(name) })) });
+    const tool = createToolSearchTool({ engine: indexOf(bigPool), lookup: bigPool.get, delivery: "proxy" });
+    const run = (query: string) => executeTool(tool.name, { query }, context, { lookup: (name) => (name === tool.name ? tool : undefined), permissions: DEFAULT_PERMISSIONS });
+    const first = await run("select:mcp__gitlab");
+    const text = resultText(first);
+    const shown = first.structuredContent!.matches as string[];
+    const rest = first.structuredContent!.not_shown as string[];
+    expect({ cut: shown.length < 100, whole: [...shown, ...rest], underCap: text.length <= 100_000, discovered: discoveredBy(first) }).toEqual({
+      cut: true,
+      whole: names.slice(0, 100).map((name) => `mcp__gitlab__${name}`),
+      underCap: true,
+      discovered: shown,
+    });
+    // Each ready query the answer gives is followed as written; with page 2 of the listing, every tool is reached.
+    const queries = [...text.matchAll(/"(select:[^"]+)"/g)].map((match) => match[1]!);
+    const reached = new Set(discoveredBy(first));
+    for (const query of queries) for (const name of discoveredBy(await run(query))) reached.add(name);
+    expect(text).toContain('List the rest with "mcp__gitlab page:2"');
+    const page2 = await run("mcp__gitlab page:2");
+    for (const name of page2.structuredContent!.tools as string[]) reached.add(name);
+    expect(reached.size).toBe(118);
+  });
+
+  test("a ready select: query holds at most 100 names and fits what the engine reads (4,096 characters)", async () => {
+    const { selectQueries } = await import("../../src/builtin/tool-search-notes.ts");
+    const names = Array.from({ length: 150 }, (_, i) => `mcp__a_server_with_a_long_name__${"a_tool_with_a_long_name_".repeat(1)}${i}`);
+    const queries = [...selectQueries(names).matchAll(/"(select:[^"]+)"/g)].map((match) => match[1]!);
+    expect({
+      names: queries.flatMap((query) => query.slice("select:".length).split(",")),
+      fit: queries.every((query) => query.length <= 4096 && query.split(",").length <= 100),
+    }).toEqual({ names, fit: true });
+    expect(queries.length).toBe(3);
   });
 
   test("a server too large for one selection names its groups, with the server's words for them, as the way to load the rest", async () => {
@@ -213,6 +295,51 @@ describe("ToolSearch (proxy)", () => {
     // The listing names them the same way; a server selected whole does not need them.
     expect(resultText(await run("mcp__gitlab"))).toContain(groupLines);
     expect(resultText(await run("select:mcp__github"))).not.toContain("Its groups");
+  });
+
+  test("a group too large for one selection names the rest of its tools, as ready select: queries that reach every member", async () => {
+    // Attack: "select the rest by name" — but no listing says which tools a group holds, and the
+    // group's tools (every other one here) are spread over the server's listing pages.
+    const names = Array.from({ length: 460 }, (_, i) => `tool_${String(i).padStart(3, "0")}`);
+    const bigPool = samplePool({
+      mcpTools: names.map((name, i) => mcp("gitlab", name, { description: `Does ${name}.`, groups: [...(i % 2 === 1 ? ["half"] : []), "All"] })),
+    });
+    const engine = new ToolSearchIndex();
+    for (const each of bigPool.tools) engine.add(searchDocument(each));
+    const tool = createToolSearchTool({ engine, lookup: bigPool.get, delivery: "native" });
+    const run = (query: string) => executeTool(tool.name, { query }, context, { lookup: (name) => (name === tool.name ? tool : undefined), permissions: DEFAULT_PERMISSIONS });
+    const half = await run("select:mcp__gitlab/half");
+    const members = names.filter((_, i) => i % 2 === 1).map((name) => `mcp__gitlab__${name}`);
+    const reached = new Set(half.structuredContent!.matches as string[]);
+    const queries = [...resultText(half).matchAll(/"(select:[^"]+)"/g)].map((match) => match[1]!);
+    for (const query of queries) for (const name of (await run(query)).structuredContent!.matches as string[]) reached.add(name);
+    expect({ selected: reached.size, all: [...reached].sort() }).toEqual({ selected: 230, all: members });
+    expect(resultText(half)).toContain("Selected group half of MCP server gitlab: 100 of its 230 tools (a selection holds at most 100). The rest: ToolSearch \"select:mcp__gitlab__tool_201,");
+    // Past three selections' worth the note stops naming, says how many it did not, and where they are.
+    const all = await run("select:mcp__gitlab/all");
+    const named = [...resultText(all).matchAll(/"(select:[^"]+)"/g)].flatMap((match) => match[1]!.slice("select:".length).split(","));
+    expect({ named: named.length, first: named[0], last: named.at(-1) }).toEqual({ named: 300, first: "mcp__gitlab__tool_100", last: "mcp__gitlab__tool_399" });
+    expect(resultText(all)).toContain('60 more of the group are not named here: find them by keyword within the server ("mcp__gitlab <words>").');
+  });
+
+  test("a select: of many large groups names at most 300 of their other tools in all, and the answer stays whole", async () => {
+    // Attack: 60 groups of all 460 tools in one select: each note named 300 more names (18,000 in all),
+    // past the answer's cap; the pipeline cut the answer and its discovered line.
+    const names = Array.from({ length: 460 }, (_, i) => `tool_${String(i).padStart(3, "0")}`);
+    const groups = Array.from({ length: 16 }, (_, i) => `g${i}`);
+    const bigPool = samplePool({ mcpTools: names.map((name) => mcp("gitlab", name, { description: `Does ${name}.`, groups })) });
+    const engine = new ToolSearchIndex();
+    for (const each of bigPool.tools) engine.add(searchDocument(each));
+    const tool = createToolSearchTool({ engine, lookup: bigPool.get, delivery: "proxy" });
+    const result = await executeTool(tool.name, { query: `select:${groups.map((group) => `mcp__gitlab/${group}`).join(",")}` }, context, { lookup: (name) => (name === tool.name ? tool : undefined), permissions: DEFAULT_PERMISSIONS });
+    const text = resultText(result);
+    const named = [...text.matchAll(/"(select:mcp__gitlab__[^"]+)"/g)].flatMap((match) => match[1]!.slice("select:".length).split(","));
+    expect({
+      named: named.length,
+      whole: !text.includes("[toolpool: output truncated"),
+      discovered: discoveredBy(result).length,
+      noRoom: text.split("\n").filter((line) => line.includes("this answer has no room to name the rest")).length,
+    }).toEqual({ named: 300, whole: true, discovered: 100, noRoom: 15 });
   });
 
   test("select: of something that is neither a tool nor mcp__<server> of a known server is missing, as before", async () => {

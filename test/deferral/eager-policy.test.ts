@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { parseConfig } from "../../src/config/load.ts";
-import { eagerPolicyOf, guardWarning } from "../../src/core/eager-config.ts";
+import { deferKeyWarning, eagerPolicyOf, guardWarning, unmatchedDeferKeys } from "../../src/core/eager-config.ts";
 import { applyEagerPolicy, deferSettingFor, MAX_EAGER_MCP_CHARS, META_TOOL_ROOM, type EagerPolicy } from "../../src/deferral/eager-policy.ts";
 import { isDeferredTool } from "../../src/deferral/is-deferred.ts";
 import { explainTool } from "../../src/explain/explain-tool.ts";
@@ -59,6 +59,28 @@ describe("defer per tool and per server", () => {
     expect(build("never")).toEqual([["mcp__srv__listed", false], ["mcp__srv__pinned", false], ["mcp__srv__plain", false]]);
   });
 
+  test("a tool's own auto is the usual rule, whatever its config entry's defer made of it (built tools, as the daemon pools them)", () => {
+    // Attack: the docs say a per-tool auto overrides the server's setting; the entry's defer was baked
+    // into the tool when it was built, so auto changed nothing (never stayed eager, always deferred
+    // a tool its server pins).
+    const compiler = new JsonSchemaCompiler();
+    const build = (server: string, definitions: McpTool[], defer: "always" | "never") =>
+      buildServerTools(definitions, { server, compiler, alwaysLoad: new Set(), deadlineMs: HARD_CALL_CAP_MS, call: async () => textResult("ok"), onSkip: () => {}, defer });
+    const plain = (name: string): McpTool => ({ name, inputSchema: { type: "object" } });
+    const tools = [
+      ...build("nev", [plain("one"), plain("two")], "never"),
+      ...build("alw", [{ ...plain("pinned"), _meta: { "anthropic/alwaysLoad": true } }, plain("plain")], "always"),
+    ];
+    const out = applyEagerPolicy(tools, policy({ tools: new Map([["mcp__nev__one", "auto"], ["mcp__alw__pinned", "auto"]]) }));
+    expect(Object.fromEntries(out.tools.map((tool) => [tool.name, isDeferredTool(tool)]))).toEqual({
+      mcp__nev__one: true,
+      mcp__nev__two: false,
+      mcp__alw__pinned: false,
+      mcp__alw__plain: true,
+    });
+    expect(deferSettingFor(tools[1]!, policy())).toEqual({ setting: "never", via: "server" });
+  });
+
   test("config: defer per server and per tool parse; a wrong value is refused with the field named; maxToolsInArray is bounded", () => {
     const config = parseConfig({ mcpServers: { gh: { command: "x", defer: "never" } }, defer: { Read: "always" }, maxToolsInArray: 512 }, "test");
     expect(config.mcpServers.gh?.defer).toBe("never");
@@ -85,6 +107,28 @@ describe("the tool-count guard", () => {
     expect(pool.guarded?.[0]).toBe("mcp__big__t123");
     // The pool's lookup answers with the guarded (deferred) tool, so every path sees one truth.
     expect(isDeferredTool(pool.get("mcp__big__t199")!)).toBe(true);
+  });
+
+  test("the operator's eager tools are kept before those only their server asked for: an alwaysLoad flood cannot push them out", () => {
+    // Attack: server "aaa" marks 200 tools `anthropic/alwaysLoad`; in pool order alone they took every
+    // place, and the tools the operator named (a per-tool never, an entry's defer: never, an entry's
+    // alwaysLoad list) were all deferred by the guard.
+    const compiler = new JsonSchemaCompiler();
+    const build = (server: string, definitions: McpTool[], entry: { alwaysLoad?: string[]; defer?: "never" } = {}) =>
+      buildServerTools(definitions, { server, compiler, alwaysLoad: new Set(entry.alwaysLoad ?? []), deadlineMs: HARD_CALL_CAP_MS, call: async () => textResult("ok"), onSkip: () => {}, ...(entry.defer && { defer: entry.defer }) });
+    const plain = (name: string): McpTool => ({ name, inputSchema: { type: "object" } });
+    const flood = build("aaa", Array.from({ length: 200 }, (_, i) => ({ ...plain(`f${String(i).padStart(3, "0")}`), _meta: { "anthropic/alwaysLoad": true } })));
+    const mine = [...build("nev", [plain("one")], { defer: "never" }), ...build("zzz", [plain("listed"), plain("mine"), plain("other")], { alwaysLoad: ["listed"] })];
+    const pool = assemblePool({ builtins: [builtin("Bash"), builtin("Read")], mcpTools: [...flood, ...mine], eager: policy({ maxTools: 40, tools: new Map([["mcp__zzz__mine", "never"]]) }) });
+    const eager = pool.tools.filter((tool) => !isDeferredTool(tool)).map((tool) => tool.name);
+    expect({ eager: eager.length, operator: ["mcp__nev__one", "mcp__zzz__listed", "mcp__zzz__mine"].filter((name) => eager.includes(name)), other: eager.includes("mcp__zzz__other") }).toEqual({
+      eager: 40 - META_TOOL_ROOM,
+      operator: ["mcp__nev__one", "mcp__zzz__listed", "mcp__zzz__mine"],
+      other: false,
+    });
+    // The server's own requests fill what is left, in pool order; the rest are guarded and named, in pool order.
+    expect(eager.filter((name) => name.startsWith("mcp__aaa__"))).toEqual(flood.slice(0, 40 - META_TOOL_ROOM - 5).map((tool) => tool.name));
+    expect(pool.guarded).toEqual(flood.slice(40 - META_TOOL_ROOM - 5).map((tool) => tool.name));
   });
 
   test("operator never on every tool cannot cross it either; at 512 the same tools all stay eager", () => {
@@ -123,6 +167,23 @@ describe("the tool-count guard", () => {
     ]);
   });
 
+  test("a defer entry that names no tool is logged, once per change: not a built-in of this binary, or not a tool its listed server has", () => {
+    // Attack: `"defer": {"Reed": "always", "mcp__github__create_isue": "never"}` was silently lost.
+    const builtins = [builtin("Bash"), builtin("Read")];
+    const mcpTools = [mcp("github", "create_issue")];
+    const defer = { Reed: "always", Read: "always", mcp__github__create_isue: "never", mcp__github__create_issue: "never", mcp__lazy__anything: "never" };
+    // A server not listed (yet: lazy, connecting) is not judged.
+    expect(unmatchedDeferKeys(defer, builtins, mcpTools)).toEqual(["Reed", "mcp__github__create_isue"]);
+    expect(unmatchedDeferKeys({}, builtins, mcpTools)).toEqual([]);
+    const warnings: unknown[] = [];
+    const logger = { warn: (message: string, fields?: unknown) => warnings.push([message, fields]), info() {}, debug() {}, error() {} } as never;
+    const warn = deferKeyWarning(() => logger);
+    warn(["Reed"]);
+    warn(["Reed"]);
+    warn([]);
+    expect(warnings).toEqual([["config defer names no tool (a built-in of this binary, or a tool its MCP server lists): the setting does nothing", { names: "Reed", count: 1 }]]);
+  });
+
   test("toolpool explain says a tool was deferred by the guard", () => {
     const echo = buildTool({ name: "Echo", description: "e", inputSchema: z.strictObject({}), call: async () => textResult("") });
     const pool = assemblePool({ builtins: [echo], mcpTools: many(20), eager: policy({ maxTools: 8 }) });
@@ -141,6 +202,29 @@ describe("the tool-count guard", () => {
       verdict: "note",
       reason: "deferred by the tool-count guard: more tools are eager than the config's maxToolsInArray lets the tools array hold, or more than 2 MiB of MCP tool definitions (it would be sent in full otherwise)",
       rule: "tool_count_guard",
+    });
+  });
+});
+
+describe("explain names the setting that decided", () => {
+  test("the config's per-tool and per-server defer, the entry's alwaysLoad list, the server's own alwaysLoad", () => {
+    // Attack: a Read the config deferred was explained as "a built-in that asks to be deferred (shouldDefer)".
+    const compiler = new JsonSchemaCompiler();
+    const build = (server: string, definitions: McpTool[], entry: { alwaysLoad?: string[]; defer?: "never" } = {}) =>
+      buildServerTools(definitions, { server, compiler, alwaysLoad: new Set(entry.alwaysLoad ?? []), deadlineMs: HARD_CALL_CAP_MS, call: async () => textResult("ok"), onSkip: () => {}, ...(entry.defer && { defer: entry.defer }) });
+    const plain = (name: string): McpTool => ({ name, inputSchema: { type: "object" } });
+    const mcpTools = [...build("nev", [plain("one")], { defer: "never" }), ...build("zzz", [plain("listed"), { ...plain("pinned"), _meta: { "anthropic/alwaysLoad": true } }], { alwaysLoad: ["listed"] })];
+    const defer = new Map([["Read", "always" as const]]);
+    const pool = assemblePool({ builtins: [builtin("Read")], mcpTools, eager: policy({ tools: defer }) });
+    const reason = (name: string) =>
+      explainTool({ name, tier: { name: "pro", features: [] }, pool, offered: pool.tools, configDeny: { rules: [], source: "config" }, servers: [{ name: "nev", state: "connected", startup: "eager" }, { name: "zzz", state: "connected", startup: "eager" }], session: { id: "s", deferring: true, delivery: "proxy", deliveryReason: "r", mode: "tst", modeReason: "r", killedAtOpen: [], killSwitch: () => undefined, discovered: new Map(), deny: [], hasOutputSchema: false }, suggest: () => [], deferPolicy: policy({ tools: defer }) }).decisions.find(
+        (decision) => decision.step === "deferral",
+      )?.reason;
+    expect(Object.fromEntries(["Read", "mcp__nev__one", "mcp__zzz__listed", "mcp__zzz__pinned"].map((name) => [name, reason(name)]))).toEqual({
+      Read: 'the config\'s defer says "always" for Read: always deferred',
+      mcp__nev__one: 'the config\'s mcpServers.nev.defer says "never": never deferred',
+      mcp__zzz__listed: "the config's mcpServers.zzz.alwaysLoad names it: never deferred",
+      mcp__zzz__pinned: 'its MCP server asks for it to be always loaded (_meta "anthropic/alwaysLoad"): never deferred',
     });
   });
 });

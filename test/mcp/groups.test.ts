@@ -131,7 +131,10 @@ describe("MCP grouping extension", () => {
     await waitFor(() => running.daemon.core.pool().get("mcp__other__haunted"), "both servers' tools");
     const { search } = await ready(running);
     const bare = await search("select:email");
-    expect(bare.structured).toMatchObject({ matches: [], missing: ["email"] });
+    // The answer names both spellings that would load one (a model's ToolSearch is answered through
+    // the session's filter, which once dropped them: a group spelling is no tool name).
+    expect(bare.structured).toMatchObject({ matches: [], missing: ["email"], did_you_mean: ["mcp__grp/email", "mcp__other/email"] });
+    expect(bare.text).toContain("Did you mean: mcp__grp/email, mcp__other/email?");
     const qualified = await search("select:mcp__other/calendar");
     expect(qualified.structured.matches).toEqual(["mcp__other__add_event", "mcp__other__free_time"]);
   });

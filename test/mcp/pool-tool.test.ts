@@ -45,7 +45,8 @@ describe("toPoolTool", () => {
       timeoutMs: tool.timeoutMs,
     }).toEqual({
       name: "mcp__github__search_issues",
-      mcpInfo: { server: "github", tool: "search.issues" },
+      // The server asked for alwaysLoad itself (the guard keeps the operator's choices first).
+      mcpInfo: { server: "github", tool: "search.issues", load: { alwaysLoad: "server" } },
       isMcp: true,
       searchHint: "find bugs tickets",
       alwaysLoad: true,
