@@ -11,11 +11,14 @@
  * 3. `phases`: a third fresh index, its query path's methods wrapped with timers: for the 2 %
  *    slowest queries of `first` (by CPU), their self time per phase in this JIT-warm first pass.
  *
+ * `--all-phases` also prints each phase's mean and median self time over all queries (a query
+ * that does not enter a phase counts 0 for it), not only the 2 % slowest.
+ *
  * `--long-warm-up N` adds N whole tool descriptions (sentences from the pool, not the eval set)
  * to the warm-up of both engines: natural requests are long and take paths (numbers, unknown
  * words, server names, pruning of frequent terms) the 600 short description prefixes seldom do.
  *
- *   bun bench/first-pass-profile.ts [--top 12] [--long-warm-up 0] [--queries FILE] [--tools FILE]
+ *   bun bench/first-pass-profile.ts [--top 12] [--long-warm-up 0] [--all-phases] [--queries FILE] [--tools FILE]
  */
 import { dlopen, FFIType, ptr } from "bun:ffi";
 import { join } from "node:path";
@@ -32,7 +35,7 @@ import { warmUpQueries } from "./lib/cold-latency.ts";
 import { defaultEvalDir, readJsonl, type EvalQuery, type EvalTool } from "./lib/eval-data.ts";
 import { percentile, round } from "./lib/stats.ts";
 
-const args = parseArgs(Bun.argv.slice(2), { top: "value", "long-warm-up": "value", queries: "value", tools: "value" });
+const args = parseArgs(Bun.argv.slice(2), { top: "value", "long-warm-up": "value", "all-phases": "flag", queries: "value", tools: "value" });
 const evalDir = defaultEvalDir();
 const tools = readJsonl<EvalTool>(args.get("tools") ?? join(evalDir, "tools.jsonl"));
 const texts = [...new Set(readJsonl<EvalQuery>(args.get("queries") ?? join(evalDir, "queries.dev.jsonl")).map((query) => query.query))];
@@ -184,6 +187,7 @@ console.log(
         p90: round(percentile(excess, 90)),
         p99: round(percentile(excess, 99)),
       },
+      ...(args.has("all-phases") && { allPhasesMs: phaseStatsOverAll(phases) }),
       slowest2PercentPhasesMs: Object.fromEntries(Object.entries(phaseMeans).map(([label, ms]) => [label, round(ms)])),
       slowest: byCpu.slice(0, Number(args.get("top") ?? 12)).map((i) => ({
         at: i,
@@ -197,3 +201,14 @@ console.log(
     2,
   ),
 );
+
+/** Per phase, mean and median self time over every query (0 where a query did not enter it). */
+function phaseStatsOverAll(perQuery: readonly Record<string, number>[]): Record<string, { mean: number; p50: number }> {
+  const labels = [...new Set(perQuery.flatMap((phases) => Object.keys(phases)))];
+  return Object.fromEntries(
+    labels.map((label) => {
+      const values = perQuery.map((phases) => phases[label] ?? 0);
+      return [label, { mean: round(values.reduce((sum, value) => sum + value, 0) / values.length, 4), p50: round(percentile(values, 50), 4) }];
+    }),
+  );
+}
