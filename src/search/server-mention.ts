@@ -139,12 +139,12 @@ export function findMentions(
   const found: number[] = [];
   const terms: string[] = [];
   const wholeNameTerms: string[] = [];
-  /** Per window size (1..MAX_WINDOW_WORDS): 1 when its key may be a server's, and long enough. */
-  const maybe = [0, 0, 0, 0];
   for (let first = 0; first < words.length; ) {
     let hash = KEY_HASH_SEED;
     let length = 0;
     let sizes = 0;
+    /** Bit `size` (1..MAX_WINDOW_WORDS) set when that window's key may be a server's, and is long enough. */
+    let maybe = 0;
     for (let size = 1; size <= MAX_WINDOW_WORDS && first + size <= words.length; size++) {
       const keyLength = keyLengths[first + size - 1]!;
       if (keyLength < 0) break;
@@ -155,13 +155,13 @@ export function findMentions(
         for (let i = 0; i < key.length; i++) hash = keyHash(hash, key.charCodeAt(i));
       }
       length += keyLength;
-      maybe[size] = length >= MIN_SERVER_CHARS && servers.mayBeKey(hash) ? 1 : 0;
+      if (length >= MIN_SERVER_CHARS && servers.mayBeKey(hash)) maybe |= 1 << size;
       sizes = size;
       if (!servers.mayPrefixKey(hash)) break;
     }
     let matched = 0;
     for (let size = sizes; size >= 1 && matched === 0; size--) {
-      if (maybe[size] === 0) continue;
+      if ((maybe & (1 << size)) === 0) continue;
       const key = keys.slice(first, first + size).join("");
       const id = servers.idOfKey(key);
       if (id === undefined) continue;

@@ -55,6 +55,8 @@ export class ToolSearchIndex {
   /** Server id per slot; a tool without a server gets its own negative id. */
   private serverOfSlot = new Int32Array(64);
   private readonly collector: BuildCollector;
+  /** The tokenizer as findMentions asks it, made once rather than per query. */
+  private readonly mentionTerms = (words: string): readonly string[] => this.tokenizer.tokenize(words);
 
   constructor(options: ToolSearchIndexOptions = {}) {
     this.ranker = new KeywordRanker(this.index, rankingOptions(options.ranking), options.impactBudgetBytes);
@@ -280,7 +282,9 @@ export class ToolSearchIndex {
     if (cached.mentions.words.length === 0) return undefined;
     const version = this.servers.liveVersion;
     if (cached.found?.version !== version) {
-      cached.found = { version, ...findMentions(cached.mentions, this.servers, (words) => this.tokenizer.tokenize(words)) };
+      // Fields named, not spread: a spread copies through the generic property path on every new query.
+      const found = findMentions(cached.mentions, this.servers, this.mentionTerms);
+      cached.found = { version, servers: found.servers, terms: found.terms, wholeNameTerms: found.wholeNameTerms };
     }
     if (cached.found.servers.length === 0) return undefined;
     const servers = cached.found.servers;
