@@ -5,7 +5,7 @@ import type { InvertedIndex } from "./inverted-index.ts";
 import { prepareQuery, QueryScratch, type PreparedQuery, type QueryTokens, type StandInSource } from "./query-terms.ts";
 import type { RankingOptions } from "./ranking-options.ts";
 import { QueryTermTable } from "./query-term-table.ts";
-import { rerank, type Candidate } from "./reranker.ts";
+import { Reranker, type Candidate } from "./reranker.ts";
 import type { MentionInput, ServerMention } from "./server-mention.ts";
 import { ScoreSelector } from "./score-select.ts";
 import { SynonymTable } from "./synonyms.ts";
@@ -28,6 +28,7 @@ export class KeywordRanker {
   private readonly standInsOf: StandInSource = (id) => this.synonyms.standInsOf(this.index, id);
   /** The query's term ids → positions, set around each re-rank and cleared after it. */
   private readonly termTable = new QueryTermTable();
+  private readonly reranker = new Reranker();
   /** Slots of a named server's tools, set around one first-stage run and cleared after it. */
   private memberMask = new Uint8Array(0);
 
@@ -107,25 +108,35 @@ export class KeywordRanker {
 
   private resolve(input: MentionInput, query: PreparedQuery): ServerMention | undefined {
     const termIds = new Set<number>();
+    const terms = query.terms;
     let idf = 0;
     for (const term of input.terms) {
       const id = this.index.termId(term);
       if (id === undefined || termIds.has(id)) continue;
-      const termIdf = query.terms.find((term) => term.id === id)?.idf;
-      if (termIdf === undefined) continue;
+      // A loop, not find(): no closure per term.
+      let at = 0;
+      while (at < terms.length && terms[at]!.id !== id) at++;
+      if (at === terms.length) continue;
       termIds.add(id);
-      idf += termIdf;
+      idf += terms[at]!.idf;
     }
     if (termIds.size > 0 && !this.namesServer(input, termIds)) return undefined;
     // The name is membership, not a phrase: "GitLab" (git + lab) or "request GitLab" found adjacent
     // in a description would reward each repetition of the name again.
-    const positions = query.terms.length;
-    for (const key of [...query.pairs.keys()]) {
-      const first = query.terms[Math.floor(key / positions)]!.id;
-      const second = query.terms[key % positions]!.id;
-      if (termIds.has(first) || termIds.has(second)) query.pairs.delete(key);
+    const { pairKeys, pairWeights } = query;
+    const positions = terms.length;
+    let kept = 0;
+    for (let p = 0; p < pairKeys.length; p++) {
+      const key = pairKeys[p]!;
+      if (termIds.has(terms[Math.floor(key / positions)]!.id) || termIds.has(terms[key % positions]!.id)) continue;
+      pairKeys[kept] = key;
+      pairWeights[kept] = pairWeights[p]!;
+      kept++;
     }
-    return { ...input, termIds, idf };
+    pairKeys.length = kept;
+    pairWeights.length = kept;
+    const { memberSlots, isMember, membershipIdf, wholeNameTerms } = input;
+    return { terms: input.terms, memberSlots, isMember, membershipIdf, wholeNameTerms, termIds, idf };
   }
 
   /**
@@ -186,7 +197,7 @@ export class KeywordRanker {
   }
 
   private rerank(candidates: Candidate[], query: PreparedQuery, limit: number, mention: ServerMention | undefined): Candidate[] {
-    this.termTable.set(query.terms);
+    this.termTable.set(query.terms, query.pairKeys, query.pairWeights);
     try {
       const options = this.options;
       this.facts.gather(candidates, query, this.index, this.impactsOf, mention, {
@@ -194,7 +205,7 @@ export class KeywordRanker {
         value: options.valueParameter > 0 && query.valueParameterTerms.length > 0,
         name: options.nameTieBreak > 0 || (options.memberName > 0 && mention !== undefined),
       });
-      return rerank(candidates, query, this.index, options, this.termTable, this.facts, limit, mention);
+      return this.reranker.rerank(candidates, query, this.index, options, this.termTable, this.facts, limit, mention);
     } finally {
       this.termTable.clear();
     }

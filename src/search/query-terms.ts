@@ -4,6 +4,7 @@ import type { InvertedIndex } from "./inverted-index.ts";
 import type { RankingOptions } from "./ranking-options.ts";
 import { isCjkTerm } from "./tokenizer.ts";
 import { REVERSE_TERM } from "./fields.ts";
+import { actionCode, oppositeCode } from "./opposite-actions.ts";
 
 /**
  * Stemmed words of a relative date or time ("tomorrow", "on Friday", "this morning"): like a
@@ -44,10 +45,12 @@ export interface QueryTokens {
 export interface PreparedQuery {
   terms: QueryTerm[];
   /**
-   * Adjacent pairs of free-text terms, keyed by their positions in `terms`, `first * terms.length +
-   * second` (a small integer: no double-keyed Map), valued by mean IDF.
+   * Adjacent pairs of free-text terms, distinct, in the order the request says them first: each
+   * keyed by the two terms' positions in `terms`, `first * terms.length + second` (a small
+   * integer), and weighed by their mean IDF (`pairWeights`, index for index).
    */
-  pairs: Map<number, number>;
+  pairKeys: number[];
+  pairWeights: number[];
   /**
    * Sum of `terms`' IDF times query weight, the denominator of the coverage share: a term the first
    * stage weighs less (a number) is that much less of the query a tool has to cover.
@@ -61,12 +64,17 @@ export interface PreparedQuery {
   cjkMinimum: number;
   /** The query says "reverse" (or "reversed", …): a tool named for the reverse direction is wanted. */
   asksReverse: boolean;
+  /**
+   * Action side codes (opposite-actions.ts) the request contradicts: a side whose opposite one of
+   * `terms` says while none says the side itself. Empty for most requests.
+   */
+  contradicted: readonly number[];
   /** Term id of the query's first free-text word (an imperative's verb), or -1. */
   leadingTerm: number;
   /** Indexed term ids of the given words (what the user has, so what a fitting tool takes). */
-  givenTerms: number[];
+  givenTerms: readonly number[];
   /** Indexed term ids of parameter names that take the values the request carries. */
-  valueParameterTerms: number[];
+  valueParameterTerms: readonly number[];
   /**
    * Synonyms of the query's terms (synonyms.ts), each with the term it stands in for, in runs by
    * source. They do not score in the first stage; a candidate that lacks the source term but has
@@ -81,32 +89,47 @@ export type StandInSource = (id: number) => readonly number[] | undefined;
 
 /**
  * Reusable per-ranker scratch for prepareQuery: term id → index + 1 of its entry in this query,
- * zero elsewhere (a small id map, id-map.ts, emptied after each use).
+ * zero elsewhere (a small id map, id-map.ts, emptied after each use), and the like for pairs.
  */
 export class QueryScratch {
   readonly entryOf = new IdMap();
+  /** Pair key → 1 once the pair is noted. */
+  readonly pairOf = new IdMap();
   /**
    * A word the index does not have, in prepareQuery's sequence of the query's words: an object of
    * the same shape as a term, never changed, rather than undefined, which the optimised code of a
    * warm process may never have met (a query with an unknown word then left it, mid-query).
    */
   readonly none: QueryTerm = { id: -1, idf: 0, weight: 0, weightedIdf: 0, requiredBit: 0, cjk: false };
+  /** The query's terms that say an action (opposite-actions.ts), and each one's side code. */
+  readonly actionTerms: QueryTerm[] = [];
+  readonly actionCodes: number[] = [];
+  /** For a query with no given words, no value words, no contradicted action: never written. */
+  readonly noIds: readonly number[] = [];
 }
 
 /**
  * What prepareQuery asks of a term's string: a CJK term, a value (all digits, or a relative date
- * or time: RELATIVE_TIMES), the word "reverse". A constant of the term alone, so a word's parse
+ * or time: RELATIVE_TIMES), the word "reverse", and above those bits the action side it says
+ * (opposite-actions.ts' actionCode, 0 for none). A constant of the term alone, so a word's parse
  * may keep it (query-words.ts).
  */
 export const TERM_CJK = 1;
 export const TERM_VALUE = 2;
 export const TERM_REVERSE = 4;
+export const TERM_ACTION_SHIFT = 3;
 
 export function termFlags(term: string): number {
   const value = allDigits(term) || RELATIVE_TIMES.has(term);
-  return (isCjkTerm(term) ? TERM_CJK : 0) | (value ? TERM_VALUE : 0) | (term === REVERSE_TERM ? TERM_REVERSE : 0);
+  return (
+    (isCjkTerm(term) ? TERM_CJK : 0) | (value ? TERM_VALUE : 0) | (term === REVERSE_TERM ? TERM_REVERSE : 0) | (actionCode(term) << TERM_ACTION_SHIFT)
+  );
 }
 
+/**
+ * The query's terms as the index has them. The answer's arrays are fresh: nothing in it is
+ * changed by a later call.
+ */
 export function prepareQuery(
   index: InvertedIndex,
   tokens: QueryTokens,
@@ -114,25 +137,10 @@ export function prepareQuery(
   scratch = new QueryScratch(),
   synonyms?: StandInSource,
 ): PreparedQuery {
-  const { entryOf, none } = scratch;
+  const { entryOf, pairOf, none, actionTerms, actionCodes } = scratch;
   const entries: QueryTerm[] = [];
   let cjkTerms: Set<string> | undefined;
   const total = Math.max(index.liveCount, 1);
-  const termFor = (term: string, cjk: boolean, known?: number): QueryTerm => {
-    if (cjk) (cjkTerms ??= new Set()).add(term);
-    const id = known === undefined ? index.termId(term) : known >= 0 ? known : undefined;
-    if (id === undefined) return none;
-    const at = entryOf.get(id);
-    if (at > 0) return entries[at - 1]!;
-    const frequency = index.documentFrequency[id]!;
-    if (frequency <= 0) return none;
-    const idf = Math.log(1 + (total - frequency + 0.5) / (frequency + 0.5));
-    const entry: QueryTerm = { id, idf, weight: 0, weightedIdf: 0, requiredBit: 0, cjk };
-    entries.push(entry);
-    entryOf.set(id, entries.length);
-    return entry;
-  };
-
   try {
     const sequence: QueryTerm[] = [];
     let asksReverse = false;
@@ -142,11 +150,19 @@ export function prepareQuery(
     for (let i = 0; i < tokens.text.length; i++) {
       const term = tokens.text[i]!;
       const flags = flagsOf !== undefined ? flagsOf[i]! : termFlags(term);
-      const entry = termFor(term, (flags & TERM_CJK) !== 0, ids?.[i]);
+      const cjk = (flags & TERM_CJK) !== 0;
+      if (cjk) (cjkTerms ??= new Set()).add(term);
+      const entry = termFor(index, entries, scratch, total, term, cjk, ids === undefined ? -2 : (ids[i] ?? -2));
       sequence.push(entry);
-      // A number or a relative date is a value the request passes: weighed numberWeight.
-      if (entry !== none) entry.weight = (flags & TERM_VALUE) !== 0 ? options.numberWeight : 1;
       if ((flags & TERM_REVERSE) !== 0) asksReverse = true;
+      if (entry === none) continue;
+      // A number or a relative date is a value the request passes: weighed numberWeight.
+      entry.weight = (flags & TERM_VALUE) !== 0 ? options.numberWeight : 1;
+      const code = flags >>> TERM_ACTION_SHIFT;
+      if (code !== 0) {
+        actionTerms.push(entry);
+        actionCodes.push(code);
+      }
     }
 
     let requiredAll = 0;
@@ -156,7 +172,9 @@ export function prepareQuery(
       if (word.includes(REVERSE_TERM)) asksReverse = true;
       for (const term of word) {
         if (bit >= MAX_REQUIRED_TERMS) break;
-        const entry = termFor(term, isCjkTerm(term));
+        const cjk = isCjkTerm(term);
+        if (cjk) (cjkTerms ??= new Set()).add(term);
+        const entry = termFor(index, entries, scratch, total, term, cjk, -2);
         if (entry === none) {
           impossible = true;
           continue;
@@ -165,15 +183,21 @@ export function prepareQuery(
         entry.requiredBit |= 1 << bit;
         requiredAll |= 1 << bit;
         bit++;
+        const code = actionCode(term);
+        if (code !== 0) {
+          actionTerms.push(entry);
+          actionCodes.push(code);
+        }
       }
     }
 
     const terms = capTerms(entries, options.maxQueryTerms);
     // entryOf now says where each kept term stands in `terms` (0: dropped by the cap).
-    for (const entry of entries) entryOf.set(entry.id, 0);
+    if (terms.length < entries.length) for (const entry of entries) entryOf.set(entry.id, 0);
     for (let t = 0; t < terms.length; t++) entryOf.set(terms[t]!.id, t + 1);
     const positions = terms.length;
-    const pairs = new Map<number, number>();
+    const pairKeys: number[] = [];
+    const pairWeights: number[] = [];
     for (let i = 0; i + 1 < sequence.length; i++) {
       const first = sequence[i]!;
       const second = sequence[i + 1]!;
@@ -181,7 +205,11 @@ export function prepareQuery(
       const a = entryOf.get(first.id) - 1;
       const b = entryOf.get(second.id) - 1;
       if (a < 0 || b < 0) continue;
-      pairs.set(a * positions + b, (first.idf + second.idf) / 2);
+      const key = a * positions + b;
+      if (pairOf.get(key) !== 0) continue;
+      pairOf.set(key, 1);
+      pairKeys.push(key);
+      pairWeights.push((first.idf + second.idf) / 2);
     }
     let totalIdf = 0;
     for (const term of terms) {
@@ -193,19 +221,74 @@ export function prepareQuery(
     return {
       standIns,
       terms,
-      pairs,
+      pairKeys,
+      pairWeights,
       totalIdf,
       requiredAll,
       impossible,
       cjkMinimum: Math.min(CJK_MIN_BIGRAM_MATCHES, cjkTerms?.size ?? 0),
       leadingTerm: leading !== none && entryOf.get(leading.id) > 0 ? leading.id : -1,
       asksReverse,
-      valueParameterTerms: tokens.valueParameters.length === 0 ? [] : [...new Set(tokens.valueParameters.map((term) => index.termId(term)).filter((id): id is number => id !== undefined))],
-      givenTerms: tokens.given.length === 0 ? [] : [...new Set(tokens.given.map((term) => index.termId(term)).filter((id): id is number => id !== undefined && entryOf.get(id) > 0))],
+      contradicted: actionTerms.length === 0 ? scratch.noIds : contradictedSides(actionTerms, actionCodes, entryOf, scratch.noIds),
+      valueParameterTerms: tokens.valueParameters.length === 0 ? scratch.noIds : knownIds(index, tokens.valueParameters, undefined),
+      givenTerms: tokens.given.length === 0 ? scratch.noIds : knownIds(index, tokens.given, entryOf),
     };
   } finally {
     entryOf.clear();
+    pairOf.clear();
+    actionTerms.length = 0;
+    actionCodes.length = 0;
   }
+}
+
+/**
+ * The query's entry for `term` (found in `entries`, or added), or `scratch.none` when the index
+ * has no tool with it. `known` is its id as the parse found it, -1 for none, -2 when not known.
+ */
+function termFor(index: InvertedIndex, entries: QueryTerm[], scratch: QueryScratch, total: number, term: string, cjk: boolean, known: number): QueryTerm {
+  const id = known === -2 ? (index.termId(term) ?? -1) : known;
+  if (id < 0) return scratch.none;
+  const at = scratch.entryOf.get(id);
+  if (at > 0) return entries[at - 1]!;
+  const frequency = index.documentFrequency[id]!;
+  if (frequency <= 0) return scratch.none;
+  const idf = Math.log(1 + (total - frequency + 0.5) / (frequency + 0.5));
+  const entry: QueryTerm = { id, idf, weight: 0, weightedIdf: 0, requiredBit: 0, cjk };
+  entries.push(entry);
+  scratch.entryOf.set(id, entries.length);
+  return entry;
+}
+
+/**
+ * The side codes the kept terms (`entryOf` > 0) contradict (opposite-actions.ts' contradictedActions
+ * over `terms`): `codes[i]` is `said[i]`'s side; a term may be listed more than once.
+ */
+function contradictedSides(said: readonly QueryTerm[], codes: readonly number[], entryOf: IdMap, none: readonly number[]): readonly number[] {
+  let sides: number[] | undefined;
+  for (let i = 0; i < said.length; i++) {
+    if (entryOf.get(said[i]!.id) === 0) continue;
+    const opposite = oppositeCode(codes[i]!);
+    if (sayIn(said, codes, entryOf, opposite) || sides?.includes(opposite)) continue;
+    (sides ??= []).push(opposite);
+  }
+  return sides ?? none;
+}
+
+/** Whether a kept term of `said` says side `code`. */
+function sayIn(said: readonly QueryTerm[], codes: readonly number[], entryOf: IdMap, code: number): boolean {
+  for (let i = 0; i < said.length; i++) if (codes[i] === code && entryOf.get(said[i]!.id) > 0) return true;
+  return false;
+}
+
+/** Distinct ids of the indexed terms among `terms`, in order; only kept query terms when `kept` is given. */
+function knownIds(index: InvertedIndex, terms: readonly string[], kept: IdMap | undefined): number[] {
+  const ids: number[] = [];
+  for (const term of terms) {
+    const id = index.termId(term);
+    if (id === undefined || (kept !== undefined && kept.get(id) === 0) || ids.includes(id)) continue;
+    ids.push(id);
+  }
+  return ids;
 }
 
 /**
