@@ -42,6 +42,9 @@ export class Reranker {
   private readonly noSides: readonly number[] = [];
   private leadingIdf = 0;
   private coverageWeight = 0;
+  /** The answer (reused) and each of its candidates' index in the candidate list. */
+  private readonly top: Candidate[] = [];
+  private topAt = new Int32Array(8);
 
   rerank(
     candidates: Candidate[],
@@ -104,11 +107,57 @@ export class Reranker {
       const phrase = termTable.phraseWeight(index.slotTermArena, start + index.distinctCounts[slot]!, start + index.slotTermCount[slot]!);
       candidate.score = this.score(c, slot, member, base + options.descriptionPhrase * phrase, query, index, options, facts, mention);
     }
-    const top = best(candidates, limit);
+    const top = this.best(candidates, limit, threshold);
     // Only what the caller is shown is reordered: the name never brings a tool into the answer nor takes one out.
     const window = options.nameTieBreak > 0 ? Math.min(NAME_TIE_WINDOW, top.length) : 0;
-    if (window > 1) breakTiesByName(top, window, index, facts, options.nameTieBreak);
+    if (window > 1) this.breakTiesByName(top, window, index, facts, options.nameTieBreak);
     return top;
+  }
+
+  /**
+   * The `limit` best candidates, best first (ties: lower slot), into the reused `top` (valid until
+   * the next call), each one's candidate index in `topAt`: an insertion pass, not a sort of all of
+   * them. One below `threshold` is passed over at a comparison: at least `limit` others score it.
+   */
+  private best(candidates: readonly Candidate[], limit: number, threshold: number): Candidate[] {
+    if (this.topAt.length < limit) this.topAt = new Int32Array(Math.max(limit, this.topAt.length * 2));
+    const { top, topAt } = this;
+    top.length = 0;
+    let held = 0;
+    for (let c = 0; c < candidates.length; c++) {
+      const candidate = candidates[c]!;
+      if (candidate.score < threshold || (held === limit && byScore(candidate, top[limit - 1]!) >= 0)) continue;
+      let at = held < limit ? held++ : limit - 1;
+      while (at > 0 && byScore(candidate, top[at - 1]!) < 0) {
+        top[at] = top[at - 1]!;
+        topAt[at] = topAt[at - 1]!;
+        at--;
+      }
+      top[at] = candidate;
+      topAt[at] = c;
+    }
+    return top;
+  }
+
+  /**
+   * The first `window` of `top` (best first) multiplied by 1 + `weight` × the share of their own name
+   * terms the request says, and ordered again among themselves. Each one's score only grows, and by
+   * at most 1 + `weight`, so the window stays above the rest and scores stay in order.
+   */
+  private breakTiesByName(top: Candidate[], window: number, index: InvertedIndex, facts: CandidateFacts, weight: number): void {
+    for (let i = 0; i < window; i++) {
+      const candidate = top[i]!;
+      candidate.score *= 1 + weight * ownNameShare(index, facts, candidate.slot, this.topAt[i]!);
+    }
+    for (let i = 1; i < window; i++) {
+      const candidate = top[i]!;
+      let at = i;
+      while (at > 0 && byScore(candidate, top[at - 1]!) < 0) {
+        top[at] = top[at - 1]!;
+        at--;
+      }
+      top[at] = candidate;
+    }
   }
 
   /**
@@ -180,45 +229,6 @@ export class Reranker {
 function ownNameShare(index: InvertedIndex, facts: CandidateFacts, slot: number, c: number): number {
   const own = index.ownNameTerms[slot]!;
   return own > 0 ? Math.min(1, facts.nameHits[c]! / own) : 0;
-}
-
-/**
- * The first `window` of `top` (best first) multiplied by 1 + `weight` × the share of their own name
- * terms the request says, and ordered again among themselves. Each one's score only grows, and by
- * at most 1 + `weight`, so the window stays above the rest and scores stay in order.
- */
-function breakTiesByName(top: Candidate[], window: number, index: InvertedIndex, facts: CandidateFacts, weight: number): void {
-  for (let i = 0; i < window; i++) {
-    const candidate = top[i]!;
-    const c = facts.indexOf(candidate.slot);
-    if (c >= 0) candidate.score *= 1 + weight * ownNameShare(index, facts, candidate.slot, c);
-  }
-  for (let i = 1; i < window; i++) {
-    const candidate = top[i]!;
-    let at = i;
-    while (at > 0 && byScore(candidate, top[at - 1]!) < 0) {
-      top[at] = top[at - 1]!;
-      at--;
-    }
-    top[at] = candidate;
-  }
-}
-
-/** The `limit` best candidates, best first (ties: lower slot): an insertion pass, not a sort of all of them. */
-function best(candidates: Candidate[], limit: number): Candidate[] {
-  if (limit >= candidates.length) return candidates.sort(byScore);
-  const top: Candidate[] = [];
-  for (const candidate of candidates) {
-    if (top.length === limit && byScore(candidate, top[limit - 1]!) >= 0) continue;
-    let at = top.length < limit ? top.length : limit - 1;
-    if (top.length < limit) top.push(candidate);
-    while (at > 0 && byScore(candidate, top[at - 1]!) < 0) {
-      top[at] = top[at - 1]!;
-      at--;
-    }
-    top[at] = candidate;
-  }
-  return top;
 }
 
 function byScore(a: Candidate, b: Candidate): number {
