@@ -39,7 +39,7 @@ const OPPOSITE_ACTIONS: readonly (readonly [readonly string[], readonly string[]
 ];
 
 /** Stemmed word → its side's code, pair × 2 + side + 1 (0 is "no action word"; 29 pairs: at most 58, six bits of InvertedIndex.nameKinds). */
-const ACTION_CODE: ReadonlyMap<string, number> = new Map(
+export const ACTION_CODE: ReadonlyMap<string, number> = new Map(
   OPPOSITE_ACTIONS.flatMap(([one, other], pair) => [
     ...one.map((word): [string, number] => [word, pair * 2 + 1]),
     ...other.map((word): [string, number] => [word, pair * 2 + 2]),

@@ -4,7 +4,7 @@ import type { InvertedIndex } from "./inverted-index.ts";
 import type { RankingOptions } from "./ranking-options.ts";
 import { isCjkTerm } from "./tokenizer.ts";
 import { REVERSE_TERM } from "./fields.ts";
-import { actionCode, oppositeCode } from "./opposite-actions.ts";
+import { ACTION_CODE, actionCode, oppositeCode } from "./opposite-actions.ts";
 
 /**
  * Stemmed words of a relative date or time ("tomorrow", "on Friday", "this morning"): like a
@@ -119,11 +119,14 @@ export const TERM_VALUE = 2;
 export const TERM_REVERSE = 4;
 export const TERM_ACTION_SHIFT = 3;
 
+/** The flags a term's string has by being a listed word (a relative time, an action's side): one lookup for both tables. */
+const WORD_FLAGS: ReadonlyMap<string, number> = new Map([
+  ...[...RELATIVE_TIMES].map((word): [string, number] => [word, TERM_VALUE]),
+  ...[...ACTION_CODE].map(([word, code]): [string, number] => [word, (RELATIVE_TIMES.has(word) ? TERM_VALUE : 0) | (code << TERM_ACTION_SHIFT)]),
+]);
+
 export function termFlags(term: string): number {
-  const value = allDigits(term) || RELATIVE_TIMES.has(term);
-  return (
-    (isCjkTerm(term) ? TERM_CJK : 0) | (value ? TERM_VALUE : 0) | (term === REVERSE_TERM ? TERM_REVERSE : 0) | (actionCode(term) << TERM_ACTION_SHIFT)
-  );
+  return (isCjkTerm(term) ? TERM_CJK : 0) | (allDigits(term) ? TERM_VALUE : 0) | (term === REVERSE_TERM ? TERM_REVERSE : 0) | (WORD_FLAGS.get(term) ?? 0);
 }
 
 /**

@@ -162,11 +162,11 @@ export function findMentions(
     let matched = 0;
     for (let size = sizes; size >= 1 && matched === 0; size--) {
       if ((maybe & (1 << size)) === 0) continue;
-      const key = keys.slice(first, first + size).join("");
+      const key = size === 1 ? keys[first]! : keys.slice(first, first + size).join("");
       const id = servers.idOfKey(key);
       if (id === undefined) continue;
       if (!found.includes(id)) found.push(id);
-      terms.push(...termsOf(words.slice(first, first + size).join(" ")));
+      terms.push(...termsOf(size === 1 ? words[first]! : words.slice(first, first + size).join(" ")));
       // One written word ("GitHub") is the server's own spelling, however the tokenizer splits it;
       // words written apart ("mind map") are words.
       const whole = size === 1 ? termsOf(key) : [];
@@ -236,6 +236,29 @@ function squashWord(word: string): string {
     else if (isAsciiAlnum(code)) out += word[i];
   }
   return out;
+}
+
+/** How many texts MentionTerms keeps before it empties itself. */
+const MENTION_TERMS_LIMIT = 4096;
+
+/**
+ * findMentions' `termsOf` remembered per text: a named server's key and configured name are asked
+ * on every query that names it, and its spellings recur, each a tokenizer run (~2 µs) otherwise.
+ * The terms of a text never change; the answers are shared, so read-only. Bounded: emptied when full.
+ */
+export class MentionTerms {
+  private readonly known = new Map<string, readonly string[]>();
+
+  constructor(private readonly tokenize: (text: string) => readonly string[]) {}
+
+  readonly of = (text: string): readonly string[] => {
+    const known = this.known.get(text);
+    if (known !== undefined) return known;
+    if (this.known.size >= MENTION_TERMS_LIMIT) this.known.clear();
+    const terms = this.tokenize(text);
+    this.known.set(text, terms);
+    return terms;
+  };
 }
 
 /** Membership evidence for the ranker: the mention's terms, the members, and how rare membership is. */

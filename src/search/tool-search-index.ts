@@ -10,7 +10,7 @@ import { NAME_PUNCTUATION } from "./query-words.ts";
 import { isNameLike, type ParsedQuery } from "./query-parser.ts";
 import type { QueryTokens } from "./query-terms.ts";
 import { rankingOptions, type RankingOptions } from "./ranking-options.ts";
-import { findMentions, mayBeServerKey, mentionInput, type MentionInput } from "./server-mention.ts";
+import { findMentions, mayBeServerKey, mentionInput, MentionTerms, type MentionInput } from "./server-mention.ts";
 import { ServerRegistry } from "./server-registry.ts";
 import { GroupRegistry } from "./group-registry.ts";
 import { Tokenizer } from "./tokenizer.ts";
@@ -55,8 +55,8 @@ export class ToolSearchIndex {
   /** Server id per slot; a tool without a server gets its own negative id. */
   private serverOfSlot = new Int32Array(64);
   private readonly collector: BuildCollector;
-  /** The tokenizer as findMentions asks it, made once rather than per query. */
-  private readonly mentionTerms = (words: string): readonly string[] => this.tokenizer.tokenize(words);
+  /** The tokenizer as findMentions asks it, remembered per text (server-mention.ts). */
+  private readonly mentionTerms = new MentionTerms((words) => this.tokenizer.tokenize(words)).of;
 
   constructor(options: ToolSearchIndexOptions = {}) {
     this.ranker = new KeywordRanker(this.index, rankingOptions(options.ranking), options.impactBudgetBytes);

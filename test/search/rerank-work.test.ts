@@ -8,10 +8,11 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { documentFields } from "../../src/search/document-fields.ts";
 import { InvertedIndex } from "../../src/search/inverted-index.ts";
-import { contradictedActions } from "../../src/search/opposite-actions.ts";
+import { actionCode, contradictedActions } from "../../src/search/opposite-actions.ts";
 import { QueryTermTable } from "../../src/search/query-term-table.ts";
-import { prepareQuery, termFlags, TERM_ACTION_SHIFT } from "../../src/search/query-terms.ts";
+import { prepareQuery, termFlags, TERM_ACTION_SHIFT, TERM_REVERSE, TERM_VALUE } from "../../src/search/query-terms.ts";
 import { rankingOptions } from "../../src/search/ranking-options.ts";
+import { MentionTerms } from "../../src/search/server-mention.ts";
 import { searchDocumentFromTool } from "../../src/search/tool-document.ts";
 import { Tokenizer } from "../../src/search/tokenizer.ts";
 import { ToolSearchIndex } from "../../src/search/tool-search-index.ts";
@@ -143,5 +144,37 @@ describe("the actions a request contradicts", () => {
     }
     expect(termFlags("delet") >>> TERM_ACTION_SHIFT).toBeGreaterThan(0);
     expect(termFlags("note") >>> TERM_ACTION_SHIFT).toBe(0);
+  });
+});
+
+describe("MentionTerms: findMentions' tokenizer remembered per text", () => {
+  test("answers as the tokenizer does, asks it once per text, and empties itself when full", () => {
+    const tokenizer = new Tokenizer();
+    let asked = 0;
+    const terms = new MentionTerms((text) => {
+      asked++;
+      return tokenizer.tokenize(text);
+    });
+    const texts = ["GitHub", "github", "Google Calendar", "git-hub", "Azure DevOps Server", "ab"];
+    for (const text of [...texts, ...texts]) expect(terms.of(text)).toEqual(tokenizer.tokenize(text));
+    expect(asked).toBe(texts.length);
+    for (let i = 0; i < 5000; i++) terms.of(`server${i}`);
+    asked = 0;
+    expect(terms.of("GitHub")).toEqual(["git", "hub"]);
+    expect(asked).toBe(1);
+  });
+});
+
+describe("termFlags: one lookup for the listed words", () => {
+  test("relative times are values, action words carry their side, digits and 'reverse' as before", () => {
+    const flags = (term: string) => termFlags(term);
+    expect(flags("todai") & TERM_VALUE).toBe(TERM_VALUE);
+    expect(flags("fridai") >>> TERM_ACTION_SHIFT).toBe(0);
+    expect(flags("2024") & TERM_VALUE).toBe(TERM_VALUE);
+    expect(flags("revers") & TERM_REVERSE).toBe(TERM_REVERSE);
+    for (const term of ["creat", "delet", "mute", "unmut", "read", "write", "unfreez"]) {
+      expect([term, flags(term)]).toEqual([term, actionCode(term) << TERM_ACTION_SHIFT]);
+    }
+    expect(flags("note")).toBe(0);
   });
 });
