@@ -4,7 +4,7 @@ import type { InvertedIndex } from "./inverted-index.ts";
 import type { RankingOptions } from "./ranking-options.ts";
 import { isCjkTerm } from "./tokenizer.ts";
 import { REVERSE_TERM } from "./fields.ts";
-import { ACTION_CODE, actionCode, oppositeCode } from "./opposite-actions.ts";
+import { ACTION_CODE, actionCode, contradictedBy } from "./opposite-actions.ts";
 
 /**
  * Stemmed words of a relative date or time ("tomorrow", "on Friday", "this morning"): like a
@@ -89,7 +89,10 @@ export type StandInSource = (id: number) => readonly number[] | undefined;
 
 /**
  * Reusable per-ranker scratch for prepareQuery: term id → index + 1 of its entry in this query,
- * zero elsewhere (a small id map, id-map.ts, emptied after each use), and the like for pairs.
+ * zero elsewhere (a small id map, id-map.ts, emptied after each use), the like for pairs, and the
+ * answer's objects and arrays, reused from query to query so that a new query writes memory the
+ * last one left in cache rather than fresh memory: an answer is valid until the next
+ * prepareQuery with the same scratch.
  */
 export class QueryScratch {
   readonly entryOf = new IdMap();
@@ -100,12 +103,37 @@ export class QueryScratch {
    * the same shape as a term, never changed, rather than undefined, which the optimised code of a
    * warm process may never have met (a query with an unknown word then left it, mid-query).
    */
-  readonly none: QueryTerm = { id: -1, idf: 0, weight: 0, weightedIdf: 0, requiredBit: 0, cjk: false };
+  readonly none: QueryTerm = newTerm(-1, 0, false);
+  /** Term objects handed out in order (terms[i] is pool[i] until the cap reorders them). */
+  readonly pool: QueryTerm[] = [];
+  readonly sequence: QueryTerm[] = [];
   /** The query's terms that say an action (opposite-actions.ts), and each one's side code. */
   readonly actionTerms: QueryTerm[] = [];
   readonly actionCodes: number[] = [];
-  /** For a query with no given words, no value words, no contradicted action: never written. */
+  /** For a query with no given words, no value words: never written. */
   readonly noIds: readonly number[] = [];
+  readonly query: PreparedQuery = {
+    terms: [],
+    pairKeys: [],
+    pairWeights: [],
+    totalIdf: 0,
+    requiredAll: 0,
+    impossible: false,
+    cjkMinimum: 0,
+    asksReverse: false,
+    contradicted: [],
+    leadingTerm: -1,
+    givenTerms: this.noIds,
+    valueParameterTerms: this.noIds,
+    standIns: [],
+  };
+  /** The arrays `query` is handed each time (`terms` may be replaced by a capped copy). */
+  readonly terms: QueryTerm[] = this.query.terms;
+  readonly contradicted: number[] = [];
+}
+
+function newTerm(id: number, idf: number, cjk: boolean): QueryTerm {
+  return { id, idf, weight: 0, weightedIdf: 0, requiredBit: 0, cjk };
 }
 
 /**
@@ -129,10 +157,7 @@ export function termFlags(term: string): number {
   return (isCjkTerm(term) ? TERM_CJK : 0) | (allDigits(term) ? TERM_VALUE : 0) | (term === REVERSE_TERM ? TERM_REVERSE : 0) | (WORD_FLAGS.get(term) ?? 0);
 }
 
-/**
- * The query's terms as the index has them. The answer's arrays are fresh: nothing in it is
- * changed by a later call.
- */
+/** The query's terms as the index has them; the answer is the scratch's, valid until its next use. */
 export function prepareQuery(
   index: InvertedIndex,
   tokens: QueryTokens,
@@ -140,12 +165,12 @@ export function prepareQuery(
   scratch = new QueryScratch(),
   synonyms?: StandInSource,
 ): PreparedQuery {
-  const { entryOf, pairOf, none, actionTerms, actionCodes } = scratch;
-  const entries: QueryTerm[] = [];
+  const { entryOf, pairOf, none, sequence, actionTerms, actionCodes, query } = scratch;
+  const entries = scratch.terms;
+  entries.length = 0;
   let cjkTerms: Set<string> | undefined;
   const total = Math.max(index.liveCount, 1);
   try {
-    const sequence: QueryTerm[] = [];
     let asksReverse = false;
     // Ids the tokenizer found hold while the dictionary has not grown since (terms are never dropped).
     const ids = tokens.textIds !== undefined && tokens.idsAt === index.terms.length ? tokens.textIds : undefined;
@@ -155,7 +180,7 @@ export function prepareQuery(
       const flags = flagsOf !== undefined ? flagsOf[i]! : termFlags(term);
       const cjk = (flags & TERM_CJK) !== 0;
       if (cjk) (cjkTerms ??= new Set()).add(term);
-      const entry = termFor(index, entries, scratch, total, term, cjk, ids === undefined ? -2 : (ids[i] ?? -2));
+      const entry = termFor(index, scratch, total, term, cjk, ids === undefined ? -2 : (ids[i] ?? -2));
       sequence.push(entry);
       if ((flags & TERM_REVERSE) !== 0) asksReverse = true;
       if (entry === none) continue;
@@ -177,7 +202,7 @@ export function prepareQuery(
         if (bit >= MAX_REQUIRED_TERMS) break;
         const cjk = isCjkTerm(term);
         if (cjk) (cjkTerms ??= new Set()).add(term);
-        const entry = termFor(index, entries, scratch, total, term, cjk, -2);
+        const entry = termFor(index, scratch, total, term, cjk, -2);
         if (entry === none) {
           impossible = true;
           continue;
@@ -199,8 +224,9 @@ export function prepareQuery(
     if (terms.length < entries.length) for (const entry of entries) entryOf.set(entry.id, 0);
     for (let t = 0; t < terms.length; t++) entryOf.set(terms[t]!.id, t + 1);
     const positions = terms.length;
-    const pairKeys: number[] = [];
-    const pairWeights: number[] = [];
+    const { pairKeys, pairWeights } = query;
+    pairKeys.length = 0;
+    pairWeights.length = 0;
     for (let i = 0; i + 1 < sequence.length; i++) {
       const first = sequence[i]!;
       const second = sequence[i + 1]!;
@@ -219,68 +245,63 @@ export function prepareQuery(
       term.weightedIdf = term.idf * term.weight;
       totalIdf += term.weightedIdf;
     }
+    // The actions the kept terms say, and the sides they contradict.
+    let said = 0;
+    for (let i = 0; i < actionTerms.length; i++) if (entryOf.get(actionTerms[i]!.id) > 0) actionCodes[said++] = actionCodes[i]!;
     const leading = sequence.length > 0 ? sequence[0]! : none;
-    const standIns = synonyms === undefined || options.synonymCoverage <= 0 ? [] : standInsOf(terms, synonyms, index, entryOf, options);
-    return {
-      standIns,
-      terms,
-      pairKeys,
-      pairWeights,
-      totalIdf,
-      requiredAll,
-      impossible,
-      cjkMinimum: Math.min(CJK_MIN_BIGRAM_MATCHES, cjkTerms?.size ?? 0),
-      leadingTerm: leading !== none && entryOf.get(leading.id) > 0 ? leading.id : -1,
-      asksReverse,
-      contradicted: actionTerms.length === 0 ? scratch.noIds : contradictedSides(actionTerms, actionCodes, entryOf, scratch.noIds),
-      valueParameterTerms: tokens.valueParameters.length === 0 ? scratch.noIds : knownIds(index, tokens.valueParameters, undefined),
-      givenTerms: tokens.given.length === 0 ? scratch.noIds : knownIds(index, tokens.given, entryOf),
-    };
+    query.standIns.length = 0;
+    if (synonyms !== undefined && options.synonymCoverage > 0) standInsOf(terms, synonyms, index, entryOf, options, query.standIns);
+    query.terms = terms;
+    query.totalIdf = totalIdf;
+    query.requiredAll = requiredAll;
+    query.impossible = impossible;
+    query.cjkMinimum = Math.min(CJK_MIN_BIGRAM_MATCHES, cjkTerms?.size ?? 0);
+    query.leadingTerm = leading !== none && entryOf.get(leading.id) > 0 ? leading.id : -1;
+    query.asksReverse = asksReverse;
+    query.contradicted = contradictedBy(actionCodes, said, scratch.contradicted);
+    query.valueParameterTerms = tokens.valueParameters.length === 0 ? scratch.noIds : knownIds(index, tokens.valueParameters, undefined);
+    query.givenTerms = tokens.given.length === 0 ? scratch.noIds : knownIds(index, tokens.given, entryOf);
+    return query;
   } finally {
     entryOf.clear();
     pairOf.clear();
+    sequence.length = 0;
     actionTerms.length = 0;
     actionCodes.length = 0;
   }
 }
 
 /**
- * The query's entry for `term` (found in `entries`, or added), or `scratch.none` when the index
- * has no tool with it. `known` is its id as the parse found it, -1 for none, -2 when not known.
+ * The query's entry for `term` (found among the scratch's terms, or added from its pool), or
+ * `scratch.none` when the index has no tool with it. `known` is its id as the parse found it, -1
+ * for none, -2 when not known.
  */
-function termFor(index: InvertedIndex, entries: QueryTerm[], scratch: QueryScratch, total: number, term: string, cjk: boolean, known: number): QueryTerm {
+function termFor(index: InvertedIndex, scratch: QueryScratch, total: number, term: string, cjk: boolean, known: number): QueryTerm {
   const id = known === -2 ? (index.termId(term) ?? -1) : known;
   if (id < 0) return scratch.none;
+  const entries = scratch.terms;
   const at = scratch.entryOf.get(id);
   if (at > 0) return entries[at - 1]!;
   const frequency = index.documentFrequency[id]!;
   if (frequency <= 0) return scratch.none;
   const idf = Math.log(1 + (total - frequency + 0.5) / (frequency + 0.5));
-  const entry: QueryTerm = { id, idf, weight: 0, weightedIdf: 0, requiredBit: 0, cjk };
-  entries.push(entry);
-  scratch.entryOf.set(id, entries.length);
-  return entry;
-}
-
-/**
- * The side codes the kept terms (`entryOf` > 0) contradict (opposite-actions.ts' contradictedActions
- * over `terms`): `codes[i]` is `said[i]`'s side; a term may be listed more than once.
- */
-function contradictedSides(said: readonly QueryTerm[], codes: readonly number[], entryOf: IdMap, none: readonly number[]): readonly number[] {
-  let sides: number[] | undefined;
-  for (let i = 0; i < said.length; i++) {
-    if (entryOf.get(said[i]!.id) === 0) continue;
-    const opposite = oppositeCode(codes[i]!);
-    if (sayIn(said, codes, entryOf, opposite) || sides?.includes(opposite)) continue;
-    (sides ??= []).push(opposite);
+  const n = entries.length;
+  let entry: QueryTerm;
+  if (n < scratch.pool.length) {
+    entry = scratch.pool[n]!;
+    entry.id = id;
+    entry.idf = idf;
+    entry.weight = 0;
+    entry.weightedIdf = 0;
+    entry.requiredBit = 0;
+    entry.cjk = cjk;
+  } else {
+    entry = newTerm(id, idf, cjk);
+    scratch.pool.push(entry);
   }
-  return sides ?? none;
-}
-
-/** Whether a kept term of `said` says side `code`. */
-function sayIn(said: readonly QueryTerm[], codes: readonly number[], entryOf: IdMap, code: number): boolean {
-  for (let i = 0; i < said.length; i++) if (codes[i] === code && entryOf.get(said[i]!.id) > 0) return true;
-  return false;
+  entries.push(entry);
+  scratch.entryOf.set(id, n + 1);
+  return entry;
 }
 
 /** Distinct ids of the indexed terms among `terms`, in order; only kept query terms when `kept` is given. */
@@ -300,8 +321,7 @@ function knownIds(index: InvertedIndex, terms: readonly string[], kept: IdMap | 
  * has its own share), and one in more than `frequentTermShare` of the tools and more than
  * `candidates` (weak evidence, and the re-rank reads each stand-in's postings). `entryOf` marks the query's terms (position + 1).
  */
-function standInsOf(terms: readonly QueryTerm[], synonyms: StandInSource, index: InvertedIndex, entryOf: IdMap, options: RankingOptions): StandIn[] {
-  const standIns: StandIn[] = [];
+function standInsOf(terms: readonly QueryTerm[], synonyms: StandInSource, index: InvertedIndex, entryOf: IdMap, options: RankingOptions, standIns: StandIn[]): StandIn[] {
   const coverage = options.synonymCoverage;
   // As in the first stage, a small pool is read in full: only past `candidates` tools is a term frequent.
   const frequent = Math.max(options.candidates, options.frequentTermShare * index.liveCount);

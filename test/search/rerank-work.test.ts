@@ -10,9 +10,10 @@ import { documentFields } from "../../src/search/document-fields.ts";
 import { InvertedIndex } from "../../src/search/inverted-index.ts";
 import { actionCode, contradictedActions } from "../../src/search/opposite-actions.ts";
 import { QueryTermTable } from "../../src/search/query-term-table.ts";
-import { prepareQuery, termFlags, TERM_ACTION_SHIFT, TERM_REVERSE, TERM_VALUE } from "../../src/search/query-terms.ts";
+import { prepareQuery, QueryScratch, termFlags, TERM_ACTION_SHIFT, TERM_REVERSE, TERM_VALUE } from "../../src/search/query-terms.ts";
 import { rankingOptions } from "../../src/search/ranking-options.ts";
 import { MentionTerms } from "../../src/search/server-mention.ts";
+import { SynonymTable } from "../../src/search/synonyms.ts";
 import { searchDocumentFromTool } from "../../src/search/tool-document.ts";
 import { Tokenizer } from "../../src/search/tokenizer.ts";
 import { ToolSearchIndex } from "../../src/search/tool-search-index.ts";
@@ -176,5 +177,29 @@ describe("termFlags: one lookup for the listed words", () => {
       expect([term, flags(term)]).toEqual([term, actionCode(term) << TERM_ACTION_SHIFT]);
     }
     expect(flags("note")).toBe(0);
+  });
+});
+
+describe("prepareQuery's reused scratch", () => {
+  test("a scratch used query after query answers as a fresh one (terms, pairs, stand-ins, actions, caps)", () => {
+    const index = new InvertedIndex();
+    const tokenizer = new Tokenizer(index);
+    const words = requests.flatMap((request) => request.split(/\s+/));
+    for (let i = 0; i < 300; i++) {
+      const text = words.filter((_, w) => (w * 7 + i * 11) % 53 < 5).slice(0, 12).join(" ");
+      index.add(`tool_${i}`, documentFields({ name: `tool_${i}`, description: text }, tokenizer));
+    }
+    const synonyms = new SynonymTable();
+    const standIns = (id: number) => synonyms.standInsOf(index, id);
+    const shared = new QueryScratch();
+    const copy = (query: ReturnType<typeof prepareQuery>) => JSON.parse(JSON.stringify(query)) as unknown;
+    for (const maxQueryTerms of [64, 3]) {
+      const options = rankingOptions({ maxQueryTerms });
+      for (const text of [...requests, "delete the file then create it", "3 files today", ""]) {
+        const tokens = { text: tokenizer.tokenize(text), required: text.includes("file") ? [tokenizer.tokenize("file")] : [], given: tokenizer.tokenize("file"), valueParameters: [] };
+        const fresh = copy(prepareQuery(index, tokens, options, undefined, standIns));
+        expect([text, copy(prepareQuery(index, tokens, options, shared, standIns))]).toEqual([text, fresh]);
+      }
+    }
   });
 });
