@@ -64,14 +64,11 @@ export class KeywordRanker {
   }
 
   private runWithMembership(query: PreparedQuery, track: boolean, mention: ServerMention): void {
-    if (this.memberMask.length < this.index.slotCount) {
-      this.memberMask = new Uint8Array(Math.max(this.index.slotCount, this.memberMask.length * 2));
-    }
-    for (const slot of mention.memberSlots) this.memberMask[slot] = 1;
+    this.markMembers(mention.memberSlots, 1);
     try {
       this.scorer.run(this.index, query.terms, track, { termIds: mention.termIds, mask: this.memberMask });
     } finally {
-      for (const slot of mention.memberSlots) this.memberMask[slot] = 0;
+      this.markMembers(mention.memberSlots, 0);
     }
     // Membership weighs like a term as rare as the server found once in a field of weight `serverMembership`.
     const pseudo = this.options.serverMembership;
@@ -169,41 +166,45 @@ export class KeywordRanker {
       }
       words[at] = id;
     }
-    for (const id of words) {
-      // Fewer member tools than the share needs (of this word, and of every more common one): no walk.
-      if (input.memberSlots.length < this.options.mentionShare * frequency[id]!) return false;
-      if (this.heldByMember(input, id)) return this.mostlyMembers(input, id);
+    // The members marked by slot for the walks: a byte read per posting, not a call of isMember.
+    this.markMembers(input.memberSlots, 1);
+    try {
+      for (const id of words) {
+        // Fewer member tools than the share needs (of this word, and of every more common one): no walk.
+        if (input.memberSlots.length < this.options.mentionShare * frequency[id]!) return false;
+        // Held by some tool of the server: then it decides, by whether the share of its tools are the server's.
+        const members = this.membersHolding(id);
+        if (members > 0) return members >= this.options.mentionShare * frequency[id]!;
+      }
+      return false;
+    } finally {
+      this.markMembers(input.memberSlots, 0);
     }
-    return false;
   }
 
-  /** Whether some tool of the server holds `term`. */
-  private heldByMember(input: MentionInput, term: number): boolean {
+  /** How many live tools marked in memberMask hold `term`: its postings read once (a tool's are adjacent). */
+  private membersHolding(term: number): number {
     const postings = this.index.postings[term]!;
     const length = this.index.postingLengths[term]!;
-    for (let i = 0; i < length; i++) {
-      const slot = postings[i]! >>> FIELD_BITS;
-      if (this.index.alive[slot] === 1 && input.isMember(slot)) return true;
-    }
-    return false;
-  }
-
-  /** Whether at least the mention share of the tools holding `term` are the server's. */
-  private mostlyMembers(input: MentionInput, term: number): boolean {
-    const frequency = this.index.documentFrequency[term]!;
-    // Fewer member tools than the share needs: no need to walk the postings of a common word.
-    if (input.memberSlots.length < this.options.mentionShare * frequency) return false;
+    const { alive } = this.index;
+    const mask = this.memberMask;
     let members = 0;
-    const postings = this.index.postings[term]!;
-    const length = this.index.postingLengths[term]!;
     let previous = -1;
     for (let i = 0; i < length; i++) {
       const slot = postings[i]! >>> FIELD_BITS;
       if (slot === previous) continue;
       previous = slot;
-      if (this.index.alive[slot] === 1 && input.isMember(slot)) members++;
+      if (alive[slot] === 1 && mask[slot] === 1) members++;
     }
-    return members >= this.options.mentionShare * frequency;
+    return members;
+  }
+
+  /** Sets (1) or clears (0) the member mask at `slots`, grown to the index's slots first. */
+  private markMembers(slots: readonly number[], value: number): void {
+    if (this.memberMask.length < this.index.slotCount) {
+      this.memberMask = new Uint8Array(Math.max(this.index.slotCount, this.memberMask.length * 2));
+    }
+    for (const slot of slots) this.memberMask[slot] = value;
   }
 
   private rerank(candidates: Candidate[], query: PreparedQuery, limit: number, mention: ServerMention | undefined): Candidate[] {

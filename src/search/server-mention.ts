@@ -47,6 +47,7 @@ export interface MentionInput {
   terms: readonly string[];
   /** Slots of the named servers' tools. */
   memberSlots: readonly number[];
+  /** For a live slot, whether it is one of memberSlots. */
   isMember(slot: number): boolean;
   /** IDF of membership itself, log(1 + (N − m + .5) / (m + .5)) for m member tools. */
   membershipIdf: number;
