@@ -42,6 +42,8 @@ export class Reranker {
   private readonly noSides: readonly number[] = [];
   private leadingIdf = 0;
   private coverageWeight = 0;
+  /** False once a factor after the phrase could reverse order (negative or NaN): no scan is left out then. */
+  private monotone = true;
   /** The answer (reused) and each of its candidates' index in the candidate list. */
   private readonly top: Candidate[] = [];
   private topAt = new Int32Array(8);
@@ -76,6 +78,7 @@ export class Reranker {
       this.bound = new Float64Array(this.low.length);
     }
     const { low, bound } = this;
+    this.monotone = options.unaskedReverse >= 0 && options.oppositeAction >= 0;
     const phrases = options.descriptionPhrase > 0 && termTable.pairCount > 0;
     const descriptionBits = facts.descriptionBits;
     for (let c = 0; c < count; c++) {
@@ -86,7 +89,8 @@ export class Reranker {
       bound[c] = phrases ? termTable.pairBound(descriptionBits[c]!) : 0;
       low[c] = this.score(c, slot, member, candidate.score, query, index, options, facts, mention);
     }
-    const threshold = count > limit ? this.limitBest(count, limit) : -Infinity;
+    // Leaving a scan out needs every step after the phrase to keep order (no negative factor: a caller's knobs could make one).
+    const threshold = count > limit && this.monotone ? this.limitBest(count, limit) : -Infinity;
     for (let c = 0; c < count; c++) {
       const candidate = candidates[c]!;
       if (bound[c] === 0) {
@@ -162,7 +166,8 @@ export class Reranker {
 
   /**
    * A candidate's re-ranked score from `total` (its first-stage score, plus its phrase evidence):
-   * every step is monotone in `total` (a subtraction, then products with non-negative factors).
+   * a subtraction, then products with factors that are non-negative for any sensible knobs, so
+   * non-decreasing in `total`; a factor that is not clears `monotone`.
    */
   private score(
     c: number,
@@ -192,7 +197,9 @@ export class Reranker {
       if (member) matched += mention!.idf - facts.mentionIdf[c]!;
       const share = Math.min(1, matched / query.totalIdf);
       // x ** 1 is x exactly; the default exponent skips the call to pow per candidate.
-      total *= 1 + coverageWeight * (options.coverageExponent === 1 ? share : share ** options.coverageExponent);
+      const factor = 1 + coverageWeight * (options.coverageExponent === 1 ? share : share ** options.coverageExponent);
+      if (!(factor >= 0)) this.monotone = false;
+      total *= factor;
     }
     if (member) {
       if (options.serverBoost > 0) total *= 1 + options.serverBoost;

@@ -48,6 +48,9 @@ describe("the re-rank's skipped description scans", () => {
     const pools: [ToolSearchIndex, number[]][] = [
       [realPool({ candidates: 100 }), [5, 10, 30]],
       [realPool({ candidates: 100, nameTieBreak: 0 }), [1, 2, 3, 5, 10]],
+      // Knobs that make a factor negative reverse order: nothing may be left out then.
+      [realPool({ candidates: 100, nameTieBreak: 0, unaskedReverse: -1, oppositeAction: -2 }), [1, 3, 10]],
+      [realPool({ candidates: 100, nameTieBreak: 0, valueCoverage: -40 }), [1, 3, 10]],
     ];
     const words = requests.flatMap((request) => request.split(/\s+/));
     const made = Array.from({ length: 60 }, (_, i) => words.filter((_, w) => (w * 13 + i * 7) % 97 < 4).slice(0, 3 + (i % 9)).join(" "));
