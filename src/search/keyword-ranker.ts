@@ -29,6 +29,8 @@ export class KeywordRanker {
   /** The query's term ids → positions, set around each re-rank and cleared after it. */
   private readonly termTable = new QueryTermTable();
   private readonly reranker = new Reranker();
+  /** What the gather is asked for, set per query (one object, not one per query). */
+  private readonly wants = { given: false, value: false, name: false };
   /** Slots of a named server's tools, set around one first-stage run and cleared after it. */
   private memberMask = new Uint8Array(0);
 
@@ -211,11 +213,11 @@ export class KeywordRanker {
     this.termTable.set(query.terms, query.pairKeys, query.pairWeights);
     try {
       const options = this.options;
-      this.facts.gather(candidates, query, this.index, this.impactsOf, mention, {
-        given: options.givenParameter > 0 && query.givenTerms.length > 0,
-        value: options.valueParameter > 0 && query.valueParameterTerms.length > 0,
-        name: options.nameTieBreak > 0 || (options.memberName > 0 && mention !== undefined),
-      });
+      const wants = this.wants;
+      wants.given = options.givenParameter > 0 && query.givenTerms.length > 0;
+      wants.value = options.valueParameter > 0 && query.valueParameterTerms.length > 0;
+      wants.name = options.nameTieBreak > 0 || (options.memberName > 0 && mention !== undefined);
+      this.facts.gather(candidates, query, this.index, this.impactsOf, mention, wants);
       return this.reranker.rerank(candidates, query, this.index, options, this.termTable, this.facts, limit, mention);
     } finally {
       this.termTable.clear();

@@ -13,7 +13,7 @@ import { QueryTermTable } from "../../src/search/query-term-table.ts";
 import { prepareQuery, QueryScratch, termFlags, TERM_ACTION_SHIFT, TERM_REVERSE, TERM_VALUE } from "../../src/search/query-terms.ts";
 import { rankingOptions } from "../../src/search/ranking-options.ts";
 import { MentionTerms } from "../../src/search/server-mention.ts";
-import { SynonymTable } from "../../src/search/synonyms.ts";
+import { SYNONYM_GROUPS, SynonymTable } from "../../src/search/synonyms.ts";
 import { searchDocumentFromTool } from "../../src/search/tool-document.ts";
 import { Tokenizer } from "../../src/search/tokenizer.ts";
 import { ToolSearchIndex } from "../../src/search/tool-search-index.ts";
@@ -204,5 +204,34 @@ describe("prepareQuery's reused scratch", () => {
         expect([text, copy(prepareQuery(index, tokens, options, shared, standIns))]).toEqual([text, fresh]);
       }
     }
+  });
+});
+
+describe("SynonymTable's id filter", () => {
+  test("every id answers as the groups say, ids 2,048 apart sharing a filter bit included", () => {
+    const index = new InvertedIndex();
+    const tokenizer = new Tokenizer(index);
+    // Over 2,048 terms first, so the groups' words get ids whose filter bits other ids share.
+    for (let i = 0; i < 2200; i += 40) index.add(`filler_${i}`, documentFields({ name: `filler_${i}`, description: Array.from({ length: 40 }, (_, w) => `w${(i + w).toString(36)}x`).join(" ") }, tokenizer));
+    const groups = SYNONYM_GROUPS.slice(0, 30);
+    index.add("words", documentFields({ name: "words", description: groups.flat().join(" ") }, tokenizer));
+    const table = new SynonymTable(groups);
+    const expected = new Map<number, number[]>();
+    for (const group of groups) {
+      const ids: number[] = [];
+      for (const word of group) {
+        const terms = tokenizer.tokenize(word);
+        const id = terms.length === 1 ? index.termId(terms[0]!) : undefined;
+        if (id !== undefined && !ids.includes(id)) ids.push(id);
+      }
+      for (const id of ids) {
+        const list = expected.get(id) ?? [];
+        for (const other of ids) if (other !== id && !list.includes(other) && list.length < 8) list.push(other);
+        if (list.length > 0) expected.set(id, list);
+      }
+    }
+    expect(expected.size).toBeGreaterThan(20);
+    expect(index.terms.length).toBeGreaterThan(2048);
+    for (let id = 0; id < index.terms.length; id++) expect([id, table.standInsOf(index, id)]).toEqual([id, expected.get(id)]);
   });
 });
