@@ -221,7 +221,7 @@ export class CandidateFacts {
     let found = 0;
     if (impacts.sorted && length > SEARCH_SHARE * count) {
       if (!this.bySlotSorted) {
-        this.bySlot.subarray(0, count).sort();
+        sortPrefix(this.bySlot, count);
         this.bySlotSorted = true;
       }
       const bySlot = this.bySlot;
@@ -262,6 +262,29 @@ export class CandidateFacts {
     this.termBits = new Int32Array(size);
     this.hits = new Int32Array(size);
     this.bySlot = new Int32Array(size);
+  }
+}
+
+/** Candidates sorted by insertion up to this many (sortPrefix). */
+const INSERTION_SORT_MAX = 64;
+
+/**
+ * `values[0, count)` ascending: the re-rank's ~50 slots by insertion, where a subarray view and
+ * the native sort cost an allocation and a call into the runtime per gather that searched.
+ */
+function sortPrefix(values: Int32Array, count: number): void {
+  if (count > INSERTION_SORT_MAX) {
+    values.subarray(0, count).sort();
+    return;
+  }
+  for (let i = 1; i < count; i++) {
+    const value = values[i]!;
+    let at = i;
+    while (at > 0 && values[at - 1]! > value) {
+      values[at] = values[at - 1]!;
+      at--;
+    }
+    values[at] = value;
   }
 }
 

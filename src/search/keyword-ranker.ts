@@ -5,7 +5,7 @@ import type { InvertedIndex } from "./inverted-index.ts";
 import { prepareQuery, QueryScratch, type PreparedQuery, type QueryTokens, type StandInSource } from "./query-terms.ts";
 import type { RankingOptions } from "./ranking-options.ts";
 import { QueryTermTable } from "./query-term-table.ts";
-import { rerank, type Candidate } from "./reranker.ts";
+import { Reranker, type Candidate } from "./reranker.ts";
 import type { MentionInput, ServerMention } from "./server-mention.ts";
 import { ScoreSelector } from "./score-select.ts";
 import { SynonymTable } from "./synonyms.ts";
@@ -28,6 +28,9 @@ export class KeywordRanker {
   private readonly standInsOf: StandInSource = (id) => this.synonyms.standInsOf(this.index, id);
   /** The query's term ids → positions, set around each re-rank and cleared after it. */
   private readonly termTable = new QueryTermTable();
+  private readonly reranker = new Reranker();
+  /** What the gather is asked for, set per query (one object, not one per query). */
+  private readonly wants = { given: false, value: false, name: false };
   /** Slots of a named server's tools, set around one first-stage run and cleared after it. */
   private memberMask = new Uint8Array(0);
 
@@ -63,14 +66,11 @@ export class KeywordRanker {
   }
 
   private runWithMembership(query: PreparedQuery, track: boolean, mention: ServerMention): void {
-    if (this.memberMask.length < this.index.slotCount) {
-      this.memberMask = new Uint8Array(Math.max(this.index.slotCount, this.memberMask.length * 2));
-    }
-    for (const slot of mention.memberSlots) this.memberMask[slot] = 1;
+    this.markMembers(mention.memberSlots, 1);
     try {
       this.scorer.run(this.index, query.terms, track, { termIds: mention.termIds, mask: this.memberMask });
     } finally {
-      for (const slot of mention.memberSlots) this.memberMask[slot] = 0;
+      this.markMembers(mention.memberSlots, 0);
     }
     // Membership weighs like a term as rare as the server found once in a field of weight `serverMembership`.
     const pseudo = this.options.serverMembership;
@@ -107,25 +107,35 @@ export class KeywordRanker {
 
   private resolve(input: MentionInput, query: PreparedQuery): ServerMention | undefined {
     const termIds = new Set<number>();
+    const terms = query.terms;
     let idf = 0;
     for (const term of input.terms) {
       const id = this.index.termId(term);
       if (id === undefined || termIds.has(id)) continue;
-      const termIdf = query.terms.find((term) => term.id === id)?.idf;
-      if (termIdf === undefined) continue;
+      // A loop, not find(): no closure per term.
+      let at = 0;
+      while (at < terms.length && terms[at]!.id !== id) at++;
+      if (at === terms.length) continue;
       termIds.add(id);
-      idf += termIdf;
+      idf += terms[at]!.idf;
     }
     if (termIds.size > 0 && !this.namesServer(input, termIds)) return undefined;
     // The name is membership, not a phrase: "GitLab" (git + lab) or "request GitLab" found adjacent
     // in a description would reward each repetition of the name again.
-    const positions = query.terms.length;
-    for (const key of [...query.pairs.keys()]) {
-      const first = query.terms[Math.floor(key / positions)]!.id;
-      const second = query.terms[key % positions]!.id;
-      if (termIds.has(first) || termIds.has(second)) query.pairs.delete(key);
+    const { pairKeys, pairWeights } = query;
+    const positions = terms.length;
+    let kept = 0;
+    for (let p = 0; p < pairKeys.length; p++) {
+      const key = pairKeys[p]!;
+      if (termIds.has(terms[Math.floor(key / positions)]!.id) || termIds.has(terms[key % positions]!.id)) continue;
+      pairKeys[kept] = key;
+      pairWeights[kept] = pairWeights[p]!;
+      kept++;
     }
-    return { ...input, termIds, idf };
+    pairKeys.length = kept;
+    pairWeights.length = kept;
+    const { memberSlots, isMember, membershipIdf, wholeNameTerms } = input;
+    return { terms: input.terms, memberSlots, isMember, membershipIdf, wholeNameTerms, termIds, idf };
   }
 
   /**
@@ -147,54 +157,68 @@ export class KeywordRanker {
       const id = this.index.termId(term);
       if (id !== undefined && frequency[id]! > 0) words.push(id);
     }
-    words.sort((a, b) => frequency[a]! - frequency[b]!);
-    for (const id of words) {
-      // Fewer member tools than the share needs (of this word, and of every more common one): no walk.
-      if (input.memberSlots.length < this.options.mentionShare * frequency[id]!) return false;
-      if (this.heldByMember(input, id)) return this.mostlyMembers(input, id);
+    // Rarest first, stable (as sort() with a comparator orders them): a handful of words by
+    // insertion, where the native sort's first call with a comparator cost a query µs.
+    for (let i = 1; i < words.length; i++) {
+      const id = words[i]!;
+      let at = i;
+      while (at > 0 && frequency[words[at - 1]!]! > frequency[id]!) {
+        words[at] = words[at - 1]!;
+        at--;
+      }
+      words[at] = id;
     }
-    return false;
+    // The members marked by slot for the walks: a byte read per posting, not a call of isMember.
+    this.markMembers(input.memberSlots, 1);
+    try {
+      for (const id of words) {
+        // Fewer member tools than the share needs (of this word, and of every more common one): no walk.
+        if (input.memberSlots.length < this.options.mentionShare * frequency[id]!) return false;
+        // Held by some tool of the server: then it decides, by whether the share of its tools are the server's.
+        const members = this.membersHolding(id);
+        if (members > 0) return members >= this.options.mentionShare * frequency[id]!;
+      }
+      return false;
+    } finally {
+      this.markMembers(input.memberSlots, 0);
+    }
   }
 
-  /** Whether some tool of the server holds `term`. */
-  private heldByMember(input: MentionInput, term: number): boolean {
+  /** How many live tools marked in memberMask hold `term`: its postings read once (a tool's are adjacent). */
+  private membersHolding(term: number): number {
     const postings = this.index.postings[term]!;
     const length = this.index.postingLengths[term]!;
-    for (let i = 0; i < length; i++) {
-      const slot = postings[i]! >>> FIELD_BITS;
-      if (this.index.alive[slot] === 1 && input.isMember(slot)) return true;
-    }
-    return false;
-  }
-
-  /** Whether at least the mention share of the tools holding `term` are the server's. */
-  private mostlyMembers(input: MentionInput, term: number): boolean {
-    const frequency = this.index.documentFrequency[term]!;
-    // Fewer member tools than the share needs: no need to walk the postings of a common word.
-    if (input.memberSlots.length < this.options.mentionShare * frequency) return false;
+    const { alive } = this.index;
+    const mask = this.memberMask;
     let members = 0;
-    const postings = this.index.postings[term]!;
-    const length = this.index.postingLengths[term]!;
     let previous = -1;
     for (let i = 0; i < length; i++) {
       const slot = postings[i]! >>> FIELD_BITS;
       if (slot === previous) continue;
       previous = slot;
-      if (this.index.alive[slot] === 1 && input.isMember(slot)) members++;
+      if (alive[slot] === 1 && mask[slot] === 1) members++;
     }
-    return members >= this.options.mentionShare * frequency;
+    return members;
+  }
+
+  /** Sets (1) or clears (0) the member mask at `slots`, grown to the index's slots first. */
+  private markMembers(slots: readonly number[], value: number): void {
+    if (this.memberMask.length < this.index.slotCount) {
+      this.memberMask = new Uint8Array(Math.max(this.index.slotCount, this.memberMask.length * 2));
+    }
+    for (const slot of slots) this.memberMask[slot] = value;
   }
 
   private rerank(candidates: Candidate[], query: PreparedQuery, limit: number, mention: ServerMention | undefined): Candidate[] {
-    this.termTable.set(query.terms);
+    this.termTable.set(query.terms, query.pairKeys, query.pairWeights);
     try {
       const options = this.options;
-      this.facts.gather(candidates, query, this.index, this.impactsOf, mention, {
-        given: options.givenParameter > 0 && query.givenTerms.length > 0,
-        value: options.valueParameter > 0 && query.valueParameterTerms.length > 0,
-        name: options.nameTieBreak > 0 || (options.memberName > 0 && mention !== undefined),
-      });
-      return rerank(candidates, query, this.index, options, this.termTable, this.facts, limit, mention);
+      const wants = this.wants;
+      wants.given = options.givenParameter > 0 && query.givenTerms.length > 0;
+      wants.value = options.valueParameter > 0 && query.valueParameterTerms.length > 0;
+      wants.name = options.nameTieBreak > 0 || (options.memberName > 0 && mention !== undefined);
+      this.facts.gather(candidates, query, this.index, this.impactsOf, mention, wants);
+      return this.reranker.rerank(candidates, query, this.index, options, this.termTable, this.facts, limit, mention);
     } finally {
       this.termTable.clear();
     }

@@ -39,7 +39,7 @@ const OPPOSITE_ACTIONS: readonly (readonly [readonly string[], readonly string[]
 ];
 
 /** Stemmed word → its side's code, pair × 2 + side + 1 (0 is "no action word"; 29 pairs: at most 58, six bits of InvertedIndex.nameKinds). */
-const ACTION_CODE: ReadonlyMap<string, number> = new Map(
+export const ACTION_CODE: ReadonlyMap<string, number> = new Map(
   OPPOSITE_ACTIONS.flatMap(([one, other], pair) => [
     ...one.map((word): [string, number] => [word, pair * 2 + 1]),
     ...other.map((word): [string, number] => [word, pair * 2 + 2]),
@@ -61,16 +61,29 @@ export function oppositeCode(code: number): number {
  * no word of the side itself. A request that says both sides contradicts neither. Empty for most.
  */
 export function contradictedActions(queryTerms: readonly string[]): number[] {
-  let said: number[] | undefined;
+  const said: number[] = [];
   for (const term of queryTerms) {
     const code = actionCode(term);
-    if (code !== 0 && !said?.includes(code)) (said ??= []).push(code);
+    if (code !== 0) said.push(code);
   }
-  if (said === undefined) return [];
-  const contradicted: number[] = [];
-  for (const code of said) {
-    const opposite = oppositeCode(code);
-    if (!said.includes(opposite)) contradicted.push(opposite);
+  return contradictedBy(said, said.length, []);
+}
+
+/**
+ * The sides contradicted by the side codes `said[0, count)` (repeats allowed), in the order they
+ * are first said, into `into` (emptied first); returns it.
+ */
+export function contradictedBy(said: readonly number[], count: number, into: number[]): number[] {
+  into.length = 0;
+  for (let i = 0; i < count; i++) {
+    const opposite = oppositeCode(said[i]!);
+    if (into.includes(opposite) || saysSide(said, count, opposite)) continue;
+    into.push(opposite);
   }
-  return contradicted;
+  return into;
+}
+
+function saysSide(said: readonly number[], count: number, code: number): boolean {
+  for (let i = 0; i < count; i++) if (said[i] === code) return true;
+  return false;
 }

@@ -4,6 +4,7 @@ import type { InvertedIndex } from "./inverted-index.ts";
 import type { RankingOptions } from "./ranking-options.ts";
 import { isCjkTerm } from "./tokenizer.ts";
 import { REVERSE_TERM } from "./fields.ts";
+import { ACTION_CODE, actionCode, contradictedBy } from "./opposite-actions.ts";
 
 /**
  * Stemmed words of a relative date or time ("tomorrow", "on Friday", "this morning"): like a
@@ -44,10 +45,12 @@ export interface QueryTokens {
 export interface PreparedQuery {
   terms: QueryTerm[];
   /**
-   * Adjacent pairs of free-text terms, keyed by their positions in `terms`, `first * terms.length +
-   * second` (a small integer: no double-keyed Map), valued by mean IDF.
+   * Adjacent pairs of free-text terms, distinct, in the order the request says them first: each
+   * keyed by the two terms' positions in `terms`, `first * terms.length + second` (a small
+   * integer), and weighed by their mean IDF (`pairWeights`, index for index).
    */
-  pairs: Map<number, number>;
+  pairKeys: number[];
+  pairWeights: number[];
   /**
    * Sum of `terms`' IDF times query weight, the denominator of the coverage share: a term the first
    * stage weighs less (a number) is that much less of the query a tool has to cover.
@@ -61,12 +64,17 @@ export interface PreparedQuery {
   cjkMinimum: number;
   /** The query says "reverse" (or "reversed", …): a tool named for the reverse direction is wanted. */
   asksReverse: boolean;
+  /**
+   * Action side codes (opposite-actions.ts) the request contradicts: a side whose opposite one of
+   * `terms` says while none says the side itself. Empty for most requests.
+   */
+  contradicted: readonly number[];
   /** Term id of the query's first free-text word (an imperative's verb), or -1. */
   leadingTerm: number;
   /** Indexed term ids of the given words (what the user has, so what a fitting tool takes). */
-  givenTerms: number[];
+  givenTerms: readonly number[];
   /** Indexed term ids of parameter names that take the values the request carries. */
-  valueParameterTerms: number[];
+  valueParameterTerms: readonly number[];
   /**
    * Synonyms of the query's terms (synonyms.ts), each with the term it stands in for, in runs by
    * source. They do not score in the first stage; a candidate that lacks the source term but has
@@ -81,32 +89,75 @@ export type StandInSource = (id: number) => readonly number[] | undefined;
 
 /**
  * Reusable per-ranker scratch for prepareQuery: term id → index + 1 of its entry in this query,
- * zero elsewhere (a small id map, id-map.ts, emptied after each use).
+ * zero elsewhere (a small id map, id-map.ts, emptied after each use), the like for pairs, and the
+ * answer's objects and arrays, reused from query to query so that a new query writes memory the
+ * last one left in cache rather than fresh memory: an answer is valid until the next
+ * prepareQuery with the same scratch.
  */
 export class QueryScratch {
   readonly entryOf = new IdMap();
+  /** Pair key → 1 once the pair is noted. */
+  readonly pairOf = new IdMap();
   /**
    * A word the index does not have, in prepareQuery's sequence of the query's words: an object of
    * the same shape as a term, never changed, rather than undefined, which the optimised code of a
    * warm process may never have met (a query with an unknown word then left it, mid-query).
    */
-  readonly none: QueryTerm = { id: -1, idf: 0, weight: 0, weightedIdf: 0, requiredBit: 0, cjk: false };
+  readonly none: QueryTerm = newTerm(-1, 0, false);
+  /** Term objects handed out in order (terms[i] is pool[i] until the cap reorders them). */
+  readonly pool: QueryTerm[] = [];
+  readonly sequence: QueryTerm[] = [];
+  /** The query's terms that say an action (opposite-actions.ts), and each one's side code. */
+  readonly actionTerms: QueryTerm[] = [];
+  readonly actionCodes: number[] = [];
+  /** For a query with no given words, no value words: never written. */
+  readonly noIds: readonly number[] = [];
+  readonly query: PreparedQuery = {
+    terms: [],
+    pairKeys: [],
+    pairWeights: [],
+    totalIdf: 0,
+    requiredAll: 0,
+    impossible: false,
+    cjkMinimum: 0,
+    asksReverse: false,
+    contradicted: [],
+    leadingTerm: -1,
+    givenTerms: this.noIds,
+    valueParameterTerms: this.noIds,
+    standIns: [],
+  };
+  /** The arrays `query` is handed each time (`terms` may be replaced by a capped copy). */
+  readonly terms: QueryTerm[] = this.query.terms;
+  readonly contradicted: number[] = [];
+}
+
+function newTerm(id: number, idf: number, cjk: boolean): QueryTerm {
+  return { id, idf, weight: 0, weightedIdf: 0, requiredBit: 0, cjk };
 }
 
 /**
  * What prepareQuery asks of a term's string: a CJK term, a value (all digits, or a relative date
- * or time: RELATIVE_TIMES), the word "reverse". A constant of the term alone, so a word's parse
+ * or time: RELATIVE_TIMES), the word "reverse", and above those bits the action side it says
+ * (opposite-actions.ts' actionCode, 0 for none). A constant of the term alone, so a word's parse
  * may keep it (query-words.ts).
  */
 export const TERM_CJK = 1;
 export const TERM_VALUE = 2;
 export const TERM_REVERSE = 4;
+export const TERM_ACTION_SHIFT = 3;
+
+/** The flags a term's string has by being a listed word (a relative time, an action's side): one lookup for both tables. */
+const WORD_FLAGS: ReadonlyMap<string, number> = new Map([
+  ...[...RELATIVE_TIMES].map((word): [string, number] => [word, TERM_VALUE]),
+  ...[...ACTION_CODE].map(([word, code]): [string, number] => [word, (RELATIVE_TIMES.has(word) ? TERM_VALUE : 0) | (code << TERM_ACTION_SHIFT)]),
+]);
 
 export function termFlags(term: string): number {
-  const value = allDigits(term) || RELATIVE_TIMES.has(term);
-  return (isCjkTerm(term) ? TERM_CJK : 0) | (value ? TERM_VALUE : 0) | (term === REVERSE_TERM ? TERM_REVERSE : 0);
+  return (isCjkTerm(term) ? TERM_CJK : 0) | (allDigits(term) ? TERM_VALUE : 0) | (term === REVERSE_TERM ? TERM_REVERSE : 0) | (WORD_FLAGS.get(term) ?? 0);
 }
 
+/** The query's terms as the index has them; the answer is the scratch's, valid until its next use. */
 export function prepareQuery(
   index: InvertedIndex,
   tokens: QueryTokens,
@@ -114,27 +165,12 @@ export function prepareQuery(
   scratch = new QueryScratch(),
   synonyms?: StandInSource,
 ): PreparedQuery {
-  const { entryOf, none } = scratch;
-  const entries: QueryTerm[] = [];
+  const { entryOf, pairOf, none, sequence, actionTerms, actionCodes, query } = scratch;
+  const entries = scratch.terms;
+  entries.length = 0;
   let cjkTerms: Set<string> | undefined;
   const total = Math.max(index.liveCount, 1);
-  const termFor = (term: string, cjk: boolean, known?: number): QueryTerm => {
-    if (cjk) (cjkTerms ??= new Set()).add(term);
-    const id = known === undefined ? index.termId(term) : known >= 0 ? known : undefined;
-    if (id === undefined) return none;
-    const at = entryOf.get(id);
-    if (at > 0) return entries[at - 1]!;
-    const frequency = index.documentFrequency[id]!;
-    if (frequency <= 0) return none;
-    const idf = Math.log(1 + (total - frequency + 0.5) / (frequency + 0.5));
-    const entry: QueryTerm = { id, idf, weight: 0, weightedIdf: 0, requiredBit: 0, cjk };
-    entries.push(entry);
-    entryOf.set(id, entries.length);
-    return entry;
-  };
-
   try {
-    const sequence: QueryTerm[] = [];
     let asksReverse = false;
     // Ids the tokenizer found hold while the dictionary has not grown since (terms are never dropped).
     const ids = tokens.textIds !== undefined && tokens.idsAt === index.terms.length ? tokens.textIds : undefined;
@@ -142,11 +178,19 @@ export function prepareQuery(
     for (let i = 0; i < tokens.text.length; i++) {
       const term = tokens.text[i]!;
       const flags = flagsOf !== undefined ? flagsOf[i]! : termFlags(term);
-      const entry = termFor(term, (flags & TERM_CJK) !== 0, ids?.[i]);
+      const cjk = (flags & TERM_CJK) !== 0;
+      if (cjk) (cjkTerms ??= new Set()).add(term);
+      const entry = termFor(index, scratch, total, term, cjk, ids === undefined ? -2 : (ids[i] ?? -2));
       sequence.push(entry);
-      // A number or a relative date is a value the request passes: weighed numberWeight.
-      if (entry !== none) entry.weight = (flags & TERM_VALUE) !== 0 ? options.numberWeight : 1;
       if ((flags & TERM_REVERSE) !== 0) asksReverse = true;
+      if (entry === none) continue;
+      // A number or a relative date is a value the request passes: weighed numberWeight.
+      entry.weight = (flags & TERM_VALUE) !== 0 ? options.numberWeight : 1;
+      const code = flags >>> TERM_ACTION_SHIFT;
+      if (code !== 0) {
+        actionTerms.push(entry);
+        actionCodes.push(code);
+      }
     }
 
     let requiredAll = 0;
@@ -156,7 +200,9 @@ export function prepareQuery(
       if (word.includes(REVERSE_TERM)) asksReverse = true;
       for (const term of word) {
         if (bit >= MAX_REQUIRED_TERMS) break;
-        const entry = termFor(term, isCjkTerm(term));
+        const cjk = isCjkTerm(term);
+        if (cjk) (cjkTerms ??= new Set()).add(term);
+        const entry = termFor(index, scratch, total, term, cjk, -2);
         if (entry === none) {
           impossible = true;
           continue;
@@ -165,15 +211,22 @@ export function prepareQuery(
         entry.requiredBit |= 1 << bit;
         requiredAll |= 1 << bit;
         bit++;
+        const code = actionCode(term);
+        if (code !== 0) {
+          actionTerms.push(entry);
+          actionCodes.push(code);
+        }
       }
     }
 
     const terms = capTerms(entries, options.maxQueryTerms);
     // entryOf now says where each kept term stands in `terms` (0: dropped by the cap).
-    for (const entry of entries) entryOf.set(entry.id, 0);
+    if (terms.length < entries.length) for (const entry of entries) entryOf.set(entry.id, 0);
     for (let t = 0; t < terms.length; t++) entryOf.set(terms[t]!.id, t + 1);
     const positions = terms.length;
-    const pairs = new Map<number, number>();
+    const { pairKeys, pairWeights } = query;
+    pairKeys.length = 0;
+    pairWeights.length = 0;
     for (let i = 0; i + 1 < sequence.length; i++) {
       const first = sequence[i]!;
       const second = sequence[i + 1]!;
@@ -181,31 +234,85 @@ export function prepareQuery(
       const a = entryOf.get(first.id) - 1;
       const b = entryOf.get(second.id) - 1;
       if (a < 0 || b < 0) continue;
-      pairs.set(a * positions + b, (first.idf + second.idf) / 2);
+      const key = a * positions + b;
+      if (pairOf.get(key) !== 0) continue;
+      pairOf.set(key, 1);
+      pairKeys.push(key);
+      pairWeights.push((first.idf + second.idf) / 2);
     }
     let totalIdf = 0;
     for (const term of terms) {
       term.weightedIdf = term.idf * term.weight;
       totalIdf += term.weightedIdf;
     }
+    // The actions the kept terms say, and the sides they contradict.
+    let said = 0;
+    for (let i = 0; i < actionTerms.length; i++) if (entryOf.get(actionTerms[i]!.id) > 0) actionCodes[said++] = actionCodes[i]!;
     const leading = sequence.length > 0 ? sequence[0]! : none;
-    const standIns = synonyms === undefined || options.synonymCoverage <= 0 ? [] : standInsOf(terms, synonyms, index, entryOf, options);
-    return {
-      standIns,
-      terms,
-      pairs,
-      totalIdf,
-      requiredAll,
-      impossible,
-      cjkMinimum: Math.min(CJK_MIN_BIGRAM_MATCHES, cjkTerms?.size ?? 0),
-      leadingTerm: leading !== none && entryOf.get(leading.id) > 0 ? leading.id : -1,
-      asksReverse,
-      valueParameterTerms: tokens.valueParameters.length === 0 ? [] : [...new Set(tokens.valueParameters.map((term) => index.termId(term)).filter((id): id is number => id !== undefined))],
-      givenTerms: tokens.given.length === 0 ? [] : [...new Set(tokens.given.map((term) => index.termId(term)).filter((id): id is number => id !== undefined && entryOf.get(id) > 0))],
-    };
+    query.standIns.length = 0;
+    if (synonyms !== undefined && options.synonymCoverage > 0) standInsOf(terms, synonyms, index, entryOf, options, query.standIns);
+    query.terms = terms;
+    query.totalIdf = totalIdf;
+    query.requiredAll = requiredAll;
+    query.impossible = impossible;
+    query.cjkMinimum = Math.min(CJK_MIN_BIGRAM_MATCHES, cjkTerms?.size ?? 0);
+    query.leadingTerm = leading !== none && entryOf.get(leading.id) > 0 ? leading.id : -1;
+    query.asksReverse = asksReverse;
+    query.contradicted = contradictedBy(actionCodes, said, scratch.contradicted);
+    query.valueParameterTerms = tokens.valueParameters.length === 0 ? scratch.noIds : knownIds(index, tokens.valueParameters, undefined);
+    query.givenTerms = tokens.given.length === 0 ? scratch.noIds : knownIds(index, tokens.given, entryOf);
+    return query;
   } finally {
     entryOf.clear();
+    pairOf.clear();
+    sequence.length = 0;
+    actionTerms.length = 0;
+    actionCodes.length = 0;
   }
+}
+
+/**
+ * The query's entry for `term` (found among the scratch's terms, or added from its pool), or
+ * `scratch.none` when the index has no tool with it. `known` is its id as the parse found it, -1
+ * for none, -2 when not known.
+ */
+function termFor(index: InvertedIndex, scratch: QueryScratch, total: number, term: string, cjk: boolean, known: number): QueryTerm {
+  const id = known === -2 ? (index.termId(term) ?? -1) : known;
+  if (id < 0) return scratch.none;
+  const entries = scratch.terms;
+  const at = scratch.entryOf.get(id);
+  if (at > 0) return entries[at - 1]!;
+  const frequency = index.documentFrequency[id]!;
+  if (frequency <= 0) return scratch.none;
+  const idf = Math.log(1 + (total - frequency + 0.5) / (frequency + 0.5));
+  const n = entries.length;
+  let entry: QueryTerm;
+  if (n < scratch.pool.length) {
+    entry = scratch.pool[n]!;
+    entry.id = id;
+    entry.idf = idf;
+    entry.weight = 0;
+    entry.weightedIdf = 0;
+    entry.requiredBit = 0;
+    entry.cjk = cjk;
+  } else {
+    entry = newTerm(id, idf, cjk);
+    scratch.pool.push(entry);
+  }
+  entries.push(entry);
+  scratch.entryOf.set(id, n + 1);
+  return entry;
+}
+
+/** Distinct ids of the indexed terms among `terms`, in order; only kept query terms when `kept` is given. */
+function knownIds(index: InvertedIndex, terms: readonly string[], kept: IdMap | undefined): number[] {
+  const ids: number[] = [];
+  for (const term of terms) {
+    const id = index.termId(term);
+    if (id === undefined || (kept !== undefined && kept.get(id) === 0) || ids.includes(id)) continue;
+    ids.push(id);
+  }
+  return ids;
 }
 
 /**
@@ -214,8 +321,7 @@ export function prepareQuery(
  * has its own share), and one in more than `frequentTermShare` of the tools and more than
  * `candidates` (weak evidence, and the re-rank reads each stand-in's postings). `entryOf` marks the query's terms (position + 1).
  */
-function standInsOf(terms: readonly QueryTerm[], synonyms: StandInSource, index: InvertedIndex, entryOf: IdMap, options: RankingOptions): StandIn[] {
-  const standIns: StandIn[] = [];
+function standInsOf(terms: readonly QueryTerm[], synonyms: StandInSource, index: InvertedIndex, entryOf: IdMap, options: RankingOptions, standIns: StandIn[]): StandIn[] {
   const coverage = options.synonymCoverage;
   // As in the first stage, a small pool is read in full: only past `candidates` tools is a term frequent.
   const frequent = Math.max(options.candidates, options.frequentTermShare * index.liveCount);

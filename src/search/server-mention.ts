@@ -47,6 +47,7 @@ export interface MentionInput {
   terms: readonly string[];
   /** Slots of the named servers' tools. */
   memberSlots: readonly number[];
+  /** For a live slot, whether it is one of memberSlots. */
   isMember(slot: number): boolean;
   /** IDF of membership itself, log(1 + (N − m + .5) / (m + .5)) for m member tools. */
   membershipIdf: number;
@@ -139,12 +140,12 @@ export function findMentions(
   const found: number[] = [];
   const terms: string[] = [];
   const wholeNameTerms: string[] = [];
-  /** Per window size (1..MAX_WINDOW_WORDS): 1 when its key may be a server's, and long enough. */
-  const maybe = [0, 0, 0, 0];
   for (let first = 0; first < words.length; ) {
     let hash = KEY_HASH_SEED;
     let length = 0;
     let sizes = 0;
+    /** Bit `size` (1..MAX_WINDOW_WORDS) set when that window's key may be a server's, and is long enough. */
+    let maybe = 0;
     for (let size = 1; size <= MAX_WINDOW_WORDS && first + size <= words.length; size++) {
       const keyLength = keyLengths[first + size - 1]!;
       if (keyLength < 0) break;
@@ -155,18 +156,18 @@ export function findMentions(
         for (let i = 0; i < key.length; i++) hash = keyHash(hash, key.charCodeAt(i));
       }
       length += keyLength;
-      maybe[size] = length >= MIN_SERVER_CHARS && servers.mayBeKey(hash) ? 1 : 0;
+      if (length >= MIN_SERVER_CHARS && servers.mayBeKey(hash)) maybe |= 1 << size;
       sizes = size;
       if (!servers.mayPrefixKey(hash)) break;
     }
     let matched = 0;
     for (let size = sizes; size >= 1 && matched === 0; size--) {
-      if (maybe[size] === 0) continue;
-      const key = keys.slice(first, first + size).join("");
+      if ((maybe & (1 << size)) === 0) continue;
+      const key = size === 1 ? keys[first]! : keys.slice(first, first + size).join("");
       const id = servers.idOfKey(key);
       if (id === undefined) continue;
       if (!found.includes(id)) found.push(id);
-      terms.push(...termsOf(words.slice(first, first + size).join(" ")));
+      terms.push(...termsOf(size === 1 ? words[first]! : words.slice(first, first + size).join(" ")));
       // One written word ("GitHub") is the server's own spelling, however the tokenizer splits it;
       // words written apart ("mind map") are words.
       const whole = size === 1 ? termsOf(key) : [];
@@ -236,6 +237,29 @@ function squashWord(word: string): string {
     else if (isAsciiAlnum(code)) out += word[i];
   }
   return out;
+}
+
+/** How many texts MentionTerms keeps before it empties itself. */
+const MENTION_TERMS_LIMIT = 4096;
+
+/**
+ * findMentions' `termsOf` remembered per text: a named server's key and configured name are asked
+ * on every query that names it, and its spellings recur, each a tokenizer run (~2 µs) otherwise.
+ * The terms of a text never change; the answers are shared, so read-only. Bounded: emptied when full.
+ */
+export class MentionTerms {
+  private readonly known = new Map<string, readonly string[]>();
+
+  constructor(private readonly tokenize: (text: string) => readonly string[]) {}
+
+  readonly of = (text: string): readonly string[] => {
+    const known = this.known.get(text);
+    if (known !== undefined) return known;
+    if (this.known.size >= MENTION_TERMS_LIMIT) this.known.clear();
+    const terms = this.tokenize(text);
+    this.known.set(text, terms);
+    return terms;
+  };
 }
 
 /** Membership evidence for the ranker: the mention's terms, the members, and how rare membership is. */

@@ -10,7 +10,7 @@ import { NAME_PUNCTUATION } from "./query-words.ts";
 import { isNameLike, type ParsedQuery } from "./query-parser.ts";
 import type { QueryTokens } from "./query-terms.ts";
 import { rankingOptions, type RankingOptions } from "./ranking-options.ts";
-import { findMentions, mayBeServerKey, mentionInput, type MentionInput } from "./server-mention.ts";
+import { findMentions, mayBeServerKey, mentionInput, MentionTerms, type MentionInput } from "./server-mention.ts";
 import { ServerRegistry } from "./server-registry.ts";
 import { GroupRegistry } from "./group-registry.ts";
 import { Tokenizer } from "./tokenizer.ts";
@@ -55,6 +55,8 @@ export class ToolSearchIndex {
   /** Server id per slot; a tool without a server gets its own negative id. */
   private serverOfSlot = new Int32Array(64);
   private readonly collector: BuildCollector;
+  /** The tokenizer as findMentions asks it, remembered per text (server-mention.ts). */
+  private readonly mentionTerms = new MentionTerms((words) => this.tokenizer.tokenize(words)).of;
 
   constructor(options: ToolSearchIndexOptions = {}) {
     this.ranker = new KeywordRanker(this.index, rankingOptions(options.ranking), options.impactBudgetBytes);
@@ -280,7 +282,9 @@ export class ToolSearchIndex {
     if (cached.mentions.words.length === 0) return undefined;
     const version = this.servers.liveVersion;
     if (cached.found?.version !== version) {
-      cached.found = { version, ...findMentions(cached.mentions, this.servers, (words) => this.tokenizer.tokenize(words)) };
+      // Fields named, not spread: a spread copies through the generic property path on every new query.
+      const found = findMentions(cached.mentions, this.servers, this.mentionTerms);
+      cached.found = { version, servers: found.servers, terms: found.terms, wholeNameTerms: found.wholeNameTerms };
     }
     if (cached.found.servers.length === 0) return undefined;
     const servers = cached.found.servers;
