@@ -41,10 +41,18 @@ export function firstSentenceEnd(text: string): number {
   return text.length;
 }
 
+/** Bit `t` set for each of the first 32 query terms that some tool has only in its description's tail. */
+export function tailTermMask(index: InvertedIndex, terms: readonly QueryTerm[]): number {
+  let mask = 0;
+  const tailTerms = index.tailTerms;
+  for (let t = 0; t < terms.length && t < 32; t++) if (tailTerms[terms[t]!.id] === 1) mask |= 1 << t;
+  return mask;
+}
+
 /**
  * The weighted IDF of the query terms (the first 32, as `descriptionBits` notes them) that the
  * tool in `slot` has only in its description's tail. `descriptionBits` has bit `t` set when query
- * term `t` is in the tool's description (CandidateFacts); `skip` (the named server's words, which
+ * term `t` is in the tool's description (CandidateFacts; masked by tailTermMask); `skip` (the named server's words, which
  * a member has by membership) are never counted.
  */
 export function tailOnlyIdf(

@@ -85,6 +85,11 @@ export class InvertedIndex implements TermInterner {
    */
   tailOnly = new Int32Array(64);
   /**
+   * 1 for a term some tool has (or had: never cleared, so at worst a wasted look) only in its
+   * description's tail: a query none of whose terms is one skips the re-rank's tail look-ups.
+   */
+  tailTerms = new Uint8Array(256);
+  /**
    * What a slot's name says, NAME_* bits in one byte (the re-rank reads both for each candidate,
    * so one array, one cache line): NAME_REVERSE, its name says "reverse" (reverse geocoding,
    * reverse lookup), a direction the query must ask for; NAME_READER, its name begins with a
@@ -207,6 +212,7 @@ export class InvertedIndex implements TermInterner {
     }
     // Sorted only now: the loop above pairs each term with its `order` entry by position.
     if (tailOnly > 1) terms.subarray(start + tailStart, start + front).sort();
+    for (let i = start + tailStart; i < start + front; i++) this.tailTerms[terms[i]!] = 1;
     this.postingCounts[slot] = appended;
     this.slotTermStart[slot] = start;
     this.slotTermCount[slot] = total;
@@ -347,6 +353,7 @@ export class InvertedIndex implements TermInterner {
     this.postingLengths = ensureInt32(this.postingLengths, id + 1);
     this.seenAt = ensureInt32(this.seenAt, id + 1);
     this.headAt = ensureInt32(this.headAt, id + 1);
+    this.tailTerms = ensureUint8(this.tailTerms, id + 1);
     this.localIndex = ensureInt32(this.localIndex, id + 1);
     return id;
   }

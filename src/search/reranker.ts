@@ -1,7 +1,7 @@
 import type { CandidateFacts } from "./candidate-facts.ts";
 import { NAME_ACTION_SHIFT, NAME_READER, NAME_REVERSE, type InvertedIndex, type TermArena } from "./inverted-index.ts";
 import { contradictedActions } from "./opposite-actions.ts";
-import { tailOnlyIdf } from "./description-tail.ts";
+import { tailOnlyIdf, tailTermMask } from "./description-tail.ts";
 import type { QueryTermTable } from "./query-term-table.ts";
 import type { PreparedQuery } from "./query-terms.ts";
 import type { RankingOptions } from "./ranking-options.ts";
@@ -48,6 +48,8 @@ export function rerank(
   const contradicted = options.oppositeAction < 1 ? contradictedActions(query.terms.map((term) => index.terms[term.id]!)) : [];
   const { outsideIdf, valueOnlyIdf, mentionIdf, descriptionBits, leadingValueOnly, takesGiven, takesValue } = facts;
   const tailShare = options.descriptionTail;
+  // Query terms some tool has only in its description's tail: usually few, often none.
+  const tailMask = tailShare < 1 && coverageWeight > 0 ? tailTermMask(index, query.terms) : 0;
   for (let c = 0; c < candidates.length; c++) {
     const candidate = candidates[c]!;
     const slot = candidate.slot;
@@ -72,9 +74,8 @@ export function rerank(
       const member = mention !== undefined && mention.isMember(slot);
       if (member) matched += mention.idf - mentionIdf[c]!;
       // What it says only after its description's first sentence counts for less (description-tail.ts).
-      if (tailShare < 1 && index.tailOnly[slot] !== 0) {
-        matched -= (1 - tailShare) * tailOnlyIdf(index, slot, descriptionBits[c]!, query.terms, member ? mention.termIds : undefined);
-      }
+      const tailBits = descriptionBits[c]! & tailMask;
+      if (tailBits !== 0) matched -= (1 - tailShare) * tailOnlyIdf(index, slot, tailBits, query.terms, member ? mention.termIds : undefined);
       const share = Math.min(1, matched / query.totalIdf);
       // x ** 1 is x exactly; the default exponent skips the call to pow per candidate.
       total *= 1 + coverageWeight * (options.coverageExponent === 1 ? share : share ** options.coverageExponent);
