@@ -85,6 +85,11 @@ export class InvertedIndex implements TermInterner {
    */
   tailOnly = new Int32Array(64);
   /**
+   * Bit `slot & 31` of word `slot >>> 5` set when tailOnly[slot] is not 0: a slot-count / 8 bytes
+   * the re-rank asks first, so a candidate without a tail costs no read of a scattered 4-byte entry.
+   */
+  hasTail = new Int32Array(2);
+  /**
    * 1 for a term some tool has (or had: never cleared, so at worst a wasted look) only in its
    * description's tail: a query none of whose terms is one skips the re-rank's tail look-ups.
    */
@@ -220,6 +225,7 @@ export class InvertedIndex implements TermInterner {
     this.outsideValueCounts[slot] = front;
     // A slot's distinct terms are far fewer than 2^16 (FIELD_TEXT_LIMIT characters a field); capped anyway.
     this.tailOnly[slot] = tailOnly === 0 || tailStart > MAX_TAIL_OFFSET ? 0 : (tailStart << 16) | Math.min(tailOnly, 0xffff);
+    this.markTail(slot);
     this.ownNameTerms[slot] = Math.min(ownName, MAX_OWN_NAME_TERMS);
     const first = fields[FIELD_ID.name]!.length > 0 ? this.terms[fields[FIELD_ID.name]![0]!]! : "";
     const reverse = this.termIds.get(REVERSE_TERM);
@@ -233,6 +239,12 @@ export class InvertedIndex implements TermInterner {
     this.liveCount++;
     this.version++;
     return slot;
+  }
+
+  private markTail(slot: number): void {
+    const word = slot >>> 5;
+    const bit = 1 << (slot & 31);
+    this.hasTail[word] = this.tailOnly[slot] !== 0 ? this.hasTail[word]! | bit : this.hasTail[word]! & ~bit;
   }
 
   /** Whether the add's distinct term `local` is in the description only, and not in its first sentence. */
@@ -270,6 +282,7 @@ export class InvertedIndex implements TermInterner {
     this.distinctCounts[slot] = 0;
     this.outsideValueCounts[slot] = 0;
     this.tailOnly[slot] = 0;
+    this.markTail(slot);
     this.slotByName.remove(stringHash(name), slot);
     this.names[slot] = undefined;
     this.alive[slot] = 0;
@@ -334,6 +347,7 @@ export class InvertedIndex implements TermInterner {
     this.slotTermCount = ensureInt32(this.slotTermCount, this.slotCount);
     this.outsideValueCounts = ensureInt32(this.outsideValueCounts, this.slotCount);
     this.tailOnly = ensureInt32(this.tailOnly, this.slotCount);
+    this.hasTail = ensureInt32(this.hasTail, (this.slotCount + 31) >>> 5);
     this.nameKinds = ensureUint8(this.nameKinds, this.slotCount);
     this.ownNameTerms = ensureUint8(this.ownNameTerms, this.slotCount);
     this.fieldLengths = ensureFloat32(this.fieldLengths, this.slotCount * FIELD_COUNT);

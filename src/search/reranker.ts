@@ -50,6 +50,7 @@ export function rerank(
   const tailShare = options.descriptionTail;
   // Query terms some tool has only in its description's tail: usually few, often none.
   const tailMask = tailShare < 1 && coverageWeight > 0 ? tailTermMask(index, query.terms) : 0;
+  const hasTail = index.hasTail;
   for (let c = 0; c < candidates.length; c++) {
     const candidate = candidates[c]!;
     const slot = candidate.slot;
@@ -75,7 +76,7 @@ export function rerank(
       if (member) matched += mention.idf - mentionIdf[c]!;
       // What it says only after its description's first sentence counts for less (description-tail.ts).
       const tailBits = descriptionBits[c]! & tailMask;
-      if (tailBits !== 0) matched -= (1 - tailShare) * tailOnlyIdf(index, slot, tailBits, query.terms, member ? mention.termIds : undefined);
+      if (tailBits !== 0 && (hasTail[slot >>> 5]! & (1 << (slot & 31))) !== 0) matched -= (1 - tailShare) * tailOnlyIdf(index, slot, tailBits, query.terms, member ? mention.termIds : undefined);
       const share = Math.min(1, matched / query.totalIdf);
       // x ** 1 is x exactly; the default exponent skips the call to pow per candidate.
       total *= 1 + coverageWeight * (options.coverageExponent === 1 ? share : share ** options.coverageExponent);

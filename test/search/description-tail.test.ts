@@ -3,7 +3,7 @@
  * sentence (in no other field) counts for less of the coverage share.
  */
 import { describe, expect, test } from "bun:test";
-import { firstSentenceEnd } from "../../src/search/description-tail.ts";
+import { firstSentenceEnd, tailTermMask } from "../../src/search/description-tail.ts";
 import { documentFields, type FieldShape } from "../../src/search/document-fields.ts";
 import { FIELD_ID } from "../../src/search/fields.ts";
 import { InvertedIndex } from "../../src/search/inverted-index.ts";
@@ -93,6 +93,10 @@ describe("index: terms only in a description's tail", () => {
     expect(distinct.slice(0, index.outsideValueCounts[slot]! - count).sort()).toEqual(["log", "read", "tail", "tool"]);
     expect(distinct.at(-1)).toBe("quokka");
     expect(new Set(distinct).size).toBe(distinct.length);
+    // The query mask: bit t for a query term some tool has only in its tail.
+    const term = (word: string) => ({ id: index.termId(word)!, idf: 1, weight: 1, weightedIdf: 1, requiredBit: 0, cjk: false });
+    expect(tailTermMask(index, [term("read"), term("zebra"), term("log"), term("wombat")])).toBe(0b1010);
+    expect(tailTermMask(index, [term("read"), term("log")])).toBe(0);
   });
 
   test("a document added without a head length has no tail", () => {
