@@ -1,6 +1,7 @@
 import { FIELD_COUNT, FIELD_ID, type FieldTerms } from "./fields.ts";
 import type { Tokenizer } from "./tokenizer.ts";
 import type { SearchDocument } from "./types.ts";
+import { firstSentenceEnd } from "./description-tail.ts";
 
 /** Indexed text per field is cut here, so one huge description cannot dominate build time or memory. */
 export const FIELD_TEXT_LIMIT = 16_384;
@@ -35,13 +36,19 @@ export function squash(text: string): string {
   return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
 }
 
+/** What documentFields says about a document besides its terms. */
+export interface FieldShape {
+  /** How many of the description's terms are its first sentence's (description-tail.ts). */
+  descriptionHead: number;
+}
+
 /**
  * The term ids of each field of a document; new terms enter the tokenizer's dictionary. When
  * `into` is given its arrays are emptied and reused: an index that copies the terms out (as
  * InvertedIndex.add does) then makes no garbage per tool, which at 100k tools is most of the
- * build's peak memory.
+ * build's peak memory. `shape`, when given, is told where the description's first sentence ends.
  */
-export function documentFields(doc: SearchDocument, tokenizer: Tokenizer, into?: FieldTerms): FieldTerms {
+export function documentFields(doc: SearchDocument, tokenizer: Tokenizer, into?: FieldTerms, shape?: FieldShape): FieldTerms {
   const fields: FieldTerms = into ?? Array.from({ length: FIELD_COUNT }, () => []);
   for (const field of fields) field.length = 0;
   const tokenize = (field: number, text: string | undefined) => {
@@ -65,7 +72,17 @@ export function documentFields(doc: SearchDocument, tokenizer: Tokenizer, into?:
   }
   for (const alias of doc.aliases ?? []) tokenize(FIELD_ID.alias, alias);
   tokenize(FIELD_ID.hint, doc.searchHint);
-  tokenize(FIELD_ID.description, doc.description);
+  const description = fields[FIELD_ID.description]!;
+  if (doc.description) {
+    // Tokenized as its first sentence, then the rest: the same terms as the whole (cut at white space).
+    const text = doc.description.slice(0, FIELD_TEXT_LIMIT);
+    const end = firstSentenceEnd(text);
+    tokenizer.tokenizeToIds(end === text.length ? text : text.slice(0, end), description);
+    if (shape !== undefined) shape.descriptionHead = description.length;
+    if (end < text.length) tokenizer.tokenizeToIds(text.slice(end), description);
+  } else if (shape !== undefined) {
+    shape.descriptionHead = 0;
+  }
   const parameters = doc.parameters ?? [];
   for (let i = 0; i < parameters.length && i < PARAMETER_LIMIT; i++) {
     const parameter = parameters[i]!;

@@ -14,8 +14,11 @@ const MAX_FREQUENCY = 0xff;
 const COMPACT_RATIO = 0.25;
 const COMPACT_MIN = 4096;
 const VALUE_FIELD = FIELD_ID.parameterValue;
+const DESCRIPTION_FIELD = FIELD_ID.description;
 /** ownNameTerms is a byte per slot: a longer name counts as this many terms. */
 export const MAX_OWN_NAME_TERMS = 0xff;
+/** InvertedIndex.tailOnly keeps an offset below this (and a count below 2^16) in one int32. */
+const MAX_TAIL_OFFSET = 0x7fff;
 /** Term ids below this fit the arena's narrow (two-byte) form. */
 const NARROW_TERM_IDS = 0x10000;
 
@@ -76,6 +79,22 @@ export class InvertedIndex implements TermInterner {
   /** How many of a slot's distinct terms (the first ones) occur in a field other than enum values. */
   outsideValueCounts = new Int32Array(64);
   /**
+   * Where a slot's terms that are only in its description after the first sentence (in no other
+   * field) are, `offset << 16 | count` from slotTermStart (0: none): the last of its outside-value
+   * terms, ascending by id (description-tail.ts). One read tells the re-rank a slot has none.
+   */
+  tailOnly = new Int32Array(64);
+  /**
+   * Bit `slot & 31` of word `slot >>> 5` set when tailOnly[slot] is not 0: a slot-count / 8 bytes
+   * the re-rank asks first, so a candidate without a tail costs no read of a scattered 4-byte entry.
+   */
+  hasTail = new Int32Array(2);
+  /**
+   * 1 for a term some tool has (or had: never cleared, so at worst a wasted look) only in its
+   * description's tail: a query none of whose terms is one skips the re-rank's tail look-ups.
+   */
+  tailTerms = new Uint8Array(256);
+  /**
    * What a slot's name says, NAME_* bits in one byte (the re-rank reads both for each candidate,
    * so one array, one cache line): NAME_REVERSE, its name says "reverse" (reverse geocoding,
    * reverse lookup), a direction the query must ask for; NAME_READER, its name begins with a
@@ -101,6 +120,8 @@ export class InvertedIndex implements TermInterner {
   /** Scratch for add(): which add last saw a term, and where in that add's distinct list. */
   private addCount = 0;
   private seenAt = new Int32Array(256);
+  /** Which add last saw a term in its description's first sentence. */
+  private headAt = new Int32Array(256);
   private localIndex = new Int32Array(256);
   private distinctScratch = new Int32Array(64);
   private countScratch = new Int32Array(64 * FIELD_COUNT);
@@ -125,8 +146,11 @@ export class InvertedIndex implements TermInterner {
     for (let slot = 0; slot < this.slotCount; slot++) if (this.alive[slot] === 1) yield this.names[slot]!;
   }
 
-  /** Indexes a document whose fields were tokenized against this index's dictionary (intern). */
-  add(name: string, fields: FieldTerms): number {
+  /**
+   * Indexes a document whose fields were tokenized against this index's dictionary (intern);
+   * `descriptionHead` of its description's terms are its first sentence (default: all of them).
+   */
+  add(name: string, fields: FieldTerms, descriptionHead = fields[FIELD_ID.description]!.length): number {
     const slot = this.takeSlot();
     const stamp = ++this.addCount;
     let distinctCount = 0;
@@ -137,6 +161,7 @@ export class InvertedIndex implements TermInterner {
       this.fieldLengthSums[field] = this.fieldLengthSums[field]! + tokens.length;
       for (let position = 0; position < tokens.length; position++) {
         const id = tokens[position]!;
+        if (field === DESCRIPTION_FIELD && position < descriptionHead) this.headAt[id] = stamp;
         if (this.seenAt[id] !== stamp) {
           this.seenAt[id] = stamp;
           this.localIndex[id] = distinctCount;
@@ -159,13 +184,20 @@ export class InvertedIndex implements TermInterner {
     const order = (this.orderScratch = ensureInt32(this.orderScratch, distinctCount));
     let front = 0;
     let back = distinctCount;
+    let tailOnly = 0;
     for (let local = 0; local < distinctCount; local++) {
       let outside = false;
       for (let field = 0; field < FIELD_COUNT && !outside; field++) {
         outside = field !== VALUE_FIELD && this.countScratch[local * FIELD_COUNT + field]! > 0;
       }
-      if (outside) order[front++] = local;
-      else order[--back] = local;
+      if (!outside) order[--back] = local;
+      else if (this.onlyInTail(local, stamp)) tailOnly++;
+      else order[front++] = local;
+    }
+    // Tail-only terms go last among the outside ones, ascending by id, so a query term is found by a binary search.
+    const tailStart = front;
+    for (let local = 0; local < distinctCount && front < back; local++) {
+      if (this.countScratch[local * FIELD_COUNT + DESCRIPTION_FIELD]! > 0 && this.onlyInTail(local, stamp)) order[front++] = local;
     }
     for (let i = 0; i < distinctCount; i++) terms[start + i] = this.distinctScratch[order[i]!]!;
     for (let i = 0; i < description.length; i++) terms[start + distinctCount + i] = description[i]!;
@@ -183,11 +215,17 @@ export class InvertedIndex implements TermInterner {
         appended++;
       }
     }
+    // Sorted only now: the loop above pairs each term with its `order` entry by position.
+    if (tailOnly > 1) terms.subarray(start + tailStart, start + front).sort();
+    for (let i = start + tailStart; i < start + front; i++) this.tailTerms[terms[i]!] = 1;
     this.postingCounts[slot] = appended;
     this.slotTermStart[slot] = start;
     this.slotTermCount[slot] = total;
     this.distinctCounts[slot] = distinctCount;
     this.outsideValueCounts[slot] = front;
+    // A slot's distinct terms are far fewer than 2^16 (FIELD_TEXT_LIMIT characters a field); capped anyway.
+    this.tailOnly[slot] = tailOnly === 0 || tailStart > MAX_TAIL_OFFSET ? 0 : (tailStart << 16) | Math.min(tailOnly, 0xffff);
+    this.markTail(slot);
     this.ownNameTerms[slot] = Math.min(ownName, MAX_OWN_NAME_TERMS);
     const first = fields[FIELD_ID.name]!.length > 0 ? this.terms[fields[FIELD_ID.name]![0]!]! : "";
     const reverse = this.termIds.get(REVERSE_TERM);
@@ -201,6 +239,21 @@ export class InvertedIndex implements TermInterner {
     this.liveCount++;
     this.version++;
     return slot;
+  }
+
+  private markTail(slot: number): void {
+    const word = slot >>> 5;
+    const bit = 1 << (slot & 31);
+    this.hasTail[word] = this.tailOnly[slot] !== 0 ? this.hasTail[word]! | bit : this.hasTail[word]! & ~bit;
+  }
+
+  /** Whether the add's distinct term `local` is in the description only, and not in its first sentence. */
+  private onlyInTail(local: number, stamp: number): boolean {
+    const counts = this.countScratch;
+    const at = local * FIELD_COUNT;
+    if (counts[at + DESCRIPTION_FIELD] === 0 || this.headAt[this.distinctScratch[local]!] === stamp) return false;
+    for (let field = 0; field < FIELD_COUNT; field++) if (field !== DESCRIPTION_FIELD && counts[at + field]! > 0) return false;
+    return true;
   }
 
   /** The side code of the first action word of a name's own terms (not its server's words: `Reading_Home_APIs__…`), 0 for none. */
@@ -228,6 +281,8 @@ export class InvertedIndex implements TermInterner {
     this.slotTermCount[slot] = 0;
     this.distinctCounts[slot] = 0;
     this.outsideValueCounts[slot] = 0;
+    this.tailOnly[slot] = 0;
+    this.markTail(slot);
     this.slotByName.remove(stringHash(name), slot);
     this.names[slot] = undefined;
     this.alive[slot] = 0;
@@ -291,6 +346,8 @@ export class InvertedIndex implements TermInterner {
     this.slotTermStart = ensureInt32(this.slotTermStart, this.slotCount);
     this.slotTermCount = ensureInt32(this.slotTermCount, this.slotCount);
     this.outsideValueCounts = ensureInt32(this.outsideValueCounts, this.slotCount);
+    this.tailOnly = ensureInt32(this.tailOnly, this.slotCount);
+    this.hasTail = ensureInt32(this.hasTail, (this.slotCount + 31) >>> 5);
     this.nameKinds = ensureUint8(this.nameKinds, this.slotCount);
     this.ownNameTerms = ensureUint8(this.ownNameTerms, this.slotCount);
     this.fieldLengths = ensureFloat32(this.fieldLengths, this.slotCount * FIELD_COUNT);
@@ -309,6 +366,8 @@ export class InvertedIndex implements TermInterner {
     this.documentFrequency = ensureInt32(this.documentFrequency, id + 1);
     this.postingLengths = ensureInt32(this.postingLengths, id + 1);
     this.seenAt = ensureInt32(this.seenAt, id + 1);
+    this.headAt = ensureInt32(this.headAt, id + 1);
+    this.tailTerms = ensureUint8(this.tailTerms, id + 1);
     this.localIndex = ensureInt32(this.localIndex, id + 1);
     return id;
   }

@@ -99,6 +99,12 @@ export interface RankingOptions {
    * has `+required` words or CJK text (keyword-ranker.ts). 0 turns it off.
    */
   synonymFill: number;
+  /**
+   * Share of a query term's coverage credited to a tool that has the term only in its description
+   * after the first sentence (in no other field): the first sentence says what a tool does, the rest
+   * holds usage notes, examples and pointers to other tools (description-tail.ts). 1 turns it off.
+   */
+  descriptionTail: number;
   /** Hard cap on distinct query terms (highest IDF kept), so a 10,000-character query stays fast. */
   maxQueryTerms: number;
 }
@@ -151,6 +157,7 @@ export const DEFAULT_RANKING: RankingOptions = {
   memberName: 1,
   nameTieBreak: 0.1,
   synonymFill: 0.5,
+  descriptionTail: 0.7,
 };
 
 /** Defaults overlaid with a partial set of knobs (field maps merge key by key). */

@@ -1,5 +1,6 @@
 import type { CandidateFacts } from "./candidate-facts.ts";
 import { NAME_ACTION_SHIFT, NAME_READER, NAME_REVERSE, type InvertedIndex } from "./inverted-index.ts";
+import { tailOnlyIdf, tailTermMask } from "./description-tail.ts";
 import type { QueryTermTable } from "./query-term-table.ts";
 import type { PreparedQuery } from "./query-terms.ts";
 import type { RankingOptions } from "./ranking-options.ts";
@@ -42,6 +43,9 @@ export class Reranker {
   private readonly noSides: readonly number[] = [];
   private leadingIdf = 0;
   private coverageWeight = 0;
+  /** Query terms some tool has only in its description's tail (description-tail.ts), and what such a word counts. */
+  private tailMask = 0;
+  private tailShare = 1;
   /** False once a factor after the phrase could reverse order (negative or NaN): no scan is left out then. */
   private monotone = true;
   /** The answer (reused) and each of its candidates' index in the candidate list. */
@@ -62,6 +66,9 @@ export class Reranker {
     if (count === 0) return candidates;
     this.coverageWeight =
       query.totalIdf > 0 ? options.coverage * Math.min(1, options.coverageFadeTerms / Math.max(1, query.terms.length)) : 0;
+    this.tailShare = options.descriptionTail;
+    // Query terms some tool has only in its description's tail: usually few, often none.
+    this.tailMask = this.tailShare < 1 && this.coverageWeight > 0 ? tailTermMask(index, query.terms) : 0;
     // The verb's weighted IDF (idf × query weight), as its query term has it (leadingTerm is a kept term's id, or -1).
     // A loop, not find(): a query without a kept leading term would hand optimised code an undefined it never met.
     let leadingIdf = 0;
@@ -195,6 +202,11 @@ export class Reranker {
       matched += (valueOnly - verbIdf) * options.valueCoverage + verbIdf * options.filterValue;
       // A member has the mention by membership: its own use of the words does not count again.
       if (member) matched += mention!.idf - facts.mentionIdf[c]!;
+      // What it says only after its description's first sentence counts for less (description-tail.ts).
+      const tailBits = facts.descriptionBits[c]! & this.tailMask;
+      if (tailBits !== 0 && (index.hasTail[slot >>> 5]! & (1 << (slot & 31))) !== 0) {
+        matched -= (1 - this.tailShare) * tailOnlyIdf(index, slot, tailBits, query.terms, member ? mention!.termIds : undefined);
+      }
       const share = Math.min(1, matched / query.totalIdf);
       // x ** 1 is x exactly; the default exponent skips the call to pow per candidate.
       const factor = 1 + coverageWeight * (options.coverageExponent === 1 ? share : share ** options.coverageExponent);

@@ -1,5 +1,5 @@
 import { BuildCollector, type Collect } from "./build-collector.ts";
-import { documentFields } from "./document-fields.ts";
+import { documentFields, type FieldShape } from "./document-fields.ts";
 import { FIELD_COUNT, type FieldTerms } from "./fields.ts";
 import { ensureInt32 } from "./growable.ts";
 import { InvertedIndex } from "./inverted-index.ts";
@@ -52,6 +52,7 @@ export class ToolSearchIndex {
   private readonly queryCache = new QueryCache(this.tokenizer);
   /** Reused by every add(): the index copies the terms out. */
   private readonly fieldScratch: FieldTerms = Array.from({ length: FIELD_COUNT }, () => []);
+  private readonly fieldShape: FieldShape = { descriptionHead: 0 };
   /** Server id per slot; a tool without a server gets its own negative id. */
   private serverOfSlot = new Int32Array(64);
   private readonly collector: BuildCollector;
@@ -81,7 +82,8 @@ export class ToolSearchIndex {
    */
   add(doc: SearchDocument): void {
     if (this.has(doc.name)) this.remove(doc.name);
-    const slot = this.index.add(doc.name, documentFields(doc, this.tokenizer, this.fieldScratch));
+    const fields = documentFields(doc, this.tokenizer, this.fieldScratch, this.fieldShape);
+    const slot = this.index.add(doc.name, fields, this.fieldShape.descriptionHead);
     this.serverOfSlot = ensureInt32(this.serverOfSlot, slot + 1);
     this.serverOfSlot[slot] = doc.server === undefined ? -1 - slot : this.servers.addMember(doc.server, slot);
     if (doc.groups !== undefined && doc.groups.length > 0 && doc.server !== undefined) this.groups.add(this.serverOfSlot[slot]!, doc.groups, doc.name);
