@@ -1,6 +1,6 @@
 import { FIELD_BITS, FIELD_COUNT, FIELD_ID, FIELDS } from "./fields.ts";
 import { ImpactCache } from "./impact-cache.ts";
-import { IMPACT_DESCRIPTION, IMPACT_FLAG_BITS, IMPACT_OUTSIDE_VALUE, IMPACT_OWN_NAME, IMPACT_PARAMETER_NAME, type Impacts } from "./impacts.ts";
+import { IMPACT_DESCRIPTION, IMPACT_FLAG_BITS, IMPACT_FLAG_MASK, IMPACT_OUTSIDE_VALUE, IMPACT_OWN_NAME, IMPACT_PARAMETER_NAME, type Impacts } from "./impacts.ts";
 import type { InvertedIndex } from "./inverted-index.ts";
 import type { RankingOptions } from "./ranking-options.ts";
 
@@ -34,6 +34,8 @@ export interface StandIn {
 }
 
 const FIELD_MASK = (1 << FIELD_BITS) - 1;
+/** impacts()'s mark, above the IMPACT_* bits, of a term found in the server's name. */
+const IN_SERVER = 1 << IMPACT_FLAG_BITS;
 /** fill()'s marks: a slot `run` scored, and the first mark of a slot a stand-in brought in. */
 const HELD = 1;
 const FILLED = 2;
@@ -53,6 +55,15 @@ export interface SkipMembers {
 }
 
 
+
+/** Twice the room for an impact list that outgrew its arrays (not expected: see impacts()). */
+function grown(impacts: Impacts, count: number): Impacts {
+  const entries = new Int32Array(Math.max(4, count * 2));
+  const values = new Float32Array(entries.length);
+  entries.set(impacts.entries.subarray(0, count));
+  values.set(impacts.values.subarray(0, count));
+  return { entries, values, length: 0, version: -1, sorted: false };
+}
 
 function fieldFlags(field: number): number {
   return (
@@ -95,9 +106,8 @@ export class Bm25fScorer {
   private tracked = false;
   /** Per term id: its impacts, valid while their version equals the index version (impact-cache.ts). */
   readonly impactCache: ImpactCache;
-  /** Where impacts are worked out before they are copied, at their exact length, into the cache. */
-  private scratchEntries = new Int32Array(0);
-  private scratchValues = new Float32Array(0);
+  /** Per field: its IMPACT_* bits, and IN_SERVER for the server's name. */
+  private readonly fieldBits = Int32Array.from({ length: FIELD_COUNT }, (_, field) => fieldFlags(field) | (field === FIELD_ID.server ? IN_SERVER : 0));
 
   constructor(
     private readonly options: RankingOptions,
@@ -144,14 +154,15 @@ export class Bm25fScorer {
         for (let i = 0; i < length; i++) {
           const slot = entries[i]! >>> IMPACT_FLAG_BITS;
           const before = scores[slot]!;
-          if (before !== 0) scores[slot] = before + scale * values[i]!;
+          scores[slot] = before + scale * values[i]! * (((before !== 0) as unknown as number) | 0);
         }
         continue;
       }
       for (let i = 0; i < length; i++) {
         const slot = entries[i]! >>> IMPACT_FLAG_BITS;
         const before = scores[slot]!;
-        if (before === 0) touched[touchedCount++] = slot;
+        touched[touchedCount] = slot;
+        touchedCount += ((before === 0) as unknown as number) | 0;
         scores[slot] = before + scale * values[i]!;
       }
       if (track) for (let i = 0; i < length; i++) this.record(entries[i]! >>> IMPACT_FLAG_BITS, term);
@@ -244,56 +255,65 @@ export class Bm25fScorer {
   impacts(index: InvertedIndex, id: number): Impacts {
     const cached = this.impactCache.get(id);
     if (cached !== undefined && cached.version === index.version) return cached;
-    this.ensureCapacity(index.slotCount);
     if (this.normVersion !== index.version) this.refreshNorms(index);
     const postings = index.postings[id]!;
     const frequencies = index.frequencies[id]!;
     const length = index.postingLengths[id]!;
-    if (this.scratchEntries.length < length) {
-      const size = Math.max(length, this.scratchEntries.length * 2);
-      this.scratchEntries = new Int32Array(size);
-      this.scratchValues = new Float32Array(size);
-    }
-    const { scratchEntries, scratchValues } = this;
+    // One entry per live slot that has the term (its postings are adjacent): at most its document
+    // frequency, so the arrays are made at that length and written in place, with no scratch copy.
+    // A stale entry is refreshed in place when it has room (an index change makes every term stale
+    // at once).
+    const capacity = index.documentFrequency[id]!;
+    let impacts: Impacts =
+      cached !== undefined && cached.entries.length >= capacity
+        ? cached
+        : { entries: new Int32Array(capacity), values: new Float32Array(capacity), length: 0, version: -1, sorted: false };
+    let { entries, values } = impacts;
+    const { alive, fieldLengths } = index;
+    const { fieldWeights, fieldBs, fieldAverages, fieldBits } = this;
     const k1 = this.options.k1;
     let count = 0;
     let current = -1;
     let pseudo = 0;
     let flags = 0;
-    let inServer = false;
     let sorted = true;
-    let previous = -1;
     for (let i = 0; i <= length; i++) {
-      const packed = i < length ? postings[i]! : -1;
-      const slot = packed >>> FIELD_BITS;
-      if (slot === current) {
-        pseudo += this.norm(index, packed) * frequencies[i]!;
-        flags |= fieldFlags(packed & FIELD_MASK);
-        inServer ||= (packed & FIELD_MASK) === FIELD_ID.server;
-        continue;
+      let slot = -1;
+      let field = 0;
+      let norm = 0;
+      if (i < length) {
+        const packed = postings[i]!;
+        slot = packed >>> FIELD_BITS;
+        field = packed & FIELD_MASK;
+        // The field weight / (1 − b + b · length / average length), rounded to float32 as the
+        // per-slot table it replaces held it (rankings stay the same to the bit); zero for a dead slot.
+        if (alive[slot] === 1) {
+          const average = fieldAverages[field]!;
+          const b = fieldBs[field]!;
+          norm = average > 0 ? Math.fround(fieldWeights[field]! / (1 - b + (b * fieldLengths[slot * FIELD_COUNT + field]!) / average)) : Math.fround(fieldWeights[field]!);
+        }
+        if (slot === current) {
+          pseudo += norm * frequencies[i]!;
+          flags |= fieldBits[field]!;
+          continue;
+        }
       }
       if (pseudo > 0) {
-        if (current < previous) sorted = false;
-        previous = current;
+        if (count === entries.length) {
+          impacts = grown(impacts, count);
+          ({ entries, values } = impacts);
+        }
         // A word of the server's own name is not what the tool's name adds (slack in slack_get_users).
-        scratchEntries[count] = (current << IMPACT_FLAG_BITS) | (inServer ? flags & ~IMPACT_OWN_NAME : flags);
-        scratchValues[count++] = pseudo / (k1 + pseudo);
+        entries[count] = (current << IMPACT_FLAG_BITS) | ((flags & IN_SERVER) !== 0 ? flags & IMPACT_FLAG_MASK & ~IMPACT_OWN_NAME : flags & IMPACT_FLAG_MASK);
+        values[count] = pseudo / (k1 + pseudo);
+        if (count > 0 && current < entries[count - 1]! >>> IMPACT_FLAG_BITS) sorted = false;
+        count++;
       }
-      if (packed < 0) break;
+      if (slot < 0) break;
       current = slot;
-      pseudo = this.norm(index, packed) * frequencies[i]!;
-      flags = fieldFlags(packed & FIELD_MASK);
-      inServer = (packed & FIELD_MASK) === FIELD_ID.server;
+      pseudo = norm * frequencies[i]!;
+      flags = fieldBits[field]!;
     }
-    // A stale entry is refreshed in place when it has room (an index change makes every term
-    // stale at once); otherwise the arrays are made at the exact length (a posting per field, a
-    // slot per tool: about half of the postings' length).
-    const impacts: Impacts =
-      cached !== undefined && cached.entries.length >= count
-        ? cached
-        : { entries: new Int32Array(count), values: new Float32Array(count), length: 0, version: -1, sorted: false };
-    impacts.entries.set(scratchEntries.subarray(0, count));
-    impacts.values.set(scratchValues.subarray(0, count));
     impacts.length = count;
     impacts.version = index.version;
     impacts.sorted = sorted;
@@ -337,7 +357,7 @@ export class Bm25fScorer {
     this.requiredMask = new Uint32Array(size);
     this.cjkMatches = new Uint8Array(size);
     this.otherMatches = new Uint8Array(size);
-    this.touched = new Int32Array(size);
+    this.touched = new Int32Array(size + 1);
     this.held = new Uint8Array(size);
   }
 

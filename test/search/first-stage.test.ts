@@ -1,0 +1,189 @@
+/**
+ * The first stage against a plain model of what it computes: impacts worked out posting by
+ * posting, and scores accumulated term by term into float32, with the "continue" pruning of
+ * frequent terms. The scorer's loops are written for speed (impacts written in place at the
+ * document frequency's length, the touched list kept without a branch per entry); these tests
+ * hold them to the plain model on an index with removed and reused slots, server words, enum
+ * values and a field weighed 0.
+ */
+import { describe, expect, test } from "bun:test";
+import { Bm25fScorer, type QueryTerm } from "../../src/search/bm25f-scorer.ts";
+import { FIELD_BITS, FIELD_COUNT, FIELD_ID, FIELDS } from "../../src/search/fields.ts";
+import { IMPACT_DESCRIPTION, IMPACT_FLAG_BITS, IMPACT_OUTSIDE_VALUE, IMPACT_OWN_NAME, IMPACT_PARAMETER_NAME } from "../../src/search/impacts.ts";
+import { InvertedIndex } from "../../src/search/inverted-index.ts";
+import { rankingOptions, type RankingOptions } from "../../src/search/ranking-options.ts";
+
+const WORDS = ["alpha", "beta", "gamma", "delta", "omega", "sigma", "kappa", "lambda"];
+/** Words a few slots each have. */
+const RARE = Array.from({ length: 40 }, (_, i) => `rare${i}`);
+
+/** A deterministic index: most words shared by many slots, some slots removed and their slots reused. */
+function buildIndex(size: number): InvertedIndex {
+  const index = new InvertedIndex();
+  let seed = 7;
+  const next = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) % n;
+  const words = (count: number) => Array.from({ length: count }, () => index.intern(WORDS[Math.min(next(WORDS.length), next(WORDS.length))]!));
+  const add = (name: string) => {
+    const fields: number[][] = Array.from({ length: FIELD_COUNT }, () => []);
+    fields[FIELD_ID.name] = words(1 + next(3));
+    fields[FIELD_ID.description] = words(2 + next(12));
+    if (next(3) === 0) fields[FIELD_ID.description]!.push(index.intern(RARE[next(RARE.length)]!));
+    fields[FIELD_ID.server] = [index.intern(WORDS[next(3)]!)];
+    if (next(4) === 0) fields[FIELD_ID.parameterValue] = words(1 + next(4));
+    if (next(3) === 0) fields[FIELD_ID.parameterName] = words(1 + next(2));
+    index.add(name, fields);
+  };
+  for (let i = 0; i < size; i++) add(`tool_${i}`);
+  for (let slot = 0; slot < size; slot += 7) index.remove(slot);
+  index.compact();
+  // Reused slots are appended to their terms' postings after higher slots: lists out of slot order.
+  for (let i = 0; i < size / 14; i++) add(`again_${i}`);
+  for (let slot = 3; slot < size; slot += 29) index.remove(slot); // dead, not swept
+  return index;
+}
+
+interface Entry {
+  slot: number;
+  flags: number;
+  value: number;
+}
+
+/** A term's impacts as the plain model has them: one entry per live slot, in posting order. */
+function modelImpacts(index: InvertedIndex, id: number, options: RankingOptions): Entry[] {
+  const averages = FIELDS.map((_, field) => index.fieldLengthSums[field]! / index.liveCount);
+  const out: Entry[] = [];
+  let last: { slot: number; pseudo: number; flags: number; inServer: boolean } | undefined;
+  const flush = () => {
+    if (last === undefined || !(last.pseudo > 0)) return;
+    const flags = last.inServer ? last.flags & ~IMPACT_OWN_NAME : last.flags;
+    out.push({ slot: last.slot, flags, value: Math.fround(last.pseudo / (options.k1 + last.pseudo)) });
+  };
+  for (let i = 0; i < index.postingLengths[id]!; i++) {
+    const packed = index.postings[id]![i]!;
+    const slot = packed >>> FIELD_BITS;
+    const field = packed & ((1 << FIELD_BITS) - 1);
+    const name = FIELDS[field]!;
+    const weight = options.weights[name];
+    const b = options.lengthNormalization[name];
+    const average = averages[field]!;
+    const norm = index.alive[slot] !== 1 ? 0 : average > 0 ? Math.fround(weight / (1 - b + (b * index.fieldLengths[slot * FIELD_COUNT + field]!) / average)) : Math.fround(weight);
+    const flags =
+      (field !== FIELD_ID.parameterValue ? IMPACT_OUTSIDE_VALUE : 0) |
+      (field === FIELD_ID.description ? IMPACT_DESCRIPTION : 0) |
+      (field === FIELD_ID.parameterName ? IMPACT_PARAMETER_NAME : 0) |
+      (field === FIELD_ID.name ? IMPACT_OWN_NAME : 0);
+    if (last !== undefined && last.slot === slot) {
+      last.pseudo += norm * index.frequencies[id]![i]!;
+      last.flags |= flags;
+      last.inServer ||= field === FIELD_ID.server;
+      continue;
+    }
+    flush();
+    last = { slot, pseudo: norm * index.frequencies[id]![i]!, flags, inServer: field === FIELD_ID.server };
+  }
+  flush();
+  return out;
+}
+
+function queryTerms(index: InvertedIndex, words: readonly string[]): QueryTerm[] {
+  const terms = words.map((word, i) => {
+    const id = index.termId(word)!;
+    const frequency = index.documentFrequency[id]!;
+    const idf = Math.log(1 + (index.liveCount - frequency + 0.5) / (frequency + 0.5));
+    const weight = i === words.length - 1 ? 0.3 : 1; // the last one weighs like a number
+    return { id, idf, weight, weightedIdf: idf * weight, requiredBit: 0, cjk: false };
+  });
+  return terms.sort((a, b) => b.idf - a.idf || a.id - b.id);
+}
+
+/** run()'s scores as the plain model has them: term by term, rarest first, frequent terms only adding to slots already scored once enough are. */
+function modelScores(index: InvertedIndex, terms: readonly QueryTerm[], options: RankingOptions): { order: number[]; scores: Map<number, number> } {
+  const scores = new Map<number, number>();
+  const order: number[] = [];
+  const frequent = options.frequentTermShare * index.liveCount;
+  let prune: boolean | undefined;
+  for (const term of terms) {
+    const scale = term.weightedIdf * (options.k1 + 1);
+    if (scale === 0) continue;
+    const entries = modelImpacts(index, term.id, options);
+    if (entries.length > frequent && prune === undefined) prune = order.length >= options.candidates;
+    for (const { slot, value } of entries) {
+      const before = scores.get(slot) ?? 0;
+      if (prune === true && entries.length > frequent && before === 0) continue;
+      if (before === 0) order.push(slot);
+      scores.set(slot, Math.fround(before + scale * value));
+    }
+  }
+  return { order, scores };
+}
+
+describe("impacts", () => {
+  for (const [label, overrides] of [
+    ["default weights", {}],
+    ["the description weighed 0 (fewer entries than the document frequency)", { weights: { description: 0 } }],
+  ] as const) {
+    test(`equal the plain model for every term: ${label}`, () => {
+      const index = buildIndex(600);
+      const options = rankingOptions(overrides as Partial<RankingOptions>);
+      const scorer = new Bm25fScorer(options);
+      let unsorted = 0;
+      let short = 0;
+      for (let id = 0; id < index.terms.length; id++) {
+        const impacts = scorer.impacts(index, id);
+        const model = modelImpacts(index, id, options);
+        const got: Entry[] = [];
+        for (let i = 0; i < impacts.length; i++) {
+          got.push({ slot: impacts.entries[i]! >>> IMPACT_FLAG_BITS, flags: impacts.entries[i]! & ((1 << IMPACT_FLAG_BITS) - 1), value: impacts.values[i]! });
+        }
+        expect(got).toEqual(model);
+        const ascending = model.every((entry, i) => i === 0 || model[i - 1]!.slot < entry.slot);
+        expect(impacts.sorted).toBe(ascending);
+        if (!ascending) unsorted++;
+        expect(impacts.entries.length).toBe(index.documentFrequency[id]!);
+        if (impacts.length < impacts.entries.length) short++;
+      }
+      expect(unsorted).toBeGreaterThan(0); // the reused slots made some lists unordered
+      expect(short > 0).toBe(options.weights.description === 0); // a slot with the term only where it weighs 0 has no entry
+    });
+  }
+
+  test("refreshed in place after the index changes, still equal to the model", () => {
+    const index = buildIndex(400);
+    const options = rankingOptions();
+    const scorer = new Bm25fScorer(options);
+    const id = index.termId("alpha")!;
+    const first = scorer.impacts(index, id);
+    index.remove(index.slotOf("tool_1")!);
+    const again = scorer.impacts(index, id);
+    expect(again).toBe(first); // room enough: the same arrays, rewritten
+    const got = Array.from({ length: again.length }, (_, i) => again.entries[i]! >>> IMPACT_FLAG_BITS);
+    expect(got).toEqual(modelImpacts(index, id, options).map((entry) => entry.slot));
+  });
+});
+
+describe("run", () => {
+  const cases: [string, readonly string[], Partial<RankingOptions>][] = [
+    ["rare and frequent terms, pruning", ["rare1", "rare2", "rare3", "alpha", "beta", "gamma"], { candidates: 5 }],
+    ["every term frequent: scored in full", ["alpha", "beta", "gamma", "delta"], { candidates: 5 }],
+    ["too few candidates before the frequent terms: scored in full", ["rare1", "alpha", "beta"], { candidates: 500 }],
+  ];
+  for (const [label, words, overrides] of cases) {
+    test(`scores and the touched list equal the plain model: ${label}`, () => {
+      const index = buildIndex(600);
+      const options = rankingOptions(overrides);
+      const scorer = new Bm25fScorer(options);
+      // Twice: the second run starts from the first one's leftovers (reset by the touched list).
+      for (let pass = 0; pass < 2; pass++) {
+        const terms = queryTerms(index, words);
+        scorer.run(index, terms, false);
+        const model = modelScores(index, terms, options);
+        const touched = [...scorer.touched.subarray(0, scorer.touchedCount)];
+        expect(touched).toEqual(model.order);
+        for (const slot of touched) expect(scorer.scores[slot]).toBe(model.scores.get(slot)!);
+        let nonzero = 0;
+        for (let slot = 0; slot < index.slotCount; slot++) if (scorer.scores[slot] !== 0) nonzero++;
+        expect(nonzero).toBe(touched.length);
+      }
+    });
+  }
+});
