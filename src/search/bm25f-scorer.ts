@@ -1,6 +1,7 @@
-import { FIELD_BITS, FIELD_COUNT, FIELD_ID, FIELDS } from "./fields.ts";
-import { ImpactCache } from "./impact-cache.ts";
-import { IMPACT_DESCRIPTION, IMPACT_FLAG_BITS, IMPACT_FLAG_MASK, IMPACT_OUTSIDE_VALUE, IMPACT_OWN_NAME, IMPACT_PARAMETER_NAME, type Impacts } from "./impacts.ts";
+import { FIELD_BITS, FIELD_COUNT, FIELD_ID } from "./fields.ts";
+import type { ImpactCache } from "./impact-cache.ts";
+import { ImpactMaker } from "./impact-maker.ts";
+import { IMPACT_FLAG_BITS, IMPACT_OUTSIDE_VALUE, type Impacts } from "./impacts.ts";
 import type { InvertedIndex } from "./inverted-index.ts";
 import type { RankingOptions } from "./ranking-options.ts";
 
@@ -34,8 +35,6 @@ export interface StandIn {
 }
 
 const FIELD_MASK = (1 << FIELD_BITS) - 1;
-/** impacts()'s mark, above the IMPACT_* bits, of a term found in the server's name. */
-const IN_SERVER = 1 << IMPACT_FLAG_BITS;
 /** fill()'s marks: a slot `run` scored, and the first mark of a slot a stand-in brought in. */
 const HELD = 1;
 const FILLED = 2;
@@ -54,26 +53,6 @@ export interface SkipMembers {
   mask: Uint8Array;
 }
 
-
-
-/** Twice the room for an impact list that outgrew its arrays (not expected: see impacts()). */
-function grown(impacts: Impacts, count: number): Impacts {
-  const entries = new Int32Array(Math.max(4, count * 2));
-  const values = new Float32Array(entries.length);
-  entries.set(impacts.entries.subarray(0, count));
-  values.set(impacts.values.subarray(0, count));
-  return { entries, values, length: 0, version: -1, sorted: false };
-}
-
-function fieldFlags(field: number): number {
-  return (
-    (field !== FIELD_ID.parameterValue ? IMPACT_OUTSIDE_VALUE : 0) |
-    (field === FIELD_ID.description ? IMPACT_DESCRIPTION : 0) |
-    (field === FIELD_ID.parameterName ? IMPACT_PARAMETER_NAME : 0) |
-    (field === FIELD_ID.name ? IMPACT_OWN_NAME : 0)
-  );
-}
-
 /**
  * First-stage BM25F, term at a time: per-field frequencies are length-normalised and weighted into
  * one pseudo-frequency per (term, tool), saturated once with k1. Scores accumulate into reusable
@@ -90,30 +69,41 @@ export class Bm25fScorer {
   /** fill()'s marks per slot: HELD (scored by `run`), or FILLED + the stand-in run that brought it in; zero otherwise. */
   private held = new Uint8Array(0);
   /**
-   * Per field: weight, length normalisation b, average length; a posting's norm is worked out
-   * from these and the slot's field length when its term's impacts are (no per-slot norm table:
-   * 6 MiB at 100k tools, and impacts are cached, so the division is paid once per posting).
-   */
-  private readonly fieldWeights = new Float64Array(FIELD_COUNT);
-  private readonly fieldBs = new Float64Array(FIELD_COUNT);
-  private readonly fieldAverages = new Float64Array(FIELD_COUNT);
-  private normVersion = -1;
-  /**
    * run()'s `skip` when no server is named: always an object, never undefined, so the loop's
    * optimised code does not leave (a check hoisted to its head) at the first query that names one.
    */
   private readonly noSkip: SkipMembers = { termIds: new Set(), mask: new Uint8Array(0) };
   private tracked = false;
-  /** Per term id: its impacts, valid while their version equals the index version (impact-cache.ts). */
-  readonly impactCache: ImpactCache;
-  /** Per field: its IMPACT_* bits, and IN_SERVER for the server's name. */
-  private readonly fieldBits = Int32Array.from({ length: FIELD_COUNT }, (_, field) => fieldFlags(field) | (field === FIELD_ID.server ? IN_SERVER : 0));
+  /** Per term id: its impacts, worked out and cached (impact-maker.ts). */
+  private readonly maker: ImpactMaker;
 
   constructor(
     private readonly options: RankingOptions,
     impactBudgetBytes?: number,
   ) {
-    this.impactCache = new ImpactCache(impactBudgetBytes);
+    this.maker = new ImpactMaker(options, impactBudgetBytes);
+  }
+
+  /** The impacts cached (impact-cache.ts), valid while their version equals the index version. */
+  get impactCache(): ImpactCache {
+    return this.maker.cache;
+  }
+
+  /**
+   * A term's saturated BM25F weight per live slot, with the kinds of field it occurs in
+   * (ImpactMaker.impacts): cached per term and index version, read by the scoring here and by the
+   * re-rank's candidate facts.
+   */
+  impacts(index: InvertedIndex, id: number): Impacts {
+    return this.maker.impacts(index, id);
+  }
+
+  /**
+   * impacts(), without marking the term as just used: for the re-rank's second read of the query's
+   * terms (the first stage marked them).
+   */
+  impactsAgain(index: InvertedIndex, id: number): Impacts {
+    return this.maker.impactsAgain(index, id);
   }
 
   /**
@@ -124,6 +114,7 @@ export class Bm25fScorer {
   run(index: InvertedIndex, terms: readonly QueryTerm[], track: boolean, skip: SkipMembers = this.noSkip): void {
     this.reset();
     this.ensureCapacity(index.slotCount);
+    this.maker.sweepWhenDue(index);
     this.tracked = track;
     const { scores, touched } = this;
     const k1 = this.options.k1;
@@ -188,7 +179,7 @@ export class Bm25fScorer {
       const packed = i < length ? postings[i]! : -1;
       const slot = packed >>> FIELD_BITS;
       if (packed >= 0 && slot === current) {
-        if (counts(mask[slot]!, packed & FIELD_MASK)) pseudo += this.norm(index, packed) * frequencies[i]!;
+        if (counts(mask[slot]!, packed & FIELD_MASK)) pseudo += this.maker.norm(index, packed) * frequencies[i]!;
         continue;
       }
       if (pseudo > 0) {
@@ -199,7 +190,7 @@ export class Bm25fScorer {
       }
       if (packed < 0) break;
       current = slot;
-      pseudo = counts(mask[slot]!, packed & FIELD_MASK) ? this.norm(index, packed) * frequencies[i]! : 0;
+      pseudo = counts(mask[slot]!, packed & FIELD_MASK) ? this.maker.norm(index, packed) * frequencies[i]! : 0;
     }
     return touchedCount;
   }
@@ -247,90 +238,6 @@ export class Bm25fScorer {
     }
   }
 
-  /**
-   * A term's saturated BM25F weight per live slot, pseudo / (k1 + pseudo), with the kinds of field
-   * it occurs in. It depends on the index alone (not the query), so it is computed once per term
-   * and index version, then reused (by the scoring here and by the re-rank's candidate facts).
-   */
-  impacts(index: InvertedIndex, id: number): Impacts {
-    const cached = this.impactCache.get(id);
-    if (cached !== undefined && cached.version === index.version) return cached;
-    if (this.normVersion !== index.version) this.refreshNorms(index);
-    const postings = index.postings[id]!;
-    const frequencies = index.frequencies[id]!;
-    const length = index.postingLengths[id]!;
-    // One entry per live slot that has the term (its postings are adjacent): at most its document
-    // frequency, so the arrays are made at that length and written in place, with no scratch copy.
-    // A stale entry is refreshed in place when it has room (an index change makes every term stale
-    // at once).
-    const capacity = index.documentFrequency[id]!;
-    let impacts: Impacts =
-      cached !== undefined && cached.entries.length >= capacity
-        ? cached
-        : { entries: new Int32Array(capacity), values: new Float32Array(capacity), length: 0, version: -1, sorted: false };
-    let { entries, values } = impacts;
-    const { alive, fieldLengths } = index;
-    const { fieldWeights, fieldBs, fieldAverages, fieldBits } = this;
-    const k1 = this.options.k1;
-    let count = 0;
-    let current = -1;
-    let pseudo = 0;
-    let flags = 0;
-    let sorted = true;
-    for (let i = 0; i <= length; i++) {
-      let slot = -1;
-      let field = 0;
-      let norm = 0;
-      if (i < length) {
-        const packed = postings[i]!;
-        slot = packed >>> FIELD_BITS;
-        field = packed & FIELD_MASK;
-        // The field weight / (1 − b + b · length / average length), rounded to float32 as the
-        // per-slot table it replaces held it (rankings stay the same to the bit); zero for a dead slot.
-        if (alive[slot] === 1) {
-          const average = fieldAverages[field]!;
-          const b = fieldBs[field]!;
-          norm = average > 0 ? Math.fround(fieldWeights[field]! / (1 - b + (b * fieldLengths[slot * FIELD_COUNT + field]!) / average)) : Math.fround(fieldWeights[field]!);
-        }
-        if (slot === current) {
-          pseudo += norm * frequencies[i]!;
-          flags |= fieldBits[field]!;
-          continue;
-        }
-      }
-      if (pseudo > 0) {
-        if (count === entries.length) {
-          impacts = grown(impacts, count);
-          ({ entries, values } = impacts);
-        }
-        // A word of the server's own name is not what the tool's name adds (slack in slack_get_users).
-        entries[count] = (current << IMPACT_FLAG_BITS) | ((flags & IN_SERVER) !== 0 ? flags & IMPACT_FLAG_MASK & ~IMPACT_OWN_NAME : flags & IMPACT_FLAG_MASK);
-        values[count] = pseudo / (k1 + pseudo);
-        if (count > 0 && current < entries[count - 1]! >>> IMPACT_FLAG_BITS) sorted = false;
-        count++;
-      }
-      if (slot < 0) break;
-      current = slot;
-      pseudo = norm * frequencies[i]!;
-      flags = fieldBits[field]!;
-    }
-    impacts.length = count;
-    impacts.version = index.version;
-    impacts.sorted = sorted;
-    this.impactCache.set(id, impacts);
-    return impacts;
-  }
-
-  /**
-   * impacts(), without marking the term as just used: for the re-rank's second read of the query's
-   * terms (the first stage marked them). The recency list is a few scattered writes per call,
-   * and which term is dropped first never changes a value.
-   */
-  impactsAgain(index: InvertedIndex, id: number): Impacts {
-    const cached = this.impactCache.peek(id);
-    return cached !== undefined && cached.version === index.version ? cached : this.impacts(index, id);
-  }
-
   private record(slot: number, term: QueryTerm): void {
     this.requiredMask[slot] = this.requiredMask[slot]! | term.requiredBit;
     if (term.cjk) this.cjkMatches[slot] = this.cjkMatches[slot]! + 1;
@@ -359,31 +266,5 @@ export class Bm25fScorer {
     this.otherMatches = new Uint8Array(size);
     this.touched = new Int32Array(size + 1);
     this.held = new Uint8Array(size);
-  }
-
-  /**
-   * A posting's field weight / (1 − b + b · length / average length), rounded to float32 as the
-   * per-slot table it replaces held it (rankings stay the same to the bit); zero for a dead slot.
-   */
-  private norm(index: InvertedIndex, packed: number): number {
-    const slot = packed >>> FIELD_BITS;
-    if (index.alive[slot] !== 1) return 0;
-    const field = packed & FIELD_MASK;
-    const average = this.fieldAverages[field]!;
-    const weight = this.fieldWeights[field]!;
-    if (!(average > 0)) return Math.fround(weight);
-    const b = this.fieldBs[field]!;
-    return Math.fround(weight / (1 - b + (b * index.fieldLengths[slot * FIELD_COUNT + field]!) / average));
-  }
-
-  /** The per-field constants of norm(), for the index as it is now. */
-  private refreshNorms(index: InvertedIndex): void {
-    for (let field = 0; field < FIELD_COUNT; field++) {
-      const name = FIELDS[field]!;
-      this.fieldWeights[field] = this.options.weights[name];
-      this.fieldBs[field] = this.options.lengthNormalization[name];
-      this.fieldAverages[field] = index.liveCount > 0 ? index.fieldLengthSums[field]! / index.liveCount : 0;
-    }
-    this.normVersion = index.version;
   }
 }

@@ -187,3 +187,51 @@ describe("run", () => {
     });
   }
 });
+
+describe("sweep: every term's impacts at once", () => {
+  const liveTerms = (index: InvertedIndex) => Array.from({ length: index.terms.length }, (_, id) => id).filter((id) => index.documentFrequency[id]! > 0).length;
+
+  test("once this index version's queries worked out an eighth of the entries term by term, the rest are worked out in one go", () => {
+    const index = buildIndex(600);
+    const scorer = new Bm25fScorer(rankingOptions());
+    let total = 0;
+    for (let id = 0; id < index.terms.length; id++) total += index.documentFrequency[id]!;
+    expect(index.termSlotPairs).toBe(total);
+    let worked = 0;
+    let swept = false;
+    for (const word of [...RARE, ...WORDS].filter((word) => index.termId(word) !== undefined)) {
+      const sweeps = worked * 8 >= total;
+      scorer.run(index, queryTerms(index, [word]), false);
+      if (sweeps) {
+        expect(scorer.impactCache.size).toBe(liveTerms(index));
+        swept = true;
+        break;
+      }
+      worked += index.documentFrequency[index.termId(word)!]!;
+      expect(scorer.impactCache.size).toBeLessThan(liveTerms(index));
+    }
+    expect(swept).toBe(true);
+  });
+
+  test("an index that changes between queries never sweeps, and a pool too large for a quarter of the budget neither", () => {
+    const changing = buildIndex(600);
+    const scorer = new Bm25fScorer(rankingOptions());
+    for (let i = 0; i < 20; i++) {
+      scorer.run(changing, queryTerms(changing, ["rare1", "rare2"]), false);
+      changing.remove(changing.slotOf(`tool_${2 * i + 1}`)!);
+    }
+    expect(scorer.impactCache.size).toBe(2);
+    const large = buildIndex(600);
+    const small = new Bm25fScorer(rankingOptions(), large.termSlotPairs * 8 * 2); // all impacts fit in half the budget, not a quarter
+    for (let i = 0; i < 20; i++) small.run(large, queryTerms(large, ["alpha", "beta", "gamma", "delta", "omega", "sigma", "kappa", "lambda"]), false);
+    expect(small.impactCache.size).toBe(8);
+  });
+
+  test("a removal keeps the pair count equal to the sum of document frequencies", () => {
+    const index = buildIndex(300);
+    for (let slot = 0; slot < 50; slot += 3) index.remove(slot);
+    let total = 0;
+    for (let id = 0; id < index.terms.length; id++) total += index.documentFrequency[id]!;
+    expect(index.termSlotPairs).toBe(total);
+  });
+});
