@@ -16,6 +16,11 @@ const BUCKETS = 1 << (32 - BUCKET_SHIFT - 1);
 export class ScoreSelector {
   private readonly counts = new Int32Array(BUCKETS);
   private above = new Int32Array(64);
+  /** The slots in the boundary bucket, for the heap. */
+  private edge = new Int32Array(64);
+  /** `scores` read as bits, made again only when the scorer's array is a new one. */
+  private bits: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
+  private bitsOf: Float32Array | undefined;
 
   /**
    * The best `k` of `touched[0, count)` into `into` (objects reused, length set), or undefined when
@@ -29,7 +34,11 @@ export class ScoreSelector {
     heap: TopK,
     into: T[],
   ): T[] | undefined {
-    const bits = new Uint32Array(scores.buffer, scores.byteOffset, scores.length);
+    if (this.bitsOf !== scores) {
+      this.bits = new Uint32Array(scores.buffer, scores.byteOffset, scores.length);
+      this.bitsOf = scores;
+    }
+    const bits = this.bits;
     // `counts` is all zeros between calls; only the buckets scores fell in are cleared after.
     const counts = this.counts;
     let lowest = BUCKETS;
@@ -53,16 +62,25 @@ export class ScoreSelector {
       for (; boundary > lowest && taken + counts[boundary]! < k; boundary--) taken += counts[boundary]!;
     }
     if (highest >= lowest) counts.fill(0, lowest, highest + 1);
-    if (this.above.length < count) this.above = new Int32Array(Math.max(count, this.above.length * 2));
-    const above = this.above;
-    heap.reset(Math.max(1, k - taken));
+    if (this.above.length < count) {
+      this.above = new Int32Array(Math.max(count, this.above.length * 2));
+      this.edge = new Int32Array(this.above.length);
+    }
+    const { above, edge } = this;
+    // Each slot is written to both lists and counted only where it belongs: no branch per slot,
+    // which mispredicted at each of the few slots at or above the boundary, scattered through the list.
     let aboveCount = 0;
+    let edgeCount = 0;
     for (let i = 0; i < count; i++) {
       const slot = touched[i]!;
       const bucket = bits[slot]! >>> BUCKET_SHIFT;
-      if (bucket > boundary) above[aboveCount++] = slot;
-      else if (bucket === boundary) heap.push(slot, scores[slot]!);
+      above[aboveCount] = slot;
+      aboveCount += ((bucket > boundary) as unknown as number) | 0;
+      edge[edgeCount] = slot;
+      edgeCount += ((bucket === boundary) as unknown as number) | 0;
     }
+    heap.reset(Math.max(1, k - taken));
+    for (let i = 0; i < edgeCount; i++) heap.push(edge[i]!, scores[edge[i]!]!);
     const out = heap.drainInto(into);
     const kept = out.length;
     for (let i = 0; i < aboveCount; i++) {
