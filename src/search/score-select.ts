@@ -3,6 +3,11 @@ import type { TopK } from "./top-k.ts";
 /** Buckets by the top bits of a float32 score (sign 0, 8 exponent bits, 3 mantissa bits): 2,048. */
 const BUCKET_SHIFT = 20;
 const BUCKETS = 1 << (32 - BUCKET_SHIFT - 1);
+/** Scores read, evenly spaced, to guess a cut when contenders are at least SAMPLED_FROM × k (the cut then keeps about half of them or fewer). */
+const SAMPLES = 32;
+const SAMPLED_FROM = 6;
+/** The guessed cut aims to keep about this many times k. */
+const SAMPLE_MARGIN = 3;
 
 /**
  * The k best scored slots by (score descending, slot ascending), the order TopK keeps, found by a
@@ -12,6 +17,12 @@ const BUCKETS = 1 << (32 - BUCKET_SHIFT - 1);
  * second pass takes every slot above it outright and passes only that bucket's slots through the
  * heap (which settles the cut, ties by slot). Two linear passes; the heap sees a few slots, not
  * the ~100 replacements a heap over all contenders makes.
+ *
+ * Many contenders (a long request touches thousands of tools) are first cut by a guess: a few
+ * scores read across the list say about where the best SAMPLE_MARGIN × k begin, one pass keeps
+ * every slot scoring at least that, and the two passes run over those. When fewer than k are kept
+ * the guess was too high and the passes run over all; otherwise every slot left out scores below
+ * k kept ones, so the best k are the same.
  */
 export class ScoreSelector {
   private readonly counts = new Int32Array(BUCKETS);
@@ -21,12 +32,43 @@ export class ScoreSelector {
   /** `scores` read as bits, made again only when the scorer's array is a new one. */
   private bits: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
   private bitsOf: Float32Array | undefined;
+  /** The slots a guessed cut keeps, and the sampled scores (sorted as read). */
+  private kept = new Int32Array(64);
+  private readonly samples = new Float64Array(SAMPLES);
 
   /**
    * The best `k` of `touched[0, count)` into `into` (objects reused, length set), or undefined when
    * some score is negative (the bit order does not hold there; the caller uses its heap).
    */
   select<T extends { slot: number; score: number }>(
+    touched: Int32Array,
+    count: number,
+    scores: Float32Array,
+    k: number,
+    heap: TopK,
+    into: T[],
+  ): T[] | undefined {
+    if (count < SAMPLED_FROM * k) return this.selectAll(touched, count, scores, k, heap, into);
+    const { samples } = this;
+    for (let i = 0; i < SAMPLES; i++) {
+      const score = scores[touched[Math.floor((i * count) / SAMPLES)]!]!;
+      let at = i;
+      for (; at > 0 && samples[at - 1]! > score; at--) samples[at] = samples[at - 1]!;
+      samples[at] = score;
+    }
+    const cut = samples[SAMPLES - 1 - Math.ceil((SAMPLES * SAMPLE_MARGIN * k) / count)]!;
+    if (this.kept.length < count) this.kept = new Int32Array(Math.max(count, this.kept.length * 2));
+    const kept = this.kept;
+    let keptCount = 0;
+    for (let i = 0; i < count; i++) {
+      const slot = touched[i]!;
+      kept[keptCount] = slot;
+      keptCount += ((scores[slot]! >= cut) as unknown as number) | 0;
+    }
+    return keptCount >= k ? this.selectAll(kept, keptCount, scores, k, heap, into) : this.selectAll(touched, count, scores, k, heap, into);
+  }
+
+  private selectAll<T extends { slot: number; score: number }>(
     touched: Int32Array,
     count: number,
     scores: Float32Array,

@@ -12,6 +12,8 @@ import { FIELD_BITS, FIELD_COUNT, FIELD_ID, FIELDS } from "../../src/search/fiel
 import { IMPACT_DESCRIPTION, IMPACT_FLAG_BITS, IMPACT_OUTSIDE_VALUE, IMPACT_OWN_NAME, IMPACT_PARAMETER_NAME } from "../../src/search/impacts.ts";
 import { InvertedIndex } from "../../src/search/inverted-index.ts";
 import { rankingOptions, type RankingOptions } from "../../src/search/ranking-options.ts";
+import { ScoreSelector } from "../../src/search/score-select.ts";
+import { TopK } from "../../src/search/top-k.ts";
 
 const WORDS = ["alpha", "beta", "gamma", "delta", "omega", "sigma", "kappa", "lambda"];
 /** Words a few slots each have. */
@@ -233,5 +235,40 @@ describe("sweep: every term's impacts at once", () => {
     let total = 0;
     for (let id = 0; id < index.terms.length; id++) total += index.documentFrequency[id]!;
     expect(index.termSlotPairs).toBe(total);
+  });
+});
+
+describe("ScoreSelector with a guessed cut (many contenders)", () => {
+  const best = (touched: Int32Array, scores: Float32Array, k: number) =>
+    [...touched]
+      .sort((a, b) => scores[b]! - scores[a]! || a - b)
+      .slice(0, k)
+      .sort((a, b) => a - b);
+  const chosen = (selector: ScoreSelector, touched: Int32Array, scores: Float32Array, k: number) =>
+    selector.select(touched, touched.length, scores, k, new TopK(), [] as { slot: number; score: number }[])!.map((pair) => pair.slot).sort((a, b) => a - b);
+
+  test("the best k are those of a full sort, with ties at the cut and scores in any order", () => {
+    let seed = 11;
+    const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const selector = new ScoreSelector();
+    for (let round = 0; round < 100; round++) {
+      const count = 300 + Math.floor(random() * 4000);
+      const scores = new Float32Array(count + 10);
+      // Few distinct values in some rounds: many slots tie at the cut.
+      const levels = round % 3 === 0 ? 5 : 1000;
+      const touched = Int32Array.from({ length: count }, (_, i) => i + 10).sort(() => random() - 0.5);
+      for (const slot of touched) scores[slot] = 0.01 + Math.floor(random() * levels) / 7;
+      for (const k of [1, 50, 100]) expect(chosen(selector, touched, scores, k)).toEqual(best(touched, scores, k));
+    }
+  });
+
+  test("a guess too high (the sampled scores are the best ones) falls back to all contenders", () => {
+    const count = 1000;
+    const scores = new Float32Array(count);
+    const touched = Int32Array.from({ length: count }, (_, i) => i);
+    for (let i = 0; i < count; i++) scores[i] = 1 + (i % 97) / 100;
+    // The slots the guess reads (32 evenly spaced) score highest: the cut keeps only them, fewer than k.
+    for (let i = 0; i < 32; i++) scores[Math.floor((i * count) / 32)] = 50;
+    expect(chosen(new ScoreSelector(), touched, scores, 50)).toEqual(best(touched, scores, 50));
   });
 });
