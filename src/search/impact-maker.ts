@@ -9,7 +9,7 @@ const FIELD_MASK = (1 << FIELD_BITS) - 1;
 const IN_SERVER = 1 << IMPACT_FLAG_BITS;
 /** sweepWhenDue() works every term's impacts out when they fit in this fraction of the cache's budget… */
 const SWEEP_SHARE = 4;
-/** …once this index version's queries worked out this fraction of them. */
+/** …once this index version's queries worked out this fraction of them, and this fraction a query. */
 const SWEEP_AFTER = 8;
 
 /** Twice the room for an impact list that outgrew its arrays (not expected: see impacts()). */
@@ -49,8 +49,11 @@ export class ImpactMaker {
   private normVersion = -1;
   /** Per field: its IMPACT_* bits, and IN_SERVER for the server's name. */
   private readonly fieldBits = Int32Array.from({ length: FIELD_COUNT }, (_, field) => fieldFlags(field) | (field === FIELD_ID.server ? IN_SERVER : 0));
-  /** The index version sweepWhenDue() last swept (or found too large). */
+  /** The index version sweepWhenDue() swept in full (or found too large). */
   private sweptVersion = -1;
+  /** The index version a sweep is under way for, and the term id it goes on from. */
+  private sweepingVersion = -1;
+  private sweepNext = 0;
   /** Impact entries worked out for index version `workedOutVersion`, term by term. */
   private workedOut = 0;
   private workedOutVersion = -1;
@@ -142,20 +145,38 @@ export class ImpactMaker {
   }
 
   /**
-   * Every term's impacts at once, as a peer computes its impacts at build: a query then reads
-   * impacts and works none out (a term's first use costs more than reading its impacts again).
-   * Only when all of them fit in a quarter of the cache's budget (a pool of ~20k tools; a larger
-   * one is left to the per-term path, for memory), and only once the queries of this index
-   * version have worked out 1/SWEEP_AFTER of them term by term: the sweep then costs at most
-   * SWEEP_AFTER times what the index version's queries already paid, and an index that changes
-   * between queries (each change makes every term stale) never sweeps.
+   * Every term's impacts, as a peer computes its impacts at build: a query then reads impacts and
+   * works none out (a term's first use costs more than reading its impacts again). Only when all
+   * of them fit in a quarter of the cache's budget (a pool of ~20k tools; a larger one is left to
+   * the per-term path, for memory), and only once the queries of this index version have worked
+   * out 1/SWEEP_AFTER of them term by term: the sweep then costs at most SWEEP_AFTER times what
+   * the index version's queries already paid, and an index that changes between queries (each
+   * change makes every term stale) never sweeps. Each call works out at most another
+   * 1/SWEEP_AFTER of the entries (in term id order, from where the last call stopped), so no
+   * query pays for the whole sweep.
    */
   sweepWhenDue(index: InvertedIndex): void {
-    if (this.sweptVersion === index.version || this.workedOutVersion !== index.version || this.workedOut * SWEEP_AFTER < index.termSlotPairs) return;
-    this.sweptVersion = index.version;
-    if (index.termSlotPairs * IMPACT_ENTRY_BYTES > this.cache.budgetBytes / SWEEP_SHARE) return;
+    const version = index.version;
+    if (this.sweptVersion === version || this.workedOutVersion !== version || this.workedOut * SWEEP_AFTER < index.termSlotPairs) return;
+    if (index.termSlotPairs * IMPACT_ENTRY_BYTES > this.cache.budgetBytes / SWEEP_SHARE) {
+      this.sweptVersion = version;
+      return;
+    }
+    if (this.sweepingVersion !== version) {
+      this.sweepingVersion = version;
+      this.sweepNext = 0;
+    }
     const frequency = index.documentFrequency;
-    for (let id = 0; id < index.terms.length; id++) if (frequency[id]! > 0) this.impacts(index, id);
+    const slice = index.termSlotPairs / SWEEP_AFTER;
+    let swept = 0;
+    let id = this.sweepNext;
+    for (; id < index.terms.length && swept < slice; id++) {
+      if (frequency[id]! === 0) continue;
+      this.impacts(index, id);
+      swept += frequency[id]!;
+    }
+    this.sweepNext = id;
+    if (id >= index.terms.length) this.sweptVersion = version;
   }
 
   /**
