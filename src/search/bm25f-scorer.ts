@@ -1,6 +1,7 @@
-import { FIELD_BITS, FIELD_COUNT, FIELD_ID, FIELDS } from "./fields.ts";
-import { ImpactCache } from "./impact-cache.ts";
-import { IMPACT_DESCRIPTION, IMPACT_FLAG_BITS, IMPACT_OUTSIDE_VALUE, IMPACT_OWN_NAME, IMPACT_PARAMETER_NAME, type Impacts } from "./impacts.ts";
+import { FIELD_BITS, FIELD_COUNT, FIELD_ID } from "./fields.ts";
+import type { ImpactCache } from "./impact-cache.ts";
+import { ImpactMaker } from "./impact-maker.ts";
+import { IMPACT_FLAG_BITS, IMPACT_OUTSIDE_VALUE, type Impacts } from "./impacts.ts";
 import type { InvertedIndex } from "./inverted-index.ts";
 import type { RankingOptions } from "./ranking-options.ts";
 
@@ -52,17 +53,6 @@ export interface SkipMembers {
   mask: Uint8Array;
 }
 
-
-
-function fieldFlags(field: number): number {
-  return (
-    (field !== FIELD_ID.parameterValue ? IMPACT_OUTSIDE_VALUE : 0) |
-    (field === FIELD_ID.description ? IMPACT_DESCRIPTION : 0) |
-    (field === FIELD_ID.parameterName ? IMPACT_PARAMETER_NAME : 0) |
-    (field === FIELD_ID.name ? IMPACT_OWN_NAME : 0)
-  );
-}
-
 /**
  * First-stage BM25F, term at a time: per-field frequencies are length-normalised and weighted into
  * one pseudo-frequency per (term, tool), saturated once with k1. Scores accumulate into reusable
@@ -79,31 +69,41 @@ export class Bm25fScorer {
   /** fill()'s marks per slot: HELD (scored by `run`), or FILLED + the stand-in run that brought it in; zero otherwise. */
   private held = new Uint8Array(0);
   /**
-   * Per field: weight, length normalisation b, average length; a posting's norm is worked out
-   * from these and the slot's field length when its term's impacts are (no per-slot norm table:
-   * 6 MiB at 100k tools, and impacts are cached, so the division is paid once per posting).
-   */
-  private readonly fieldWeights = new Float64Array(FIELD_COUNT);
-  private readonly fieldBs = new Float64Array(FIELD_COUNT);
-  private readonly fieldAverages = new Float64Array(FIELD_COUNT);
-  private normVersion = -1;
-  /**
    * run()'s `skip` when no server is named: always an object, never undefined, so the loop's
    * optimised code does not leave (a check hoisted to its head) at the first query that names one.
    */
   private readonly noSkip: SkipMembers = { termIds: new Set(), mask: new Uint8Array(0) };
   private tracked = false;
-  /** Per term id: its impacts, valid while their version equals the index version (impact-cache.ts). */
-  readonly impactCache: ImpactCache;
-  /** Where impacts are worked out before they are copied, at their exact length, into the cache. */
-  private scratchEntries = new Int32Array(0);
-  private scratchValues = new Float32Array(0);
+  /** Per term id: its impacts, worked out and cached (impact-maker.ts). */
+  private readonly maker: ImpactMaker;
 
   constructor(
     private readonly options: RankingOptions,
     impactBudgetBytes?: number,
   ) {
-    this.impactCache = new ImpactCache(impactBudgetBytes);
+    this.maker = new ImpactMaker(options, impactBudgetBytes);
+  }
+
+  /** The impacts cached (impact-cache.ts), valid while their version equals the index version. */
+  get impactCache(): ImpactCache {
+    return this.maker.cache;
+  }
+
+  /**
+   * A term's saturated BM25F weight per live slot, with the kinds of field it occurs in
+   * (ImpactMaker.impacts): cached per term and index version, read by the scoring here and by the
+   * re-rank's candidate facts.
+   */
+  impacts(index: InvertedIndex, id: number): Impacts {
+    return this.maker.impacts(index, id);
+  }
+
+  /**
+   * impacts(), without marking the term as just used: for the re-rank's second read of the query's
+   * terms (the first stage marked them).
+   */
+  impactsAgain(index: InvertedIndex, id: number): Impacts {
+    return this.maker.impactsAgain(index, id);
   }
 
   /**
@@ -114,6 +114,7 @@ export class Bm25fScorer {
   run(index: InvertedIndex, terms: readonly QueryTerm[], track: boolean, skip: SkipMembers = this.noSkip): void {
     this.reset();
     this.ensureCapacity(index.slotCount);
+    this.maker.sweepWhenDue(index);
     this.tracked = track;
     const { scores, touched } = this;
     const k1 = this.options.k1;
@@ -144,14 +145,15 @@ export class Bm25fScorer {
         for (let i = 0; i < length; i++) {
           const slot = entries[i]! >>> IMPACT_FLAG_BITS;
           const before = scores[slot]!;
-          if (before !== 0) scores[slot] = before + scale * values[i]!;
+          scores[slot] = before + scale * values[i]! * (((before !== 0) as unknown as number) | 0);
         }
         continue;
       }
       for (let i = 0; i < length; i++) {
         const slot = entries[i]! >>> IMPACT_FLAG_BITS;
         const before = scores[slot]!;
-        if (before === 0) touched[touchedCount++] = slot;
+        touched[touchedCount] = slot;
+        touchedCount += ((before === 0) as unknown as number) | 0;
         scores[slot] = before + scale * values[i]!;
       }
       if (track) for (let i = 0; i < length; i++) this.record(entries[i]! >>> IMPACT_FLAG_BITS, term);
@@ -177,7 +179,7 @@ export class Bm25fScorer {
       const packed = i < length ? postings[i]! : -1;
       const slot = packed >>> FIELD_BITS;
       if (packed >= 0 && slot === current) {
-        if (counts(mask[slot]!, packed & FIELD_MASK)) pseudo += this.norm(index, packed) * frequencies[i]!;
+        if (counts(mask[slot]!, packed & FIELD_MASK)) pseudo += this.maker.norm(index, packed) * frequencies[i]!;
         continue;
       }
       if (pseudo > 0) {
@@ -188,7 +190,7 @@ export class Bm25fScorer {
       }
       if (packed < 0) break;
       current = slot;
-      pseudo = counts(mask[slot]!, packed & FIELD_MASK) ? this.norm(index, packed) * frequencies[i]! : 0;
+      pseudo = counts(mask[slot]!, packed & FIELD_MASK) ? this.maker.norm(index, packed) * frequencies[i]! : 0;
     }
     return touchedCount;
   }
@@ -236,81 +238,6 @@ export class Bm25fScorer {
     }
   }
 
-  /**
-   * A term's saturated BM25F weight per live slot, pseudo / (k1 + pseudo), with the kinds of field
-   * it occurs in. It depends on the index alone (not the query), so it is computed once per term
-   * and index version, then reused (by the scoring here and by the re-rank's candidate facts).
-   */
-  impacts(index: InvertedIndex, id: number): Impacts {
-    const cached = this.impactCache.get(id);
-    if (cached !== undefined && cached.version === index.version) return cached;
-    this.ensureCapacity(index.slotCount);
-    if (this.normVersion !== index.version) this.refreshNorms(index);
-    const postings = index.postings[id]!;
-    const frequencies = index.frequencies[id]!;
-    const length = index.postingLengths[id]!;
-    if (this.scratchEntries.length < length) {
-      const size = Math.max(length, this.scratchEntries.length * 2);
-      this.scratchEntries = new Int32Array(size);
-      this.scratchValues = new Float32Array(size);
-    }
-    const { scratchEntries, scratchValues } = this;
-    const k1 = this.options.k1;
-    let count = 0;
-    let current = -1;
-    let pseudo = 0;
-    let flags = 0;
-    let inServer = false;
-    let sorted = true;
-    let previous = -1;
-    for (let i = 0; i <= length; i++) {
-      const packed = i < length ? postings[i]! : -1;
-      const slot = packed >>> FIELD_BITS;
-      if (slot === current) {
-        pseudo += this.norm(index, packed) * frequencies[i]!;
-        flags |= fieldFlags(packed & FIELD_MASK);
-        inServer ||= (packed & FIELD_MASK) === FIELD_ID.server;
-        continue;
-      }
-      if (pseudo > 0) {
-        if (current < previous) sorted = false;
-        previous = current;
-        // A word of the server's own name is not what the tool's name adds (slack in slack_get_users).
-        scratchEntries[count] = (current << IMPACT_FLAG_BITS) | (inServer ? flags & ~IMPACT_OWN_NAME : flags);
-        scratchValues[count++] = pseudo / (k1 + pseudo);
-      }
-      if (packed < 0) break;
-      current = slot;
-      pseudo = this.norm(index, packed) * frequencies[i]!;
-      flags = fieldFlags(packed & FIELD_MASK);
-      inServer = (packed & FIELD_MASK) === FIELD_ID.server;
-    }
-    // A stale entry is refreshed in place when it has room (an index change makes every term
-    // stale at once); otherwise the arrays are made at the exact length (a posting per field, a
-    // slot per tool: about half of the postings' length).
-    const impacts: Impacts =
-      cached !== undefined && cached.entries.length >= count
-        ? cached
-        : { entries: new Int32Array(count), values: new Float32Array(count), length: 0, version: -1, sorted: false };
-    impacts.entries.set(scratchEntries.subarray(0, count));
-    impacts.values.set(scratchValues.subarray(0, count));
-    impacts.length = count;
-    impacts.version = index.version;
-    impacts.sorted = sorted;
-    this.impactCache.set(id, impacts);
-    return impacts;
-  }
-
-  /**
-   * impacts(), without marking the term as just used: for the re-rank's second read of the query's
-   * terms (the first stage marked them). The recency list is a few scattered writes per call,
-   * and which term is dropped first never changes a value.
-   */
-  impactsAgain(index: InvertedIndex, id: number): Impacts {
-    const cached = this.impactCache.peek(id);
-    return cached !== undefined && cached.version === index.version ? cached : this.impacts(index, id);
-  }
-
   private record(slot: number, term: QueryTerm): void {
     this.requiredMask[slot] = this.requiredMask[slot]! | term.requiredBit;
     if (term.cjk) this.cjkMatches[slot] = this.cjkMatches[slot]! + 1;
@@ -337,33 +264,7 @@ export class Bm25fScorer {
     this.requiredMask = new Uint32Array(size);
     this.cjkMatches = new Uint8Array(size);
     this.otherMatches = new Uint8Array(size);
-    this.touched = new Int32Array(size);
+    this.touched = new Int32Array(size + 1);
     this.held = new Uint8Array(size);
-  }
-
-  /**
-   * A posting's field weight / (1 − b + b · length / average length), rounded to float32 as the
-   * per-slot table it replaces held it (rankings stay the same to the bit); zero for a dead slot.
-   */
-  private norm(index: InvertedIndex, packed: number): number {
-    const slot = packed >>> FIELD_BITS;
-    if (index.alive[slot] !== 1) return 0;
-    const field = packed & FIELD_MASK;
-    const average = this.fieldAverages[field]!;
-    const weight = this.fieldWeights[field]!;
-    if (!(average > 0)) return Math.fround(weight);
-    const b = this.fieldBs[field]!;
-    return Math.fround(weight / (1 - b + (b * index.fieldLengths[slot * FIELD_COUNT + field]!) / average));
-  }
-
-  /** The per-field constants of norm(), for the index as it is now. */
-  private refreshNorms(index: InvertedIndex): void {
-    for (let field = 0; field < FIELD_COUNT; field++) {
-      const name = FIELDS[field]!;
-      this.fieldWeights[field] = this.options.weights[name];
-      this.fieldBs[field] = this.options.lengthNormalization[name];
-      this.fieldAverages[field] = index.liveCount > 0 ? index.fieldLengthSums[field]! / index.liveCount : 0;
-    }
-    this.normVersion = index.version;
   }
 }

@@ -109,6 +109,8 @@ export class InvertedIndex implements TermInterner {
   ownNameTerms = new Uint8Array(64);
   slotCount = 0;
   liveCount = 0;
+  /** Live (term, slot) pairs: the sum of documentFrequency, so the entries of all terms' impacts. */
+  termSlotPairs = 0;
   /** Bumped on every change, so derived per-slot data knows when to refresh. */
   version = 0;
 
@@ -219,6 +221,7 @@ export class InvertedIndex implements TermInterner {
     if (tailOnly > 1) terms.subarray(start + tailStart, start + front).sort();
     for (let i = start + tailStart; i < start + front; i++) this.tailTerms[terms[i]!] = 1;
     this.postingCounts[slot] = appended;
+    this.termSlotPairs += distinctCount;
     this.slotTermStart[slot] = start;
     this.slotTermCount[slot] = total;
     this.distinctCounts[slot] = distinctCount;
@@ -271,6 +274,7 @@ export class InvertedIndex implements TermInterner {
     if (name === undefined || this.alive[slot] === 0) return;
     const start = this.slotTermStart[slot]!;
     for (let i = 0; i < this.distinctCounts[slot]!; i++) this.documentFrequency[this.slotTermArena[start + i]!]!--;
+    this.termSlotPairs -= this.distinctCounts[slot]!;
     for (let field = 0; field < FIELD_COUNT; field++) {
       this.fieldLengthSums[field] = this.fieldLengthSums[field]! - this.fieldLengths[slot * FIELD_COUNT + field]!;
       this.fieldLengths[slot * FIELD_COUNT + field] = 0;

@@ -1,0 +1,217 @@
+import { FIELD_BITS, FIELD_COUNT, FIELD_ID, FIELDS } from "./fields.ts";
+import { IMPACT_ENTRY_BYTES, ImpactCache } from "./impact-cache.ts";
+import { IMPACT_DESCRIPTION, IMPACT_FLAG_BITS, IMPACT_FLAG_MASK, IMPACT_OUTSIDE_VALUE, IMPACT_OWN_NAME, IMPACT_PARAMETER_NAME, type Impacts } from "./impacts.ts";
+import type { InvertedIndex } from "./inverted-index.ts";
+import type { RankingOptions } from "./ranking-options.ts";
+
+const FIELD_MASK = (1 << FIELD_BITS) - 1;
+/** impacts()'s mark, above the IMPACT_* bits, of a term found in the server's name. */
+const IN_SERVER = 1 << IMPACT_FLAG_BITS;
+/** sweepWhenDue() works every term's impacts out when they fit in this fraction of the cache's budget… */
+const SWEEP_SHARE = 4;
+/** …once this index version's queries worked out this fraction of them, and this fraction a query. */
+const SWEEP_AFTER = 8;
+
+/** Twice the room for an impact list that outgrew its arrays (not expected: see impacts()). */
+function grown(impacts: Impacts, count: number): Impacts {
+  const entries = new Int32Array(Math.max(4, count * 2));
+  const values = new Float32Array(entries.length);
+  entries.set(impacts.entries.subarray(0, count));
+  values.set(impacts.values.subarray(0, count));
+  return { entries, values, length: 0, version: -1, sorted: false };
+}
+
+function fieldFlags(field: number): number {
+  return (
+    (field !== FIELD_ID.parameterValue ? IMPACT_OUTSIDE_VALUE : 0) |
+    (field === FIELD_ID.description ? IMPACT_DESCRIPTION : 0) |
+    (field === FIELD_ID.parameterName ? IMPACT_PARAMETER_NAME : 0) |
+    (field === FIELD_ID.name ? IMPACT_OWN_NAME : 0)
+  );
+}
+
+/**
+ * Works out and caches each term's impacts (impacts.ts) for the first stage (bm25f-scorer.ts) and
+ * the re-rank's facts: per (term, live slot), the BM25F pseudo-frequency over the slot's fields
+ * (each count length-normalised and weighted), saturated once with k1.
+ */
+export class ImpactMaker {
+  /** Per term id: its impacts, valid while their version equals the index version (impact-cache.ts). */
+  readonly cache: ImpactCache;
+  /**
+   * Per field: weight, length normalisation b, average length; a posting's norm is worked out
+   * from these and the slot's field length when its term's impacts are (no per-slot norm table:
+   * 6 MiB at 100k tools, and impacts are cached, so the division is paid once per posting).
+   */
+  private readonly fieldWeights = new Float64Array(FIELD_COUNT);
+  private readonly fieldBs = new Float64Array(FIELD_COUNT);
+  private readonly fieldAverages = new Float64Array(FIELD_COUNT);
+  private normVersion = -1;
+  /** Per field: its IMPACT_* bits, and IN_SERVER for the server's name. */
+  private readonly fieldBits = Int32Array.from({ length: FIELD_COUNT }, (_, field) => fieldFlags(field) | (field === FIELD_ID.server ? IN_SERVER : 0));
+  /** The index version sweepWhenDue() swept in full (or found too large). */
+  private sweptVersion = -1;
+  /** The index version a sweep is under way for, and the term id it goes on from. */
+  private sweepingVersion = -1;
+  private sweepNext = 0;
+  /** Impact entries worked out for index version `workedOutVersion`, term by term. */
+  private workedOut = 0;
+  private workedOutVersion = -1;
+
+  constructor(
+    private readonly options: RankingOptions,
+    impactBudgetBytes?: number,
+  ) {
+    this.cache = new ImpactCache(impactBudgetBytes);
+  }
+
+  /**
+   * A term's saturated BM25F weight per live slot, pseudo / (k1 + pseudo), with the kinds of field
+   * it occurs in. It depends on the index alone (not the query), so it is computed once per term
+   * and index version, then reused (by the first stage and by the re-rank's candidate facts).
+   */
+  impacts(index: InvertedIndex, id: number): Impacts {
+    const cached = this.cache.get(id);
+    if (cached !== undefined && cached.version === index.version) return cached;
+    if (this.normVersion !== index.version) this.refreshNorms(index);
+    const postings = index.postings[id]!;
+    const frequencies = index.frequencies[id]!;
+    const length = index.postingLengths[id]!;
+    // One entry per live slot that has the term (its postings are adjacent): at most its document
+    // frequency, so the arrays are made at that length and written in place, with no scratch copy.
+    // A stale entry is refreshed in place when it has room (an index change makes every term stale
+    // at once).
+    const capacity = index.documentFrequency[id]!;
+    let impacts: Impacts =
+      cached !== undefined && cached.entries.length >= capacity
+        ? cached
+        : { entries: new Int32Array(capacity), values: new Float32Array(capacity), length: 0, version: -1, sorted: false };
+    let { entries, values } = impacts;
+    const { alive, fieldLengths } = index;
+    const { fieldWeights, fieldBs, fieldAverages, fieldBits } = this;
+    const k1 = this.options.k1;
+    let count = 0;
+    let current = -1;
+    let pseudo = 0;
+    let flags = 0;
+    let sorted = true;
+    for (let i = 0; i <= length; i++) {
+      let slot = -1;
+      let field = 0;
+      let norm = 0;
+      if (i < length) {
+        const packed = postings[i]!;
+        slot = packed >>> FIELD_BITS;
+        field = packed & FIELD_MASK;
+        // The field weight / (1 − b + b · length / average length), rounded to float32 as the
+        // per-slot table it replaces held it (rankings stay the same to the bit); zero for a dead slot.
+        if (alive[slot] === 1) {
+          const average = fieldAverages[field]!;
+          const b = fieldBs[field]!;
+          norm = average > 0 ? Math.fround(fieldWeights[field]! / (1 - b + (b * fieldLengths[slot * FIELD_COUNT + field]!) / average)) : Math.fround(fieldWeights[field]!);
+        }
+        if (slot === current) {
+          pseudo += norm * frequencies[i]!;
+          flags |= fieldBits[field]!;
+          continue;
+        }
+      }
+      if (pseudo > 0) {
+        if (count === entries.length) {
+          impacts = grown(impacts, count);
+          ({ entries, values } = impacts);
+        }
+        // A word of the server's own name is not what the tool's name adds (slack in slack_get_users).
+        entries[count] = (current << IMPACT_FLAG_BITS) | ((flags & IN_SERVER) !== 0 ? flags & IMPACT_FLAG_MASK & ~IMPACT_OWN_NAME : flags & IMPACT_FLAG_MASK);
+        values[count] = pseudo / (k1 + pseudo);
+        if (count > 0 && current < entries[count - 1]! >>> IMPACT_FLAG_BITS) sorted = false;
+        count++;
+      }
+      if (slot < 0) break;
+      current = slot;
+      pseudo = norm * frequencies[i]!;
+      flags = fieldBits[field]!;
+    }
+    impacts.length = count;
+    if (this.workedOutVersion !== index.version) {
+      this.workedOutVersion = index.version;
+      this.workedOut = 0;
+    }
+    this.workedOut += count;
+    impacts.version = index.version;
+    impacts.sorted = sorted;
+    this.cache.set(id, impacts);
+    return impacts;
+  }
+
+  /**
+   * Every term's impacts, as a peer computes its impacts at build: a query then reads impacts and
+   * works none out (a term's first use costs more than reading its impacts again). Only when all
+   * of them fit in a quarter of the cache's budget (a pool of ~20k tools; a larger one is left to
+   * the per-term path, for memory), and only once the queries of this index version have worked
+   * out 1/SWEEP_AFTER of them term by term: the sweep then costs at most SWEEP_AFTER times what
+   * the index version's queries already paid, and an index that changes between queries (each
+   * change makes every term stale) never sweeps. Each call works out at most another
+   * 1/SWEEP_AFTER of the entries (in term id order, from where the last call stopped), so no
+   * query pays for the whole sweep.
+   */
+  sweepWhenDue(index: InvertedIndex): void {
+    const version = index.version;
+    if (this.sweptVersion === version || this.workedOutVersion !== version || this.workedOut * SWEEP_AFTER < index.termSlotPairs) return;
+    if (index.termSlotPairs * IMPACT_ENTRY_BYTES > this.cache.budgetBytes / SWEEP_SHARE) {
+      this.sweptVersion = version;
+      return;
+    }
+    if (this.sweepingVersion !== version) {
+      this.sweepingVersion = version;
+      this.sweepNext = 0;
+    }
+    const frequency = index.documentFrequency;
+    const slice = index.termSlotPairs / SWEEP_AFTER;
+    let swept = 0;
+    let id = this.sweepNext;
+    for (; id < index.terms.length && swept < slice; id++) {
+      if (frequency[id]! === 0) continue;
+      this.impacts(index, id);
+      swept += frequency[id]!;
+    }
+    this.sweepNext = id;
+    if (id >= index.terms.length) this.sweptVersion = version;
+  }
+
+  /**
+   * impacts(), without marking the term as just used: for the re-rank's second read of the query's
+   * terms (the first stage marked them). The recency list is a few scattered writes per call,
+   * and which term is dropped first never changes a value.
+   */
+  impactsAgain(index: InvertedIndex, id: number): Impacts {
+    const cached = this.cache.peek(id);
+    return cached !== undefined && cached.version === index.version ? cached : this.impacts(index, id);
+  }
+
+  /**
+   * A posting's field weight / (1 − b + b · length / average length), rounded to float32 as the
+   * per-slot table it replaces held it (rankings stay the same to the bit); zero for a dead slot.
+   */
+  norm(index: InvertedIndex, packed: number): number {
+    const slot = packed >>> FIELD_BITS;
+    if (index.alive[slot] !== 1) return 0;
+    const field = packed & FIELD_MASK;
+    const average = this.fieldAverages[field]!;
+    const weight = this.fieldWeights[field]!;
+    if (!(average > 0)) return Math.fround(weight);
+    const b = this.fieldBs[field]!;
+    return Math.fround(weight / (1 - b + (b * index.fieldLengths[slot * FIELD_COUNT + field]!) / average));
+  }
+
+  /** The per-field constants of norm(), for the index as it is now. */
+  private refreshNorms(index: InvertedIndex): void {
+    for (let field = 0; field < FIELD_COUNT; field++) {
+      const name = FIELDS[field]!;
+      this.fieldWeights[field] = this.options.weights[name];
+      this.fieldBs[field] = this.options.lengthNormalization[name];
+      this.fieldAverages[field] = index.liveCount > 0 ? index.fieldLengthSums[field]! / index.liveCount : 0;
+    }
+    this.normVersion = index.version;
+  }
+}

@@ -1,0 +1,284 @@
+/**
+ * The first stage against a plain model of what it computes: impacts worked out posting by
+ * posting, and scores accumulated term by term into float32, with the "continue" pruning of
+ * frequent terms. The scorer's loops are written for speed (impacts written in place at the
+ * document frequency's length, the touched list kept without a branch per entry); these tests
+ * hold them to the plain model on an index with removed and reused slots, server words, enum
+ * values and a field weighed 0.
+ */
+import { describe, expect, test } from "bun:test";
+import { Bm25fScorer, type QueryTerm } from "../../src/search/bm25f-scorer.ts";
+import { FIELD_BITS, FIELD_COUNT, FIELD_ID, FIELDS } from "../../src/search/fields.ts";
+import { IMPACT_DESCRIPTION, IMPACT_FLAG_BITS, IMPACT_OUTSIDE_VALUE, IMPACT_OWN_NAME, IMPACT_PARAMETER_NAME } from "../../src/search/impacts.ts";
+import { InvertedIndex } from "../../src/search/inverted-index.ts";
+import { rankingOptions, type RankingOptions } from "../../src/search/ranking-options.ts";
+import { ScoreSelector } from "../../src/search/score-select.ts";
+import { TopK } from "../../src/search/top-k.ts";
+
+const WORDS = ["alpha", "beta", "gamma", "delta", "omega", "sigma", "kappa", "lambda"];
+/** Words a few slots each have. */
+const RARE = Array.from({ length: 40 }, (_, i) => `rare${i}`);
+
+/** A deterministic index: most words shared by many slots, some slots removed and their slots reused. */
+function buildIndex(size: number): InvertedIndex {
+  const index = new InvertedIndex();
+  let seed = 7;
+  const next = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) % n;
+  const words = (count: number) => Array.from({ length: count }, () => index.intern(WORDS[Math.min(next(WORDS.length), next(WORDS.length))]!));
+  const add = (name: string) => {
+    const fields: number[][] = Array.from({ length: FIELD_COUNT }, () => []);
+    fields[FIELD_ID.name] = words(1 + next(3));
+    fields[FIELD_ID.description] = words(2 + next(12));
+    if (next(3) === 0) fields[FIELD_ID.description]!.push(index.intern(RARE[next(RARE.length)]!));
+    fields[FIELD_ID.server] = [index.intern(WORDS[next(3)]!)];
+    if (next(4) === 0) fields[FIELD_ID.parameterValue] = words(1 + next(4));
+    if (next(3) === 0) fields[FIELD_ID.parameterName] = words(1 + next(2));
+    index.add(name, fields);
+  };
+  for (let i = 0; i < size; i++) add(`tool_${i}`);
+  for (let slot = 0; slot < size; slot += 7) index.remove(slot);
+  index.compact();
+  // Reused slots are appended to their terms' postings after higher slots: lists out of slot order.
+  for (let i = 0; i < size / 14; i++) add(`again_${i}`);
+  for (let slot = 3; slot < size; slot += 29) index.remove(slot); // dead, not swept
+  return index;
+}
+
+interface Entry {
+  slot: number;
+  flags: number;
+  value: number;
+}
+
+/** A term's impacts as the plain model has them: one entry per live slot, in posting order. */
+function modelImpacts(index: InvertedIndex, id: number, options: RankingOptions): Entry[] {
+  const averages = FIELDS.map((_, field) => index.fieldLengthSums[field]! / index.liveCount);
+  const out: Entry[] = [];
+  let last: { slot: number; pseudo: number; flags: number; inServer: boolean } | undefined;
+  const flush = () => {
+    if (last === undefined || !(last.pseudo > 0)) return;
+    const flags = last.inServer ? last.flags & ~IMPACT_OWN_NAME : last.flags;
+    out.push({ slot: last.slot, flags, value: Math.fround(last.pseudo / (options.k1 + last.pseudo)) });
+  };
+  for (let i = 0; i < index.postingLengths[id]!; i++) {
+    const packed = index.postings[id]![i]!;
+    const slot = packed >>> FIELD_BITS;
+    const field = packed & ((1 << FIELD_BITS) - 1);
+    const name = FIELDS[field]!;
+    const weight = options.weights[name];
+    const b = options.lengthNormalization[name];
+    const average = averages[field]!;
+    const norm = index.alive[slot] !== 1 ? 0 : average > 0 ? Math.fround(weight / (1 - b + (b * index.fieldLengths[slot * FIELD_COUNT + field]!) / average)) : Math.fround(weight);
+    const flags =
+      (field !== FIELD_ID.parameterValue ? IMPACT_OUTSIDE_VALUE : 0) |
+      (field === FIELD_ID.description ? IMPACT_DESCRIPTION : 0) |
+      (field === FIELD_ID.parameterName ? IMPACT_PARAMETER_NAME : 0) |
+      (field === FIELD_ID.name ? IMPACT_OWN_NAME : 0);
+    if (last !== undefined && last.slot === slot) {
+      last.pseudo += norm * index.frequencies[id]![i]!;
+      last.flags |= flags;
+      last.inServer ||= field === FIELD_ID.server;
+      continue;
+    }
+    flush();
+    last = { slot, pseudo: norm * index.frequencies[id]![i]!, flags, inServer: field === FIELD_ID.server };
+  }
+  flush();
+  return out;
+}
+
+function queryTerms(index: InvertedIndex, words: readonly string[]): QueryTerm[] {
+  const terms = words.map((word, i) => {
+    const id = index.termId(word)!;
+    const frequency = index.documentFrequency[id]!;
+    const idf = Math.log(1 + (index.liveCount - frequency + 0.5) / (frequency + 0.5));
+    const weight = i === words.length - 1 ? 0.3 : 1; // the last one weighs like a number
+    return { id, idf, weight, weightedIdf: idf * weight, requiredBit: 0, cjk: false };
+  });
+  return terms.sort((a, b) => b.idf - a.idf || a.id - b.id);
+}
+
+/** run()'s scores as the plain model has them: term by term, rarest first, frequent terms only adding to slots already scored once enough are. */
+function modelScores(index: InvertedIndex, terms: readonly QueryTerm[], options: RankingOptions): { order: number[]; scores: Map<number, number> } {
+  const scores = new Map<number, number>();
+  const order: number[] = [];
+  const frequent = options.frequentTermShare * index.liveCount;
+  let prune: boolean | undefined;
+  for (const term of terms) {
+    const scale = term.weightedIdf * (options.k1 + 1);
+    if (scale === 0) continue;
+    const entries = modelImpacts(index, term.id, options);
+    if (entries.length > frequent && prune === undefined) prune = order.length >= options.candidates;
+    for (const { slot, value } of entries) {
+      const before = scores.get(slot) ?? 0;
+      if (prune === true && entries.length > frequent && before === 0) continue;
+      if (before === 0) order.push(slot);
+      scores.set(slot, Math.fround(before + scale * value));
+    }
+  }
+  return { order, scores };
+}
+
+describe("impacts", () => {
+  for (const [label, overrides] of [
+    ["default weights", {}],
+    ["the description weighed 0 (fewer entries than the document frequency)", { weights: { description: 0 } }],
+  ] as const) {
+    test(`equal the plain model for every term: ${label}`, () => {
+      const index = buildIndex(600);
+      const options = rankingOptions(overrides as Partial<RankingOptions>);
+      const scorer = new Bm25fScorer(options);
+      let unsorted = 0;
+      let short = 0;
+      for (let id = 0; id < index.terms.length; id++) {
+        const impacts = scorer.impacts(index, id);
+        const model = modelImpacts(index, id, options);
+        const got: Entry[] = [];
+        for (let i = 0; i < impacts.length; i++) {
+          got.push({ slot: impacts.entries[i]! >>> IMPACT_FLAG_BITS, flags: impacts.entries[i]! & ((1 << IMPACT_FLAG_BITS) - 1), value: impacts.values[i]! });
+        }
+        expect(got).toEqual(model);
+        const ascending = model.every((entry, i) => i === 0 || model[i - 1]!.slot < entry.slot);
+        expect(impacts.sorted).toBe(ascending);
+        if (!ascending) unsorted++;
+        expect(impacts.entries.length).toBe(index.documentFrequency[id]!);
+        if (impacts.length < impacts.entries.length) short++;
+      }
+      expect(unsorted).toBeGreaterThan(0); // the reused slots made some lists unordered
+      expect(short > 0).toBe(options.weights.description === 0); // a slot with the term only where it weighs 0 has no entry
+    });
+  }
+
+  test("refreshed in place after the index changes, still equal to the model", () => {
+    const index = buildIndex(400);
+    const options = rankingOptions();
+    const scorer = new Bm25fScorer(options);
+    const id = index.termId("alpha")!;
+    const first = scorer.impacts(index, id);
+    index.remove(index.slotOf("tool_1")!);
+    const again = scorer.impacts(index, id);
+    expect(again).toBe(first); // room enough: the same arrays, rewritten
+    const got = Array.from({ length: again.length }, (_, i) => again.entries[i]! >>> IMPACT_FLAG_BITS);
+    expect(got).toEqual(modelImpacts(index, id, options).map((entry) => entry.slot));
+  });
+});
+
+describe("run", () => {
+  const cases: [string, readonly string[], Partial<RankingOptions>][] = [
+    ["rare and frequent terms, pruning", ["rare1", "rare2", "rare3", "alpha", "beta", "gamma"], { candidates: 5 }],
+    ["every term frequent: scored in full", ["alpha", "beta", "gamma", "delta"], { candidates: 5 }],
+    ["too few candidates before the frequent terms: scored in full", ["rare1", "alpha", "beta"], { candidates: 500 }],
+  ];
+  for (const [label, words, overrides] of cases) {
+    test(`scores and the touched list equal the plain model: ${label}`, () => {
+      const index = buildIndex(600);
+      const options = rankingOptions(overrides);
+      const scorer = new Bm25fScorer(options);
+      // Twice: the second run starts from the first one's leftovers (reset by the touched list).
+      for (let pass = 0; pass < 2; pass++) {
+        const terms = queryTerms(index, words);
+        scorer.run(index, terms, false);
+        const model = modelScores(index, terms, options);
+        const touched = [...scorer.touched.subarray(0, scorer.touchedCount)];
+        expect(touched).toEqual(model.order);
+        for (const slot of touched) expect(scorer.scores[slot]).toBe(model.scores.get(slot)!);
+        let nonzero = 0;
+        for (let slot = 0; slot < index.slotCount; slot++) if (scorer.scores[slot] !== 0) nonzero++;
+        expect(nonzero).toBe(touched.length);
+      }
+    });
+  }
+});
+
+describe("sweep: every term's impacts at once", () => {
+  const liveTerms = (index: InvertedIndex) => Array.from({ length: index.terms.length }, (_, id) => id).filter((id) => index.documentFrequency[id]! > 0).length;
+
+  test("once this index version's queries worked out an eighth of the entries term by term, the rest are worked out an eighth a query", () => {
+    const index = buildIndex(600);
+    const scorer = new Bm25fScorer(rankingOptions());
+    let total = 0;
+    for (let id = 0; id < index.terms.length; id++) total += index.documentFrequency[id]!;
+    expect(index.termSlotPairs).toBe(total);
+    const cachedEntries = () => {
+      let entries = 0;
+      for (let id = 0; id < index.terms.length; id++) entries += scorer.impactCache.peek(id)?.length ?? 0;
+      return entries;
+    };
+    let worked = 0;
+    let runs = 0;
+    for (const word of [...RARE, ...WORDS].filter((word) => index.termId(word) !== undefined)) {
+      const sweeps = worked * 8 >= total;
+      const before = cachedEntries();
+      scorer.run(index, queryTerms(index, [word]), false);
+      if (sweeps) {
+        runs++;
+        // An eighth of the entries, give or take the last term reached, besides the query's own.
+        expect(cachedEntries() - before).toBeLessThanOrEqual(total / 8 + 2 * index.documentFrequency[index.termId("alpha")!]!);
+        if (scorer.impactCache.size === liveTerms(index)) break;
+        continue;
+      }
+      worked += index.documentFrequency[index.termId(word)!]!;
+      expect(scorer.impactCache.size).toBeLessThan(liveTerms(index));
+    }
+    expect(scorer.impactCache.size).toBe(liveTerms(index));
+    expect(runs).toBeGreaterThan(1);
+    expect(runs).toBeLessThanOrEqual(9);
+  });
+
+  test("an index that changes between queries never sweeps, and a pool too large for a quarter of the budget neither", () => {
+    const changing = buildIndex(600);
+    const scorer = new Bm25fScorer(rankingOptions());
+    for (let i = 0; i < 20; i++) {
+      scorer.run(changing, queryTerms(changing, ["rare1", "rare2"]), false);
+      changing.remove(changing.slotOf(`tool_${2 * i + 1}`)!);
+    }
+    expect(scorer.impactCache.size).toBe(2);
+    const large = buildIndex(600);
+    const small = new Bm25fScorer(rankingOptions(), large.termSlotPairs * 8 * 2); // all impacts fit in half the budget, not a quarter
+    for (let i = 0; i < 20; i++) small.run(large, queryTerms(large, ["alpha", "beta", "gamma", "delta", "omega", "sigma", "kappa", "lambda"]), false);
+    expect(small.impactCache.size).toBe(8);
+  });
+
+  test("a removal keeps the pair count equal to the sum of document frequencies", () => {
+    const index = buildIndex(300);
+    for (let slot = 0; slot < 50; slot += 3) index.remove(slot);
+    let total = 0;
+    for (let id = 0; id < index.terms.length; id++) total += index.documentFrequency[id]!;
+    expect(index.termSlotPairs).toBe(total);
+  });
+});
+
+describe("ScoreSelector with a guessed cut (many contenders)", () => {
+  const best = (touched: Int32Array, scores: Float32Array, k: number) =>
+    [...touched]
+      .sort((a, b) => scores[b]! - scores[a]! || a - b)
+      .slice(0, k)
+      .sort((a, b) => a - b);
+  const chosen = (selector: ScoreSelector, touched: Int32Array, scores: Float32Array, k: number) =>
+    selector.select(touched, touched.length, scores, k, new TopK(), [] as { slot: number; score: number }[])!.map((pair) => pair.slot).sort((a, b) => a - b);
+
+  test("the best k are those of a full sort, with ties at the cut and scores in any order", () => {
+    let seed = 11;
+    const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const selector = new ScoreSelector();
+    for (let round = 0; round < 100; round++) {
+      const count = 300 + Math.floor(random() * 4000);
+      const scores = new Float32Array(count + 10);
+      // Few distinct values in some rounds: many slots tie at the cut.
+      const levels = round % 3 === 0 ? 5 : 1000;
+      const touched = Int32Array.from({ length: count }, (_, i) => i + 10).sort(() => random() - 0.5);
+      for (const slot of touched) scores[slot] = 0.01 + Math.floor(random() * levels) / 7;
+      for (const k of [1, 50, 100]) expect(chosen(selector, touched, scores, k)).toEqual(best(touched, scores, k));
+    }
+  });
+
+  test("a guess too high (the sampled scores are the best ones) falls back to all contenders", () => {
+    const count = 1000;
+    const scores = new Float32Array(count);
+    const touched = Int32Array.from({ length: count }, (_, i) => i);
+    for (let i = 0; i < count; i++) scores[i] = 1 + (i % 97) / 100;
+    // The slots the guess reads (32 evenly spaced) score highest: the cut keeps only them, fewer than k.
+    for (let i = 0; i < 32; i++) scores[Math.floor((i * count) / 32)] = 50;
+    expect(chosen(new ScoreSelector(), touched, scores, 50)).toEqual(best(touched, scores, 50));
+  });
+});
