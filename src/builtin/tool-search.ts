@@ -218,7 +218,7 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
     }
   }
   if (result.groups !== undefined && result.groups.length > 0) {
-    structured.selected_groups = result.groups;
+    structured.selected_groups = result.groups.map(({ rest: _rest, ...selection }) => selection);
     const chosen = new Set(result.found ?? []);
     // The rest is named for the first few groups cut short, within one budget of names (a select:
     // of 100 large groups would otherwise write 30,000 names past the answer's cap).
@@ -228,7 +228,7 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
         if (selection.selected === selection.total) return groupSelectionNote(selection);
         if (named.budget <= 0 || named.groups >= MAX_GROUP_NOTES) return groupSelectionNote(selection, [], true);
         named.groups++;
-        const rest = groupRest(lookups, deferredTool, selection, chosen, named.budget);
+        const rest = groupRest(deferredTool, selection, chosen, named.budget);
         named.budget -= rest.length;
         return groupSelectionNote(selection, rest);
       }),

@@ -14,6 +14,7 @@ import { findMentions, mayBeServerKey, mentionInput, MentionTerms, type MentionI
 import { ServerRegistry } from "./server-registry.ts";
 import { GroupRegistry } from "./group-registry.ts";
 import { Tokenizer } from "./tokenizer.ts";
+import { addUpTo, restOf } from "./unit-selection.ts";
 import type { GroupSelection, QueryOptions, QueryResult, SearchDocument, SearchMatch, ServerSelection } from "./types.ts";
 
 export const DEFAULT_MAX_RESULTS = 5;
@@ -179,8 +180,9 @@ export class ToolSearchIndex {
       if (group !== undefined && "members" in group) {
         // A group selected as a unit, like a server: its tools in pool order, as many as fit.
         const members = admitted(group.members);
-        const selected = addUpTo(found, members);
-        groups.push({ server: this.servers.nameOf(group.server), group: group.name, total: members.length, selected });
+        const selected = addUpTo(found, members, MAX_RESULTS_LIMIT);
+        const rest = selected < members.length ? restOf(members, found) : [];
+        groups.push({ server: this.servers.nameOf(group.server), group: group.name, total: members.length, selected, ...(rest.length > 0 && { rest }) });
         continue;
       }
       if (group !== undefined) {
@@ -191,7 +193,7 @@ export class ToolSearchIndex {
       if (server !== undefined) {
         // A server selected as a unit: its tools in pool order, as many as fit in one selection.
         const members = admitted(this.memberNames(server));
-        const selected = addUpTo(found, members);
+        const selected = addUpTo(found, members, MAX_RESULTS_LIMIT);
         servers.push({ server: this.servers.nameOf(server), total: members.length, selected });
         continue;
       }
@@ -379,17 +381,6 @@ export class ToolSearchIndex {
     }
     return { matches, total };
   }
-}
-
-/** Adds members to `found` (pool order, no repeats) until a selection is full; how many of them it holds. */
-function addUpTo(found: string[], members: Iterable<string>): number {
-  let selected = 0;
-  for (const member of members) {
-    if (found.length >= MAX_RESULTS_LIMIT && !found.includes(member)) break;
-    if (!found.includes(member)) found.push(member);
-    selected++;
-  }
-  return selected;
 }
 
 function clampMaxResults(value: number | undefined): number {

@@ -88,4 +88,6 @@ export interface GroupSelection {
   group: string;
   total: number;
   selected: number;
+  /** The members the selection left out, pool order, at most MAX_GROUP_REST (unit-selection.ts): for the answer's note. */
+  rest?: string[];
 }

@@ -342,6 +342,29 @@ describe("ToolSearch (proxy)", () => {
     }).toEqual({ named: 300, whole: true, discovered: 100, noRoom: 15 });
   });
 
+  test("the notes of three large groups of a 5,000-tool server cost the pool about one look-up per member, not page walks of the server", async () => {
+    // Attack: each group note read up to 20 listing pages of the server for the group's other
+    // members, every page a walk of all 5,000 tools through the session's filter: one select: of
+    // three spread-out groups held the daemon's serving thread 140-530 ms (compiled binary, pings).
+    const names = Array.from({ length: 5_000 }, (_, i) => `tool_${String(i).padStart(4, "0")}`);
+    const bigPool = samplePool({ mcpTools: names.map((name, i) => mcp("big", name, { description: `Does ${name}.`, groups: i % 37 < 3 ? [`g${i % 37}`] : [] })) });
+    const engine = new ToolSearchIndex();
+    for (const each of bigPool.tools) engine.add(searchDocument(each));
+    let lookups = 0;
+    const tool = createToolSearchTool({ engine, lookup: (name) => (lookups++, bigPool.get(name)), delivery: "proxy" });
+    const result = await executeTool(tool.name, { query: "select:mcp__big/g0,mcp__big/g1,mcp__big/g2" }, context, { lookup: (name) => (name === tool.name ? tool : undefined), permissions: DEFAULT_PERMISSIONS });
+    const text = resultText(result);
+    const named = [...text.matchAll(/"(select:mcp__big__[^"]+)"/g)].flatMap((match) => match[1]!.slice("select:".length).split(","));
+    const members = names.filter((_, i) => i % 37 < 3).map((name) => `mcp__big__${name}`);
+    // Every member is selected or named once (3 × 136 = 408 members; 100 selected, 300 named, 8 counted).
+    expect({ named: named.length, unique: new Set(named).size, fromGroups: named.every((name) => members.includes(name)), selected: discoveredBy(result).length }).toEqual({ named: 300, unique: 300, fromGroups: true, selected: 100 });
+    expect(named.some((name) => (result.structuredContent!.matches as string[]).includes(name))).toBe(false);
+    expect(text).toContain("8 more of the group are not named here");
+    expect(JSON.stringify(result.structuredContent!.selected_groups)).not.toContain("rest");
+    // The walks made ~300,000 look-ups; the members' own list needs a few per member.
+    expect(lookups).toBeLessThan(10 * members.length);
+  });
+
   test("select: of something that is neither a tool nor mcp__<server> of a known server is missing, as before", async () => {
     const result = await search("select:mcp__nosuch,mcp__,mcp__github__nope");
     expect(result.structuredContent).toMatchObject({ missing: ["mcp__nosuch", "mcp__", "mcp__github__nope"] });
