@@ -1,9 +1,8 @@
 /**
- * Servers and groups as units in ToolSearch's answers: which servers a listing spans, a group's
- * tools past a full selection, a server's tools already loaded. The engine is read through the
- * lookups an answer makes for its notes (ToolSearchEngine.peek: not a search, finds nothing).
+ * Servers and groups as units in ToolSearch's answers: a group's tools past a full selection, a
+ * server's tools already loaded. The engine is read through the lookups an answer makes for its
+ * notes (ToolSearchEngine.peek: not a search, finds nothing).
  */
-import { parseQueryWords } from "../search/query-parser.ts";
 import type { GroupSelection, QueryOptions, QueryResult } from "../search/types.ts";
 import { MAX_GROUP_REST } from "../search/unit-selection.ts";
 import type { Tool } from "../tool/tool.ts";
@@ -14,17 +13,6 @@ export const LISTING_PAGE_SIZE = 100;
 /** The engine as the notes read it. */
 export interface NoteEngine {
   query(text: string, options?: QueryOptions): QueryResult;
-}
-
-/** Servers a listing query names (`mcp__a mcp__b`) that have deferred tools, as the listing spans them; at most 20 looked up. */
-export function listedServers(engine: NoteEngine, query: string, deferredTool: (name: string) => Tool | undefined): string[] {
-  const { parsed } = parseQueryWords(query);
-  const named = parsed.kind === "select" ? [] : [...new Set(parsed.servers.map((name) => name.toLowerCase()))].slice(0, 20);
-  if (named.length < 2) return [];
-  return named.flatMap((name) => {
-    const listed = engine.query(`mcp__${name}`, { maxResults: 1, filter: (each) => deferredTool(each) !== undefined });
-    return listed.listed === true && (listed.listedTotal ?? 0) > 0 && listed.server !== undefined ? [listed.server] : [];
-  });
 }
 
 /** Tools the group notes of one answer name past full selections: three more selections' worth. */

@@ -22,7 +22,7 @@ import { buildTool, NO_PATHS, DEFAULT_MAX_RESULT_SIZE_CHARS } from "../tool/buil
 import type { ContentBlock, ToolResult } from "../tool/result.ts";
 import type { GroupText, Tool } from "../tool/tool.ts";
 import { clearlyFirst, compactAnswer } from "./tool-search-compact.ts";
-import { groupRest, listedServers, LISTING_PAGE_SIZE, loadedMembers, MAX_REST_NAMED } from "./tool-search-units.ts";
+import { groupRest, LISTING_PAGE_SIZE, loadedMembers, MAX_REST_NAMED } from "./tool-search-units.ts";
 import { groupSelectionNote, groupsLine, loginNote, pendingNote, selectQueries, serverListing, serverSelectionNote, type ListedGroup } from "./tool-search-notes.ts";
 import descriptionText from "./tool-search.txt" with { type: "text" };
 import type { AnnouncementStyle } from "../assembly/announcements.ts";
@@ -168,7 +168,7 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
     // A listing is a page of LISTING_PAGE_SIZE whatever max_results says; it says how many there are in all.
     const page = lookups.query(query, { maxResults: LISTING_PAGE_SIZE, filter: (name) => deferredTool(name) !== undefined });
     const tools = page.matches.map((match) => deferredTool(match.name)).filter((tool) => tool !== undefined);
-    const servers = listedServers(lookups, query, deferredTool);
+    const servers = page.listedServers ?? [];
     const loaded = servers.length > 1 ? undefined : loadedMembers(lookups, loadedTool, result.server);
     const where = { total: page.listedTotal ?? tools.length, page: page.page ?? 1, pageSize: LISTING_PAGE_SIZE, ...(servers.length > 1 && { servers }), ...(loaded && loaded.total > 0 && { loaded }) };
     return serverListing(result.server, tools, where, pending, cached, servers.length > 1 ? [] : described(deps, result.server, result.serverGroups));

@@ -259,6 +259,7 @@ export class ToolSearchIndex {
       result.listed = true;
       result.listedTotal = listing.total;
       result.page = page;
+      if (serverIds.length > 1) result.listedServers = listing.servers.map((id) => this.servers.nameOf(id));
       const serverGroups = serverIds.length === 1 ? this.groups.groupsOf(serverIds[0]!, passes) : [];
       if (serverGroups.length > 0) result.serverGroups = serverGroups;
     }
@@ -361,25 +362,29 @@ export class ToolSearchIndex {
   /**
    * Page `page` (1-based, `maxResults` a page) of the servers' tools that pass the filter, in pool
    * order, and how many pass in all: a listing says honestly how much there is and how to see it.
+   * `servers`: of several, those with a tool that passes (the answer names them as its listing's query).
    */
   private listServers(
     serverIds: readonly number[],
     maxResults: number,
     passes: (name: string) => boolean,
     page: number,
-  ): { matches: SearchMatch[]; total: number } {
+  ): { matches: SearchMatch[]; total: number; servers: number[] } {
     const matches: SearchMatch[] = [];
+    const servers: number[] = [];
     const skip = (page - 1) * maxResults;
     let total = 0;
     for (const id of serverIds) {
+      const before = total;
       for (const slot of this.servers.membersOf(id)) {
         const name = this.index.names[slot]!;
         if (!passes(name)) continue;
         if (total >= skip && matches.length < maxResults) matches.push({ name, score: 0 });
         total++;
       }
+      if (serverIds.length > 1 && total > before) servers.push(id);
     }
-    return { matches, total };
+    return { matches, total, servers };
   }
 }
 

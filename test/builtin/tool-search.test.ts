@@ -198,6 +198,24 @@ describe("ToolSearch (proxy)", () => {
     });
   });
 
+  test("a listing of 25 servers is paged as the query that made it: following its pages reaches every tool of all of them", async () => {
+    // Attack: the servers a listing spans were looked up one by one for the first 20 named only, so
+    // the next page's query named 20 servers — another, shorter listing — and the last 50 tools were
+    // on no page the path gave (and every named server cost the serving thread one more walk of it).
+    const servers = Array.from({ length: 25 }, (_, i) => `s${String(i).padStart(2, "0")}`);
+    const bigPool = samplePool({ mcpTools: servers.flatMap((server) => Array.from({ length: 10 }, (_, i) => mcp(server, `tool_${i}`))) });
+    const tool = createToolSearchTool({ engine: indexOf(bigPool), lookup: bigPool.get, delivery: "proxy" });
+    const run = (query: string) => executeTool(tool.name, { query }, context, { lookup: (name) => (name === tool.name ? tool : undefined), permissions: DEFAULT_PERMISSIONS });
+    const reached = new Set<string>();
+    let pages = 0;
+    for (let query: string | undefined = servers.map((server) => `mcp__${server}`).join(" "); query !== undefined && pages < 10; pages++) {
+      const result = await run(query);
+      for (const name of result.structuredContent!.tools as string[]) reached.add(name);
+      query = /query "([^"]+)" for the next page/.exec(resultText(result))?.[1];
+    }
+    expect({ pages, reached: reached.size }).toEqual({ pages: 3, reached: 250 });
+  });
+
   test("a server whose tools are loaded already: its listing and its selection name them as loaded, not \"0 tools\"", async () => {
     // Attack: every tool of "nev" eager (defer: never): select:mcp__nev answered "No deferred tools
     // matched" and "Selected MCP server nev as a whole: its 0 tool(s)"; its listing named none.
