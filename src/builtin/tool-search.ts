@@ -239,7 +239,7 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
   // Compact answers are for native and proxy; mid-conversation names what it loads in one line anyway.
   if (deps.compact === true && deps.delivery !== "mid-conversation" && result.kind === "keyword" && outcome.loaded.length > 0) {
     const first = clearlyFirst(result, { query, ownName: (name) => deps.lookup(name)?.mcpInfo?.tool ?? name });
-    const full = outcome.loaded[0]?.name === first ? outcome.loaded[0] : undefined;
+    const full = outcome.loaded[0]?.name === first && (deps.delivery !== "proxy" || fitsAnAnswer(toolAsText(outcome.loaded[0]!, { schema: true }))) ? outcome.loaded[0] : undefined;
     deps.onDelivered?.(full === undefined ? [] : [full.name], query);
     return compactAnswer({ found: outcome.loaded, full, notes, structured, delivery: deps.delivery });
   }
@@ -332,6 +332,11 @@ function midConversationResult(loaded: readonly Tool[], notes: readonly string[]
 /** Room left for notes and the discovered line when a long result is cut short. */
 const RESULT_MARGIN_CHARS = 4_000;
 
+/** Whether a tool's section, alone with the margin for notes, fits an answer. */
+function fitsAnAnswer(section: string): boolean {
+  return section.length <= DEFAULT_MAX_RESULT_SIZE_CHARS - RESULT_MARGIN_CHARS;
+}
+
 function render(
   found: readonly Tool[],
   notes: readonly string[],
@@ -344,8 +349,17 @@ function render(
   // Room for the notes and, should the answer be cut, for the names of what it left out (at most 100
   // names, each ≤ 64 characters) besides the discovered line: a cut answer names what it did not show.
   const budget = DEFAULT_MAX_RESULT_SIZE_CHARS - RESULT_MARGIN_CHARS - notes.reduce((sum, note) => sum + note.length + 1, 0) - found.reduce((sum, tool) => sum + tool.name.length + 1, 0);
-  for (const tool of found) {
+  const tooLarge: string[] = [];
+  let next = 0;
+  for (; next < found.length; next++) {
+    const tool = found[next]!;
     const section = toolAsText(tool, { schema: options.schema });
+    // A definition no answer holds (a schema may be 256K characters) is named, not shown: shown, the
+    // pipeline cut it mid-schema with the discovered line, and the session counted it delivered.
+    if (!fitsAnAnswer(section)) {
+      tooLarge.push(tool.name);
+      continue;
+    }
     // Cut whole tools rather than let the pipeline truncate: a cut-off discovered line would lie.
     if (shown.length > 0 && size + section.length > budget) break;
     sections.push(section);
@@ -360,9 +374,13 @@ function render(
         : `Found ${shown.length} tool(s), not loaded. To use one, call ${TOOL_SEARCH_TOOL_NAME} with "select:<name>" first.`,
     );
   }
-  if (shown.length < found.length) {
+  if (tooLarge.length > 0) {
+    head.push(`Not shown, each definition longer than an answer holds (${DEFAULT_MAX_RESULT_SIZE_CHARS.toLocaleString("en-US")} characters): ${tooLarge.join(", ")}.`);
+    structured.too_large = tooLarge;
+  }
+  if (next < found.length) {
     // A selection cut here is not "narrow the query": the tools it left out are named, one select: away.
-    const rest = found.slice(shown.length).map((tool) => tool.name);
+    const rest = found.slice(next).map((tool) => tool.name);
     head.push(`${rest.length} more match(es) not shown, to keep the answer under ${DEFAULT_MAX_RESULT_SIZE_CHARS.toLocaleString("en-US")} characters: ${selectQueries(rest)} shows them.`);
     structured.not_shown = rest;
   }

@@ -383,6 +383,31 @@ describe("ToolSearch (proxy)", () => {
     expect(lookups).toBeLessThan(10 * members.length);
   });
 
+  test("a tool whose definition no answer holds is named, not shown cut short, and not counted delivered", async () => {
+    // Attack: a schema may be 256K characters; a proxy answer showed it anyway (the first tool always
+    // was), the pipeline cut the answer at 100,000 characters mid-schema with its discovered line, and
+    // onDelivered counted the tool found — the session's found state widened by what it never saw whole.
+    const properties: Record<string, unknown> = {};
+    for (let i = 0; i < 2_000; i++) properties[`p${i}`] = { type: "string", description: "x".repeat(100) };
+    const bigPool = samplePool({ mcpTools: [mcp("big", "huge", { schema: { type: "object", properties } }), mcp("big", "small")] });
+    const engine = new ToolSearchIndex();
+    for (const each of bigPool.tools) engine.add(searchDocument(each));
+    for (const compact of [false, true]) {
+      const delivered: string[] = [];
+      const tool = createToolSearchTool({ engine, lookup: bigPool.get, delivery: "proxy", compact, onDelivered: (names) => delivered.push(...names) });
+      const run = (query: string) => executeTool(tool.name, { query }, context, { lookup: (name) => (name === tool.name ? tool : undefined), permissions: DEFAULT_PERMISSIONS });
+      const selected = await run("select:mcp__big__huge,mcp__big__small");
+      const keyword = await run("mcp__big__huge");
+      expect({
+        whole: [selected, keyword].every((result) => !resultText(result).includes("[toolpool: output truncated")),
+        discovered: discoveredBy(selected),
+        tooLarge: selected.structuredContent!.too_large,
+        said: resultText(selected).includes("Not shown, each definition longer than an answer holds (100,000 characters): mcp__big__huge."),
+        delivered,
+      }).toEqual({ whole: true, discovered: ["mcp__big__small"], tooLarge: ["mcp__big__huge"], said: true, delivered: ["mcp__big__small"] });
+    }
+  });
+
   test("select: of something that is neither a tool nor mcp__<server> of a known server is missing, as before", async () => {
     const result = await search("select:mcp__nosuch,mcp__,mcp__github__nope");
     expect(result.structuredContent).toMatchObject({ missing: ["mcp__nosuch", "mcp__", "mcp__github__nope"] });
