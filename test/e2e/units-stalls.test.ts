@@ -172,5 +172,8 @@ describe("maxToolsInArray lowered by SIGHUP while sessions are open (compiled bi
     expect(Math.max(...before, hostBefore)).toBeGreaterThan(40);
     expect(after.every((size) => size >= 0 && size <= 40)).toBe(true);
     expect(hostAfter).toBeLessThanOrEqual(40);
+    const status = (await raw.request("toolpool/status")).result as { guard?: { maxToolsInArray: number; deferred: string[] } };
+    // The pool's own guard follows the reload too, and says so.
+    expect(status.guard?.maxToolsInArray).toBe(40);
   });
 });
