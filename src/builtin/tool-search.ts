@@ -23,7 +23,7 @@ import type { ContentBlock, ToolResult } from "../tool/result.ts";
 import type { GroupText, Tool } from "../tool/tool.ts";
 import { clearlyFirst, compactAnswer } from "./tool-search-compact.ts";
 import { groupRest, LISTING_PAGE_SIZE, loadedMembers, MAX_REST_NAMED } from "./tool-search-units.ts";
-import { groupSelectionNote, groupsLine, loginNote, pendingNote, selectQueries, serverListing, serverSelectionNote, type ListedGroup } from "./tool-search-notes.ts";
+import { groupSelectionNote, groupsLine, loginNote, oversizedSection, pendingNote, selectQueries, serverListing, serverSelectionNote, type ListedGroup } from "./tool-search-notes.ts";
 import descriptionText from "./tool-search.txt" with { type: "text" };
 import type { AnnouncementStyle } from "../assembly/announcements.ts";
 
@@ -353,12 +353,11 @@ function render(
   let next = 0;
   for (; next < found.length; next++) {
     const tool = found[next]!;
-    const section = toolAsText(tool, { schema: options.schema });
-    // A definition no answer holds (a schema may be 256K characters) is named, not shown: shown, the
-    // pipeline cut it mid-schema with the discovered line, and the session counted it delivered.
+    let section = toolAsText(tool, { schema: options.schema });
+    // A definition no answer holds is shown as its signature (tool-search-notes.ts).
     if (!fitsAnAnswer(section)) {
+      section = oversizedSection(tool, section.length);
       tooLarge.push(tool.name);
-      continue;
     }
     // Cut whole tools rather than let the pipeline truncate: a cut-off discovered line would lie.
     if (shown.length > 0 && size + section.length > budget) break;
@@ -375,7 +374,7 @@ function render(
     );
   }
   if (tooLarge.length > 0) {
-    head.push(`Not shown, each definition longer than an answer holds (${DEFAULT_MAX_RESULT_SIZE_CHARS.toLocaleString("en-US")} characters): ${tooLarge.join(", ")}.`);
+    head.push(`Shown as signatures, each definition longer than an answer holds (${DEFAULT_MAX_RESULT_SIZE_CHARS.toLocaleString("en-US")} characters): ${tooLarge.join(", ")}.`);
     structured.too_large = tooLarge;
   }
   if (next < found.length) {

@@ -383,13 +383,13 @@ describe("ToolSearch (proxy)", () => {
     expect(lookups).toBeLessThan(10 * members.length);
   });
 
-  test("a tool whose definition no answer holds is named, not shown cut short, and not counted delivered", async () => {
+  test("a tool whose definition no answer holds is shown as its signature, not cut short, and stays reachable", async () => {
     // Attack: a schema may be 256K characters; a proxy answer showed it anyway (the first tool always
     // was), the pipeline cut the answer at 100,000 characters mid-schema with its discovered line, and
-    // onDelivered counted the tool found — the session's found state widened by what it never saw whole.
+    // the tools after it were not shown. Named only, a proxy session could never run it.
     const properties: Record<string, unknown> = {};
     for (let i = 0; i < 2_000; i++) properties[`p${i}`] = { type: "string", description: "x".repeat(100) };
-    const bigPool = samplePool({ mcpTools: [mcp("big", "huge", { schema: { type: "object", properties } }), mcp("big", "small")] });
+    const bigPool = samplePool({ mcpTools: [mcp("big", "huge", { schema: { type: "object", properties, required: ["p0"] } }), mcp("big", "small")] });
     const engine = new ToolSearchIndex();
     for (const each of bigPool.tools) engine.add(searchDocument(each));
     for (const compact of [false, true]) {
@@ -397,14 +397,24 @@ describe("ToolSearch (proxy)", () => {
       const tool = createToolSearchTool({ engine, lookup: bigPool.get, delivery: "proxy", compact, onDelivered: (names) => delivered.push(...names) });
       const run = (query: string) => executeTool(tool.name, { query }, context, { lookup: (name) => (name === tool.name ? tool : undefined), permissions: DEFAULT_PERMISSIONS });
       const selected = await run("select:mcp__big__huge,mcp__big__small");
-      const keyword = await run("mcp__big__huge");
+      const text = resultText(selected);
       expect({
-        whole: [selected, keyword].every((result) => !resultText(result).includes("[toolpool: output truncated")),
+        whole: !text.includes("[toolpool: output truncated"),
+        short: text.length < 20_000,
         discovered: discoveredBy(selected),
         tooLarge: selected.structuredContent!.too_large,
-        said: resultText(selected).includes("Not shown, each definition longer than an answer holds (100,000 characters): mcp__big__huge."),
+        said: text.includes("Shown as signatures, each definition longer than an answer holds (100,000 characters): mcp__big__huge."),
+        signature: text.includes("mcp__big__huge(p0: string, p1?: string"),
         delivered,
-      }).toEqual({ whole: true, discovered: ["mcp__big__small"], tooLarge: ["mcp__big__huge"], said: true, delivered: ["mcp__big__small"] });
+      }).toEqual({
+        whole: true,
+        short: true,
+        discovered: ["mcp__big__huge", "mcp__big__small"],
+        tooLarge: ["mcp__big__huge"],
+        said: true,
+        signature: true,
+        delivered: ["mcp__big__huge", "mcp__big__small"],
+      });
     }
   });
 
