@@ -3,6 +3,7 @@
  * server (`mcp__server` alone), the note on servers still connecting, and on servers waiting for a login.
  */
 import { firstSentence } from "../assembly/server-summaries.ts";
+import { SIGNATURE_MAX_PARAMS, toolSignature } from "../assembly/tool-signature.ts";
 import { TOOL_SEARCH_TOOL_NAME } from "../deferral/meta-tools.ts";
 import { loginCommand } from "../protocol/login-command.ts";
 import { MAX_QUERY_CHARS } from "../search/query-parser.ts";
@@ -169,4 +170,13 @@ export function groupSelectionNote(selection: GroupSelection, rest: readonly str
   const unnamed = selection.total - selection.selected - rest.length;
   const more = unnamed > 0 ? ` ${unnamed} more of the group are not named here: find them by keyword within the server ("mcp__${selection.server} <words>").` : "";
   return `${head}. The rest: ${selectQueries(rest)}.${more}`;
+}
+
+/**
+ * A tool whose definition no answer holds (a schema may be 256K characters), as its signature: shown
+ * whole, the pipeline cut the answer mid-schema with its discovered line; named only, a proxy session
+ * could never run it. Its call is validated against the whole schema, whose errors say what is wrong.
+ */
+export function oversizedSection(tool: Tool, length: number): string {
+  return `${toolSignature(tool)}\nIts full definition (${length.toLocaleString("en-US")} characters) is longer than an answer holds: above are its top-level parameters (at most ${SIGNATURE_MAX_PARAMS}); a call that misses what its input schema requires is answered with what is wrong.`;
 }

@@ -22,8 +22,8 @@ import { buildTool, NO_PATHS, DEFAULT_MAX_RESULT_SIZE_CHARS } from "../tool/buil
 import type { ContentBlock, ToolResult } from "../tool/result.ts";
 import type { GroupText, Tool } from "../tool/tool.ts";
 import { clearlyFirst, compactAnswer } from "./tool-search-compact.ts";
-import { groupRest, listedServers, LISTING_PAGE_SIZE, loadedMembers, MAX_REST_NAMED } from "./tool-search-units.ts";
-import { groupSelectionNote, groupsLine, loginNote, pendingNote, selectQueries, serverListing, serverSelectionNote, type ListedGroup } from "./tool-search-notes.ts";
+import { groupRest, LISTING_PAGE_SIZE, loadedMembers, MAX_REST_NAMED } from "./tool-search-units.ts";
+import { groupSelectionNote, groupsLine, loginNote, oversizedSection, pendingNote, selectQueries, serverListing, serverSelectionNote, type ListedGroup } from "./tool-search-notes.ts";
 import descriptionText from "./tool-search.txt" with { type: "text" };
 import type { AnnouncementStyle } from "../assembly/announcements.ts";
 
@@ -168,7 +168,7 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
     // A listing is a page of LISTING_PAGE_SIZE whatever max_results says; it says how many there are in all.
     const page = lookups.query(query, { maxResults: LISTING_PAGE_SIZE, filter: (name) => deferredTool(name) !== undefined });
     const tools = page.matches.map((match) => deferredTool(match.name)).filter((tool) => tool !== undefined);
-    const servers = listedServers(lookups, query, deferredTool);
+    const servers = page.listedServers ?? [];
     const loaded = servers.length > 1 ? undefined : loadedMembers(lookups, loadedTool, result.server);
     const where = { total: page.listedTotal ?? tools.length, page: page.page ?? 1, pageSize: LISTING_PAGE_SIZE, ...(servers.length > 1 && { servers }), ...(loaded && loaded.total > 0 && { loaded }) };
     return serverListing(result.server, tools, where, pending, cached, servers.length > 1 ? [] : described(deps, result.server, result.serverGroups));
@@ -218,7 +218,7 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
     }
   }
   if (result.groups !== undefined && result.groups.length > 0) {
-    structured.selected_groups = result.groups;
+    structured.selected_groups = result.groups.map(({ rest: _rest, ...selection }) => selection);
     const chosen = new Set(result.found ?? []);
     // The rest is named for the first few groups cut short, within one budget of names (a select:
     // of 100 large groups would otherwise write 30,000 names past the answer's cap).
@@ -228,7 +228,7 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
         if (selection.selected === selection.total) return groupSelectionNote(selection);
         if (named.budget <= 0 || named.groups >= MAX_GROUP_NOTES) return groupSelectionNote(selection, [], true);
         named.groups++;
-        const rest = groupRest(lookups, deferredTool, selection, chosen, named.budget);
+        const rest = groupRest(deferredTool, selection, chosen, named.budget);
         named.budget -= rest.length;
         return groupSelectionNote(selection, rest);
       }),
@@ -239,7 +239,7 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
   // Compact answers are for native and proxy; mid-conversation names what it loads in one line anyway.
   if (deps.compact === true && deps.delivery !== "mid-conversation" && result.kind === "keyword" && outcome.loaded.length > 0) {
     const first = clearlyFirst(result, { query, ownName: (name) => deps.lookup(name)?.mcpInfo?.tool ?? name });
-    const full = outcome.loaded[0]?.name === first ? outcome.loaded[0] : undefined;
+    const full = outcome.loaded[0]?.name === first && (deps.delivery !== "proxy" || fitsAnAnswer(toolAsText(outcome.loaded[0]!, { schema: true }))) ? outcome.loaded[0] : undefined;
     deps.onDelivered?.(full === undefined ? [] : [full.name], query);
     return compactAnswer({ found: outcome.loaded, full, notes, structured, delivery: deps.delivery });
   }
@@ -332,6 +332,11 @@ function midConversationResult(loaded: readonly Tool[], notes: readonly string[]
 /** Room left for notes and the discovered line when a long result is cut short. */
 const RESULT_MARGIN_CHARS = 4_000;
 
+/** Whether a tool's section, alone with the margin for notes, fits an answer. */
+function fitsAnAnswer(section: string): boolean {
+  return section.length <= DEFAULT_MAX_RESULT_SIZE_CHARS - RESULT_MARGIN_CHARS;
+}
+
 function render(
   found: readonly Tool[],
   notes: readonly string[],
@@ -344,8 +349,16 @@ function render(
   // Room for the notes and, should the answer be cut, for the names of what it left out (at most 100
   // names, each ≤ 64 characters) besides the discovered line: a cut answer names what it did not show.
   const budget = DEFAULT_MAX_RESULT_SIZE_CHARS - RESULT_MARGIN_CHARS - notes.reduce((sum, note) => sum + note.length + 1, 0) - found.reduce((sum, tool) => sum + tool.name.length + 1, 0);
-  for (const tool of found) {
-    const section = toolAsText(tool, { schema: options.schema });
+  const tooLarge: string[] = [];
+  let next = 0;
+  for (; next < found.length; next++) {
+    const tool = found[next]!;
+    let section = toolAsText(tool, { schema: options.schema });
+    // A definition no answer holds is shown as its signature (tool-search-notes.ts).
+    if (!fitsAnAnswer(section)) {
+      section = oversizedSection(tool, section.length);
+      tooLarge.push(tool.name);
+    }
     // Cut whole tools rather than let the pipeline truncate: a cut-off discovered line would lie.
     if (shown.length > 0 && size + section.length > budget) break;
     sections.push(section);
@@ -360,9 +373,13 @@ function render(
         : `Found ${shown.length} tool(s), not loaded. To use one, call ${TOOL_SEARCH_TOOL_NAME} with "select:<name>" first.`,
     );
   }
-  if (shown.length < found.length) {
+  if (tooLarge.length > 0) {
+    head.push(`Shown as signatures, each definition longer than an answer holds (${DEFAULT_MAX_RESULT_SIZE_CHARS.toLocaleString("en-US")} characters): ${tooLarge.join(", ")}.`);
+    structured.too_large = tooLarge;
+  }
+  if (next < found.length) {
     // A selection cut here is not "narrow the query": the tools it left out are named, one select: away.
-    const rest = found.slice(shown.length).map((tool) => tool.name);
+    const rest = found.slice(next).map((tool) => tool.name);
     head.push(`${rest.length} more match(es) not shown, to keep the answer under ${DEFAULT_MAX_RESULT_SIZE_CHARS.toLocaleString("en-US")} characters: ${selectQueries(rest)} shows them.`);
     structured.not_shown = rest;
   }

@@ -14,6 +14,7 @@ import { findMentions, mayBeServerKey, mentionInput, MentionTerms, type MentionI
 import { ServerRegistry } from "./server-registry.ts";
 import { GroupRegistry } from "./group-registry.ts";
 import { Tokenizer } from "./tokenizer.ts";
+import { addUpTo, restOf } from "./unit-selection.ts";
 import type { GroupSelection, QueryOptions, QueryResult, SearchDocument, SearchMatch, ServerSelection } from "./types.ts";
 
 export const DEFAULT_MAX_RESULTS = 5;
@@ -179,8 +180,9 @@ export class ToolSearchIndex {
       if (group !== undefined && "members" in group) {
         // A group selected as a unit, like a server: its tools in pool order, as many as fit.
         const members = admitted(group.members);
-        const selected = addUpTo(found, members);
-        groups.push({ server: this.servers.nameOf(group.server), group: group.name, total: members.length, selected });
+        const selected = addUpTo(found, members, MAX_RESULTS_LIMIT);
+        const rest = selected < members.length ? restOf(members, found) : [];
+        groups.push({ server: this.servers.nameOf(group.server), group: group.name, total: members.length, selected, ...(rest.length > 0 && { rest }) });
         continue;
       }
       if (group !== undefined) {
@@ -191,7 +193,7 @@ export class ToolSearchIndex {
       if (server !== undefined) {
         // A server selected as a unit: its tools in pool order, as many as fit in one selection.
         const members = admitted(this.memberNames(server));
-        const selected = addUpTo(found, members);
+        const selected = addUpTo(found, members, MAX_RESULTS_LIMIT);
         servers.push({ server: this.servers.nameOf(server), total: members.length, selected });
         continue;
       }
@@ -257,6 +259,7 @@ export class ToolSearchIndex {
       result.listed = true;
       result.listedTotal = listing.total;
       result.page = page;
+      if (serverIds.length > 1) result.listedServers = listing.servers.map((id) => this.servers.nameOf(id));
       const serverGroups = serverIds.length === 1 ? this.groups.groupsOf(serverIds[0]!, passes) : [];
       if (serverGroups.length > 0) result.serverGroups = serverGroups;
     }
@@ -359,37 +362,30 @@ export class ToolSearchIndex {
   /**
    * Page `page` (1-based, `maxResults` a page) of the servers' tools that pass the filter, in pool
    * order, and how many pass in all: a listing says honestly how much there is and how to see it.
+   * `servers`: of several, those with a tool that passes (the answer names them as its listing's query).
    */
   private listServers(
     serverIds: readonly number[],
     maxResults: number,
     passes: (name: string) => boolean,
     page: number,
-  ): { matches: SearchMatch[]; total: number } {
+  ): { matches: SearchMatch[]; total: number; servers: number[] } {
     const matches: SearchMatch[] = [];
+    const servers: number[] = [];
     const skip = (page - 1) * maxResults;
     let total = 0;
     for (const id of serverIds) {
+      const before = total;
       for (const slot of this.servers.membersOf(id)) {
         const name = this.index.names[slot]!;
         if (!passes(name)) continue;
         if (total >= skip && matches.length < maxResults) matches.push({ name, score: 0 });
         total++;
       }
+      if (serverIds.length > 1 && total > before) servers.push(id);
     }
-    return { matches, total };
+    return { matches, total, servers };
   }
-}
-
-/** Adds members to `found` (pool order, no repeats) until a selection is full; how many of them it holds. */
-function addUpTo(found: string[], members: Iterable<string>): number {
-  let selected = 0;
-  for (const member of members) {
-    if (found.length >= MAX_RESULTS_LIMIT && !found.includes(member)) break;
-    if (!found.includes(member)) found.push(member);
-    selected++;
-  }
-  return selected;
 }
 
 function clampMaxResults(value: number | undefined): number {

@@ -63,6 +63,8 @@ export interface QueryResult {
   /** With `listed`: how many of the server's tools pass the filter in all, and which page (of `maxResults` each) this is. */
   listedTotal?: number;
   page?: number;
+  /** With `listed`, of a query naming several servers: those with a tool that passes the filter, in the query's order. */
+  listedServers?: string[];
   /** Pool names close to a name-like query (or to a missing `select:` name) that matched nothing exactly. */
   didYouMean?: string[];
   /** For `select:`: servers selected as units (`select:mcp__gitlab`), with how many of their tools were selected. */
@@ -88,4 +90,6 @@ export interface GroupSelection {
   group: string;
   total: number;
   selected: number;
+  /** The members the selection left out, pool order, at most MAX_GROUP_REST (unit-selection.ts): for the answer's note. */
+  rest?: string[];
 }

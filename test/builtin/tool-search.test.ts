@@ -198,6 +198,24 @@ describe("ToolSearch (proxy)", () => {
     });
   });
 
+  test("a listing of 25 servers is paged as the query that made it: following its pages reaches every tool of all of them", async () => {
+    // Attack: the servers a listing spans were looked up one by one for the first 20 named only, so
+    // the next page's query named 20 servers — another, shorter listing — and the last 50 tools were
+    // on no page the path gave (and every named server cost the serving thread one more walk of it).
+    const servers = Array.from({ length: 25 }, (_, i) => `s${String(i).padStart(2, "0")}`);
+    const bigPool = samplePool({ mcpTools: servers.flatMap((server) => Array.from({ length: 10 }, (_, i) => mcp(server, `tool_${i}`))) });
+    const tool = createToolSearchTool({ engine: indexOf(bigPool), lookup: bigPool.get, delivery: "proxy" });
+    const run = (query: string) => executeTool(tool.name, { query }, context, { lookup: (name) => (name === tool.name ? tool : undefined), permissions: DEFAULT_PERMISSIONS });
+    const reached = new Set<string>();
+    let pages = 0;
+    for (let query: string | undefined = servers.map((server) => `mcp__${server}`).join(" "); query !== undefined && pages < 10; pages++) {
+      const result = await run(query);
+      for (const name of result.structuredContent!.tools as string[]) reached.add(name);
+      query = /query "([^"]+)" for the next page/.exec(resultText(result))?.[1];
+    }
+    expect({ pages, reached: reached.size }).toEqual({ pages: 3, reached: 250 });
+  });
+
   test("a server whose tools are loaded already: its listing and its selection name them as loaded, not \"0 tools\"", async () => {
     // Attack: every tool of "nev" eager (defer: never): select:mcp__nev answered "No deferred tools
     // matched" and "Selected MCP server nev as a whole: its 0 tool(s)"; its listing named none.
@@ -340,6 +358,64 @@ describe("ToolSearch (proxy)", () => {
       discovered: discoveredBy(result).length,
       noRoom: text.split("\n").filter((line) => line.includes("this answer has no room to name the rest")).length,
     }).toEqual({ named: 300, whole: true, discovered: 100, noRoom: 15 });
+  });
+
+  test("the notes of three large groups of a 5,000-tool server cost the pool about one look-up per member, not page walks of the server", async () => {
+    // Attack: each group note read up to 20 listing pages of the server for the group's other
+    // members, every page a walk of all 5,000 tools through the session's filter: one select: of
+    // three spread-out groups held the daemon's serving thread 140-530 ms (compiled binary, pings).
+    const names = Array.from({ length: 5_000 }, (_, i) => `tool_${String(i).padStart(4, "0")}`);
+    const bigPool = samplePool({ mcpTools: names.map((name, i) => mcp("big", name, { description: `Does ${name}.`, groups: i % 37 < 3 ? [`g${i % 37}`] : [] })) });
+    const engine = new ToolSearchIndex();
+    for (const each of bigPool.tools) engine.add(searchDocument(each));
+    let lookups = 0;
+    const tool = createToolSearchTool({ engine, lookup: (name) => (lookups++, bigPool.get(name)), delivery: "proxy" });
+    const result = await executeTool(tool.name, { query: "select:mcp__big/g0,mcp__big/g1,mcp__big/g2" }, context, { lookup: (name) => (name === tool.name ? tool : undefined), permissions: DEFAULT_PERMISSIONS });
+    const text = resultText(result);
+    const named = [...text.matchAll(/"(select:mcp__big__[^"]+)"/g)].flatMap((match) => match[1]!.slice("select:".length).split(","));
+    const members = names.filter((_, i) => i % 37 < 3).map((name) => `mcp__big__${name}`);
+    // Every member is selected or named once (3 × 136 = 408 members; 100 selected, 300 named, 8 counted).
+    expect({ named: named.length, unique: new Set(named).size, fromGroups: named.every((name) => members.includes(name)), selected: discoveredBy(result).length }).toEqual({ named: 300, unique: 300, fromGroups: true, selected: 100 });
+    expect(named.some((name) => (result.structuredContent!.matches as string[]).includes(name))).toBe(false);
+    expect(text).toContain("8 more of the group are not named here");
+    expect(JSON.stringify(result.structuredContent!.selected_groups)).not.toContain("rest");
+    // The walks made ~300,000 look-ups; the members' own list needs a few per member.
+    expect(lookups).toBeLessThan(10 * members.length);
+  });
+
+  test("a tool whose definition no answer holds is shown as its signature, not cut short, and stays reachable", async () => {
+    // Attack: a schema may be 256K characters; a proxy answer showed it anyway (the first tool always
+    // was), the pipeline cut the answer at 100,000 characters mid-schema with its discovered line, and
+    // the tools after it were not shown. Named only, a proxy session could never run it.
+    const properties: Record<string, unknown> = {};
+    for (let i = 0; i < 2_000; i++) properties[`p${i}`] = { type: "string", description: "x".repeat(100) };
+    const bigPool = samplePool({ mcpTools: [mcp("big", "huge", { schema: { type: "object", properties, required: ["p0"] } }), mcp("big", "small")] });
+    const engine = new ToolSearchIndex();
+    for (const each of bigPool.tools) engine.add(searchDocument(each));
+    for (const compact of [false, true]) {
+      const delivered: string[] = [];
+      const tool = createToolSearchTool({ engine, lookup: bigPool.get, delivery: "proxy", compact, onDelivered: (names) => delivered.push(...names) });
+      const run = (query: string) => executeTool(tool.name, { query }, context, { lookup: (name) => (name === tool.name ? tool : undefined), permissions: DEFAULT_PERMISSIONS });
+      const selected = await run("select:mcp__big__huge,mcp__big__small");
+      const text = resultText(selected);
+      expect({
+        whole: !text.includes("[toolpool: output truncated"),
+        short: text.length < 20_000,
+        discovered: discoveredBy(selected),
+        tooLarge: selected.structuredContent!.too_large,
+        said: text.includes("Shown as signatures, each definition longer than an answer holds (100,000 characters): mcp__big__huge."),
+        signature: text.includes("mcp__big__huge(p0: string, p1?: string"),
+        delivered,
+      }).toEqual({
+        whole: true,
+        short: true,
+        discovered: ["mcp__big__huge", "mcp__big__small"],
+        tooLarge: ["mcp__big__huge"],
+        said: true,
+        signature: true,
+        delivered: ["mcp__big__huge", "mcp__big__small"],
+      });
+    }
   });
 
   test("select: of something that is neither a tool nor mcp__<server> of a known server is missing, as before", async () => {
