@@ -1,7 +1,9 @@
 /**
  * Where the slowest first-pass (never-seen) queries' time goes, beside the BM25F peer:
  *
- * 1. `first`: a fresh index and peer, both warmed on the bench's 600 unrelated queries
+ * 1. `first`: a fresh index (every term's impacts worked out right after the build, as the daemon
+ *    does after a catch-up and the peer at build: `impactSweepMs`, thread CPU, beside `buildMs`)
+ *    and peer, both warmed on the bench's 600 unrelated queries
  *    (cold-latency.ts), then each distinct dev query asked once of each, engines alternating,
  *    as search-quality's first round does. Per query: wall time and, on Linux, the main thread's
  *    CPU time (CLOCK_THREAD_CPUTIME_ID), which a busy machine's scheduler does not inflate.
@@ -71,9 +73,16 @@ interface Sample {
   cpu: number;
 }
 
+/** Per fresh index: its build and its impact sweep, in thread CPU ms. */
+const builds: { buildMs: number; impactSweepMs: number }[] = [];
+
 function freshEngines(): { index: ToolSearchIndex; peer: Bm25fPeer } {
+  const started = cpuClock.now();
   const index = new ToolSearchIndex();
   for (const tool of tools) index.add(searchDocumentFromTool(tool));
+  const built = cpuClock.now();
+  index.precomputeImpacts(Number.MAX_SAFE_INTEGER);
+  builds.push({ buildMs: round(built - started, 1), impactSweepMs: round(cpuClock.now() - built, 2) });
   const peer = new Bm25fPeer(tools);
   for (const text of warmUp) index.query(text, { maxResults: RANKED });
   for (const text of warmUp) peer.query(text, RANKED);
@@ -191,6 +200,8 @@ console.log(
       queries: texts.length,
       warmUpQueries: warmUp.length,
       clock: cpuClock.kind,
+      // first, jitWarm, then each phase pass.
+      builds,
       first: { toolpool: summary(first.toolpool), bm25f: summary(first.bm25f) },
       jitWarm: { toolpool: summary(jitWarm.toolpool), bm25f: summary(jitWarm.bm25f) },
       // What the first pass paid over the same queries on a fresh index once the process's code was optimised.

@@ -8,18 +8,24 @@
  *    builds the index (or joins the build the daemon began by itself once the pool settled,
  *    search-warm.ts; with `--settle` long enough it finds the index built). Reported: A's search time and B's ping latencies while A's search was in
  *    flight (each ping sent before A's answer came, max, p50, p99, count), beside B's pings before
- *    it (the idle baseline).
+ *    it (the idle baseline). Then, right after A's answer (the daemon sweeps the index's impacts
+ *    then, in slices: core/impact-sweep.ts), A asks `--follow-ups` (40) more dev queries one after
+ *    another while B keeps pinging for at least `--after-ms` (1000): A's follow-up search times and
+ *    B's pings in that stretch (max, p50, p99, count).
  *  - relist (in process, per size): the index current over `size` tools in servers of 5,000; one
  *    server re-lists with 3 more tools (mcp-pool.ts makes new Tool objects for the whole server).
  *    Reported: tools indexed again and the time the next search waited; and what the change costs
  *    on the serving thread before any search (median of 5): the pool's assembly (`assemblePool`, as
  *    live-pool.ts calls it, with SortedRuns) and `SearchSync.sync` (recording the changes; with the pool's lookup, as
- *    the daemon calls it, and without), each in ms.
+ *    the daemon calls it, and without), each in ms. And the impact sweep after the build and after
+ *    the relist's catch-up: its slices, wall time, and the longest the event loop waited meanwhile.
  *  - rankings (`--rankings`): the dev queries asked of an index built by SearchSync in slices and
  *    of one built by adding every tool synchronously; the number of queries whose top 10 differ.
  *
  * Usage: bun bench/index-stall.ts [--binary dist/toolpool-pro] [--sizes 7108,100000] [--rankings]
  *        [--no-socket] [--no-relist] [--no-pings (the first search alone: its time without B's load)]
+ *        [--follow-ups N] [--after-ms MS] [--log-debug (the daemon logs at debug level; its impact
+ *        sweep's event, `impactSweep`: ms, slices, outcome, is reported)]
  *        [--settle MS (A's first search comes MS after the daemon listens, not at once: the time a
  *        daemon started at login has before its first search, in which it builds the index in the
  *        background, search-warm.ts)]
@@ -41,7 +47,12 @@ import { NdjsonClient } from "./lib/ndjson-client.ts";
 import { replicatePool } from "./lib/pool-replication.ts";
 import { percentile, round } from "./lib/stats.ts";
 
-const args = parseArgs(Bun.argv.slice(2), { binary: "value", sizes: "value", rankings: "flag", "no-socket": "flag", "no-relist": "flag", "no-pings": "flag", settle: "value" });
+const args = parseArgs(Bun.argv.slice(2), { binary: "value", sizes: "value", rankings: "flag", "no-socket": "flag", "no-relist": "flag", "no-pings": "flag", settle: "value", "follow-ups": "value", "after-ms": "value", "log-debug": "flag" });
+const followUps = Number(args.get("follow-ups") ?? 40);
+const afterMs = Number(args.get("after-ms") ?? 1000);
+for (const [name, value] of [["follow-ups", followUps], ["after-ms", afterMs]] as const) {
+  if (!(Number.isInteger(value) && value >= 0 && value <= 600_000)) throw new Error(`--${name}: ${value} is not a whole number in 0..600000`);
+}
 const settleMs = Number(args.get("settle") ?? 0);
 if (!(Number.isFinite(settleMs) && settleMs >= 0 && settleMs <= 600_000)) throw new Error(`--settle: ${args.get("settle")} is not a number of milliseconds in 0..600000`);
 const binary = args.get("binary") ?? join(repoRoot(), "dist", "toolpool-pro");
@@ -62,7 +73,7 @@ async function socketRun(size: number): Promise<Record<string, unknown>> {
   const configPath = join(dir, "config.json");
   writeFileSync(configPath, JSON.stringify({ mcpServers }));
   const socketPath = join(dir, "d.sock");
-  const child = Bun.spawn([binary, "serve", "--socket", socketPath, "--config", configPath], { env, stdout: "ignore", stderr: "pipe" });
+  const child = Bun.spawn([binary, "serve", "--socket", socketPath, "--config", configPath, ...(args.has("log-debug") ? ["--log-level", "debug"] : [])], { env, stdout: "ignore", stderr: "pipe" });
   let stderr = "";
   void (async () => {
     for await (const chunk of child.stderr) stderr += new TextDecoder().decode(chunk);
@@ -87,10 +98,23 @@ async function socketRun(size: number): Promise<Record<string, unknown>> {
     while (!answered && !args.has("no-pings")) during.push(await timed(() => b.request("ping")));
     const reply = await search;
     const searchMs = performance.now() - started;
+    // Right after the first answer: more searches from A, B pinging throughout and for afterMs at least.
+    const followUpTexts = [...new Set(readJsonl<EvalQuery>(join(defaultEvalDir(), "queries.dev.jsonl")).map((query) => query.query))].slice(0, followUps);
+    const followUpMs: number[] = [];
+    const after: number[] = [];
+    let followedUp = false;
+    const answeredAt = performance.now();
+    const asking = (async () => {
+      for (const query of followUpTexts) followUpMs.push(await timed(() => a.request("toolpool/search", { query, maxResults: 5 })));
+      followedUp = true;
+    })();
+    while (!args.has("no-pings") && (!followedUp || performance.now() - answeredAt < afterMs)) after.push(await timed(() => b.request("ping")));
+    await asking;
     const memory = daemonMemory(child.pid);
     const matches = ((reply.result as { matches?: unknown[] } | undefined)?.matches ?? []).length;
     a.close();
     b.close();
+    const sweepLine = stderr.split("\n").find((line) => line.includes("search impacts worked out ahead"));
     return {
       size,
       settleMs,
@@ -101,9 +125,18 @@ async function socketRun(size: number): Promise<Record<string, unknown>> {
       pingDuringMaxMs: round(Math.max(0, ...during), 2),
       pingDuringP50Ms: round(percentile(during, 50), 3),
       pingDuringP99Ms: round(percentile(during, 99), 2),
+      followUpSearches: followUpMs.length,
+      followUpSearchP50Ms: round(percentile(followUpMs, 50), 3),
+      followUpSearchMaxMs: round(Math.max(0, ...followUpMs), 2),
+      followUpSearchFirst8Ms: followUpMs.slice(0, 8).map((ms) => round(ms, 2)),
+      pingsAfter: after.length,
+      pingAfterMaxMs: round(Math.max(0, ...after), 2),
+      pingAfterP50Ms: round(percentile(after, 50), 3),
+      pingAfterP99Ms: round(percentile(after, 99), 2),
       pingIdleP50Ms: round(percentile(idle, 50), 3),
       pingIdleMaxMs: round(Math.max(...idle), 2),
       ...memory,
+      ...(sweepLine !== undefined && { impactSweep: ((event) => ({ ms: event.ms, slices: event.slices, outcome: event.outcome }))(JSON.parse(sweepLine.slice(sweepLine.indexOf("{"))) as Record<string, unknown>) }),
     };
   } finally {
     child.kill("SIGKILL");
@@ -142,6 +175,27 @@ async function caughtUp(sync: SearchSync): Promise<void> {
   else void sync.index;
 }
 
+/**
+ * The impact sweep SearchSync starts once a catch-up ends (core/impact-sweep.ts), watched from
+ * the event loop: its slices, its wall time, and the longest gap between two turns of the loop
+ * while it ran (what a request arriving then could wait).
+ */
+async function sweepWatched(sync: SearchSync): Promise<{ slices: number; ms: number; maxGapMs: number; outcome: string }> {
+  const before = { ...sync.stats };
+  const ended = () => sync.stats.impactSweeps + sync.stats.impactAbandoned > before.impactSweeps + before.impactAbandoned;
+  const started = performance.now();
+  let last = started;
+  let maxGap = 0;
+  for (let turns = 0; !ended() && turns < 1_000_000; turns++) {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const now = performance.now();
+    maxGap = Math.max(maxGap, now - last);
+    last = now;
+  }
+  const outcome = sync.stats.impactSweeps > before.impactSweeps ? "done" : ended() ? "abandoned" : "not ended";
+  return { slices: sync.stats.impactSlices - before.impactSlices, ms: round(performance.now() - started, 1), maxGapMs: round(maxGap, 2), outcome };
+}
+
 async function relistRun(size: number): Promise<Record<string, unknown>> {
   const raw = poolOf(size);
   const listing = (extra: number) => [...raw, ...Array.from({ length: extra }, (_, i) => ({ name: `added_${i}`, description: `A tool added on relisting, number ${i}.`, inputSchema: { type: "object" } }))];
@@ -157,6 +211,7 @@ async function relistRun(size: number): Promise<Record<string, unknown>> {
   const firstRuns = Array.from({ length: Math.ceil(size / SERVER_SIZE) }, (_, k) => first.slice(k * SERVER_SIZE, (k + 1) * SERVER_SIZE));
   syncPool(sync, assemble(firstRuns));
   await caughtUp(sync);
+  const sweepAfterBuild = await sweepWatched(sync);
   const index = sync.index;
   let adds = 0;
   const add = index.add.bind(index);
@@ -182,6 +237,7 @@ async function relistRun(size: number): Promise<Record<string, unknown>> {
   const started = performance.now();
   await caughtUp(sync);
   const waitedMs = performance.now() - started;
+  const sweepAfterRelist = await sweepWatched(sync);
   // The same change again, each time a new listing of server 0 (sync's cost when only it changed),
   // with the pool's lookup (the daemon's way) and without it (a set of every name per change).
   const syncAgainMs: number[] = [];
@@ -200,6 +256,8 @@ async function relistRun(size: number): Promise<Record<string, unknown>> {
     toolsIndexedAgain: adds,
     sameIndex: sync.index === index,
     nextSearchWaitedMs: round(waitedMs, 1),
+    sweepAfterBuild,
+    sweepAfterRelist,
     assemblePoolMs: round(percentile(assembleMs, 50), 1),
     syncFirstMs: round(syncMs, 1),
     syncMs: round(percentile(syncAgainMs, 50), 1),

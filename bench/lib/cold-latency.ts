@@ -5,6 +5,11 @@ export interface TimedEngine {
   name: string;
   query(text: string): string[];
   clearCache?(): void;
+  /**
+   * Work the engine does ahead of its queries once built (toolpool: every term's impacts, as the
+   * daemon does after a catch-up and the peer does at build); run and timed right after the build.
+   */
+  precompute?(): void;
 }
 
 /** Builds one engine afresh over the same tools each time it is called (the build is timed). */
@@ -41,11 +46,14 @@ export interface LatencyResult {
   rankings: Map<string, string[][]>;
   /** Build time of each engine in round one (ms). */
   buildMs: Map<string, number>;
+  /** Time of each engine's `precompute` in round one (ms), for engines that have one. */
+  precomputeMs: Map<string, number>;
 }
 
 /**
  * Cold latency, honestly first-pass: each of `rounds` rounds builds every engine afresh from its
- * builder (so no word, stem or impact cache remembers an earlier round), warms its JIT on the same
+ * builder (so no word, stem or impact cache remembers an earlier round), runs its `precompute`
+ * (timed apart: no query, counted or not, pays for it), warms its JIT on the same
  * unrelated queries, then asks each distinct query once of each engine, the order of engines
  * alternating per query so neither always runs right after a collection the other caused. Then,
  * on the same instances, the query caches are emptied and the queries asked again (`warmWords`:
@@ -65,6 +73,7 @@ export function measureLatency(
   const repeat = new Map<string, number[][]>();
   const rankings = new Map<string, string[][]>();
   const buildMs = new Map<string, number>();
+  const precomputeMs = new Map<string, number>();
   const rowsOf = (samples: Map<string, number[][]>, name: string) => {
     if (!samples.has(name)) samples.set(name, distinct.map(() => []));
     return samples.get(name)!;
@@ -89,6 +98,11 @@ export function measureLatency(
       const start = Bun.nanoseconds();
       const engine = build();
       if (round === 0) buildMs.set(engine.name, (Bun.nanoseconds() - start) / 1e6);
+      if (engine.precompute !== undefined) {
+        const before = Bun.nanoseconds();
+        engine.precompute();
+        if (round === 0) precomputeMs.set(engine.name, (Bun.nanoseconds() - before) / 1e6);
+      }
       return engine;
     });
     if (round === 0) for (const engine of engines) rankings.set(engine.name, []);
@@ -103,5 +117,5 @@ export function measureLatency(
   const medians = (samples: Map<string, number[][]>) =>
     new Map([...samples].map(([name, rows]) => [name, rows.map((row) => [...row].sort((a, b) => a - b)[row.length >> 1]!)]));
   const firstRound = new Map([...cold].map(([name, rows]) => [name, rows.map((row) => row[0]!)]));
-  return { cold: medians(cold), firstRound, warmWords: medians(warmWords), repeat: medians(repeat), rankings, buildMs };
+  return { cold: medians(cold), firstRound, warmWords: medians(warmWords), repeat: medians(repeat), rankings, buildMs, precomputeMs };
 }

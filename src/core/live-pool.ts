@@ -58,7 +58,8 @@ export class LivePool {
 
   constructor(options: LivePoolOptions) {
     this.#options = options;
-    this.search = new SearchSync({ onCatchUp: (event) => options.logger.debug(event.phase === "begin" ? "search index catching up" : "search index current", { ...event }) });
+    const catchUpMessage = { begin: "search index catching up", end: "search index current", impacts: "search impacts worked out ahead (or given up)" } as const;
+    this.search = new SearchSync({ onCatchUp: (event) => options.logger.debug(catchUpMessage[event.phase], { ...event }) });
     this.searchWarm = new SearchWarm(
       this.search,
       {

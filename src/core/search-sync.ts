@@ -21,10 +21,15 @@
  * The index never forgets a word it once learned (its term table only grows), so a pool whose tools
  * keep changing their words would grow it without bound. Once more tools have been indexed since the
  * last build than REBUILD_FACTOR times the pool (plus REBUILD_SLACK), the index is built afresh.
+ *
+ * Once a catch-up leaves the index current, the ranking's per-term impacts are worked out ahead of
+ * use in slices of the same `sliceMs` (impact-sweep.ts), off the queries. Any change to the pool
+ * (or a newer catch-up) gives the sweep up; the end of the next catch-up starts it again.
  */
 import type { QueryOptions, QueryResult } from "../search/types.ts";
 import { ToolSearchIndex } from "../search/tool-search-index.ts";
 import type { Tool } from "../tool/tool.ts";
+import { IMPACT_SWEEP_STEP, sweepImpacts, type ImpactSweepEvent, type ImpactSweepStats } from "./impact-sweep.ts";
 import { sameSearchInputs, searchDocument } from "./search-document.ts";
 
 const REBUILD_FACTOR = 4;
@@ -50,13 +55,16 @@ export interface SearchSyncOptions {
   yieldThread?: () => Promise<void>;
   now?: () => number;
   makeIndex?: () => ToolSearchIndex;
-  /** Told when a catch-up begins (what it has to do) and when the index is current again. */
+  /** Impact entries a sweep slice works out between two readings of the clock (IMPACT_SWEEP_STEP). */
+  impactStep?: number;
+  /** Told when a catch-up begins (what it has to do), when the index is current again, and how the impact sweep after it ended. */
   onCatchUp?: (event: CatchUpEvent) => void;
 }
 
 export type CatchUpEvent =
   | { phase: "begin"; pending: number; fresh: boolean; pool: number }
-  | { phase: "end"; ms: number; slices: number; freshBuilds: number; abandoned: number };
+  | { phase: "end"; ms: number; slices: number; freshBuilds: number; abandoned: number }
+  | ImpactSweepEvent;
 
 /** A name's latest state not yet in the index: the tool, or null once it left. */
 interface Pending {
@@ -80,7 +88,7 @@ interface Waiter {
   reject: (error: unknown) => void;
 }
 
-export interface SearchSyncStats {
+export interface SearchSyncStats extends ImpactSweepStats {
   freshBuilds: number;
   abandoned: number;
   slices: number;
@@ -109,7 +117,10 @@ export class SearchSync {
   readonly #now: () => number;
   readonly #makeIndex: () => ToolSearchIndex;
   readonly #onCatchUp: ((event: CatchUpEvent) => void) | undefined;
-  readonly stats: SearchSyncStats = { freshBuilds: 0, abandoned: 0, slices: 0 };
+  readonly #impactStep: number;
+  readonly stats: SearchSyncStats = { freshBuilds: 0, abandoned: 0, slices: 0, impactSlices: 0, impactSweeps: 0, impactAbandoned: 0 };
+  /** The sweep allowed to go on (an older one stops at its next slice). */
+  #sweep = 0;
 
   constructor(options: SearchSyncOptions = {}) {
     const sliceMs = options.sliceMs ?? DEFAULT_SLICE_MS;
@@ -119,6 +130,7 @@ export class SearchSync {
     this.#now = options.now ?? (() => performance.now());
     this.#makeIndex = options.makeIndex ?? (() => new ToolSearchIndex({ collectGarbage: collectBesideSlices }));
     this.#onCatchUp = options.onCatchUp;
+    this.#impactStep = options.impactStep ?? IMPACT_SWEEP_STEP;
     this.#index = this.#makeIndex();
   }
 
@@ -137,6 +149,7 @@ export class SearchSync {
         throw error;
       }
       this.#wake();
+      this.#sweepImpacts();
     }
     return this.#index;
   }
@@ -256,12 +269,22 @@ export class SearchSync {
         freshBuilds: this.stats.freshBuilds - before.freshBuilds,
         abandoned: this.stats.abandoned - before.abandoned,
       });
+      this.#sweepImpacts();
     } catch (error) {
       this.#fail(error);
     } finally {
       this.#running = false;
       this.#wake();
     }
+  }
+
+  /** Starts the impact sweep of the served index (impact-sweep.ts); one started later stops it. */
+  #sweepImpacts(): void {
+    const sweep = ++this.#sweep;
+    const index = this.#index;
+    const wanted = () => sweep === this.#sweep && !this.#running && !this.#hasWork() && this.#index === index;
+    const run = { index, sliceMs: this.#sliceMs, step: this.#impactStep, yieldThread: this.#yield, now: this.#now, wanted, stats: this.stats };
+    void sweepImpacts(run).then((event) => this.#onCatchUp?.(event));
   }
 
   /**

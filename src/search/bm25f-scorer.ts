@@ -106,6 +106,11 @@ export class Bm25fScorer {
     return this.maker.impactsAgain(index, id);
   }
 
+  /** Works out impacts ahead of use, up to about `maxEntries` of them (ImpactMaker.precompute); true once all are. */
+  precomputeImpacts(index: InvertedIndex, maxEntries: number): boolean {
+    return this.maker.precompute(index, maxEntries);
+  }
+
   /**
    * Scores `terms`, which must come rarest first (capTerms sorts them so). A term in `skip.termIds`
    * counts only in the name fields of the slots `skip.mask` marks (a named server's tools, credited
@@ -114,7 +119,6 @@ export class Bm25fScorer {
   run(index: InvertedIndex, terms: readonly QueryTerm[], track: boolean, skip: SkipMembers = this.noSkip): void {
     this.reset();
     this.ensureCapacity(index.slotCount);
-    this.maker.sweepWhenDue(index);
     this.tracked = track;
     const { scores, touched } = this;
     const k1 = this.options.k1;

@@ -7,10 +7,8 @@ import type { RankingOptions } from "./ranking-options.ts";
 const FIELD_MASK = (1 << FIELD_BITS) - 1;
 /** impacts()'s mark, above the IMPACT_* bits, of a term found in the server's name. */
 const IN_SERVER = 1 << IMPACT_FLAG_BITS;
-/** sweepWhenDue() works every term's impacts out when they fit in this fraction of the cache's budget… */
+/** precompute() works every term's impacts out only when they fit in this fraction of the cache's budget. */
 const SWEEP_SHARE = 4;
-/** …once this index version's queries worked out this fraction of them, and this fraction a query. */
-const SWEEP_AFTER = 8;
 
 /** Twice the room for an impact list that outgrew its arrays (not expected: see impacts()). */
 function grown(impacts: Impacts, count: number): Impacts {
@@ -49,14 +47,11 @@ export class ImpactMaker {
   private normVersion = -1;
   /** Per field: its IMPACT_* bits, and IN_SERVER for the server's name. */
   private readonly fieldBits = Int32Array.from({ length: FIELD_COUNT }, (_, field) => fieldFlags(field) | (field === FIELD_ID.server ? IN_SERVER : 0));
-  /** The index version sweepWhenDue() swept in full (or found too large). */
+  /** The index version precompute() swept in full (or found too large). */
   private sweptVersion = -1;
   /** The index version a sweep is under way for, and the term id it goes on from. */
   private sweepingVersion = -1;
   private sweepNext = 0;
-  /** Impact entries worked out for index version `workedOutVersion`, term by term. */
-  private workedOut = 0;
-  private workedOutVersion = -1;
 
   constructor(
     private readonly options: RankingOptions,
@@ -133,11 +128,6 @@ export class ImpactMaker {
       flags = fieldBits[field]!;
     }
     impacts.length = count;
-    if (this.workedOutVersion !== index.version) {
-      this.workedOutVersion = index.version;
-      this.workedOut = 0;
-    }
-    this.workedOut += count;
     impacts.version = index.version;
     impacts.sorted = sorted;
     this.cache.set(id, impacts);
@@ -145,38 +135,40 @@ export class ImpactMaker {
   }
 
   /**
-   * Every term's impacts, as a peer computes its impacts at build: a query then reads impacts and
-   * works none out (a term's first use costs more than reading its impacts again). Only when all
-   * of them fit in a quarter of the cache's budget (a pool of ~20k tools; a larger one is left to
-   * the per-term path, for memory), and only once the queries of this index version have worked
-   * out 1/SWEEP_AFTER of them term by term: the sweep then costs at most SWEEP_AFTER times what
-   * the index version's queries already paid, and an index that changes between queries (each
-   * change makes every term stale) never sweeps. Each call works out at most another
-   * 1/SWEEP_AFTER of the entries (in term id order, from where the last call stopped), so no
-   * query pays for the whole sweep.
+   * Every term's impacts ahead of use, as a peer computes its impacts at build: a query then reads
+   * impacts and works none out (a term's first use costs more than reading its impacts again).
+   * Bounded, for a caller that gives the thread back between calls (core/search-sync.ts does, after
+   * each catch-up): one call works out the terms not yet current for this index version, in term
+   * id order from where the last call stopped, until about `maxEntries` entries (at least one
+   * term; terms a query worked out already are passed over). True once every term's impacts are
+   * current — or at once, doing nothing, when they would not all fit in 1/SWEEP_SHARE of the
+   * cache's budget (a pool of more than ~20k tools is left to the per-term path, for memory). An
+   * index change makes every term stale: the next call starts again from the first term.
    */
-  sweepWhenDue(index: InvertedIndex): void {
+  precompute(index: InvertedIndex, maxEntries: number): boolean {
     const version = index.version;
-    if (this.sweptVersion === version || this.workedOutVersion !== version || this.workedOut * SWEEP_AFTER < index.termSlotPairs) return;
+    if (this.sweptVersion === version) return true;
     if (index.termSlotPairs * IMPACT_ENTRY_BYTES > this.cache.budgetBytes / SWEEP_SHARE) {
       this.sweptVersion = version;
-      return;
+      return true;
     }
     if (this.sweepingVersion !== version) {
       this.sweepingVersion = version;
       this.sweepNext = 0;
     }
     const frequency = index.documentFrequency;
-    const slice = index.termSlotPairs / SWEEP_AFTER;
-    let swept = 0;
+    const terms = index.terms.length;
+    let worked = 0;
     let id = this.sweepNext;
-    for (; id < index.terms.length && swept < slice; id++) {
-      if (frequency[id]! === 0) continue;
+    for (; id < terms && worked < maxEntries; id++) {
+      if (frequency[id]! === 0 || this.cache.peek(id)?.version === version) continue;
       this.impacts(index, id);
-      swept += frequency[id]!;
+      worked += frequency[id]!;
     }
     this.sweepNext = id;
-    if (id >= index.terms.length) this.sweptVersion = version;
+    if (id < terms) return false;
+    this.sweptVersion = version;
+    return true;
   }
 
   /**

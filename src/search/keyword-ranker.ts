@@ -65,6 +65,11 @@ export class KeywordRanker {
     return this.rerank(this.collect(query, limit, accept, track), query, limit, mention);
   }
 
+  /** Works out impacts ahead of use, up to about `maxEntries` of them (ImpactMaker.precompute); true once all are. */
+  precomputeImpacts(maxEntries: number): boolean {
+    return this.scorer.precomputeImpacts(this.index, maxEntries);
+  }
+
   private runWithMembership(query: PreparedQuery, track: boolean, mention: ServerMention): void {
     this.markMembers(mention.memberSlots, 1);
     try {

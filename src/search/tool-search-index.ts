@@ -10,6 +10,7 @@ import { NAME_PUNCTUATION } from "./query-words.ts";
 import { isNameLike, type ParsedQuery } from "./query-parser.ts";
 import type { QueryTokens } from "./query-terms.ts";
 import { rankingOptions, type RankingOptions } from "./ranking-options.ts";
+import { clampMaxResults, MAX_RESULTS_LIMIT } from "./result-limits.ts";
 import { findMentions, mayBeServerKey, mentionInput, MentionTerms, type MentionInput } from "./server-mention.ts";
 import { ServerRegistry } from "./server-registry.ts";
 import { GroupRegistry } from "./group-registry.ts";
@@ -17,8 +18,7 @@ import { Tokenizer } from "./tokenizer.ts";
 import { addUpTo, restOf } from "./unit-selection.ts";
 import type { GroupSelection, QueryOptions, QueryResult, SearchDocument, SearchMatch, ServerSelection } from "./types.ts";
 
-export const DEFAULT_MAX_RESULTS = 5;
-export const MAX_RESULTS_LIMIT = 100;
+export { DEFAULT_MAX_RESULTS, MAX_RESULTS_LIMIT } from "./result-limits.ts";
 /** A query longer than this is not compared with server names. */
 const MAX_SERVER_NAME_CHARS = 128;
 /** Missing `select:` names that get did-you-mean suggestions; the rest are reported missing only. */
@@ -135,6 +135,15 @@ export class ToolSearchIndex {
   replaceServer(server: string, docs: readonly SearchDocument[]): void {
     this.removeServer(server);
     for (const doc of docs) this.add(doc);
+  }
+
+  /**
+   * Works out the ranking's per-term impacts ahead of use, up to about `maxEntries` entries a call
+   * (impact-maker.ts: only for a pool whose impacts all fit in a quarter of their cache's budget);
+   * true once nothing is left. Rankings are the same either way; queries after it work out none.
+   */
+  precomputeImpacts(maxEntries: number): boolean {
+    return this.ranker.precomputeImpacts(maxEntries);
   }
 
   /** Empties the parsed-query cache, so the next query of any text is answered from scratch. */
@@ -386,9 +395,4 @@ export class ToolSearchIndex {
     }
     return { matches, total, servers };
   }
-}
-
-function clampMaxResults(value: number | undefined): number {
-  if (value === undefined || !Number.isFinite(value)) return DEFAULT_MAX_RESULTS;
-  return Math.min(MAX_RESULTS_LIMIT, Math.max(1, Math.floor(value)));
 }

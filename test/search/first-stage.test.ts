@@ -190,53 +190,97 @@ describe("run", () => {
   }
 });
 
-describe("sweep: every term's impacts at once", () => {
-  const liveTerms = (index: InvertedIndex) => Array.from({ length: index.terms.length }, (_, id) => id).filter((id) => index.documentFrequency[id]! > 0).length;
+describe("precomputeImpacts: every term's impacts ahead of use, in bounded steps", () => {
+  const liveIds = (index: InvertedIndex) => Array.from({ length: index.terms.length }, (_, id) => id).filter((id) => index.documentFrequency[id]! > 0);
+  const currentIds = (scorer: Bm25fScorer, index: InvertedIndex) => liveIds(index).filter((id) => scorer.impactCache.peek(id)?.version === index.version);
 
-  test("once this index version's queries worked out an eighth of the entries term by term, the rest are worked out an eighth a query", () => {
+  test("each call works out about maxEntries entries (one term past it at most) until every live term's are current, and then they are the model's", () => {
     const index = buildIndex(600);
     const scorer = new Bm25fScorer(rankingOptions());
-    let total = 0;
-    for (let id = 0; id < index.terms.length; id++) total += index.documentFrequency[id]!;
-    expect(index.termSlotPairs).toBe(total);
-    const cachedEntries = () => {
-      let entries = 0;
-      for (let id = 0; id < index.terms.length; id++) entries += scorer.impactCache.peek(id)?.length ?? 0;
-      return entries;
-    };
-    let worked = 0;
-    let runs = 0;
-    for (const word of [...RARE, ...WORDS].filter((word) => index.termId(word) !== undefined)) {
-      const sweeps = worked * 8 >= total;
-      const before = cachedEntries();
-      scorer.run(index, queryTerms(index, [word]), false);
-      if (sweeps) {
-        runs++;
-        // An eighth of the entries, give or take the last term reached, besides the query's own.
-        expect(cachedEntries() - before).toBeLessThanOrEqual(total / 8 + 2 * index.documentFrequency[index.termId("alpha")!]!);
-        if (scorer.impactCache.size === liveTerms(index)) break;
-        continue;
-      }
-      worked += index.documentFrequency[index.termId(word)!]!;
-      expect(scorer.impactCache.size).toBeLessThan(liveTerms(index));
+    const maxEntries = 200;
+    const largest = Math.max(...liveIds(index).map((id) => index.documentFrequency[id]!));
+    let calls = 0;
+    let before = 0;
+    for (let done = false; !done; calls++) {
+      expect(calls).toBeLessThan(1000);
+      done = scorer.precomputeImpacts(index, maxEntries);
+      const entries = currentIds(scorer, index).reduce((sum, id) => sum + index.documentFrequency[id]!, 0);
+      expect(entries - before).toBeLessThan(maxEntries + largest);
+      if (!done) expect(entries - before).toBeGreaterThanOrEqual(maxEntries);
+      before = entries;
     }
-    expect(scorer.impactCache.size).toBe(liveTerms(index));
-    expect(runs).toBeGreaterThan(1);
-    expect(runs).toBeLessThanOrEqual(9);
+    expect(calls).toBeGreaterThanOrEqual(Math.floor(index.termSlotPairs / (maxEntries + largest)));
+    expect(currentIds(scorer, index)).toEqual(liveIds(index));
+    const options = rankingOptions();
+    for (const id of liveIds(index)) {
+      const impacts = scorer.impactCache.peek(id)!;
+      const model = modelImpacts(index, id, options);
+      expect(impacts.length).toBe(model.length);
+      for (let i = 0; i < model.length; i++) expect({ slot: impacts.entries[i]! >>> IMPACT_FLAG_BITS, flags: impacts.entries[i]! & ((1 << IMPACT_FLAG_BITS) - 1), value: impacts.values[i]! }).toEqual(model[i]!);
+    }
+    // Done: a further call does nothing, and a query afterwards reads the same impacts, working out none.
+    const held = liveIds(index).map((id) => scorer.impactCache.peek(id));
+    expect(scorer.precomputeImpacts(index, 0)).toBe(true);
+    scorer.run(index, queryTerms(index, ["alpha", "rare3", "beta"]), false);
+    expect(liveIds(index).map((id) => scorer.impactCache.peek(id))).toEqual(held);
+    liveIds(index).forEach((id, i) => expect(scorer.impactCache.peek(id)).toBe(held[i]!));
   });
 
-  test("an index that changes between queries never sweeps, and a pool too large for a quarter of the budget neither", () => {
-    const changing = buildIndex(600);
-    const scorer = new Bm25fScorer(rankingOptions());
-    for (let i = 0; i < 20; i++) {
-      scorer.run(changing, queryTerms(changing, ["rare1", "rare2"]), false);
-      changing.remove(changing.slotOf(`tool_${2 * i + 1}`)!);
+  test("scores are the same to the bit with impacts worked out ahead or by the query", () => {
+    const index = buildIndex(600);
+    const ahead = new Bm25fScorer(rankingOptions());
+    while (!ahead.precomputeImpacts(index, 500));
+    const asked = new Bm25fScorer(rankingOptions());
+    for (const words of [["alpha", "beta"], ["rare1", "gamma", "omega"], ["kappa", "lambda", "sigma", "delta"]]) {
+      const terms = queryTerms(index, words);
+      ahead.run(index, terms, false);
+      asked.run(index, terms, false);
+      expect([...ahead.touched.subarray(0, ahead.touchedCount)]).toEqual([...asked.touched.subarray(0, asked.touchedCount)]);
+      for (let slot = 0; slot < index.slotCount; slot++) expect(ahead.scores[slot]).toBe(asked.scores[slot]!);
     }
-    expect(scorer.impactCache.size).toBe(2);
-    const large = buildIndex(600);
-    const small = new Bm25fScorer(rankingOptions(), large.termSlotPairs * 8 * 2); // all impacts fit in half the budget, not a quarter
-    for (let i = 0; i < 20; i++) small.run(large, queryTerms(large, ["alpha", "beta", "gamma", "delta", "omega", "sigma", "kappa", "lambda"]), false);
-    expect(small.impactCache.size).toBe(8);
+  });
+
+  test("a query works out its own terms' impacts only, however many queries come", () => {
+    const index = buildIndex(600);
+    const scorer = new Bm25fScorer(rankingOptions());
+    for (let i = 0; i < 40; i++) scorer.run(index, queryTerms(index, ["rare1", "rare2", "alpha"]), false);
+    expect(scorer.impactCache.size).toBe(3);
+  });
+
+  test("terms a query worked out are passed over, not counted against the step", () => {
+    const index = buildIndex(600);
+    const scorer = new Bm25fScorer(rankingOptions());
+    const [first, second] = liveIds(index);
+    scorer.run(index, queryTerms(index, [index.terms[first!]!]), false);
+    const held = scorer.impactCache.peek(first!)!;
+    expect(scorer.precomputeImpacts(index, 1)).toBe(false);
+    // One term worked out by the step, beside the query's, which was left as it was.
+    expect(currentIds(scorer, index)).toEqual([first!, second!]);
+    expect(scorer.impactCache.peek(first!)).toBe(held);
+  });
+
+  test("an index changed mid-sweep is swept again from the first term", () => {
+    const index = buildIndex(600);
+    const scorer = new Bm25fScorer(rankingOptions());
+    expect(scorer.precomputeImpacts(index, 300)).toBe(false);
+    const halfway = currentIds(scorer, index).length;
+    expect(halfway).toBeGreaterThan(0);
+    index.remove(index.slotOf("tool_1")!);
+    expect(currentIds(scorer, index)).toEqual([]);
+    expect(scorer.precomputeImpacts(index, 1)).toBe(false);
+    expect(currentIds(scorer, index)).toEqual([liveIds(index)[0]!]);
+    while (!scorer.precomputeImpacts(index, 300));
+    expect(currentIds(scorer, index)).toEqual(liveIds(index));
+  });
+
+  test("a pool whose impacts would not all fit in a quarter of the budget is not swept: done at once, nothing worked out", () => {
+    const index = buildIndex(600);
+    const small = new Bm25fScorer(rankingOptions(), index.termSlotPairs * 8 * 2); // all impacts fit in half the budget, not a quarter
+    expect(small.precomputeImpacts(index, 1_000_000)).toBe(true);
+    expect(small.impactCache.size).toBe(0);
+    const enough = new Bm25fScorer(rankingOptions(), index.termSlotPairs * 8 * 4);
+    expect(enough.precomputeImpacts(index, 1_000_000)).toBe(true);
+    expect(enough.impactCache.size).toBe(liveIds(index).length);
   });
 
   test("a removal keeps the pair count equal to the sum of document frequencies", () => {
