@@ -7,7 +7,7 @@ import { SIGNATURE_MAX_PARAMS, toolSignature } from "../assembly/tool-signature.
 import { TOOL_SEARCH_TOOL_NAME } from "../deferral/meta-tools.ts";
 import { loginCommand } from "../protocol/login-command.ts";
 import { MAX_QUERY_CHARS } from "../search/query-parser.ts";
-import { MAX_RESULTS_LIMIT } from "../search/tool-search-index.ts";
+import { MAX_RESULTS_LIMIT } from "../search/result-limits.ts";
 import type { GroupSelection, ServerSelection } from "../search/types.ts";
 import type { ToolResult } from "../tool/result.ts";
 import type { Tool } from "../tool/tool.ts";

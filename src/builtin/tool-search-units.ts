@@ -15,15 +15,12 @@ export interface NoteEngine {
   query(text: string, options?: QueryOptions): QueryResult;
 }
 
-/** Tools the group notes of one answer name past full selections: three more selections' worth. */
-export const MAX_REST_NAMED = MAX_GROUP_REST;
-
 /**
  * A group's tools a full selection left out, in pool order, at most `max`: as the engine read them
  * from the group's member list while selecting it (GroupSelection.rest). The listing does not say
  * which tools are in which group, so "select the rest by name" alone left a model no way to find them.
  */
-export function groupRest(deferredTool: (name: string) => Tool | undefined, selection: GroupSelection, chosen: ReadonlySet<string>, max = MAX_REST_NAMED): string[] {
+export function groupRest(deferredTool: (name: string) => Tool | undefined, selection: GroupSelection, chosen: ReadonlySet<string>, max = MAX_GROUP_REST): string[] {
   const rest: string[] = [];
   for (const name of selection.rest ?? []) {
     if (rest.length >= max) break;

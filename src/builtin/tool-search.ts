@@ -22,14 +22,14 @@ import { buildTool, NO_PATHS, DEFAULT_MAX_RESULT_SIZE_CHARS } from "../tool/buil
 import type { ContentBlock, ToolResult } from "../tool/result.ts";
 import type { GroupText, Tool } from "../tool/tool.ts";
 import { clearlyFirst, compactAnswer } from "./tool-search-compact.ts";
-import { groupRest, LISTING_PAGE_SIZE, loadedMembers, MAX_REST_NAMED } from "./tool-search-units.ts";
+import { MAX_GROUP_REST } from "../search/unit-selection.ts";
+import { groupRest, LISTING_PAGE_SIZE, loadedMembers } from "./tool-search-units.ts";
 import { groupSelectionNote, groupsLine, loginNote, oversizedSection, pendingNote, selectQueries, serverListing, serverSelectionNote, type ListedGroup } from "./tool-search-notes.ts";
 import descriptionText from "./tool-search.txt" with { type: "text" };
 import type { AnnouncementStyle } from "../assembly/announcements.ts";
 
 export const DEFAULT_TOOL_SEARCH_RESULTS = 5;
 export const MAX_TOOL_SEARCH_RESULTS = 100;
-export { LISTING_PAGE_SIZE };
 
 /** mid-conversation answers like native in words, but loads through the daemon's tool_addition messages. */
 export type ToolSearchDelivery = "native" | "proxy" | "mid-conversation";
@@ -222,7 +222,7 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
     const chosen = new Set(result.found ?? []);
     // The rest is named for the first few groups cut short, within one budget of names (a select:
     // of 100 large groups would otherwise write 30,000 names past the answer's cap).
-    const named = { budget: MAX_REST_NAMED, groups: 0 };
+    const named = { budget: MAX_GROUP_REST, groups: 0 };
     notes.push(
       ...result.groups.map((selection) => {
         if (selection.selected === selection.total) return groupSelectionNote(selection);

@@ -98,8 +98,7 @@ export class ImpactMaker {
         const packed = postings[i]!;
         slot = packed >>> FIELD_BITS;
         field = packed & FIELD_MASK;
-        // The field weight / (1 − b + b · length / average length), rounded to float32 as the
-        // per-slot table it replaces held it (rankings stay the same to the bit); zero for a dead slot.
+        // norm() below, inline (this loop is every term's first use): the same float32 value, 0 for a dead slot.
         if (alive[slot] === 1) {
           const average = fieldAverages[field]!;
           const b = fieldBs[field]!;

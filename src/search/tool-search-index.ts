@@ -18,7 +18,6 @@ import { Tokenizer } from "./tokenizer.ts";
 import { addUpTo, restOf } from "./unit-selection.ts";
 import type { GroupSelection, QueryOptions, QueryResult, SearchDocument, SearchMatch, ServerSelection } from "./types.ts";
 
-export { DEFAULT_MAX_RESULTS, MAX_RESULTS_LIMIT } from "./result-limits.ts";
 /** A query longer than this is not compared with server names. */
 const MAX_SERVER_NAME_CHARS = 128;
 /** Missing `select:` names that get did-you-mean suggestions; the rest are reported missing only. */

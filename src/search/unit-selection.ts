@@ -3,7 +3,10 @@
  * its members added to a selection until it is full, and — for a group — the members it left out.
  */
 
-/** A group's members past a full selection that its answer may name (three more selections' worth). */
+/**
+ * A group's members past a full selection that its answer may name (three more selections' worth);
+ * also the most the group notes of one answer name in all (builtin/tool-search.ts).
+ */
 export const MAX_GROUP_REST = 300;
 
 /** Adds members to `found` (pool order, no repeats) until it holds `limit`; how many of the members it holds. */
