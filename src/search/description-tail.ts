@@ -28,6 +28,9 @@ function isSpace(code: number): boolean {
  * the text or is followed by white space, or at the first line break — leading white space and
  * blank lines skipped; the text's length when there is no such end. Cut there, the two parts
  * tokenize to the same terms as the whole (the cut is always at white space or the text's end).
+ * Not the first sentence an answer shows (assembly/server-summaries.ts firstSentence,
+ * assembly/tool-signature.ts): those fold line breaks into one line; this one ends at a line break,
+ * and changing it changes rankings.
  */
 export function firstSentenceEnd(text: string): number {
   let at = 0;
