@@ -268,6 +268,8 @@ export class Bm25fScorer {
     this.requiredMask = new Uint32Array(size);
     this.cjkMatches = new Uint8Array(size);
     this.otherMatches = new Uint8Array(size);
+    // One more than the slots: run() writes each entry's slot at touchedCount whether it counts it or
+    // not, so once every slot is counted the next entry's write lands at touched[slots] (in bounds).
     this.touched = new Int32Array(size + 1);
     this.held = new Uint8Array(size);
   }

@@ -59,6 +59,8 @@ export function oppositeCode(code: number): number {
 /**
  * The side codes a request contradicts, from its terms: a side whose opposite it says while it says
  * no word of the side itself. A request that says both sides contradicts neither. Empty for most.
+ * The query path does not call it: prepareQuery gives contradictedBy the codes its words' flags
+ * carry (query-terms.ts); tests hold that to this, from the terms' text.
  */
 export function contradictedActions(queryTerms: readonly string[]): number[] {
   const said: number[] = [];
