@@ -20,7 +20,7 @@ import { isMetaToolName } from "../deferral/meta-tools.ts";
 import type { Tool } from "../tool/tool.ts";
 import { INLINE_TOOLS_BETA, MID_CONVERSATION_TOOLS_BETA, toolChangeMessage, toolDefinition, toolReference, type ToolChangeMessage, type ToolChangeTarget } from "./tool-change-blocks.ts";
 import type { AnthropicWireTool, WireFacts } from "./wire-format.ts";
-import { cutToChars, guardWarningText, sizeWarningText } from "./array-guard.ts";
+import { cutToChars, cutToRoom, guardWarningText, sizeWarningText } from "./array-guard.ts";
 
 /** The names a session's fixed `tools[]` holds, pinned on first use (kept by the session). */
 export interface FixedToolSet {
@@ -86,12 +86,12 @@ export function assembleMidConversation(input: MidConversationInput): MidConvers
   // one: a request the provider refuses ends the conversation, a cut only restarts its prompt cache.
   // Loaded entries stay before the others; a loaded one cut is removed below (tool_removal).
   if (input.maxTools !== undefined && fixed.core.length + 1 + fixed.deferred.length > input.maxTools) {
-    const core = fixed.core.slice(0, Math.max(0, input.maxTools - 1));
-    const room = Math.max(0, input.maxTools - 1 - core.length);
-    const keep = new Set([...fixed.deferred.filter((name) => input.toolChanges.get(name) === true), ...fixed.deferred.filter((name) => input.toolChanges.get(name) !== true)].slice(0, room));
-    const cut = [...fixed.core.slice(core.length), ...fixed.deferred.filter((name) => !keep.has(name))];
+    const core = cutToRoom(fixed.core, input.maxTools - 1);
+    const loadedFirst = [...fixed.deferred.filter((name) => input.toolChanges.get(name) === true), ...fixed.deferred.filter((name) => input.toolChanges.get(name) !== true)];
+    const keep = new Set(cutToRoom(loadedFirst, input.maxTools - 1 - core.kept.length).kept);
+    const cut = [...core.cut, ...fixed.deferred.filter((name) => !keep.has(name))];
     warnings.push(guardWarningText(input.maxTools, "entries cut from the fixed array pinned under a higher limit (its prompt cache starts again)", cut));
-    fixed = { core, deferred: fixed.deferred.filter((name) => keep.has(name)), cut: [...(fixed.cut ?? []), ...cut] };
+    fixed = { core: core.kept, deferred: fixed.deferred.filter((name) => keep.has(name)), cut: [...(fixed.cut ?? []), ...cut] };
     if (input.holder) input.holder.pinned = fixed;
   }
   if (input.holder?.pinned === undefined && !input.inline && input.deferred.length > room) {
