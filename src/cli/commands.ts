@@ -8,6 +8,7 @@ import { formatServers, formatStatus, formatTools } from "./format.ts";
 import { invocation } from "./invocation.ts";
 import { plainDaemonError } from "./daemon-error-text.ts";
 import { nearestKey } from "../config/issue-text.ts";
+import { DEFAULT_MAX_RESULTS, MAX_RESULTS_LIMIT } from "../search/result-limits.ts";
 
 export interface ClientCommandOptions {
   socket?: string;
@@ -165,17 +166,17 @@ function listingLines(result: Record<string, unknown>, query: string, maxResults
   const lines: string[] = [];
   const shown = (result.matches as unknown[]).length;
   if (result.listed === true && typeof result.listedTotal === "number" && typeof result.page === "number" && result.listedTotal > shown) {
-    const size = maxResults ?? 5;
+    const size = maxResults ?? DEFAULT_MAX_RESULTS;
     const first = (result.page - 1) * size + 1;
     const range = shown > 0 ? `tools ${first}–${first + shown - 1} of ${result.listedTotal}` : `${result.listedTotal} tools, none on page ${result.page}`;
     const next = first + shown - 1 < result.listedTotal && shown > 0 ? `; next: toolpool search ${shellQuote(`${query.replace(/\s+page:\d+\s*$/i, "")} page:${result.page + 1}`)}${maxResults === undefined ? "" : ` --max ${maxResults}`}` : "";
     lines.push(`MCP server ${String(result.server)}: ${range}${next}`);
   }
   for (const selection of (result.servers ?? []) as { server: string; total: number; selected: number }[]) {
-    if (selection.selected < selection.total) lines.push(`MCP server ${selection.server}: ${selection.selected} of its ${selection.total} tools selected (a selection holds at most 100)`);
+    if (selection.selected < selection.total) lines.push(`MCP server ${selection.server}: ${selection.selected} of its ${selection.total} tools selected (a selection holds at most ${MAX_RESULTS_LIMIT})`);
   }
   for (const selection of (result.groups ?? []) as { server: string; group: string; total: number; selected: number }[]) {
-    if (selection.selected < selection.total) lines.push(`group ${selection.group} of MCP server ${selection.server}: ${selection.selected} of its ${selection.total} tools selected (a selection holds at most 100)`);
+    if (selection.selected < selection.total) lines.push(`group ${selection.group} of MCP server ${selection.server}: ${selection.selected} of its ${selection.total} tools selected (a selection holds at most ${MAX_RESULTS_LIMIT})`);
   }
   return lines;
 }
