@@ -22,7 +22,7 @@ import { buildTool, NO_PATHS, DEFAULT_MAX_RESULT_SIZE_CHARS } from "../tool/buil
 import type { ContentBlock, ToolResult } from "../tool/result.ts";
 import type { GroupText, Tool } from "../tool/tool.ts";
 import { clearlyFirst, compactAnswer } from "./tool-search-compact.ts";
-import { groupRest, LISTING_PAGE_SIZE, loadedMembers, MAX_REST_NAMED } from "./tool-search-units.ts";
+import { groupRest, LISTING_PAGE_SIZE, loadedMembers, MAX_LOADED_NAMED, MAX_REST_NAMED } from "./tool-search-units.ts";
 import { groupSelectionNote, groupsLine, loginNote, oversizedSection, pendingNote, selectQueries, serverListing, serverSelectionNote, type ListedGroup } from "./tool-search-notes.ts";
 import descriptionText from "./tool-search.txt" with { type: "text" };
 import type { AnnouncementStyle } from "../assembly/announcements.ts";
@@ -152,24 +152,28 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
     const tool = deps.lookup(name);
     return tool !== undefined && tool.isEnabled() && !isMetaToolName(tool.name) && isDeferred(tool) ? tool : undefined;
   };
-  const pending = deps.pendingServers?.() ?? [];
-  const result = deps.engine.query(query, {
-    maxResults,
-    filter: (name) => deferredTool(name) !== undefined,
-    pendingServers: pending,
-  });
   const loadedTool = (name: string): boolean => {
     const tool = deps.lookup(name);
     return tool !== undefined && tool.isEnabled() && !isMetaToolName(tool.name) && !isDeferred(tool);
   };
+  const pending = deps.pendingServers?.() ?? [];
+  // A listing is a page of LISTING_PAGE_SIZE whatever max_results says, read with the server's
+  // loaded tools in the same walk of its tools as the model's query (QueryOptions.listing).
+  const result = deps.engine.query(query, {
+    maxResults,
+    filter: (name) => deferredTool(name) !== undefined,
+    pendingServers: pending,
+    listing: { pageSize: LISTING_PAGE_SIZE, loaded: loadedTool, maxLoaded: MAX_LOADED_NAMED },
+  });
   const cached = new Set(deps.cachedServers?.() ?? []);
   const lookups: ToolSearchEngine = { query: (text, options) => (deps.engine.peek ? deps.engine.peek(text, options) : deps.engine.query(text, options)) };
   if (result.listed === true && result.server !== undefined) {
-    // A listing is a page of LISTING_PAGE_SIZE whatever max_results says; it says how many there are in all.
-    const page = lookups.query(query, { maxResults: LISTING_PAGE_SIZE, filter: (name) => deferredTool(name) !== undefined });
-    const tools = page.matches.map((match) => deferredTool(match.name)).filter((tool) => tool !== undefined);
+    // An engine that does not read `listing` is asked for the page and the loaded tools apart.
+    const page = result.listedPage !== undefined ? result : lookups.query(query, { maxResults: LISTING_PAGE_SIZE, filter: (name) => deferredTool(name) !== undefined });
+    const names = page.listedPage ?? page.matches.map((match) => match.name);
+    const tools = names.map((name) => deferredTool(name)).filter((tool) => tool !== undefined);
     const servers = page.listedServers ?? [];
-    const loaded = servers.length > 1 ? undefined : loadedMembers(lookups, loadedTool, result.server);
+    const loaded = servers.length > 1 ? undefined : (result.listedLoaded ?? loadedMembers(lookups, loadedTool, result.server));
     const where = { total: page.listedTotal ?? tools.length, page: page.page ?? 1, pageSize: LISTING_PAGE_SIZE, ...(servers.length > 1 && { servers }), ...(loaded && loaded.total > 0 && { loaded }) };
     return serverListing(result.server, tools, where, pending, cached, servers.length > 1 ? [] : described(deps, result.server, result.serverGroups));
   }
