@@ -22,6 +22,7 @@ import { buildTool, NO_PATHS, DEFAULT_MAX_RESULT_SIZE_CHARS } from "../tool/buil
 import type { ContentBlock, ToolResult } from "../tool/result.ts";
 import type { GroupText, Tool } from "../tool/tool.ts";
 import { clearlyFirst, compactAnswer } from "./tool-search-compact.ts";
+import { midConversationResult } from "./tool-search-mid.ts";
 import { groupRest, LISTING_PAGE_SIZE, loadedMembers, MAX_LOADED_NAMED, MAX_REST_NAMED } from "./tool-search-units.ts";
 import { groupSelectionNote, groupsLine, loginNote, oversizedSection, pendingNote, selectQueries, serverListing, serverSelectionNote, type ListedGroup } from "./tool-search-notes.ts";
 import descriptionText from "./tool-search.txt" with { type: "text" };
@@ -77,6 +78,11 @@ export interface ToolSearchDeps {
    * select: and keyword answer — not the tools named only on a compact line, nor a listing's.
    */
   onDelivered?: (names: readonly string[], query: string) => void;
+  /**
+   * mid-conversation: whether a tool can still join the conversation (its fixed tools array holds
+   * it, or tools join by value). One that cannot is named as such: not loaded, not found. Absent, all can.
+   */
+  addable?: (name: string) => boolean;
 }
 
 export function createToolSearchTool(deps: ToolSearchDeps): Tool {
@@ -247,9 +253,14 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
     deps.onDelivered?.(full === undefined ? [] : [full.name], query);
     return compactAnswer({ found: outcome.loaded, full, notes, structured, delivery: deps.delivery });
   }
-  if (deps.delivery === "native" || deps.delivery === "mid-conversation") {
+  if (deps.delivery === "mid-conversation") {
+    const answer = midConversationResult(outcome.loaded, notes, structured, deps.addable);
+    deps.onDelivered?.(answer.delivered, query);
+    return answer.result;
+  }
+  if (deps.delivery === "native") {
     deps.onDelivered?.(outcome.loaded.map((tool) => tool.name), query);
-    return deps.delivery === "native" ? nativeResult(outcome.loaded, notes, structured) : midConversationResult(outcome.loaded, notes, structured);
+    return nativeResult(outcome.loaded, notes, structured);
   }
   const answer = render(outcome.loaded, notes, structured, { schema: true, discovered: true });
   deps.onDelivered?.(structured.matches as string[], query);
@@ -319,18 +330,6 @@ function nativeResult(loaded: readonly Tool[], notes: readonly string[], structu
   const content: ContentBlock[] = [{ type: "text", text: [...lines, ...notes].join("\n") }];
   for (const tool of loaded) content.push({ type: "tool_reference", tool_name: tool.name });
   return { content, isError: false, structuredContent: structured };
-}
-
-/**
- * mid-conversation: no tool_reference blocks (they would load the tool a second way); the discovered
- * line is the transcript's evidence, and the next request's tool_addition message loads the tools.
- */
-function midConversationResult(loaded: readonly Tool[], notes: readonly string[], structured: Record<string, unknown>): ToolResult {
-  const names = loaded.map((tool) => tool.name);
-  const lines = names.length > 0 ? [`Loaded ${names.length} tool(s): ${names.join(", ")}. They are added to your tools before your next turn; call them directly then.`] : [];
-  const parts = [[...lines, ...notes].join("\n")];
-  if (names.length > 0) parts.push(formatDiscoveredLine(names));
-  return { content: [{ type: "text", text: parts.join("\n\n") }], isError: false, structuredContent: structured };
 }
 
 /** Room left for notes and the discovered line when a long result is cut short. */

@@ -507,6 +507,27 @@ describe("ToolSearch (mid-conversation)", () => {
     expect(discoveredBy(result)).toEqual(["mcp__github__create_issue"]);
   });
 
+  test("a tool the conversation's fixed tools array cannot take is named, not loaded, and not counted found", async () => {
+    // Attack: the answer said every match was loaded and the session counted them found, while the
+    // next request could not add the ones its pinned array left out (the tool-count limit) — a later
+    // call of one passed the found check for a tool the model was never given.
+    const delivered: string[] = [];
+    const result = await search("select:mcp__github__create_issue,mcp__github__get_issue", {
+      delivery: "mid-conversation",
+      addable: (name) => name !== "mcp__github__get_issue",
+      onDelivered: (names) => delivered.push(...names),
+    });
+    expect(resultText(result)).toBe(
+      "Loaded 1 tool(s): mcp__github__create_issue. They are added to your tools before your next turn; call them directly then.\nNot loaded: mcp__github__get_issue. This conversation's tools array was fixed without them (its tool-count limit, or they joined the pool later), and they cannot be added to it mid-conversation.\n\n[toolpool discovered: mcp__github__create_issue]",
+    );
+    expect({ matches: result.structuredContent!.matches, notAddable: result.structuredContent!.not_addable, delivered, discovered: discoveredBy(result) }).toEqual({
+      matches: ["mcp__github__create_issue"],
+      notAddable: ["mcp__github__get_issue"],
+      delivered: ["mcp__github__create_issue"],
+      discovered: ["mcp__github__create_issue"],
+    });
+  });
+
   test("its description says a system message adds the tools, and never names ExecuteExtraTool", () => {
     const text = descriptionFor("mid-conversation");
     expect(text).toContain("added to your tools by a system message before your next turn");
