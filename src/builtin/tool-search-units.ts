@@ -30,7 +30,7 @@ export function groupRest(deferredTool: (name: string) => Tool | undefined, sele
 }
 
 /** Loaded tools a note names at most. */
-const MAX_LOADED_NAMED = 20;
+export const MAX_LOADED_NAMED = 20;
 
 /**
  * A server's tools the session has in full already (core: not deferred), pool order, the first

@@ -23,7 +23,8 @@ import type { ContentBlock, ToolResult } from "../tool/result.ts";
 import type { GroupText, Tool } from "../tool/tool.ts";
 import { clearlyFirst, compactAnswer } from "./tool-search-compact.ts";
 import { MAX_GROUP_REST } from "../search/unit-selection.ts";
-import { groupRest, LISTING_PAGE_SIZE, loadedMembers } from "./tool-search-units.ts";
+import { midConversationResult } from "./tool-search-mid.ts";
+import { groupRest, LISTING_PAGE_SIZE, loadedMembers, MAX_LOADED_NAMED } from "./tool-search-units.ts";
 import { groupSelectionNote, groupsLine, loginNote, oversizedSection, pendingNote, selectQueries, serverListing, serverSelectionNote, type ListedGroup } from "./tool-search-notes.ts";
 import descriptionText from "./tool-search.txt" with { type: "text" };
 import type { AnnouncementStyle } from "../assembly/announcements.ts";
@@ -77,6 +78,11 @@ export interface ToolSearchDeps {
    * select: and keyword answer — not the tools named only on a compact line, nor a listing's.
    */
   onDelivered?: (names: readonly string[], query: string) => void;
+  /**
+   * mid-conversation: whether a tool can still join the conversation (its fixed tools array holds
+   * it, or tools join by value). One that cannot is named as such: not loaded, not found. Absent, all can.
+   */
+  addable?: (name: string) => boolean;
 }
 
 export function createToolSearchTool(deps: ToolSearchDeps): Tool {
@@ -152,24 +158,28 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
     const tool = deps.lookup(name);
     return tool !== undefined && tool.isEnabled() && !isMetaToolName(tool.name) && isDeferred(tool) ? tool : undefined;
   };
-  const pending = deps.pendingServers?.() ?? [];
-  const result = deps.engine.query(query, {
-    maxResults,
-    filter: (name) => deferredTool(name) !== undefined,
-    pendingServers: pending,
-  });
   const loadedTool = (name: string): boolean => {
     const tool = deps.lookup(name);
     return tool !== undefined && tool.isEnabled() && !isMetaToolName(tool.name) && !isDeferred(tool);
   };
+  const pending = deps.pendingServers?.() ?? [];
+  // A listing is a page of LISTING_PAGE_SIZE whatever max_results says, read with the server's
+  // loaded tools in the same walk of its tools as the model's query (QueryOptions.listing).
+  const result = deps.engine.query(query, {
+    maxResults,
+    filter: (name) => deferredTool(name) !== undefined,
+    pendingServers: pending,
+    listing: { pageSize: LISTING_PAGE_SIZE, loaded: loadedTool, maxLoaded: MAX_LOADED_NAMED },
+  });
   const cached = new Set(deps.cachedServers?.() ?? []);
   const lookups: ToolSearchEngine = { query: (text, options) => (deps.engine.peek ? deps.engine.peek(text, options) : deps.engine.query(text, options)) };
   if (result.listed === true && result.server !== undefined) {
-    // A listing is a page of LISTING_PAGE_SIZE whatever max_results says; it says how many there are in all.
-    const page = lookups.query(query, { maxResults: LISTING_PAGE_SIZE, filter: (name) => deferredTool(name) !== undefined });
-    const tools = page.matches.map((match) => deferredTool(match.name)).filter((tool) => tool !== undefined);
+    // An engine that does not read `listing` is asked for the page and the loaded tools apart.
+    const page = result.listedPage !== undefined ? result : lookups.query(query, { maxResults: LISTING_PAGE_SIZE, filter: (name) => deferredTool(name) !== undefined });
+    const names = page.listedPage ?? page.matches.map((match) => match.name);
+    const tools = names.map((name) => deferredTool(name)).filter((tool) => tool !== undefined);
     const servers = page.listedServers ?? [];
-    const loaded = servers.length > 1 ? undefined : loadedMembers(lookups, loadedTool, result.server);
+    const loaded = servers.length > 1 ? undefined : (result.listedLoaded ?? loadedMembers(lookups, loadedTool, result.server));
     const where = { total: page.listedTotal ?? tools.length, page: page.page ?? 1, pageSize: LISTING_PAGE_SIZE, ...(servers.length > 1 && { servers }), ...(loaded && loaded.total > 0 && { loaded }) };
     return serverListing(result.server, tools, where, pending, cached, servers.length > 1 ? [] : described(deps, result.server, result.serverGroups));
   }
@@ -243,9 +253,14 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
     deps.onDelivered?.(full === undefined ? [] : [full.name], query);
     return compactAnswer({ found: outcome.loaded, full, notes, structured, delivery: deps.delivery });
   }
-  if (deps.delivery === "native" || deps.delivery === "mid-conversation") {
+  if (deps.delivery === "mid-conversation") {
+    const answer = midConversationResult(outcome.loaded, notes, structured, deps.addable);
+    deps.onDelivered?.(answer.delivered, query);
+    return answer.result;
+  }
+  if (deps.delivery === "native") {
     deps.onDelivered?.(outcome.loaded.map((tool) => tool.name), query);
-    return deps.delivery === "native" ? nativeResult(outcome.loaded, notes, structured) : midConversationResult(outcome.loaded, notes, structured);
+    return nativeResult(outcome.loaded, notes, structured);
   }
   const answer = render(outcome.loaded, notes, structured, { schema: true, discovered: true });
   deps.onDelivered?.(structured.matches as string[], query);
@@ -315,18 +330,6 @@ function nativeResult(loaded: readonly Tool[], notes: readonly string[], structu
   const content: ContentBlock[] = [{ type: "text", text: [...lines, ...notes].join("\n") }];
   for (const tool of loaded) content.push({ type: "tool_reference", tool_name: tool.name });
   return { content, isError: false, structuredContent: structured };
-}
-
-/**
- * mid-conversation: no tool_reference blocks (they would load the tool a second way); the discovered
- * line is the transcript's evidence, and the next request's tool_addition message loads the tools.
- */
-function midConversationResult(loaded: readonly Tool[], notes: readonly string[], structured: Record<string, unknown>): ToolResult {
-  const names = loaded.map((tool) => tool.name);
-  const lines = names.length > 0 ? [`Loaded ${names.length} tool(s): ${names.join(", ")}. They are added to your tools before your next turn; call them directly then.`] : [];
-  const parts = [[...lines, ...notes].join("\n")];
-  if (names.length > 0) parts.push(formatDiscoveredLine(names));
-  return { content: [{ type: "text", text: parts.join("\n\n") }], isError: false, structuredContent: structured };
 }
 
 /** Room left for notes and the discovered line when a long result is cut short. */

@@ -111,12 +111,22 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionOw
       defaultMaxResults: session.settings.runtime.searchMaxResults,
       ...(compact && { compact }),
       onDelivered: markFound,
+      ...(delivery === "mid-conversation" && { addable: (name: string) => addableMidConversation(session, name) }),
     }),
     executeExtraTool: createExecuteExtraTool({ lookup, ...(promoted.size > 0 && { isDeferred: stillDeferred }) }),
   };
   withStructuredOutput(tools, session.settings.outputSchema, deps);
   session.ownTools = tools;
   return tools;
+}
+
+/**
+ * Whether a tool can still join a mid-conversation session: by value (inline tools), or as an entry
+ * of the fixed tools array its first request pinned; before that request, any can.
+ */
+function addableMidConversation(session: Session, name: string): boolean {
+  const pinned = session.fixedTools.pinned;
+  return session.settings.inlineTools === true || pinned === undefined || pinned.core.includes(name) || pinned.deferred.includes(name);
 }
 
 /** Throws OutputSchemaError for a schema that does not compile (the session handler reports it). */

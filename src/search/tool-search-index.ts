@@ -13,6 +13,7 @@ import { rankingOptions, type RankingOptions } from "./ranking-options.ts";
 import { clampMaxResults, MAX_RESULTS_LIMIT } from "./result-limits.ts";
 import { findMentions, mayBeServerKey, mentionInput, MentionTerms, type MentionInput } from "./server-mention.ts";
 import { ServerRegistry } from "./server-registry.ts";
+import { listServers } from "./server-listing.ts";
 import { GroupRegistry } from "./group-registry.ts";
 import { Tokenizer } from "./tokenizer.ts";
 import { addUpTo, restOf } from "./unit-selection.ts";
@@ -156,7 +157,7 @@ export class ToolSearchIndex {
     const result: QueryResult =
       cached.parsed.kind === "select"
         ? this.select(cached.parsed.names, options.filter, options.scope)
-        : this.search(cached.parsed, cached, maxResults, options.filter, options.scope);
+        : this.search(cached.parsed, cached, maxResults, options.filter, options.scope, options.listing);
     if (result.matches.length === 0 && options.pendingServers !== undefined && options.pendingServers.length > 0) {
       result.pendingServers = [...options.pendingServers];
     }
@@ -234,6 +235,7 @@ export class ToolSearchIndex {
     maxResults: number,
     filter: ((name: string) => boolean) | undefined,
     scope?: (name: string) => boolean,
+    listingOptions?: QueryOptions["listing"],
   ): QueryResult {
     const { tokens, identifiers } = cached;
     const result: QueryResult = { kind: parsed.kind, matches: [] };
@@ -262,13 +264,16 @@ export class ToolSearchIndex {
     }
     if (result.matches.length === 0 && serverIds !== undefined) {
       const page = parsed.page ?? 1;
-      const listing = this.listServers(serverIds, maxResults, passes, page);
+      const listing = listServers(serverIds, (id) => this.memberNames(id), maxResults, passes, page, listingOptions);
       result.matches = listing.matches;
       result.listed = true;
       result.listedTotal = listing.total;
       result.page = page;
       if (serverIds.length > 1) result.listedServers = listing.servers.map((id) => this.servers.nameOf(id));
-      const serverGroups = serverIds.length === 1 ? this.groups.groupsOf(serverIds[0]!, passes) : [];
+      if (listing.page !== undefined) result.listedPage = listing.page;
+      if (listing.loaded !== undefined) result.listedLoaded = listing.loaded;
+      const passed = listing.passed;
+      const serverGroups = passed !== undefined ? this.groups.groupsOf(serverIds[0]!, (name) => passed.has(name)) : [];
       if (serverGroups.length > 0) result.serverGroups = serverGroups;
     }
     if (isNameLike(parsed.whole) && (result.matches.length === 0 || NAME_PUNCTUATION.test(parsed.whole))) {
@@ -365,33 +370,5 @@ export class ToolSearchIndex {
     const first = mentioned.map((name, i) => ({ name, score: top + mentioned.length - i }));
     const rest = ranked.filter((match) => !mentioned.includes(match.name));
     return [...first, ...rest].slice(0, maxResults);
-  }
-
-  /**
-   * Page `page` (1-based, `maxResults` a page) of the servers' tools that pass the filter, in pool
-   * order, and how many pass in all: a listing says honestly how much there is and how to see it.
-   * `servers`: of several, those with a tool that passes (the answer names them as its listing's query).
-   */
-  private listServers(
-    serverIds: readonly number[],
-    maxResults: number,
-    passes: (name: string) => boolean,
-    page: number,
-  ): { matches: SearchMatch[]; total: number; servers: number[] } {
-    const matches: SearchMatch[] = [];
-    const servers: number[] = [];
-    const skip = (page - 1) * maxResults;
-    let total = 0;
-    for (const id of serverIds) {
-      const before = total;
-      for (const slot of this.servers.membersOf(id)) {
-        const name = this.index.names[slot]!;
-        if (!passes(name)) continue;
-        if (total >= skip && matches.length < maxResults) matches.push({ name, score: 0 });
-        total++;
-      }
-      if (serverIds.length > 1 && total > before) servers.push(id);
-    }
-    return { matches, total, servers };
   }
 }

@@ -40,6 +40,12 @@ export interface QueryOptions {
   scope?: (name: string) => boolean;
   /** MCP servers still connecting; echoed back when the result is empty. */
   pendingServers?: readonly string[];
+  /**
+   * For an answer that shows a listing: its page of `pageSize` (whatever `maxResults` says) and the
+   * listed server's tools `loaded` accepts of those `filter` drops (the first `maxLoaded`), read in
+   * the same walk as the listing (QueryResult.listedPage, listedLoaded).
+   */
+  listing?: { pageSize: number; loaded?: (name: string) => boolean; maxLoaded?: number };
 }
 
 export interface SearchMatch {
@@ -65,6 +71,10 @@ export interface QueryResult {
   page?: number;
   /** With `listed`, of a query naming several servers: those with a tool that passes the filter, in the query's order. */
   listedServers?: string[];
+  /** With `listed` and QueryOptions.listing: the names on page `page` of `listing.pageSize`. */
+  listedPage?: string[];
+  /** With `listed` and `listing.loaded`: the listed (first) server's tools it accepts, the first `maxLoaded`, and how many. */
+  listedLoaded?: { names: string[]; total: number };
   /** Pool names close to a name-like query (or to a missing `select:` name) that matched nothing exactly. */
   didYouMean?: string[];
   /** For `select:`: servers selected as units (`select:mcp__gitlab`), with how many of their tools were selected. */

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { scanTranscript } from "../../src/assembly/scan-transcript.ts";
 import { createToolSearchTool, descriptionFor, type ToolSearchDeps, type ToolSearchEngine } from "../../src/builtin/tool-search.ts";
+import { LISTING_PAGE_SIZE } from "../../src/builtin/tool-search-units.ts";
 import { ToolSearchIndex } from "../../src/search/tool-search-index.ts";
 import { searchDocument } from "../../src/core/search-document.ts";
 import { executeTool } from "../../src/pipeline/execute.ts";
@@ -383,6 +384,36 @@ describe("ToolSearch (proxy)", () => {
     expect(lookups).toBeLessThan(10 * members.length);
   });
 
+  test("a listing of a 5,000-tool server with groups and loaded tools asks the engine once and the pool about once per tool", async () => {
+    // Attack: one listing answer walked the server six times (the model's query, its page's, the
+    // loaded tools', each with another walk for its groups' sizes): ~30,000 look-ups, ~35 ms of the
+    // serving thread (compiled binary, pings from a second connection).
+    const names = Array.from({ length: 5_000 }, (_, i) => `tool_${String(i).padStart(4, "0")}`);
+    const bigPool = samplePool({ mcpTools: names.map((name, i) => mcp("big", name, { description: `Does ${name}.`, groups: [`g${i % 30}`] })) });
+    const index = new ToolSearchIndex();
+    for (const each of bigPool.tools) index.add(searchDocument(each));
+    let queries = 0;
+    const counted: ToolSearchEngine = { query: (text, options) => (queries++, index.query(text, options)), peek: (text, options) => (queries++, index.query(text, options)) };
+    let lookups = 0;
+    const loadedOnes = new Set(names.filter((_, i) => i % 200 === 7).map((name) => `mcp__big__${name}`));
+    const tool = createToolSearchTool({ engine: counted, lookup: (name) => (lookups++, bigPool.get(name)), isDeferred: (each) => !loadedOnes.has(each.name), delivery: "proxy" });
+    const run = (query: string) => executeTool(tool.name, { query }, context, { lookup: (name) => (name === tool.name ? tool : undefined), permissions: DEFAULT_PERMISSIONS });
+    for (const [query, first] of [["mcp__big", "tool_0000"], ["mcp__big page:3", "tool_0201"]] as const) {
+      queries = 0;
+      lookups = 0;
+      const result = await run(query);
+      const text = resultText(result);
+      expect(text.split("\n")[0]).toBe(`MCP server big: 4975 deferred tool(s), not loaded. Page ${query.endsWith("3") ? 3 : 1} of 50: tools ${query.endsWith("3") ? "201–300" : "1–100"}. Load the ones you need with ToolSearch "select:<name>,<name>".`);
+      expect(text).toContain("Also its 25 tool(s) loaded already as core tools (call them directly, no select): mcp__big__tool_0007, mcp__big__tool_0207");
+      expect(text).toContain(", and 5 more.");
+      expect((result.structuredContent!.tools as string[])[0]).toBe(`mcp__big__${first}`);
+      expect((result.structuredContent!.groups as { size: number }[]).reduce((sum, group) => sum + group.size, 0)).toBe(4975);
+      expect(queries).toBe(1);
+      // The six walks made ~30,000 look-ups; one walk needs one a tool, and one a tool shown.
+      expect(lookups).toBeLessThan(names.length + 2 * LISTING_PAGE_SIZE);
+    }
+  });
+
   test("a tool whose definition no answer holds is shown as its signature, not cut short, and stays reachable", async () => {
     // Attack: a schema may be 256K characters; a proxy answer showed it anyway (the first tool always
     // was), the pipeline cut the answer at 100,000 characters mid-schema with its discovered line, and
@@ -475,6 +506,27 @@ describe("ToolSearch (mid-conversation)", () => {
       },
     ]);
     expect(discoveredBy(result)).toEqual(["mcp__github__create_issue"]);
+  });
+
+  test("a tool the conversation's fixed tools array cannot take is named, not loaded, and not counted found", async () => {
+    // Attack: the answer said every match was loaded and the session counted them found, while the
+    // next request could not add the ones its pinned array left out (the tool-count limit) — a later
+    // call of one passed the found check for a tool the model was never given.
+    const delivered: string[] = [];
+    const result = await search("select:mcp__github__create_issue,mcp__github__get_issue", {
+      delivery: "mid-conversation",
+      addable: (name) => name !== "mcp__github__get_issue",
+      onDelivered: (names) => delivered.push(...names),
+    });
+    expect(resultText(result)).toBe(
+      "Loaded 1 tool(s): mcp__github__create_issue. They are added to your tools before your next turn; call them directly then.\nNot loaded: mcp__github__get_issue. This conversation's tools array was fixed without them (its tool-count limit, or they joined the pool later), and they cannot be added to it mid-conversation.\n\n[toolpool discovered: mcp__github__create_issue]",
+    );
+    expect({ matches: result.structuredContent!.matches, notAddable: result.structuredContent!.not_addable, delivered, discovered: discoveredBy(result) }).toEqual({
+      matches: ["mcp__github__create_issue"],
+      notAddable: ["mcp__github__get_issue"],
+      delivered: ["mcp__github__create_issue"],
+      discovered: ["mcp__github__create_issue"],
+    });
   });
 
   test("its description says a system message adds the tools, and never names ExecuteExtraTool", () => {

@@ -17,6 +17,8 @@ import { FIXTURE_SERVER, waitFor } from "../mcp/helpers.ts";
 
 setDefaultTimeout(30_000);
 
+const SPEC_SERVER = join(import.meta.dir, "..", "fixtures", "mcp", "spec-server.ts");
+
 async function result(client: RawClient, method: string, params: Record<string, unknown>) {
   const response = await client.request(method, params);
   if (response.error) throw new Error(JSON.stringify(response.error));
@@ -75,6 +77,34 @@ describe("mid-conversation delivery over the socket", () => {
       const gone = await result(client, "toolpool/assemble", { sessionId, messages });
       expect(JSON.stringify(gone.tools)).toBe(JSON.stringify(first.tools));
       expect(gone.toolChanges).toEqual({ index: 6, message: { role: "system", content: [{ type: "tool_removal", tool: ref("mcp__fx__echo") }] }, added: [], removed: ["mcp__fx__echo"] });
+    } finally {
+      await daemon.stop("test finished");
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("a tool the tool-count limit kept out of the fixed array is answered as not loaded, and the session does not count it found", async () => {
+    // Attack: ToolSearch said it loaded every match and the session counted them found (explain said
+    // "callable"), but the next request cannot add a tool its pinned array left out without inline tools.
+    const dir = tempSocketDir();
+    const specPath = join(dir, "spec.json");
+    writeFileSync(specPath, JSON.stringify({ tools: Array.from({ length: 10 }, (_, i) => ({ name: `t${i}`, description: `Tool ${i}.` })) }));
+    const config = { delivery: "mid-conversation", maxToolsInArray: 8, mcpServers: { s: { command: process.execPath, args: [SPEC_SERVER], env: { SPEC_FILE: specPath }, timeoutMs: 10_000 } } };
+    const configPath = join(dir, "config.json");
+    writeFileSync(configPath, JSON.stringify(config));
+    const daemon = new Daemon({ socketPath: join(dir, "m.sock"), config: parseConfig(config, configPath), configSource: { path: configPath, explicit: true }, builtins: [echoTool], logger: silentLogger, usageDatabasePath: join(dir, "usage.sqlite") });
+    await daemon.start();
+    try {
+      using client = await RawClient.open(join(dir, "m.sock"));
+      await waitFor(async () => ((await result(client, "toolpool/tools", {})).tools as { name: string }[]).some((tool) => tool.name === "mcp__s__t9"), "the spec server's tools");
+      const { sessionId } = (await result(client, "toolpool/session", { model: "claude-sonnet-4-5" })) as { sessionId: string };
+      const first = await result(client, "toolpool/assemble", { sessionId, messages: [{ role: "user", content: "hello" }] });
+      const inArray = (first.tools as { name: string }[]).map((tool) => tool.name);
+      expect(inArray).toEqual(["Echo", "ToolSearch", "mcp__s__t0", "mcp__s__t1", "mcp__s__t2", "mcp__s__t3", "mcp__s__t4", "mcp__s__t5"]);
+      const search = await result(client, "toolpool/call", { sessionId, name: "ToolSearch", input: { query: "select:mcp__s__t0,mcp__s__t9" }, toolUseId: "t1" });
+      expect(search.structuredContent).toMatchObject({ matches: ["mcp__s__t0"], not_addable: ["mcp__s__t9"] });
+      const explained = async (name: string) => (await result(client, "toolpool/explain", { name, sessionId })).callable;
+      expect({ t0: await explained("mcp__s__t0"), t9: await explained("mcp__s__t9") }).toEqual({ t0: true, t9: false });
     } finally {
       await daemon.stop("test finished");
       rmSync(dir, { recursive: true, force: true });
