@@ -62,16 +62,20 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionOw
     for (const name of names) session.markFound(name, { via: "search", query: text.slice(0, 200) });
   };
   const inSession = (name: string) => lookup(name) !== undefined;
-  const peek: NonNullable<ToolSearchEngine["peek"]> = (text, options) =>
+  // The model's query goes through the usage wrapper's `query` (recorded as a search); the answer's
+  // own look-ups through its `peek` (not recorded, nothing learned from them).
+  const ask = (search: NonNullable<ToolSearchEngine["peek"]>): NonNullable<ToolSearchEngine["peek"]> => (text, options) =>
     withinSession(
-      base.query(text, { ...options, filter: (name) => inSession(name) && (options?.filter?.(name) ?? true), scope: (name) => inSession(name) && (options?.scope?.(name) ?? true) }),
+      search(text, { ...options, filter: (name) => inSession(name) && (options?.filter?.(name) ?? true), scope: (name) => inSession(name) && (options?.scope?.(name) ?? true) }),
       lookup,
     );
+  const searched = ask((text, options) => base.query(text, options));
+  const peek = ask((text, options) => (base.peek ? base.peek(text, options) : base.query(text, options)));
   const engine: ToolSearchEngine = {
     ready: () => deps.engine.ready?.() ?? Promise.resolve(),
     peek,
     query(text, options) {
-      const result = peek(text, options);
+      const result = searched(text, options);
       deps.metrics?.search({ kind: result.kind, results: result.matches.length, source: "tool_search", delivery: decided });
       // What is found is what ToolSearch says it delivered (onDelivered), so a bridge or harness that
       // sends no transcript still gets what its own searches found: not what a listing only named

@@ -66,7 +66,7 @@ export class DaemonUsage<S extends UsageSessionView = UsageSessionView> {
     return { sessionId: session.id, workspace: session.settings.workspaceRoots[0] ?? session.settings.cwd };
   }
 
-  /** The session's ToolSearch engine: the prior applied (when the flag allowed it at open), searches recorded. */
+  /** The session's ToolSearch engine: the prior applied (when the flag allowed it at open), the model's searches recorded (`query`), the answer's own look-ups not (`peek`). */
   searchEngine(session: S, engine: ToolSearchEngine): ToolSearchEngine {
     const identity = this.of(session);
     const prior = this.#deps.learning(session) ? this.#prior(identity.workspace) : undefined;
@@ -84,6 +84,8 @@ export class DaemonUsage<S extends UsageSessionView = UsageSessionView> {
         });
         return result;
       },
+      // An answer's look-ups for its own notes: ranked alike, never recorded (not the model's search).
+      peek: (text, options) => ranked.query(text, options),
     };
   }
 

@@ -35,3 +35,18 @@ test("a listing finds nothing; a group selection finds what it delivered, not th
   });
   expect(found.length).toBe(100);
 });
+
+test("usage history records the model's query once per ToolSearch call, never what the answer looked up for its notes", async () => {
+  // Attack: the notes' lookups (a server selection's loaded tools and its groups, a listing's loaded
+  // tools) went through the usage wrapper, so `toolpool stats` counted a select:mcp__forge as three
+  // searches (two of them keyword searches for "mcp__forge") and the prior learned from them.
+  const { core, open, call } = coreHarness({ builtins: tools });
+  const session = open({ delivery: "proxy" });
+  const server = await call(session, "ToolSearch", { query: "select:mcp__forge" });
+  // The answer did look its notes up: the server's groups are named (the selection could not hold it whole).
+  expect((server.content[0] as { text: string }).text).toContain("everything");
+  await call(session, "ToolSearch", { query: "select:mcp__forge/odd" });
+  await call(session, "ToolSearch", { query: "mcp__forge" });
+  const stats = await core.usageStats({});
+  expect({ total: stats.searches.total, select: stats.searches.select, keyword: stats.searches.keyword }).toEqual({ total: 3, select: 2, keyword: 1 });
+});
