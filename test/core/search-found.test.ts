@@ -6,6 +6,7 @@
 import { expect, test } from "bun:test";
 import { coreHarness } from "../helpers/core-harness.ts";
 import { mcp } from "../assembly/fixtures.ts";
+import { usageTerms } from "../../src/usage/usage-terms.ts";
 
 const names = Array.from({ length: 250 }, (_, i) => `tool_${String(i).padStart(3, "0")}`);
 const tools = names.map((name, i) => mcp("forge", name, { description: `Does ${name}.`, groups: ["everything", ...(i % 2 === 1 ? ["odd"] : [])] }));
@@ -45,6 +46,11 @@ test("usage history records the model's query once per ToolSearch call, never wh
   const server = await call(session, "ToolSearch", { query: "select:mcp__forge" });
   // The answer did look its notes up: the server's groups are named (the selection could not hold it whole).
   expect((server.content[0] as { text: string }).text).toContain("everything");
+  // A call after it: what the prior learns words from is the model's searches only (a select: teaches none).
+  const workspace = core.usage.of(session).workspace;
+  const prior = core.usage.service.prior(workspace);
+  for (let i = 0; i < 2; i++) expect((await call(session, "ExecuteExtraTool", { tool_name: "mcp__forge__tool_000", params: { title: "t" } })).isError).toBe(false);
+  expect(prior.affinity("mcp__forge__tool_000", usageTerms("mcp__forge"))).toBe(0);
   await call(session, "ToolSearch", { query: "select:mcp__forge/odd" });
   await call(session, "ToolSearch", { query: "mcp__forge" });
   const stats = await core.usageStats({});
