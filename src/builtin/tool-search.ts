@@ -17,6 +17,7 @@ import { EXECUTE_EXTRA_TOOL_NAME, isMetaToolName, TOOL_SEARCH_TOOL_NAME } from "
 import { formatDiscoveredLine } from "../assembly/discovered-line.ts";
 import { toolAsText } from "../assembly/tool-text.ts";
 import { MAX_QUERY_CHARS } from "../search/query-parser.ts";
+import { DEFAULT_MAX_RESULTS, MAX_RESULTS_LIMIT } from "../search/result-limits.ts";
 import type { QueryOptions, QueryResult } from "../search/types.ts";
 import { buildTool, NO_PATHS, DEFAULT_MAX_RESULT_SIZE_CHARS } from "../tool/build-tool.ts";
 import type { ContentBlock, ToolResult } from "../tool/result.ts";
@@ -28,9 +29,6 @@ import { groupRest, LISTING_PAGE_SIZE, loadedMembers, MAX_LOADED_NAMED } from ".
 import { groupSelectionNote, groupsLine, loginNote, oversizedSection, pendingNote, selectQueries, serverListing, serverSelectionNote, type ListedGroup } from "./tool-search-notes.ts";
 import descriptionText from "./tool-search.txt" with { type: "text" };
 import type { AnnouncementStyle } from "../assembly/announcements.ts";
-
-export const DEFAULT_TOOL_SEARCH_RESULTS = 5;
-export const MAX_TOOL_SEARCH_RESULTS = 100;
 
 /** mid-conversation answers like native in words, but loads through the daemon's tool_addition messages. */
 export type ToolSearchDelivery = "native" | "proxy" | "mid-conversation";
@@ -86,14 +84,14 @@ export interface ToolSearchDeps {
 }
 
 export function createToolSearchTool(deps: ToolSearchDeps): Tool {
-  const defaultMax = deps.defaultMaxResults ?? DEFAULT_TOOL_SEARCH_RESULTS;
+  const defaultMax = deps.defaultMaxResults ?? DEFAULT_MAX_RESULTS;
   const inputSchema = z.strictObject({
     query: z.string().min(1).describe('A "select:Name1,Name2" selection, keywords, or "discover:keywords".'),
     max_results: z
       .number()
       .int()
       .min(1)
-      .max(MAX_TOOL_SEARCH_RESULTS)
+      .max(MAX_RESULTS_LIMIT)
       .optional()
       .describe(`How many tools a keyword search returns at most (default ${defaultMax}).`),
   });
