@@ -11,6 +11,7 @@ import { MAX_RESULTS_LIMIT } from "../search/result-limits.ts";
 import type { GroupSelection, ServerSelection } from "../search/types.ts";
 import type { ToolResult } from "../tool/result.ts";
 import type { Tool } from "../tool/tool.ts";
+import { LISTING_PAGE_SIZE } from "./tool-search-units.ts";
 
 /** Which servers this search could not see in full, and why. */
 export function pendingNote(pending: readonly string[], cached: ReadonlySet<string> = new Set()): string {
@@ -103,12 +104,12 @@ export function serverListing(
 export function serverSelectionNote(selection: ServerSelection): string {
   if (selection.total === 0) return `Selected MCP server ${selection.server} as a whole: it has no deferred tools.`;
   if (selection.selected === selection.total) return `Selected MCP server ${selection.server} as a whole: its ${selection.total} tool(s).`;
-  return `Selected MCP server ${selection.server} as a whole: ${selection.selected} of its ${selection.total} tools (a selection holds at most 100). List the rest with "mcp__${selection.server} page:${Math.floor(selection.selected / 100) + 1}" and select them by name.`;
+  return `Selected MCP server ${selection.server} as a whole: ${selection.selected} of its ${selection.total} tools (a selection holds at most ${MAX_RESULTS_LIMIT}). List the rest with "mcp__${selection.server} page:${Math.floor(selection.selected / LISTING_PAGE_SIZE) + 1}" and select them by name.`;
 }
 
 /**
  * Names as ready `select:` queries, quoted and joined with " and ": as many names a query as a
- * selection holds (100) and the engine reads (MAX_QUERY_CHARS; past it a name was cut in half).
+ * selection holds (MAX_RESULTS_LIMIT) and the engine reads (MAX_QUERY_CHARS; past it a name was cut in half).
  */
 export function selectQueries(names: readonly string[]): string {
   const queries: string[] = [];
@@ -158,13 +159,13 @@ export function groupsLine(server: string, groups: readonly ListedGroup[]): stri
 }
 
 /**
- * `select:mcp__<server>/<group>`: a server's group was selected as a unit. Past a selection's 100,
+ * `select:mcp__<server>/<group>`: a server's group was selected as a unit. Past a selection's MAX_RESULTS_LIMIT,
  * `rest` names the group's other tools (no listing says which tools a group holds) as ready queries.
  */
 export function groupSelectionNote(selection: GroupSelection, rest: readonly string[] = [], noRoom = false): string {
   const what = `Selected group ${selection.group} of MCP server ${selection.server}`;
   if (selection.selected === selection.total) return `${what}: its ${selection.total} tool(s).`;
-  const head = `${what}: ${selection.selected} of its ${selection.total} tools (a selection holds at most 100)`;
+  const head = `${what}: ${selection.selected} of its ${selection.total} tools (a selection holds at most ${MAX_RESULTS_LIMIT})`;
   if (noRoom) return `${head}; this answer has no room to name the rest: select the group alone ("select:mcp__${selection.server}/${selection.group}") to have them named.`;
   if (rest.length === 0) return `${head}; select the rest by name.`;
   const unnamed = selection.total - selection.selected - rest.length;
