@@ -225,7 +225,8 @@ export class ToolSearchIndex {
   private selectedServer(name: string): number | undefined {
     if (name.length <= 5 || name.slice(0, 5).toLowerCase() !== "mcp__") return undefined;
     const rest = name.slice(5).replace(/__$/, "");
-    if (rest.length === 0 || rest.includes("__")) return undefined;
+    // Server names hold no "/" (config: [a-zA-Z0-9_-]): `mcp__github/` names an empty group, not the server.
+    if (rest.length === 0 || rest.includes("__") || rest.includes("/")) return undefined;
     return this.servers.idOf(rest);
   }
 

@@ -48,6 +48,15 @@ describe("hostile ToolSearch queries", () => {
     expect(text(await search("select:mcp__nowhere__thing,mcp__nowhere/group.name"))).toContain("Not found: mcp__nowhere__thing, mcp__nowhere/group.name.");
   });
 
+  test("select: of a server with an empty or slashed group name selects nothing, not the whole server", async () => {
+    // Attack: `mcp__github/` was read as the server (the slash squashed away) and loaded all its tools.
+    for (const name of ["mcp__github/", "mcp__github//", "mcp__github/ "]) {
+      const result = await search(`select:${name}`);
+      expect({ name, discovered: discovered(result), notFound: text(result).includes("Not found:") }).toEqual({ name, discovered: [], notFound: true });
+    }
+    expect(discovered(await search("select:mcp__github"))).toEqual(["mcp__github__create_issue", "mcp__github__get_issue"]);
+  });
+
   test("operator floods, combining marks and regex syntax are answered, small", async () => {
     const queries = [
       Array.from({ length: 1_500 }, (_, i) => `+w${i}`).join(" "),
