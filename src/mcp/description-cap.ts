@@ -1,4 +1,5 @@
-/** An MCP tool's description as the daemon shows it: hidden characters dropped, whitespace collapsed, then cut at MAX_DESCRIPTION_CHARS with a visible marker (SPEC §5). */
+/** An MCP tool's description as the daemon shows it: hidden characters dropped (catalog-text.ts), whitespace collapsed, then cut at MAX_DESCRIPTION_CHARS with a visible marker (SPEC §5). */
+import { dropHidden, MAX_CATALOG_READ_CHARS } from "./catalog-text.ts";
 import { MAX_DEFINITION_DEPTH, MAX_DESCRIPTION_CHARS } from "./limits.ts";
 
 /**
@@ -15,17 +16,12 @@ export function collapseWhitespace(text: string): string {
     .trim();
 }
 
-/**
- * Control characters other than whitespace, and the bidi embeddings, overrides and isolates: a
- * server's description reaches the model and the people reviewing its tools, and U+202E shows them
- * text in another order than the model reads it (a terminal escape, `\u001b[2J`, clears a screen).
- */
-const HIDDEN = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
-
 export function capDescription(raw: string): string {
-  const text = collapseWhitespace(raw.replace(HIDDEN, ""));
+  const text = collapseWhitespace(dropHidden(raw, Infinity));
   if (text.length <= MAX_DESCRIPTION_CHARS) return text;
-  const marker = `… [description truncated by toolpool: ${text.length} characters, showing the first `;
+  // Past what is read (MAX_CATALOG_READ_CHARS), the count is the server's whole string's.
+  const total = raw.length > MAX_CATALOG_READ_CHARS ? raw.length : text.length;
+  const marker = `… [description truncated by toolpool: ${total} characters, showing the first `;
   const keep = MAX_DESCRIPTION_CHARS - marker.length - 8;
   return `${text.slice(0, keep)}${marker}${keep}]`;
 }
@@ -37,8 +33,8 @@ export function capDescription(raw: string): string {
 const DATA_KEYWORDS: ReadonlySet<string> = new Set(["default", "const", "enum", "examples", "example"]);
 
 /**
- * An input schema with the hidden characters (HIDDEN) dropped from every `description` and `title`
- * string it holds at any depth (a parameter's description reaches the model and reviewers as the
+ * An input schema with the hidden characters dropped (catalog-text.ts: each string read to 16K,
+ * kept to 4,096 characters) from every `description` and `title` string it holds at any depth (a parameter's description reaches the model and reviewers as the
  * tool's description does); nothing else is touched, data keywords' values included. The schema
  * itself when nothing changes; a copy of only the changed paths otherwise. Past
  * MAX_DEFINITION_DEPTH levels (a listing skips such a tool) a subtree is left as it is.
@@ -60,7 +56,7 @@ function cleanNode(node: unknown, depth: number): unknown {
   let copy: Record<string, unknown> | undefined;
   for (const [key, value] of Object.entries(node)) {
     if (DATA_KEYWORDS.has(key)) continue;
-    const cleaned = (key === "description" || key === "title") && typeof value === "string" ? value.replace(HIDDEN, "") : cleanNode(value, depth + 1);
+    const cleaned = (key === "description" || key === "title") && typeof value === "string" ? dropHidden(value) : cleanNode(value, depth + 1);
     if (cleaned !== value) (copy ??= { ...node })[key] = cleaned;
   }
   return copy ?? node;

@@ -9,6 +9,7 @@
  * (listingGroupTexts) into every member's `mcpInfo.groupInfo`, the same objects for all.
  */
 import { cutLine, foldLine } from "../tool/one-line.ts";
+import { dropHidden } from "./catalog-text.ts";
 import type { GroupText } from "../tool/tool.ts";
 
 /** The daemon's own key: each of the tool's groups that has a title or description. Never taken from a server. */
@@ -22,7 +23,8 @@ export const MAX_GROUP_DESCRIPTION_CHARS = 300;
 export function oneLine(raw: unknown, max: number): string | undefined {
   if (typeof raw !== "string") return undefined;
   // Read no more than a bounded opening: a megabyte of description costs no more than this.
-  const line = foldLine(raw.slice(0, max * 4)).trim();
+  // Hidden characters are dropped (catalog-text.ts) before the fold: a zero-width space inside a word must not split it.
+  const line = foldLine(dropHidden(raw, max * 4)).trim();
   return line.length === 0 ? undefined : cutLine(line, max);
 }
 

@@ -14,7 +14,8 @@ import { poolGroupsOf } from "./server-groups.ts";
 import { groupInfoFor, listingGroupTexts } from "./group-text.ts";
 import { presentationOf } from "./tool-presentation.ts";
 import { capDescription, cleanSchemaTexts } from "./description-cap.ts";
-import { MAX_SCHEMA_CHARS, MAX_RESULT_TEXT_CHARS } from "./limits.ts";
+import { dropHidden } from "./catalog-text.ts";
+import { MAX_HINT_CHARS, MAX_SCHEMA_CHARS, MAX_RESULT_TEXT_CHARS } from "./limits.ts";
 
 export interface PoolToolOptions {
   server: string;
@@ -61,7 +62,7 @@ export function toPoolTool(definition: McpTool, options: PoolToolOptions, distin
     {
       name,
       description: capDescription(definition.description ?? annotations.title ?? definition.title ?? ""),
-      ...(typeof searchHint === "string" && searchHint.trim() !== "" && { searchHint: searchHint.replace(/\s+/g, " ").trim() }),
+      ...(typeof searchHint === "string" && hintOf(searchHint) !== "" && { searchHint: hintOf(searchHint) }),
       inputJSONSchema: wireSchema,
       ...(outputSchema && { outputSchema: outputSchema as JsonSchema }),
       mcpInfo: {
@@ -143,4 +144,9 @@ export function taskOnlyRefusal(name: string): string {
 
 function isProviderSafe(name: string): boolean {
   return /^[a-zA-Z0-9_-]+$/.test(name);
+}
+
+/** A search hint as the index reads it: hidden characters dropped (catalog-text.ts), one line, at most MAX_HINT_CHARS. */
+function hintOf(raw: string): string {
+  return dropHidden(raw, MAX_HINT_CHARS).replace(/\s+/g, " ").trim();
 }

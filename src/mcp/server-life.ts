@@ -17,6 +17,8 @@ import { ReadyGate } from "./ready-gate.ts";
 import type { StderrRing } from "./stderr-ring.ts";
 import type { TimerHandle, Timers } from "./timers.ts";
 import { changedPin } from "../config/executed-files.ts";
+import { dropHidden } from "./catalog-text.ts";
+import { MAX_INSTRUCTIONS_CHARS } from "./server-connection-contract.ts";
 
 export type ServerState = "idle" | "pending" | "connected" | "failed" | "parked" | "disabled" | "stopped" | "needs-auth" | "untrusted";
 
@@ -192,7 +194,9 @@ export class ServerLife {
       if (lost !== undefined) throw new Error(lost);
       for (const warning of listing.warnings) this.deps.logger.warn("MCP tool list trimmed", { server: this.spec.name, warning });
       this.#connection = connection;
-      if (connection.instructions !== undefined) this.#instructions = connection.instructions;
+      // The server's words for the model, taken in here from either kind of connection: hidden characters dropped (catalog-text.ts).
+      const instructions = connection.instructions === undefined ? "" : dropHidden(connection.instructions, MAX_INSTRUCTIONS_CHARS);
+      if (instructions.trim() !== "") this.#instructions = instructions;
       this.#connectedAt = this.deps.timers.now();
       this.#setState("connected", undefined);
       this.deps.logger.info("MCP server connected", { server: this.spec.name, tools: listing.tools.length, ms: this.#connectedAt - started, pid: connection.pid });

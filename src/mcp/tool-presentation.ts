@@ -8,6 +8,7 @@
  * URI of at most MAX_DIALECT_CHARS. Anything else is left out.
  */
 import { foldLine } from "../tool/one-line.ts";
+import { dropHidden } from "./catalog-text.ts";
 import type { McpIcon, McpPresentation } from "../tool/tool.ts";
 
 const MAX_ICONS = 4;
@@ -16,7 +17,9 @@ const MAX_TITLE_CHARS = 200;
 const MAX_DIALECT_CHARS = 200;
 
 export function presentationOf(definition: { title?: unknown; icons?: unknown; annotations?: { title?: unknown } }, dialect: unknown): McpPresentation {
-  const rawTitle = typeof definition.title === "string" ? definition.title : definition.annotations?.title;
+  const given = typeof definition.title === "string" ? definition.title : definition.annotations?.title;
+  // Hidden characters dropped (catalog-text.ts) before the fold: a zero-width space inside a word must not split it.
+  const rawTitle = typeof given === "string" ? dropHidden(given, MAX_TITLE_CHARS + 1) : given;
   // One line (tool/one-line.ts): a host may show it where its own lines are, or to its model.
   const title = typeof rawTitle === "string" && rawTitle.length <= MAX_TITLE_CHARS && foldLine(rawTitle).trim() !== "" ? foldLine(rawTitle).trim() : undefined;
   const icons = Array.isArray(definition.icons) ? definition.icons.flatMap(iconOf).slice(0, MAX_ICONS) : [];
