@@ -168,14 +168,15 @@ export function withinSession(result: QueryResult, lookup: (name: string) => Too
   if (result.found) next.found = result.found.filter(inside);
   if (result.found && next.found) next.missing = [...(result.missing ?? []), ...result.found.filter((name) => !inside(name))];
   if (result.exactName !== undefined && !inside(result.exactName)) delete next.exactName;
-  // A group's spelling (`mcp__<server>/<group>`, an ambiguous bare group's suggestion) is no tool
-  // name: the index offered it only when the group has a tool in the asker's scope (QueryOptions.scope).
-  if (result.didYouMean) next.didYouMean = result.didYouMean.filter((name) => inside(name) || GROUP_SPELLING.test(name));
+  // A server's or group's spelling (`mcp__<server>`, `mcp__<server>/<group>`: a bare server name's or
+  // an ambiguous bare group's suggestions) is no tool name: the index offered it only when the unit
+  // has a tool in the asker's scope (QueryOptions.scope).
+  if (result.didYouMean) next.didYouMean = result.didYouMean.filter((name) => inside(name) || UNIT_SPELLING.test(name));
   return next;
 }
 
-/** `mcp__<server>/<group>`: a pool name never holds a slash. */
-const GROUP_SPELLING = /^mcp__[^/]+\/[^/]+$/;
+/** `mcp__<server>` or `mcp__<server>/<group>`: a server name holds no `__` and no slash, an MCP tool's pool name holds `__` after the server's. */
+const UNIT_SPELLING = /^mcp__(?:(?!__)[^/])+(?:\/[^/]+)?$/;
 
 /** A server's groups' titles and descriptions, from the tools of the session's view (any member carries its groups'). */
 function groupInfoOf(tools: readonly Tool[], server: string): Map<string, GroupText> {

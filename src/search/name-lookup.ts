@@ -100,10 +100,14 @@ export class NameLookup {
     return squashed;
   }
 
-  /** Up to three pool names whose name, alias or raw name is a near miss of `text`. */
-  suggest(text: string): string[] {
+  /**
+   * Up to three pool names whose name, alias or raw name is a near miss of `text`; only names
+   * `admit` takes (the asker's scope) are counted, so a name outside it neither shows nor takes the
+   * place of one inside.
+   */
+  suggest(text: string, admit: (name: string) => boolean = () => true): string[] {
     const suggestions = new Set<string>();
-    for (const name of listOf(this.squashedKeys().get(squash(text)))) suggestions.add(name);
+    for (const name of listOf(this.squashedKeys().get(squash(text)))) if (admit(name)) suggestions.add(name);
     const needle = text.toLowerCase();
     const limit = needle.length <= 4 ? 1 : needle.length <= 12 ? 2 : 3;
     const needleMask = characterMask(needle);
@@ -121,7 +125,7 @@ export class NameLookup {
     ranked.sort((a, b) => a.distance - b.distance || a.name.localeCompare(b.name));
     for (const { name } of ranked) {
       if (suggestions.size >= MAX_SUGGESTIONS) break;
-      suggestions.add(name);
+      if (admit(name)) suggestions.add(name);
     }
     return [...suggestions].slice(0, MAX_SUGGESTIONS);
   }

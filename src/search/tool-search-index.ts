@@ -16,7 +16,7 @@ import { ServerRegistry } from "./server-registry.ts";
 import { listServers } from "./server-listing.ts";
 import { GroupRegistry } from "./group-registry.ts";
 import { Tokenizer } from "./tokenizer.ts";
-import { addUpTo, restOf } from "./unit-selection.ts";
+import { addUpTo, bareServerSpellings, restOf } from "./unit-selection.ts";
 import type { GroupSelection, QueryOptions, QueryResult, SearchDocument, SearchMatch, ServerSelection } from "./types.ts";
 
 /** A query longer than this is not compared with server names. */
@@ -181,7 +181,8 @@ export class ToolSearchIndex {
     const servers: ServerSelection[] = [];
     const groups: GroupSelection[] = [];
     for (const name of requested) {
-      const resolved = this.lookup.resolve(name);
+      // A tool outside the asker's scope resolves as a name that does not exist (no existence leak).
+      const resolved = scoped(this.lookup.resolve(name), scope);
       const serverId = resolved.length === 0 ? this.selectedServer(name) : undefined;
       // A server none of whose tools the asker has is unknown to it, like one never configured.
       const server = serverId !== undefined && inScope(this.memberNames(serverId)) ? serverId : undefined;
@@ -208,9 +209,11 @@ export class ToolSearchIndex {
       }
       if (resolved.length === 0) {
         missing.push(name);
+        const bare = this.bareServer(name, scope);
+        if (bare !== undefined) for (const spelling of bareServerSpellings(this.servers.nameOf(bare), this.groups.groupsOf(bare, scope))) didYouMean.add(spelling);
         // Suggestions for the first few misses only: each is an edit-distance scan of the names of
         // similar length, and 100 misses took 0.5-1.5 s of the thread at 5,000 tools.
-        if (missing.length <= MAX_SUGGESTED_MISSES) for (const suggestion of this.lookup.suggest(name)) didYouMean.add(suggestion);
+        if (missing.length <= MAX_SUGGESTED_MISSES) for (const suggestion of this.lookup.suggest(name, scope)) didYouMean.add(suggestion);
       }
       for (const poolName of resolved) if (!found.includes(poolName)) found.push(poolName);
     }
@@ -219,6 +222,15 @@ export class ToolSearchIndex {
     if (servers.length > 0) result.servers = servers;
     if (groups.length > 0) result.groups = groups;
     return result;
+  }
+
+  /** A `select:` name that is a server's bare name (no `mcp__`), with a tool in scope. */
+  private bareServer(name: string, scope?: (name: string) => boolean): number | undefined {
+    if (name.length > MAX_SERVER_NAME_CHARS || name.includes("/") || name.slice(0, 5).toLowerCase() === "mcp__") return undefined;
+    const id = this.servers.idOf(name);
+    // A server named with `__` is not selectable as `mcp__<server>` (selectedServer): nothing to offer.
+    if (id === undefined || this.servers.nameOf(id).includes("__")) return undefined;
+    return scope === undefined || this.memberNames(id).some(scope) ? id : undefined;
   }
 
   /** `mcp__<server>` (or `mcp__<server>__`) naming a server with tools, in a `select:`. */
@@ -241,7 +253,7 @@ export class ToolSearchIndex {
     const { tokens, identifiers } = cached;
     const result: QueryResult = { kind: parsed.kind, matches: [] };
     const passes = (name: string) => filter === undefined || filter(name);
-    const exact = this.lookup.resolve(parsed.whole);
+    const exact = scoped(this.lookup.resolve(parsed.whole), scope);
     if (exact.length > 0) {
       result.exactName = exact[0]!;
       result.matches = exact.filter(passes).slice(0, maxResults).map((name) => ({ name, score: 1 }));
@@ -278,7 +290,7 @@ export class ToolSearchIndex {
       if (serverGroups.length > 0) result.serverGroups = serverGroups;
     }
     if (isNameLike(parsed.whole) && (result.matches.length === 0 || NAME_PUNCTUATION.test(parsed.whole))) {
-      const suggestions = this.lookup.suggest(parsed.whole);
+      const suggestions = this.lookup.suggest(parsed.whole, scope);
       if (suggestions.length > 0) result.didYouMean = suggestions;
     }
     return result;
@@ -372,4 +384,9 @@ export class ToolSearchIndex {
     const rest = ranked.filter((match) => !mentioned.includes(match.name));
     return [...first, ...rest].slice(0, maxResults);
   }
+}
+
+/** Names `scope` admits (all of them without one): a name outside it is one that does not exist. */
+function scoped(names: string[], scope: ((name: string) => boolean) | undefined): string[] {
+  return scope === undefined || names.length === 0 ? names : names.filter(scope);
 }

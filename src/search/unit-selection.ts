@@ -31,3 +31,16 @@ export function restOf(members: readonly string[], found: readonly string[]): st
   for (let i = 0; i < members.length && rest.length < MAX_GROUP_REST; i++) if (!chosen.has(members[i]!)) rest.push(members[i]!);
   return rest;
 }
+
+/** Groups a bare server name's suggestions name at most (beside the server's own spelling). */
+export const MAX_SUGGESTED_GROUPS = 5;
+
+/**
+ * A `select:` name that is a server's bare name (`github`, not `mcp__github`): it selects nothing —
+ * a bare word loading a whole server by surprise would be a large, silent load — but the answer
+ * offers the spellings that do, `mcp__<server>` and its groups' `mcp__<server>/<group>` (those with
+ * a member `inScope` admits), so the next select: is one step away.
+ */
+export function bareServerSpellings(server: string, groups: readonly { name: string }[]): string[] {
+  return [`mcp__${server}`, ...groups.slice(0, MAX_SUGGESTED_GROUPS).map((group) => `mcp__${server}/${group.name}`)];
+}
