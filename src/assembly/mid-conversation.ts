@@ -34,6 +34,8 @@ export interface FixedToolSet {
 /** A holder the session keeps; `pinned` is written once. */
 export interface FixedToolHolder {
   pinned?: FixedToolSet;
+  /** The tools loaded once the last request's change is applied (fixed entries and those added by value): what the provider holds. */
+  loaded?: readonly string[];
 }
 
 export interface MidConversationInput {
@@ -166,6 +168,7 @@ export function assembleMidConversation(input: MidConversationInput): MidConvers
     additions.length + removed.length === 0
       ? null
       : { index: input.messageCount, message: toolChangeMessage(additions, removed), added, removed };
+  if (input.holder) input.holder.loaded = loaded;
   return { tools, toolChanges, betas: betasFor(input.inline), loaded: loaded.sort(), warnings };
 }
 

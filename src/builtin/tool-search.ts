@@ -24,7 +24,7 @@ import type { ContentBlock, ToolResult } from "../tool/result.ts";
 import type { GroupText, Tool } from "../tool/tool.ts";
 import { clearlyFirst, compactAnswer } from "./tool-search-compact.ts";
 import { MAX_GROUP_REST } from "../search/unit-selection.ts";
-import { midConversationResult } from "./tool-search-mid.ts";
+import { midConversationResult, withinRoom, type ArrayRoom } from "./tool-search-mid.ts";
 import { groupRest, LISTING_PAGE_SIZE, loadedMembers, MAX_LOADED_NAMED } from "./tool-search-units.ts";
 import { groupSelectionNote, groupsLine, loginNote, oversizedSection, pendingNote, selectQueries, serverListing, serverSelectionNote, type ListedGroup } from "./tool-search-notes.ts";
 import descriptionText from "./tool-search.txt" with { type: "text" };
@@ -77,10 +77,11 @@ export interface ToolSearchDeps {
    */
   onDelivered?: (names: readonly string[], query: string) => void;
   /**
-   * mid-conversation: whether a tool can still join the conversation (its fixed tools array holds
-   * it, or tools join by value). One that cannot is named as such: not loaded, not found. Absent, all can.
+   * native and mid-conversation: which of an answer's tools the request's tools array can still take
+   * (core/array-room.ts: the provider's tool-count limit less what it holds; mid-conversation's
+   * pinned array). The others are named as such: not loaded, not found. Absent, all can.
    */
-  addable?: (name: string) => boolean;
+  addable?: (names: readonly string[]) => ArrayRoom;
 }
 
 export function createToolSearchTool(deps: ToolSearchDeps): Tool {
@@ -247,9 +248,12 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
   // Compact answers are for native and proxy; mid-conversation names what it loads in one line anyway.
   if (deps.compact === true && deps.delivery !== "mid-conversation" && result.kind === "keyword" && outcome.loaded.length > 0) {
     const first = clearlyFirst(result, { query, ownName: (name) => deps.lookup(name)?.mcpInfo?.tool ?? name });
-    const full = outcome.loaded[0]?.name === first && (deps.delivery !== "proxy" || fitsAnAnswer(toolAsText(outcome.loaded[0]!, { schema: true }))) ? outcome.loaded[0] : undefined;
+    const shown = outcome.loaded[0]?.name === first && (deps.delivery !== "proxy" || fitsAnAnswer(toolAsText(outcome.loaded[0]!, { schema: true }))) ? outcome.loaded[0] : undefined;
+    // Native loads the one in full (a tool_reference): only when the tools array has room for it.
+    const room = deps.delivery === "native" && shown !== undefined ? withinRoom([shown], structured, deps.addable, false) : { loaded: shown === undefined ? [] : [shown], notes: [] };
+    const full = room.loaded[0];
     deps.onDelivered?.(full === undefined ? [] : [full.name], query);
-    return compactAnswer({ found: outcome.loaded, full, notes, structured, delivery: deps.delivery });
+    return compactAnswer({ found: outcome.loaded, full, notes: [...room.notes, ...notes], structured, delivery: deps.delivery });
   }
   if (deps.delivery === "mid-conversation") {
     const answer = midConversationResult(outcome.loaded, notes, structured, deps.addable);
@@ -257,8 +261,9 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
     return answer.result;
   }
   if (deps.delivery === "native") {
-    deps.onDelivered?.(outcome.loaded.map((tool) => tool.name), query);
-    return nativeResult(outcome.loaded, notes, structured);
+    const room = withinRoom(outcome.loaded, structured, deps.addable);
+    deps.onDelivered?.(room.loaded.map((tool) => tool.name), query);
+    return nativeResult(room.loaded, [...room.notes, ...notes], structured);
   }
   const answer = render(outcome.loaded, notes, structured, { schema: true, discovered: true });
   deps.onDelivered?.(structured.matches as string[], query);

@@ -13,6 +13,7 @@ import { sessionView } from "./session-view.ts";
 import type { Metrics } from "../telemetry/metrics.ts";
 import type { DaemonUsage } from "../usage/daemon-usage.ts";
 import { tokensSavedEvent } from "../telemetry/tokens-saved.ts";
+import { rememberArray } from "./array-room.ts";
 
 export interface AssembleDeps {
   tools: SessionToolDeps;
@@ -42,7 +43,10 @@ export function assembleForSession(
   deps.usage?.assembled(session, assembled, view.tools);
   const saved = deps.metrics?.enabled ? tokensSavedEvent(assembled, view.tools) : undefined;
   if (saved) deps.metrics?.tokensSaved(saved);
-  if (remember) session.rememberTranscript(new Set(assembled.discovered));
+  if (remember) {
+    session.rememberTranscript(new Set(assembled.discovered));
+    rememberArray(session, heldBy(assembled, session));
+  }
   for (const warning of assembled.warnings) {
     if (warning.startsWith(TOOLS_ARRAY_LIMIT)) deps.logger.warn("the tools array limit changed this request", { session: session.id, warning });
     else deps.logger.warn("session setting fell back to a default", { session: session.id, warning });
@@ -61,4 +65,11 @@ export function assembleForSession(
 /** Tools the kill switch names now (mid-conversation withdraws them with tool_removal). */
 function killedNow(tools: readonly Tool[], session: Session, killSwitch: NonNullable<AssembleDeps["killSwitch"]>): ReadonlySet<string> {
   return new Set(tools.filter((tool) => killSwitch(tool, session) !== undefined).map((tool) => tool.name));
+}
+
+/** The tools the provider holds after this request: its tools[], and mid-conversation's tools added by value. */
+function heldBy(assembled: AssembledRequest, session: Session): Set<string> {
+  const held = new Set<string>(assembled.format === "anthropic" ? assembled.tools.map((tool) => tool.name) : assembled.tools.map((tool) => tool.function.name));
+  if (assembled.delivery.delivery === "mid-conversation") for (const name of session.fixedTools.loaded ?? []) held.add(name);
+  return held;
 }

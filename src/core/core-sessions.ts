@@ -84,6 +84,7 @@ export class CoreSessions {
       loginServers: () => live.mcp()?.loginServers() ?? [],
       serverInstructions: () => live.mcp()?.serverInstructions() ?? new Map(),
       warmServer: (server) => live.ensureServerStarted(server),
+      maxToolsInArray: () => deps.config().maxToolsInArray,
       compiler: new JsonSchemaCompiler(),
       metrics: deps.metrics,
       // Read when a session's tools are built, so the history is opened only once there is a session.

@@ -17,6 +17,9 @@ import { filterPool, followProfile } from "../pool/profile.ts";
 import type { DaemonUsage } from "../usage/daemon-usage.ts";
 import { isDeferredTool } from "../deferral/is-deferred.ts";
 import type { QueryResult } from "../search/types.ts";
+import { isMetaToolName } from "../deferral/meta-tools.ts";
+import { DEFAULT_MAX_TOOLS_IN_ARRAY } from "../deferral/eager-policy.ts";
+import { arrayRoom, loadedIntoArray } from "./array-room.ts";
 
 export interface SessionToolDeps {
   pool: () => Pool;
@@ -35,6 +38,8 @@ export interface SessionToolDeps {
   serverProject?: (server: string) => string | undefined;
   /** Starts a lazily started MCP server in the background (a `select:` of one of its tools). */
   warmServer?: (server: string) => void;
+  /** The config's `maxToolsInArray`, read when an answer loads tools (core/array-room.ts). */
+  maxToolsInArray?: () => number;
   /** Shared by every session's StructuredOutput: one compilation per distinct schema. */
   compiler: JsonSchemaCompiler;
 }
@@ -60,6 +65,8 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionOw
   const compact = session.settings.runtime.compactAnswers;
   const markFound = (names: readonly string[], text: string): void => {
     for (const name of names) session.markFound(name, { via: "search", query: text.slice(0, 200) });
+    // What native and mid-conversation answers load takes room in the tools array until the next request shows it there.
+    if (delivery !== "proxy") loadedIntoArray(session, names);
   };
   const inSession = (name: string) => lookup(name) !== undefined;
   // The model's query goes through the usage wrapper's `query` (recorded as a search); the answer's
@@ -97,6 +104,8 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionOw
     if (lastView?.pool !== pool || lastView.settings !== session.settings) lastView = { pool, settings: session.settings, view: filterPool(pool as unknown as Pool, admits) };
     return lastView.view as P;
   };
+  // Before its first request a session's array is taken to hold its core tools (core/array-room.ts).
+  const coreNames = () => view(deps.pool()).tools.filter((tool) => tool.isEnabled() && !isMetaToolName(tool.name) && !stillDeferred(tool)).map((tool) => tool.name);
   const tools: SessionOwnTools = {
     outputSchema: null,
     promoted,
@@ -115,22 +124,13 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionOw
       defaultMaxResults: session.settings.runtime.searchMaxResults,
       ...(compact && { compact }),
       onDelivered: markFound,
-      ...(delivery === "mid-conversation" && { addable: (name: string) => addableMidConversation(session, name) }),
+      ...(delivery !== "proxy" && { addable: (names: readonly string[]) => arrayRoom({ session, delivery, limit: deps.maxToolsInArray?.() ?? DEFAULT_MAX_TOOLS_IN_ARRAY, coreNames }, names) }),
     }),
     executeExtraTool: createExecuteExtraTool({ lookup, ...(promoted.size > 0 && { isDeferred: stillDeferred }) }),
   };
   withStructuredOutput(tools, session.settings.outputSchema, deps);
   session.ownTools = tools;
   return tools;
-}
-
-/**
- * Whether a tool can still join a mid-conversation session: by value (inline tools), or as an entry
- * of the fixed tools array its first request pinned; before that request, any can.
- */
-function addableMidConversation(session: Session, name: string): boolean {
-  const pinned = session.fixedTools.pinned;
-  return session.settings.inlineTools === true || pinned === undefined || pinned.core.includes(name) || pinned.deferred.includes(name);
 }
 
 /** Throws OutputSchemaError for a schema that does not compile (the session handler reports it). */

@@ -92,7 +92,12 @@ export class Session {
    * mid-conversation delivery: the names of the session's fixed tools array, pinned at its first
    * assemble (src/assembly/mid-conversation.ts) so the array's bytes never change afterwards.
    */
-  readonly fixedTools: { pinned?: { core: string[]; deferred: string[] } } = {};
+  readonly fixedTools: { pinned?: { core: string[]; deferred: string[] }; loaded?: readonly string[] } = {};
+  /**
+   * What the last assembled request's tools array held (tools[], and mid-conversation's tools added
+   * by value) and what ToolSearch answers loaded since: the room left (core/array-room.ts).
+   */
+  readonly toolsArray: { held?: ReadonlySet<string>; readonly added: Set<string> } = { added: new Set() };
   /** Built on first use by the core (src/core/session-tools.ts), then fixed for the session's life. */
   ownTools: SessionOwnTools | undefined;
   #settings: SessionSettings;

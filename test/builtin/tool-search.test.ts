@@ -515,7 +515,7 @@ describe("ToolSearch (mid-conversation)", () => {
     const delivered: string[] = [];
     const result = await search("select:mcp__github__create_issue,mcp__github__get_issue", {
       delivery: "mid-conversation",
-      addable: (name) => name !== "mcp__github__get_issue",
+      addable: (names) => ({ addable: names.filter((name) => name !== "mcp__github__get_issue"), full: [], fixedWithout: names.filter((name) => name === "mcp__github__get_issue"), limit: 128, room: 100 }),
       onDelivered: (names) => delivered.push(...names),
     });
     expect(resultText(result)).toBe(
