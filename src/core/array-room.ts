@@ -11,8 +11,9 @@
  * request's array held (tools[] and, mid-conversation, the tools added by value), less what this
  * session's answers loaded since — in the order found; the rest are named `not_addable`, never "not
  * found" and never dropped unsaid. A tool the array already holds costs no room. Mid-conversation
- * without inline tools, a tool its pinned array left out cannot be added at all. Before the first
- * request the array is taken to hold the session's core tools and ToolSearch.
+ * without inline tools adds no entry by loading (its fixed array holds every tool it can load): a
+ * tool its pinned array left out cannot be added at all, any other can (before the array is pinned,
+ * any). Before the first request the array is taken to hold the session's core tools and ToolSearch.
  */
 import type { ArrayRoom } from "../builtin/tool-search-mid.ts";
 import { TOOL_SEARCH_TOOL_NAME } from "../deferral/meta-tools.ts";
@@ -37,9 +38,13 @@ export function arrayRoom(input: ArrayRoomInput, names: readonly string[]): Arra
   const since = [...session.toolsArray.added].filter((name) => !held.has(name)).length;
   let room = Math.max(0, limit - held.size - since);
   const answer: ArrayRoom = { addable: [], full: [], fixedWithout: [], limit, room };
+  // Without inline tools mid-conversation loads only what its fixed array holds: a load adds no entry.
+  const byReference = input.delivery === "mid-conversation" && !inline;
   for (const name of names) {
-    if (input.delivery === "mid-conversation" && !inline && pinned !== undefined && !pinned.core.includes(name) && !pinned.deferred.includes(name)) answer.fixedWithout.push(name);
-    else if (held.has(name) || session.toolsArray.added.has(name)) answer.addable.push(name);
+    if (byReference) {
+      if (pinned === undefined || pinned.core.includes(name) || pinned.deferred.includes(name)) answer.addable.push(name);
+      else answer.fixedWithout.push(name);
+    } else if (held.has(name) || session.toolsArray.added.has(name)) answer.addable.push(name);
     else if (room > 0) {
       answer.addable.push(name);
       room--;
