@@ -209,7 +209,8 @@ export class ToolSearchIndex {
       }
       if (resolved.length === 0) {
         missing.push(name);
-        const bare = this.bareServer(name, scope);
+        // Like the suggestions below, for the first few misses only (each walks the server's groups).
+        const bare = missing.length <= MAX_SUGGESTED_MISSES ? this.bareServer(name, scope) : undefined;
         if (bare !== undefined) for (const spelling of bareServerSpellings(this.servers.nameOf(bare), this.groups.groupsOf(bare, scope))) didYouMean.add(spelling);
         // Suggestions for the first few misses only: each is an edit-distance scan of the names of
         // similar length, and 100 misses took 0.5-1.5 s of the thread at 5,000 tools.

@@ -91,3 +91,15 @@ describe("a bare server name in select:", () => {
     expect(server.structuredContent!.matches).toEqual(["mcp__forge__create_issue", "mcp__forge__list_pulls"]);
   });
 });
+
+test("a select: of many bare server names offers spellings for the first three misses only, as suggestions are", async () => {
+  const servers = Array.from({ length: 6 }, (_, i) => `srv${i}`);
+  const { open, call } = coreHarness({ builtins: servers.flatMap((server) => Array.from({ length: 8 }, (_, g) => mcp(server, `tool_${g}`, { groups: [`g${g}`] }))) });
+  const session = open({ delivery: "proxy" });
+  const answer = await call(session, "ToolSearch", { query: `select:${servers.join(",")}` });
+  expect(answer.structuredContent!.missing).toEqual(servers);
+  const offered = answer.structuredContent!.did_you_mean as string[];
+  // Each offer is the server's spelling and at most five of its eight groups.
+  expect(offered.filter((spelling) => !spelling.includes("/"))).toEqual(["mcp__srv0", "mcp__srv1", "mcp__srv2"]);
+  expect(offered.filter((spelling) => spelling.startsWith("mcp__srv0/"))).toHaveLength(5);
+});
