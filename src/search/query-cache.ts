@@ -42,6 +42,7 @@ export class QueryCache {
   private readonly bounds = new Int32Array(MAX_QUERY_CHARS + 2);
   private readonly hashes = new Int32Array(MAX_QUERY_CHARS / 2 + 1);
   private readonly homes = new Int32Array(MAX_QUERY_CHARS / 2 + 1);
+  private readonly knownEntries = new Int32Array(MAX_QUERY_CHARS / 2 + 1);
   /** What the reads ahead read: kept so they are not dropped. */
   private read = 0;
   /** The free text of the query plainDraft last read. */
@@ -122,6 +123,8 @@ export class QueryCache {
     }
     if (count === 0) return undefined;
     this.read ^= this.words.warm(hashes, count, this.homes);
+    // A word with no entry at its home is new to the parse: its facts start with a look-up in the tokenizer's vocabulary.
+    this.read ^= this.tokenizer.warmKnownWords(whole, bounds, count, this.homes, this.knownEntries);
     const facts = this.facts;
     for (let w = 0; w < count; w++) {
       const word = this.words.ofHashed(whole, bounds[w * 2]!, bounds[w * 2 + 1]!, hashes[w]!);
@@ -237,16 +240,37 @@ class QueryDraft {
     if (word.decimal) this.decimal = true;
     const role = word.given;
     if ((role & GIVEN_SKIP) !== 0 || this.givenScan) return;
-    if ((role & GIVEN_SCAN) !== 0) {
+    if ((role & GIVEN_SCAN) === 0) {
+      this.follow(role, word.mentionKey, word.term);
+      return;
+    }
+    const runs = word.givenRuns;
+    if (runs === undefined) {
       this.givenScan = true;
       return;
     }
+    for (let r = 0; r < runs.roles.length; r++) this.follow(runs.roles[r]!, runs.nouns[r] ?? "", runs.terms[r]);
+  }
+
+  /**
+   * One step of the given-word scan: a word (or a run of one) of GIVEN_* `role`; for a noun, `key`
+   * is the noun (lowercase) and `term` its term.
+   */
+  private follow(role: number, key: string, term: string | undefined): void {
     if ((this.twoBack & GIVEN_PREPOSITION) !== 0 && (this.oneBack & GIVEN_POINTER) !== 0 && (role & GIVEN_POINTER) === 0) {
       if ((role & GIVEN_NOUN_SCAN) !== 0 && (this.givenNouns?.length ?? 0) < MAX_GIVEN) this.givenScan = true;
-      if ((role & GIVEN_NOUN) !== 0) this.addNoun(word);
+      if ((role & GIVEN_NOUN) !== 0) this.addNoun(key, term);
     }
     this.twoBack = this.oneBack;
     this.oneBack = role;
+  }
+
+  /** A noun after a preposition and a pointing word: its key is the noun, its term the noun's. */
+  private addNoun(key: string, term: string | undefined): void {
+    const nouns = (this.givenNouns ??= []);
+    if (nouns.length >= MAX_GIVEN || nouns.includes(key)) return;
+    nouns.push(key);
+    if (term !== undefined) (this.givenTerms ??= []).push(term);
   }
 
   private addTerm(term: string, id: number, flags: number): void {
@@ -254,13 +278,5 @@ class QueryDraft {
     this.terms[at] = term;
     this.textIds[at] = id;
     this.textFlags[at] = flags;
-  }
-
-  /** A noun after a preposition and a pointing word: its key is the noun, its term the noun's. */
-  private addNoun(word: WordFacts): void {
-    const nouns = (this.givenNouns ??= []);
-    if (nouns.length >= MAX_GIVEN || nouns.includes(word.mentionKey)) return;
-    nouns.push(word.mentionKey);
-    if (word.term !== undefined) (this.givenTerms ??= []).push(word.term);
   }
 }

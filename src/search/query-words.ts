@@ -12,7 +12,7 @@
  * Bounded like the word table it sits on: words up to MAX_WORD_CHARS are kept, the table empties
  * itself when full, and a longer word is worked out each time it is met.
  */
-import { GIVEN_POINTER, givenMayPoint, givenRole, isPointingWord, plainGivenRole } from "./given-words.ts";
+import { GIVEN_POINTER, GIVEN_SCAN, givenMayPoint, givenRole, givenRuns, isPointingWord, plainGivenRole } from "./given-words.ts";
 import { wordSyntax, type WordSyntax } from "./query-parser.ts";
 import { termFlags } from "./query-terms.ts";
 import { keyHashOf, mentionKeyOf, mentionWordOf } from "./server-mention.ts";
@@ -53,6 +53,11 @@ export interface WordFacts {
   decimal: boolean;
   /** What it is to the given-word scan (given-words.ts givenRole): the parse follows the scan word by word. */
   given: number;
+  /**
+   * For an ASCII word of several runs (given GIVEN_SCAN): its runs' roles in order, and each noun
+   * run's key and term (given-words.ts givenRuns), which the parse follows run by run.
+   */
+  givenRuns: { roles: number[]; nouns: (string | undefined)[]; terms: (string | undefined)[] } | undefined;
   /** Set when the word is query syntax (`page:N`, `+required`, `mcp__server`): not free text. */
   syntax: WordSyntax | undefined;
   /**
@@ -145,6 +150,7 @@ export class QueryWords {
       mayPoint: quoted ? isPointingWord(lower) : (given & GIVEN_POINTER) !== 0,
       decimal: false,
       given,
+      givenRuns: quoted && (given & GIVEN_SCAN) !== 0 ? this.runsOf(word) : undefined,
       syntax: undefined,
       moreIds: undefined,
       moreFlags: undefined,
@@ -170,13 +176,23 @@ export class QueryWords {
       mayPoint: givenMayPoint(word),
       decimal: mayHaveDecimal(word),
       given: givenRole(word),
+      givenRuns: undefined,
       syntax: wordSyntax(word),
       moreIds: undefined,
       moreFlags: undefined,
       word,
     };
     this.tokenizeInto(facts);
+    if ((facts.given & GIVEN_SCAN) !== 0) facts.givenRuns = this.runsOf(word);
     return facts;
+  }
+
+  /** givenRuns with each noun run's term, as the text's scan would find it (a noun is lowercase ASCII: one word to the tokenizer). */
+  private runsOf(word: string): WordFacts["givenRuns"] {
+    const runs = givenRuns(word);
+    if (runs === undefined) return undefined;
+    const terms = runs.nouns.map((noun) => (noun === undefined ? undefined : (this.tokenizer.termOfLowerAscii(noun) ?? undefined)));
+    return { roles: runs.roles, nouns: runs.nouns, terms };
   }
 
   /**
