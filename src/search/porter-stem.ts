@@ -7,7 +7,7 @@
  * The package's expressions, read as what they accept:
  * - a letter is a vowel when it is a, e, i, o or u, or a `y` after a consonant; a first `y` is a
  *   consonant (the package turns it into `Y`). A word is then runs of consonants and vowels, and
- *   its measure m is how many vowel runs a consonant run follows: `gt0` is m ≥ 1, `gt1` m ≥ 2,
+ *   its measure m is how many consonant runs follow a vowel run: `gt0` is m ≥ 1, `gt1` m ≥ 2,
  *   `eq1` m = 1, `vowelInStem` "holds a vowel";
  * - `consonantLike` (`^C [aeiouy] [^aeiouwxy]$`) is the whole stem being one consonant run, one
  *   vowel, then one consonant other than w, x, y (not only its last three letters, as in Porter's paper);
@@ -49,7 +49,10 @@ const L = 0x6c;
 const S = 0x73;
 const Y = 0x79;
 
-/** The Porter stem of `word`, a word of lowercase ASCII letters (what the callers stem; others are returned as the package would not be asked). */
+/**
+ * The Porter stem of `word`, which must be lowercase ASCII letters (`/^[a-z]+$/`, what every caller
+ * stems): the package lowercases first and reads other characters by its expressions' classes, this does not.
+ */
 export function porterStem(word: string): string {
   if (word.length < 3) return word;
   let w = word;
