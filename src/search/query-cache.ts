@@ -42,7 +42,6 @@ export class QueryCache {
   private readonly bounds = new Int32Array(MAX_QUERY_CHARS + 2);
   private readonly hashes = new Int32Array(MAX_QUERY_CHARS / 2 + 1);
   private readonly homes = new Int32Array(MAX_QUERY_CHARS / 2 + 1);
-  private readonly knownEntries = new Int32Array(MAX_QUERY_CHARS / 2 + 1);
   /** What the reads ahead read: kept so they are not dropped. */
   private read = 0;
   /** The free text of the query plainDraft last read. */
@@ -123,8 +122,6 @@ export class QueryCache {
     }
     if (count === 0) return undefined;
     this.read ^= this.words.warm(hashes, count, this.homes);
-    // A word with no entry at its home is new to the parse: its facts start with a look-up in the tokenizer's vocabulary.
-    this.read ^= this.tokenizer.warmKnownWords(whole, bounds, count, this.homes, this.knownEntries);
     const facts = this.facts;
     for (let w = 0; w < count; w++) {
       const word = this.words.ofHashed(whole, bounds[w * 2]!, bounds[w * 2 + 1]!, hashes[w]!);
@@ -146,6 +143,8 @@ export class QueryCache {
     }
     const draft = new QueryDraft(terms, Math.min(count, MAX_SCANNED_WORDS));
     for (let w = 0; w < count; w++) draft.add(facts[w]!);
+    // The given-word scan, followed only for a query that may point (most do not).
+    if (draft.mayPoint) for (let w = 0; w < count && !draft.givenScan; w++) draft.follow(facts[w]!, this.words);
     return draft;
   }
 
@@ -238,25 +237,29 @@ class QueryDraft {
     if (word.identifier !== undefined && this.identifiers.length < MAX_IDENTIFIERS) this.identifiers.push(word.identifier);
     if (word.mayPoint) this.mayPoint = true;
     if (word.decimal) this.decimal = true;
+  }
+
+  /** The given-word scan's steps over one more word (of a query that may point): the word whole, or run by run. */
+  follow(word: WordFacts, words: QueryWords): void {
     const role = word.given;
-    if ((role & GIVEN_SKIP) !== 0 || this.givenScan) return;
+    if ((role & GIVEN_SKIP) !== 0) return;
     if ((role & GIVEN_SCAN) === 0) {
-      this.follow(role, word.mentionKey, word.term);
+      this.step(role, word.mentionKey, word.term);
       return;
     }
-    const runs = word.givenRuns;
-    if (runs === undefined) {
+    const runs = words.givenRunsOf(word);
+    if (runs === null) {
       this.givenScan = true;
       return;
     }
-    for (let r = 0; r < runs.roles.length; r++) this.follow(runs.roles[r]!, runs.nouns[r] ?? "", runs.terms[r]);
+    for (let r = 0; r < runs.roles.length; r++) this.step(runs.roles[r]!, runs.nouns[r] ?? "", runs.terms[r]);
   }
 
   /**
    * One step of the given-word scan: a word (or a run of one) of GIVEN_* `role`; for a noun, `key`
    * is the noun (lowercase) and `term` its term.
    */
-  private follow(role: number, key: string, term: string | undefined): void {
+  private step(role: number, key: string, term: string | undefined): void {
     if ((this.twoBack & GIVEN_PREPOSITION) !== 0 && (this.oneBack & GIVEN_POINTER) !== 0 && (role & GIVEN_POINTER) === 0) {
       if ((role & GIVEN_NOUN_SCAN) !== 0 && (this.givenNouns?.length ?? 0) < MAX_GIVEN) this.givenScan = true;
       if ((role & GIVEN_NOUN) !== 0) this.addNoun(key, term);

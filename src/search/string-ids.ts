@@ -58,31 +58,6 @@ export class StringIds {
   }
 
   /**
-   * Reads ahead what find() will read for the words text[bounds[2i], bounds[2i + 1]) whose
-   * `skip[i]` is negative (of the first `count`): their home slots, then the hash, key and value of
-   * each entry found there, one level for every word before the next, so that the memory reads of
-   * different words overlap. `entries` is scratch (at least `count` long). Changes nothing; the
-   * answer only keeps the reads from being dropped as unused.
-   */
-  warm(text: string, bounds: Int32Array, count: number, skip: Int32Array, entries: Int32Array): number {
-    const mask = this.slots.length - 1;
-    const fold = this.foldCase;
-    for (let i = 0; i < count; i++) {
-      entries[i] = skip[i]! < 0 ? this.slots[hashRange(text, bounds[i * 2]!, bounds[i * 2 + 1]!, fold) & mask]! - 1 : -1;
-    }
-    let read = 0;
-    for (let i = 0; i < count; i++) {
-      const entry = entries[i]!;
-      if (entry >= 0) read ^= this.hashes[entry]! ^ this.ids[entry]! ^ this.words[entry]!.length;
-    }
-    for (let i = 0; i < count; i++) {
-      const entry = entries[i]!;
-      if (entry >= 0) read ^= this.words[entry]!.charCodeAt(0);
-    }
-    return read;
-  }
-
-  /**
    * Stores the value of `word` (lowercase in A–Z when folding case), not yet in the table; a full
    * table is emptied first. False when it is not kept (no free bucket within MAX_PROBES of its home).
    */

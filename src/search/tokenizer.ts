@@ -177,15 +177,6 @@ export class Tokenizer {
     return this.wordIds.find(text, start, end);
   }
 
-  /**
-   * Reads ahead what knownWordId will read for the words text[bounds[2i], bounds[2i + 1]) with a
-   * negative `skip[i]` (StringIds.warm): a query's words new to its parse, looked up in a
-   * vocabulary-sized table another engine's work may have evicted.
-   */
-  warmKnownWords(text: string, bounds: Int32Array, count: number, skip: Int32Array, entries: Int32Array): number {
-    return this.wordIds.warm(text, bounds, count, skip, entries);
-  }
-
   /** The term of a dictionary id (undefined when the dictionary does not list its terms). */
   termAt(id: number): string | undefined {
     return this.dictionary?.terms?.[id];
