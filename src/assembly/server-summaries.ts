@@ -7,7 +7,7 @@
  * other servers use them; inflections of a word count as one). A pure function of the pool: the same tools give the same lines.
  */
 import { foldLine } from "../tool/one-line.ts";
-import { stemmer } from "stemmer";
+import { porterStem } from "../search/porter-stem.ts";
 import { quoteMarkers } from "./quoted-markers.ts";
 import { MAX_SUMMARY_CHARS } from "./summary-limits.ts";
 import { actionSummary } from "./tool-actions.ts";
@@ -133,7 +133,7 @@ function words(text: string, camel: boolean): string[] {
 
 /** An English word's stem (others as they are), so inflections count as one term. */
 function stemOf(word: string): string {
-  return ASCII_WORD.test(word) ? stemmer(word) : word;
+  return ASCII_WORD.test(word) ? porterStem(word) : word;
 }
 
 /** The most frequent spelling; ties go to the shorter, then the first in order. */

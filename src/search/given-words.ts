@@ -161,6 +161,34 @@ export function givenRole(word: string): number {
   return role | GIVEN_NOUN;
 }
 
+/**
+ * The roles of the runs of an ASCII word of several runs ("real-time", "e.g.", a URL), in order,
+ * as asciiGivenWords' scan meets them (GIVEN_PREPOSITION, GIVEN_POINTER, GIVEN_NOUN), and each
+ * noun run lowercased (undefined for another run): so the parse follows such a word run by run
+ * instead of scanning the text. Undefined for any other word (givenRole tells those).
+ */
+export function givenRuns(word: string): { roles: number[]; nouns: (string | undefined)[] } | undefined {
+  const roles: number[] = [];
+  const nouns: (string | undefined)[] = [];
+  let start = -1;
+  for (let i = 0; i <= word.length; i++) {
+    const code = i < word.length ? word.charCodeAt(i) : 0x20;
+    if (code >= 0x80) return undefined;
+    if (isAsciiWordCode(code)) {
+      if (start < 0) start = i;
+      continue;
+    }
+    if (start < 0) continue;
+    const packed = packWord(word, start, i);
+    const run = word.slice(start, i);
+    const noun = isAsciiNoun(run);
+    roles.push((PACKED_PREPOSITIONS.has(packed) ? GIVEN_PREPOSITION : 0) | (PACKED_POINTERS.has(packed) ? GIVEN_POINTER : 0) | (noun ? GIVEN_NOUN : 0));
+    nouns.push(noun ? run.toLowerCase() : undefined);
+    start = -1;
+  }
+  return roles.length > 1 ? { roles, nouns } : undefined;
+}
+
 function isAscii(text: string): boolean {
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) >= 0x80) return false;
   return true;

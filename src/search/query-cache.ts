@@ -46,6 +46,8 @@ export class QueryCache {
   private read = 0;
   /** The free text of the query plainDraft last read. */
   private freeText = "";
+  /** The facts of the words of the query being parsed (their first `count`; the rest are stale). */
+  private readonly facts: WordFacts[] = [];
 
   constructor(private readonly tokenizer: Tokenizer) {
     this.words = new QueryWords(tokenizer);
@@ -83,9 +85,9 @@ export class QueryCache {
     if (plain !== undefined) return this.finish({ kind: form.kind, whole: form.whole, text: this.freeText, required: [], servers: [] }, plain);
     const { parsed, words } = parseQueryWords(text);
     if (parsed.kind === "select") throw new Error("queryForm and parseQueryWords disagree on a select: query");
-    const draft = new QueryDraft();
-    for (let i = 0; i < words.length; i++) draft.add(this.words.of(words[i]!, 0, words[i]!.length));
-    return this.finish(parsed, draft);
+    const facts = this.facts;
+    for (let i = 0; i < words.length; i++) facts[i] = this.words.of(words[i]!, 0, words[i]!.length);
+    return this.finish(parsed, this.draftOf(words.length));
   }
 
   /**
@@ -120,13 +122,29 @@ export class QueryCache {
     }
     if (count === 0) return undefined;
     this.read ^= this.words.warm(hashes, count, this.homes);
-    const draft = new QueryDraft();
+    const facts = this.facts;
     for (let w = 0; w < count; w++) {
       const word = this.words.ofHashed(whole, bounds[w * 2]!, bounds[w * 2 + 1]!, hashes[w]!);
       if (word.syntax !== undefined) return undefined;
-      draft.add(word);
+      facts[w] = word;
     }
     this.freeText = single ? whole : this.joined(whole, count);
+    return this.draftOf(count);
+  }
+
+  /** The draft of the first `count` of `facts`, its arrays made at their final size (a new query's words are mostly known: counting is cheap, growing arrays is not). */
+  private draftOf(count: number): QueryDraft {
+    const facts = this.facts;
+    let terms = 0;
+    for (let w = 0; w < count; w++) {
+      const word = facts[w]!;
+      if (word.term !== undefined) terms++;
+      if (word.moreTerms !== undefined) terms += word.moreTerms.length;
+    }
+    const draft = new QueryDraft(terms, Math.min(count, MAX_SCANNED_WORDS));
+    for (let w = 0; w < count; w++) draft.add(facts[w]!);
+    // The given-word scan, followed only for a query that may point (most do not).
+    if (draft.mayPoint) for (let w = 0; w < count && !draft.givenScan; w++) draft.follow(facts[w]!, this.words);
     return draft;
   }
 
@@ -174,11 +192,11 @@ export class QueryCache {
 
 /** A query's parse as its free-text words' facts are added, in order. */
 class QueryDraft {
-  readonly terms: string[] = [];
-  readonly textIds: number[] = [];
-  readonly textFlags: number[] = [];
+  readonly terms: string[];
+  readonly textIds: number[];
+  readonly textFlags: number[];
   readonly identifiers: string[] = [];
-  readonly mentions: MentionWords = { words: [], keys: [], hashes: [], keyLengths: [] };
+  readonly mentions: MentionWords;
   mayPoint = false;
   decimal = false;
   /**
@@ -191,50 +209,77 @@ class QueryDraft {
   givenTerms: string[] | undefined;
   private twoBack = 0;
   private oneBack = 0;
+  /** Words added, and terms. */
   private count = 0;
+  private termCount = 0;
+
+  /** For words with `terms` terms in all, the first `mentioned` of them scanned for server names. */
+  constructor(terms: number, mentioned: number) {
+    this.terms = new Array<string>(terms);
+    this.textIds = new Array<number>(terms);
+    this.textFlags = new Array<number>(terms);
+    this.mentions = { words: new Array<string>(mentioned), keys: new Array<string>(mentioned), hashes: new Array<number>(mentioned), keyLengths: new Array<number>(mentioned) };
+  }
 
   add(word: WordFacts): void {
-    if (word.term !== undefined) {
-      this.terms.push(word.term);
-      this.textIds.push(word.id);
-      this.textFlags.push(word.flags);
-    }
+    if (word.term !== undefined) this.addTerm(word.term, word.id, word.flags);
     if (word.moreTerms !== undefined) {
-      for (let t = 0; t < word.moreTerms.length; t++) {
-        this.terms.push(word.moreTerms[t]!);
-        this.textIds.push(word.moreIds![t]!);
-        this.textFlags.push(word.moreFlags![t]!);
-      }
+      for (let t = 0; t < word.moreTerms.length; t++) this.addTerm(word.moreTerms[t]!, word.moreIds![t]!, word.moreFlags![t]!);
     }
-    if (this.count++ < MAX_SCANNED_WORDS) {
+    const at = this.count++;
+    if (at < MAX_SCANNED_WORDS) {
       const mentions = this.mentions;
-      mentions.words.push(word.mentionWord);
-      mentions.keys.push(word.mentionKey);
-      mentions.hashes.push(word.mentionHash);
-      mentions.keyLengths.push(word.mentionLength);
+      mentions.words[at] = word.mentionWord;
+      mentions.keys[at] = word.mentionKey;
+      mentions.hashes[at] = word.mentionHash;
+      mentions.keyLengths[at] = word.mentionLength;
     }
     if (word.identifier !== undefined && this.identifiers.length < MAX_IDENTIFIERS) this.identifiers.push(word.identifier);
     if (word.mayPoint) this.mayPoint = true;
     if (word.decimal) this.decimal = true;
+  }
+
+  /** The given-word scan's steps over one more word (of a query that may point): the word whole, or run by run. */
+  follow(word: WordFacts, words: QueryWords): void {
     const role = word.given;
-    if ((role & GIVEN_SKIP) !== 0 || this.givenScan) return;
-    if ((role & GIVEN_SCAN) !== 0) {
+    if ((role & GIVEN_SKIP) !== 0) return;
+    if ((role & GIVEN_SCAN) === 0) {
+      this.step(role, word.mentionKey, word.term);
+      return;
+    }
+    const runs = words.givenRunsOf(word);
+    if (runs === null) {
       this.givenScan = true;
       return;
     }
+    for (let r = 0; r < runs.roles.length; r++) this.step(runs.roles[r]!, runs.nouns[r] ?? "", runs.terms[r]);
+  }
+
+  /**
+   * One step of the given-word scan: a word (or a run of one) of GIVEN_* `role`; for a noun, `key`
+   * is the noun (lowercase) and `term` its term.
+   */
+  private step(role: number, key: string, term: string | undefined): void {
     if ((this.twoBack & GIVEN_PREPOSITION) !== 0 && (this.oneBack & GIVEN_POINTER) !== 0 && (role & GIVEN_POINTER) === 0) {
       if ((role & GIVEN_NOUN_SCAN) !== 0 && (this.givenNouns?.length ?? 0) < MAX_GIVEN) this.givenScan = true;
-      if ((role & GIVEN_NOUN) !== 0) this.addNoun(word);
+      if ((role & GIVEN_NOUN) !== 0) this.addNoun(key, term);
     }
     this.twoBack = this.oneBack;
     this.oneBack = role;
   }
 
   /** A noun after a preposition and a pointing word: its key is the noun, its term the noun's. */
-  private addNoun(word: WordFacts): void {
+  private addNoun(key: string, term: string | undefined): void {
     const nouns = (this.givenNouns ??= []);
-    if (nouns.length >= MAX_GIVEN || nouns.includes(word.mentionKey)) return;
-    nouns.push(word.mentionKey);
-    if (word.term !== undefined) (this.givenTerms ??= []).push(word.term);
+    if (nouns.length >= MAX_GIVEN || nouns.includes(key)) return;
+    nouns.push(key);
+    if (term !== undefined) (this.givenTerms ??= []).push(term);
+  }
+
+  private addTerm(term: string, id: number, flags: number): void {
+    const at = this.termCount++;
+    this.terms[at] = term;
+    this.textIds[at] = id;
+    this.textFlags[at] = flags;
   }
 }

@@ -12,7 +12,7 @@
  * Bounded like the word table it sits on: words up to MAX_WORD_CHARS are kept, the table empties
  * itself when full, and a longer word is worked out each time it is met.
  */
-import { GIVEN_POINTER, givenMayPoint, givenRole, isPointingWord, plainGivenRole } from "./given-words.ts";
+import { GIVEN_POINTER, givenMayPoint, givenRole, givenRuns, isPointingWord, plainGivenRole } from "./given-words.ts";
 import { wordSyntax, type WordSyntax } from "./query-parser.ts";
 import { termFlags } from "./query-terms.ts";
 import { keyHashOf, mentionKeyOf, mentionWordOf } from "./server-mention.ts";
@@ -53,6 +53,11 @@ export interface WordFacts {
   decimal: boolean;
   /** What it is to the given-word scan (given-words.ts givenRole): the parse follows the scan word by word. */
   given: number;
+  /**
+   * For a word the parse cannot follow whole (given GIVEN_SCAN): its runs (givenRunsOf), worked out
+   * when a query that may point first needs them; null when they cannot be followed either.
+   */
+  givenRuns: GivenRuns | null | undefined;
   /** Set when the word is query syntax (`page:N`, `+required`, `mcp__server`): not free text. */
   syntax: WordSyntax | undefined;
   /**
@@ -62,6 +67,16 @@ export interface WordFacts {
   moreIds: number[] | undefined;
   moreFlags: number[] | undefined;
   word: string;
+}
+
+/**
+ * An ASCII word of several runs: its runs' roles in order (given-words.ts givenRuns), and each noun
+ * run's key and term, which the parse follows run by run.
+ */
+export interface GivenRuns {
+  roles: number[];
+  nouns: (string | undefined)[];
+  terms: (string | undefined)[];
 }
 
 /** Raw query words → their facts, looked up by the characters in place (word-table.ts). */
@@ -145,6 +160,7 @@ export class QueryWords {
       mayPoint: quoted ? isPointingWord(lower) : (given & GIVEN_POINTER) !== 0,
       decimal: false,
       given,
+      givenRuns: undefined,
       syntax: undefined,
       moreIds: undefined,
       moreFlags: undefined,
@@ -170,6 +186,7 @@ export class QueryWords {
       mayPoint: givenMayPoint(word),
       decimal: mayHaveDecimal(word),
       given: givenRole(word),
+      givenRuns: undefined,
       syntax: wordSyntax(word),
       moreIds: undefined,
       moreFlags: undefined,
@@ -177,6 +194,18 @@ export class QueryWords {
     };
     this.tokenizeInto(facts);
     return facts;
+  }
+
+  /**
+   * The word's runs (a word of GIVEN_SCAN), kept in its facts once worked out, with each noun run's
+   * term as the text's scan would find it (a noun is lowercase ASCII: one word to the tokenizer).
+   */
+  givenRunsOf(facts: WordFacts): GivenRuns | null {
+    if (facts.givenRuns !== undefined) return facts.givenRuns;
+    const runs = givenRuns(facts.word);
+    const terms = runs?.nouns.map((noun) => (noun === undefined ? undefined : (this.tokenizer.termOfLowerAscii(noun) ?? undefined)));
+    facts.givenRuns = runs === undefined ? null : { roles: runs.roles, nouns: runs.nouns, terms: terms! };
+    return facts.givenRuns;
   }
 
   /**

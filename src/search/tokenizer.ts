@@ -1,4 +1,4 @@
-import { stemmer } from "stemmer";
+import { porterStem } from "./porter-stem.ts";
 import { CharClass, classifyCodePoint } from "./char-class.ts";
 import { ensureInt32 } from "./growable.ts";
 import { STOP_WORDS } from "./stop-words.ts";
@@ -294,7 +294,7 @@ export class Tokenizer {
     if (cached !== undefined) return cached;
     if (this.terms.size >= TERM_CACHE_LIMIT) this.terms.clear();
     const term =
-      lower.length < 2 || STOP_WORDS.has(lower) ? null : ASCII_WORD.test(lower) ? stemmer(lower) : lower;
+      lower.length < 2 || STOP_WORDS.has(lower) ? null : ASCII_WORD.test(lower) ? porterStem(lower) : lower;
     this.terms.set(lower, term);
     return term;
   }

@@ -3,7 +3,7 @@
  * stop words dropped, English words stemmed (as the search index does), de-duplicated, at most
  * MAX_TERMS of them — a long request teaches no more than its first few content words.
  */
-import { stemmer } from "stemmer";
+import { porterStem } from "../search/porter-stem.ts";
 import { STOP_WORDS } from "../search/stop-words.ts";
 
 export const MAX_TERMS = 16;
@@ -14,7 +14,7 @@ export function usageTerms(text: string): string[] {
   const terms = new Set<string>();
   for (const word of text.toLowerCase().slice(0, 2_000).split(/[^\p{L}\p{N}]+/u)) {
     if (word.length < 2 || word.length > MAX_TERM_CHARS || STOP_WORDS.has(word)) continue;
-    terms.add(ASCII_WORD.test(word) ? stemmer(word) : word);
+    terms.add(ASCII_WORD.test(word) ? porterStem(word) : word);
     if (terms.size >= MAX_TERMS) break;
   }
   return [...terms];

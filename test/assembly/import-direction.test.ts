@@ -9,8 +9,8 @@ import { join } from "node:path";
 const ROOT = join(import.meta.dir, "../..");
 const ALLOWED: Record<string, RegExp[]> = {
   "src/deferral": [/^\.\/[a-z-]+\.ts$/, /^\.\.\/tool\/tool\.ts$/],
-  // `stemmer` is one pure function (Porter's algorithm): server summaries merge a word's inflections.
-  "src/assembly": [/^\.\/[a-z-]+\.ts$/, /^\.\.\/deferral\/[a-z-]+\.ts$/, /^\.\.\/tool\/(tool|names|one-line)\.ts$/, /^stemmer$/],
+  // porter-stem.ts is one pure function (Porter's algorithm): server summaries merge a word's inflections.
+  "src/assembly": [/^\.\/[a-z-]+\.ts$/, /^\.\.\/deferral\/[a-z-]+\.ts$/, /^\.\.\/tool\/(tool|names|one-line)\.ts$/, /^\.\.\/search\/porter-stem\.ts$/],
 };
 const IMPURE = /\b(process\.env|Date\.now|new Date\(|Math\.random|fetch\(|Bun\.(file|write|spawn|env|sleep)|require\()/;
 

@@ -74,6 +74,11 @@ const chosen = [
   "of my a of my a of my b of my c of my d of my e", "of my a of my b of my c of my d of my GitHub", "of My Repo",
   "of my getUser of my repo", "OF THIS CITY", "to my 3D", "+repo of my project", "mcp__gitlab__issues of my repo",
   "of my repo’s owner", "of mcp__x__my repo",
+  // Words of several runs, followed run by run (given-words.ts givenRuns).
+  "of this real-time feed", "for my e-mail", "of-this-file and for my x-ray", "of this.repo", "in my 19:30 slot",
+  "of this https://example.com/a-b page", "of my a-b of my c.d of my e_f of my g-h of my i-j", "of this it's-file",
+  "of my-my-house", "for this getUser-x", "of this 'a'-'b'", "of my x-ray, of my X-Ray", "of this 2-step", "of:this:thing",
+  "of this real-time café",
   "reverse geocode 12 Main St, reversed",
   "",
   "   ",
