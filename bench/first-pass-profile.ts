@@ -25,7 +25,7 @@
  * to the warm-up of both engines: natural requests are long and take paths (numbers, unknown
  * words, server names, pruning of frequent terms) the 600 short description prefixes seldom do.
  *
- *   bun bench/first-pass-profile.ts [--top 12] [--long-warm-up 0] [--phase-passes 3] [--queries FILE] [--tools FILE]
+ *   bun bench/first-pass-profile.ts [--no-query-warm-up] [--daemon-like] [--size N] [--warm-up-queries N] [--top 12] [--long-warm-up 0] [--phase-passes 3] [--queries FILE] [--tools FILE]
  */
 import { dlopen, FFIType, ptr } from "bun:ffi";
 import { join } from "node:path";
@@ -40,11 +40,15 @@ import { parseArgs } from "./lib/args.ts";
 import { Bm25fPeer } from "./lib/bm25f-peer.ts";
 import { daemonWarmUp, warmUpQueries } from "./lib/cold-latency.ts";
 import { defaultEvalDir, readJsonl, type EvalQuery, type EvalTool } from "./lib/eval-data.ts";
+import { replicatePool } from "./lib/pool-replication.ts";
 import { percentile, round } from "./lib/stats.ts";
 
-const args = parseArgs(Bun.argv.slice(2), { "no-query-warm-up": "flag", "daemon-like": "flag", top: "value", "long-warm-up": "value", queries: "value", tools: "value", "phase-passes": "value" });
+const args = parseArgs(Bun.argv.slice(2), { "no-query-warm-up": "flag", "daemon-like": "flag", size: "value", "warm-up-queries": "value", top: "value", "long-warm-up": "value", queries: "value", tools: "value", "phase-passes": "value" });
 const evalDir = defaultEvalDir();
-const tools = readJsonl<EvalTool>(args.get("tools") ?? join(evalDir, "tools.jsonl"));
+const catalog = readJsonl<EvalTool>(args.get("tools") ?? join(evalDir, "tools.jsonl"));
+// --size N: the pool copied up to N tools, as search-scale does.
+const tools = args.has("size") ? replicatePool(catalog, Number(args.get("size"))) : catalog;
+const engineWarmUpQueries = args.has("warm-up-queries") ? Number(args.get("warm-up-queries")) : undefined;
 const texts = [...new Set(readJsonl<EvalQuery>(args.get("queries") ?? join(evalDir, "queries.dev.jsonl")).map((query) => query.query))];
 const longWarmUp = Number(args.get("long-warm-up") ?? 0);
 const descriptions = tools.map((tool) => tool.description).filter((text) => text.split(" ").length > 12);
@@ -88,7 +92,7 @@ function freshEngines(): { index: ToolSearchIndex; peer: Bm25fPeer } {
   const built = cpuClock.now();
   index.precomputeImpacts(Number.MAX_SAFE_INTEGER);
   const swept = cpuClock.now();
-  if (!args.has("no-query-warm-up")) daemonWarmUp(index, tools)();
+  if (!args.has("no-query-warm-up")) daemonWarmUp(index, tools, engineWarmUpQueries)();
   const warmed = cpuClock.now();
   builds.push({ buildMs: round(built - started, 1), impactSweepMs: round(swept - built, 2), ...(!args.has("no-query-warm-up") && { warmUpMs: round(warmed - swept, 1) }) });
   const peer = new Bm25fPeer(tools);

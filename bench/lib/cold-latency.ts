@@ -1,5 +1,5 @@
 import type { ToolSearchIndex } from "../../src/search/tool-search-index.ts";
-import { warmUpQueries as poolWarmUpQueries } from "../../src/search/warm-up-queries.ts";
+import { DEFAULT_WARM_UP_QUERIES, warmUpQueries as poolWarmUpQueries } from "../../src/search/warm-up-queries.ts";
 import type { EvalTool } from "./eval-data.ts";
 
 /** One engine under measurement: answers a query, and forgets any per-query cache on request. */
@@ -20,9 +20,9 @@ export interface TimedEngine {
 }
 
 /** toolpool's warm-up as the daemon runs it: the pool's synthetic queries through ToolSearchIndex.warmUp (in one go here, not in slices). */
-export function daemonWarmUp(index: ToolSearchIndex, tools: readonly { name: string; description?: string; server?: string }[]): () => void {
+export function daemonWarmUp(index: ToolSearchIndex, tools: readonly { name: string; description?: string; server?: string }[], count = DEFAULT_WARM_UP_QUERIES): () => void {
   return () => {
-    const queries = poolWarmUpQueries(tools, (tool) => ({ name: tool.name, description: tool.description ?? "", ...(tool.server !== undefined && { server: tool.server }) }));
+    const queries = poolWarmUpQueries(tools, (tool) => ({ name: tool.name, description: tool.description ?? "", ...(tool.server !== undefined && { server: tool.server }) }), count);
     for (const text of queries) index.warmUp(text);
   };
 }
