@@ -16,11 +16,16 @@
  *    and the mean self time per phase over all queries, and over those of ≤ 8 and > 8 words
  *    (`allPhasesMs`: what a phase costs the median query, not only the slowest).
  *
+ * After the sweep the index runs the daemon's query warm-up (core/query-warm-up.ts: the pool's own
+ * synthetic queries; `warmUpMs`, thread CPU, in `builds`) unless `--no-query-warm-up`.
+ * `--daemon-like` drops the bench's own warm-up (both engines): `first` is then a fresh process's
+ * first queries, as a daemon meets them, and shows what the query warm-up buys.
+ *
  * `--long-warm-up N` adds N whole tool descriptions (sentences from the pool, not the eval set)
  * to the warm-up of both engines: natural requests are long and take paths (numbers, unknown
  * words, server names, pruning of frequent terms) the 600 short description prefixes seldom do.
  *
- *   bun bench/first-pass-profile.ts [--top 12] [--long-warm-up 0] [--phase-passes 3] [--queries FILE] [--tools FILE]
+ *   bun bench/first-pass-profile.ts [--no-query-warm-up] [--daemon-like] [--size N] [--warm-up-queries N] [--top 12] [--long-warm-up 0] [--phase-passes 3] [--queries FILE] [--tools FILE]
  */
 import { dlopen, FFIType, ptr } from "bun:ffi";
 import { join } from "node:path";
@@ -33,17 +38,21 @@ import { searchDocumentFromTool } from "../src/search/tool-document.ts";
 import { ToolSearchIndex } from "../src/search/tool-search-index.ts";
 import { parseArgs } from "./lib/args.ts";
 import { Bm25fPeer } from "./lib/bm25f-peer.ts";
-import { warmUpQueries } from "./lib/cold-latency.ts";
+import { daemonWarmUp, warmUpQueries } from "./lib/cold-latency.ts";
 import { defaultEvalDir, readJsonl, type EvalQuery, type EvalTool } from "./lib/eval-data.ts";
+import { replicatePool } from "./lib/pool-replication.ts";
 import { percentile, round } from "./lib/stats.ts";
 
-const args = parseArgs(Bun.argv.slice(2), { top: "value", "long-warm-up": "value", queries: "value", tools: "value", "phase-passes": "value" });
+const args = parseArgs(Bun.argv.slice(2), { "no-query-warm-up": "flag", "daemon-like": "flag", size: "value", "warm-up-queries": "value", top: "value", "long-warm-up": "value", queries: "value", tools: "value", "phase-passes": "value" });
 const evalDir = defaultEvalDir();
-const tools = readJsonl<EvalTool>(args.get("tools") ?? join(evalDir, "tools.jsonl"));
+const catalog = readJsonl<EvalTool>(args.get("tools") ?? join(evalDir, "tools.jsonl"));
+// --size N: the pool copied up to N tools, as search-scale does.
+const tools = args.has("size") ? replicatePool(catalog, Number(args.get("size"))) : catalog;
+const engineWarmUpQueries = args.has("warm-up-queries") ? Number(args.get("warm-up-queries")) : undefined;
 const texts = [...new Set(readJsonl<EvalQuery>(args.get("queries") ?? join(evalDir, "queries.dev.jsonl")).map((query) => query.query))];
 const longWarmUp = Number(args.get("long-warm-up") ?? 0);
 const descriptions = tools.map((tool) => tool.description).filter((text) => text.split(" ").length > 12);
-const warmUp = [
+const warmUp = args.has("daemon-like") ? [] : [
   ...warmUpQueries(tools),
   ...Array.from({ length: Math.min(longWarmUp, descriptions.length) }, (_, i) => descriptions[Math.floor((i * descriptions.length) / longWarmUp)]!.slice(0, 400)),
 ];
@@ -73,8 +82,8 @@ interface Sample {
   cpu: number;
 }
 
-/** Per fresh index: its build and its impact sweep, in thread CPU ms. */
-const builds: { buildMs: number; impactSweepMs: number }[] = [];
+/** Per fresh index: its build, its impact sweep and its query warm-up, in thread CPU ms. */
+const builds: { buildMs: number; impactSweepMs: number; warmUpMs?: number }[] = [];
 
 function freshEngines(): { index: ToolSearchIndex; peer: Bm25fPeer } {
   const started = cpuClock.now();
@@ -82,7 +91,10 @@ function freshEngines(): { index: ToolSearchIndex; peer: Bm25fPeer } {
   for (const tool of tools) index.add(searchDocumentFromTool(tool));
   const built = cpuClock.now();
   index.precomputeImpacts(Number.MAX_SAFE_INTEGER);
-  builds.push({ buildMs: round(built - started, 1), impactSweepMs: round(cpuClock.now() - built, 2) });
+  const swept = cpuClock.now();
+  if (!args.has("no-query-warm-up")) daemonWarmUp(index, tools, engineWarmUpQueries)();
+  const warmed = cpuClock.now();
+  builds.push({ buildMs: round(built - started, 1), impactSweepMs: round(swept - built, 2), ...(!args.has("no-query-warm-up") && { warmUpMs: round(warmed - swept, 1) }) });
   const peer = new Bm25fPeer(tools);
   for (const text of warmUp) index.query(text, { maxResults: RANKED });
   for (const text of warmUp) peer.query(text, RANKED);
@@ -199,6 +211,8 @@ console.log(
       pool: tools.length,
       queries: texts.length,
       warmUpQueries: warmUp.length,
+      daemonLike: args.has("daemon-like"),
+      queryWarmUp: !args.has("no-query-warm-up"),
       clock: cpuClock.kind,
       // first, jitWarm, then each phase pass.
       builds,

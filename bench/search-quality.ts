@@ -22,7 +22,7 @@ import { ToolSearchIndex } from "../src/search/tool-search-index.ts";
 import { parseArgs } from "./lib/args.ts";
 import { defaultEvalDir, hasCjk, readJsonl, type EvalQuery, type EvalTool } from "./lib/eval-data.ts";
 import { Bm25fPeer } from "./lib/bm25f-peer.ts";
-import { measureLatency, warmUpQueries, type EngineBuilder, type TimedEngine } from "./lib/cold-latency.ts";
+import { daemonWarmUp, measureLatency, warmUpQueries, type EngineBuilder, type TimedEngine } from "./lib/cold-latency.ts";
 import { MiniSearchEngine } from "./lib/minisearch-engine.ts";
 import { judge, score, type RetrievalScores } from "./lib/retrieval-metrics.ts";
 import { readRealCatalogs, readRealRequests, realCatalogTools } from "./lib/real-servers.ts";
@@ -31,6 +31,8 @@ import { mean, percentile, round } from "./lib/stats.ts";
 const RANKED = 10;
 
 const args = parseArgs(Bun.argv.slice(2), {
+  "no-query-warm-up": "flag",
+  "daemon-like": "flag",
   tools: "value",
   queries: "value",
   rankings: "value",
@@ -67,6 +69,8 @@ const builders: EngineBuilder[] = [
       clearCache: () => built.clearQueryCache(),
       // Every term's impacts, as the daemon works them out after a catch-up (core/impact-sweep.ts).
       precompute: () => void built.precomputeImpacts(Number.MAX_SAFE_INTEGER),
+      // The daemon's query warm-up after the sweep (core/query-warm-up.ts), unless --no-query-warm-up.
+      ...(!args.has("no-query-warm-up") && { warmUp: daemonWarmUp(built, tools) }),
     };
   },
   () => {
@@ -82,9 +86,12 @@ const builders: EngineBuilder[] = [
         },
       ]),
 ];
-const timing = measureLatency(builders, warmUpQueries(tools), queries.map((query) => query.query), Number(args.get("rounds") ?? 5));
+// --daemon-like: no bench warm-up, so round one's first pass is a fresh process's first queries (`firstRound`).
+const daemonLike = args.has("daemon-like");
+const timing = measureLatency(builders, daemonLike ? [] : warmUpQueries(tools), queries.map((query) => query.query), Number(args.get("rounds") ?? 5));
 const buildMs = timing.buildMs.get("toolpool")!;
 const impactSweepMs = timing.precomputeMs.get("toolpool")!;
+const warmUpMs = timing.warmUpMs.get("toolpool");
 const engineNames = [...timing.rankings.keys()];
 const distinctTexts = [...new Set(queries.map((query) => query.query))];
 const rankingOf = (engine: string) => {
@@ -133,6 +140,9 @@ const report = {
   buildMs: round(buildMs, 1),
   // Every term's impacts worked out right after the build (off the queries, as in the daemon).
   impactSweepMs: round(impactSweepMs, 1),
+  // The daemon's query warm-up after the sweep (off the queries); absent with --no-query-warm-up.
+  ...(warmUpMs !== undefined && { warmUpMs: round(warmUpMs, 1) }),
+  ...(daemonLike && { daemonLike: true }),
   overall: score(judgements),
   bySource: groupScores((query) => query.source),
   byLanguage: groupScores((query) =>
@@ -161,7 +171,7 @@ if (args.has("json")) {
     ...Object.entries(report.byLanguage),
     ...Object.entries(report.bySubset ?? {}),
   ];
-  console.log(`pool ${report.pool} tools, ${report.queries} queries, build ${report.buildMs} ms, impact sweep ${report.impactSweepMs} ms`);
+  console.log(`pool ${report.pool} tools, ${report.queries} queries, build ${report.buildMs} ms, impact sweep ${report.impactSweepMs} ms, query warm-up ${warmUpMs === undefined ? "off" : `${round(warmUpMs, 1)} ms`}`);
   console.log("group".padEnd(32) + ["n", "hit@1", "hit@5", "hit@10", "mrr@10", "all@5"].map((h) => h.padStart(8)).join(""));
   for (const [name, s] of rows) {
     const cells = [s.queries, s["hit@1"], s["hit@5"], s["hit@10"], s["mrr@10"], s["all@5"]];
@@ -175,7 +185,10 @@ if (args.has("json")) {
 function realServerScores() {
   const catalogs = readRealCatalogs();
   const realIndex = new ToolSearchIndex({ ranking });
-  for (const tool of realCatalogTools(catalogs)) realIndex.add(searchDocumentFromTool(tool));
+  const realTools = realCatalogTools(catalogs);
+  for (const tool of realTools) realIndex.add(searchDocumentFromTool(tool));
+  // Warmed as the daemon warms it, so the rankings written below show the warm-up changes none.
+  if (!args.has("no-query-warm-up")) daemonWarmUp(realIndex, realTools)();
   const requests = readRealRequests();
   const ranked = requests.map((request) => realIndex.query(request.query, { maxResults: RANKED }).matches.map((match) => match.name));
   const verdicts = requests.map((request, i) => judge(request, ranked[i]!));

@@ -11,14 +11,14 @@
  * building (the tools themselves, the same for every engine).
  *
  *   bun bench/search-scale.ts [--tools FILE] [--queries FILE] [--sizes 1000,7108,50000,100000]
- *        [--sample 400] [--engines toolpool,bm25f,minisearch] [--rounds 3]
+ *        [--sample 400] [--engines toolpool,bm25f,minisearch] [--rounds 3] [--no-query-warm-up] [--daemon-like]
  */
 import { join } from "node:path";
 import { searchDocumentFromTool } from "../src/search/tool-document.ts";
 import { ToolSearchIndex } from "../src/search/tool-search-index.ts";
 import { parseArgs } from "./lib/args.ts";
 import { Bm25fPeer } from "./lib/bm25f-peer.ts";
-import { measureLatency, warmUpQueries, type TimedEngine } from "./lib/cold-latency.ts";
+import { daemonWarmUp, measureLatency, warmUpQueries, type TimedEngine } from "./lib/cold-latency.ts";
 import { defaultEvalDir, readJsonl, type EvalQuery, type EvalTool } from "./lib/eval-data.ts";
 import { MiniSearchEngine } from "./lib/minisearch-engine.ts";
 import { replicatePool } from "./lib/pool-replication.ts";
@@ -35,7 +35,11 @@ const args = parseArgs(Bun.argv.slice(2), {
   engines: "value",
   rounds: "value",
   child: "value",
+  "no-query-warm-up": "flag",
+  "daemon-like": "flag",
 });
+// Passed on to the children as given.
+const passedFlags = ["no-query-warm-up", "daemon-like"].filter((flag) => args.has(flag)).map((flag) => `--${flag}`);
 const evalDir = defaultEvalDir();
 const toolsPath = args.get("tools") ?? join(evalDir, "tools.jsonl");
 const queriesPath = args.get("queries") ?? join(evalDir, "queries.dev.jsonl");
@@ -58,6 +62,8 @@ const builders: Record<string, (pool: EvalTool[]) => () => TimedEngine> = {
         clearCache: () => index.clearQueryCache(),
         // Every term's impacts, as the daemon works them out after a catch-up (none past ~20k tools).
         precompute: () => void index.precomputeImpacts(Number.MAX_SAFE_INTEGER),
+        // The daemon's query warm-up after the sweep (core/query-warm-up.ts), unless --no-query-warm-up.
+        ...(!args.has("no-query-warm-up") && { warmUp: daemonWarmUp(index, pool) }),
       };
     };
   },
@@ -93,7 +99,7 @@ if (child !== undefined) {
 }
 
 function spawnChild(spec: string): unknown {
-  const argv = [process.execPath, import.meta.path, "--child", spec, "--tools", toolsPath, "--queries", queriesPath, "--engines", engineNames.join(","), "--sample", String(sampleSize), "--rounds", String(rounds)];
+  const argv = [process.execPath, import.meta.path, "--child", spec, "--tools", toolsPath, "--queries", queriesPath, "--engines", engineNames.join(","), "--sample", String(sampleSize), "--rounds", String(rounds), ...passedFlags];
   const run = Bun.spawnSync(argv, { stdout: "pipe", stderr: "inherit" });
   if (run.exitCode !== 0) throw new Error(`child ${spec} failed with exit code ${run.exitCode}`);
   return JSON.parse(run.stdout.toString());
@@ -108,6 +114,7 @@ function runChild(spec: string): unknown {
     const poolRss = process.memoryUsage().rss;
     const engine = prepare();
     engine.precompute?.();
+    engine.warmUp?.();
     for (const text of sampleQueries()) engine.query(text.query);
     Bun.gc(true);
     const peak = process.resourceUsage().maxRSS * 1024;
@@ -115,7 +122,8 @@ function runChild(spec: string): unknown {
   }
   const queries = sampleQueries();
   const builds = engineNames.map((name) => builders[name]!(pool));
-  const timing = measureLatency(builds, warmUpQueries(tools), queries.map((query) => query.query), rounds);
+  // --daemon-like: no bench warm-up; round one's first pass (`firstRoundMs`) is a fresh process's first queries.
+  const timing = measureLatency(builds, args.has("daemon-like") ? [] : warmUpQueries(tools), queries.map((query) => query.query), rounds);
   const distinct = [...new Set(queries.map((query) => query.query))];
   const rows = [...timing.rankings.keys()].map((name) => {
     const figures = (samples: number[]) => ({ p50: round(percentile(samples, 50)), p99: round(percentile(samples, 99)) });
@@ -124,6 +132,7 @@ function runChild(spec: string): unknown {
       tools: pool.length,
       buildMs: round(timing.buildMs.get(name)!, 1),
       ...(timing.precomputeMs.has(name) && { impactSweepMs: round(timing.precomputeMs.get(name)!, 1) }),
+      ...(timing.warmUpMs.has(name) && { warmUpMs: round(timing.warmUpMs.get(name)!, 1) }),
       coldMs: figures(timing.cold.get(name)!),
       firstRoundMs: figures(timing.firstRound.get(name)!),
       warmWordsMs: figures(timing.warmWords.get(name)!),

@@ -1,3 +1,5 @@
+import type { ToolSearchIndex } from "../../src/search/tool-search-index.ts";
+import { DEFAULT_WARM_UP_QUERIES, warmUpQueries as poolWarmUpQueries } from "../../src/search/warm-up-queries.ts";
 import type { EvalTool } from "./eval-data.ts";
 
 /** One engine under measurement: answers a query, and forgets any per-query cache on request. */
@@ -10,6 +12,19 @@ export interface TimedEngine {
    * daemon does after a catch-up and the peer does at build); run and timed right after the build.
    */
   precompute?(): void;
+  /**
+   * The engine's own warm-up before its first query (toolpool: the daemon's query warm-up after
+   * the impact sweep, core/query-warm-up.ts); run after `precompute`, timed apart (`warmUpMs`).
+   */
+  warmUp?(): void;
+}
+
+/** toolpool's warm-up as the daemon runs it: the pool's synthetic queries through ToolSearchIndex.warmUp (in one go here, not in slices). */
+export function daemonWarmUp(index: ToolSearchIndex, tools: readonly { name: string; description?: string; server?: string }[], count = DEFAULT_WARM_UP_QUERIES): () => void {
+  return () => {
+    const queries = poolWarmUpQueries(tools, (tool) => ({ name: tool.name, description: tool.description ?? "", ...(tool.server !== undefined && { server: tool.server }) }), count);
+    for (const text of queries) index.warmUp(text);
+  };
 }
 
 /** Builds one engine afresh over the same tools each time it is called (the build is timed). */
@@ -48,13 +63,15 @@ export interface LatencyResult {
   buildMs: Map<string, number>;
   /** Time of each engine's `precompute` in round one (ms), for engines that have one. */
   precomputeMs: Map<string, number>;
+  /** Time of each engine's own `warmUp` in round one (ms), for engines that have one. */
+  warmUpMs: Map<string, number>;
 }
 
 /**
  * Cold latency, honestly first-pass: each of `rounds` rounds builds every engine afresh from its
  * builder (so no word, stem or impact cache remembers an earlier round), runs its `precompute`
- * (timed apart: no query, counted or not, pays for it), warms its JIT on the same
- * unrelated queries, then asks each distinct query once of each engine, the order of engines
+ * and its own `warmUp` (each timed apart: no query, counted or not, pays for them), warms its JIT
+ * on the same unrelated queries (`warmUp`; none for a daemon-like first pass), then asks each distinct query once of each engine, the order of engines
  * alternating per query so neither always runs right after a collection the other caused. Then,
  * on the same instances, the query caches are emptied and the queries asked again (`warmWords`:
  * what a new text costs once its words were met before), and once more (`repeat`: cache hits).
@@ -74,6 +91,7 @@ export function measureLatency(
   const rankings = new Map<string, string[][]>();
   const buildMs = new Map<string, number>();
   const precomputeMs = new Map<string, number>();
+  const warmUpMs = new Map<string, number>();
   const rowsOf = (samples: Map<string, number[][]>, name: string) => {
     if (!samples.has(name)) samples.set(name, distinct.map(() => []));
     return samples.get(name)!;
@@ -103,6 +121,11 @@ export function measureLatency(
         engine.precompute();
         if (round === 0) precomputeMs.set(engine.name, (Bun.nanoseconds() - before) / 1e6);
       }
+      if (engine.warmUp !== undefined) {
+        const before = Bun.nanoseconds();
+        engine.warmUp();
+        if (round === 0) warmUpMs.set(engine.name, (Bun.nanoseconds() - before) / 1e6);
+      }
       return engine;
     });
     if (round === 0) for (const engine of engines) rankings.set(engine.name, []);
@@ -117,5 +140,5 @@ export function measureLatency(
   const medians = (samples: Map<string, number[][]>) =>
     new Map([...samples].map(([name, rows]) => [name, rows.map((row) => [...row].sort((a, b) => a - b)[row.length >> 1]!)]));
   const firstRound = new Map([...cold].map(([name, rows]) => [name, rows.map((row) => row[0]!)]));
-  return { cold: medians(cold), firstRound, warmWords: medians(warmWords), repeat: medians(repeat), rankings, buildMs, precomputeMs };
+  return { cold: medians(cold), firstRound, warmWords: medians(warmWords), repeat: medians(repeat), rankings, buildMs, precomputeMs, warmUpMs };
 }

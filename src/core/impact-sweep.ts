@@ -3,8 +3,9 @@
  * the queries: what a peer engine does at build, here after SearchSync's catch-up, in slices of at
  * most `sliceMs` with the thread given back before each (the first yield comes before any work, so
  * the searches the catch-up just released run first). Given up at the first slice `wanted()` says
- * no to (the index changed or is about to); only a pool whose impacts all fit in a quarter of their
- * cache's budget is swept (impact-maker.ts: for a larger one the first call is done at once).
+ * no to (the index changed or is about to). A pool whose impacts all fit in a quarter of their
+ * cache's budget has them all worked out; a larger one its most frequent terms' within that quarter
+ * (impact-maker.ts). Terms no change touched since their impacts were worked out are only marked current.
  */
 import type { ToolSearchIndex } from "../search/tool-search-index.ts";
 

@@ -58,7 +58,12 @@ export class LivePool {
 
   constructor(options: LivePoolOptions) {
     this.#options = options;
-    const catchUpMessage = { begin: "search index catching up", end: "search index current", impacts: "search impacts worked out ahead (or given up)" } as const;
+    const catchUpMessage = {
+      begin: "search index catching up",
+      end: "search index current",
+      impacts: "search impacts worked out ahead (or given up)",
+      "warm-up": "search queries warmed up (or given up)",
+    } as const;
     this.search = new SearchSync({ onCatchUp: (event) => options.logger.debug(catchUpMessage[event.phase], { ...event }) });
     this.searchWarm = new SearchWarm(
       this.search,
@@ -164,6 +169,7 @@ export class LivePool {
   markClosing(): void {
     this.#closed = true;
     this.searchWarm.close();
+    this.search.close();
   }
 
   get closed(): boolean {

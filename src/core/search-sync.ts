@@ -24,12 +24,14 @@
  *
  * Once a catch-up leaves the index current, the ranking's per-term impacts are worked out ahead of
  * use in slices of the same `sliceMs` (impact-sweep.ts), off the queries. Any change to the pool
- * (or a newer catch-up) gives the sweep up; the end of the next catch-up starts it again.
+ * (or a newer catch-up) gives the sweep up; the end of the next catch-up starts it again. A sweep
+ * that finishes may start the query warm-up (query-warm-up.ts: once, and again at 4× growth).
  */
 import type { QueryOptions, QueryResult } from "../search/types.ts";
 import { ToolSearchIndex } from "../search/tool-search-index.ts";
 import type { Tool } from "../tool/tool.ts";
 import { IMPACT_SWEEP_STEP, sweepImpacts, type ImpactSweepEvent, type ImpactSweepStats } from "./impact-sweep.ts";
+import { QueryWarmUp, type QueryWarmUpEvent, type QueryWarmUpOptions } from "./query-warm-up.ts";
 import { sameSearchInputs, searchDocument } from "./search-document.ts";
 
 const REBUILD_FACTOR = 4;
@@ -57,14 +59,17 @@ export interface SearchSyncOptions {
   makeIndex?: () => ToolSearchIndex;
   /** Impact entries a sweep slice works out between two readings of the clock (IMPACT_SWEEP_STEP). */
   impactStep?: number;
-  /** Told when a catch-up begins (what it has to do), when the index is current again, and how the impact sweep after it ended. */
+  /** Told when a catch-up begins (what it has to do), when the index is current again, and how the impact sweep and query warm-up after it ended. */
   onCatchUp?: (event: CatchUpEvent) => void;
+  /** When the query warm-up runs (query-warm-up.ts); tests change it. */
+  warmUp?: Partial<QueryWarmUpOptions>;
 }
 
 export type CatchUpEvent =
   | { phase: "begin"; pending: number; fresh: boolean; pool: number }
   | { phase: "end"; ms: number; slices: number; freshBuilds: number; abandoned: number }
-  | ImpactSweepEvent;
+  | ImpactSweepEvent
+  | QueryWarmUpEvent;
 
 /** A name's latest state not yet in the index: the tool, or null once it left. */
 interface Pending {
@@ -121,6 +126,7 @@ export class SearchSync {
   readonly stats: SearchSyncStats = { freshBuilds: 0, abandoned: 0, slices: 0, impactSlices: 0, impactSweeps: 0, impactAbandoned: 0 };
   /** The sweep allowed to go on (an older one stops at its next slice). */
   #sweep = 0;
+  readonly warmUp: QueryWarmUp;
 
   constructor(options: SearchSyncOptions = {}) {
     const sliceMs = options.sliceMs ?? DEFAULT_SLICE_MS;
@@ -131,6 +137,7 @@ export class SearchSync {
     this.#makeIndex = options.makeIndex ?? (() => new ToolSearchIndex({ collectGarbage: collectBesideSlices }));
     this.#onCatchUp = options.onCatchUp;
     this.#impactStep = options.impactStep ?? IMPACT_SWEEP_STEP;
+    this.warmUp = new QueryWarmUp(options.warmUp);
     this.#index = this.#makeIndex();
   }
 
@@ -284,7 +291,18 @@ export class SearchSync {
     const index = this.#index;
     const wanted = () => sweep === this.#sweep && !this.#running && !this.#hasWork() && this.#index === index;
     const run = { index, sliceMs: this.#sliceMs, step: this.#impactStep, yieldThread: this.#yield, now: this.#now, wanted, stats: this.stats };
-    void sweepImpacts(run).then((event) => this.#onCatchUp?.(event));
+    void sweepImpacts(run).then(async (event) => {
+      this.#onCatchUp?.(event);
+      if (event.outcome !== "done") return;
+      const warm = await this.warmUp.maybeRun({ ...run, tools: () => [...this.#synced.values()] });
+      if (warm !== undefined) this.#onCatchUp?.(warm);
+    });
+  }
+
+  /** The daemon stops: no sweep or warm-up goes on past its next slice. */
+  close(): void {
+    this.#sweep++;
+    this.warmUp.dispose();
   }
 
   /**

@@ -106,6 +106,11 @@ export class Bm25fScorer {
     return this.maker.impactsAgain(index, id);
   }
 
+  /** Impact lists worked out from postings so far (ImpactMaker.workedOut). */
+  get impactsWorkedOut(): number {
+    return this.maker.workedOut;
+  }
+
   /** Works out impacts ahead of use, up to about `maxEntries` of them (ImpactMaker.precompute); true once all are. */
   precomputeImpacts(index: InvertedIndex, maxEntries: number): boolean {
     return this.maker.precompute(index, maxEntries);

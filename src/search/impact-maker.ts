@@ -47,11 +47,19 @@ export class ImpactMaker {
   private normVersion = -1;
   /** Per field: its IMPACT_* bits, and IN_SERVER for the server's name. */
   private readonly fieldBits = Int32Array.from({ length: FIELD_COUNT }, (_, field) => fieldFlags(field) | (field === FIELD_ID.server ? IN_SERVER : 0));
-  /** The index version precompute() swept in full (or found too large). */
+  /** Impact lists worked out from postings so far (a stale list marked current again is not one). */
+  workedOut = 0;
+  /** The index version whose field averages differ from the ones before (impacts older than it are stale). */
+  private normsChangedAt = 0;
+  /** The index version precompute() swept in full. */
   private sweptVersion = -1;
   /** The index version a sweep is under way for, and the term id it goes on from. */
   private sweepingVersion = -1;
   private sweepNext = 0;
+  /** The sweep's choice of terms (frequentTerms()): every term of at least `sweepTop` entries, and fewer while `sweepRoom` lasts. */
+  private sweepFloor = 1;
+  private sweepTop = 1;
+  private sweepRoom = 0;
 
   constructor(
     private readonly options: RankingOptions,
@@ -69,6 +77,7 @@ export class ImpactMaker {
     const cached = this.cache.get(id);
     if (cached !== undefined && cached.version === index.version) return cached;
     if (this.normVersion !== index.version) this.refreshNorms(index);
+    if (cached !== undefined && this.stillValid(index, id, cached)) return cached;
     const postings = index.postings[id]!;
     const frequencies = index.frequencies[id]!;
     const length = index.postingLengths[id]!;
@@ -128,45 +137,100 @@ export class ImpactMaker {
     }
     impacts.length = count;
     impacts.version = index.version;
+    this.workedOut++;
     impacts.sorted = sorted;
     this.cache.set(id, impacts);
     return impacts;
   }
 
   /**
-   * Every term's impacts ahead of use, as a peer computes its impacts at build: a query then reads
+   * Terms' impacts ahead of use, as a peer computes its impacts at build: a query then reads
    * impacts and works none out (a term's first use costs more than reading its impacts again).
    * Bounded, for a caller that gives the thread back between calls (core/search-sync.ts does, after
    * each catch-up): one call works out the terms not yet current for this index version, in term
    * id order from where the last call stopped, until about `maxEntries` entries (at least one
-   * term; terms a query worked out already are passed over). True once every term's impacts are
-   * current — or at once, doing nothing, when they would not all fit in 1/SWEEP_SHARE of the
-   * cache's budget (a pool of more than ~20k tools is left to the per-term path, for memory). An
-   * index change makes every term stale: the next call starts again from the first term.
+   * term; terms a query worked out already are passed over, and a term no change touched is
+   * only marked current). True once every chosen term is current. Chosen: every term when all
+   * impacts fit in 1/SWEEP_SHARE of the cache's budget (≤ ~20k tools), else the most frequent
+   * terms within that share (frequentTerms(): at 100k tools the lists a first query would pay
+   * most for). An index change starts the sweep again from the first term.
    */
   precompute(index: InvertedIndex, maxEntries: number): boolean {
     const version = index.version;
     if (this.sweptVersion === version) return true;
-    if (index.termSlotPairs * IMPACT_ENTRY_BYTES > this.cache.budgetBytes / SWEEP_SHARE) {
-      this.sweptVersion = version;
-      return true;
-    }
     if (this.sweepingVersion !== version) {
       this.sweepingVersion = version;
       this.sweepNext = 0;
+      this.frequentTerms(index);
     }
+    if (this.normVersion !== version) this.refreshNorms(index);
     const frequency = index.documentFrequency;
     const terms = index.terms.length;
+    const { sweepFloor, sweepTop } = this;
     let worked = 0;
     let id = this.sweepNext;
     for (; id < terms && worked < maxEntries; id++) {
-      if (frequency[id]! === 0 || this.cache.peek(id)?.version === version) continue;
+      const count = frequency[id]!;
+      if (count < sweepFloor || count === 0) continue;
+      if (count < sweepTop) {
+        if (count > this.sweepRoom) continue;
+        this.sweepRoom -= count;
+      }
+      const cached = this.cache.peek(id);
+      if (cached !== undefined && cached.version === version) continue;
+      if (cached !== undefined && this.stillValid(index, id, cached)) {
+        worked++;
+        continue;
+      }
       this.impacts(index, id);
-      worked += frequency[id]!;
+      worked += count;
     }
     this.sweepNext = id;
     if (id < terms) return false;
     this.sweptVersion = version;
+    return true;
+  }
+
+  /**
+   * Which terms a sweep works out: all of them when their entries fit in 1/SWEEP_SHARE of the
+   * budget; else, by powers of two of document frequency from the top, every term of the classes
+   * that fit whole, and of the first class that does not, as many (in id order) as the rest holds.
+   * One pass over the terms, no sort (a 100k pool's vocabulary in one slice).
+   */
+  private frequentTerms(index: InvertedIndex): void {
+    const room = Math.floor(this.cache.budgetBytes / SWEEP_SHARE / IMPACT_ENTRY_BYTES);
+    this.sweepFloor = 1;
+    this.sweepTop = 1;
+    this.sweepRoom = 0;
+    if (index.termSlotPairs <= room) return;
+    const sums = new Float64Array(32);
+    const frequency = index.documentFrequency;
+    for (let id = 0; id < index.terms.length; id++) {
+      const count = frequency[id]!;
+      if (count > 0) sums[31 - Math.clz32(count)] = sums[31 - Math.clz32(count)]! + count;
+    }
+    let taken = 0;
+    for (let power = 31; power >= 0; power--) {
+      if (taken + sums[power]! > room) {
+        this.sweepFloor = 2 ** power;
+        this.sweepTop = 2 ** (power + 1);
+        this.sweepRoom = room - taken;
+        return;
+      }
+      taken += sums[power]!;
+    }
+  }
+
+  /**
+   * Whether cached impacts of an older version still hold: no change touched the term's postings
+   * or their slots since (InvertedIndex.termChangedAt), and the field averages are the ones they
+   * were worked out with (a same-length replace leaves them so). If so they are marked current.
+   * The norms must be refreshed for this version first.
+   */
+  private stillValid(index: InvertedIndex, id: number, cached: Impacts): boolean {
+    const made = cached.version;
+    if (made < this.normsChangedAt || made < index.termChangedAt[id]!) return false;
+    cached.version = index.version;
     return true;
   }
 
@@ -197,12 +261,16 @@ export class ImpactMaker {
 
   /** The per-field constants of norm(), for the index as it is now. */
   private refreshNorms(index: InvertedIndex): void {
+    let changed = false;
     for (let field = 0; field < FIELD_COUNT; field++) {
       const name = FIELDS[field]!;
+      const average = index.liveCount > 0 ? index.fieldLengthSums[field]! / index.liveCount : 0;
+      changed ||= this.fieldWeights[field] !== this.options.weights[name] || this.fieldBs[field] !== this.options.lengthNormalization[name] || this.fieldAverages[field] !== average;
       this.fieldWeights[field] = this.options.weights[name];
       this.fieldBs[field] = this.options.lengthNormalization[name];
-      this.fieldAverages[field] = index.liveCount > 0 ? index.fieldLengthSums[field]! / index.liveCount : 0;
+      this.fieldAverages[field] = average;
     }
+    if (changed) this.normsChangedAt = index.version;
     this.normVersion = index.version;
   }
 }

@@ -113,6 +113,8 @@ export class InvertedIndex implements TermInterner {
   termSlotPairs = 0;
   /** Bumped on every change, so derived per-slot data knows when to refresh. */
   version = 0;
+  /** Per term id: the version whose change last touched its postings or their slots (impact-maker.ts redoes only those). */
+  termChangedAt = new Int32Array(256);
 
   /** Live slots by a hash of their name (hash-slots.ts: no Map of 100k names to keep and trace). */
   private readonly slotByName = new HashSlots((slot) => this.names[slot]!);
@@ -209,6 +211,7 @@ export class InvertedIndex implements TermInterner {
       const local = order[i]!;
       const id = terms[start + i]!;
       this.documentFrequency[id]!++;
+      this.termChangedAt[id] = this.version + 1;
       if (this.countScratch[local * FIELD_COUNT + FIELD_ID.name]! > 0 && this.countScratch[local * FIELD_COUNT + FIELD_ID.server] === 0) ownName++;
       for (let field = 0; field < FIELD_COUNT; field++) {
         const count = this.countScratch[local * FIELD_COUNT + field]!;
@@ -273,7 +276,11 @@ export class InvertedIndex implements TermInterner {
     const name = this.names[slot];
     if (name === undefined || this.alive[slot] === 0) return;
     const start = this.slotTermStart[slot]!;
-    for (let i = 0; i < this.distinctCounts[slot]!; i++) this.documentFrequency[this.slotTermArena[start + i]!]!--;
+    for (let i = 0; i < this.distinctCounts[slot]!; i++) {
+      const id = this.slotTermArena[start + i]!;
+      this.documentFrequency[id]!--;
+      this.termChangedAt[id] = this.version + 1;
+    }
     this.termSlotPairs -= this.distinctCounts[slot]!;
     for (let field = 0; field < FIELD_COUNT; field++) {
       this.fieldLengthSums[field] = this.fieldLengthSums[field]! - this.fieldLengths[slot * FIELD_COUNT + field]!;
@@ -369,6 +376,7 @@ export class InvertedIndex implements TermInterner {
     this.frequencies.push(new Uint8Array(4));
     this.documentFrequency = ensureInt32(this.documentFrequency, id + 1);
     this.postingLengths = ensureInt32(this.postingLengths, id + 1);
+    this.termChangedAt = ensureInt32(this.termChangedAt, id + 1);
     this.seenAt = ensureInt32(this.seenAt, id + 1);
     this.headAt = ensureInt32(this.headAt, id + 1);
     this.tailTerms = ensureUint8(this.tailTerms, id + 1);

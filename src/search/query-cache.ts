@@ -67,6 +67,11 @@ export class QueryCache {
     return entry;
   }
 
+  /** The query parsed as get() would, neither read from nor kept in the cache (ToolSearchIndex.warmUp). */
+  uncached(query: string): CachedQuery {
+    return this.parse(query.slice(0, MAX_QUERY_CHARS));
+  }
+
   /** Forgets every entry (benchmarks measure never-seen queries with it). */
   clear(): void {
     this.entries.clear();

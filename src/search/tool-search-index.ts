@@ -152,8 +152,20 @@ export class ToolSearchIndex {
   }
 
   query(text: string, options: QueryOptions = {}): QueryResult {
+    return this.answer(this.queryCache.get(text), options);
+  }
+
+  /**
+   * Answers a query only to run the code and fill the per-word tables a first real query would
+   * (core/query-warm-up.ts): the parse is not kept in the query cache, and no answer changes (the
+   * tables it fills hold what any query would work out). How many tools it found.
+   */
+  warmUp(text: string): number {
+    return this.answer(this.queryCache.uncached(text), {}).matches.length;
+  }
+
+  private answer(cached: CachedQuery, options: QueryOptions): QueryResult {
     const maxResults = clampMaxResults(options.maxResults);
-    const cached = this.queryCache.get(text);
     const result: QueryResult =
       cached.parsed.kind === "select"
         ? this.select(cached.parsed.names, options.filter, options.scope)

@@ -38,6 +38,8 @@ function handDriven(options: { sliceMs?: number; impactBudgetBytes?: number } = 
     now: () => clock++,
     yieldThread: () => new Promise<void>((resolve) => parked.push(resolve)),
     onCatchUp: (event) => events.push(event),
+    // The query warm-up after a sweep is query-warm-up.test.ts's: here only the sweep takes the thread.
+    warmUp: { minTools: Infinity },
     makeIndex: () => {
       const index = new ToolSearchIndex({ collectGarbage: () => {}, ...(options.impactBudgetBytes !== undefined && { impactBudgetBytes: options.impactBudgetBytes }) });
       const precompute = index.precomputeImpacts.bind(index);

@@ -273,11 +273,28 @@ describe("precomputeImpacts: every term's impacts ahead of use, in bounded steps
     expect(currentIds(scorer, index)).toEqual(liveIds(index));
   });
 
-  test("a pool whose impacts would not all fit in a quarter of the budget is not swept: done at once, nothing worked out", () => {
+  test("a pool whose impacts would not all fit in a quarter of the budget has its most frequent terms swept, within that quarter", () => {
     const index = buildIndex(600);
-    const small = new Bm25fScorer(rankingOptions(), index.termSlotPairs * 8 * 2); // all impacts fit in half the budget, not a quarter
-    expect(small.precomputeImpacts(index, 1_000_000)).toBe(true);
-    expect(small.impactCache.size).toBe(0);
+    const budget = index.termSlotPairs * 8 * 2; // all impacts fit in half the budget, not a quarter
+    const small = new Bm25fScorer(rankingOptions(), budget);
+    while (!small.precomputeImpacts(index, 300));
+    const swept = currentIds(small, index);
+    const rest = liveIds(index).filter((id) => !swept.includes(id));
+    expect(swept.length).toBeGreaterThan(0);
+    expect(rest.length).toBeGreaterThan(0);
+    const entries = swept.reduce((sum, id) => sum + index.documentFrequency[id]!, 0);
+    expect(entries * 8).toBeLessThanOrEqual(budget / 4);
+    // Every term left out is no more frequent than the least frequent swept one's power of two.
+    const least = Math.min(...swept.map((id) => index.documentFrequency[id]!));
+    for (const id of rest) expect(index.documentFrequency[id]!).toBeLessThan(2 ** (32 - Math.clz32(least)));
+    expect(Math.max(...swept.map((id) => index.documentFrequency[id]!))).toBe(Math.max(...liveIds(index).map((id) => index.documentFrequency[id]!)));
+    // Their values are the model's.
+    const options = rankingOptions();
+    for (const id of swept) {
+      const model = modelImpacts(index, id, options);
+      const impacts = small.impactCache.peek(id)!;
+      for (let i = 0; i < model.length; i++) expect(impacts.values[i]!).toBe(model[i]!.value);
+    }
     const enough = new Bm25fScorer(rankingOptions(), index.termSlotPairs * 8 * 4);
     expect(enough.precomputeImpacts(index, 1_000_000)).toBe(true);
     expect(enough.impactCache.size).toBe(liveIds(index).length);
