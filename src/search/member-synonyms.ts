@@ -40,6 +40,8 @@ const FILTER_WORDS = 64;
  */
 export class MemberTable {
   private byMember = new Map<number, number[]>();
+  /** Member term → class ids, for a member word no tool has (it has no id: "out.txt" in a pool where no tool says txt). */
+  private byWord = new Map<string, number[]>();
   /** Bit `id & 2047` of every member id: most query terms are no member, answered without a Map probe. */
   private readonly filter = new Int32Array(FILTER_WORDS);
   private resolvedAt = -1;
@@ -54,21 +56,35 @@ export class MemberTable {
     return this.byMember.get(id);
   }
 
+  /** Ids of the class words the term `word`, which `index` does not have, is a member of, or undefined. */
+  classesOfWord(index: InvertedIndex, word: string): readonly number[] | undefined {
+    if (this.resolvedAt !== index.terms.length) this.resolve(index);
+    return this.byWord.get(word);
+  }
+
   private resolve(index: InvertedIndex): void {
     this.stems ??= stemRows(this.classes);
     const byMember = new Map<number, number[]>();
+    const byWord = new Map<string, number[]>();
     for (const [word, ...members] of this.stems) {
       const classId = index.termId(word!);
       if (classId === undefined) continue;
       for (const member of members) {
         const id = index.termId(member);
-        if (id === undefined || id === classId) continue;
+        if (id === undefined) {
+          const list: number[] = byWord.get(member) ?? [];
+          if (!list.includes(classId)) list.push(classId);
+          byWord.set(member, list);
+          continue;
+        }
+        if (id === classId) continue;
         const list: number[] = byMember.get(id) ?? [];
         if (!list.includes(classId)) list.push(classId);
         byMember.set(id, list);
       }
     }
     this.byMember = byMember;
+    this.byWord = byWord;
     this.filter.fill(0);
     for (const id of byMember.keys()) this.filter[(id >>> 5) & (FILTER_WORDS - 1)]! |= 1 << (id & 31);
     this.resolvedAt = index.terms.length;

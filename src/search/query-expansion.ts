@@ -17,8 +17,18 @@ export class QueryExpansion {
   private readonly members = new MemberTable();
   private readonly answers = new AnswerTable();
 
-  /** Fills ids and weights for the query's `terms` (as found so far) and its question; the count. */
-  expand(index: InvertedIndex, terms: readonly { readonly id: number; readonly weight: number }[], answer: AnswerAsked | undefined, options: RankingOptions): number {
+  /**
+   * Fills ids and weights for the query's `terms` (those the index has, as found so far), its
+   * `text` terms (`textIds`: their ids, -1 for none, when known) and its question; the count.
+   */
+  expand(
+    index: InvertedIndex,
+    terms: readonly { readonly id: number; readonly weight: number }[],
+    text: readonly string[],
+    textIds: readonly number[] | undefined,
+    answer: AnswerAsked | undefined,
+    options: RankingOptions,
+  ): number {
     const { ids, weights } = this;
     ids.length = 0;
     weights.length = 0;
@@ -30,6 +40,17 @@ export class QueryExpansion {
         const term = terms[t]!;
         if (term.weight <= 0) continue;
         const classes = this.members.classesOf(index, term.id);
+        if (classes === undefined) continue;
+        for (const id of classes) {
+          ids.push(id);
+          weights.push(memberWeight);
+        }
+      }
+      // A member word no tool has is no term of the query: looked up by its text (a map probe per
+      // such word; most of a request's words are the index's).
+      for (let i = 0; i < text.length; i++) {
+        if (textIds !== undefined ? textIds[i]! >= 0 : index.termId(text[i]!) !== undefined) continue;
+        const classes = this.members.classesOfWord(index, text[i]!);
         if (classes === undefined) continue;
         for (const id of classes) {
           ids.push(id);

@@ -203,7 +203,7 @@ export function prepareQuery(
       }
     }
 
-    const added = expansion === undefined ? 0 : expansion.expand(index, entries, tokens.answer, options);
+    const added = expansion === undefined ? 0 : expansion.expand(index, entries, tokens.text, ids, tokens.answer, options);
     for (let k = 0; k < added; k++) {
       const entry = termFor(index, scratch, total, "", false, expansion!.ids[k]!);
       if (entry !== none && entry.weight < expansion!.weights[k]!) entry.weight = expansion!.weights[k]!;
