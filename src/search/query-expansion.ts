@@ -46,11 +46,12 @@ export class QueryExpansion {
           weights.push(memberWeight);
         }
       }
-      // A member word no tool has is no term of the query: looked up by its text (a map probe per
-      // such word; most of a request's words are the index's).
+      // A member word no live tool has is no term of the query: looked up by its id, or by its
+      // text when the dictionary has none (a map probe per such word; most words are the index's).
       for (let i = 0; i < text.length; i++) {
-        if (textIds !== undefined ? textIds[i]! >= 0 : index.termId(text[i]!) !== undefined) continue;
-        const classes = this.members.classesOfWord(index, text[i]!);
+        const id = textIds !== undefined ? textIds[i]! : (index.termId(text[i]!) ?? -1);
+        if (id >= 0 && index.documentFrequency[id]! > 0) continue;
+        const classes = id >= 0 ? this.members.classesOf(index, id) : this.members.classesOfWord(index, text[i]!);
         if (classes === undefined) continue;
         for (const id of classes) {
           ids.push(id);

@@ -32,6 +32,14 @@ describe("MemberTable: a member word's class words, as term ids of one index", (
     expect(table.classesOf(index, txt)).toEqual([file]);
   });
 
+  test("a member word the index lacks is found by its text", () => {
+    const index = new InvertedIndex();
+    const file = index.intern(term("file"));
+    const table = new MemberTable();
+    expect(table.classesOfWord(index, term("txt"))).toEqual([file]);
+    expect(table.classesOfWord(index, term("weather"))).toBeUndefined();
+  });
+
   test("a word in two rows reaches both classes", () => {
     const index = new InvertedIndex();
     const ids = ["mp4", "video", "clip"].map((word) => index.intern(term(word)));
@@ -56,6 +64,13 @@ describe("ranking: a member word finds the tool that says its class (memberSynon
   test("'save the line to notes.txt': the file tool first with the rule, the list tool without", () => {
     expect(ranked(0, "save the line to notes.txt")[0]).toBe("append_line");
     expect(ranked(0.5, "save the line to notes.txt")[0]).toBe("save_file");
+  });
+
+  test("a member word whose only tool was removed still reaches its class", () => {
+    const index = new ToolSearchIndex({ ranking: { nameTieBreak: 0 } });
+    for (const tool of [...tools, { name: "txt_viewer", description: "Show a txt." }]) index.add(tool);
+    index.remove("txt_viewer");
+    expect(index.query("save the line to notes.txt").matches[0]!.name).toBe("save_file");
   });
 
   test("the class word weighs less than the word itself: a request that says 'file' and 'txt' ranks as saying 'file'", () => {
