@@ -2,6 +2,7 @@ import { Bm25fScorer } from "./bm25f-scorer.ts";
 import { CandidateFacts, MAX_CANDIDATES } from "./candidate-facts.ts";
 import { FIELD_BITS } from "./fields.ts";
 import type { InvertedIndex } from "./inverted-index.ts";
+import { QueryExpansion } from "./query-expansion.ts";
 import { prepareQuery, QueryScratch, type PreparedQuery, type QueryTokens, type StandInSource } from "./query-terms.ts";
 import type { RankingOptions } from "./ranking-options.ts";
 import { QueryTermTable } from "./query-term-table.ts";
@@ -26,6 +27,7 @@ export class KeywordRanker {
   private readonly impactsOf = (index: InvertedIndex, id: number) => this.scorer.impactsAgain(index, id);
   private readonly synonyms = new SynonymTable();
   private readonly standInsOf: StandInSource = (id) => this.synonyms.standInsOf(this.index, id);
+  private readonly expansion = new QueryExpansion();
   /** The query's term ids → positions, set around each re-rank and cleared after it. */
   private readonly termTable = new QueryTermTable();
   private readonly reranker = new Reranker();
@@ -47,7 +49,7 @@ export class KeywordRanker {
    * could make the cut. The answer's objects are reused by the next call: copy what you keep.
    */
   rank(tokens: QueryTokens, limit: number, accept: ((slot: number) => boolean) | undefined, input?: MentionInput): Candidate[] {
-    const query = prepareQuery(this.index, tokens, this.options, this.queryScratch, this.standInsOf);
+    const query = prepareQuery(this.index, tokens, this.options, this.queryScratch, this.standInsOf, this.expansion);
     if (query.impossible || (query.terms.length === 0 && input === undefined)) return [];
     const track = query.requiredAll !== 0 || query.cjkMinimum > 0;
     const mention = input === undefined || this.options.serverMembership === 0 ? undefined : this.resolve(input, query);

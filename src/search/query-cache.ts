@@ -9,6 +9,7 @@ import {
   MAX_GIVEN,
 } from "./given-words.ts";
 import { PARAMETER_WORDS, valueKinds } from "./value-kinds.ts";
+import { AnswerScan } from "./answer-types.ts";
 import { MAX_QUERY_CHARS, parseQueryWords, queryForm, type ParsedQuery } from "./query-parser.ts";
 import type { QueryTokens } from "./query-terms.ts";
 import { QueryWords, type WordFacts } from "./query-words.ts";
@@ -188,6 +189,7 @@ export class QueryCache {
         required: parsed.required.map((word) => this.tokenizer.tokenize(word)),
         given: !draft.mayPoint ? [] : draft.givenScan ? this.givenTerms(parsed.text) : (draft.givenTerms ?? []),
         valueParameters: draft.decimal ? valueKinds(parsed.text).flatMap((kind) => PARAMETER_WORDS[kind].flatMap((word) => this.tokenizer.tokenize(word))) : [],
+        answer: draft.answers.asked,
       },
       identifiers: draft.identifiers,
       mentions: draft.mentions,
@@ -212,6 +214,8 @@ class QueryDraft {
   givenScan = false;
   givenNouns: string[] | undefined;
   givenTerms: string[] | undefined;
+  /** The question asked, followed word by word (answer-types.ts): only "who", "how" and the word after it are looked at. */
+  readonly answers = new AnswerScan();
   private twoBack = 0;
   private oneBack = 0;
   /** Words added, and terms. */
@@ -227,6 +231,7 @@ class QueryDraft {
   }
 
   add(word: WordFacts): void {
+    if (word.mentionLength === 3 || this.answers.afterHow) this.answers.note(word.mentionKey, word.term === undefined ? -1 : this.termCount, this.count === 0);
     if (word.term !== undefined) this.addTerm(word.term, word.id, word.flags);
     if (word.moreTerms !== undefined) {
       for (let t = 0; t < word.moreTerms.length; t++) this.addTerm(word.moreTerms[t]!, word.moreIds![t]!, word.moreFlags![t]!);

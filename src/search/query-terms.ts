@@ -5,6 +5,8 @@ import type { RankingOptions } from "./ranking-options.ts";
 import { isCjkTerm } from "./tokenizer.ts";
 import { REVERSE_TERM } from "./fields.ts";
 import { ACTION_CODE, actionCode, contradictedBy } from "./opposite-actions.ts";
+import type { AnswerAsked } from "./answer-types.ts";
+import type { QueryExpansion } from "./query-expansion.ts";
 
 /**
  * Stemmed words of a relative date or time ("tomorrow", "on Friday", "this morning"): like a
@@ -39,6 +41,8 @@ export interface QueryTokens {
   given: readonly string[];
   /** Parameter-name terms of the kinds of value the request carries (a URL, a path…): value-kinds.ts. */
   valueParameters: readonly string[];
+  /** The question it asks ("who…", "how many…": answer-types.ts), when it asks one of a listed kind. */
+  answer?: AnswerAsked;
 }
 
 /** A keyword query resolved against the current index. */
@@ -164,6 +168,7 @@ export function prepareQuery(
   options: RankingOptions,
   scratch = new QueryScratch(),
   synonyms?: StandInSource,
+  expansion?: QueryExpansion,
 ): PreparedQuery {
   const { entryOf, pairOf, none, sequence, actionTerms, actionCodes, query } = scratch;
   const entries = scratch.terms;
@@ -175,8 +180,13 @@ export function prepareQuery(
     // Ids the tokenizer found hold while the dictionary has not grown since (terms are never dropped).
     const ids = tokens.textIds !== undefined && tokens.idsAt === index.terms.length ? tokens.textIds : undefined;
     const flagsOf = tokens.textFlags;
+    const skipAt = tokens.answer !== undefined && options.answerType > 0 ? tokens.answer.skipAt : -1;
     for (let i = 0; i < tokens.text.length; i++) {
       const term = tokens.text[i]!;
+      if (i === skipAt) {
+        sequence.push(none);
+        continue;
+      }
       const flags = flagsOf !== undefined ? flagsOf[i]! : termFlags(term);
       const cjk = (flags & TERM_CJK) !== 0;
       if (cjk) (cjkTerms ??= new Set()).add(term);
@@ -193,6 +203,11 @@ export function prepareQuery(
       }
     }
 
+    const added = expansion === undefined ? 0 : expansion.expand(index, entries, tokens.text, ids, tokens.answer, options);
+    for (let k = 0; k < added; k++) {
+      const entry = termFor(index, scratch, total, "", false, expansion!.ids[k]!);
+      if (entry !== none && entry.weight < expansion!.weights[k]!) entry.weight = expansion!.weights[k]!;
+    }
     let requiredAll = 0;
     let impossible = false;
     let bit = 0;

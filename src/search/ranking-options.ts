@@ -105,6 +105,16 @@ export interface RankingOptions {
    * holds usage notes, examples and pointers to other tools (description-tail.ts). 1 turns it off.
    */
   descriptionTail: number;
+  /**
+   * Query weight of the class word of a member word the request says ("Friday" → date, "km" →
+   * distance, "out.txt" → file: member-synonyms.ts), added beside it. 0 turns it off.
+   */
+  memberSynonyms: number;
+  /**
+   * Query weight of the answer words of a question the request asks ("who" → user, person…; "how
+   * many" → count, number…: answer-types.ts); the word after "how" then weighs nothing. 0 turns it off.
+   */
+  answerType: number;
   /** Hard cap on distinct query terms (highest IDF kept), so a 10,000-character query stays fast. */
   maxQueryTerms: number;
 }
@@ -158,6 +168,8 @@ export const DEFAULT_RANKING: RankingOptions = {
   nameTieBreak: 0.1,
   synonymFill: 0.5,
   descriptionTail: 0.7,
+  memberSynonyms: 0.5,
+  answerType: 0.5,
 };
 
 /** Defaults overlaid with a partial set of knobs (field maps merge key by key). */

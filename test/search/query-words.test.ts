@@ -1,13 +1,14 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { AnswerScan } from "../../src/search/answer-types.ts";
 import { givenWords } from "../../src/search/given-words.ts";
 import { InvertedIndex } from "../../src/search/inverted-index.ts";
 import { QueryCache } from "../../src/search/query-cache.ts";
 import { parseQueryWords } from "../../src/search/query-parser.ts";
 import { termFlags } from "../../src/search/query-terms.ts";
 import { identifierOf } from "../../src/search/query-words.ts";
-import { mentionWordsOf } from "../../src/search/server-mention.ts";
+import { mentionKeyOf, mentionWordOf, mentionWordsOf } from "../../src/search/server-mention.ts";
 import { Tokenizer } from "../../src/search/tokenizer.ts";
 import { PARAMETER_WORDS, valueKinds } from "../../src/search/value-kinds.ts";
 import { MAX_WORD_CHARS } from "../../src/search/word-table.ts";
@@ -25,6 +26,15 @@ function reference(tokenizer: Tokenizer, text: string) {
     const word = raw.length >= 3 ? identifierOf(raw) : undefined;
     if (word !== undefined && identifiers.length < 32) identifiers.push(word);
   }
+  // The question asked, by each word's own key and terms (answer-types.ts).
+  const answers = new AnswerScan();
+  let termAt = 0;
+  words.forEach((raw, i) => {
+    const count = tokenizer.tokenize(raw).length;
+    const key = mentionKeyOf(raw, mentionWordOf(raw));
+    if (key.length === 3 || answers.afterHow) answers.note(key, count === 0 ? -1 : termAt, i === 0);
+    termAt += count;
+  });
   return {
     parsed,
     tokens: {
@@ -35,6 +45,7 @@ function reference(tokenizer: Tokenizer, text: string) {
       required: parsed.required.map((word) => tokenizer.tokenize(word)),
       given: givenWords(parsed.text).flatMap((word) => tokenizer.tokenize(word)),
       valueParameters: valueKinds(parsed.text).flatMap((kind) => PARAMETER_WORDS[kind].flatMap((word) => tokenizer.tokenize(word))),
+      answer: answers.asked,
     },
     identifiers,
     mentions: mentionWordsOf(words),
@@ -48,6 +59,8 @@ const requests = readFileSync(join(import.meta.dir, "../../bench/data/real-reque
 
 const chosen = [
   "get the weather forecast for Paris",
+  "How many open issues? who cares",
+  "Who is on call; how LONG, how far",
   "  two  spaces\tand tabs ",
   "+github open issues",
   "mcp__gitlab__create_issue with a title",
