@@ -137,11 +137,7 @@ export class ToolSearchIndex {
     for (const doc of docs) this.add(doc);
   }
 
-  /**
-   * Works out the ranking's per-term impacts ahead of use, up to about `maxEntries` entries a call
-   * (impact-maker.ts: only for a pool whose impacts all fit in a quarter of their cache's budget);
-   * true once nothing is left. Rankings are the same either way; queries after it work out none.
-   */
+  /** Works out stale per-term impacts ahead of use, ~`maxEntries` a call (impact-maker.ts); true when done. Rankings unchanged. */
   precomputeImpacts(maxEntries: number): boolean {
     return this.ranker.precomputeImpacts(maxEntries);
   }
@@ -155,11 +151,8 @@ export class ToolSearchIndex {
     return this.answer(this.queryCache.get(text), options);
   }
 
-  /**
-   * Answers a query only to run the code and fill the per-word tables a first real query would
-   * (core/query-warm-up.ts): the parse is not kept in the query cache, and no answer changes (the
-   * tables it fills hold what any query would work out). How many tools it found.
-   */
+  /** Runs a query only to warm the code and per-word tables a first real query would (core/query-warm-up.ts): the
+   *  parse is not cached and no answer changes. How many tools it found. */
   warmUp(text: string): number {
     return this.answer(this.queryCache.uncached(text), {}).matches.length;
   }
