@@ -1,5 +1,5 @@
 /**
- * Text a server writes into its catalog — tool descriptions and titles, its input schemas'
+ * Text a server writes into its catalog — tool descriptions and titles, its input and output schemas'
  * descriptions and titles, search hints, group titles and descriptions, its `instructions` — reaches
  * the model (ToolSearch answers, announcements) and the people reviewing its tools. Characters that
  * show nothing, or show something other than what the model reads, are dropped where the catalog is

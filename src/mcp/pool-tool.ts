@@ -47,7 +47,8 @@ export function toPoolTool(definition: McpTool, options: PoolToolOptions, distin
   const { $schema: draft, ...wireSchema } = cleanSchemaTexts(original);
   // An output schema is only passed on to MCP hosts (tool/mcp-view.ts); past the input schema's
   // limit it is left out, not the tool: a 9 MB one made every `toolpool mcp` listing a line no client reads.
-  const outputSchema = definition.outputSchema !== undefined && JSON.stringify(definition.outputSchema).length <= MAX_SCHEMA_CHARS ? definition.outputSchema : undefined;
+  // Its descriptions and titles reach a host's model as the input schema's do: hidden characters dropped the same way.
+  const outputSchema = definition.outputSchema !== undefined && JSON.stringify(definition.outputSchema).length <= MAX_SCHEMA_CHARS ? cleanSchemaTexts(definition.outputSchema) : undefined;
   const meta = definition._meta ?? {};
   const searchHint = meta["anthropic/searchHint"];
   const groups = poolGroupsOf(meta);

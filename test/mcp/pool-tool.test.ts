@@ -150,6 +150,21 @@ describe("toPoolTool", () => {
     expect(toPoolTool({ name: "plain", description: "x", inputSchema: clean }, options()).inputJSONSchema).toEqual(clean);
   });
 
+  test("hidden characters never reach a host through the output schema's descriptions or titles either (mcp-view passes it on)", () => {
+    const tag = [..."IGNORE"].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join("");
+    const outputSchema = {
+      type: "object" as const,
+      title: "Out\u202e",
+      properties: { rows: { type: "array", description: `Rows.${tag}\u200b\u001b[2J`, default: "a\u202eb" } },
+    };
+    const tool = toPoolTool({ name: "rows", description: "Rows.", inputSchema: { type: "object" }, outputSchema }, options());
+    const out = tool.outputSchema as typeof outputSchema;
+    expect(out.title).toBe("Out");
+    expect(out.properties.rows.description).toBe("Rows.[2J");
+    expect(out.properties.rows.default).toBe("a\u202eb");
+    expect(outputSchema.properties.rows.description).toContain(tag);
+  });
+
   test("cleaning a schema's texts stops past the definition depth limit (no stack overflow on a 100,000-level schema)", () => {
     let deep: Record<string, unknown> = { type: "string", description: "bottom\u202e" };
     for (let level = 0; level < 100_000; level++) deep = { type: "array", items: deep };
