@@ -15,6 +15,11 @@
  * - the tag block U+E0000–U+E007F (ASCII written invisibly: "ASCII smuggling" of instructions a
  *   reviewer never sees) and the variation selectors (U+FE00–U+FE0F, U+E0100–U+E01EF), which carry
  *   hidden bytes the same way;
+ * - the rest of Unicode's default-ignorable code points (Default_Ignorable_Code_Point, which holds
+ *   the variation selectors and most format characters too): the Hangul fillers U+115F, U+1160,
+ *   U+3164, U+FFA0 (letters that render as nothing: blank-looking text), the combining grapheme
+ *   joiner U+034F (splits a word as a zero-width space does), Khmer's U+17B4–U+17B5, Mongolian's
+ *   U+180B–U+180F and the unassigned ones renderers show as nothing;
  * - lone surrogates (half a character: no text, and invalid in the UTF-8 a request is sent in).
  *
  * At most MAX_CATALOG_READ_CHARS of one string are read (a megabyte of description costs no more
@@ -27,9 +32,9 @@ export const MAX_CATALOG_READ_CHARS = 16_384;
 /** One server string is kept to this where no cap of its own applies (a schema property's description). */
 export const MAX_CATALOG_TEXT_CHARS = 4_096;
 
-const HIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\p{Cf}\ufe00-\ufe0f\u{e0000}-\u{e007f}\u{e0100}-\u{e01ef}]|\p{Cs}/gu;
+const HIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\p{Cf}\p{Default_Ignorable_Code_Point}\u{e0000}-\u{e007f}]|\p{Cs}/gu;
 /** A cheap test first: most text has none of them, and is returned as it is (the same string). */
-const HAS_HIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\p{Cf}\ufe00-\ufe0f\u{e0000}-\u{e007f}\u{e0100}-\u{e01ef}]|\p{Cs}/u;
+const HAS_HIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\p{Cf}\p{Default_Ignorable_Code_Point}\u{e0000}-\u{e007f}]|\p{Cs}/u;
 
 /** `text` without hidden characters, read to MAX_CATALOG_READ_CHARS and kept to `keep` characters. */
 export function dropHidden(text: string, keep: number = MAX_CATALOG_TEXT_CHARS): string {

@@ -27,7 +27,7 @@ const LONE = "half \uD800 a \uDC00 pair, 😀 whole";
 
 /** No character a reader cannot see: controls but \n and \t, format characters, tags, variation selectors, lone surrogates. */
 function hasHidden(text: string): boolean {
-  return /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\p{Cf}\ufe00-\ufe0f\u{e0000}-\u{e007f}\u{e0100}-\u{e01ef}]|\p{Cs}/u.test(text);
+  return /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\p{Cf}\p{Default_Ignorable_Code_Point}\u{e0000}-\u{e007f}]|\p{Cs}/u.test(text);
 }
 
 describe("dropHidden", () => {
@@ -39,6 +39,12 @@ describe("dropHidden", () => {
     // A paired surrogate is one character (kept); half of one is none.
     expect(dropHidden(LONE)).toBe("half  a  pair, 😀 whole");
     expect(dropHidden("emoji\uFE0F and \u{E0101}selector")).toBe("emoji and selector");
+  });
+
+  test("the other characters Unicode says show nothing (default ignorable: fillers, grapheme joiner, Khmer and Mongolian ones) go too", () => {
+    // U+3164 and U+FFA0 are letters that render as nothing (blank-looking names); U+034F inside a word splits it like a zero-width space.
+    expect(dropHidden("dele\u034Fte_repo \u3164\uFFA0\u115F\u1160 x\u17B4\u17B5\u180By\u2065")).toBe("delete_repo  xy");
+    expect(capDescription("Use dele\u034Fte_re\u3164po.")).toBe("Use delete_repo.");
   });
 
   test("clean text is returned as it is, and every kind of hidden character is gone", () => {
