@@ -22,6 +22,9 @@
  *   U+180B–U+180F and the unassigned ones renderers show as nothing;
  * - lone surrogates (half a character: no text, and invalid in the UTF-8 a request is sent in).
  *
+ * A name the server is called with cannot be cleaned: a schema property named with one of them
+ * skips the tool (an output schema's, the output schema: description-cap.ts hiddenKeyIn).
+ *
  * At most MAX_CATALOG_READ_CHARS of one string are read (a megabyte of description costs no more
  * than that), and the result is cut to `keep` characters: the caller's own cap where one applies,
  * else MAX_CATALOG_TEXT_CHARS.
@@ -41,6 +44,11 @@ export function dropHidden(text: string, keep: number = MAX_CATALOG_TEXT_CHARS):
   const read = text.length > MAX_CATALOG_READ_CHARS ? withoutHalfAtEnd(text.slice(0, MAX_CATALOG_READ_CHARS)) : text;
   const clean = HAS_HIDDEN.test(read) ? read.replace(HIDDEN, "") : read;
   return clean.length > keep ? withoutHalfAtEnd(clean.slice(0, keep)) : clean;
+}
+
+/** Whether `text` holds a hidden character (for names, which cannot be changed: the server expects them as they are). */
+export function hasHidden(text: string): boolean {
+  return HAS_HIDDEN.test(text);
 }
 
 /** A cut between the two halves of a surrogate pair leaves half a character: it goes too. */

@@ -1,5 +1,5 @@
 /** An MCP tool's description as the daemon shows it: hidden characters dropped (catalog-text.ts), whitespace collapsed, then cut at MAX_DESCRIPTION_CHARS with a visible marker (SPEC §5). */
-import { dropHidden, MAX_CATALOG_READ_CHARS } from "./catalog-text.ts";
+import { dropHidden, hasHidden, MAX_CATALOG_READ_CHARS } from "./catalog-text.ts";
 import { MAX_DEFINITION_DEPTH, MAX_DESCRIPTION_CHARS } from "./limits.ts";
 
 /**
@@ -60,4 +60,27 @@ function cleanNode(node: unknown, depth: number): unknown {
     if (cleaned !== value) (copy ??= { ...node })[key] = cleaned;
   }
   return copy ?? node;
+}
+
+/**
+ * The first property name (any object key, at any depth to MAX_DEFINITION_DEPTH) holding a hidden
+ * character, or undefined. A name cannot be cleaned as a description is (the server is called with
+ * it as it is), yet the model reads it in the schema: text smuggled there is refused, not passed on.
+ */
+export function hiddenKeyIn(node: unknown, depth = 0): string | undefined {
+  if (node === null || typeof node !== "object" || depth > MAX_DEFINITION_DEPTH) return undefined;
+  if (Array.isArray(node)) {
+    for (const item of node) {
+      const found = hiddenKeyIn(item, depth + 1);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  for (const [key, value] of Object.entries(node)) {
+    if (hasHidden(key)) return key;
+    if (DATA_KEYWORDS.has(key)) continue;
+    const found = hiddenKeyIn(value, depth + 1);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }

@@ -13,7 +13,7 @@ import type { JsonSchemaCompiler } from "../validate/ajv.ts";
 import { poolGroupsOf } from "./server-groups.ts";
 import { groupInfoFor, listingGroupTexts } from "./group-text.ts";
 import { presentationOf } from "./tool-presentation.ts";
-import { capDescription, cleanSchemaTexts } from "./description-cap.ts";
+import { capDescription, cleanSchemaTexts, hiddenKeyIn } from "./description-cap.ts";
 import { dropHidden } from "./catalog-text.ts";
 import { MAX_HINT_CHARS, MAX_SCHEMA_CHARS, MAX_RESULT_TEXT_CHARS } from "./limits.ts";
 
@@ -44,11 +44,13 @@ export function toPoolTool(definition: McpTool, options: PoolToolOptions, distin
   if (schemaChars > MAX_SCHEMA_CHARS) {
     throw new Error(`its input schema is ${schemaChars} characters, over the ${MAX_SCHEMA_CHARS}-character limit`);
   }
+  const hiddenKey = hiddenKeyIn(original);
+  if (hiddenKey !== undefined) throw new Error(`its input schema names a property with hidden characters (${JSON.stringify(dropHidden(hiddenKey, 64))} as shown): text the model would read and a reviewer would not see`);
   const { $schema: draft, ...wireSchema } = cleanSchemaTexts(original);
   // An output schema is only passed on to MCP hosts (tool/mcp-view.ts); past the input schema's
   // limit it is left out, not the tool: a 9 MB one made every `toolpool mcp` listing a line no client reads.
   // Its descriptions and titles reach a host's model as the input schema's do: hidden characters dropped the same way.
-  const outputSchema = definition.outputSchema !== undefined && JSON.stringify(definition.outputSchema).length <= MAX_SCHEMA_CHARS ? cleanSchemaTexts(definition.outputSchema) : undefined;
+  const outputSchema = definition.outputSchema !== undefined && JSON.stringify(definition.outputSchema).length <= MAX_SCHEMA_CHARS && hiddenKeyIn(definition.outputSchema) === undefined ? cleanSchemaTexts(definition.outputSchema) : undefined;
   const meta = definition._meta ?? {};
   const searchHint = meta["anthropic/searchHint"];
   const groups = poolGroupsOf(meta);
