@@ -11,20 +11,13 @@ import { searchDocument } from "../../src/core/search-document.ts";
 import { ToolSearchIndex } from "../../src/search/tool-search-index.ts";
 import { warmUpQueries } from "../../src/search/warm-up-queries.ts";
 import type { Tool } from "../../src/tool/tool.ts";
-
-function tool(name: string, description: string, server = "srv"): Tool {
-  return { name: `mcp__${server}__${name}`, description, inputJSONSchema: { type: "object", properties: { city: { type: "string" } } }, aliases: [], mcpInfo: { server, tool: name } } as unknown as Tool;
-}
+import { poolTool, settle } from "../helpers/search-sync-tools.ts";
 
 function pool(count: number, prefix: string): Tool[] {
-  return Array.from({ length: count }, (_, i) => tool(`${prefix}_get_${i}`, `Gets the ${prefix} weather forecast for word${i}. Returns term${i % 97} kind${i % 13} topic${i % 31}.`, `srv${i % 5}`));
+  return Array.from({ length: count }, (_, i) => poolTool(`${prefix}_get_${i}`, `Gets the ${prefix} weather forecast for word${i}. Returns term${i % 97} kind${i % 13} topic${i % 31}.`, `srv${i % 5}`));
 }
 
 const QUERIES = ["weather forecast", "word17 term3", "a get tool", "kind4 topic9 forecast", "forecast +kind3", "mcp__srv1 topic"];
-
-async function settle(): Promise<void> {
-  await new Promise<void>((resolve) => setImmediate(resolve));
-}
 
 /** Yields under the test's control, a clock that ticks once per reading, and every index the sync made. */
 function handDriven(warmUp: { minTools?: number; queries?: number } = {}) {

@@ -10,21 +10,14 @@ import { SearchSync, type CatchUpEvent } from "../../src/core/search-sync.ts";
 import { searchDocument } from "../../src/core/search-document.ts";
 import { ToolSearchIndex } from "../../src/search/tool-search-index.ts";
 import type { Tool } from "../../src/tool/tool.ts";
-
-function tool(name: string, description: string, server = "srv"): Tool {
-  return { name: `mcp__${server}__${name}`, description, inputJSONSchema: { type: "object", properties: { city: { type: "string" } } }, aliases: [], mcpInfo: { server, tool: name } } as unknown as Tool;
-}
+import { poolTool, settle } from "../helpers/search-sync-tools.ts";
 
 /** Tools with many distinct words, so a sweep takes many steps. */
 function pool(count: number, prefix: string): Tool[] {
-  return Array.from({ length: count }, (_, i) => tool(`${prefix}${i}`, `${prefix} tool ${i}: weather forecast word${i} term${i % 97} kind${i % 13} topic${i % 31}`));
+  return Array.from({ length: count }, (_, i) => poolTool(`${prefix}${i}`, `${prefix} tool ${i}: weather forecast word${i} term${i % 97} kind${i % 13} topic${i % 31}`));
 }
 
 const QUERIES = ["weather forecast", "word17 term3", "a0 tool", "kind4 topic9 forecast", "select:mcp__srv__a3", "forecast +kind3"];
-
-async function settle(): Promise<void> {
-  await new Promise<void>((resolve) => setImmediate(resolve));
-}
 
 /** Yields under the test's control, a clock that ticks once per reading, and a log of precomputeImpacts calls. */
 function handDriven(options: { sliceMs?: number; impactBudgetBytes?: number } = {}) {

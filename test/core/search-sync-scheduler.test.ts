@@ -10,6 +10,7 @@ import { MAX_ABANDONED_IN_A_ROW, SearchSync } from "../../src/core/search-sync.t
 import { searchDocument } from "../../src/core/search-document.ts";
 import { ToolSearchIndex } from "../../src/search/tool-search-index.ts";
 import type { Tool } from "../../src/tool/tool.ts";
+import { settle } from "../helpers/search-sync-tools.ts";
 
 function tool(name: string, description: string, server = "srv", schema: unknown = { type: "object", properties: { city: { type: "string" } } }): Tool {
   return { name: `mcp__${server}__${name}`, description, inputJSONSchema: schema, aliases: [], mcpInfo: { server, tool: name } } as unknown as Tool;
@@ -59,10 +60,6 @@ function handDriven(sliceMs = 10) {
       await settle();
     },
   };
-}
-
-async function settle(): Promise<void> {
-  await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
 function watch(promise: Promise<void>): { done: boolean; error?: unknown } {
