@@ -5,24 +5,20 @@ import { ensureInt32 } from "./growable.ts";
 import { InvertedIndex } from "./inverted-index.ts";
 import { KeywordRanker } from "./keyword-ranker.ts";
 import { NameLookup, type NamedKeys } from "./name-lookup.ts";
+import { MAX_SERVER_NAME_CHARS, NameSelection, scoped } from "./name-selection.ts";
 import { QueryCache, type CachedQuery } from "./query-cache.ts";
 import { NAME_PUNCTUATION } from "./query-words.ts";
 import { isNameLike, type ParsedQuery } from "./query-parser.ts";
 import type { QueryTokens } from "./query-terms.ts";
 import { rankingOptions, type RankingOptions } from "./ranking-options.ts";
-import { clampMaxResults, MAX_RESULTS_LIMIT } from "./result-limits.ts";
+import { clampMaxResults } from "./result-limits.ts";
 import { findMentions, mayBeServerKey, mentionInput, MentionTerms, type MentionInput } from "./server-mention.ts";
 import { ServerRegistry } from "./server-registry.ts";
 import { listServers } from "./server-listing.ts";
 import { GroupRegistry } from "./group-registry.ts";
 import { Tokenizer } from "./tokenizer.ts";
-import { addUpTo, bareServerSpellings, restOf } from "./unit-selection.ts";
-import type { GroupSelection, QueryOptions, QueryResult, SearchDocument, SearchMatch, ServerSelection } from "./types.ts";
+import type { QueryOptions, QueryResult, SearchDocument, SearchMatch } from "./types.ts";
 
-/** A query longer than this is not compared with server names. */
-const MAX_SERVER_NAME_CHARS = 128;
-/** Missing `select:` names that get did-you-mean suggestions; the rest are reported missing only. */
-export const MAX_SUGGESTED_MISSES = 3;
 
 export interface ToolSearchIndexOptions {
   ranking?: Partial<RankingOptions>;
@@ -59,6 +55,7 @@ export class ToolSearchIndex {
   private readonly collector: BuildCollector;
   /** The tokenizer as findMentions asks it, remembered per text (server-mention.ts). */
   private readonly mentionTerms = new MentionTerms((words) => this.tokenizer.tokenize(words)).of;
+  private readonly selection = new NameSelection({ lookup: this.lookup, servers: this.servers, groups: this.groups, memberNames: (id) => this.memberNames(id) });
 
   constructor(options: ToolSearchIndexOptions = {}) {
     this.ranker = new KeywordRanker(this.index, rankingOptions(options.ranking), options.impactBudgetBytes);
@@ -161,91 +158,12 @@ export class ToolSearchIndex {
     const maxResults = clampMaxResults(options.maxResults);
     const result: QueryResult =
       cached.parsed.kind === "select"
-        ? this.select(cached.parsed.names, options.filter, options.scope)
+        ? this.selection.select(cached.parsed.names, options.filter, options.scope)
         : this.search(cached.parsed, cached, maxResults, options.filter, options.scope, options.listing);
     if (result.matches.length === 0 && options.pendingServers !== undefined && options.pendingServers.length > 0) {
       result.pendingServers = [...options.pendingServers];
     }
     return result;
-  }
-
-  /**
-   * `select:` names. A server or group selected as a unit expands to its members that `filter`
-   * admits (the session's pool): a tool outside it is neither named nor counted.
-   */
-  private select(requested: readonly string[], filter?: (name: string) => boolean, scope?: (name: string) => boolean): QueryResult {
-    const inScope = (members: Iterable<string>) => {
-      if (scope === undefined) return true;
-      for (const member of members) if (scope(member)) return true;
-      return false;
-    };
-    const admitted = (members: Iterable<string>) => (filter === undefined ? [...members] : [...members].filter(filter));
-    const found: string[] = [];
-    const missing: string[] = [];
-    const didYouMean = new Set<string>();
-    const servers: ServerSelection[] = [];
-    const groups: GroupSelection[] = [];
-    for (const name of requested) {
-      // A tool outside the asker's scope resolves as a name that does not exist (no existence leak).
-      const resolved = scoped(this.lookup.resolve(name), scope);
-      const serverId = resolved.length === 0 ? this.selectedServer(name) : undefined;
-      // A server none of whose tools the asker has is unknown to it, like one never configured.
-      const server = serverId !== undefined && inScope(this.memberNames(serverId)) ? serverId : undefined;
-      const group = resolved.length === 0 && server === undefined ? this.groups.resolve(name, this.servers, inScope) : undefined;
-      if (group !== undefined && "members" in group) {
-        // A group selected as a unit, like a server: its tools in pool order, as many as fit.
-        const members = admitted(group.members);
-        const selected = addUpTo(found, members, MAX_RESULTS_LIMIT);
-        const rest = selected < members.length ? restOf(members, found) : [];
-        groups.push({ server: this.servers.nameOf(group.server), group: group.name, total: members.length, selected, ...(rest.length > 0 && { rest }) });
-        continue;
-      }
-      if (group !== undefined) {
-        missing.push(name);
-        for (const spelling of group.ambiguous) didYouMean.add(spelling);
-        continue;
-      }
-      if (server !== undefined) {
-        // A server selected as a unit: its tools in pool order, as many as fit in one selection.
-        const members = admitted(this.memberNames(server));
-        const selected = addUpTo(found, members, MAX_RESULTS_LIMIT);
-        servers.push({ server: this.servers.nameOf(server), total: members.length, selected });
-        continue;
-      }
-      if (resolved.length === 0) {
-        missing.push(name);
-        // Like the suggestions below, for the first few misses only (each walks the server's groups).
-        const bare = missing.length <= MAX_SUGGESTED_MISSES ? this.bareServer(name, scope) : undefined;
-        if (bare !== undefined) for (const spelling of bareServerSpellings(this.servers.nameOf(bare), this.groups.groupsOf(bare, scope))) didYouMean.add(spelling);
-        // Suggestions for the first few misses only: each is an edit-distance scan of the names of
-        // similar length, and 100 misses took 0.5-1.5 s of the thread at 5,000 tools.
-        if (missing.length <= MAX_SUGGESTED_MISSES) for (const suggestion of this.lookup.suggest(name, scope)) didYouMean.add(suggestion);
-      }
-      for (const poolName of resolved) if (!found.includes(poolName)) found.push(poolName);
-    }
-    const result: QueryResult = { kind: "select", matches: found.map((name) => ({ name, score: 1 })), found, missing };
-    if (didYouMean.size > 0) result.didYouMean = [...didYouMean];
-    if (servers.length > 0) result.servers = servers;
-    if (groups.length > 0) result.groups = groups;
-    return result;
-  }
-
-  /** A `select:` name that is a server's bare name (no `mcp__`), with a tool in scope. */
-  private bareServer(name: string, scope?: (name: string) => boolean): number | undefined {
-    if (name.length > MAX_SERVER_NAME_CHARS || name.includes("/") || name.slice(0, 5).toLowerCase() === "mcp__") return undefined;
-    const id = this.servers.idOf(name);
-    // A server named with `__` is not selectable as `mcp__<server>` (selectedServer): nothing to offer.
-    if (id === undefined || this.servers.nameOf(id).includes("__")) return undefined;
-    return scope === undefined || this.memberNames(id).some(scope) ? id : undefined;
-  }
-
-  /** `mcp__<server>` (or `mcp__<server>__`) naming a server with tools, in a `select:`. */
-  private selectedServer(name: string): number | undefined {
-    if (name.length <= 5 || name.slice(0, 5).toLowerCase() !== "mcp__") return undefined;
-    const rest = name.slice(5).replace(/__$/, "");
-    // Server names hold no "/" (config: [a-zA-Z0-9_-]): `mcp__github/` names an empty group, not the server.
-    if (rest.length === 0 || rest.includes("__") || rest.includes("/")) return undefined;
-    return this.servers.idOf(rest);
   }
 
   private search(
@@ -390,9 +308,4 @@ export class ToolSearchIndex {
     const rest = ranked.filter((match) => !mentioned.includes(match.name));
     return [...first, ...rest].slice(0, maxResults);
   }
-}
-
-/** Names `scope` admits (all of them without one): a name outside it is one that does not exist. */
-function scoped(names: string[], scope: ((name: string) => boolean) | undefined): string[] {
-  return scope === undefined || names.length === 0 ? names : names.filter(scope);
 }

@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { parseQuery } from "../../src/search/query-parser.ts";
 import { indexOf, names } from "./fixtures.ts";
-import { MAX_SUGGESTED_MISSES, ToolSearchIndex } from "../../src/search/tool-search-index.ts";
+import { MAX_SUGGESTED_MISSES } from "../../src/search/name-selection.ts";
+import { ToolSearchIndex } from "../../src/search/tool-search-index.ts";
 
 describe("exact-name fast path", () => {
   test("a pool name, alias or raw MCP name returns just that tool", () => {
