@@ -15,7 +15,7 @@
 import { GIVEN_POINTER, givenMayPoint, givenRole, givenRuns, isPointingWord, plainGivenRole } from "./given-words.ts";
 import { wordSyntax, type WordSyntax } from "./query-parser.ts";
 import { termFlags } from "./query-terms.ts";
-import { keyHashOf, mentionKeyOf, mentionWordOf } from "./server-mention.ts";
+import { keyHashOf, mentionKeyOf, mentionWordOf, type MentionWord } from "./server-mention.ts";
 import type { Tokenizer } from "./tokenizer.ts";
 import { plainWordShape, shapeFrom, shapeHasUpper, shapeTo } from "./plain-word-shape.ts";
 import { mayHaveDecimal } from "./value-kinds.ts";
@@ -29,7 +29,7 @@ const IDENTIFIER_EDGES = /^[^\p{L}\p{N}_]+|[^\p{L}\p{N}_]+$/gu;
  * words have one term or none: the first term is held in the object itself, and arrays only
  * for a word with more ("getUserProfile"), so a word read costs no array reads.
  */
-export interface WordFacts {
+export interface WordFacts extends MentionWord {
   /** Its first term (tokenizer.ts), undefined for a word with none (a stop word, punctuation). */
   term: string | undefined;
   /** The first term's id as of a dictionary of `idsAt` terms (-1: not there). */
@@ -43,8 +43,11 @@ export interface WordFacts {
   mentionWord: string;
   mentionKey: string;
   mentionHash: number;
-  /** The key's length, or -1 when the trimmed word is empty (MentionWords.keyLengths). */
+  /** The key's length, or -1 when the trimmed word is empty (MentionWord). */
   mentionLength: number;
+  /** The server-name filter's answers for the key, and when (MentionWord; findMentions fills them in). */
+  mentionBits: number;
+  mentionAt: number;
   /** The word as a tool identifier it may name (identifierOf), if it looks like one. */
   identifier: string | undefined;
   /** It holds a pointing word ("this", "my"…): the query may mark a word as given (given-words.ts). */
@@ -156,6 +159,8 @@ export class QueryWords {
       mentionKey: lower,
       mentionHash: keyHashOf(lower),
       mentionLength: lower.length,
+      mentionBits: 0,
+      mentionAt: -1,
       identifier: undefined,
       mayPoint: quoted ? isPointingWord(lower) : (given & GIVEN_POINTER) !== 0,
       decimal: false,
@@ -182,6 +187,8 @@ export class QueryWords {
       mentionKey,
       mentionHash: keyHashOf(mentionKey),
       mentionLength: mentionWord.length === 0 ? -1 : mentionKey.length,
+      mentionBits: 0,
+      mentionAt: -1,
       identifier: word.length >= 3 && mayBeIdentifier(word) ? identifierOf(word) : undefined,
       mayPoint: givenMayPoint(word),
       decimal: mayHaveDecimal(word),
