@@ -20,6 +20,8 @@ import { WORD_HASH_SEED, wordHashStep } from "./word-table.ts";
 
 /** Parsed and tokenized queries kept for reuse: prefetch re-asks, and models retry and refine. */
 const QUERY_CACHE_SIZE = 2048;
+/** Runs of white space (char-class.ts isWhiteSpace). */
+const GAPS = /\s+/g;
 /** Identifier-like words looked up per query; a pasted log cannot turn into thousands of lookups. */
 const MAX_IDENTIFIERS = 32;
 
@@ -136,7 +138,7 @@ export class QueryCache {
       if (word.syntax !== undefined) return undefined;
       facts[w] = word;
     }
-    this.freeText = single ? whole : this.joined(whole, count);
+    this.freeText = single ? whole : this.joined(whole);
     return this.draftOf(count);
   }
 
@@ -156,11 +158,12 @@ export class QueryCache {
     return draft;
   }
 
-  /** The `count` words of the last scan (`bounds`), joined by single spaces. */
-  private joined(whole: string, count: number): string {
-    const words: string[] = [];
-    for (let w = 0; w < count; w++) words.push(whole.slice(this.bounds[w * 2]!, this.bounds[w * 2 + 1]!));
-    return words.join(" ");
+  /**
+   * The words of `whole` (trimmed: no white space at either end) joined by single spaces: each run
+   * of white space (isWhiteSpace, which is what `\s` matches) made one space, natively.
+   */
+  private joined(whole: string): string {
+    return whole.replace(GAPS, " ");
   }
 
   /**

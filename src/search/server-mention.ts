@@ -274,12 +274,18 @@ function squashWord(word: string): string {
     if (code >= 0x41 && code <= 0x5a) upper = true;
     else if (!isAsciiAlnum(code)) other = true;
   }
-  if (!other) return upper ? word.toLowerCase() : word;
+  const lower = upper ? word.toLowerCase() : word;
+  if (!other) return lower;
+  // The runs of letters and digits, one slice each ("e-mail": two), not a string per character.
   let out = "";
-  for (let i = 0; i < word.length; i++) {
-    const code = word.charCodeAt(i);
-    if (code >= 0x41 && code <= 0x5a) out += String.fromCharCode(code | 0x20);
-    else if (isAsciiAlnum(code)) out += word[i];
+  let from = -1;
+  for (let i = 0; i <= lower.length; i++) {
+    if (i < lower.length && isAsciiAlnum(lower.charCodeAt(i))) {
+      if (from < 0) from = i;
+    } else if (from >= 0) {
+      out += lower.slice(from, i);
+      from = -1;
+    }
   }
   return out;
 }

@@ -30,6 +30,18 @@ describe("mentionWords", () => {
     expect(fields(mentionWords("Café\u00a0Münster’s\u2003—"))).toEqual({ words: ["Café", "Münster", ""], keys: ["café", "münster", ""], hashes: ["café", "münster", ""].map(keyHashOf), keyLengths: [4, 7, -1] });
   });
 
+  test("a word's key is its trimmed word squashed (document-fields.ts), ASCII read by runs", () => {
+    const pieces = ["", "a", "Z", "e", "mail", "x9", "-", "_", ".", "'", "/", ":", "(", "é", "Ü", "ß", "’", "İ", "GitHub", "U.S.", "http://a.b/c?d=e"];
+    let seed = 11;
+    const random = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) % n;
+    for (let i = 0; i < 5000; i++) {
+      const raw = Array.from({ length: 1 + random(5) }, () => pieces[random(pieces.length)]!).join("");
+      if (raw === "") continue;
+      const [word] = mentionWords(raw).words;
+      if (word !== undefined) expect([raw, word.mentionKey]).toEqual([raw, squash(word.mentionWord)]);
+    }
+  });
+
   test("bounded: a pasted page is scanned for its first 96 words only", () => {
     expect(mentionWords(Array.from({ length: 10_000 }, () => "word").join(" ")).words.length).toBe(96);
   });
