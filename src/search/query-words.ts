@@ -85,6 +85,12 @@ export interface GivenRuns {
 /** Raw query words → their facts, looked up by the characters in place (word-table.ts). */
 export class QueryWords {
   private readonly table = new WordTable<WordFacts>();
+  /**
+   * termFlags + 1 of each dictionary term a new word met, by term id (0: not worked out yet): a
+   * constant of the term, so a new word of a known term reads a number, not the term's characters
+   * and a Map. As long as the largest such id (the dictionary only grows, and never reuses an id).
+   */
+  private flagsById = new Uint16Array(1024);
 
   constructor(private readonly tokenizer: Tokenizer) {}
 
@@ -149,11 +155,12 @@ export class QueryWords {
     // An opening or closing `'` makes a run of its own or joins the letters' (given-words.ts): rare, read in general.
     const quoted = (from > 0 || to < word.length) && hasApostrophe(word);
     const given = quoted ? givenRole(word) : plainGivenRole(lower);
+    const id = listed !== undefined ? known : term === undefined ? -1 : this.tokenizer.termIdOf(term);
     return {
       term,
-      id: listed !== undefined ? known : term === undefined ? -1 : this.tokenizer.termIdOf(term),
+      id,
       idsAt: this.tokenizer.dictionarySize(),
-      flags: term === undefined ? 0 : termFlags(term),
+      flags: term === undefined ? 0 : this.flagsOf(term, id),
       moreTerms: undefined,
       mentionWord: letters,
       mentionKey: lower,
@@ -225,6 +232,21 @@ export class QueryWords {
     facts.idsAt = this.tokenizer.dictionarySize();
   }
 
+  /** termFlags(term), kept by the term's dictionary id (-1: none, then worked out). */
+  private flagsOf(term: string, id: number): number {
+    if (id < 0) return termFlags(term);
+    if (id >= this.flagsById.length) {
+      const grown = new Uint16Array(Math.max(this.flagsById.length * 2, id + 1));
+      grown.set(this.flagsById);
+      this.flagsById = grown;
+    }
+    const kept = this.flagsById[id]!;
+    if (kept !== 0) return kept - 1;
+    const flags = termFlags(term);
+    if (flags < 0xffff) this.flagsById[id] = flags + 1;
+    return flags;
+  }
+
   /** The word's terms, their ids and flags, from the tokenizer. */
   private tokenizeInto(facts: WordFacts): void {
     const ids: number[] = [];
@@ -233,8 +255,14 @@ export class QueryWords {
     facts.id = ids[0] ?? -1;
     facts.moreTerms = terms.length > 1 ? terms.slice(1) : undefined;
     facts.moreIds = terms.length > 1 ? ids.slice(1) : undefined;
-    facts.flags = terms.length > 0 ? termFlags(terms[0]!) : 0;
-    facts.moreFlags = terms.length > 1 ? terms.slice(1).map(termFlags) : undefined;
+    facts.flags = terms.length > 0 ? this.flagsOf(terms[0]!, ids[0] ?? -1) : 0;
+    if (terms.length > 1) {
+      const moreFlags = new Array<number>(terms.length - 1);
+      for (let t = 1; t < terms.length; t++) moreFlags[t - 1] = this.flagsOf(terms[t]!, ids[t] ?? -1);
+      facts.moreFlags = moreFlags;
+    } else {
+      facts.moreFlags = undefined;
+    }
     facts.idsAt = this.tokenizer.dictionarySize();
   }
 }
