@@ -12,12 +12,12 @@
  * Bounded like the word table it sits on: words up to MAX_WORD_CHARS are kept, the table empties
  * itself when full, and a longer word is worked out each time it is met.
  */
-import { GIVEN_POINTER, givenMayPoint, givenRole, givenRuns, isPointingWord, plainGivenRole } from "./given-words.ts";
+import { GIVEN_POINTER, givenMayPoint, givenRole, givenRuns, isPointingWord, plainGivenRoleAt } from "./given-words.ts";
 import { wordSyntax, type WordSyntax } from "./query-parser.ts";
 import { termFlags } from "./query-terms.ts";
-import { keyHashOf, mentionKeyOf, mentionWordOf, type MentionWord } from "./server-mention.ts";
+import { keyHashOf, keyHashOfAscii, mentionKeyOf, mentionWordOf, type MentionWord } from "./server-mention.ts";
 import type { Tokenizer } from "./tokenizer.ts";
-import { plainWordShape, shapeFrom, shapeHasUpper, shapeTo } from "./plain-word-shape.ts";
+import { plainWordShapeAt, shapeFrom, shapeHasUpper, shapeTo } from "./plain-word-shape.ts";
 import { mayHaveDecimal } from "./value-kinds.ts";
 import { WordTable, wordHash } from "./word-table.ts";
 
@@ -123,17 +123,14 @@ export class QueryWords {
     if (entry >= 0) {
       facts = this.table.valueAt(entry);
     } else {
-      facts = this.factsOf(start === 0 && end === text.length ? text : text.slice(start, end));
+      // The shape is read in place: a plain word's facts need few strings, and none read from.
+      const shape = plainWordShapeAt(text, start, end);
+      const word = start === 0 && end === text.length ? text : text.slice(start, end);
+      facts = shape < 0 ? this.generalFactsOf(word) : this.plainFactsAt(text, start, word, shape);
       this.table.add(text, start, end, hash, facts);
     }
     if (facts.idsAt !== this.tokenizer.dictionarySize()) this.refreshIds(facts);
     return facts;
-  }
-
-  /** A word's facts: a plain word's by its shape alone, any other's by the general readers. */
-  private factsOf(word: string): WordFacts {
-    const shape = plainWordShape(word);
-    return shape < 0 ? this.generalFactsOf(word) : this.plainFactsOf(word, shape);
   }
 
   /**
@@ -144,17 +141,26 @@ export class QueryWords {
    * No scan of the tokenizer, no arrays.
    */
   plainFactsOf(word: string, shape: number): WordFacts {
+    return this.plainFactsAt(word, 0, word, shape);
+  }
+
+  /**
+   * plainFactsOf(word, shape) for `word`, text[start, start + word.length): the letters are read
+   * in the text, where they are found, hashed and told apart with no string made of them, and
+   * only the letters (and, with capitals, their lowercase) are made strings.
+   */
+  private plainFactsAt(text: string, start: number, word: string, shape: number): WordFacts {
     const from = shapeFrom(shape);
     const to = shapeTo(shape);
-    const letters = from === 0 && to === word.length ? word : word.slice(from, to);
+    const letters = from === 0 && to === word.length ? word : text.slice(start + from, start + to);
     const lower = shapeHasUpper(shape) ? letters.toLowerCase() : letters;
     // A word the index met is found by its characters, its term by its id: no string hashed.
-    const known = this.tokenizer.knownWordId(word, from, to);
+    const known = this.tokenizer.knownWordId(text, start + from, start + to);
     const listed = known >= 0 ? this.tokenizer.termAt(known) : undefined;
     const term = listed ?? (known === -1 ? undefined : (this.tokenizer.termOfLowerAscii(lower) ?? undefined));
     // An opening or closing `'` makes a run of its own or joins the letters' (given-words.ts): rare, read in general.
-    const quoted = (from > 0 || to < word.length) && hasApostrophe(word);
-    const given = quoted ? givenRole(word) : plainGivenRole(lower);
+    const quoted = (from > 0 || to < word.length) && hasApostrophe(text, start, start + word.length);
+    const given = quoted ? givenRole(word) : plainGivenRoleAt(text, start + from, start + to);
     const id = listed !== undefined ? known : term === undefined ? -1 : this.tokenizer.termIdOf(term);
     return {
       term,
@@ -164,8 +170,8 @@ export class QueryWords {
       moreTerms: undefined,
       mentionWord: letters,
       mentionKey: lower,
-      mentionHash: keyHashOf(lower),
-      mentionLength: lower.length,
+      mentionHash: keyHashOfAscii(text, start + from, start + to),
+      mentionLength: to - from,
       mentionBits: 0,
       mentionAt: -1,
       identifier: undefined,
@@ -295,8 +301,9 @@ export function identifierOf(raw: string): string | undefined {
   return undefined;
 }
 
-function hasApostrophe(word: string): boolean {
-  return word.indexOf("'") >= 0;
+function hasApostrophe(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (text.charCodeAt(i) === 0x27) return true;
+  return false;
 }
 
 /** ASCII letters, digits and `_`: what IDENTIFIER_EDGES does not strip. */

@@ -136,6 +136,16 @@ export function mentionKeyOf(raw: string, word: string): string {
   return isLowerAsciiWord(raw) ? raw : squashWord(word);
 }
 
+/** keyHashOf text[from, to) with A–Z lowercased (a plain word's letters: its key), read in place. */
+export function keyHashOfAscii(text: string, from: number, to: number): number {
+  let hash = KEY_HASH_SEED;
+  for (let i = from; i < to; i++) {
+    const code = text.charCodeAt(i);
+    hash = keyHash(hash, code >= 0x41 && code <= 0x5a ? code | 0x20 : code);
+  }
+  return hash;
+}
+
 /** keyHash of a whole key from KEY_HASH_SEED. */
 export function keyHashOf(key: string): number {
   let hash = KEY_HASH_SEED;
