@@ -11,18 +11,26 @@ export const MAX_GIVEN = 4;
 const WORD = /^\p{L}[\p{L}\p{N}]*$/u;
 
 /**
- * A pointing word not inside a longer ASCII word: a cheap scan that rules out most requests
- * before the split (a false alarm only costs the split; no pointer the split finds is missed,
- * since a split word is delimited by what is not a letter or digit, and ASCII ones are excluded here).
- */
-const MAY_POINT = new RegExp(`(?<![A-Za-z0-9])(?:${[...POINTERS].join("|")})(?![A-Za-z0-9])`, "i");
-
-/**
- * False when `text` certainly marks no word as given (givenWords would answer []). The answer for a
- * text is the OR of its white-space words' answers: white space is a boundary of MAY_POINT.
+ * False when `text` certainly marks no word as given (givenWords would answer []): it holds no
+ * pointing word (ASCII case folded) that is a whole run of ASCII letters and digits — what
+ * `/(?<![A-Za-z0-9])(?:this|that|…)(?![A-Za-z0-9])/i` matches (without the u flag no other
+ * character folds to an ASCII letter), read by one scan of character codes. A cheap pre-check: a
+ * false alarm only costs the split; no pointer the split finds is missed, since a split word is
+ * delimited by what is not a letter or digit, and ASCII ones are excluded here. The answer for a
+ * text is the OR of its white-space words' answers: white space ends a run.
  */
 export function givenMayPoint(text: string): boolean {
-  return MAY_POINT.test(text);
+  let start = -1;
+  for (let i = 0; i <= text.length; i++) {
+    const code = i < text.length ? text.charCodeAt(i) : 0x20;
+    if (isAsciiLetter(code) || (code >= 0x30 && code <= 0x39)) {
+      if (start < 0) start = i;
+      continue;
+    }
+    if (start >= 0 && i - start >= 2 && PACKED_POINTERS.has(packWord(text, start, i))) return true;
+    start = -1;
+  }
+  return false;
 }
 
 /** A lowercase word that is a pointing word: givenMayPoint of a word of ASCII letters and digits alone. */
@@ -125,11 +133,17 @@ export const GIVEN_SCAN = 32;
  * the tokenizer keeps whole (a plain word, plain-word-shape.ts). No scan, no string made.
  */
 export function plainGivenRole(lower: string): number {
-  const first = lower.charCodeAt(0);
-  let role = first >= 0x61 && first <= 0x7a ? GIVEN_NOUN : 0;
-  if (lower.length <= SHORT_WORD_CHARS) {
-    if (PREPOSITIONS.has(lower)) role |= GIVEN_PREPOSITION;
-    if (POINTERS.has(lower)) role |= GIVEN_POINTER;
+  return plainGivenRoleAt(lower, 0, lower.length);
+}
+
+/** plainGivenRole of the run text[from, to) lowercased (A–Z), read in place: no string made or hashed. */
+export function plainGivenRoleAt(text: string, from: number, to: number): number {
+  let role = isAsciiLetter(text.charCodeAt(from)) ? GIVEN_NOUN : 0;
+  if (to - from <= SHORT_WORD_CHARS) {
+    // packWord folds A–Z and answers -1 for a digit: no preposition or pointer has one.
+    const packed = packWord(text, from, to);
+    if (PACKED_PREPOSITIONS.has(packed)) role |= GIVEN_PREPOSITION;
+    if (PACKED_POINTERS.has(packed)) role |= GIVEN_POINTER;
   }
   return role;
 }

@@ -36,23 +36,31 @@ function isPlainCloser(code: number): boolean {
  * uppercase letter; -1 for any other word (and for one of 2^SHAPE_BITS characters or more).
  */
 export function plainWordShape(word: string): number {
-  const length = word.length;
+  return plainWordShapeAt(word, 0, word.length);
+}
+
+/**
+ * plainWordShape of text[start, end), read in place (a query's word before any string is made of
+ * it); where its letters start and end stay relative to `start`.
+ */
+export function plainWordShapeAt(text: string, start: number, end: number): number {
+  const length = end - start;
   if (length === 0 || length > SHAPE_MASK) return -1;
-  let from = 0;
-  while (from < length && isPlainOpener(word.charCodeAt(from))) from++;
-  let to = length;
-  while (to > from && isPlainCloser(word.charCodeAt(to - 1))) to--;
+  let from = start;
+  while (from < end && isPlainOpener(text.charCodeAt(from))) from++;
+  let to = end;
+  while (to > from && isPlainCloser(text.charCodeAt(to - 1))) to--;
   if (to <= from) return -1;
   let upper = 0;
   let other = 0;
   for (let i = from; i < to; i++) {
-    const code = word.charCodeAt(i);
+    const code = text.charCodeAt(i);
     if ((code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39)) other = 1;
     else if (code >= 0x41 && code <= 0x5a) upper |= i === from ? 1 : 2;
     else return -1;
   }
   if ((upper & 2) !== 0 && other !== 0) return -1;
-  return (((from << SHAPE_BITS) | to) << 1) | (upper !== 0 ? 1 : 0);
+  return ((((from - start) << SHAPE_BITS) | (to - start)) << 1) | (upper !== 0 ? 1 : 0);
 }
 
 /** Where a plain word's letters start (shape ≥ 0, from plainWordShape). */

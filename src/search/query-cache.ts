@@ -14,12 +14,14 @@ import { MAX_QUERY_CHARS, parseQueryWords, queryForm, type ParsedQuery } from ".
 import type { QueryTokens } from "./query-terms.ts";
 import { QueryWords, type WordFacts } from "./query-words.ts";
 import { isLowerAsciiWord, isWhiteSpace } from "./char-class.ts";
-import { MAX_SCANNED_WORDS, type MentionWords } from "./server-mention.ts";
+import { MAX_SCANNED_WORDS, type MentionWord, type MentionWords } from "./server-mention.ts";
 import type { Tokenizer } from "./tokenizer.ts";
 import { WORD_HASH_SEED, wordHashStep } from "./word-table.ts";
 
 /** Parsed and tokenized queries kept for reuse: prefetch re-asks, and models retry and refine. */
 const QUERY_CACHE_SIZE = 2048;
+/** Runs of white space (char-class.ts isWhiteSpace). */
+const GAPS = /\s+/g;
 /** Identifier-like words looked up per query; a pasted log cannot turn into thousands of lookups. */
 const MAX_IDENTIFIERS = 32;
 
@@ -86,7 +88,7 @@ export class QueryCache {
    */
   private parse(text: string): CachedQuery {
     const form = queryForm(text);
-    if (form.kind === "select") return { parsed: form, tokens: { text: [], required: [], given: [], valueParameters: [] }, identifiers: [], mentions: { words: [], keys: [], hashes: [], keyLengths: [] } };
+    if (form.kind === "select") return { parsed: form, tokens: { text: [], required: [], given: [], valueParameters: [] }, identifiers: [], mentions: { words: [] } };
     const plain = this.plainDraft(form.whole);
     if (plain !== undefined) return this.finish({ kind: form.kind, whole: form.whole, text: this.freeText, required: [], servers: [] }, plain);
     const { parsed, words } = parseQueryWords(text);
@@ -104,27 +106,29 @@ export class QueryCache {
    */
   private plainDraft(whole: string): QueryDraft | undefined {
     const length = whole.length;
-    let start = -1;
-    let hash = WORD_HASH_SEED;
     let count = 0;
     let single = true;
     const bounds = this.bounds;
     const hashes = this.hashes;
-    for (let i = 0; i <= length; i++) {
-      const code = i < length ? whole.charCodeAt(i) : 0x20;
-      // Printable ASCII first: no white space there.
-      if ((code > 0x20 && code < 0x80) || !isWhiteSpace(code)) {
-        if (start < 0) start = i;
-        hash = wordHashStep(hash, code);
+    let i = 0;
+    while (i < length) {
+      let code = whole.charCodeAt(i);
+      if (isGap(code)) {
+        // A gap other than one plain space: the free text is the words joined.
+        if (code !== 0x20 || i === 0 || i + 1 === length || isGap(whole.charCodeAt(i + 1))) single = false;
+        i++;
         continue;
       }
-      if (code !== 0x20 || start < 0) single = false;
-      if (start < 0) continue;
+      const start = i;
+      let hash = WORD_HASH_SEED;
+      do {
+        hash = wordHashStep(hash, code);
+        if (++i === length) break;
+        code = whole.charCodeAt(i);
+      } while (!isGap(code));
       bounds[count * 2] = start;
       bounds[count * 2 + 1] = i;
       hashes[count++] = hash;
-      start = -1;
-      hash = WORD_HASH_SEED;
     }
     if (count === 0) return undefined;
     this.read ^= this.words.warm(hashes, count, this.homes);
@@ -134,7 +138,7 @@ export class QueryCache {
       if (word.syntax !== undefined) return undefined;
       facts[w] = word;
     }
-    this.freeText = single ? whole : this.joined(whole, count);
+    this.freeText = single ? whole : this.joined(whole);
     return this.draftOf(count);
   }
 
@@ -154,11 +158,12 @@ export class QueryCache {
     return draft;
   }
 
-  /** The `count` words of the last scan (`bounds`), joined by single spaces. */
-  private joined(whole: string, count: number): string {
-    const words: string[] = [];
-    for (let w = 0; w < count; w++) words.push(whole.slice(this.bounds[w * 2]!, this.bounds[w * 2 + 1]!));
-    return words.join(" ");
+  /**
+   * The words of `whole` (trimmed: no white space at either end) joined by single spaces: each run
+   * of white space (isWhiteSpace, which is what `\s` matches) made one space, natively.
+   */
+  private joined(whole: string): string {
+    return whole.replace(GAPS, " ");
   }
 
   /**
@@ -197,6 +202,11 @@ export class QueryCache {
   }
 }
 
+/** White space (isWhiteSpace), printable ASCII told first. */
+function isGap(code: number): boolean {
+  return code === 0x20 || (code < 0x20 ? code >= 0x09 && code <= 0x0d : code >= 0x80 && isWhiteSpace(code));
+}
+
 /** A query's parse as its free-text words' facts are added, in order. */
 class QueryDraft {
   readonly terms: string[];
@@ -204,6 +214,8 @@ class QueryDraft {
   readonly textFlags: number[];
   readonly identifiers: string[] = [];
   readonly mentions: MentionWords;
+  /** mentions.words: the first MAX_SCANNED_WORDS words' facts themselves, no copy of their fields. */
+  private readonly mentionWords: MentionWord[];
   mayPoint = false;
   decimal = false;
   /**
@@ -227,7 +239,8 @@ class QueryDraft {
     this.terms = new Array<string>(terms);
     this.textIds = new Array<number>(terms);
     this.textFlags = new Array<number>(terms);
-    this.mentions = { words: new Array<string>(mentioned), keys: new Array<string>(mentioned), hashes: new Array<number>(mentioned), keyLengths: new Array<number>(mentioned) };
+    this.mentionWords = new Array<MentionWord>(mentioned);
+    this.mentions = { words: this.mentionWords };
   }
 
   add(word: WordFacts): void {
@@ -237,13 +250,7 @@ class QueryDraft {
       for (let t = 0; t < word.moreTerms.length; t++) this.addTerm(word.moreTerms[t]!, word.moreIds![t]!, word.moreFlags![t]!);
     }
     const at = this.count++;
-    if (at < MAX_SCANNED_WORDS) {
-      const mentions = this.mentions;
-      mentions.words[at] = word.mentionWord;
-      mentions.keys[at] = word.mentionKey;
-      mentions.hashes[at] = word.mentionHash;
-      mentions.keyLengths[at] = word.mentionLength;
-    }
+    if (at < MAX_SCANNED_WORDS) this.mentionWords[at] = word;
     if (word.identifier !== undefined && this.identifiers.length < MAX_IDENTIFIERS) this.identifiers.push(word.identifier);
     if (word.mayPoint) this.mayPoint = true;
     if (word.decimal) this.decimal = true;

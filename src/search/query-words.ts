@@ -12,12 +12,12 @@
  * Bounded like the word table it sits on: words up to MAX_WORD_CHARS are kept, the table empties
  * itself when full, and a longer word is worked out each time it is met.
  */
-import { GIVEN_POINTER, givenMayPoint, givenRole, givenRuns, isPointingWord, plainGivenRole } from "./given-words.ts";
+import { GIVEN_POINTER, givenMayPoint, givenRole, givenRuns, isPointingWord, plainGivenRoleAt } from "./given-words.ts";
 import { wordSyntax, type WordSyntax } from "./query-parser.ts";
 import { termFlags } from "./query-terms.ts";
-import { keyHashOf, mentionKeyOf, mentionWordOf } from "./server-mention.ts";
+import { keyHashOf, keyHashOfAscii, mentionKeyOf, mentionWordOf, type MentionWord } from "./server-mention.ts";
 import type { Tokenizer } from "./tokenizer.ts";
-import { plainWordShape, shapeFrom, shapeHasUpper, shapeTo } from "./plain-word-shape.ts";
+import { plainWordShapeAt, shapeFrom, shapeHasUpper, shapeTo } from "./plain-word-shape.ts";
 import { mayHaveDecimal } from "./value-kinds.ts";
 import { WordTable, wordHash } from "./word-table.ts";
 
@@ -29,7 +29,7 @@ const IDENTIFIER_EDGES = /^[^\p{L}\p{N}_]+|[^\p{L}\p{N}_]+$/gu;
  * words have one term or none: the first term is held in the object itself, and arrays only
  * for a word with more ("getUserProfile"), so a word read costs no array reads.
  */
-export interface WordFacts {
+export interface WordFacts extends MentionWord {
   /** Its first term (tokenizer.ts), undefined for a word with none (a stop word, punctuation). */
   term: string | undefined;
   /** The first term's id as of a dictionary of `idsAt` terms (-1: not there). */
@@ -43,8 +43,11 @@ export interface WordFacts {
   mentionWord: string;
   mentionKey: string;
   mentionHash: number;
-  /** The key's length, or -1 when the trimmed word is empty (MentionWords.keyLengths). */
+  /** The key's length, or -1 when the trimmed word is empty (MentionWord). */
   mentionLength: number;
+  /** The server-name filter's answers for the key, and when (MentionWord; findMentions fills them in). */
+  mentionBits: number;
+  mentionAt: number;
   /** The word as a tool identifier it may name (identifierOf), if it looks like one. */
   identifier: string | undefined;
   /** It holds a pointing word ("this", "my"…): the query may mark a word as given (given-words.ts). */
@@ -82,6 +85,12 @@ export interface GivenRuns {
 /** Raw query words → their facts, looked up by the characters in place (word-table.ts). */
 export class QueryWords {
   private readonly table = new WordTable<WordFacts>();
+  /**
+   * termFlags + 1 of each dictionary term a new word met, by term id (0: not worked out yet): a
+   * constant of the term, so a new word of a known term reads a number, not the term's characters
+   * and a Map. As long as the largest such id (the dictionary only grows, and never reuses an id).
+   */
+  private flagsById = new Uint16Array(1024);
 
   constructor(private readonly tokenizer: Tokenizer) {}
 
@@ -114,17 +123,14 @@ export class QueryWords {
     if (entry >= 0) {
       facts = this.table.valueAt(entry);
     } else {
-      facts = this.factsOf(start === 0 && end === text.length ? text : text.slice(start, end));
+      // The shape is read in place: a plain word's facts need few strings, and none read from.
+      const shape = plainWordShapeAt(text, start, end);
+      const word = start === 0 && end === text.length ? text : text.slice(start, end);
+      facts = shape < 0 ? this.generalFactsOf(word) : this.plainFactsAt(text, start, word, shape);
       this.table.add(text, start, end, hash, facts);
     }
     if (facts.idsAt !== this.tokenizer.dictionarySize()) this.refreshIds(facts);
     return facts;
-  }
-
-  /** A word's facts: a plain word's by its shape alone, any other's by the general readers. */
-  private factsOf(word: string): WordFacts {
-    const shape = plainWordShape(word);
-    return shape < 0 ? this.generalFactsOf(word) : this.plainFactsOf(word, shape);
   }
 
   /**
@@ -135,27 +141,39 @@ export class QueryWords {
    * No scan of the tokenizer, no arrays.
    */
   plainFactsOf(word: string, shape: number): WordFacts {
+    return this.plainFactsAt(word, 0, word, shape);
+  }
+
+  /**
+   * plainFactsOf(word, shape) for `word`, text[start, start + word.length): the letters are read
+   * in the text, where they are found, hashed and told apart with no string made of them, and
+   * only the letters (and, with capitals, their lowercase) are made strings.
+   */
+  private plainFactsAt(text: string, start: number, word: string, shape: number): WordFacts {
     const from = shapeFrom(shape);
     const to = shapeTo(shape);
-    const letters = from === 0 && to === word.length ? word : word.slice(from, to);
+    const letters = from === 0 && to === word.length ? word : text.slice(start + from, start + to);
     const lower = shapeHasUpper(shape) ? letters.toLowerCase() : letters;
     // A word the index met is found by its characters, its term by its id: no string hashed.
-    const known = this.tokenizer.knownWordId(word, from, to);
+    const known = this.tokenizer.knownWordId(text, start + from, start + to);
     const listed = known >= 0 ? this.tokenizer.termAt(known) : undefined;
     const term = listed ?? (known === -1 ? undefined : (this.tokenizer.termOfLowerAscii(lower) ?? undefined));
     // An opening or closing `'` makes a run of its own or joins the letters' (given-words.ts): rare, read in general.
-    const quoted = (from > 0 || to < word.length) && hasApostrophe(word);
-    const given = quoted ? givenRole(word) : plainGivenRole(lower);
+    const quoted = (from > 0 || to < word.length) && hasApostrophe(text, start, start + word.length);
+    const given = quoted ? givenRole(word) : plainGivenRoleAt(text, start + from, start + to);
+    const id = listed !== undefined ? known : term === undefined ? -1 : this.tokenizer.termIdOf(term);
     return {
       term,
-      id: listed !== undefined ? known : term === undefined ? -1 : this.tokenizer.termIdOf(term),
+      id,
       idsAt: this.tokenizer.dictionarySize(),
-      flags: term === undefined ? 0 : termFlags(term),
+      flags: term === undefined ? 0 : this.flagsOf(term, id),
       moreTerms: undefined,
       mentionWord: letters,
       mentionKey: lower,
-      mentionHash: keyHashOf(lower),
-      mentionLength: lower.length,
+      mentionHash: keyHashOfAscii(text, start + from, start + to),
+      mentionLength: to - from,
+      mentionBits: 0,
+      mentionAt: -1,
       identifier: undefined,
       mayPoint: quoted ? isPointingWord(lower) : (given & GIVEN_POINTER) !== 0,
       decimal: false,
@@ -182,6 +200,8 @@ export class QueryWords {
       mentionKey,
       mentionHash: keyHashOf(mentionKey),
       mentionLength: mentionWord.length === 0 ? -1 : mentionKey.length,
+      mentionBits: 0,
+      mentionAt: -1,
       identifier: word.length >= 3 && mayBeIdentifier(word) ? identifierOf(word) : undefined,
       mayPoint: givenMayPoint(word),
       decimal: mayHaveDecimal(word),
@@ -218,6 +238,21 @@ export class QueryWords {
     facts.idsAt = this.tokenizer.dictionarySize();
   }
 
+  /** termFlags(term), kept by the term's dictionary id (-1: none, then worked out). */
+  private flagsOf(term: string, id: number): number {
+    if (id < 0) return termFlags(term);
+    if (id >= this.flagsById.length) {
+      const grown = new Uint16Array(Math.max(this.flagsById.length * 2, id + 1));
+      grown.set(this.flagsById);
+      this.flagsById = grown;
+    }
+    const kept = this.flagsById[id]!;
+    if (kept !== 0) return kept - 1;
+    const flags = termFlags(term);
+    if (flags < 0xffff) this.flagsById[id] = flags + 1;
+    return flags;
+  }
+
   /** The word's terms, their ids and flags, from the tokenizer. */
   private tokenizeInto(facts: WordFacts): void {
     const ids: number[] = [];
@@ -226,8 +261,14 @@ export class QueryWords {
     facts.id = ids[0] ?? -1;
     facts.moreTerms = terms.length > 1 ? terms.slice(1) : undefined;
     facts.moreIds = terms.length > 1 ? ids.slice(1) : undefined;
-    facts.flags = terms.length > 0 ? termFlags(terms[0]!) : 0;
-    facts.moreFlags = terms.length > 1 ? terms.slice(1).map(termFlags) : undefined;
+    facts.flags = terms.length > 0 ? this.flagsOf(terms[0]!, ids[0] ?? -1) : 0;
+    if (terms.length > 1) {
+      const moreFlags = new Array<number>(terms.length - 1);
+      for (let t = 1; t < terms.length; t++) moreFlags[t - 1] = this.flagsOf(terms[t]!, ids[t] ?? -1);
+      facts.moreFlags = moreFlags;
+    } else {
+      facts.moreFlags = undefined;
+    }
     facts.idsAt = this.tokenizer.dictionarySize();
   }
 }
@@ -260,8 +301,9 @@ export function identifierOf(raw: string): string | undefined {
   return undefined;
 }
 
-function hasApostrophe(word: string): boolean {
-  return word.indexOf("'") >= 0;
+function hasApostrophe(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (text.charCodeAt(i) === 0x27) return true;
+  return false;
 }
 
 /** ASCII letters, digits and `_`: what IDENTIFIER_EDGES does not strip. */

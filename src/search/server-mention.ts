@@ -18,16 +18,31 @@ const MIN_SERVER_CHARS = 3;
 const EDGES = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu;
 const POSSESSIVE = /['’]s$/u;
 
+/**
+ * One word of a query as server-name windows are made of (a query word's facts are one:
+ * query-words.ts), with the filter's answers about the word alone kept beside it.
+ */
+export interface MentionWord {
+  /** The word trimmed of edge punctuation and a possessive 's (empty when nothing was left). */
+  mentionWord: string;
+  /** It squashed (lowercase letters and digits). */
+  mentionKey: string;
+  /** The key's keyHash from KEY_HASH_SEED: a window's hash starts from its first word's. */
+  mentionHash: number;
+  /** The key's length, or -1 when the word is empty: a window is measured without reading its strings. */
+  mentionLength: number;
+  /**
+   * ServerKeys' answers for the key alone (MAY_PREFIX, MAY_BE), as of its `keysVersion`
+   * `mentionAt` (-1: never asked): a word met again asks the filter nothing.
+   */
+  mentionBits: number;
+  mentionAt: number;
+}
+
 /** The words of a query as server-name windows are made of: text-only, so cacheable. */
 export interface MentionWords {
-  /** Words trimmed of edge punctuation and a possessive 's (empty when nothing was left). */
-  words: string[];
-  /** Each word squashed (lowercase letters and digits). */
-  keys: string[];
-  /** Each key's keyHash from KEY_HASH_SEED: a window's hash starts from its first word's. */
-  hashes: number[];
-  /** Each key's length, or -1 when the word is empty: a window is measured without reading its strings. */
-  keyLengths: number[];
+  /** The query's first MAX_SCANNED_WORDS words. */
+  words: readonly MentionWord[];
 }
 
 /** The server-name keys an index knows, as findMentions needs them (hashes by server-registry's keyHash). */
@@ -39,7 +54,16 @@ export interface ServerKeys {
   mayBeKey(hash: number): boolean;
   /** The server's name as configured (its tools' server field holds that name's terms). */
   nameOf?(id: number): string;
+  /**
+   * Changes whenever an answer of mayPrefixKey or mayBeKey may change: a MentionWord keeps its
+   * key's answers as of it. Without it, nothing is kept.
+   */
+  readonly keysVersion?: number;
 }
+
+/** MentionWord.mentionBits: the key alone may start a server's key; it may be one. */
+const MAY_PREFIX = 1;
+const MAY_BE = 2;
 
 /** What the ranker needs to treat a mention as membership. */
 export interface MentionInput {
@@ -89,20 +113,16 @@ export function mentionWords(text: string): MentionWords {
 /** mentionWords of a text already split on white space (no empty words). */
 export function mentionWordsOf(split: readonly string[]): MentionWords {
   const count = Math.min(split.length, MAX_SCANNED_WORDS);
-  const words: string[] = new Array(count);
-  const keys: string[] = new Array(count);
-  const hashes: number[] = new Array(count);
-  const keyLengths: number[] = new Array(count);
-  for (let i = 0; i < count; i++) {
-    const raw = split[i]!;
-    const word = mentionWordOf(raw);
-    const key = mentionKeyOf(raw, word);
-    words[i] = word;
-    keys[i] = key;
-    hashes[i] = keyHashOf(key);
-    keyLengths[i] = word.length === 0 ? -1 : key.length;
-  }
-  return { words, keys, hashes, keyLengths };
+  const words: MentionWord[] = new Array(count);
+  for (let i = 0; i < count; i++) words[i] = mentionWordOfRaw(split[i]!);
+  return { words };
+}
+
+/** One white-space word's MentionWord, no filter asked yet. */
+export function mentionWordOfRaw(raw: string): MentionWord {
+  const word = mentionWordOf(raw);
+  const key = mentionKeyOf(raw, word);
+  return { mentionWord: word, mentionKey: key, mentionHash: keyHashOf(key), mentionLength: word.length === 0 ? -1 : key.length, mentionBits: 0, mentionAt: -1 };
 }
 
 /** One white-space word trimmed for server-name windows, as mentionWordsOf's `words` hold it. */
@@ -114,6 +134,16 @@ export function mentionWordOf(raw: string): string {
 /** That word (`word`, mentionWordOf(raw)) squashed, as mentionWordsOf's `keys` hold it. */
 export function mentionKeyOf(raw: string, word: string): string {
   return isLowerAsciiWord(raw) ? raw : squashWord(word);
+}
+
+/** keyHashOf text[from, to) with A–Z lowercased (a plain word's letters: its key), read in place. */
+export function keyHashOfAscii(text: string, from: number, to: number): number {
+  let hash = KEY_HASH_SEED;
+  for (let i = from; i < to; i++) {
+    const code = text.charCodeAt(i);
+    hash = keyHash(hash, code >= 0x41 && code <= 0x5a ? code | 0x20 : code);
+  }
+  return hash;
 }
 
 /** keyHash of a whole key from KEY_HASH_SEED. */
@@ -136,38 +166,49 @@ export function findMentions(
   servers: ServerKeys,
   termsOf: (words: string) => readonly string[],
 ): { servers: number[]; terms: string[]; wholeNameTerms: string[] } {
-  const { words, keys, hashes, keyLengths } = query;
+  const words = query.words;
+  const version = servers.keysVersion;
   const found: number[] = [];
   const terms: string[] = [];
   const wholeNameTerms: string[] = [];
   for (let first = 0; first < words.length; ) {
-    let hash = KEY_HASH_SEED;
-    let length = 0;
+    const head = words[first]!;
+    let hash = head.mentionHash;
+    let length = head.mentionLength;
     let sizes = 0;
     /** Bit `size` (1..MAX_WINDOW_WORDS) set when that window's key may be a server's, and is long enough. */
     let maybe = 0;
-    for (let size = 1; size <= MAX_WINDOW_WORDS && first + size <= words.length; size++) {
-      const keyLength = keyLengths[first + size - 1]!;
-      if (keyLength < 0) break;
-      if (size === 1) {
-        hash = hashes[first]!;
-      } else {
-        const key = keys[first + size - 1]!;
-        for (let i = 0; i < key.length; i++) hash = keyHash(hash, key.charCodeAt(i));
+    if (length >= 0) {
+      // The word alone: the filter's answers kept with the word, asked only when the keys changed.
+      let bits = head.mentionBits;
+      if (version === undefined || head.mentionAt !== version) {
+        bits = (servers.mayPrefixKey(hash) ? MAY_PREFIX : 0) | (length >= MIN_SERVER_CHARS && servers.mayBeKey(hash) ? MAY_BE : 0);
+        if (version !== undefined) {
+          head.mentionBits = bits;
+          head.mentionAt = version;
+        }
       }
-      length += keyLength;
-      if (length >= MIN_SERVER_CHARS && servers.mayBeKey(hash)) maybe |= 1 << size;
-      sizes = size;
-      if (!servers.mayPrefixKey(hash)) break;
+      if ((bits & MAY_BE) !== 0) maybe |= 1 << 1;
+      sizes = 1;
+      for (let size = 2; (bits & MAY_PREFIX) !== 0 && size <= MAX_WINDOW_WORDS && first + size <= words.length; size++) {
+        const next = words[first + size - 1]!;
+        if (next.mentionLength < 0) break;
+        const key = next.mentionKey;
+        for (let i = 0; i < key.length; i++) hash = keyHash(hash, key.charCodeAt(i));
+        length += next.mentionLength;
+        if (length >= MIN_SERVER_CHARS && servers.mayBeKey(hash)) maybe |= 1 << size;
+        sizes = size;
+        if (!servers.mayPrefixKey(hash)) break;
+      }
     }
     let matched = 0;
     for (let size = sizes; size >= 1 && matched === 0; size--) {
       if ((maybe & (1 << size)) === 0) continue;
-      const key = size === 1 ? keys[first]! : keys.slice(first, first + size).join("");
+      const key = size === 1 ? head.mentionKey : keyOf(words, first, size);
       const id = servers.idOfKey(key);
       if (id === undefined) continue;
       if (!found.includes(id)) found.push(id);
-      terms.push(...termsOf(size === 1 ? words[first]! : words.slice(first, first + size).join(" ")));
+      terms.push(...termsOf(size === 1 ? head.mentionWord : wordsOf(words, first, size)));
       // One written word ("GitHub") is the server's own spelling, however the tokenizer splits it;
       // words written apart ("mind map") are words.
       const whole = size === 1 ? termsOf(key) : [];
@@ -180,6 +221,20 @@ export function findMentions(
     first += Math.max(matched, 1);
   }
   return { servers: found, terms, wholeNameTerms };
+}
+
+/** The squashed keys of words[first, first + size) joined: the window's key. */
+function keyOf(words: readonly MentionWord[], first: number, size: number): string {
+  let key = "";
+  for (let i = first; i < first + size; i++) key += words[i]!.mentionKey;
+  return key;
+}
+
+/** The trimmed words of words[first, first + size) joined by spaces, as the window was written. */
+function wordsOf(words: readonly MentionWord[], first: number, size: number): string {
+  let text = words[first]!.mentionWord;
+  for (let i = first + 1; i < first + size; i++) text += " " + words[i]!.mentionWord;
+  return text;
 }
 
 /**
@@ -229,12 +284,18 @@ function squashWord(word: string): string {
     if (code >= 0x41 && code <= 0x5a) upper = true;
     else if (!isAsciiAlnum(code)) other = true;
   }
-  if (!other) return upper ? word.toLowerCase() : word;
+  const lower = upper ? word.toLowerCase() : word;
+  if (!other) return lower;
+  // The runs of letters and digits, one slice each ("e-mail": two), not a string per character.
   let out = "";
-  for (let i = 0; i < word.length; i++) {
-    const code = word.charCodeAt(i);
-    if (code >= 0x41 && code <= 0x5a) out += String.fromCharCode(code | 0x20);
-    else if (isAsciiAlnum(code)) out += word[i];
+  let from = -1;
+  for (let i = 0; i <= lower.length; i++) {
+    if (i < lower.length && isAsciiAlnum(lower.charCodeAt(i))) {
+      if (from < 0) from = i;
+    } else if (from >= 0) {
+      out += lower.slice(from, i);
+      from = -1;
+    }
   }
   return out;
 }

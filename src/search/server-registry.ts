@@ -60,6 +60,8 @@ export class ServerRegistry {
   private readonly filterBits = new Int32Array((FILTER_POSITIONS * 2) >>> 5);
   /** Bumped when a server gains its first tool or loses its last: which names are live changed. */
   liveVersion = 0;
+  /** Bumped when a key is added: an answer of mayPrefixKey or mayBeKey may have changed (ServerKeys). */
+  keysVersion = 0;
 
   idOf(server: string): number | undefined {
     return this.idOfKey(squash(server));
@@ -152,6 +154,7 @@ export class ServerRegistry {
       for (let i = 0; i < key.length; i++) setBit(this.filterBits, (hash = keyHash(hash, key.charCodeAt(i))), PREFIX_BIT);
       this.keyHashes.add(hash);
       setBit(this.filterBits, hash, KEY_BIT);
+      this.keysVersion++;
       this.names.push(server);
       this.counts = ensureInt32(this.counts, id + 1);
       this.head = growFilled(this.head, id + 1);

@@ -114,3 +114,107 @@ function hashRange(text: string, start: number, end: number, fold: boolean): num
   hash ^= hash >>> 15;
   return Math.imul(hash, 0x2c1b3c6d) ^ (hash >>> 12);
 }
+
+/** Words longer than this are not kept by WordIds (found MISSING: the caller works their id out again). */
+export const MAX_POOLED_CHARS = 64;
+/** WordIds' bucket, 1 << BUCKET_SHIFT ints: its key's hash, value, characters' offset in the pool, and length + 1 (0: empty). */
+const BUCKET_SHIFT = 2;
+
+/**
+ * StringIds for words, A–Z folded: each bucket holds its key's hash, value and where its characters
+ * are in one pool, so a lookup reads the bucket's line and the pool's: two cache lines where a
+ * bucket → entry → string → characters → value chain read five or six. A query's words new to its
+ * parse are looked up here while other work has evicted the table, so each line is a likely miss.
+ * The pool also spares a string object per word (≤ MAX_POOLED_CHARS code units; a longer word is
+ * not kept). Bounded like StringIds: `limit` keys, then emptied; MAX_PROBES buckets a walk.
+ */
+export class WordIds {
+  private buckets = new Int32Array(1024 << BUCKET_SHIFT);
+  private pool = new Uint16Array(4096);
+  private poolUsed = 0;
+  private count = 0;
+
+  constructor(private readonly limit: number) {}
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** The value stored for text[start, end) with A–Z lowercased, or MISSING. */
+  find(text: string, start: number, end: number): number {
+    const length = end - start;
+    if (length > MAX_POOLED_CHARS) return MISSING;
+    const hash = hashRange(text, start, end, true);
+    const buckets = this.buckets;
+    const mask = (buckets.length >> BUCKET_SHIFT) - 1;
+    for (let at = hash & mask, probes = 0; probes < MAX_PROBES; at = (at + 1) & mask, probes++) {
+      const bucket = at << BUCKET_SHIFT;
+      const stored = buckets[bucket + 3]!;
+      if (stored === 0) return MISSING;
+      if (buckets[bucket] !== hash || stored !== length + 1) continue;
+      const pool = this.pool;
+      const from = buckets[bucket + 2]!;
+      let same = true;
+      for (let i = 0; i < length && same; i++) same = pool[from + i] === lowerCode(text.charCodeAt(start + i));
+      if (same) return buckets[bucket + 1]!;
+    }
+    return MISSING;
+  }
+
+  /**
+   * Stores the value of `word` (lowercase in A–Z), not yet in the table; a full table is emptied
+   * first. False when it is not kept (longer than MAX_POOLED_CHARS, or no free bucket within
+   * MAX_PROBES of its home).
+   */
+  set(word: string, id: number): boolean {
+    const length = word.length;
+    if (length > MAX_POOLED_CHARS) return false;
+    if (this.count >= this.limit) this.clear();
+    if ((this.count + 1) * 2 > this.buckets.length >> BUCKET_SHIFT) this.rehash((this.buckets.length >> BUCKET_SHIFT) * 2);
+    const hash = hashRange(word, 0, length, true);
+    const bucket = freeBucket(this.buckets, hash);
+    if (bucket < 0) return false;
+    if (this.poolUsed + length > this.pool.length) {
+      const pool = new Uint16Array(Math.max(this.pool.length * 2, this.poolUsed + length));
+      pool.set(this.pool);
+      this.pool = pool;
+    }
+    for (let i = 0; i < length; i++) this.pool[this.poolUsed + i] = word.charCodeAt(i);
+    const at = bucket << BUCKET_SHIFT;
+    this.buckets[at] = hash;
+    this.buckets[at + 1] = id;
+    this.buckets[at + 2] = this.poolUsed;
+    this.buckets[at + 3] = length + 1;
+    this.poolUsed += length;
+    this.count++;
+    return true;
+  }
+
+  /** Empties the table, keeping its arrays. */
+  clear(): void {
+    this.buckets.fill(0);
+    this.poolUsed = 0;
+    this.count = 0;
+  }
+
+  /** Every kept key moved to a table of `size` buckets; one that finds no bucket near its home is left out. */
+  private rehash(size: number): void {
+    const old = this.buckets;
+    const buckets = new Int32Array(size << BUCKET_SHIFT);
+    for (let at = 0; at < old.length; at += 1 << BUCKET_SHIFT) {
+      if (old[at + 3] === 0) continue;
+      const bucket = freeBucket(buckets, old[at]!);
+      if (bucket >= 0) buckets.set(old.subarray(at, at + (1 << BUCKET_SHIFT)), bucket << BUCKET_SHIFT);
+    }
+    this.buckets = buckets;
+  }
+}
+
+/** WordIds: the first empty bucket within MAX_PROBES of the hash's home, or -1. */
+function freeBucket(buckets: Int32Array, hash: number): number {
+  const mask = (buckets.length >> BUCKET_SHIFT) - 1;
+  for (let at = hash & mask, probes = 0; probes < MAX_PROBES; at = (at + 1) & mask, probes++) {
+    if (buckets[(at << BUCKET_SHIFT) + 3] === 0) return at;
+  }
+  return -1;
+}

@@ -2,7 +2,7 @@ import { porterStem } from "./porter-stem.ts";
 import { CharClass, classifyCodePoint } from "./char-class.ts";
 import { ensureInt32 } from "./growable.ts";
 import { STOP_WORDS } from "./stop-words.ts";
-import { MISSING, StringIds } from "./string-ids.ts";
+import { MISSING, StringIds, WordIds } from "./string-ids.ts";
 import { WordTable, wordHash } from "./word-table.ts";
 
 const ASCII_WORD = /^[a-z]+$/;
@@ -47,7 +47,7 @@ export class Tokenizer {
   /** Lowercased word → its term, or null for a stop word or a word too short to index. */
   private readonly terms = new Map<string, string | null>();
   /** Lowercased word → its term id in `interner` (-1 for none): one lookup per word when indexing, no string made. */
-  private readonly wordIds = new StringIds(TERM_CACHE_LIMIT, true);
+  private readonly wordIds = new WordIds(TERM_CACHE_LIMIT);
   /**
    * Text → where its term ids are in `textArena` (offset × TEXT_CACHE_COUNT_LIMIT + count), for
    * texts that tools share. One arena, not an array per text: the cache is refilled many times

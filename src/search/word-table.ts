@@ -24,8 +24,12 @@ export const MAX_PROBES = 32;
  * (a tokenizer for a few fixed words) stays small.
  */
 const FULL_BUCKETS = 2 * MAX_ENTRIES;
-/** A record packs a word's pool offset and length as `start * LENGTH_RANGE + length`. */
-const LENGTH_RANGE = 64;
+/**
+ * A record packs a word's pool offset and length as `start << LENGTH_BITS | length` (an int32: the
+ * pool holds at most MAX_ENTRIES words of MAX_WORD_CHARS), unpacked by a shift and a mask.
+ */
+const LENGTH_BITS = 6;
+const LENGTH_MASK = (1 << LENGTH_BITS) - 1;
 /** wordHash of the empty word: a scan that hashes as it goes starts here and takes wordHashStep per code unit. */
 export const WORD_HASH_SEED = 0x811c9dc5 | 0;
 
@@ -98,7 +102,7 @@ export class WordTable<V> {
       const entry = entries[i]!;
       if (entry < 0) continue;
       const packed = records[entry * 2 + 1]!;
-      read ^= pool[(packed - (packed % LENGTH_RANGE)) / LENGTH_RANGE]!;
+      read ^= pool[packed >> LENGTH_BITS]!;
     }
     return read;
   }
@@ -114,8 +118,8 @@ export class WordTable<V> {
       if (entry < 0) return -1;
       if (records[entry * 2] !== hash) continue;
       const packed = records[entry * 2 + 1]!;
-      if (packed % LENGTH_RANGE !== length) continue;
-      const from = (packed - length) / LENGTH_RANGE;
+      if ((packed & LENGTH_MASK) !== length) continue;
+      const from = packed >> LENGTH_BITS;
       let same = true;
       for (let i = 0; i < length && same; i++) same = this.pool[from + i] === text.charCodeAt(start + i);
       if (same) return entry;
@@ -143,7 +147,7 @@ export class WordTable<V> {
     }
     for (let i = 0; i < length; i++) this.pool[this.poolUsed + i] = text.charCodeAt(start + i);
     this.records[entry * 2] = hash;
-    this.records[entry * 2 + 1] = this.poolUsed * LENGTH_RANGE + length;
+    this.records[entry * 2 + 1] = (this.poolUsed << LENGTH_BITS) | length;
     this.poolUsed += length;
     this.values.push(value);
     this.numbers[entry * 2] = 0;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { givenWords } from "../../src/search/given-words.ts";
+import { givenMayPoint, givenWords } from "../../src/search/given-words.ts";
 import { ToolSearchIndex } from "../../src/search/tool-search-index.ts";
 
 describe("givenWords", () => {
@@ -62,5 +62,19 @@ describe("givenWords pre-scan (skips the split when no pointing word can be ther
   test("a pointing word only inside a longer word is not one", () => {
     expect(givenWords("history of thistle plants")).toEqual([]);
     expect(givenWords("myth of myself")).toEqual([]);
+  });
+});
+
+describe("givenMayPoint: the scan answers what the regular expression does", () => {
+  const pattern = /(?<![A-Za-z0-9])(?:this|that|these|those|my|our|your|his|her|their|its)(?![A-Za-z0-9])/i;
+
+  test("over generated texts: pointing words in any case, inside and beside letters, digits, punctuation and look-alikes", () => {
+    const pieces = ["this", "THIS", "tHat", "these", "those", "my", "My", "our", "your", "his", "her", "their", "its", "it's", "thistle", "x", "9", "_", "-", "'", " ", "\n", "é", "ı", "İ", "ſ", "K", "東", "\u00a0", "(", "my2", "2my", ""];
+    let seed = 5;
+    const random = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) % n;
+    for (let i = 0; i < 20_000; i++) {
+      const text = Array.from({ length: random(6) }, () => pieces[random(pieces.length)]!).join("");
+      expect([text, givenMayPoint(text)]).toEqual([text, pattern.test(text)]);
+    }
   });
 });

@@ -5,7 +5,7 @@
  * as long as the words it was given.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { MAX_PROBES as STRING_IDS_PROBES, MISSING, StringIds } from "../../src/search/string-ids.ts";
+import { MAX_PROBES as STRING_IDS_PROBES, MISSING, StringIds, WordIds } from "../../src/search/string-ids.ts";
 import { ToolSearchIndex } from "../../src/search/tool-search-index.ts";
 import { MAX_PROBES as WORD_TABLE_PROBES, WordTable, wordHash } from "../../src/search/word-table.ts";
 import { fullCollisions, lowBitCollisions } from "../helpers/fnv-collisions.ts";
@@ -36,6 +36,22 @@ describe("StringIds under one 32-bit hash", () => {
     for (const [id, word] of fullCollisions(10).entries()) table.set(word, id);
     expect(table.set("weather", 7)).toBe(true);
     expect(table.find("get weather", 4, 11)).toBe(7);
+  });
+});
+
+describe("WordIds under one 32-bit hash", () => {
+  test("keeps at most MAX_PROBES of the colliding words; the rest are misses, and an honest word is still kept", () => {
+    // Nine stages: 512 words of 63 letters (WordIds keeps words of up to MAX_POOLED_CHARS).
+    const words = fullCollisions(9);
+    const table = new WordIds(1_000_000);
+    const kept = words.map((word, id) => table.set(word, id));
+    const keptCount = kept.filter(Boolean).length;
+    expect(keptCount).toBeGreaterThan(0);
+    expect(keptCount).toBeLessThanOrEqual(STRING_IDS_PROBES);
+    expect(table.size).toBe(keptCount);
+    words.forEach((word, id) => expect(table.find(` ${word.toUpperCase()} `, 1, word.length + 1)).toBe(kept[id] ? id : MISSING));
+    expect(table.set("weather", 7)).toBe(true);
+    expect(table.find("get Weather", 4, 11)).toBe(7);
   });
 });
 

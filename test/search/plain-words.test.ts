@@ -93,6 +93,20 @@ describe("plain query words: facts from the shape", () => {
     expect(plain).toBeLessThan(all.length);
   });
 
+  test("equal them too when read in place inside a longer text (the parse's path: no string made first)", () => {
+    const { tokenizer } = tokenizerOverCatalogs();
+    const inPlace = new QueryWords(tokenizer);
+    const general = new QueryWords(tokenizer);
+    let plain = 0;
+    for (const word of allWords()) {
+      if (plainWordShape(word) < 0) continue;
+      plain++;
+      const text = `(x ${word} y)`;
+      expect([word, inPlace.of(text, 3, 3 + word.length)]).toStrictEqual([word, general.generalFactsOf(word)]);
+    }
+    expect(plain).toBeGreaterThan(3000);
+  });
+
   test("words the tokenizer splits, syntax, numbers, identifiers and non-ASCII are not plain", () => {
     const notPlain = [
       "mcp__x__y", "+word", "page:3", "3.5", "COVID-19", "getUserProfile", "HTMLParser", "APIs", "GitHub", "e-mail",

@@ -392,6 +392,12 @@ describe("splitWhiteSpace: the parser's split without a regular expression", () 
       expect(single).toBe(words.join(" ") === text);
     }
   });
+
+  test("isWhiteSpace is what \\s matches, every UTF-16 code unit (the parse joins a query's words with /\\s+/)", () => {
+    const differ: number[] = [];
+    for (let code = 0; code <= 0xffff; code++) if (charClass.isWhiteSpace(code) !== /\s/.test(String.fromCharCode(code))) differ.push(code);
+    expect(differ).toEqual([]);
+  });
 });
 
 describe("valueKinds: the decimal pre-check refuses nothing the pattern takes", () => {
