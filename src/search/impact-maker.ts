@@ -135,6 +135,12 @@ export class ImpactMaker {
       pseudo = norm * frequencies[i]!;
       flags = fieldBits[field]!;
     }
+    // Exactly `count` long (impacts.ts): the first stage's loops run to the arrays' own length, which
+    // lets optimised code drop their bounds checks. Shorter only when a live slot's fields all weigh 0.
+    if (count < entries.length) {
+      impacts.entries = entries.slice(0, count);
+      impacts.values = values.slice(0, count);
+    }
     impacts.length = count;
     impacts.version = index.version;
     this.workedOut++;

@@ -20,6 +20,7 @@ export const IMPACT_FLAG_MASK = (1 << IMPACT_FLAG_BITS) - 1;
 export interface Impacts {
   entries: Int32Array;
   values: Float32Array;
+  /** The entries' count, which is also both arrays' length (ImpactMaker makes them exactly that long). */
   length: number;
   version: number;
   /**
