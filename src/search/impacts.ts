@@ -29,4 +29,10 @@ export interface Impacts {
    * terms' postings after higher slots.
    */
   sorted: boolean;
+  /**
+   * The impact cache's mark (impact-cache.ts): 1 when used since its clock hand last passed the
+   * term. Kept here, on the object a query reads anyway, rather than in a table by term id (a
+   * cache line more per query term).
+   */
+  used: number;
 }
