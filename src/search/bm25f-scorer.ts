@@ -133,15 +133,17 @@ export class Bm25fScorer {
     // enough candidates. A number (UNDECIDED, PRUNE, FULL), not boolean | undefined: optimised code
     // that met only one of those types left it at the first query that changed it.
     let prune = UNDECIDED;
+    const skipping = skip !== this.noSkip;
     for (const term of terms) {
       const impacts = this.impacts(index, term.id);
       const scale = term.weightedIdf * (k1 + 1);
       // A term weighed 0 (numberWeight 0) adds nothing, and would mark a slot touched again and again.
       if (scale === 0) continue;
-      if (skip.termIds.has(term.id)) {
+      if (skipping && skip.termIds.has(term.id)) {
         touchedCount = this.runMentionTerm(index, term, scale, skip.mask, touchedCount);
         continue;
       }
+      // The loops run to entries.length (= length, impacts.ts): optimised code then drops their bounds checks on it.
       const { entries, values, length } = impacts;
       // "Continue" strategy: once rarer terms found enough candidates for the re-rank, a frequent
       // term only adds to those tools, which keeps long natural-language queries from touching
@@ -151,14 +153,14 @@ export class Bm25fScorer {
       // history), missing a tool that has all the others but not that one.
       if (length > frequent && prune === UNDECIDED) prune = !track && touchedCount >= this.options.candidates ? PRUNE : FULL;
       if (prune === PRUNE && length > frequent) {
-        for (let i = 0; i < length; i++) {
+        for (let i = 0; i < entries.length; i++) {
           const slot = entries[i]! >>> IMPACT_FLAG_BITS;
           const before = scores[slot]!;
           scores[slot] = before + scale * values[i]! * (((before !== 0) as unknown as number) | 0);
         }
         continue;
       }
-      for (let i = 0; i < length; i++) {
+      for (let i = 0; i < entries.length; i++) {
         const slot = entries[i]! >>> IMPACT_FLAG_BITS;
         const before = scores[slot]!;
         touched[touchedCount] = slot;

@@ -16,13 +16,13 @@ export const DEFAULT_IMPACT_BUDGET_BYTES = 16 * 2 ** 20;
  * is dropped never changes a value, only what is worked out again). Entries are dropped, never
  * recycled: an Impacts a caller still holds stays as it was. A single term larger than the
  * budget is still kept (alone): the scorer needs it now, and most likely again soon.
- * A use is one byte written per term (`used`), where exact recency relinked a list, reading and
- * writing the links of the term and of its two neighbours: lines a new query found evicted.
+ * A use is one mark written on the term's impacts (`Impacts.used`, on the object the query reads
+ * anyway), where exact recency relinked a list, reading and writing the links of the term and of
+ * its two neighbours: lines a new query found evicted (and a byte table by term id was a line more
+ * per query term).
  */
 export class ImpactCache {
   private readonly byId: (Impacts | undefined)[] = [];
-  /** Per term id: 1 when used since the clock hand last passed it. */
-  private used = new Uint8Array(512);
   /** The cached term ids, in no particular order; the hand walks over them. */
   private ring = new Int32Array(64);
   private hand = 0;
@@ -46,7 +46,7 @@ export class ImpactCache {
   /** The cached impacts of a term (whatever their version), marked as used; undefined when not cached. */
   get(id: number): Impacts | undefined {
     const impacts = this.byId[id];
-    if (impacts !== undefined) this.used[id] = 1;
+    if (impacts !== undefined) impacts.used = 1;
     return impacts;
   }
 
@@ -64,20 +64,20 @@ export class ImpactCache {
     if (before !== undefined) {
       this.usedBytes -= bytesOf(before);
     } else {
-      this.ensure(id + 1);
+      this.ensureRing();
       this.ring[this.entries++] = id;
     }
     this.byId[id] = impacts;
     this.usedBytes += bytesOf(impacts);
-    this.used[id] = before !== undefined ? 1 : 0;
+    impacts.used = before !== undefined ? 1 : 0;
     // Every pass of the hand either drops a term or clears a mark, so this ends within two turns.
     while (this.usedBytes > this.budgetBytes && this.entries > 1) {
       if (this.hand >= this.entries) this.hand = 0;
       const at = this.ring[this.hand]!;
       if (at === id) {
         this.hand++;
-      } else if (this.used[at] === 1) {
-        this.used[at] = 0;
+      } else if (this.byId[at]!.used === 1) {
+        this.byId[at]!.used = 0;
         this.hand++;
       } else {
         this.drop(this.hand);
@@ -90,16 +90,10 @@ export class ImpactCache {
     const id = this.ring[position]!;
     this.usedBytes -= bytesOf(this.byId[id]!);
     this.byId[id] = undefined;
-    this.used[id] = 0;
     this.ring[position] = this.ring[--this.entries]!;
   }
 
-  private ensure(length: number): void {
-    if (this.used.length < length) {
-      const grown = new Uint8Array(Math.max(length, this.used.length * 2));
-      grown.set(this.used);
-      this.used = grown;
-    }
+  private ensureRing(): void {
     if (this.ring.length <= this.entries) {
       const grown = new Int32Array(this.ring.length * 2);
       grown.set(this.ring);

@@ -16,7 +16,7 @@ function grown(impacts: Impacts, count: number): Impacts {
   const values = new Float32Array(entries.length);
   entries.set(impacts.entries.subarray(0, count));
   values.set(impacts.values.subarray(0, count));
-  return { entries, values, length: 0, version: -1, sorted: false };
+  return { entries, values, length: 0, version: -1, sorted: false, used: impacts.used };
 }
 
 function fieldFlags(field: number): number {
@@ -89,7 +89,7 @@ export class ImpactMaker {
     let impacts: Impacts =
       cached !== undefined && cached.entries.length >= capacity
         ? cached
-        : { entries: new Int32Array(capacity), values: new Float32Array(capacity), length: 0, version: -1, sorted: false };
+        : { entries: new Int32Array(capacity), values: new Float32Array(capacity), length: 0, version: -1, sorted: false, used: 0 };
     let { entries, values } = impacts;
     const { alive, fieldLengths } = index;
     const { fieldWeights, fieldBs, fieldAverages, fieldBits } = this;
@@ -134,6 +134,12 @@ export class ImpactMaker {
       current = slot;
       pseudo = norm * frequencies[i]!;
       flags = fieldBits[field]!;
+    }
+    // Exactly `count` long (impacts.ts): the first stage's loops run to the arrays' own length, which
+    // lets optimised code drop their bounds checks. Shorter only when a live slot's fields all weigh 0.
+    if (count < entries.length) {
+      impacts.entries = entries.slice(0, count);
+      impacts.values = values.slice(0, count);
     }
     impacts.length = count;
     impacts.version = index.version;

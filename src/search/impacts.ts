@@ -20,6 +20,7 @@ export const IMPACT_FLAG_MASK = (1 << IMPACT_FLAG_BITS) - 1;
 export interface Impacts {
   entries: Int32Array;
   values: Float32Array;
+  /** The entries' count, which is also both arrays' length (ImpactMaker makes them exactly that long). */
   length: number;
   version: number;
   /**
@@ -28,4 +29,10 @@ export interface Impacts {
    * terms' postings after higher slots.
    */
   sorted: boolean;
+  /**
+   * The impact cache's mark (impact-cache.ts): 1 when used since its clock hand last passed the
+   * term. Kept here, on the object a query reads anyway, rather than in a table by term id (a
+   * cache line more per query term).
+   */
+  used: number;
 }

@@ -9,7 +9,7 @@ import { InvertedIndex } from "../../src/search/inverted-index.ts";
 import { FIELD_COUNT, FIELD_ID } from "../../src/search/fields.ts";
 
 function impactsOf(entries: number, version = 0): Impacts {
-  return { entries: new Int32Array(entries), values: new Float32Array(entries), length: entries, version, sorted: true };
+  return { entries: new Int32Array(entries), values: new Float32Array(entries), length: entries, version, sorted: true, used: 0 };
 }
 
 describe("ImpactCache", () => {
