@@ -71,7 +71,7 @@ export class CandidateFacts {
   /** The mention's terms when the query names no server: none. */
   private readonly noMention: ReadonlySet<number> = new Set();
   /** One term's entries whose slots are candidates (matches()); at most one per candidate. */
-  private hits = new Int32Array(64);
+  private hits = new Int32Array(65);
   /** The candidates' slots, ascending once `bySlotSorted` (sorted when a search first needs them). */
   private bySlot = new Int32Array(64);
   private bySlotSorted = false;
@@ -237,7 +237,9 @@ export class CandidateFacts {
     for (let i = 0; i < length; i++) {
       const entry = entries[i]!;
       const slot = entry >>> IMPACT_FLAG_BITS;
-      if ((present[slot >>> 5]! & (1 << (slot & 31))) !== 0) hits[found++] = entry;
+      // No branch per entry: the entry is written either way, and kept only by the count.
+      hits[found] = entry;
+      found += (present[slot >>> 5]! >>> (slot & 31)) & 1;
     }
     return found;
   }
@@ -260,7 +262,7 @@ export class CandidateFacts {
     this.slots = new Int32Array(size);
     this.covered = new Uint8Array(size);
     this.termBits = new Int32Array(size);
-    this.hits = new Int32Array(size);
+    this.hits = new Int32Array(size + 1);
     this.bySlot = new Int32Array(size);
   }
 }
