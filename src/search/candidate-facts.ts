@@ -3,6 +3,10 @@ import type { InvertedIndex } from "./inverted-index.ts";
 import type { PreparedQuery } from "./query-terms.ts";
 import type { ServerMention } from "./server-mention.ts";
 
+/** IMPACT_DESCRIPTION and IMPACT_OWN_NAME shifted down to bit 0. */
+const DESCRIPTION_SHIFT = 31 - Math.clz32(IMPACT_DESCRIPTION);
+const OWN_NAME_SHIFT = 31 - Math.clz32(IMPACT_OWN_NAME);
+
 /** Query terms whose matches the gather pass notes per candidate (termBits). */
 const TERM_BITS = 32;
 
@@ -133,9 +137,10 @@ export class CandidateFacts {
             valueOnlyIdf[c] = valueOnlyIdf[c]! + idf;
             if (leading) leadingValueOnly[c] = 1;
           }
-          if ((entry & IMPACT_DESCRIPTION) !== 0) descriptionBits[c] = descriptionBits[c]! | bit;
+          // No branch on the description and own-name bits (either way about as often): a mask, a 0 or 1.
+          descriptionBits[c] = descriptionBits[c]! | (bit & -((entry & IMPACT_DESCRIPTION) >>> DESCRIPTION_SHIFT));
           if (mentioned) mentionIdf[c] = mentionIdf[c]! + idf;
-          if ((entry & nameFlag) !== 0) nameHits[c] = nameHits[c]! + 1;
+          nameHits[c] = nameHits[c]! + ((entry & nameFlag) >>> OWN_NAME_SHIFT);
         }
       }
       if (query.standIns.length > 0) this.creditStandIns(query, index, impactsOf, count, wants.name);
