@@ -3,6 +3,10 @@ import type { InvertedIndex } from "./inverted-index.ts";
 import type { PreparedQuery } from "./query-terms.ts";
 import type { ServerMention } from "./server-mention.ts";
 
+/** IMPACT_DESCRIPTION and IMPACT_OWN_NAME shifted down to bit 0. */
+const DESCRIPTION_SHIFT = 31 - Math.clz32(IMPACT_DESCRIPTION);
+const OWN_NAME_SHIFT = 31 - Math.clz32(IMPACT_OWN_NAME);
+
 /** Query terms whose matches the gather pass notes per candidate (termBits). */
 const TERM_BITS = 32;
 
@@ -71,7 +75,7 @@ export class CandidateFacts {
   /** The mention's terms when the query names no server: none. */
   private readonly noMention: ReadonlySet<number> = new Set();
   /** One term's entries whose slots are candidates (matches()); at most one per candidate. */
-  private hits = new Int32Array(64);
+  private hits = new Int32Array(65);
   /** The candidates' slots, ascending once `bySlotSorted` (sorted when a search first needs them). */
   private bySlot = new Int32Array(64);
   private bySlotSorted = false;
@@ -133,9 +137,10 @@ export class CandidateFacts {
             valueOnlyIdf[c] = valueOnlyIdf[c]! + idf;
             if (leading) leadingValueOnly[c] = 1;
           }
-          if ((entry & IMPACT_DESCRIPTION) !== 0) descriptionBits[c] = descriptionBits[c]! | bit;
+          // No branch on the description and own-name bits (either way about as often): a mask, a 0 or 1.
+          descriptionBits[c] = descriptionBits[c]! | (bit & -((entry & IMPACT_DESCRIPTION) >>> DESCRIPTION_SHIFT));
           if (mentioned) mentionIdf[c] = mentionIdf[c]! + idf;
-          if ((entry & nameFlag) !== 0) nameHits[c] = nameHits[c]! + 1;
+          nameHits[c] = nameHits[c]! + ((entry & nameFlag) >>> OWN_NAME_SHIFT);
         }
       }
       if (query.standIns.length > 0) this.creditStandIns(query, index, impactsOf, count, wants.name);
@@ -237,7 +242,9 @@ export class CandidateFacts {
     for (let i = 0; i < length; i++) {
       const entry = entries[i]!;
       const slot = entry >>> IMPACT_FLAG_BITS;
-      if ((present[slot >>> 5]! & (1 << (slot & 31))) !== 0) hits[found++] = entry;
+      // No branch per entry: the entry is written either way, and kept only by the count.
+      hits[found] = entry;
+      found += (present[slot >>> 5]! >>> (slot & 31)) & 1;
     }
     return found;
   }
@@ -260,7 +267,7 @@ export class CandidateFacts {
     this.slots = new Int32Array(size);
     this.covered = new Uint8Array(size);
     this.termBits = new Int32Array(size);
-    this.hits = new Int32Array(size);
+    this.hits = new Int32Array(size + 1);
     this.bySlot = new Int32Array(size);
   }
 }

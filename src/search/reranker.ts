@@ -107,9 +107,9 @@ export class Reranker {
       const slot = candidate.slot;
       const member = mention !== undefined && mention.isMember(slot);
       const base = candidate.score;
-      const most = this.score(c, slot, member, base + options.descriptionPhrase * (bound[c]! * (1 + BOUND_SLACK)), query, index, options, facts, mention);
       // At least `limit` candidates score the threshold or more: one below it is not in the answer, scanned or not.
-      if (most < threshold) {
+      // One whose low score already reaches it is scanned without asking (its score at most is no lower).
+      if (low[c]! < threshold && this.score(c, slot, member, base + options.descriptionPhrase * (bound[c]! * (1 + BOUND_SLACK)), query, index, options, facts, mention) < threshold) {
         candidate.score = low[c]!;
         continue;
       }
