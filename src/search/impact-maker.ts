@@ -78,6 +78,11 @@ export class ImpactMaker {
     if (cached !== undefined && cached.version === index.version) return cached;
     if (this.normVersion !== index.version) this.refreshNorms(index);
     if (cached !== undefined && this.stillValid(index, id, cached)) return cached;
+    return this.workOut(index, id, cached);
+  }
+
+  /** A term's impacts worked out from its postings (refreshing `cached` in place when it has room), and cached. */
+  private workOut(index: InvertedIndex, id: number, cached: Impacts | undefined): Impacts {
     const postings = index.postings[id]!;
     const frequencies = index.frequencies[id]!;
     const length = index.postingLengths[id]!;
