@@ -20,9 +20,10 @@ import { MAX_QUERY_CHARS } from "../search/query-parser.ts";
 import { DEFAULT_MAX_RESULTS, MAX_RESULTS_LIMIT } from "../search/result-limits.ts";
 import type { QueryOptions, QueryResult } from "../search/types.ts";
 import { buildTool, NO_PATHS, DEFAULT_MAX_RESULT_SIZE_CHARS } from "../tool/build-tool.ts";
-import type { ContentBlock, ToolResult } from "../tool/result.ts";
+import { errorResult, type ContentBlock, type ToolResult } from "../tool/result.ts";
 import type { GroupText, Tool } from "../tool/tool.ts";
 import { clearlyFirst, compactAnswer } from "./tool-search-compact.ts";
+import { pageWordProblem } from "./tool-search-page.ts";
 import { MAX_GROUP_REST } from "../search/unit-selection.ts";
 import { midConversationResult, withinRoom, type ArrayRoom } from "./tool-search-mid.ts";
 import { groupRest, LISTING_PAGE_SIZE, loadedMembers, MAX_LOADED_NAMED } from "./tool-search-units.ts";
@@ -152,6 +153,8 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
   const trimmed = rawQuery.trim();
   // The engine reads MAX_QUERY_CHARS; the answer echoes no more (a 1.2 MB query was echoed whole, twice).
   const query = trimmed.length > MAX_QUERY_CHARS ? trimmed.slice(0, MAX_QUERY_CHARS) : trimmed;
+  const pageProblem = pageWordProblem(query);
+  if (pageProblem !== undefined) return errorResult(pageProblem);
   const isDeferred = deps.isDeferred ?? isDeferredTool;
   const deferredTool = (name: string): Tool | undefined => {
     const tool = deps.lookup(name);
