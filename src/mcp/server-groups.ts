@@ -88,7 +88,9 @@ export async function listAllGroups(fetchPage: (cursor: string | undefined) => P
   const skip = (warning: string) => {
     if (++skipped <= MAX_SKIP_WARNINGS) warnings.push(warning);
   };
-  const names = new Set<string>();
+  // Lowercased name → the spelling kept: select: and the index read group names ignoring case
+  // (search/group-registry.ts), so `docs` and `DOCS` would be one group there, each member in both.
+  const names = new Map<string, string>();
   const seen = new Set<string>();
   let cursor: string | undefined;
   let ttlMs: number | undefined;
@@ -104,12 +106,13 @@ export async function listAllGroups(fetchPage: (cursor: string | undefined) => P
     for (const raw of result.groups) {
       const group = parseGroup(raw);
       if (typeof group === "string") skip(group);
-      else if (names.has(group.name)) skip(`skipped group ${JSON.stringify(group.name)}: listed twice`);
+      else if (names.get(group.name.toLowerCase()) === group.name) skip(`skipped group ${JSON.stringify(group.name)}: listed twice`);
+      else if (names.has(group.name.toLowerCase())) skip(`skipped group ${JSON.stringify(group.name)}: group ${JSON.stringify(names.get(group.name.toLowerCase()))} is listed already, and names are told apart ignoring case`);
       else if (groups.length >= MAX_GROUPS_PER_SERVER) {
         warnings.push(`kept the first ${MAX_GROUPS_PER_SERVER} groups (the per-server limit)`);
         return done();
       } else {
-        names.add(group.name);
+        names.set(group.name.toLowerCase(), group.name);
         groups.push(group);
       }
     }

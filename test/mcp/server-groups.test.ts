@@ -58,6 +58,21 @@ describe("server groups", () => {
     ]);
   });
 
+  test("a group whose name differs from a listed one only by case is skipped with its reason: the query language cannot tell them apart", async () => {
+    // Attack: groups `docs` {a} and `DOCS` {b} became one group `docs` {a, b} in the index, so
+    // select:mcp__s/DOCS loaded a, which DOCS does not hold — and nothing said so.
+    const groups = [{ name: "docs", title: "Lower" }, { name: "DOCS", title: "Upper" }, { name: "Docs" }, { name: "docs" }];
+    const listed = await listAllGroups(async () => ({ groups }));
+    expect(listed.groups).toEqual([{ name: "docs", parents: [], text: { title: "Lower" } }]);
+    expect(listed.warnings).toEqual([
+      'skipped group "DOCS": group "docs" is listed already, and names are told apart ignoring case',
+      'skipped group "Docs": group "docs" is listed already, and names are told apart ignoring case',
+      'skipped group "docs": listed twice',
+    ]);
+    const tools = withGroupMembership([{ name: "a", inputSchema: { type: "object" }, _meta: { [GROUPS_META_KEY]: ["docs"] } }, { name: "b", inputSchema: { type: "object" }, _meta: { [GROUPS_META_KEY]: ["DOCS"] } }], listed.groups);
+    expect(tools.map((tool) => [tool.name, tool._meta?.[POOL_GROUPS_META_KEY]])).toEqual([["a", ["docs"]], ["b", undefined]]);
+  });
+
   test("a flood of bad entries on every page is named ten times, then counted: no overflow, no log flood", async () => {
     // Attack: 20 pages of a million bad entries each overflowed the stack (the groups were lost) and,
     // at fewer entries, logged one warning line per entry on every listing.
