@@ -24,7 +24,7 @@ export const serverSandboxSchema = () =>
   });
 
 /** The tools a session gets by its delivery, not by `defer` (deferral/meta-tools.ts, builtin/structured-output.ts). */
-const SESSION_META_TOOLS = new Set(["ToolSearch", "ExecuteExtraTool", "StructuredOutput"]);
+const SESSION_META_TOOLS: readonly string[] = ["ToolSearch", "ExecuteExtraTool", "StructuredOutput"];
 
 /**
  * A `defer` key that can never name a tool, whatever servers come and go: a server's name
@@ -32,7 +32,7 @@ const SESSION_META_TOOLS = new Set(["ToolSearch", "ExecuteExtraTool", "Structure
  * "names no tool", a setting silently lost where the operator meant a whole server or the search tool.
  */
 export function deferKeyProblem(key: string): string | undefined {
-  if (SESSION_META_TOOLS.has(key)) return `${key} is a meta-tool: a session has it by its delivery (or its outputSchema), never deferred and never made eager by defer`;
+  if (SESSION_META_TOOLS.includes(key)) return `${key} is a meta-tool: a session has it by its delivery (or its outputSchema), never deferred and never made eager by defer`;
   if (key.startsWith("mcp__") && !key.slice(5).includes("__")) {
     const server = key.slice(5);
     return `${JSON.stringify(key)} names an MCP server, not a tool (a tool's pool name is mcp__${server}__<tool>): to decide for all of its tools, set mcpServers.${server}.defer`;
