@@ -254,6 +254,26 @@ describe("ToolSearch (proxy)", () => {
     expect(resultText(big)).not.toContain("Its groups");
   });
 
+  test("servers cut short by the names before them in one select: are each one select: away, not a listing to pick from", async () => {
+    // Attack: select:mcp__a,mcp__b,mcp__c of 80 tools each: b got 20 and c none, each told to list
+    // "page:1" (all 80 of its tools) and pick the rest out by name, c "selected as a whole" with 0.
+    const servers = ["a", "b", "c"];
+    const pool = samplePool({ mcpTools: servers.flatMap((server) => Array.from({ length: 80 }, (_, i) => mcp(server, `t${String(i).padStart(2, "0")}`))) });
+    const tool = createToolSearchTool({ engine: indexOf(pool), lookup: pool.get, delivery: "proxy" });
+    const run = (query: string) => executeTool(tool.name, { query }, context, { lookup: (name) => (name === tool.name ? tool : undefined), permissions: DEFAULT_PERMISSIONS });
+    const all = await run("select:mcp__a,mcp__b,mcp__c");
+    const notes = resultText(all).split("\n").filter((line) => line.startsWith("Selected MCP server"));
+    expect(notes).toEqual([
+      "Selected MCP server a as a whole: its 80 tool(s).",
+      'Selected MCP server b: 20 of its 80 tools, the names before it in this select: having taken the rest of the room (a selection holds at most 100). Select it alone to load all of them: "select:mcp__b".',
+      'Selected MCP server c: 0 of its 80 tools, the names before it in this select: having taken the rest of the room (a selection holds at most 100). Select it alone to load all of them: "select:mcp__c".',
+    ]);
+    // Following the answer reaches every tool.
+    const reached = new Set(discoveredBy(all));
+    for (const [, query] of resultText(all).matchAll(/"(select:mcp__[bc])"/g)) for (const name of discoveredBy(await run(query!))) reached.add(name);
+    expect(reached.size).toBe(240);
+  });
+
   test("a selection too large for one answer names what it left out, each one a select: away; nothing is lost between the pages", async () => {
     // Attack: 118 tools of ~1,700-character descriptions. select:mcp__gitlab showed 55 schemas, said
     // "45 more match(es) not shown: narrow the query" and "List the rest with mcp__gitlab page:2",
