@@ -135,6 +135,10 @@ function withSkipCount(warnings: string[], skipped: number): string[] {
 function parseGroup(raw: unknown): ServerGroup | string {
   if (!isRecord(raw)) return "skipped a group that is not an object";
   if (!isGroupName(raw.name)) return `skipped group ${JSON.stringify(String(raw.name).slice(0, 80))}: a group name is 1-64 letters, digits, "_", "-" or "."`;
+  // `select:mcp__github` (or `select:mcp__github__create_issue`) naming a server or tool not in the
+  // pool (still connecting, disabled, outside the profile) resolved to a group of that spelling: any
+  // server could answer for another's name with its own tools.
+  if (raw.name.slice(0, 5).toLowerCase() === "mcp__") return `skipped group ${JSON.stringify(raw.name)}: a name starting "mcp__" reads as an MCP server or tool in select:`;
   const text = groupTextOf(raw);
   return { name: raw.name, parents: membershipOf(raw._meta), ...(text !== undefined && { text }) };
 }
