@@ -26,7 +26,7 @@ import { clearlyFirst, compactAnswer } from "./tool-search-compact.ts";
 import { pageWordProblem } from "./tool-search-page.ts";
 import { MAX_GROUP_REST } from "../search/unit-selection.ts";
 import { midConversationResult, withinRoom, type ArrayRoom } from "./tool-search-mid.ts";
-import { groupRest, LISTING_PAGE_SIZE, loadedMembers, MAX_LOADED_NAMED } from "./tool-search-units.ts";
+import { groupRest, groupSpelling, LISTING_PAGE_SIZE, loadedMembers, MAX_LOADED_NAMED } from "./tool-search-units.ts";
 import { groupSelectionNote, groupsLine, loginNote, oversizedSection, pendingNote, selectQueries, serverListing, serverSelectionNote, type ListedGroup } from "./tool-search-notes.ts";
 import descriptionText from "./tool-search.txt" with { type: "text" };
 import type { AnnouncementStyle } from "../assembly/announcements.ts";
@@ -217,7 +217,7 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
     structured.needs_login_matches = loginMatches.map((tool) => tool.name);
   }
 
-  const notes = noteLines(query, outcome, result.didYouMean ?? [], pending, cached);
+  const notes = noteLines(query, outcome, result.didYouMean?.length ? result.didYouMean : groupSpelling(lookups, query, result, (name) => deferredTool(name) !== undefined), pending, cached);
   if (query.length < trimmed.length) notes.push(`The query was ${trimmed.length} characters long; only its first ${MAX_QUERY_CHARS} were searched.`);
   if (result.servers !== undefined && result.servers.length > 0) {
     structured.selected_servers = result.servers;

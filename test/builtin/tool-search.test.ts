@@ -254,6 +254,20 @@ describe("ToolSearch (proxy)", () => {
     expect(resultText(big)).not.toContain("Its groups");
   });
 
+  test("a group's spelling asked as keywords (no select:) is answered with its select: form, not only 'no match'", async () => {
+    // Attack: listings write groups as "select:mcp__forge/<group>"; a model that queried "mcp__forge/issues" got "No deferred tools matched".
+    const pool = samplePool({ mcpTools: [mcp("forge", "create_issue", { groups: ["issues"] }), mcp("forge", "list_issues", { groups: ["issues"] })] });
+    const engine = new ToolSearchIndex();
+    for (const each of pool.tools) engine.add(searchDocument(each));
+    const tool = createToolSearchTool({ engine, lookup: pool.get, delivery: "proxy" });
+    const run = (query: string) => executeTool(tool.name, { query }, context, { lookup: (name) => (name === tool.name ? tool : undefined), permissions: DEFAULT_PERMISSIONS });
+    expect(resultText(await run("mcp__forge/issues"))).toBe('Did you mean: select:mcp__forge/issues?\nNo deferred tools matched "mcp__forge/issues".');
+    expect(resultText(await run("MCP__forge/Issues"))).toBe('Did you mean: select:MCP__forge/Issues?\nNo deferred tools matched "MCP__forge/Issues".');
+    // A spelling of no group, or a longer query, is "no match" alone, as before.
+    expect(resultText(await run("mcp__forge/nothing"))).toBe('No deferred tools matched "mcp__forge/nothing".');
+    expect(resultText(await run("mcp__forge/issues/x"))).toBe('No deferred tools matched "mcp__forge/issues/x".');
+  });
+
   test("servers cut short by the names before them in one select: are each one select: away, not a listing to pick from", async () => {
     // Attack: select:mcp__a,mcp__b,mcp__c of 80 tools each: b got 20 and c none, each told to list
     // "page:1" (all 80 of its tools) and pick the rest out by name, c "selected as a whole" with 0.
