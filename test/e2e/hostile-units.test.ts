@@ -74,6 +74,9 @@ describe("hostile units (compiled binary)", () => {
     const reached = new Set<string>();
     for (const page of [1, 2]) for (const name of (await search(`mcp__forge page:${page}`)).structuredContent!.tools as string[]) reached.add(name);
     expect(reached.size).toBe(151);
+    // Past the last page, toolpool search says how many pages there are and the command for the first (it said only "none on page 51").
+    const past = await runBinary(["search", "mcp__forge page:51", "--max", "5", "--socket", daemon.socketPath]);
+    expect(past.stdout.split("\n").filter((line) => line.startsWith("MCP server"))).toEqual(["MCP server forge: 151 tools, none on page 51: 31 page(s) of 5; the first: toolpool search 'mcp__forge' --max 5"]);
     const cli = await runBinary(["search", "mcp__forge page:0", "--socket", daemon.socketPath]);
     expect({ code: cli.code, stdout: cli.stdout, stderr: cli.stderr }).toEqual({
       code: 1,
