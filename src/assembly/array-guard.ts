@@ -46,6 +46,17 @@ export function overLimitDelivery(toolCount: number, limit: number, transport: D
   return { delivery, reason: "tool_limit" };
 }
 
+/**
+ * A request that would send every tool (standard delivery, `toolSearch: false`, tst-auto below its
+ * threshold) while the operator's config defers some of them always (`defer: "always"`, per tool or
+ * per server): it defers instead, as over the limit. Sending them in full let a session's own
+ * settings undo the operator's, which sessions may only narrow.
+ */
+export function operatorDeferDelivery(operatorDeferred: number, transport: DeliveryDecision, betasDisabled: boolean): DeliveryDecision | undefined {
+  if (operatorDeferred === 0) return undefined;
+  return { delivery: betasDisabled || transport.delivery === "standard" ? "proxy" : transport.delivery, reason: "operator_defer" };
+}
+
 /** Names kept and names cut when `items` must fit in `room` (in order: the first ones stay). */
 export function cutToRoom<T>(items: readonly T[], room: number): { kept: T[]; cut: T[] } {
   const at = Math.max(0, room);

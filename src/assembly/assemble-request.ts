@@ -24,7 +24,7 @@ import { parseModeSetting, type ModeSetting } from "../deferral/mode-setting.ts"
 import type { Tool } from "../tool/tool.ts";
 import { computeDelta, renderList, renderServers, type Announcement, type AnnouncementStyle } from "./announcements.ts";
 import { summarizeServers } from "./server-summaries.ts";
-import { cutToChars, cutToRoom, DEFAULT_MAX_TOOLS_IN_ARRAY, guardWarningText, MAX_ARRAY_CHARS, metaToolCount, overLimitDelivery, sizeWarningText } from "./array-guard.ts";
+import { cutToChars, cutToRoom, DEFAULT_MAX_TOOLS_IN_ARRAY, guardWarningText, MAX_ARRAY_CHARS, metaToolCount, operatorDeferDelivery, overLimitDelivery, sizeWarningText } from "./array-guard.ts";
 import { definitionChars } from "../deferral/eager-policy.ts";
 import { scanTranscript } from "./scan-transcript.ts";
 import { pinDefinition, type SerializedToolCache } from "./schema-cache.ts";
@@ -81,6 +81,8 @@ export interface AssembleInput {
   fixedTools?: FixedToolHolder;
   /** Tools the kill switch refuses now (mid-conversation delivery removes them with tool_removal). */
   withdrawn?: ReadonlySet<string>;
+  /** Tools the operator's config defers always (`defer`): a request that would send every tool defers instead. */
+  operatorDeferred?: (tool: Tool) => boolean;
 }
 
 interface AssembledCommon {
@@ -146,12 +148,16 @@ export function assembleRequest(input: AssembleInput): AssembledRequest {
   const pinnedMid = transport.delivery === "mid-conversation" && input.fixedTools?.pinned !== undefined && !betasDisabled;
   const wanted = (mode.deferring || pinnedMid) && transport.delivery !== "standard";
   const allChars = wanted ? 0 : poolTools.reduce((sum, tool) => sum + definitionChars(tool), 0);
-  const overLimit = wanted ? undefined : overLimitDelivery(poolTools.length, limit, transport, betasDisabled, allChars);
+  const operatorDeferred = wanted || input.operatorDeferred === undefined ? [] : poolTools.filter(input.operatorDeferred);
+  const overLimit = wanted ? undefined : (overLimitDelivery(poolTools.length, limit, transport, betasDisabled, allChars) ?? operatorDeferDelivery(operatorDeferred.length, transport, betasDisabled));
   const deferring = wanted || overLimit !== undefined;
   const delivery: DeliveryDecision = overLimit ?? (deferring
     ? transport
     : { delivery: "standard", reason: transport.delivery === "standard" ? transport.reason : "not_deferring" });
-  if (overLimit !== undefined) {
+  if (overLimit?.reason === "operator_defer") {
+    const names = operatorDeferred.map((tool) => tool.name);
+    guardWarnings.push(`config defer "always" names ${names.length} of this session's tools (${names.slice(0, 10).join(", ")}${names.length > 10 ? ", …" : ""}), which a request of every tool in full would send: this request defers with ${overLimit.delivery} delivery`);
+  } else if (overLimit !== undefined) {
     const over = poolTools.length > limit ? `maxToolsInArray ${limit}` : `${MAX_ARRAY_CHARS / (1024 * 1024)} MiB of tool definitions`;
     guardWarnings.push(`tools array limit (${over}): ${poolTools.length} tools would be sent in full${poolTools.length > limit ? "" : ` (${allChars} bytes)`}, so this request defers with ${overLimit.delivery} delivery`);
   }

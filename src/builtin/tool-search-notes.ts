@@ -104,6 +104,11 @@ export function serverListing(
 export function serverSelectionNote(selection: ServerSelection): string {
   if (selection.total === 0) return `Selected MCP server ${selection.server} as a whole: it has no deferred tools.`;
   if (selection.selected === selection.total) return `Selected MCP server ${selection.server} as a whole: its ${selection.total} tool(s).`;
+  // A server that fits a selection alone was cut by the names before it (select:mcp__a,mcp__b,mcp__c):
+  // selecting it alone loads it whole, where its listing made the model pick its tools out by name.
+  if (selection.total <= MAX_RESULTS_LIMIT) {
+    return `Selected MCP server ${selection.server}: ${selection.selected} of its ${selection.total} tools, the names before it in this select: having taken the rest of the room (a selection holds at most ${MAX_RESULTS_LIMIT}). Select it alone to load all of them: "select:mcp__${selection.server}".`;
+  }
   return `Selected MCP server ${selection.server} as a whole: ${selection.selected} of its ${selection.total} tools (a selection holds at most ${MAX_RESULTS_LIMIT}). List the rest with "mcp__${selection.server} page:${Math.floor(selection.selected / LISTING_PAGE_SIZE) + 1}" and select them by name.`;
 }
 

@@ -41,3 +41,14 @@ export function loadedMembers(engine: NoteEngine, loadedTool: (name: string) => 
   const listed = engine.query(`mcp__${server}`, { maxResults: MAX_LOADED_NAMED, filter: loadedTool });
   return listed.listed === true ? { names: listed.matches.map((match) => match.name), total: listed.listedTotal ?? 0 } : { names: [], total: 0 };
 }
+
+/**
+ * A keyword query that is a group's spelling alone (`mcp__forge/issues`, as listings write it) and
+ * matched nothing: its `select:` form, when that selects something — said as a near miss, where the
+ * answer was only "no deferred tools matched".
+ */
+export function groupSpelling(engine: NoteEngine, query: string, result: Pick<QueryResult, "kind" | "matches">, filter: (name: string) => boolean): string[] {
+  if (result.kind !== "keyword" || result.matches.length > 0 || !/^mcp__[^\s/]+\/[^\s/]+$/i.test(query)) return [];
+  const selected = engine.query(`select:${query}`, { filter });
+  return (selected.groups ?? []).some((group) => group.total > 0) ? [`select:${query}`] : [];
+}

@@ -20,12 +20,13 @@ import { MAX_QUERY_CHARS } from "../search/query-parser.ts";
 import { DEFAULT_MAX_RESULTS, MAX_RESULTS_LIMIT } from "../search/result-limits.ts";
 import type { QueryOptions, QueryResult } from "../search/types.ts";
 import { buildTool, NO_PATHS, DEFAULT_MAX_RESULT_SIZE_CHARS } from "../tool/build-tool.ts";
-import type { ContentBlock, ToolResult } from "../tool/result.ts";
+import { errorResult, type ContentBlock, type ToolResult } from "../tool/result.ts";
 import type { GroupText, Tool } from "../tool/tool.ts";
 import { clearlyFirst, compactAnswer } from "./tool-search-compact.ts";
+import { pageWordProblem } from "./tool-search-page.ts";
 import { MAX_GROUP_REST } from "../search/unit-selection.ts";
 import { midConversationResult, withinRoom, type ArrayRoom } from "./tool-search-mid.ts";
-import { groupRest, LISTING_PAGE_SIZE, loadedMembers, MAX_LOADED_NAMED } from "./tool-search-units.ts";
+import { groupRest, groupSpelling, LISTING_PAGE_SIZE, loadedMembers, MAX_LOADED_NAMED } from "./tool-search-units.ts";
 import { groupSelectionNote, groupsLine, loginNote, oversizedSection, pendingNote, selectQueries, serverListing, serverSelectionNote, type ListedGroup } from "./tool-search-notes.ts";
 import descriptionText from "./tool-search.txt" with { type: "text" };
 import type { AnnouncementStyle } from "../assembly/announcements.ts";
@@ -152,6 +153,8 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
   const trimmed = rawQuery.trim();
   // The engine reads MAX_QUERY_CHARS; the answer echoes no more (a 1.2 MB query was echoed whole, twice).
   const query = trimmed.length > MAX_QUERY_CHARS ? trimmed.slice(0, MAX_QUERY_CHARS) : trimmed;
+  const pageProblem = pageWordProblem(query);
+  if (pageProblem !== undefined) return errorResult(pageProblem);
   const isDeferred = deps.isDeferred ?? isDeferredTool;
   const deferredTool = (name: string): Tool | undefined => {
     const tool = deps.lookup(name);
@@ -214,7 +217,7 @@ export function runToolSearch(deps: ToolSearchDeps, rawQuery: string, maxResults
     structured.needs_login_matches = loginMatches.map((tool) => tool.name);
   }
 
-  const notes = noteLines(query, outcome, result.didYouMean ?? [], pending, cached);
+  const notes = noteLines(query, outcome, result.didYouMean?.length ? result.didYouMean : groupSpelling(lookups, query, result, (name) => deferredTool(name) !== undefined), pending, cached);
   if (query.length < trimmed.length) notes.push(`The query was ${trimmed.length} characters long; only its first ${MAX_QUERY_CHARS} were searched.`);
   if (result.servers !== undefined && result.servers.length > 0) {
     structured.selected_servers = result.servers;

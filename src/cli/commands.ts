@@ -168,8 +168,11 @@ function listingLines(result: Record<string, unknown>, query: string, maxResults
   if (result.listed === true && typeof result.listedTotal === "number" && typeof result.page === "number" && result.listedTotal > shown) {
     const size = maxResults ?? DEFAULT_MAX_RESULTS;
     const first = (result.page - 1) * size + 1;
-    const range = shown > 0 ? `tools ${first}–${first + shown - 1} of ${result.listedTotal}` : `${result.listedTotal} tools, none on page ${result.page}`;
-    const next = first + shown - 1 < result.listedTotal && shown > 0 ? `; next: toolpool search ${shellQuote(`${query.replace(/\s+page:\d+\s*$/i, "")} page:${result.page + 1}`)}${maxResults === undefined ? "" : ` --max ${maxResults}`}` : "";
+    // Past the end: how many pages there are at this --max, and the first one (it said only "none on page 51").
+    const base = query.replace(/\s+page:\d+\s*$/i, "");
+    const pages = Math.ceil(result.listedTotal / size);
+    const range = shown > 0 ? `tools ${first}–${first + shown - 1} of ${result.listedTotal}` : `${result.listedTotal} tools, none on page ${result.page}: ${pages} page(s) of ${size}; the first: toolpool search ${shellQuote(base)}${maxResults === undefined ? "" : ` --max ${maxResults}`}`;
+    const next = first + shown - 1 < result.listedTotal && shown > 0 ? `; next: toolpool search ${shellQuote(`${base} page:${result.page + 1}`)}${maxResults === undefined ? "" : ` --max ${maxResults}`}` : "";
     lines.push(`MCP server ${String(result.server)}: ${range}${next}`);
   }
   for (const selection of (result.servers ?? []) as { server: string; total: number; selected: number }[]) {

@@ -23,6 +23,23 @@ export const serverSandboxSchema = () =>
     network: z.enum(["none", "all"], { message: 'expected "none" or "all"' }).default("none"),
   });
 
+/** The tools a session gets by its delivery, not by `defer` (deferral/meta-tools.ts, builtin/structured-output.ts). */
+const SESSION_META_TOOLS: readonly string[] = ["ToolSearch", "ExecuteExtraTool", "StructuredOutput"];
+
+/**
+ * A `defer` key that can never name a tool, whatever servers come and go: a server's name
+ * (`mcp__github` — pool names are `mcp__<server>__<tool>`) or a meta-tool. Either was logged as
+ * "names no tool", a setting silently lost where the operator meant a whole server or the search tool.
+ */
+export function deferKeyProblem(key: string): string | undefined {
+  if (SESSION_META_TOOLS.includes(key)) return `${key} is a meta-tool: a session has it by its delivery (or its outputSchema), never deferred and never made eager by defer`;
+  if (key.startsWith("mcp__") && !key.slice(5).includes("__")) {
+    const server = key.slice(5);
+    return `${JSON.stringify(key)} names an MCP server, not a tool (a tool's pool name is mcp__${server}__<tool>): to decide for all of its tools, set mcpServers.${server}.defer`;
+  }
+  return undefined;
+}
+
 const stdioServer = () =>
   z.strictObject({
     type: z.literal("stdio").optional(),
@@ -153,7 +170,13 @@ export const configSchema = z.strictObject({
     .lazy(() =>
       z
         .record(z.string().min(1).max(300), z.enum(["always", "never", "auto"]))
-        .refine((entries) => Object.keys(entries).length <= 10_000, "at most 10000 entries"),
+        .refine((entries) => Object.keys(entries).length <= 10_000, "at most 10000 entries")
+        .superRefine((entries, ctx) => {
+          for (const key of Object.keys(entries)) {
+            const problem = deferKeyProblem(key);
+            if (problem !== undefined) ctx.addIssue({ code: "custom", path: [key], message: problem });
+          }
+        }),
     )
     .default({}),
   /** The provider's hard limit on the tools array: eager tools past it (less the meta-tools' room) are deferred. */

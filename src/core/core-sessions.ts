@@ -30,6 +30,7 @@ import type { QuestionChannel } from "../protocol/server-question.ts";
 import type { DaemonUsage } from "../usage/daemon-usage.ts";
 import { JsonSchemaCompiler } from "../validate/ajv.ts";
 import { assembleForSession } from "./assemble-tools.ts";
+import { operatorDeferredOf } from "./eager-config.ts";
 import type { CoreFlags } from "./core-flags.ts";
 import { explainForSession, type ExplainDeps } from "./explain-facts.ts";
 import type { LivePool } from "./live-pool.ts";
@@ -85,6 +86,7 @@ export class CoreSessions {
       serverInstructions: () => live.mcp()?.serverInstructions() ?? new Map(),
       warmServer: (server) => live.ensureServerStarted(server),
       maxToolsInArray: () => deps.config().maxToolsInArray,
+      operatorDeferred: operatorDeferredOf(deps.config),
       compiler: new JsonSchemaCompiler(),
       metrics: deps.metrics,
       // Read when a session's tools are built, so the history is opened only once there is a session.

@@ -4,7 +4,7 @@
  * so it covers servers from `mcpConfig` files and projects too.
  */
 import type { Config } from "../config/schema.ts";
-import { MAX_EAGER_MCP_CHARS, type EagerPolicy } from "../deferral/eager-policy.ts";
+import { deferSettingFor, MAX_EAGER_MCP_CHARS, type EagerPolicy } from "../deferral/eager-policy.ts";
 import type { Pool } from "../pool/assemble.ts";
 import type { Logger } from "../runtime/logger.ts";
 import type { Tool } from "../tool/tool.ts";
@@ -12,6 +12,22 @@ import { mcpServerPrefix } from "../tool/names.ts";
 
 export function eagerPolicyOf(config: Pick<Config, "defer" | "maxToolsInArray">): EagerPolicy {
   return { tools: new Map(Object.entries(config.defer)), servers: new Map(), maxTools: config.maxToolsInArray };
+}
+
+/**
+ * Which tools the operator defers always — the config's `defer` map, else the server entry's `defer`
+ * (as the tool was built) — for the config of the moment; the policy is made once per config.
+ */
+export function operatorDeferredOf(config: () => Pick<Config, "defer" | "maxToolsInArray">): () => (tool: Tool) => boolean {
+  let last: { config: unknown; test: (tool: Tool) => boolean } | undefined;
+  return () => {
+    const current = config();
+    if (last?.config !== current) {
+      const policy = eagerPolicyOf(current);
+      last = { config: current, test: (tool) => deferSettingFor(tool, policy).setting === "always" };
+    }
+    return last.test;
+  };
 }
 
 /** A warning once per change of the guarded set, not per rebuild: a big server reconnecting must not flood the log. */

@@ -4,7 +4,9 @@
  * the same rule as its model's ToolSearch (`withinSession`): no match, select, exact name or
  * suggestion outside its profile. Unlike ToolSearch it records nothing on the session.
  */
+import { pageWordProblem } from "../builtin/tool-search-page.ts";
 import { isDeferredTool } from "../deferral/is-deferred.ts";
+import { ErrorCode, RpcError } from "../protocol/jsonrpc.ts";
 import type { SearchResult } from "../protocol/methods.ts";
 import type { Pool } from "../pool/assemble.ts";
 import type { QueryOptions, QueryResult } from "../search/types.ts";
@@ -23,6 +25,9 @@ export interface SessionSearchDeps {
 }
 
 export function searchTools(deps: SessionSearchDeps, params: { query: string; maxResults?: number | undefined }, view: SessionView | undefined): SearchResult {
+  // A page that does not exist is the request's fault, as in ToolSearch (tool-search-page.ts): not a keyword search.
+  const pageProblem = pageWordProblem(params.query);
+  if (pageProblem !== undefined) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: field "query": ${pageProblem}`);
   const pool = view ? view.pool : deps.pool;
   const lookup = (name: string) => pool.get(name);
   const raw = deps.query(params.query, {

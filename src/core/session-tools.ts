@@ -38,6 +38,11 @@ export interface SessionToolDeps {
   serverProject?: (server: string) => string | undefined;
   /** Starts a lazily started MCP server in the background (a `select:` of one of its tools). */
   warmServer?: (server: string) => void;
+  /**
+   * Which tools the operator's config defers always (`defer`, per tool or per server), read per
+   * request: they are never promoted, and a request that would send every tool defers instead.
+   */
+  operatorDeferred?: () => (tool: Tool) => boolean;
   /** The config's `maxToolsInArray`, read when an answer loads tools (core/array-room.ts). */
   maxToolsInArray?: () => number;
   /** Shared by every session's StructuredOutput: one compilation per distinct schema. */
@@ -53,7 +58,8 @@ export function sessionTools(session: Session, deps: SessionToolDeps): SessionOw
   const decided = deliveryOf(session);
   const delivery = decided === "standard" ? "proxy" : decided;
   const base = deps.usage ? deps.usage.searchEngine(session, deps.engine) : deps.engine;
-  const promoted = decided !== "standard" && deps.usage ? deps.usage.promoted(session) : new Set<string>();
+  // The operator's "always" holds against the workspace's habits too: such a tool is never promoted.
+  const promoted = decided !== "standard" && deps.usage ? deps.usage.promoted(session, deps.operatorDeferred?.()) : new Set<string>();
   const stillDeferred = (tool: Tool) => isDeferredTool(tool) && !promoted.has(tool.name);
   const inProfile = followProfile(() => session.settings.profile);
   const admits = (tool: Tool) => inProfile(tool) && inProject(tool, session, deps);

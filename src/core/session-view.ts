@@ -61,6 +61,7 @@ export function sessionView(deps: SessionViewDeps, session: Session): SessionVie
       // Only an assemble pins mid-conversation's fixed array: a look (explain) must not.
       ...(options.fixedTools && { fixedTools: options.fixedTools }),
       ...(options.withdrawn && { withdrawn: options.withdrawn }),
+      ...(deps.tools.operatorDeferred && { operatorDeferred: deps.tools.operatorDeferred() }),
     }),
   };
 }

@@ -37,7 +37,9 @@ export type DeliveryReason =
   /** The mode defers nothing this request, so every tool goes in full (see the mode's reason). */
   | "not_deferring"
   /** Every tool in full would cross the tools array limit (maxToolsInArray), so this request defers (assembly/array-guard.ts). */
-  | "tool_limit";
+  | "tool_limit"
+  /** Every tool in full would send a tool the operator's config defers always (`defer`), so this request defers (assembly/array-guard.ts). */
+  | "operator_defer";
 
 export interface DeliveryDecision {
   delivery: Delivery;

@@ -95,6 +95,8 @@ export class McpPool {
   readonly #deps: Omit<SupervisorDeps, "onListing" | "onState">;
   #tools: Tool[] | undefined;
   #changeQueued = false;
+  /** Per server, the entry's `alwaysLoad` names last warned of as naming no tool (once per change, not per listing). */
+  readonly #alwaysLoadWarned = new Map<string, string>();
   #started = false;
   #stopped = false;
   /** Servers a reload removed and is still stopping; stop() waits for them too. */
@@ -332,7 +334,7 @@ export class McpPool {
   }
 
   #build(spec: ServerSpec, definitions: readonly McpTool[]): Tool[] {
-    return buildServerTools(definitions, {
+    const tools = buildServerTools(definitions, {
       server: spec.name,
       compiler: this.#compiler,
       alwaysLoad: new Set(spec.alwaysLoad),
@@ -343,6 +345,14 @@ export class McpPool {
       onRename: (tool, name, clashedWith) =>
         this.options.logger.warn("MCP tool names collide once made provider-safe; the later one is renamed", { server: spec.name, tool, name, clashedWith }),
     });
+    // A misspelt alwaysLoad name is a setting silently lost, as a misspelt defer key is (core/eager-config.ts).
+    const known = new Set(tools.flatMap((tool) => [tool.name, tool.mcpInfo?.tool ?? tool.name]));
+    const unmatched = spec.alwaysLoad.filter((name) => !known.has(name));
+    if ((this.#alwaysLoadWarned.get(spec.name) ?? "") !== unmatched.join(",")) {
+      this.#alwaysLoadWarned.set(spec.name, unmatched.join(","));
+      if (unmatched.length > 0) this.options.logger.warn("config alwaysLoad names no tool the MCP server lists (raw or pool name): the setting does nothing", { server: spec.name, names: unmatched.slice(0, 20).join(", "), count: unmatched.length });
+    }
+    return tools;
   }
 
   #changed(): void {

@@ -88,7 +88,9 @@ export async function listAllGroups(fetchPage: (cursor: string | undefined) => P
   const skip = (warning: string) => {
     if (++skipped <= MAX_SKIP_WARNINGS) warnings.push(warning);
   };
-  const names = new Set<string>();
+  // Lowercased name → the spelling kept: select: and the index read group names ignoring case
+  // (search/group-registry.ts), so `docs` and `DOCS` would be one group there, each member in both.
+  const names = new Map<string, string>();
   const seen = new Set<string>();
   let cursor: string | undefined;
   let ttlMs: number | undefined;
@@ -104,12 +106,13 @@ export async function listAllGroups(fetchPage: (cursor: string | undefined) => P
     for (const raw of result.groups) {
       const group = parseGroup(raw);
       if (typeof group === "string") skip(group);
-      else if (names.has(group.name)) skip(`skipped group ${JSON.stringify(group.name)}: listed twice`);
+      else if (names.get(group.name.toLowerCase()) === group.name) skip(`skipped group ${JSON.stringify(group.name)}: listed twice`);
+      else if (names.has(group.name.toLowerCase())) skip(`skipped group ${JSON.stringify(group.name)}: group ${JSON.stringify(names.get(group.name.toLowerCase()))} is listed already, and names are told apart ignoring case`);
       else if (groups.length >= MAX_GROUPS_PER_SERVER) {
         warnings.push(`kept the first ${MAX_GROUPS_PER_SERVER} groups (the per-server limit)`);
         return done();
       } else {
-        names.add(group.name);
+        names.set(group.name.toLowerCase(), group.name);
         groups.push(group);
       }
     }
@@ -132,6 +135,10 @@ function withSkipCount(warnings: string[], skipped: number): string[] {
 function parseGroup(raw: unknown): ServerGroup | string {
   if (!isRecord(raw)) return "skipped a group that is not an object";
   if (!isGroupName(raw.name)) return `skipped group ${JSON.stringify(String(raw.name).slice(0, 80))}: a group name is 1-64 letters, digits, "_", "-" or "."`;
+  // `select:mcp__github` (or `select:mcp__github__create_issue`) naming a server or tool not in the
+  // pool (still connecting, disabled, outside the profile) resolved to a group of that spelling: any
+  // server could answer for another's name with its own tools.
+  if (raw.name.slice(0, 5).toLowerCase() === "mcp__") return `skipped group ${JSON.stringify(raw.name)}: a name starting "mcp__" reads as an MCP server or tool in select:`;
   const text = groupTextOf(raw);
   return { name: raw.name, parents: membershipOf(raw._meta), ...(text !== undefined && { text }) };
 }

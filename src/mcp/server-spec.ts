@@ -102,6 +102,16 @@ export async function resolveServerSpecs(config: Pick<Config, "mcpServers" | "mc
     }
   }
   for (const [name, server] of Object.entries(config.mcpServers)) merged.set(name, { config: server, origin, dir: baseDir });
+  // ToolSearch reads server names ignoring case (`mcp__forge` lists and selects `FORGE`'s tools too,
+  // search/server-registry.ts): two servers that differ only by case would answer as one.
+  const byFolded = new Map<string, string>();
+  for (const [name, { origin: from }] of merged) {
+    const other = byFolded.get(name.toLowerCase());
+    if (other !== undefined) {
+      throw new ConfigError(`MCP servers "${other}" (${merged.get(other)!.origin}) and "${name}" (${from}) differ only by case: ToolSearch reads server names ignoring case, so mcp__${name} would list and select both; rename one`);
+    }
+    byFolded.set(name.toLowerCase(), name);
+  }
   const fallback = serverSandboxDefault(config, baseDir, env);
   return [...merged].map(([name, { config: server, origin: from, dir }]) => toSpec(name, server, from, dir, env, { fallback, ownAllowed: true }));
 }

@@ -63,9 +63,12 @@ export class GroupRegistry {
     if (slash >= 0) return undefined;
     const key = spelling.toLowerCase();
     const hits: { server: number; name: string; members: ReadonlySet<string> }[] = [];
+    // A bare spelling that is a server's name means that server: another server's group of that name
+    // is no answer to it (a server naming a group "github" loaded its own tools for select:github).
+    const named = servers.idOf(spelling);
     for (const [server, own] of this.byServer) {
       const entry = own.get(key);
-      if (entry !== undefined && visible(entry.members)) hits.push({ server, name: entry.name, members: entry.members });
+      if (entry !== undefined && visible(entry.members) && (named === undefined || named === server)) hits.push({ server, name: entry.name, members: entry.members });
     }
     if (hits.length === 1) return hits[0];
     if (hits.length === 0) return undefined;

@@ -93,7 +93,7 @@ export class DaemonUsage<S extends UsageSessionView = UsageSessionView> {
    * The workspace's most used deferred tools, promoted to this session's core set. Asked once,
    * when the session's own tools are built, so its tools array stays the same for its whole life.
    */
-  promoted(session: S): ReadonlySet<string> {
+  promoted(session: S, excluded?: (tool: Tool) => boolean): ReadonlySet<string> {
     const count = this.#deps.promotedCount(session);
     if (count <= 0) return new Set();
     const pool = this.#deps.pool();
@@ -102,7 +102,7 @@ export class DaemonUsage<S extends UsageSessionView = UsageSessionView> {
     return new Set(
       prior.mostUsed(count, (name) => {
         const tool = pool.get(name);
-        return tool !== undefined && tool.name === name && tool.isEnabled() && isDeferredTool(tool) && !killed.includes(name);
+        return tool !== undefined && tool.name === name && tool.isEnabled() && isDeferredTool(tool) && !killed.includes(name) && !(excluded?.(tool) ?? false);
       }),
     );
   }

@@ -65,6 +65,27 @@ describe("the tools array limit at assembly", () => {
     expect(names(killed)).toEqual([...CORE, "ToolSearch", "ExecuteExtraTool"]);
   });
 
+  test("a request of every tool in full that would send a tool the operator defers always defers instead, saying so; a deferring one is untouched", () => {
+    // Attack: a session asks for standard delivery (or toolSearch false, or tst-auto below its
+    // threshold) to get a tool the operator's config defers always sent in full on every request.
+    const small = samplePool();
+    // As the eager policy leaves them: deferred (core/eager-config.ts operatorDeferredOf names them).
+    const always = (tool: { name: string }) => tool.name === "mcp__github__create_issue" || tool.name === "WebFetch";
+    const warning = (delivery: string) => `config defer "always" names 2 of this session's tools (WebFetch, mcp__github__create_issue), which a request of every tool in full would send: this request defers with ${delivery} delivery`;
+    const standard = assembleRequest(input(small, { delivery: "standard", maxToolsInArray: 128 }, { operatorDeferred: always }));
+    const noSearch = assembleRequest(input(small, { toolSearch: "false", maxToolsInArray: 128 }, { operatorDeferred: always }));
+    const killed = assembleRequest(input(small, { disableExperimentalBetas: true, maxToolsInArray: 128 }, { operatorDeferred: always }));
+    expect([standard, noSearch, killed].map((result) => ({ delivery: result.delivery, sent: names(result).filter((name) => always({ name })), warnings: result.warnings }))).toEqual([
+      { delivery: { delivery: "proxy", reason: "operator_defer" }, sent: [], warnings: [warning("proxy")] },
+      { delivery: { delivery: "native", reason: "operator_defer" }, sent: [], warnings: [warning("native")] },
+      { delivery: { delivery: "proxy", reason: "operator_defer" }, sent: [], warnings: [warning("proxy")] },
+    ]);
+    expect(names(standard)).toEqual(["Bash", "Read", "Write", "mcp__slack__list_channels", "ToolSearch", "ExecuteExtraTool"]);
+    // Nothing the operator defers always: standard stays standard; a deferring session is as before.
+    expect(assembleRequest(input(small, { delivery: "standard", maxToolsInArray: 128 }, { operatorDeferred: () => false })).delivery).toEqual({ delivery: "standard", reason: "requested" });
+    expect(assembleRequest(input(small, { maxToolsInArray: 128 }, { operatorDeferred: always }))).toEqual(assembleRequest(input(small, { maxToolsInArray: 128 })));
+  });
+
   test("native: discovered tools are cut to the room core and ToolSearch leave, named in a warning", () => {
     const result = assembleRequest(input(big, {}, { messages: discoverAll() }));
     expect(result.delivery.delivery).toBe("native");

@@ -70,8 +70,32 @@ describe("hostile ToolSearch queries", () => {
     for (const query of queries) {
       const result = await search(query);
       // The text the model reads echoes at most a short opening of a query that matched nothing.
-      expect({ isError: result.isError, text: text(result).length < 1_000 }).toEqual({ isError: false, text: true });
+      // 300 page words are refused (tool-search-page.ts), in one short line.
+      expect({ isError: result.isError, text: text(result).length < 1_000 }).toEqual({ isError: query.startsWith("discover:"), text: true });
       expect(JSON.stringify(result).length).toBeLessThan(7 * MAX_QUERY_CHARS);
     }
+  });
+
+  test("a page: word that is no page is refused, naming the pages there are, instead of searching the server for it", async () => {
+    // Attack: `mcp__github page:0` (or -1, 10000, two, a full-width digit, a leading zero) was a keyword
+    // search of the server for "page" and "0": tools in full, the page-fetching ones first, no word
+    // that the page does not exist. Two page words silently meant the last.
+    for (const word of ["page:0", "page:-1", "page:10000", "page:two", "page:1.5", "page:02", "page:\uff14", "page:", "PAGE:0"]) {
+      for (const delivery of ["proxy", "native"] as const) {
+        const result = await search(`mcp__github ${word}`, delivery);
+        expect({ word, isError: result.isError, text: text(result), discovered: discovered(result) }).toEqual({
+          word,
+          isError: true,
+          text: `${JSON.stringify(word)} is not a page: a server listing's pages are page:1 to page:9999, in plain digits (e.g. "mcp__<server> page:2"; the first page is "mcp__<server>" alone). Nothing was searched.`,
+          discovered: [],
+        });
+      }
+    }
+    expect(text(await search("mcp__github page:2 page:3"))).toBe('The query names 2 pages (page:2, page:3); name one (e.g. "mcp__<server> page:2"; the first page is "mcp__<server>" alone). Nothing was searched.');
+    expect(text(await search(`mcp__github page:${"9".repeat(5000)}`))).toStartWith(`"page:${"9".repeat(35)}…" is not a page`);
+    // What stays: a real page (any case), and select: names, which have no page words.
+    expect((await search("mcp__github PAGE:1")).structuredContent).toMatchObject({ kind: "server", server: "github", page: 1 });
+    expect((await search("mcp__github page:9999")).structuredContent).toMatchObject({ kind: "server", page: 9999, tools: [] });
+    expect((await search("select:page:0")).isError).toBe(false);
   });
 });

@@ -254,6 +254,40 @@ describe("ToolSearch (proxy)", () => {
     expect(resultText(big)).not.toContain("Its groups");
   });
 
+  test("a group's spelling asked as keywords (no select:) is answered with its select: form, not only 'no match'", async () => {
+    // Attack: listings write groups as "select:mcp__forge/<group>"; a model that queried "mcp__forge/issues" got "No deferred tools matched".
+    const pool = samplePool({ mcpTools: [mcp("forge", "create_issue", { groups: ["issues"] }), mcp("forge", "list_issues", { groups: ["issues"] })] });
+    const engine = new ToolSearchIndex();
+    for (const each of pool.tools) engine.add(searchDocument(each));
+    const tool = createToolSearchTool({ engine, lookup: pool.get, delivery: "proxy" });
+    const run = (query: string) => executeTool(tool.name, { query }, context, { lookup: (name) => (name === tool.name ? tool : undefined), permissions: DEFAULT_PERMISSIONS });
+    expect(resultText(await run("mcp__forge/issues"))).toBe('Did you mean: select:mcp__forge/issues?\nNo deferred tools matched "mcp__forge/issues".');
+    expect(resultText(await run("MCP__forge/Issues"))).toBe('Did you mean: select:MCP__forge/Issues?\nNo deferred tools matched "MCP__forge/Issues".');
+    // A spelling of no group, or a longer query, is "no match" alone, as before.
+    expect(resultText(await run("mcp__forge/nothing"))).toBe('No deferred tools matched "mcp__forge/nothing".');
+    expect(resultText(await run("mcp__forge/issues/x"))).toBe('No deferred tools matched "mcp__forge/issues/x".');
+  });
+
+  test("servers cut short by the names before them in one select: are each one select: away, not a listing to pick from", async () => {
+    // Attack: select:mcp__a,mcp__b,mcp__c of 80 tools each: b got 20 and c none, each told to list
+    // "page:1" (all 80 of its tools) and pick the rest out by name, c "selected as a whole" with 0.
+    const servers = ["a", "b", "c"];
+    const pool = samplePool({ mcpTools: servers.flatMap((server) => Array.from({ length: 80 }, (_, i) => mcp(server, `t${String(i).padStart(2, "0")}`))) });
+    const tool = createToolSearchTool({ engine: indexOf(pool), lookup: pool.get, delivery: "proxy" });
+    const run = (query: string) => executeTool(tool.name, { query }, context, { lookup: (name) => (name === tool.name ? tool : undefined), permissions: DEFAULT_PERMISSIONS });
+    const all = await run("select:mcp__a,mcp__b,mcp__c");
+    const notes = resultText(all).split("\n").filter((line) => line.startsWith("Selected MCP server"));
+    expect(notes).toEqual([
+      "Selected MCP server a as a whole: its 80 tool(s).",
+      'Selected MCP server b: 20 of its 80 tools, the names before it in this select: having taken the rest of the room (a selection holds at most 100). Select it alone to load all of them: "select:mcp__b".',
+      'Selected MCP server c: 0 of its 80 tools, the names before it in this select: having taken the rest of the room (a selection holds at most 100). Select it alone to load all of them: "select:mcp__c".',
+    ]);
+    // Following the answer reaches every tool.
+    const reached = new Set(discoveredBy(all));
+    for (const [, query] of resultText(all).matchAll(/"(select:mcp__[bc])"/g)) for (const name of discoveredBy(await run(query!))) reached.add(name);
+    expect(reached.size).toBe(240);
+  });
+
   test("a selection too large for one answer names what it left out, each one a select: away; nothing is lost between the pages", async () => {
     // Attack: 118 tools of ~1,700-character descriptions. select:mcp__gitlab showed 55 schemas, said
     // "45 more match(es) not shown: narrow the query" and "List the rest with mcp__gitlab page:2",
@@ -455,10 +489,12 @@ describe("ToolSearch (proxy)", () => {
     expect(result.structuredContent).not.toHaveProperty("selected_servers");
   });
 
-  test("page:N is only a page number when N is 1–9999; anything else is a plain word", async () => {
-    expect((await search("mcp__github page:0")).structuredContent).not.toMatchObject({ page: 0 });
-    const huge = await search("mcp__github page:99999999");
-    expect(huge.structuredContent).not.toHaveProperty("page", 99999999);
+  test("page:N is only a page number when N is 1–9999; any other page: word is refused, not searched as a word", async () => {
+    // The engine reads it as a plain word; ToolSearch refuses it (tool-search-page.ts, and the hostile-queries test).
+    for (const query of ["mcp__github page:0", "mcp__github page:99999999"]) {
+      const result = await search(query);
+      expect({ isError: result.isError, structured: result.structuredContent }).toEqual({ isError: true, structured: undefined });
+    }
   });
 
   test("a query that matches nothing says so", async () => {

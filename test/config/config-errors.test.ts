@@ -70,6 +70,22 @@ describe("config errors a person can act on", () => {
     expect(parseConfig({ permissions: { deny: ["Bash(rm:*)", "Bash(npm run test:*)"] } }, "c.json").permissions?.deny).toEqual(["Bash(rm:*)", "Bash(npm run test:*)"]);
   });
 
+  test("a defer key that can never name a tool (a server's name, a meta-tool) is refused, saying what to write", () => {
+    // Attack: `"defer": {"mcp__github": "never"}` meant a whole server and `"ToolSearch": "always"` the
+    // search tool itself; both were logged as "names no tool" and did nothing.
+    expect(messageOf(() => parseConfig({ defer: { mcp__github: "never", ToolSearch: "always", ExecuteExtraTool: "never", StructuredOutput: "auto", mcp__github__create_issue: "never", Read: "always" } }, "c.json"))).toBe(
+      [
+        "config c.json is invalid:",
+        '  - field "defer.mcp__github": "mcp__github" names an MCP server, not a tool (a tool\'s pool name is mcp__github__<tool>): to decide for all of its tools, set mcpServers.github.defer',
+        '  - field "defer.ToolSearch": ToolSearch is a meta-tool: a session has it by its delivery (or its outputSchema), never deferred and never made eager by defer',
+        '  - field "defer.ExecuteExtraTool": ExecuteExtraTool is a meta-tool: a session has it by its delivery (or its outputSchema), never deferred and never made eager by defer',
+        '  - field "defer.StructuredOutput": StructuredOutput is a meta-tool: a session has it by its delivery (or its outputSchema), never deferred and never made eager by defer',
+      ].join("\n"),
+    );
+    // Pool names of tools, and names of built-ins a binary may not have, still load (the latter are warned of, live-pool.ts).
+    expect(parseConfig({ defer: { mcp__my_server__get: "never", mcp__a__b__c: "always", Reed: "always" } }, "c.json").defer).toEqual({ mcp__my_server__get: "never", mcp__a__b__c: "always", Reed: "always" });
+  });
+
   test("a server name with a space names the allowed characters", () => {
     expect(messageOf(() => parseConfig({ mcpServers: { "my server": { command: "x" } } }, "c.json"))).toBe(
       'config c.json is invalid:\n  - field "mcpServers": the name "my server" is not allowed: server names use [a-zA-Z0-9_-]',

@@ -84,4 +84,36 @@ describe("runtime flags in the daemon", () => {
     const old = await result(client, "toolpool/assemble", { sessionId: listed.sessionId, messages: [] });
     expect((old.announcement as { style: string }).style).toBe("list");
   });
+
+  test("search_compact_answers flipped mid-session (on, then to a wrong type): open sessions answer and describe ToolSearch as before, byte for byte; new sessions follow the flag", async () => {
+    const file = join(tempSocketDir(), "features.json");
+    await Bun.write(file, payload({}));
+    const twin = buildTool({ name: "LookupOther", description: "Look up another thing by its id.", inputSchema: z.strictObject({ id: z.string() }), shouldDefer: true, call: async ({ id }) => textResult(`other ${id}`) });
+    await using harness = dispatchHarness({ builtins: [echoTool, lookup, twin], config: { flags: { file } } });
+    using client = harness.peer();
+    const open = async (delivery: string) => (await result(client, "toolpool/session", { delivery, model: "claude-sonnet-4-5" })).sessionId as string;
+    const look = async (sessionId: string) => ({
+      tools: JSON.stringify((await result(client, "toolpool/assemble", { sessionId, messages: [] })).tools),
+      answer: JSON.stringify(await result(client, "toolpool/call", { sessionId, name: "ToolSearch", input: { query: "look up thing id" } })),
+    });
+    const running = { proxy: await open("proxy"), native: await open("native") };
+    const before = { proxy: await look(running.proxy), native: await look(running.native) };
+    expect(before.proxy.answer).not.toContain('"compact":true');
+
+    await Bun.write(file, payload({ search_compact_answers: true }));
+    const fresh = await until(
+      async () => look(await open("proxy")),
+      (value) => value.answer.includes('"compact":true'),
+    );
+    expect(fresh.tools).not.toBe(before.proxy.tools);
+    expect({ proxy: await look(running.proxy), native: await look(running.native) }).toEqual(before);
+    // Re-opened by id, a session keeps what it opened with.
+    await result(client, "toolpool/session", { sessionId: running.proxy, delivery: "proxy" });
+    expect(await look(running.proxy)).toEqual(before.proxy);
+
+    // A value of the wrong type is ignored for the default (false), with a warning, not a half-compact session.
+    await Bun.write(file, JSON.stringify({ features: { search_compact_answers: { defaultValue: "yes" } } }));
+    await until(async () => look(await open("proxy")), (value) => !value.answer.includes('"compact":true'));
+    expect({ proxy: await look(running.proxy), native: await look(running.native) }).toEqual(before);
+  });
 });

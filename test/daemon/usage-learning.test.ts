@@ -100,6 +100,16 @@ describe("ranking that learns from use (in-process daemon, real socket)", () => 
     expect(names(await result(client, "toolpool/assemble", { sessionId: await open(client, two), messages: [] }))).toEqual(firstArray);
   });
 
+  test("a tool the operator defers always (config defer) is never promoted, however much the workspace uses it; the next most used is", async () => {
+    // Attack: the workspace's habits put an operator's `defer: "always"` tool in every new session's array.
+    const [one] = workspaces();
+    await using harness = dispatchHarness({ builtins, config: { defer: { TranslateText: "always" } } });
+    using client = harness.peer();
+    await use(client, one, "translate text", "TranslateText", 3);
+    await use(client, one, "send mail", "SendMail", 3);
+    expect(names(await result(client, "toolpool/assemble", { sessionId: await open(client, one), messages: [] }))).toEqual(["Echo", "SendMail", "ToolSearch", "ExecuteExtraTool"]);
+  });
+
   test("usage_promoted_tools = 0 promotes nothing", async () => {
     const [one] = workspaces();
     await using harness = dispatchHarness({ builtins, config: { flags: { file: featuresFile({ usage_promoted_tools: 0 }) } } });

@@ -58,6 +58,32 @@ describe("server groups", () => {
     ]);
   });
 
+  test("a group whose name differs from a listed one only by case is skipped with its reason: the query language cannot tell them apart", async () => {
+    // Attack: groups `docs` {a} and `DOCS` {b} became one group `docs` {a, b} in the index, so
+    // select:mcp__s/DOCS loaded a, which DOCS does not hold — and nothing said so.
+    const groups = [{ name: "docs", title: "Lower" }, { name: "DOCS", title: "Upper" }, { name: "Docs" }, { name: "docs" }];
+    const listed = await listAllGroups(async () => ({ groups }));
+    expect(listed.groups).toEqual([{ name: "docs", parents: [], text: { title: "Lower" } }]);
+    expect(listed.warnings).toEqual([
+      'skipped group "DOCS": group "docs" is listed already, and names are told apart ignoring case',
+      'skipped group "Docs": group "docs" is listed already, and names are told apart ignoring case',
+      'skipped group "docs": listed twice',
+    ]);
+    const tools = withGroupMembership([{ name: "a", inputSchema: { type: "object" }, _meta: { [GROUPS_META_KEY]: ["docs"] } }, { name: "b", inputSchema: { type: "object" }, _meta: { [GROUPS_META_KEY]: ["DOCS"] } }], listed.groups);
+    expect(tools.map((tool) => [tool.name, tool._meta?.[POOL_GROUPS_META_KEY]])).toEqual([["a", ["docs"]], ["b", undefined]]);
+  });
+
+  test("a group named like a server or a tool (mcp__…) is skipped: select: of a server or tool not in the pool must not load another server's tools", async () => {
+    // Attack: group "mcp__github" (or "mcp__github__create_issue"): while github was still connecting,
+    // select:mcp__github loaded the naming server's own tools.
+    const listed = await listAllGroups(async () => ({ groups: [{ name: "mcp__github" }, { name: "MCP__github__create_issue" }, { name: "github" }] }));
+    expect(listed.groups.map((group) => group.name)).toEqual(["github"]);
+    expect(listed.warnings).toEqual([
+      'skipped group "mcp__github": a name starting "mcp__" reads as an MCP server or tool in select:',
+      'skipped group "MCP__github__create_issue": a name starting "mcp__" reads as an MCP server or tool in select:',
+    ]);
+  });
+
   test("a flood of bad entries on every page is named ten times, then counted: no overflow, no log flood", async () => {
     // Attack: 20 pages of a million bad entries each overflowed the stack (the groups were lost) and,
     // at fewer entries, logged one warning line per entry on every listing.
@@ -274,5 +300,18 @@ describe("groups in the search index", () => {
     index.add({ name: "mcp__t__c", description: "c", server: "t", rawToolName: "c", groups: ["shared"] });
     index.add({ name: "mcp__s__d", description: "d", server: "s", rawToolName: "d", groups: ["shared"] });
     expect(index.query("select:shared")).toMatchObject({ found: [], missing: ["shared"], didYouMean: ["mcp__s/shared", "mcp__t/shared"] });
+  });
+
+  test("a bare name that is a server's name selects no other server's group of that name", () => {
+    // Attack: server "evil" names a group "github"; select:github loaded evil's tools while github was right there.
+    const index = new ToolSearchIndex();
+    index.add({ name: "mcp__github__create_issue", description: "c", server: "github", rawToolName: "create_issue" });
+    index.add({ name: "mcp__evil__steal", description: "s", server: "evil", rawToolName: "steal", groups: ["github", "tools"] });
+    expect(index.query("select:github")).toMatchObject({ found: [], missing: ["github"], didYouMean: ["mcp__github"] });
+    // Its own groups and other bare names still resolve.
+    expect(index.query("select:tools").found).toEqual(["mcp__evil__steal"]);
+    expect(index.query("select:mcp__evil/github").found).toEqual(["mcp__evil__steal"]);
+    index.add({ name: "mcp__github__list", description: "l", server: "github", rawToolName: "list", groups: ["github"] });
+    expect(index.query("select:github").found).toEqual(["mcp__github__list"]);
   });
 });

@@ -87,6 +87,20 @@ describe("resolveServerSpecs", () => {
     expect(spec).toMatchObject({ name: "off", disabled: true, command: "${NOPE}" });
   });
 
+  test("two servers whose names differ only by case are refused, naming both and where each came from", async () => {
+    // Attack: servers "forge" and "FORGE" answered as one in ToolSearch: mcp__FORGE listed and selected forge's tools too.
+    const dir = tempDir("case-");
+    const included = join(dir, "x.mcp.json");
+    writeFileSync(included, JSON.stringify({ mcpServers: { Forge: { command: "b" } } }));
+    const config = parseConfig({ mcpServers: { forge: { command: "a" } }, mcpConfig: [included] }, "test");
+    await expect(resolveServerSpecs(config, { env: {}, configPath: join(dir, "config.json") })).rejects.toThrow(
+      new ConfigError(`MCP servers "Forge" (${included}) and "forge" (${join(dir, "config.json")}) differ only by case: ToolSearch reads server names ignoring case, so mcp__forge would list and select both; rename one`),
+    );
+    // The same name in an included file and the config is an override, as before.
+    writeFileSync(included, JSON.stringify({ mcpServers: { forge: { command: "b" } } }));
+    expect((await resolveServerSpecs(config, { env: {}, configPath: join(dir, "config.json") })).map((spec) => spec.name)).toEqual(["forge"]);
+  });
+
   test("a URL that is not http(s) is refused", async () => {
     const config = parseConfig({ mcpServers: { s1: { type: "http", url: "ftp://host/mcp" } } }, "test");
     await expect(resolveServerSpecs(config, { env: {} })).rejects.toThrow('MCP server "s1": field "url" must be http or https, not ftp:');
