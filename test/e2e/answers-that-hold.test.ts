@@ -8,9 +8,7 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startBinaryDaemon } from "../helpers/binary.ts";
-import { tempSocketDir } from "../helpers/daemon-harness.ts";
-import { RawClient } from "../helpers/raw-client.ts";
+import { startConfiguredDaemon } from "../helpers/configured-daemon.ts";
 
 setDefaultTimeout(120_000);
 
@@ -39,22 +37,10 @@ async function started(config: Record<string, unknown> = {}) {
   writeFileSync(join(root, "forge.json"), JSON.stringify(SPEC));
   const configPath = join(root, "config.json");
   writeFileSync(configPath, JSON.stringify({ ...config, mcpServers: { forge: { command: process.execPath, args: [SERVER], env: { SPEC_FILE: join(root, "forge.json") } } } }));
-  const socketPath = join(tempSocketDir(), "a.sock");
-  const daemon = await startBinaryDaemon(socketPath, ["--config", configPath], { XDG_STATE_HOME: join(root, "state") }, undefined, root);
-  const client = await RawClient.open(socketPath);
-  const request = async (method: string, params: Record<string, unknown> = {}) => {
-    const answer = (await client.request(method, params)) as { result?: Record<string, unknown>; error?: unknown };
-    client.messages.length = 0;
-    if (answer.result === undefined) throw new Error(`${method}: ${JSON.stringify(answer.error)}`);
-    return answer.result;
-  };
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const { tools } = (await request("toolpool/tools")) as { tools: { name: string }[] };
-    if (tools.some((tool) => tool.name === "mcp__forge__t9")) break;
-    if (Date.now() > deadline) throw new Error("the spec server never listed");
-    await Bun.sleep(50);
-  }
+  const { request, [Symbol.asyncDispose]: dispose } = await startConfiguredDaemon(root, configPath, async (ask) => {
+    const { tools } = (await ask("toolpool/tools")) as { tools: { name: string }[] };
+    return tools.some((tool) => tool.name === "mcp__forge__t9");
+  }, "the spec server's listing");
   const search = async (sessionId: string, query: string) => {
     const result = (await request("toolpool/call", { sessionId, name: "ToolSearch", input: { query } })) as { content: { type: string; text?: string; tool_name?: string }[]; structuredContent: Record<string, unknown> };
     return { text: result.content.map((block) => block.text ?? "").join("\n"), references: result.content.flatMap((block) => (block.tool_name ? [block.tool_name] : [])), structured: result.structuredContent };
@@ -62,10 +48,7 @@ async function started(config: Record<string, unknown> = {}) {
   return {
     request,
     search,
-    async [Symbol.asyncDispose]() {
-      client.close();
-      await daemon[Symbol.asyncDispose]();
-    },
+    [Symbol.asyncDispose]: dispose,
   };
 }
 

@@ -7,9 +7,9 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runBinary, startBinaryDaemon } from "../helpers/binary.ts";
+import { runBinary } from "../helpers/binary.ts";
+import { startConfiguredDaemon } from "../helpers/configured-daemon.ts";
 import { tempSocketDir } from "../helpers/daemon-harness.ts";
-import { RawClient } from "../helpers/raw-client.ts";
 
 setDefaultTimeout(120_000);
 
@@ -29,31 +29,10 @@ function configFile(specs: Record<string, Record<string, unknown>>, config: Reco
 
 async function started(specs: Record<string, Record<string, unknown>>, config: Record<string, unknown> = {}) {
   const { root, path } = configFile(specs, config);
-  const socketPath = join(tempSocketDir(), "h.sock");
-  const daemon = await startBinaryDaemon(socketPath, ["--config", path], { XDG_STATE_HOME: join(root, "state") }, undefined, root);
-  const client = await RawClient.open(socketPath);
-  const request = async (method: string, params: Record<string, unknown> = {}) => {
-    const answer = (await client.request(method, params)) as { result?: Record<string, unknown>; error?: unknown };
-    client.messages.length = 0;
-    if (answer.result === undefined) throw new Error(`${method}: ${JSON.stringify(answer.error)}`);
-    return answer.result;
-  };
-  const deadline = Date.now() + 60_000;
-  for (;;) {
+  return startConfiguredDaemon(root, path, async (request) => {
     const { servers } = (await request("toolpool/servers")) as { servers: { state: string }[] };
-    if (servers.every((server) => server.state === "connected")) break;
-    if (Date.now() > deadline) throw new Error("the spec servers never connected");
-    await Bun.sleep(50);
-  }
-  return {
-    socketPath,
-    daemon,
-    request,
-    async [Symbol.asyncDispose]() {
-      client.close();
-      await daemon[Symbol.asyncDispose]();
-    },
-  };
+    return servers.every((server) => server.state === "connected");
+  }, "the spec servers connecting");
 }
 
 const NAMES = Array.from({ length: 150 }, (_, i) => `tool_${String(i).padStart(3, "0")}`);
