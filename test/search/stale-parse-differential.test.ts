@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { ToolSearchIndex } from "../../src/search/tool-search-index.ts";
-import type { SearchDocument } from "../../src/search/types.ts";
+import type { QueryResult, SearchDocument } from "../../src/search/types.ts";
 
 /**
  * A generated differential test of the query path's held state: parsed words, their term ids and
@@ -49,7 +49,8 @@ function makeWords(random: () => number): string[] {
   return words;
 }
 
-const SERVERS = ["github", "slack", "mind-map", "jira", "weather", "fs", "cafe", "db"];
+/** Server names, some of them query words, some the same key spelled apart ("mind-map", "MindMap": one server). */
+const SERVERS = ["github", "slack", "mind-map", "jira", "weather", "fs", "cafe", "db", "MindMap", "git-hub", "read", "readfile", "user", "my"];
 
 interface World {
   random: () => number;
@@ -90,6 +91,11 @@ function removeTool(world: World, index: Pair, name: string): void {
   expect(index.remove(name)).toBe(true);
 }
 
+/** A server's tools are those of every name with its key: the model drops what the index dropped. */
+function forgetRemoved(world: World, index: Pair): void {
+  for (const d of [...world.tools.values()]) if (!index.live.has(d.name)) world.tools.delete(d.name);
+}
+
 function mutate(world: World, index: Pair): void {
   const r = world.random;
   const roll = r();
@@ -116,11 +122,13 @@ function mutate(world: World, index: Pair): void {
     const server = pick(r, world.servers);
     for (const d of [...world.tools.values()]) if (d.server === server) world.tools.delete(d.name);
     index.removeServer(server);
+    forgetRemoved(world, index);
   } else if (roll < 0.84) {
     const server = pick(r, world.servers);
     const docs = Array.from({ length: 1 + Math.floor(r() * 6) }, () => doc(world, server, `${pick(r, world.words).replace(/\W/g, "") || "t"}_${world.serial++}`));
     for (const d of [...world.tools.values()]) if (d.server === server) world.tools.delete(d.name);
     index.replaceServer(server, docs);
+    forgetRemoved(world, index);
     for (const d of docs) world.tools.set(d.name, d);
   } else if (roll < 0.9) {
     index.precomputeImpacts(1 + Math.floor(r() * 400));
@@ -177,6 +185,14 @@ class Pair {
   }
 }
 
+/**
+ * An answer with its server told by key: of spellings with one key ("mind-map", "MindMap") the
+ * registry shows the first it met, which an index's history decides (not what this test is about).
+ */
+function keyed(result: QueryResult): QueryResult {
+  return result.server === undefined ? result : { ...result, server: result.server.toLowerCase().replace(/[^a-z0-9]/g, "") };
+}
+
 /** A fresh index of the world's tools, its dictionary first given `live`'s terms in their id order. */
 function freshOf(world: World, live: ToolSearchIndex): ToolSearchIndex {
   const index = new ToolSearchIndex();
@@ -190,7 +206,7 @@ describe("held parses, scratch and impacts across index changes: answers equal a
   for (const seed of [1, 2, 3, 4, 5, 6]) {
     test(`seed ${seed}`, () => {
       const random = rng(seed);
-      const world: World = { random, words: makeWords(random), servers: [...SERVERS.slice(0, 4)], tools: new Map(), serial: 0 };
+      const world: World = { random, words: makeWords(random), servers: [...SERVERS.slice(0, 4), ...SERVERS.slice(8)], tools: new Map(), serial: 0 };
       const index = new Pair();
       for (let i = 0; i < 80; i++) mutate(world, index);
       const asked: string[] = [];
@@ -208,8 +224,8 @@ describe("held parses, scratch and impacts across index changes: answers equal a
         const rebuilt = freshOf(world, index.live);
         const fresh = queries.map((q, i) => rebuilt.query(q, { maxResults: limits[i] }));
         for (let i = 0; i < queries.length; i++) {
-          if (!Bun.deepEquals(live[i], fresh[i])) {
-            expect({ seed, round, query: queries[i], fresh: live[i] }).toEqual({ seed, round, query: queries[i], fresh: fresh[i] });
+          if (!Bun.deepEquals(keyed(live[i]!), keyed(fresh[i]!))) {
+            expect({ seed, round, query: queries[i], fresh: keyed(live[i]!) }).toEqual({ seed, round, query: queries[i], fresh: keyed(fresh[i]!) });
           }
           if (!Bun.deepEquals(live[i], expected[i])) {
             expect({ seed, round, query: queries[i], answer: live[i] }).toEqual({ seed, round, query: queries[i], answer: expected[i] });
