@@ -141,10 +141,11 @@ export class ImpactMaker {
       flags = fieldBits[field]!;
     }
     // Exactly `count` long (impacts.ts): the first stage's loops run to the arrays' own length, which
-    // lets optimised code drop their bounds checks. Shorter only when a live slot's fields all weigh 0.
+    // lets optimised code drop their bounds checks. Shorter when a live slot's fields all weigh 0, or
+    // when a cached entry refreshed in place had room to spare (tools with the term left). A new
+    // object, not the cached one cut: the cache counts the bytes of the object it held (ImpactCache.set).
     if (count < entries.length) {
-      impacts.entries = entries.slice(0, count);
-      impacts.values = values.slice(0, count);
+      impacts = { entries: entries.slice(0, count), values: values.slice(0, count), length: 0, version: -1, sorted: false, used: impacts.used };
     }
     impacts.length = count;
     impacts.version = index.version;

@@ -92,7 +92,7 @@ export class ServerRegistry {
     return this.names.map((_, id) => id).filter((id) => this.counts[id]! > 0);
   }
 
-  /** The server's name as first registered. */
+  /** The server's name as spelled by the tool that last made it live (its first tool since it had none). */
   nameOf(id: number): string {
     return this.names[id]!;
   }
@@ -116,7 +116,12 @@ export class ServerRegistry {
   /** Adds the tool in `slot` to the server (registered on first use); returns the server's id. */
   addMember(server: string, slot: number): number {
     const id = this.register(server);
-    if (this.counts[id] === 0) this.liveVersion++;
+    if (this.counts[id] === 0) {
+      // A server coming back to life takes the spelling it comes back under: one whose tools all left
+      // ("GitHub", renamed "git-hub") must not lend its old spelling (and its name's terms) to the new.
+      this.names[id] = server;
+      this.liveVersion++;
+    }
     this.next = ensureInt32(this.next, slot + 1);
     this.previous = ensureInt32(this.previous, slot + 1);
     const last = this.tail[id]!;
