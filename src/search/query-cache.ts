@@ -20,6 +20,13 @@ import { WORD_HASH_SEED, wordHashStep } from "./word-table.ts";
 
 /** Parsed and tokenized queries kept for reuse: prefetch re-asks, and models retry and refine. */
 const QUERY_CACHE_SIZE = 2048;
+/**
+ * And at most this many characters of query text in all: a parsed query of new words holds ~13 bytes
+ * of heap a character (its terms, words' facts and windows), so 2,048 queries of 4,096 characters —
+ * what a hostile caller can send — held 110 MiB of heap (128 now: 17 MiB). Real queries (~100
+ * characters) fill the entry count long before this.
+ */
+const QUERY_CACHE_CHARS = 512 * 1024;
 /** Runs of white space (char-class.ts isWhiteSpace). */
 const GAPS = /\s+/g;
 /** Identifier-like words looked up per query; a pasted log cannot turn into thousands of lookups. */
@@ -40,6 +47,8 @@ export interface CachedQuery {
 /** Least-recently-used cache of parsed queries, keyed by the (length-capped) query text. */
 export class QueryCache {
   private readonly entries = new Map<string, CachedQuery>();
+  /** The characters of the entries' texts, held to QUERY_CACHE_CHARS. */
+  private cachedChars = 0;
   private readonly words: QueryWords;
   /** A free-text query's words (start and end), their hashes and home entries, for reading ahead (QueryWords.warm). */
   private readonly bounds = new Int32Array(MAX_QUERY_CHARS + 2);
@@ -65,8 +74,14 @@ export class QueryCache {
       return cached;
     }
     const entry = this.parse(text);
-    if (this.entries.size >= QUERY_CACHE_SIZE) this.entries.delete(this.entries.keys().next().value!);
+    // Oldest first, until both the count and the characters have room.
+    while (this.entries.size > 0 && (this.entries.size >= QUERY_CACHE_SIZE || this.cachedChars + text.length > QUERY_CACHE_CHARS)) {
+      const oldest = this.entries.keys().next().value!;
+      this.entries.delete(oldest);
+      this.cachedChars -= oldest.length;
+    }
     this.entries.set(text, entry);
+    this.cachedChars += text.length;
     return entry;
   }
 
@@ -78,6 +93,7 @@ export class QueryCache {
   /** Forgets every entry (benchmarks measure never-seen queries with it). */
   clear(): void {
     this.entries.clear();
+    this.cachedChars = 0;
   }
 
   /**
