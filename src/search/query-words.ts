@@ -27,7 +27,8 @@ const IDENTIFIER_EDGES = /^[^\p{L}\p{N}_]+|[^\p{L}\p{N}_]+$/gu;
 /**
  * A query word's share of the parse; every field is a function of the word's characters. Most
  * words have one term or none: the first term is held in the object itself, and arrays only
- * for a word with more ("getUserProfile"), so a word read costs no array reads.
+ * for a word with more ("getUserProfile"), so a word read costs no array reads. Its server-name
+ * window fields are MentionWord's (findMentions fills in the filter's answers).
  */
 export interface WordFacts extends MentionWord {
   /** Its first term (tokenizer.ts), undefined for a word with none (a stop word, punctuation). */
@@ -39,15 +40,6 @@ export interface WordFacts extends MentionWord {
   flags: number;
   /** Its further terms, when it has more than one (their ids and flags: moreIds, moreFlags). */
   moreTerms: string[] | undefined;
-  /** The word trimmed for server-name windows, that squashed, and the squashed key's keyHash from the seed. */
-  mentionWord: string;
-  mentionKey: string;
-  mentionHash: number;
-  /** The key's length, or -1 when the trimmed word is empty (MentionWord). */
-  mentionLength: number;
-  /** The server-name filter's answers for the key, and when (MentionWord; findMentions fills them in). */
-  mentionBits: number;
-  mentionAt: number;
   /** The word as a tool identifier it may name (identifierOf), if it looks like one. */
   identifier: string | undefined;
   /** It holds a pointing word ("this", "my"…): the query may mark a word as given (given-words.ts). */
