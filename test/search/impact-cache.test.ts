@@ -12,6 +12,16 @@ function impactsOf(entries: number, version = 0): Impacts {
   return { entries: new Int32Array(entries), values: new Float32Array(entries), length: entries, version, sorted: true, used: 0 };
 }
 
+/** Fields of a tool of `terms` (all in the description, the first also its name), interned in `index`. */
+function fieldsIn(index: InvertedIndex): (terms: string[]) => number[][] {
+  return (terms) => {
+    const out: number[][] = Array.from({ length: FIELD_COUNT }, () => []);
+    out[FIELD_ID.description] = terms.map((term) => index.intern(term));
+    out[FIELD_ID.name] = [index.intern(terms[0]!)];
+    return out;
+  };
+}
+
 describe("ImpactCache", () => {
   test("keeps to its byte budget, dropping a term not used since the hand passed it first", () => {
     const cache = new ImpactCache(30 * IMPACT_ENTRY_BYTES);
@@ -136,12 +146,7 @@ describe("impacts under a byte budget", () => {
 
   test("a scorer with no room keeps one term, and recomputes dropped ones identically", () => {
     const index = new InvertedIndex();
-    const fields = (terms: string[]) => {
-      const out: number[][] = Array.from({ length: FIELD_COUNT }, () => []);
-      out[FIELD_ID.description] = terms.map((term) => index.intern(term));
-      out[FIELD_ID.name] = [index.intern(terms[0]!)];
-      return out;
-    };
+    const fields = fieldsIn(index);
     for (let i = 0; i < 300; i++) index.add(`t${i}`, fields(["alpha", i % 2 === 0 ? "beta" : "gamma", "alpha", `own${i % 7}`]));
     const scorer = new Bm25fScorer(rankingOptions(), 0);
     const snapshot = (impacts: Impacts) => ({ entries: [...impacts.entries.subarray(0, impacts.length)], values: [...impacts.values.subarray(0, impacts.length)] });
@@ -157,5 +162,36 @@ describe("impacts under a byte budget", () => {
     const again = scorer.impacts(index, alpha);
     expect(again).not.toBe(first);
     expect(snapshot(again)).toEqual(before);
+  });
+});
+
+/**
+ * The impact cache's byte count is what its entries' arrays take, whatever the index went through:
+ * a term's impacts refreshed in place after tools with it left are cut to their new length
+ * (impact-maker.ts), and the count must follow, or it drifts up until the cache keeps one term.
+ */
+describe("impact cache bytes under churn", () => {
+  test("equal the cached arrays' size after in-place refreshes that shrink a term's list", () => {
+    const index = new InvertedIndex();
+    const fields = fieldsIn(index);
+    let serial = 0;
+    const slots: number[] = [];
+    for (let i = 0; i < 400; i++) slots.push(index.add(`t${serial++}`, fields(["alpha", i % 2 === 0 ? "beta" : "gamma"])));
+    const scorer = new Bm25fScorer(rankingOptions());
+    const ids = ["alpha", "beta", "gamma"].map((term) => index.termId(term)!);
+    const actual = () => ids.reduce((sum, id) => sum + (scorer.impactCache.peek(id)?.entries.length ?? 0) * IMPACT_ENTRY_BYTES, 0);
+    for (const id of ids) scorer.impacts(index, id);
+    expect(scorer.impactCache.bytes).toBe(actual());
+    // Tools leave in rounds (each term's list shrinks: refreshed in place, cut shorter), some come back.
+    for (let round = 0; round < 30; round++) {
+      for (let k = 0; k < 10 && slots.length > 20; k++) index.remove(slots.splice((round * 7 + k * 13) % slots.length, 1)[0]!);
+      if (round % 3 === 0) for (let k = 0; k < 5; k++) slots.push(index.add(`t${serial++}`, fields(["alpha", k % 2 === 0 ? "beta" : "gamma"])));
+      for (const id of ids) {
+        const impacts = scorer.impacts(index, id);
+        expect(impacts.entries.length).toBe(impacts.length);
+      }
+      expect({ round, bytes: scorer.impactCache.bytes }).toEqual({ round, bytes: actual() });
+    }
+    expect(scorer.impactCache.size).toBe(3);
   });
 });
