@@ -15,7 +15,7 @@ export const MAX_CANDIDATES = 0xffff;
 /**
  * A term's impacts longer than this many entries per candidate are searched for the candidates'
  * slots (galloping from one to the next) rather than read in full: at 100k tools a common word
- * has tens of thousands of entries and the re-rank ~50 candidates.
+ * has tens of thousands of entries and the re-rank ~30 candidates.
  */
 const SEARCH_SHARE = 32;
 

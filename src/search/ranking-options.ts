@@ -146,7 +146,7 @@ export const DEFAULT_RANKING: RankingOptions = {
     // tools have none, so the average is tiny and any larger b punishes a long enum hard.
     parameterValue: 0.03,
   },
-  candidates: 50,
+  candidates: 30,
   coverage: 2,
   coverageExponent: 1,
   coverageFadeTerms: 6,
