@@ -47,11 +47,14 @@ export class NameSelection {
       const server = serverId !== undefined && inScope(this.units.memberNames(serverId)) ? serverId : undefined;
       const group = resolved.length === 0 && server === undefined ? this.units.groups.resolve(name, this.units.servers, inScope) : undefined;
       if (group !== undefined && "members" in group) {
+        const serverName = this.units.servers.nameOf(group.server);
+        // The same group asked twice ("issues, ISSUES") is one selection, noted once.
+        if (groups.some((each) => each.server === serverName && each.group === group.name)) continue;
         // A group selected as a unit, like a server: its tools in pool order, as many as fit.
         const members = admitted(group.members);
         const selected = addUpTo(found, members, MAX_RESULTS_LIMIT);
         const rest = selected < members.length ? restOf(members, found) : [];
-        groups.push({ server: this.units.servers.nameOf(group.server), group: group.name, total: members.length, selected, ...(rest.length > 0 && { rest }) });
+        groups.push({ server: serverName, group: group.name, total: members.length, selected, ...(rest.length > 0 && { rest }) });
         continue;
       }
       if (group !== undefined) {
@@ -60,6 +63,8 @@ export class NameSelection {
         continue;
       }
       if (server !== undefined) {
+        // The same server asked twice ("mcp__forge, MCP__FORGE") is one selection, noted once.
+        if (servers.some((each) => each.server === this.units.servers.nameOf(server))) continue;
         // A server selected as a unit: its tools in pool order, as many as fit in one selection.
         const members = admitted(this.units.memberNames(server));
         const selected = addUpTo(found, members, MAX_RESULTS_LIMIT);

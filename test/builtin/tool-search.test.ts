@@ -268,6 +268,22 @@ describe("ToolSearch (proxy)", () => {
     expect(resultText(await run("mcp__forge/issues/x"))).toBe('No deferred tools matched "mcp__forge/issues/x".');
   });
 
+  test("a server or group named twice in one select: (any case) is one selection, noted once", async () => {
+    // Attack: select:issues,ISSUES listed the group twice in selected_groups, and its note twice.
+    const pool = samplePool({ mcpTools: [mcp("forge", "create_issue", { groups: ["issues"] }), mcp("forge", "list_issues", { groups: ["issues"] }), mcp("forge", "read_file")] });
+    const engine = new ToolSearchIndex();
+    for (const each of pool.tools) engine.add(searchDocument(each));
+    const tool = createToolSearchTool({ engine, lookup: pool.get, delivery: "proxy" });
+    const run = (query: string) => executeTool(tool.name, { query }, context, { lookup: (name) => (name === tool.name ? tool : undefined), permissions: DEFAULT_PERMISSIONS });
+    const groups = await run("select:mcp__forge/issues,MCP__FORGE/ISSUES,mcp__forge/issues");
+    expect(groups.structuredContent).toMatchObject({ matches: ["mcp__forge__create_issue", "mcp__forge__list_issues"], selected_groups: [{ server: "forge", group: "issues", total: 2, selected: 2 }] });
+    expect((groups.structuredContent!.selected_groups as unknown[]).length).toBe(1);
+    const servers = await run("select:mcp__forge,MCP__Forge");
+    expect(servers.structuredContent).toMatchObject({ selected_servers: [{ server: "forge", total: 3, selected: 3 }] });
+    expect((servers.structuredContent!.selected_servers as unknown[]).length).toBe(1);
+    expect(resultText(servers).split("\n").filter((line) => line.startsWith("Selected MCP server"))).toHaveLength(1);
+  });
+
   test("servers cut short by the names before them in one select: are each one select: away, not a listing to pick from", async () => {
     // Attack: select:mcp__a,mcp__b,mcp__c of 80 tools each: b got 20 and c none, each told to list
     // "page:1" (all 80 of its tools) and pick the rest out by name, c "selected as a whole" with 0.
