@@ -11,7 +11,7 @@ import { searchDocument } from "../../src/core/search-document.ts";
 import { ToolSearchIndex } from "../../src/search/tool-search-index.ts";
 import { warmUpQueries } from "../../src/search/warm-up-queries.ts";
 import type { Tool } from "../../src/tool/tool.ts";
-import { poolTool, settle } from "../helpers/search-sync-tools.ts";
+import { HandDrivenThread, poolTool } from "../helpers/search-sync-tools.ts";
 
 function pool(count: number, prefix: string): Tool[] {
   return Array.from({ length: count }, (_, i) => poolTool(`${prefix}_get_${i}`, `Gets the ${prefix} weather forecast for word${i}. Returns term${i % 97} kind${i % 13} topic${i % 31}.`, `srv${i % 5}`));
@@ -21,14 +21,13 @@ const QUERIES = ["weather forecast", "word17 term3", "a get tool", "kind4 topic9
 
 /** Yields under the test's control, a clock that ticks once per reading, and every index the sync made. */
 function handDriven(warmUp: { minTools?: number; queries?: number } = {}) {
-  const parked: (() => void)[] = [];
+  const thread = new HandDrivenThread();
   const events: CatchUpEvent[] = [];
   const warmed: string[] = [];
-  let clock = 0;
   const sync = new SearchSync({
     sliceMs: 4,
-    now: () => clock++,
-    yieldThread: () => new Promise<void>((resolve) => parked.push(resolve)),
+    now: thread.now,
+    yieldThread: thread.yieldThread,
     onCatchUp: (event) => events.push(event),
     warmUp,
     makeIndex: () => {
@@ -46,17 +45,10 @@ function handDriven(warmUp: { minTools?: number; queries?: number } = {}) {
     events,
     warmed,
     get parked() {
-      return parked.length;
+      return thread.parked;
     },
-    async release(): Promise<void> {
-      const next = parked.shift();
-      if (next === undefined) throw new Error("nothing is waiting for the thread");
-      next();
-      await settle();
-    },
-    async drain(): Promise<void> {
-      while (parked.length > 0) await this.release();
-    },
+    release: () => thread.release(),
+    drain: () => thread.drain(),
   };
 }
 

@@ -10,7 +10,7 @@ import { SearchSync, type CatchUpEvent } from "../../src/core/search-sync.ts";
 import { searchDocument } from "../../src/core/search-document.ts";
 import { ToolSearchIndex } from "../../src/search/tool-search-index.ts";
 import type { Tool } from "../../src/tool/tool.ts";
-import { poolTool, settle } from "../helpers/search-sync-tools.ts";
+import { HandDrivenThread, poolTool, settle } from "../helpers/search-sync-tools.ts";
 
 /** Tools with many distinct words, so a sweep takes many steps. */
 function pool(count: number, prefix: string): Tool[] {
@@ -21,15 +21,14 @@ const QUERIES = ["weather forecast", "word17 term3", "a0 tool", "kind4 topic9 fo
 
 /** Yields under the test's control, a clock that ticks once per reading, and a log of precomputeImpacts calls. */
 function handDriven(options: { sliceMs?: number; impactBudgetBytes?: number } = {}) {
-  const parked: (() => void)[] = [];
+  const thread = new HandDrivenThread();
   const steps: number[] = [];
   const events: CatchUpEvent[] = [];
-  let clock = 0;
   const sync = new SearchSync({
     sliceMs: options.sliceMs ?? 4,
     impactStep: 64,
-    now: () => clock++,
-    yieldThread: () => new Promise<void>((resolve) => parked.push(resolve)),
+    now: thread.now,
+    yieldThread: thread.yieldThread,
     onCatchUp: (event) => events.push(event),
     // The query warm-up after a sweep is query-warm-up.test.ts's: here only the sweep takes the thread.
     warmUp: { minTools: Infinity },
@@ -48,14 +47,9 @@ function handDriven(options: { sliceMs?: number; impactBudgetBytes?: number } = 
     steps,
     events,
     get parked() {
-      return parked.length;
+      return thread.parked;
     },
-    async release(): Promise<void> {
-      const next = parked.shift();
-      if (next === undefined) throw new Error("nothing is waiting for the thread");
-      next();
-      await settle();
-    },
+    release: () => thread.release(),
   };
 }
 

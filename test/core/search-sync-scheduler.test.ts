@@ -10,7 +10,7 @@ import { MAX_ABANDONED_IN_A_ROW, SearchSync } from "../../src/core/search-sync.t
 import { searchDocument } from "../../src/core/search-document.ts";
 import { ToolSearchIndex } from "../../src/search/tool-search-index.ts";
 import type { Tool } from "../../src/tool/tool.ts";
-import { settle } from "../helpers/search-sync-tools.ts";
+import { HandDrivenThread, settle } from "../helpers/search-sync-tools.ts";
 
 function tool(name: string, description: string, server = "srv", schema: unknown = { type: "object", properties: { city: { type: "string" } } }): Tool {
   return { name: `mcp__${server}__${name}`, description, inputJSONSchema: schema, aliases: [], mcpInfo: { server, tool: name } } as unknown as Tool;
@@ -22,14 +22,13 @@ function pool(count: number, prefix: string, words = "weather forecast"): Tool[]
 
 /** Slices under the test's control: each yield waits for `release()`; the clock ticks once per reading. */
 function handDriven(sliceMs = 10) {
-  const parked: (() => void)[] = [];
-  let clock = 0;
+  const thread = new HandDrivenThread();
   let adds = 0;
   let indexes = 0;
   const options = {
     sliceMs,
-    now: () => clock++,
-    yieldThread: () => new Promise<void>((resolve) => parked.push(resolve)),
+    now: thread.now,
+    yieldThread: thread.yieldThread,
     makeIndex: () => {
       indexes++;
       const index = new ToolSearchIndex({ collectGarbage: () => {} });
@@ -50,15 +49,10 @@ function handDriven(sliceMs = 10) {
       return indexes;
     },
     get parked() {
-      return parked.length;
+      return thread.parked;
     },
     /** Lets the catch-up run its next slice, then lets the promises it settled run. */
-    async release(): Promise<void> {
-      const next = parked.shift();
-      if (next === undefined) throw new Error("no catch-up is waiting for the thread");
-      next();
-      await settle();
-    },
+    release: () => thread.release(),
   };
 }
 
