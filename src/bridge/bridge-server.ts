@@ -9,10 +9,10 @@ import {
   CallToolRequestSchema,
   CreateMessageResultSchema,
   ElicitResultSchema,
-  ListToolsRequestSchema,
   type CallToolResult,
   type ServerNotification,
 } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 import { DaemonError, type AnswerableKind, type QuestionAnswerer } from "../client/client.ts";
 import { ErrorCode, RpcError } from "../protocol/jsonrpc.ts";
 import type { DaemonBridge } from "./daemon-bridge.ts";
@@ -37,15 +37,19 @@ export function createBridgeServer(bridge: DaemonBridge, options: BridgeServerOp
   server.oninitialized = () => bridge.setClientName(server.getClientVersion()?.name ?? "");
   ignoreTaskAugmentation(server);
 
-  server.setRequestHandler(ListToolsRequestSchema, async (request) => {
+  server.setRequestHandler(asSent("tools/list"), async (sent) => {
+    const cursor = isObject(sent.params) ? sent.params.cursor : undefined;
+    if (cursor !== undefined && typeof cursor !== "string") throw new RpcError(ErrorCode.InvalidParams, "Invalid params: cursor must be a string");
     try {
-      return await bridge.listTools(request.params?.cursor);
+      return await bridge.listTools(cursor);
     } catch (error) {
       throw daemonFault(error, options.log);
     }
   });
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+  server.setRequestHandler(asSent("tools/call"), async (sent, extra): Promise<CallToolResult> => {
+    // The SDK's tools/call wrapper has checked it (-32602 when it is not a call): typed here.
+    const request = CallToolRequestSchema.parse(sent);
     const token = request.params._meta?.progressToken;
     const sendProgress = (notification: ServerNotification) => extra.sendNotification(notification).catch(() => {});
     try {
@@ -66,6 +70,19 @@ export function createBridgeServer(bridge: DaemonBridge, options: BridgeServerOp
     if (server.getClientVersion()) void server.sendToolListChanged().catch(() => {});
   });
   return server;
+}
+
+/**
+ * A request of `method` with any params: the SDK parses a handler's schema before the handler runs
+ * and answers a mismatch with -32603 and a zod dump ({cursor: 500} on tools/list, {name: 42} on
+ * tools/call), where MCP says -32602. The handlers check the params themselves.
+ */
+function asSent<M extends string>(method: M) {
+  return z.object({ method: z.literal(method), params: z.unknown().optional() });
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** How long the bridge lets a host take over one question; the daemon's call deadline usually ends it first. */

@@ -24,10 +24,17 @@ describe("wire protocol over the socket", () => {
     expect(status).toMatchObject({ tools: { total: 1, builtin: 1, mcp: 0 }, calls: { total: 1 } });
     // Hostile cursors: only the decimal offsets the daemon hands out are read, and a refusal quotes at most the cursor's opening.
     const refusals = [];
-    for (const cursor of ["1e3", "0x1", " 1", "-1", "x".repeat(100_000)]) refusals.push((await client.request("tools/list", { cursor })).error as { code: number; message: string });
-    expect(refusals.map((error) => error.code)).toEqual([-32602, -32602, -32602, -32602, -32602]);
-    expect(refusals[4]!.message).toBe(`Invalid params: unknown cursor ${JSON.stringify("x".repeat(64))}… (100000 characters)`);
-    expect(((await client.request("tools/list", { cursor: "0" })).result as { tools: unknown[] }).tools).toHaveLength(1);
+    for (const cursor of ["1e3", "0x1", " 1", "-1", "x".repeat(100_000), "0", "01", "1", "999999"]) refusals.push((await client.request("tools/list", { cursor })).error as { code: number; message: string });
+    expect(refusals.map((error) => error.code)).toEqual(Array(9).fill(-32602));
+    expect(refusals[4]!.message).toBe(`Invalid params: unknown cursor ${JSON.stringify("x".repeat(64))}… (100000 characters): pass a nextCursor this list answered, or none for the first page`);
+    // "0" and "01" were never handed out (the first page has no cursor); past the one tool, "1" is past the end, as "999999" is (it answered an empty page).
+    expect(refusals.slice(5).map((error) => error.message)).toEqual([
+      'Invalid params: unknown cursor "0": pass a nextCursor this list answered, or none for the first page',
+      'Invalid params: unknown cursor "01": pass a nextCursor this list answered, or none for the first page',
+      'Invalid params: cursor "1" is past the end of the list (1 item(s) now); list again without a cursor',
+      'Invalid params: cursor "999999" is past the end of the list (1 item(s) now); list again without a cursor',
+    ]);
+    expect(((await client.request("tools/list")).result as { tools: unknown[] }).tools).toHaveLength(1);
   });
 
   test("each kind of bad input gets its own error and the connection stays usable", async () => {

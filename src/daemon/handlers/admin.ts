@@ -40,7 +40,7 @@ export function registerAdminMethods(dispatcher: Dispatcher, core: AdminCore, wi
     if (params.sessionId) wire.sessionFor(connection, params.sessionId);
     // Paged by bytes: one server of 5,000 tools with 2 KB descriptions answered 11 MB, a line no client reads.
     const all = core.tools(params.profile);
-    const start = params.cursor === undefined ? 0 : decodeCursor(params.cursor);
+    const start = params.cursor === undefined ? 0 : decodeCursor(params.cursor, all.tools.length);
     const tools = pageOf(all.tools, start);
     const next = start + tools.length;
     return { tools, collisions: start === 0 ? all.collisions : [], ...(next < all.tools.length && { nextCursor: String(next) }) };

@@ -25,9 +25,19 @@ export function pageOf<T>(items: readonly T[], start: number, maxItems = Number.
   return page;
 }
 
-/** A cursor is the decimal offset the daemon handed out; anything else is refused, quoting its opening only. */
-export function decodeCursor(cursor: string): number {
-  if (/^\d{1,9}$/.test(cursor)) return Number(cursor);
+/**
+ * A cursor is a decimal offset the daemon handed out: 1 to the list's length − 1, written as
+ * String(offset) wrote it. Anything else is refused (MCP: an invalid cursor is -32602), quoting
+ * its opening only — "999999" once answered an empty page, "007" and "0" a page the daemon never
+ * offered. A cursor the daemon did hand out can fall past the end when the list shrinks between
+ * pages: that refusal says to list again from the start.
+ */
+export function decodeCursor(cursor: string, length: number): number {
+  if (/^[1-9]\d{0,8}$/.test(cursor)) {
+    const offset = Number(cursor);
+    if (offset < length) return offset;
+    throw new RpcError(ErrorCode.InvalidParams, `Invalid params: cursor "${cursor}" is past the end of the list (${length} item(s) now); list again without a cursor`);
+  }
   const shown = cursor.length > 64 ? `${JSON.stringify(cursor.slice(0, 64))}… (${cursor.length} characters)` : JSON.stringify(cursor);
-  throw new RpcError(ErrorCode.InvalidParams, `Invalid params: unknown cursor ${shown}`);
+  throw new RpcError(ErrorCode.InvalidParams, `Invalid params: unknown cursor ${shown}: pass a nextCursor this list answered, or none for the first page`);
 }

@@ -88,7 +88,7 @@ export function registerMcpMethods(dispatcher: Dispatcher, core: McpCore, wire: 
       const fields = { ...revisionFields(revision), ...cachingHints(revision) };
       // The session's own view: core tools, plus ToolSearch and ExecuteExtraTool when it defers.
       const tools = core.mcpTools(wire.sessionFor(connection, undefined));
-      const start = params.cursor === undefined ? 0 : decodeCursor(params.cursor);
+      const start = params.cursor === undefined ? 0 : decodeCursor(params.cursor, tools.length);
       const page = pageOf(tools, start, TOOLS_PAGE_SIZE);
       const next = start + page.length;
       return next < tools.length ? { tools: page, nextCursor: String(next), ...fields } : { tools: page, ...fields };
