@@ -55,6 +55,13 @@ export class ToolSearchIndex {
   private readonly collector: BuildCollector;
   /** The tokenizer as findMentions asks it, remembered per text (server-mention.ts). */
   private readonly mentionTerms = new MentionTerms((words) => this.tokenizer.tokenize(words)).of;
+  /**
+   * True while a query runs. Its filter and scope are called mid-ranking, and the ranker's reusable
+   * scratch (candidates, prepared terms, pools) belongs to that query until it returns: a query made
+   * from a callback would overwrite it, and an add or remove would change the arrays being walked.
+   * Both are refused (reentryError) rather than answering from scratch half one query's, half another's.
+   */
+  private busy = false;
   private readonly selection = new NameSelection({ lookup: this.lookup, servers: this.servers, groups: this.groups, memberNames: (id) => this.memberNames(id) });
 
   constructor(options: ToolSearchIndexOptions = {}) {
@@ -79,6 +86,7 @@ export class ToolSearchIndex {
    * kept but its name strings: the caller may drop it (build one document per tool, add it, let it go).
    */
   add(doc: SearchDocument): void {
+    if (this.busy) throw reentryError("add a tool");
     if (this.has(doc.name)) this.remove(doc.name);
     const fields = documentFields(doc, this.tokenizer, this.fieldScratch, this.fieldShape);
     const slot = this.index.add(doc.name, fields, this.fieldShape.descriptionHead);
@@ -100,6 +108,7 @@ export class ToolSearchIndex {
 
   /** Removes a tool; false when no tool has that name. */
   remove(name: string): boolean {
+    if (this.busy) throw reentryError("remove a tool");
     const slot = this.index.slotOf(name);
     if (slot === undefined) return false;
     const server = this.serverOfSlot[slot]!;
@@ -136,6 +145,7 @@ export class ToolSearchIndex {
 
   /** Works out stale per-term impacts ahead of use, ~`maxEntries` a call (impact-maker.ts); true when done. Rankings unchanged. */
   precomputeImpacts(maxEntries: number): boolean {
+    if (this.busy) throw reentryError("work out impacts");
     return this.ranker.precomputeImpacts(maxEntries);
   }
 
@@ -155,11 +165,18 @@ export class ToolSearchIndex {
   }
 
   private answer(cached: CachedQuery, options: QueryOptions): QueryResult {
-    const maxResults = clampMaxResults(options.maxResults);
-    const result: QueryResult =
-      cached.parsed.kind === "select"
-        ? this.selection.select(cached.parsed.names, options.filter, options.scope)
-        : this.search(cached.parsed, cached, maxResults, options.filter, options.scope, options.listing);
+    if (this.busy) throw reentryError("query");
+    this.busy = true;
+    let result: QueryResult;
+    try {
+      const maxResults = clampMaxResults(options.maxResults);
+      result =
+        cached.parsed.kind === "select"
+          ? this.selection.select(cached.parsed.names, options.filter, options.scope)
+          : this.search(cached.parsed, cached, maxResults, options.filter, options.scope, options.listing);
+    } finally {
+      this.busy = false;
+    }
     if (result.matches.length === 0 && options.pendingServers !== undefined && options.pendingServers.length > 0) {
       result.pendingServers = [...options.pendingServers];
     }
@@ -308,4 +325,9 @@ export class ToolSearchIndex {
     const rest = ranked.filter((match) => !mentioned.includes(match.name));
     return [...first, ...rest].slice(0, maxResults);
   }
+}
+
+/** A query's callback asked the index for more: a caller's bug, said as such (never a wrong answer). */
+function reentryError(what: string): Error {
+  return new Error(`ToolSearchIndex: cannot ${what} from inside a query's filter or scope callback (the running query's scratch would be overwritten); do it after the query returns`);
 }
