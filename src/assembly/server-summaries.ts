@@ -6,7 +6,7 @@
  * the rest of the pool (most frequent in its tool names and descriptions, weighted by how few
  * other servers use them; inflections of a word count as one). A pure function of the pool: the same tools give the same lines.
  */
-import { foldLine } from "../tool/one-line.ts";
+import { foldLine, wholeSlice } from "../tool/one-line.ts";
 import { porterStem } from "../search/porter-stem.ts";
 import { quoteMarkers } from "./quoted-markers.ts";
 import { MAX_SUMMARY_CHARS } from "./summary-limits.ts";
@@ -164,14 +164,16 @@ export function purposeSentence(text: string): string {
 /** The first sentence of a text on one line, at most MAX_SUMMARY_CHARS. */
 export function firstSentence(text: string): string {
   // Markdown headings ("# Everything Server – Instructions") title a manual; the prose says what it is.
-  const prose = text.replace(/^\s*#{1,6}\s.*$/gm, "");
+  // Blanks within the line only: `\s*` ran over line ends, and 4,096 characters of blank lines (as much
+  // as instructions keep) took 27 ms a summary, quadratic (each line start scanned all that followed).
+  const prose = text.replace(/^[^\S\n\r\u2028\u2029]*#{1,6}[^\S\n\r\u2028\u2029].*$/gm, "");
   // One line whatever the server wrote (tool/one-line.ts), its markers defused (quoted-markers.ts).
   const line = quoteMarkers(foldLine(prose.trim().length > 0 ? prose : text).trim());
   if (line.length === 0) return "";
   const end = line.search(/[.!?](\s|$)/);
   const sentence = end >= 0 ? line.slice(0, end + 1) : line;
   if (sentence.length <= MAX_SUMMARY_CHARS) return sentence;
-  const cut = sentence.slice(0, MAX_SUMMARY_CHARS - 1);
+  const cut = wholeSlice(sentence, MAX_SUMMARY_CHARS - 1);
   const space = cut.lastIndexOf(" ");
   return (space > MAX_SUMMARY_CHARS / 2 ? cut.slice(0, space) : cut) + "…";
 }

@@ -5,6 +5,7 @@
  * where the words that merely set a server apart ("invalid, mutate, remote") do not.
  */
 import { MAX_SUMMARY_CHARS } from "./summary-limits.ts";
+import { wholeSlice } from "../tool/one-line.ts";
 
 /** Verbs tool names open with; a name that opens with anything else has no action. */
 const VERBS: ReadonlySet<string> = new Set(
@@ -75,7 +76,7 @@ export function actionSummary(toolNames: readonly string[], server = ""): string
     objects.size === 0 || scattered
       ? `${domain}${top(verbs, MAX_BARE_VERBS).sort().join(", ")}`
       : `${top(verbs, MAX_VERBS).sort().join("/")}: ${top(objects, MAX_OBJECTS).join(", ")}`;
-  return line.length <= MAX_SUMMARY_CHARS ? line : `${line.slice(0, MAX_SUMMARY_CHARS - 1)}…`;
+  return line.length <= MAX_SUMMARY_CHARS ? line : `${wholeSlice(line, MAX_SUMMARY_CHARS - 1)}…`;
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import { quoteMarkers } from "./quoted-markers.ts";
 import { wireInputSchema, type WireFacts } from "./wire-format.ts";
+import { wholeSlice } from "../tool/one-line.ts";
 
 /** Prefetch attachments show short descriptions: the first paragraph, at most this long. */
 export const SHORT_DESCRIPTION_CHARS = 200;
@@ -29,7 +30,7 @@ export function toolAsText(tool: WireFacts, options: ToolTextOptions): string {
 export function shortDescription(description: string): string {
   const first = description.trim().split(/\n\s*\n/)[0]!.replace(/\s+/g, " ");
   if (first.length <= SHORT_DESCRIPTION_CHARS) return first;
-  return `${first.slice(0, SHORT_DESCRIPTION_CHARS - 1).trimEnd()}…`;
+  return `${wholeSlice(first, SHORT_DESCRIPTION_CHARS - 1).trimEnd()}…`;
 }
 
 /** A description line that reads as a line of this text's own: a heading (each tool's section opens `### <name>`) or `Input schema:`. */

@@ -29,6 +29,7 @@
  * than that), and the result is cut to `keep` characters: the caller's own cap where one applies,
  * else MAX_CATALOG_TEXT_CHARS.
  */
+import { wholeSlice } from "../tool/one-line.ts";
 
 /** Of one server string, no more than this is read. */
 export const MAX_CATALOG_READ_CHARS = 16_384;
@@ -41,18 +42,12 @@ const HAS_HIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\p{Cf}\p{Default_Ign
 
 /** `text` without hidden characters, read to MAX_CATALOG_READ_CHARS and kept to `keep` characters. */
 export function dropHidden(text: string, keep: number = MAX_CATALOG_TEXT_CHARS): string {
-  const read = text.length > MAX_CATALOG_READ_CHARS ? withoutHalfAtEnd(text.slice(0, MAX_CATALOG_READ_CHARS)) : text;
+  const read = text.length > MAX_CATALOG_READ_CHARS ? wholeSlice(text, MAX_CATALOG_READ_CHARS) : text;
   const clean = HAS_HIDDEN.test(read) ? read.replace(HIDDEN, "") : read;
-  return clean.length > keep ? withoutHalfAtEnd(clean.slice(0, keep)) : clean;
+  return clean.length > keep ? wholeSlice(clean, keep) : clean;
 }
 
 /** Whether `text` holds a hidden character (for names, which cannot be changed: the server expects them as they are). */
 export function hasHidden(text: string): boolean {
   return HAS_HIDDEN.test(text);
-}
-
-/** A cut between the two halves of a surrogate pair leaves half a character: it goes too. */
-function withoutHalfAtEnd(text: string): string {
-  const last = text.charCodeAt(text.length - 1);
-  return last >= 0xd800 && last <= 0xdbff ? text.slice(0, -1) : text;
 }

@@ -1,6 +1,7 @@
 /** An MCP tool's description as the daemon shows it: hidden characters dropped (catalog-text.ts), whitespace collapsed, then cut at MAX_DESCRIPTION_CHARS with a visible marker (SPEC §5). */
 import { dropHidden, hasHidden, MAX_CATALOG_READ_CHARS } from "./catalog-text.ts";
 import { MAX_DEFINITION_DEPTH, MAX_DESCRIPTION_CHARS } from "./limits.ts";
+import { wholeSlice } from "../tool/one-line.ts";
 
 /**
  * Whitespace collapsed first (indentation, runs of spaces, blank-line runs, leading newlines), so
@@ -23,7 +24,8 @@ export function capDescription(raw: string): string {
   const total = raw.length > MAX_CATALOG_READ_CHARS ? raw.length : text.length;
   const marker = `… [description truncated by toolpool: ${total} characters, showing the first `;
   const keep = MAX_DESCRIPTION_CHARS - marker.length - 8;
-  return `${text.slice(0, keep)}${marker}${keep}]`;
+  const shown = wholeSlice(text, keep);
+  return `${shown}${marker}${shown.length}]`;
 }
 
 /**

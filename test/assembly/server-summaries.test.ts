@@ -39,6 +39,20 @@ describe("server summaries", () => {
     expect(firstSentence("# Only a heading")).toBe("# Only a heading");
   });
 
+  test("hostile instructions: a cut never splits a character, and blank lines cost linear time", () => {
+    // Before: the cut at 159 units kept the first half of an emoji (a lone surrogate in the announcement).
+    const emoji = firstSentence("😀".repeat(400));
+    expect({ half: /\p{Cs}/u.test(emoji), length: emoji.length <= MAX_SUMMARY_CHARS, cut: emoji.endsWith("😀…") }).toEqual({ half: false, length: true, cut: true });
+    // Before: 4,096 characters of blank lines (as much as instructions keep) took ~27 ms a summary, 16K ~365 ms.
+    const blank = `x${"\n".repeat(16_384)}# Heading\nWhat it is for.`;
+    const started = performance.now();
+    expect(firstSentence(blank)).toBe("x What it is for.");
+    expect(performance.now() - started).toBeLessThan(20);
+    // A heading still goes when its line opens with blanks, and only its own line goes.
+    expect(firstSentence("  ## Manual\t\nDoes things.")).toBe("Does things.");
+    expect(firstSentence("#\nNot a heading line. More.")).toBe("# Not a heading line.");
+  });
+
   test("boilerplate most descriptions of a server repeat is not a term; its tools' names are", () => {
     const notion = ["create_page", "get_page", "append_block", "get_block_children", "query_database"].map((tool) => ({
       server: "notion",
