@@ -6,14 +6,11 @@
  * cursors still reach every tool.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { binaryPath } from "../helpers/binary.ts";
-import { startConfiguredDaemon } from "../helpers/configured-daemon.ts";
+import { specConfig, startSpecDaemon } from "../helpers/spec-servers.ts";
 
 setDefaultTimeout(120_000);
 
-const SERVER = join(import.meta.dir, "..", "fixtures", "mcp", "spec-server.ts");
 const TOOLS = 700;
 
 /** `toolpool mcp` on stdio, spoken to line by line: each request's answer found by its id. */
@@ -65,11 +62,8 @@ const MADE_UP = ["999999", "-1", "abc", "99999999999999999999", "1.5", "", "0", 
 
 describe("made-up cursors (compiled binary)", () => {
   test("every face refuses a cursor it did not hand out with -32602 naming it; the handed-out cursors still reach every tool", async () => {
-    const root = realpathSync(mkdtempSync(join(process.env.TOOLPOOL_TEST_ROOT!, "cursors-")));
-    writeFileSync(join(root, "many.json"), JSON.stringify({ tools: Array.from({ length: TOOLS }, (_, n) => ({ name: `tool_${n}` })) }));
-    const config = join(root, "config.json");
-    writeFileSync(config, JSON.stringify({ maxToolsInArray: 1024, mcpServers: { many: { command: process.execPath, args: [SERVER], env: { SPEC_FILE: join(root, "many.json") }, defer: "never" } } }));
-    await using daemon = await startConfiguredDaemon(root, config, async (request) => ((await request("toolpool/servers")).servers as { state: string }[]).every((server) => server.state === "connected"), "the server connecting");
+    const { root, path } = specConfig("cursors-", { many: { tools: Array.from({ length: TOOLS }, (_, n) => ({ name: `tool_${n}` })), entry: { defer: "never" } } }, { maxToolsInArray: 1024 });
+    await using daemon = await startSpecDaemon(root, path);
     await using bridge = stdioBridge(daemon.socketPath);
     const init = await bridge.request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "cursor-host", version: "1" } });
     expect(init.error).toBeUndefined();

@@ -6,29 +6,19 @@
  * fed by groups made to hijack, flood or churn.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startConfiguredDaemon } from "../helpers/configured-daemon.ts";
+import { specConfig, startSpecDaemon, type Specs } from "../helpers/spec-servers.ts";
 
 setDefaultTimeout(120_000);
 
-const SERVER = join(import.meta.dir, "..", "fixtures", "mcp", "spec-server.ts");
-
-async function started(specs: Record<string, Record<string, unknown>>, config: Record<string, unknown> = {}, features: Record<string, unknown> = {}) {
-  const root = realpathSync(mkdtempSync(join(process.env.TOOLPOOL_TEST_ROOT!, "hostile-surfaces-")));
-  const mcpServers: Record<string, unknown> = {};
-  for (const [name, { entry, ...spec }] of Object.entries(specs)) {
-    writeFileSync(join(root, `${name}.json`), JSON.stringify(spec));
-    mcpServers[name] = { command: process.execPath, args: [SERVER], env: { SPEC_FILE: join(root, `${name}.json`) }, ...(entry as Record<string, unknown> | undefined) };
-  }
+async function started(specs: Specs, config: Record<string, unknown> = {}, features: Record<string, unknown> = {}) {
+  const { root, path } = specConfig("hostile-surfaces-", specs, config);
+  // The runtime flags, from a features file beside the config.
   const flagsFile = join(root, "features.json");
   writeFileSync(flagsFile, JSON.stringify({ features: Object.fromEntries(Object.entries(features).map(([key, value]) => [key, { defaultValue: value }])) }));
-  const path = join(root, "config.json");
-  writeFileSync(path, JSON.stringify({ ...config, flags: { file: flagsFile }, mcpServers }));
-  return startConfiguredDaemon(root, path, async (request) => {
-    const { servers } = (await request("toolpool/servers")) as { servers: { state: string }[] };
-    return servers.every((server) => server.state === "connected");
-  }, "the spec servers connecting");
+  writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, "utf8")), flags: { file: flagsFile } }));
+  return startSpecDaemon(root, path);
 }
 
 type Answer = { content: { text: string }[]; isError: boolean; structuredContent?: Record<string, unknown> };

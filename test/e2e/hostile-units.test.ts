@@ -5,34 +5,20 @@
  * bad input gets a specific refusal and nothing is lost; a session cannot undo the operator's defer.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runBinary } from "../helpers/binary.ts";
-import { startConfiguredDaemon } from "../helpers/configured-daemon.ts";
 import { tempSocketDir } from "../helpers/daemon-harness.ts";
+import { specConfig, startSpecDaemon, type Specs } from "../helpers/spec-servers.ts";
 
 setDefaultTimeout(120_000);
 
-const SERVER = join(import.meta.dir, "..", "fixtures", "mcp", "spec-server.ts");
-
-function configFile(specs: Record<string, Record<string, unknown>>, config: Record<string, unknown> = {}): { root: string; path: string } {
-  const root = realpathSync(mkdtempSync(join(process.env.TOOLPOOL_TEST_ROOT!, "hostile-units-")));
-  const mcpServers: Record<string, unknown> = {};
-  for (const [name, { entry, ...spec }] of Object.entries(specs)) {
-    writeFileSync(join(root, `${name}.json`), JSON.stringify(spec));
-    mcpServers[name] = { command: process.execPath, args: [SERVER], env: { SPEC_FILE: join(root, `${name}.json`) }, ...(entry as Record<string, unknown> | undefined) };
-  }
-  const path = join(root, "config.json");
-  writeFileSync(path, JSON.stringify({ ...config, mcpServers }));
-  return { root, path };
+function configFile(specs: Specs, config: Record<string, unknown> = {}): { root: string; path: string } {
+  return specConfig("hostile-units-", specs, config);
 }
 
-async function started(specs: Record<string, Record<string, unknown>>, config: Record<string, unknown> = {}) {
+async function started(specs: Specs, config: Record<string, unknown> = {}) {
   const { root, path } = configFile(specs, config);
-  return startConfiguredDaemon(root, path, async (request) => {
-    const { servers } = (await request("toolpool/servers")) as { servers: { state: string }[] };
-    return servers.every((server) => server.state === "connected");
-  }, "the spec servers connecting");
+  return startSpecDaemon(root, path);
 }
 
 const NAMES = Array.from({ length: 150 }, (_, i) => `tool_${String(i).padStart(3, "0")}`);
