@@ -90,6 +90,27 @@ export class QueryCache {
     return this.parse(query.slice(0, MAX_QUERY_CHARS));
   }
 
+  /**
+   * Works out ahead of use the facts of the words of `text` (the pool's own text: a tool's
+   * description), split at white space as a query is, its first MAX_QUERY_CHARS characters;
+   * false once the word table holds its share of such words (QueryWords.learn). Nothing any
+   * parse gives changes: a word's facts are a function of its characters.
+   */
+  learnWords(text: string): boolean {
+    const length = Math.min(text.length, MAX_QUERY_CHARS);
+    let i = 0;
+    while (i < length) {
+      if (isGap(text.charCodeAt(i))) {
+        i++;
+        continue;
+      }
+      const start = i;
+      while (++i < length && !isGap(text.charCodeAt(i)));
+      if (!this.words.learn(text, start, i)) return false;
+    }
+    return true;
+  }
+
   /** Forgets every entry (benchmarks measure never-seen queries with it). */
   clear(): void {
     this.entries.clear();

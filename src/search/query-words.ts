@@ -19,7 +19,7 @@ import { keyHashOf, keyHashOfAscii, mentionKeyOf, mentionWordOf, type MentionWor
 import type { Tokenizer } from "./tokenizer.ts";
 import { plainWordShapeAt, shapeFrom, shapeHasUpper, shapeTo } from "./plain-word-shape.ts";
 import { mayHaveDecimal } from "./value-kinds.ts";
-import { WordTable, wordHash } from "./word-table.ts";
+import { MAX_ENTRIES, MAX_WORD_CHARS, WordTable, wordHash } from "./word-table.ts";
 
 export const NAME_PUNCTUATION = /[_.\-]|\p{Ll}\p{Lu}/u;
 const IDENTIFIER_EDGES = /^[^\p{L}\p{N}_]+|[^\p{L}\p{N}_]+$/gu;
@@ -74,9 +74,16 @@ export interface GivenRuns {
   terms: (string | undefined)[];
 }
 
+/**
+ * Words the pool's own texts may put in the table ahead of use (learn): only while the table holds
+ * fewer than this, so the words queries bring keep at least the MAX_ENTRIES they had before it
+ * empties itself.
+ */
+export const AHEAD_WORDS = 2 * MAX_ENTRIES;
+
 /** Raw query words → their facts, looked up by the characters in place (word-table.ts). */
 export class QueryWords {
-  private readonly table = new WordTable<WordFacts>();
+  private readonly table = new WordTable<WordFacts>(2 * AHEAD_WORDS);
   /**
    * termFlags + 1 of each dictionary term a new word met, by term id (0: not worked out yet): a
    * constant of the term, so a new word of a known term reads a number, not the term's characters
@@ -89,6 +96,17 @@ export class QueryWords {
   /** The facts of text[start, end), a word without white space, with ids current for the dictionary. */
   of(text: string, start: number, end: number): WordFacts {
     return this.ofHashed(text, start, end, wordHash(text, start, end));
+  }
+
+  /**
+   * Works out and keeps the facts of text[start, end) ahead of use, as a query holding the word
+   * would (a word's facts are a function of its characters: nothing any answer reads changes);
+   * false, learning nothing, once the table holds AHEAD_WORDS words.
+   */
+  learn(text: string, start: number, end: number): boolean {
+    if (this.table.size >= AHEAD_WORDS) return false;
+    if (end - start <= MAX_WORD_CHARS) this.of(text, start, end);
+    return true;
   }
 
   /**
