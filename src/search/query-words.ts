@@ -99,13 +99,15 @@ export class QueryWords {
   }
 
   /**
-   * Works out and keeps the facts of text[start, end) ahead of use, as a query holding the word
-   * would (a word's facts are a function of its characters: nothing any answer reads changes);
-   * false, learning nothing, once the table holds AHEAD_WORDS words.
+   * Works out and keeps the facts of text[start, end) ahead of use when it is a plain word
+   * (plainWordShape), as a query holding the word would (a word's facts are a function of its
+   * characters: nothing any answer reads changes); false, learning nothing, once the table holds
+   * AHEAD_WORDS words. Words of other shapes cost several times as much to learn and are few of
+   * a query's new words: they are left to the queries.
    */
   learn(text: string, start: number, end: number): boolean {
     if (this.table.size >= AHEAD_WORDS) return false;
-    if (end - start <= MAX_WORD_CHARS) this.of(text, start, end);
+    if (end - start <= MAX_WORD_CHARS && plainWordShapeAt(text, start, end) >= 0) this.of(text, start, end);
     return true;
   }
 

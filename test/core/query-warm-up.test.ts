@@ -24,6 +24,8 @@ function handDriven(warmUp: { minTools?: number; queries?: number } = {}) {
   const thread = new HandDrivenThread();
   const events: CatchUpEvent[] = [];
   const warmed: string[] = [];
+  /** The tools whose words the warm-up learned, in order (ToolSearchIndex.learnWords). */
+  const learned: string[] = [];
   const sync = new SearchSync({
     sliceMs: 4,
     now: thread.now,
@@ -37,6 +39,11 @@ function handDriven(warmUp: { minTools?: number; queries?: number } = {}) {
         warmed.push(text);
         return warmUpQuery(text);
       };
+      const learnWords = index.learnWords.bind(index);
+      index.learnWords = (doc) => {
+        learned.push(doc.name);
+        return learnWords(doc);
+      };
       return index;
     },
   });
@@ -44,6 +51,7 @@ function handDriven(warmUp: { minTools?: number; queries?: number } = {}) {
     sync,
     events,
     warmed,
+    learned,
     get parked() {
       return thread.parked;
     },
@@ -82,7 +90,7 @@ describe("the query warm-up", () => {
       asked++;
     }
     const [event] = warmUps(driven.events);
-    expect(event).toMatchObject({ phase: "warm-up", outcome: "done", queries: 120 });
+    expect(event).toMatchObject({ phase: "warm-up", outcome: "done", queries: 120, wordTools: 400 });
     expect(event!.slices).toBeGreaterThan(3);
     expect(asked).toBeGreaterThan(2);
     expect(driven.warmed).toHaveLength(120);
@@ -162,6 +170,44 @@ describe("the query warm-up", () => {
     void driven.sync.ready();
     await driven.drain();
     expect(warmUps(driven.events).map((event) => event.outcome)).toEqual(["abandoned", "done"]);
+  });
+
+  test("after its queries it learns every tool's words in the same slices; searches between them answer as an index that never learned", async () => {
+    const driven = handDriven({ queries: 20 });
+    const tools = pool(400, "w");
+    driven.sync.sync(tools);
+    const direct = new ToolSearchIndex();
+    for (const each of tools) direct.add(searchDocument(each));
+    // Words of the pool's texts, and words no text holds.
+    const queries = ["Gets the weather forecast for word17.", "word123 term5 kind4 topic9", "unheard-of wordzz forecasting", ...QUERIES];
+    void driven.sync.ready();
+    let asked = 0;
+    while (driven.parked > 0) {
+      await driven.release();
+      if (driven.learned.length === 0 || driven.learned.length >= tools.length) continue;
+      // Mid-learning: no query was run after the last word was learned, and the answer is the direct index's.
+      expect(driven.warmed).toHaveLength(20);
+      const query = queries[asked++ % queries.length]!;
+      expect(driven.sync.query(query, { maxResults: 10 })).toEqual(direct.query(query, { maxResults: 10 }));
+    }
+    expect(asked).toBeGreaterThan(2);
+    expect(driven.learned).toEqual(tools.map((each) => each.name));
+    expect(warmUps(driven.events)).toMatchObject([{ outcome: "done", queries: 20, wordTools: 400 }]);
+    for (const query of queries) expect(driven.sync.query(query, { maxResults: 10 })).toEqual(direct.query(query, { maxResults: 10 }));
+  });
+
+  test("a pool change while words are learned gives the warm-up up; the next sweep's end runs it again", async () => {
+    const driven = handDriven({ queries: 10 });
+    driven.sync.sync(pool(300, "v"));
+    void driven.sync.ready();
+    while (driven.learned.length === 0) await driven.release();
+    driven.sync.sync(pool(301, "v"));
+    void driven.sync.ready();
+    await driven.drain();
+    const events = warmUps(driven.events);
+    expect(events.map((event) => event.outcome)).toEqual(["abandoned", "done"]);
+    expect((events[0] as { wordTools: number }).wordTools).toBeLessThan(300);
+    expect(events[1]).toMatchObject({ wordTools: 301 });
   });
 
   test("QueryWarmUp.due: size threshold and growth", () => {
