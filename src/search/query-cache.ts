@@ -281,7 +281,8 @@ class QueryDraft {
   }
 
   add(word: WordFacts): void {
-    if (word.mentionLength === 3 || this.answers.afterHow) this.answers.note(word.mentionKey, word.term === undefined ? -1 : this.termCount, this.count === 0);
+    // note() does nothing for any other word unless a "how" came before it.
+    if (word.leadsAnswer || this.answers.afterHow) this.answers.note(word.mentionKey, word.term === undefined ? -1 : this.termCount, this.count === 0);
     if (word.term !== undefined) this.addTerm(word.term, word.id, word.flags);
     if (word.moreTerms !== undefined) {
       for (let t = 0; t < word.moreTerms.length; t++) this.addTerm(word.moreTerms[t]!, word.moreIds![t]!, word.moreFlags![t]!);

@@ -12,6 +12,7 @@
  * Bounded like the word table it sits on: words up to MAX_WORD_CHARS are kept, the table empties
  * itself when full, and a longer word is worked out each time it is met.
  */
+import { leadsAnswer } from "./answer-types.ts";
 import { GIVEN_POINTER, givenMayPoint, givenRole, givenRuns, isPointingWord, plainGivenRoleAt } from "./given-words.ts";
 import { wordSyntax, type WordSyntax } from "./query-parser.ts";
 import { termFlags } from "./query-terms.ts";
@@ -38,6 +39,8 @@ export interface WordFacts extends MentionWord {
   idsAt: number;
   /** The first term's termFlags (query-terms.ts). */
   flags: number;
+  /** Its mention key is a word the answer scan reacts to on its own (answer-types.ts leadsAnswer). */
+  leadsAnswer: boolean;
   /** Its further terms, when it has more than one (their ids and flags: moreIds, moreFlags). */
   moreTerms: string[] | undefined;
   /** The word as a tool identifier it may name (identifierOf), if it looks like one. */
@@ -179,6 +182,7 @@ export class QueryWords {
       id,
       idsAt: this.tokenizer.dictionarySize(),
       flags: term === undefined ? 0 : this.flagsOf(term, id),
+      leadsAnswer: leadsAnswer(lower),
       moreTerms: undefined,
       mentionWord: letters,
       mentionKey: lower,
@@ -207,6 +211,7 @@ export class QueryWords {
       id: -1,
       idsAt: -2,
       flags: 0,
+      leadsAnswer: leadsAnswer(mentionKey),
       moreTerms: undefined,
       mentionWord,
       mentionKey,
