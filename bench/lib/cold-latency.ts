@@ -1,3 +1,4 @@
+import { toolsToLearn } from "../../src/search/learned-tools.ts";
 import { searchDocumentFromTool, type CatalogTool } from "../../src/search/tool-document.ts";
 import type { ToolSearchIndex } from "../../src/search/tool-search-index.ts";
 import { DEFAULT_WARM_UP_QUERIES, warmUpQueries as poolWarmUpQueries } from "../../src/search/warm-up-queries.ts";
@@ -34,13 +35,13 @@ export function daemonWarmUp(index: ToolSearchIndex, tools: readonly { name: str
 }
 
 /**
- * The second step of the daemon's warm-up (core/query-warm-up.ts), after its queries: every tool's
- * description and parameter descriptions through ToolSearchIndex.learnWords, until it says the
+ * The second step of the daemon's warm-up (core/query-warm-up.ts), after its queries: the
+ * description and parameter descriptions of each tool it reads (toolsToLearn) through ToolSearchIndex.learnWords, until it says the
  * word table holds its share (in one go here, not in slices).
  */
 export function daemonLearnWords(index: ToolSearchIndex, tools: readonly CatalogTool[]): () => void {
   return () => {
-    for (const tool of tools) if (!index.learnWords(searchDocumentFromTool(tool))) return;
+    for (const tool of toolsToLearn(tools)) if (!index.learnWords(searchDocumentFromTool(tool))) return;
   };
 }
 

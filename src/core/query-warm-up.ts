@@ -12,12 +12,13 @@
  * or is about to; the next sweep's end tries again) and for good once disposed.
  *
  * After the queries, in the same slices, the words of the pool's descriptions and parameter
- * descriptions have their parse facts worked out (ToolSearchIndex.learnWords, a bounded share of
+ * descriptions (of at most 8,192 tools, search/learned-tools.ts) have their parse facts worked out (ToolSearchIndex.learnWords, a bounded share of
  * the query word table): a never-seen query's words then are mostly known to the parse, as every
  * indexed word's stem is to the BM25F peer from its build. A word's facts are a function of its
  * characters, so none goes stale when the pool changes; a change only stops the step.
  */
 import type { ToolSearchIndex } from "../search/tool-search-index.ts";
+import { toolsToLearn } from "../search/learned-tools.ts";
 import { DEFAULT_WARM_UP_QUERIES, warmUpQueries, type WarmUpSource } from "../search/warm-up-queries.ts";
 import type { Tool } from "../tool/tool.ts";
 import { searchDocument } from "./search-document.ts";
@@ -43,7 +44,7 @@ export interface QueryWarmUpEvent {
   ms: number;
   slices: number;
   queries: number;
-  /** Tools whose words were learned (ToolSearchIndex.learnWords), up to the table's share. */
+  /** Tools whose words were learned (ToolSearchIndex.learnWords; toolsToLearn), up to the table's share. */
   wordTools: number;
   outcome: "done" | "abandoned" | "failed";
   error?: string;
@@ -124,8 +125,9 @@ export class QueryWarmUp {
         if (this.#disposed || !run.wanted()) return end("abandoned");
         const deadline = run.now() + run.sliceMs;
         if (slices === 0) {
-          tools = run.tools();
-          queries = warmUpQueries(tools, sourceOf, this.#options.queries);
+          const all = run.tools();
+          queries = warmUpQueries(all, sourceOf, this.#options.queries);
+          tools = toolsToLearn(all);
         }
         while (next < queries.length) {
           run.index.warmUp(queries[next++]!);

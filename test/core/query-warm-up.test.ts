@@ -161,16 +161,25 @@ describe("the query warm-up", () => {
     expect(driven.warmed).toHaveLength(80);
   });
 
-  test("a warm-up given up for a pool change is run again after the next sweep", async () => {
-    const driven = handDriven({ queries: 100 });
-    driven.sync.sync(pool(300, "h"));
-    void driven.sync.ready();
-    while (driven.warmed.length === 0) await driven.release();
-    driven.sync.sync(pool(301, "h"));
-    void driven.sync.ready();
-    await driven.drain();
-    expect(warmUps(driven.events).map((event) => event.outcome)).toEqual(["abandoned", "done"]);
-  });
+  // Changed while it runs its queries, or while it learns the pool's words.
+  for (const [stage, queries, started] of [
+    ["queries", 100, (driven: ReturnType<typeof handDriven>) => driven.warmed.length > 0],
+    ["words", 10, (driven: ReturnType<typeof handDriven>) => driven.learned.length > 0],
+  ] as const) {
+    test(`a warm-up given up for a pool change (during its ${stage}) is run again after the next sweep`, async () => {
+      const driven = handDriven({ queries });
+      driven.sync.sync(pool(300, "h"));
+      void driven.sync.ready();
+      while (!started(driven)) await driven.release();
+      driven.sync.sync(pool(301, "h"));
+      void driven.sync.ready();
+      await driven.drain();
+      const events = warmUps(driven.events);
+      expect(events.map((event) => event.outcome)).toEqual(["abandoned", "done"]);
+      expect((events[0] as { wordTools: number }).wordTools).toBeLessThan(300);
+      expect(events[1]).toMatchObject({ wordTools: 301 });
+    });
+  }
 
   test("after its queries it learns every tool's words in the same slices; searches between them answer as an index that never learned", async () => {
     const driven = handDriven({ queries: 20 });
@@ -196,19 +205,6 @@ describe("the query warm-up", () => {
     for (const query of queries) expect(driven.sync.query(query, { maxResults: 10 })).toEqual(direct.query(query, { maxResults: 10 }));
   });
 
-  test("a pool change while words are learned gives the warm-up up; the next sweep's end runs it again", async () => {
-    const driven = handDriven({ queries: 10 });
-    driven.sync.sync(pool(300, "v"));
-    void driven.sync.ready();
-    while (driven.learned.length === 0) await driven.release();
-    driven.sync.sync(pool(301, "v"));
-    void driven.sync.ready();
-    await driven.drain();
-    const events = warmUps(driven.events);
-    expect(events.map((event) => event.outcome)).toEqual(["abandoned", "done"]);
-    expect((events[0] as { wordTools: number }).wordTools).toBeLessThan(300);
-    expect(events[1]).toMatchObject({ wordTools: 301 });
-  });
 
   test("QueryWarmUp.due: size threshold and growth", () => {
     const warmUp = new QueryWarmUp({ minTools: 200, growth: 4 });

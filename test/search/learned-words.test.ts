@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { MAX_LEARNED_TOOLS, toolsToLearn } from "../../src/search/learned-tools.ts";
 import { InvertedIndex } from "../../src/search/inverted-index.ts";
 import { AHEAD_WORDS, QueryWords, type WordFacts } from "../../src/search/query-words.ts";
 import { searchDocumentFromTool } from "../../src/search/tool-document.ts";
@@ -126,6 +127,18 @@ describe("the pool's words learned ahead of use", () => {
     const index = new ToolSearchIndex();
     index.add({ name: "a", description: "alpha beta" });
     expect(index.learnWords({ name: "a", description: `${"word ".repeat(5000)}` })).toBe(true);
+  });
+
+  test("the tools whose words are learned: all of a pool up to the bound, past it that many at an even stride", () => {
+    const tools = Array.from({ length: 20_000 }, (_, i) => i);
+    expect(toolsToLearn(tools.slice(0, MAX_LEARNED_TOOLS))).toEqual(tools.slice(0, MAX_LEARNED_TOOLS));
+    const picked = toolsToLearn(tools);
+    expect(picked).toHaveLength(MAX_LEARNED_TOOLS);
+    expect(new Set(picked).size).toBe(MAX_LEARNED_TOOLS);
+    expect(picked[0]).toBe(0);
+    expect(picked.at(-1)!).toBeGreaterThanOrEqual(20_000 - Math.ceil(20_000 / MAX_LEARNED_TOOLS));
+    // Even: no gap between two picked tools is wider than the stride rounded up.
+    for (let i = 1; i < picked.length; i++) expect(picked[i]! - picked[i - 1]!).toBeLessThanOrEqual(Math.ceil(20_000 / MAX_LEARNED_TOOLS));
   });
 
   test("a word table's bound is a power of two of at least 512, and it empties itself there", () => {
