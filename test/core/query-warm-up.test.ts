@@ -60,6 +60,15 @@ function handDriven(warmUp: { minTools?: number; queries?: number } = {}) {
   };
 }
 
+/** A hand-driven sync given `tools` (warm-up of `queries` queries), and an index of the same tools never warmed. */
+function syncedWithDirect(queries: number, tools: readonly Tool[]) {
+  const driven = handDriven({ queries });
+  driven.sync.sync(tools);
+  const direct = new ToolSearchIndex();
+  for (const each of tools) direct.add(searchDocument(each));
+  return { driven, direct };
+}
+
 const warmUps = (events: readonly CatchUpEvent[]) => events.filter((event) => event.phase === "warm-up");
 
 describe("the query warm-up", () => {
@@ -74,11 +83,7 @@ describe("the query warm-up", () => {
   });
 
   test("runs after the sweep, in slices each after a yield; searches between slices answer as an index never warmed, and the query cache holds none of its queries", async () => {
-    const driven = handDriven({ queries: 120 });
-    const tools = pool(400, "a");
-    driven.sync.sync(tools);
-    const direct = new ToolSearchIndex();
-    for (const each of tools) direct.add(searchDocument(each));
+    const { driven, direct } = syncedWithDirect(120, pool(400, "a"));
     const expected = QUERIES.map((query) => direct.query(query, { maxResults: 10 }));
     void driven.sync.ready();
     let asked = 0;
@@ -182,11 +187,8 @@ describe("the query warm-up", () => {
   }
 
   test("after its queries it learns every tool's words in the same slices; searches between them answer as an index that never learned", async () => {
-    const driven = handDriven({ queries: 20 });
     const tools = pool(400, "w");
-    driven.sync.sync(tools);
-    const direct = new ToolSearchIndex();
-    for (const each of tools) direct.add(searchDocument(each));
+    const { driven, direct } = syncedWithDirect(20, tools);
     // Words of the pool's texts, and words no text holds.
     const queries = ["Gets the weather forecast for word17.", "word123 term5 kind4 topic9", "unheard-of wordzz forecasting", ...QUERIES];
     void driven.sync.ready();
