@@ -25,7 +25,7 @@
  * to the warm-up of both engines: natural requests are long and take paths (numbers, unknown
  * words, server names, pruning of frequent terms) the 600 short description prefixes seldom do.
  *
- *   bun bench/first-pass-profile.ts [--no-query-warm-up] [--daemon-like] [--size N] [--warm-up-queries N] [--top 12] [--long-warm-up 0] [--phase-passes 3] [--queries FILE] [--tools FILE]
+ *   bun bench/first-pass-profile.ts [--no-query-warm-up] [--no-learn-words] [--daemon-like] [--size N] [--warm-up-queries N] [--top 12] [--long-warm-up 0] [--phase-passes 3] [--queries FILE] [--tools FILE]
  */
 import { dlopen, FFIType, ptr } from "bun:ffi";
 import { join } from "node:path";
@@ -39,12 +39,12 @@ import { searchDocumentFromTool } from "../src/search/tool-document.ts";
 import { ToolSearchIndex } from "../src/search/tool-search-index.ts";
 import { parseArgs } from "./lib/args.ts";
 import { Bm25fPeer } from "./lib/bm25f-peer.ts";
-import { daemonWarmUp, warmUpQueries } from "./lib/cold-latency.ts";
+import { daemonLearnWords, daemonWarmUp, warmUpQueries } from "./lib/cold-latency.ts";
 import { defaultEvalDir, readJsonl, type EvalQuery, type EvalTool } from "./lib/eval-data.ts";
 import { replicatePool } from "./lib/pool-replication.ts";
 import { percentile, round } from "./lib/stats.ts";
 
-const args = parseArgs(Bun.argv.slice(2), { "no-query-warm-up": "flag", "daemon-like": "flag", size: "value", "warm-up-queries": "value", top: "value", "long-warm-up": "value", queries: "value", tools: "value", "phase-passes": "value" });
+const args = parseArgs(Bun.argv.slice(2), { "no-query-warm-up": "flag", "no-learn-words": "flag", "daemon-like": "flag", size: "value", "warm-up-queries": "value", top: "value", "long-warm-up": "value", queries: "value", tools: "value", "phase-passes": "value" });
 const evalDir = defaultEvalDir();
 const catalog = readJsonl<EvalTool>(args.get("tools") ?? join(evalDir, "tools.jsonl"));
 // --size N: the pool copied up to N tools, as search-scale does.
@@ -84,7 +84,7 @@ interface Sample {
 }
 
 /** Per fresh index: its build, its impact sweep and its query warm-up, in thread CPU ms. */
-const builds: { buildMs: number; impactSweepMs: number; warmUpMs?: number }[] = [];
+const builds: { buildMs: number; impactSweepMs: number; warmUpMs?: number; learnWordsMs?: number }[] = [];
 
 function freshEngines(): { index: ToolSearchIndex; peer: Bm25fPeer } {
   const started = cpuClock.now();
@@ -95,7 +95,15 @@ function freshEngines(): { index: ToolSearchIndex; peer: Bm25fPeer } {
   const swept = cpuClock.now();
   if (!args.has("no-query-warm-up")) daemonWarmUp(index, tools, engineWarmUpQueries)();
   const warmed = cpuClock.now();
-  builds.push({ buildMs: round(built - started, 1), impactSweepMs: round(swept - built, 2), ...(!args.has("no-query-warm-up") && { warmUpMs: round(warmed - swept, 1) }) });
+  // The warm-up's second step, the pool's words (ToolSearchIndex.learnWords), timed apart.
+  if (!args.has("no-query-warm-up") && !args.has("no-learn-words")) daemonLearnWords(index, tools)();
+  const learned = cpuClock.now();
+  builds.push({
+    buildMs: round(built - started, 1),
+    impactSweepMs: round(swept - built, 2),
+    ...(!args.has("no-query-warm-up") && { warmUpMs: round(warmed - swept, 1) }),
+    ...(!args.has("no-query-warm-up") && !args.has("no-learn-words") && { learnWordsMs: round(learned - warmed, 1) }),
+  });
   const peer = new Bm25fPeer(tools);
   for (const text of warmUp) index.query(text, { maxResults: RANKED });
   for (const text of warmUp) peer.query(text, RANKED);

@@ -22,7 +22,7 @@ import { ToolSearchIndex } from "../src/search/tool-search-index.ts";
 import { parseArgs } from "./lib/args.ts";
 import { defaultEvalDir, hasCjk, readJsonl, type EvalQuery, type EvalTool } from "./lib/eval-data.ts";
 import { Bm25fPeer } from "./lib/bm25f-peer.ts";
-import { daemonWarmUp, measureLatency, warmUpQueries, type EngineBuilder, type TimedEngine } from "./lib/cold-latency.ts";
+import { daemonLearnWords, daemonWarmUp, measureLatency, warmUpQueries, type EngineBuilder, type TimedEngine } from "./lib/cold-latency.ts";
 import { MiniSearchEngine } from "./lib/minisearch-engine.ts";
 import { judge, score, type RetrievalScores } from "./lib/retrieval-metrics.ts";
 import { readRealCatalogs, readRealRequests, realCatalogTools } from "./lib/real-servers.ts";
@@ -32,6 +32,7 @@ const RANKED = 10;
 
 const args = parseArgs(Bun.argv.slice(2), {
   "no-query-warm-up": "flag",
+  "no-learn-words": "flag",
   "daemon-like": "flag",
   tools: "value",
   queries: "value",
@@ -71,6 +72,8 @@ const builders: EngineBuilder[] = [
       precompute: () => void built.precomputeImpacts(Number.MAX_SAFE_INTEGER),
       // The daemon's query warm-up after the sweep (core/query-warm-up.ts), unless --no-query-warm-up.
       ...(!args.has("no-query-warm-up") && { warmUp: daemonWarmUp(built, tools) }),
+      // Its second step, the pool's words (ToolSearchIndex.learnWords), timed apart; off with --no-learn-words.
+      ...(!args.has("no-query-warm-up") && !args.has("no-learn-words") && { learnWords: daemonLearnWords(built, tools) }),
     };
   },
   () => {
@@ -92,6 +95,7 @@ const timing = measureLatency(builders, daemonLike ? [] : warmUpQueries(tools), 
 const buildMs = timing.buildMs.get("toolpool")!;
 const impactSweepMs = timing.precomputeMs.get("toolpool")!;
 const warmUpMs = timing.warmUpMs.get("toolpool");
+const learnWordsMs = timing.learnWordsMs.get("toolpool");
 const engineNames = [...timing.rankings.keys()];
 const distinctTexts = [...new Set(queries.map((query) => query.query))];
 const rankingOf = (engine: string) => {
@@ -142,6 +146,7 @@ const report = {
   impactSweepMs: round(impactSweepMs, 1),
   // The daemon's query warm-up after the sweep (off the queries); absent with --no-query-warm-up.
   ...(warmUpMs !== undefined && { warmUpMs: round(warmUpMs, 1) }),
+  ...(learnWordsMs !== undefined && { learnWordsMs: round(learnWordsMs, 1) }),
   ...(daemonLike && { daemonLike: true }),
   overall: score(judgements),
   bySource: groupScores((query) => query.source),
@@ -189,6 +194,7 @@ function realServerScores() {
   for (const tool of realTools) realIndex.add(searchDocumentFromTool(tool));
   // Warmed as the daemon warms it, so the rankings written below show the warm-up changes none.
   if (!args.has("no-query-warm-up")) daemonWarmUp(realIndex, realTools)();
+  if (!args.has("no-query-warm-up") && !args.has("no-learn-words")) daemonLearnWords(realIndex, realTools)();
   const requests = readRealRequests();
   const ranked = requests.map((request) => realIndex.query(request.query, { maxResults: RANKED }).matches.map((match) => match.name));
   const verdicts = requests.map((request, i) => judge(request, ranked[i]!));

@@ -18,7 +18,7 @@ import { searchDocumentFromTool } from "../src/search/tool-document.ts";
 import { ToolSearchIndex } from "../src/search/tool-search-index.ts";
 import { parseArgs } from "./lib/args.ts";
 import { Bm25fPeer } from "./lib/bm25f-peer.ts";
-import { daemonWarmUp, measureLatency, warmUpQueries, type TimedEngine } from "./lib/cold-latency.ts";
+import { daemonLearnWords, daemonWarmUp, measureLatency, warmUpQueries, type TimedEngine } from "./lib/cold-latency.ts";
 import { defaultEvalDir, readJsonl, type EvalQuery, type EvalTool } from "./lib/eval-data.ts";
 import { MiniSearchEngine } from "./lib/minisearch-engine.ts";
 import { replicatePool } from "./lib/pool-replication.ts";
@@ -64,6 +64,8 @@ const builders: Record<string, (pool: EvalTool[]) => () => TimedEngine> = {
         precompute: () => void index.precomputeImpacts(Number.MAX_SAFE_INTEGER),
         // The daemon's query warm-up after the sweep (core/query-warm-up.ts), unless --no-query-warm-up.
         ...(!args.has("no-query-warm-up") && { warmUp: daemonWarmUp(index, pool) }),
+        // Its second step, the pool's words (ToolSearchIndex.learnWords), timed apart.
+        ...(!args.has("no-query-warm-up") && { learnWords: daemonLearnWords(index, pool) }),
       };
     };
   },
@@ -115,6 +117,7 @@ function runChild(spec: string): unknown {
     const engine = prepare();
     engine.precompute?.();
     engine.warmUp?.();
+    engine.learnWords?.();
     for (const text of sampleQueries()) engine.query(text.query);
     Bun.gc(true);
     const peak = process.resourceUsage().maxRSS * 1024;
@@ -133,6 +136,7 @@ function runChild(spec: string): unknown {
       buildMs: round(timing.buildMs.get(name)!, 1),
       ...(timing.precomputeMs.has(name) && { impactSweepMs: round(timing.precomputeMs.get(name)!, 1) }),
       ...(timing.warmUpMs.has(name) && { warmUpMs: round(timing.warmUpMs.get(name)!, 1) }),
+      ...(timing.learnWordsMs.has(name) && { learnWordsMs: round(timing.learnWordsMs.get(name)!, 1) }),
       coldMs: figures(timing.cold.get(name)!),
       firstRoundMs: figures(timing.firstRound.get(name)!),
       warmWordsMs: figures(timing.warmWords.get(name)!),

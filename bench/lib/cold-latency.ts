@@ -1,3 +1,5 @@
+import { toolsToLearn } from "../../src/search/learned-tools.ts";
+import { searchDocumentFromTool, type CatalogTool } from "../../src/search/tool-document.ts";
 import type { ToolSearchIndex } from "../../src/search/tool-search-index.ts";
 import { DEFAULT_WARM_UP_QUERIES, warmUpQueries as poolWarmUpQueries } from "../../src/search/warm-up-queries.ts";
 import type { EvalTool } from "./eval-data.ts";
@@ -17,6 +19,11 @@ export interface TimedEngine {
    * the impact sweep, core/query-warm-up.ts); run after `precompute`, timed apart (`warmUpMs`).
    */
   warmUp?(): void;
+  /**
+   * The rest of the daemon's warm-up (toolpool: the pool's words' parse facts, ToolSearchIndex.learnWords);
+   * run after `warmUp`, timed apart (`learnWordsMs`).
+   */
+  learnWords?(): void;
 }
 
 /** toolpool's warm-up as the daemon runs it: the pool's synthetic queries through ToolSearchIndex.warmUp (in one go here, not in slices). */
@@ -24,6 +31,17 @@ export function daemonWarmUp(index: ToolSearchIndex, tools: readonly { name: str
   return () => {
     const queries = poolWarmUpQueries(tools, (tool) => ({ name: tool.name, description: tool.description ?? "", ...(tool.server !== undefined && { server: tool.server }) }), count);
     for (const text of queries) index.warmUp(text);
+  };
+}
+
+/**
+ * The second step of the daemon's warm-up (core/query-warm-up.ts), after its queries: the
+ * description and parameter descriptions of each tool it reads (toolsToLearn) through ToolSearchIndex.learnWords, until it says the
+ * word table holds its share (in one go here, not in slices).
+ */
+export function daemonLearnWords(index: ToolSearchIndex, tools: readonly CatalogTool[]): () => void {
+  return () => {
+    for (const tool of toolsToLearn(tools)) if (!index.learnWords(searchDocumentFromTool(tool))) return;
   };
 }
 
@@ -65,6 +83,8 @@ export interface LatencyResult {
   precomputeMs: Map<string, number>;
   /** Time of each engine's own `warmUp` in round one (ms), for engines that have one. */
   warmUpMs: Map<string, number>;
+  /** Time of each engine's `learnWords` in round one (ms), for engines that have one. */
+  learnWordsMs: Map<string, number>;
 }
 
 /**
@@ -92,6 +112,7 @@ export function measureLatency(
   const buildMs = new Map<string, number>();
   const precomputeMs = new Map<string, number>();
   const warmUpMs = new Map<string, number>();
+  const learnWordsMs = new Map<string, number>();
   const rowsOf = (samples: Map<string, number[][]>, name: string) => {
     if (!samples.has(name)) samples.set(name, distinct.map(() => []));
     return samples.get(name)!;
@@ -126,6 +147,11 @@ export function measureLatency(
         engine.warmUp();
         if (round === 0) warmUpMs.set(engine.name, (Bun.nanoseconds() - before) / 1e6);
       }
+      if (engine.learnWords !== undefined) {
+        const before = Bun.nanoseconds();
+        engine.learnWords();
+        if (round === 0) learnWordsMs.set(engine.name, (Bun.nanoseconds() - before) / 1e6);
+      }
       return engine;
     });
     if (round === 0) for (const engine of engines) rankings.set(engine.name, []);
@@ -140,5 +166,5 @@ export function measureLatency(
   const medians = (samples: Map<string, number[][]>) =>
     new Map([...samples].map(([name, rows]) => [name, rows.map((row) => [...row].sort((a, b) => a - b)[row.length >> 1]!)]));
   const firstRound = new Map([...cold].map(([name, rows]) => [name, rows.map((row) => row[0]!)]));
-  return { cold: medians(cold), firstRound, warmWords: medians(warmWords), repeat: medians(repeat), rankings, buildMs, precomputeMs, warmUpMs };
+  return { cold: medians(cold), firstRound, warmWords: medians(warmWords), repeat: medians(repeat), rankings, buildMs, precomputeMs, warmUpMs, learnWordsMs };
 }

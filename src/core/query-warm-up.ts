@@ -10,10 +10,18 @@
  * first did not). The queries go through ToolSearchIndex.warmUp: no query cache entry, no usage
  * history, no answer changed. Given up at the first slice `wanted()` says no to (the index changed
  * or is about to; the next sweep's end tries again) and for good once disposed.
+ *
+ * After the queries, in the same slices, the words of the pool's descriptions and parameter
+ * descriptions (of at most 8,192 tools, search/learned-tools.ts) have their parse facts worked out (ToolSearchIndex.learnWords, a bounded share of
+ * the query word table): a never-seen query's words then are mostly known to the parse, as every
+ * indexed word's stem is to the BM25F peer from its build. A word's facts are a function of its
+ * characters, so none goes stale when the pool changes; a change only stops the step.
  */
 import type { ToolSearchIndex } from "../search/tool-search-index.ts";
+import { toolsToLearn } from "../search/learned-tools.ts";
 import { DEFAULT_WARM_UP_QUERIES, warmUpQueries, type WarmUpSource } from "../search/warm-up-queries.ts";
 import type { Tool } from "../tool/tool.ts";
+import { searchDocument } from "./search-document.ts";
 
 function sourceOf(tool: Tool): WarmUpSource {
   return { name: tool.name, description: tool.description, ...(tool.mcpInfo !== undefined && { server: tool.mcpInfo.server }) };
@@ -36,13 +44,15 @@ export interface QueryWarmUpEvent {
   ms: number;
   slices: number;
   queries: number;
+  /** Tools whose words were learned (ToolSearchIndex.learnWords; toolsToLearn), up to the table's share. */
+  wordTools: number;
   outcome: "done" | "abandoned" | "failed";
   error?: string;
 }
 
 export interface QueryWarmUpRun {
   index: ToolSearchIndex;
-  /** The pool's tools (asked once, when the warm-up starts; only the queries' tools are read). */
+  /** The pool's tools (asked once, when the warm-up starts: the queries' tools, then every tool's words). */
   tools: () => readonly Tool[];
   sliceMs: number;
   yieldThread: () => Promise<void>;
@@ -96,11 +106,16 @@ export class QueryWarmUp {
     let slices = 0;
     let next = 0;
     let queries: string[] = [];
+    let tools: readonly Tool[] = [];
+    let nextTool = 0;
+    /** The query word table holds its share of the pool's words: no more are learned. */
+    let wordsFull = false;
     const end = (outcome: QueryWarmUpEvent["outcome"], error?: unknown): QueryWarmUpEvent => ({
       phase: "warm-up",
       ms: Math.round(run.now() - started),
       slices,
       queries: next,
+      wordTools: nextTool,
       outcome,
       ...(error !== undefined && { error: error instanceof Error ? error.message : String(error) }),
     });
@@ -109,14 +124,23 @@ export class QueryWarmUp {
         await run.yieldThread();
         if (this.#disposed || !run.wanted()) return end("abandoned");
         const deadline = run.now() + run.sliceMs;
-        if (slices === 0) queries = warmUpQueries(run.tools(), sourceOf, this.#options.queries);
+        if (slices === 0) {
+          const all = run.tools();
+          queries = warmUpQueries(all, sourceOf, this.#options.queries);
+          tools = toolsToLearn(all);
+        }
         while (next < queries.length) {
           run.index.warmUp(queries[next++]!);
           this.ran++;
           if (run.now() >= deadline) break;
         }
+        while (next >= queries.length && !wordsFull && nextTool < tools.length) {
+          // False: the table holds its share of the pool's words; the rest are left to the queries.
+          wordsFull = !run.index.learnWords(searchDocument(tools[nextTool++]!));
+          if (run.now() >= deadline) break;
+        }
         slices++;
-        if (next >= queries.length) return end("done");
+        if (next >= queries.length && (wordsFull || nextTool >= tools.length)) return end("done");
       }
     } catch (error) {
       return end("failed", error);

@@ -39,6 +39,11 @@ export interface AnswerAsked {
  * comparison. "who" asks only as the request's first word: after a noun it is a relative pronoun
  * ("a provider who is in group B" wants a provider, not a person lookup).
  */
+/** Whether note() reacts to the word `key` when no "how" comes before it: worked out once per word (query-words.ts), so a parse reads no key's characters. */
+export function leadsAnswer(key: string): boolean {
+  return key === HOW || key === ALONE;
+}
+
 export class AnswerScan {
   asked: AnswerAsked | undefined;
   afterHow = false;

@@ -90,6 +90,27 @@ export class QueryCache {
     return this.parse(query.slice(0, MAX_QUERY_CHARS));
   }
 
+  /**
+   * Works out ahead of use the facts of the words of `text` (the pool's own text: a tool's
+   * description), split at white space as a query is, its first MAX_QUERY_CHARS characters;
+   * false once the word table holds its share of such words (QueryWords.learn). Nothing any
+   * parse gives changes: a word's facts are a function of its characters.
+   */
+  learnWords(text: string): boolean {
+    const length = Math.min(text.length, MAX_QUERY_CHARS);
+    let i = 0;
+    while (i < length) {
+      if (isGap(text.charCodeAt(i))) {
+        i++;
+        continue;
+      }
+      const start = i;
+      while (++i < length && !isGap(text.charCodeAt(i)));
+      if (!this.words.learn(text, start, i)) return false;
+    }
+    return true;
+  }
+
   /** Forgets every entry (benchmarks measure never-seen queries with it). */
   clear(): void {
     this.entries.clear();
@@ -260,7 +281,8 @@ class QueryDraft {
   }
 
   add(word: WordFacts): void {
-    if (word.mentionLength === 3 || this.answers.afterHow) this.answers.note(word.mentionKey, word.term === undefined ? -1 : this.termCount, this.count === 0);
+    // note() does nothing for any other word unless a "how" came before it.
+    if (word.leadsAnswer || this.answers.afterHow) this.answers.note(word.mentionKey, word.term === undefined ? -1 : this.termCount, this.count === 0);
     if (word.term !== undefined) this.addTerm(word.term, word.id, word.flags);
     if (word.moreTerms !== undefined) {
       for (let t = 0; t < word.moreTerms.length; t++) this.addTerm(word.moreTerms[t]!, word.moreIds![t]!, word.moreFlags![t]!);

@@ -12,6 +12,7 @@
  * Bounded like the word table it sits on: words up to MAX_WORD_CHARS are kept, the table empties
  * itself when full, and a longer word is worked out each time it is met.
  */
+import { leadsAnswer } from "./answer-types.ts";
 import { GIVEN_POINTER, givenMayPoint, givenRole, givenRuns, isPointingWord, plainGivenRoleAt } from "./given-words.ts";
 import { wordSyntax, type WordSyntax } from "./query-parser.ts";
 import { termFlags } from "./query-terms.ts";
@@ -19,7 +20,7 @@ import { keyHashOf, keyHashOfAscii, mentionKeyOf, mentionWordOf, type MentionWor
 import type { Tokenizer } from "./tokenizer.ts";
 import { plainWordShapeAt, shapeFrom, shapeHasUpper, shapeTo } from "./plain-word-shape.ts";
 import { mayHaveDecimal } from "./value-kinds.ts";
-import { WordTable, wordHash } from "./word-table.ts";
+import { MAX_ENTRIES, MAX_WORD_CHARS, WordTable, wordHash } from "./word-table.ts";
 
 export const NAME_PUNCTUATION = /[_.\-]|\p{Ll}\p{Lu}/u;
 const IDENTIFIER_EDGES = /^[^\p{L}\p{N}_]+|[^\p{L}\p{N}_]+$/gu;
@@ -38,6 +39,8 @@ export interface WordFacts extends MentionWord {
   idsAt: number;
   /** The first term's termFlags (query-terms.ts). */
   flags: number;
+  /** Its mention key is a word the answer scan reacts to on its own (answer-types.ts leadsAnswer). */
+  leadsAnswer: boolean;
   /** Its further terms, when it has more than one (their ids and flags: moreIds, moreFlags). */
   moreTerms: string[] | undefined;
   /** The word as a tool identifier it may name (identifierOf), if it looks like one. */
@@ -74,9 +77,16 @@ export interface GivenRuns {
   terms: (string | undefined)[];
 }
 
+/**
+ * Words the pool's own texts may put in the table ahead of use (learn): only while the table holds
+ * fewer than this, so the words queries bring keep at least the MAX_ENTRIES they had before it
+ * empties itself.
+ */
+export const AHEAD_WORDS = 2 * MAX_ENTRIES;
+
 /** Raw query words → their facts, looked up by the characters in place (word-table.ts). */
 export class QueryWords {
-  private readonly table = new WordTable<WordFacts>();
+  private readonly table = new WordTable<WordFacts>(2 * AHEAD_WORDS);
   /**
    * termFlags + 1 of each dictionary term a new word met, by term id (0: not worked out yet): a
    * constant of the term, so a new word of a known term reads a number, not the term's characters
@@ -89,6 +99,19 @@ export class QueryWords {
   /** The facts of text[start, end), a word without white space, with ids current for the dictionary. */
   of(text: string, start: number, end: number): WordFacts {
     return this.ofHashed(text, start, end, wordHash(text, start, end));
+  }
+
+  /**
+   * Works out and keeps the facts of text[start, end) ahead of use when it is a plain word
+   * (plainWordShape), as a query holding the word would (a word's facts are a function of its
+   * characters: nothing any answer reads changes); false, learning nothing, once the table holds
+   * AHEAD_WORDS words. Words of other shapes cost several times as much to learn and are few of
+   * a query's new words: they are left to the queries.
+   */
+  learn(text: string, start: number, end: number): boolean {
+    if (this.table.size >= AHEAD_WORDS) return false;
+    if (end - start <= MAX_WORD_CHARS && plainWordShapeAt(text, start, end) >= 0) this.of(text, start, end);
+    return true;
   }
 
   /**
@@ -159,6 +182,7 @@ export class QueryWords {
       id,
       idsAt: this.tokenizer.dictionarySize(),
       flags: term === undefined ? 0 : this.flagsOf(term, id),
+      leadsAnswer: leadsAnswer(lower),
       moreTerms: undefined,
       mentionWord: letters,
       mentionKey: lower,
@@ -187,6 +211,7 @@ export class QueryWords {
       id: -1,
       idsAt: -2,
       flags: 0,
+      leadsAnswer: leadsAnswer(mentionKey),
       moreTerms: undefined,
       mentionWord,
       mentionKey,

@@ -164,6 +164,20 @@ export class ToolSearchIndex {
     return this.answer(this.queryCache.uncached(text), {}).matches.length;
   }
 
+  /**
+   * The parse's facts of the words of a pool tool's description and parameter descriptions worked
+   * out ahead of use, as the BM25F peer holds every indexed word's stem from its build
+   * (core/query-warm-up.ts); false once the query word table holds its share of such words. No
+   * answer changes: a word's facts are a function of its characters.
+   */
+  learnWords(doc: SearchDocument): boolean {
+    if (!this.queryCache.learnWords(doc.description)) return false;
+    for (const parameter of doc.parameters ?? []) {
+      if (parameter.description !== undefined && !this.queryCache.learnWords(parameter.description)) return false;
+    }
+    return true;
+  }
+
   private answer(cached: CachedQuery, options: QueryOptions): QueryResult {
     if (this.busy) throw reentryError("query");
     this.busy = true;

@@ -6,7 +6,7 @@
  * which made word → term the largest single cost of a new query.
  *
  * Open addressing (linear probing) over typed arrays; the characters live in one pool. Bounded:
- * at MAX_ENTRIES the table empties itself (the caller recomputes on a miss), words longer
+ * at its entry bound (MAX_ENTRIES unless told) the table empties itself (the caller recomputes on a miss), words longer
  * than MAX_WORD_CHARS are not kept, and no lookup or insertion looks at more than MAX_PROBES
  * buckets: the hash is a fixed FNV-1a whose low bits depend only on the words' low bits, so a
  * query's author can cheaply write thousands of words with one home bucket (hostile pass: 16k
@@ -14,19 +14,18 @@
  * simply not kept.
  */
 export const MAX_WORD_CHARS = 48;
-const MAX_ENTRIES = 1 << 14;
+export const MAX_ENTRIES = 1 << 14;
 /** Buckets a lookup or an insertion looks at, at most: at ≤ 50% load an honest run is rarely past 8. */
 export const MAX_PROBES = 32;
 /**
- * A table outgrowing its first 512 entries grows once, to room for MAX_ENTRIES (~384 KiB of
- * buckets, records and numbers): grown by doubling, each power of two crossed made one new query
+ * A table outgrowing its first 512 entries grows once, to room for its bound (~384 KiB of
+ * buckets, records and numbers at MAX_ENTRIES): grown by doubling, each power of two crossed made one new query
  * pay a rehash and a copy of every record (measured in docs/search.md). A table that stays small
  * (a tokenizer for a few fixed words) stays small.
  */
-const FULL_BUCKETS = 2 * MAX_ENTRIES;
 /**
  * A record packs a word's pool offset and length as `start << LENGTH_BITS | length` (an int32: the
- * pool holds at most MAX_ENTRIES words of MAX_WORD_CHARS), unpacked by a shift and a mask.
+ * pool holds at most a table's maxEntries words of MAX_WORD_CHARS, well under 2^25 code units), unpacked by a shift and a mask.
  */
 const LENGTH_BITS = 6;
 const LENGTH_MASK = (1 << LENGTH_BITS) - 1;
@@ -46,6 +45,14 @@ export function wordHash(text: string, start: number, end: number): number {
 }
 
 export class WordTable<V> {
+  /**
+   * `maxEntries`: the entries held before the table empties itself, a power of two (the buckets
+   * are twice as many, masked).
+   */
+  constructor(private readonly maxEntries = MAX_ENTRIES) {
+    if (maxEntries < 512 || (maxEntries & (maxEntries - 1)) !== 0) throw new Error(`WordTable: ${maxEntries} entries is not a power of two of at least 512`);
+  }
+
   /** Entry index + 1 per bucket; 0 is empty. */
   private buckets = new Int32Array(1024);
   /**
@@ -134,8 +141,8 @@ export class WordTable<V> {
   add(text: string, start: number, end: number, hash: number, value: V): number {
     const length = end - start;
     if (length > MAX_WORD_CHARS) return -1;
-    if (this.values.length >= MAX_ENTRIES) this.clear();
-    if ((this.values.length + 1) * 2 > this.buckets.length) this.rehash(FULL_BUCKETS);
+    if (this.values.length >= this.maxEntries) this.clear();
+    if ((this.values.length + 1) * 2 > this.buckets.length) this.rehash(2 * this.maxEntries);
     const bucket = this.freeBucket(hash);
     if (bucket < 0) return -1;
     const entry = this.values.length;
@@ -181,10 +188,10 @@ export class WordTable<V> {
   }
 
   private growEntries(): void {
-    const records = new Int32Array(MAX_ENTRIES * 2);
+    const records = new Int32Array(this.maxEntries * 2);
     records.set(this.records);
     this.records = records;
-    const numbers = new Int32Array(MAX_ENTRIES * 2);
+    const numbers = new Int32Array(this.maxEntries * 2);
     numbers.set(this.numbers);
     this.numbers = numbers;
   }

@@ -24,6 +24,8 @@ function handDriven(warmUp: { minTools?: number; queries?: number } = {}) {
   const thread = new HandDrivenThread();
   const events: CatchUpEvent[] = [];
   const warmed: string[] = [];
+  /** The tools whose words the warm-up learned, in order (ToolSearchIndex.learnWords). */
+  const learned: string[] = [];
   const sync = new SearchSync({
     sliceMs: 4,
     now: thread.now,
@@ -37,6 +39,11 @@ function handDriven(warmUp: { minTools?: number; queries?: number } = {}) {
         warmed.push(text);
         return warmUpQuery(text);
       };
+      const learnWords = index.learnWords.bind(index);
+      index.learnWords = (doc) => {
+        learned.push(doc.name);
+        return learnWords(doc);
+      };
       return index;
     },
   });
@@ -44,12 +51,22 @@ function handDriven(warmUp: { minTools?: number; queries?: number } = {}) {
     sync,
     events,
     warmed,
+    learned,
     get parked() {
       return thread.parked;
     },
     release: () => thread.release(),
     drain: () => thread.drain(),
   };
+}
+
+/** A hand-driven sync given `tools` (warm-up of `queries` queries), and an index of the same tools never warmed. */
+function syncedWithDirect(queries: number, tools: readonly Tool[]) {
+  const driven = handDriven({ queries });
+  driven.sync.sync(tools);
+  const direct = new ToolSearchIndex();
+  for (const each of tools) direct.add(searchDocument(each));
+  return { driven, direct };
 }
 
 const warmUps = (events: readonly CatchUpEvent[]) => events.filter((event) => event.phase === "warm-up");
@@ -66,11 +83,7 @@ describe("the query warm-up", () => {
   });
 
   test("runs after the sweep, in slices each after a yield; searches between slices answer as an index never warmed, and the query cache holds none of its queries", async () => {
-    const driven = handDriven({ queries: 120 });
-    const tools = pool(400, "a");
-    driven.sync.sync(tools);
-    const direct = new ToolSearchIndex();
-    for (const each of tools) direct.add(searchDocument(each));
+    const { driven, direct } = syncedWithDirect(120, pool(400, "a"));
     const expected = QUERIES.map((query) => direct.query(query, { maxResults: 10 }));
     void driven.sync.ready();
     let asked = 0;
@@ -82,7 +95,7 @@ describe("the query warm-up", () => {
       asked++;
     }
     const [event] = warmUps(driven.events);
-    expect(event).toMatchObject({ phase: "warm-up", outcome: "done", queries: 120 });
+    expect(event).toMatchObject({ phase: "warm-up", outcome: "done", queries: 120, wordTools: 400 });
     expect(event!.slices).toBeGreaterThan(3);
     expect(asked).toBeGreaterThan(2);
     expect(driven.warmed).toHaveLength(120);
@@ -153,16 +166,47 @@ describe("the query warm-up", () => {
     expect(driven.warmed).toHaveLength(80);
   });
 
-  test("a warm-up given up for a pool change is run again after the next sweep", async () => {
-    const driven = handDriven({ queries: 100 });
-    driven.sync.sync(pool(300, "h"));
+  // Changed while it runs its queries, or while it learns the pool's words.
+  for (const [stage, queries, started] of [
+    ["queries", 100, (driven: ReturnType<typeof handDriven>) => driven.warmed.length > 0],
+    ["words", 10, (driven: ReturnType<typeof handDriven>) => driven.learned.length > 0],
+  ] as const) {
+    test(`a warm-up given up for a pool change (during its ${stage}) is run again after the next sweep`, async () => {
+      const driven = handDriven({ queries });
+      driven.sync.sync(pool(300, "h"));
+      void driven.sync.ready();
+      while (!started(driven)) await driven.release();
+      driven.sync.sync(pool(301, "h"));
+      void driven.sync.ready();
+      await driven.drain();
+      const events = warmUps(driven.events);
+      expect(events.map((event) => event.outcome)).toEqual(["abandoned", "done"]);
+      expect((events[0] as { wordTools: number }).wordTools).toBeLessThan(300);
+      expect(events[1]).toMatchObject({ wordTools: 301 });
+    });
+  }
+
+  test("after its queries it learns every tool's words in the same slices; searches between them answer as an index that never learned", async () => {
+    const tools = pool(400, "w");
+    const { driven, direct } = syncedWithDirect(20, tools);
+    // Words of the pool's texts, and words no text holds.
+    const queries = ["Gets the weather forecast for word17.", "word123 term5 kind4 topic9", "unheard-of wordzz forecasting", ...QUERIES];
     void driven.sync.ready();
-    while (driven.warmed.length === 0) await driven.release();
-    driven.sync.sync(pool(301, "h"));
-    void driven.sync.ready();
-    await driven.drain();
-    expect(warmUps(driven.events).map((event) => event.outcome)).toEqual(["abandoned", "done"]);
+    let asked = 0;
+    while (driven.parked > 0) {
+      await driven.release();
+      if (driven.learned.length === 0 || driven.learned.length >= tools.length) continue;
+      // Mid-learning: no query was run after the last word was learned, and the answer is the direct index's.
+      expect(driven.warmed).toHaveLength(20);
+      const query = queries[asked++ % queries.length]!;
+      expect(driven.sync.query(query, { maxResults: 10 })).toEqual(direct.query(query, { maxResults: 10 }));
+    }
+    expect(asked).toBeGreaterThan(2);
+    expect(driven.learned).toEqual(tools.map((each) => each.name));
+    expect(warmUps(driven.events)).toMatchObject([{ outcome: "done", queries: 20, wordTools: 400 }]);
+    for (const query of queries) expect(driven.sync.query(query, { maxResults: 10 })).toEqual(direct.query(query, { maxResults: 10 }));
   });
+
 
   test("QueryWarmUp.due: size threshold and growth", () => {
     const warmUp = new QueryWarmUp({ minTools: 200, growth: 4 });

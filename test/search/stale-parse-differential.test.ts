@@ -6,10 +6,11 @@ import type { QueryResult, SearchDocument } from "../../src/search/types.ts";
  * A generated differential test of the query path's held state: parsed words, their term ids and
  * flags, the server-name filter's answers kept per word, the reused scratch and stand-ins, the
  * impact arrays. Tools are added, removed and replaced (same name, same length), servers come,
- * are renamed and go, impacts are worked out ahead and warm-up queries run, all between queries
+ * are renamed and go, impacts are worked out ahead, warm-up queries run and tools' words are
+ * learned ahead of use, all between queries
  * whose parses the query cache holds; every answer (names and scores) must be byte-identical to
  * that of an index with the same history whose parsed-query cache is
- * emptied before each query (its word tables stay), with no warm-up, no impacts worked out ahead
+ * emptied before each query (its word tables stay), with no warm-up, no words learned, no impacts worked out ahead
  * and a 64 KiB impact budget (impacts dropped and worked out again).
  * And to an index built fresh from the final tools whose dictionary was given the live one's terms
  * first, in order: term ids break ties of IDF, which orders the float sums, so with the dictionary
@@ -134,6 +135,10 @@ function mutate(world: World, index: Pair): void {
     index.precomputeImpacts(1 + Math.floor(r() * 400));
   } else if (roll < 0.95) {
     index.warmUp(text(world, 1 + Math.floor(r() * 8)));
+    // The warm-up's second step: a tool's words learned ahead of use (ToolSearchIndex.learnWords).
+    // (The tool last added, so no draw of the generator is added: the scenarios stay those of before.)
+    const last = [...world.tools.values()].at(-1);
+    if (last !== undefined) index.learnWords(last);
   } else {
     // New words reach the dictionary through tools, making held parses' term ids stale.
     world.words.push(`fresh${world.serial++}`, `Fresh${world.serial}Word`);
@@ -182,6 +187,9 @@ class Pair {
   }
   warmUp(text: string): number {
     return this.live.warmUp(text);
+  }
+  learnWords(d: SearchDocument): boolean {
+    return this.live.learnWords(d);
   }
 }
 
