@@ -7,7 +7,9 @@
  *   bun bench/prefetch-quality.ts [--tools FILE] [--queries FILE] [--rankings OUT.jsonl] [--json] [--ranking '{"candidates":25}']
  *
  * --ranking overlays knobs of src/search/ranking-options.ts on the index prefetch searches, as
- * search-quality's --ranking does, so a knob is judged on prefetch without editing the defaults.
+ * search-quality's --ranking does, so a knob is judged on prefetch without editing the defaults
+ * (that index is made without SearchSync's garbage collection beside build slices: build memory
+ * only, no ranking changes).
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
