@@ -25,7 +25,10 @@
  * to the warm-up of both engines: natural requests are long and take paths (numbers, unknown
  * words, server names, pruning of frequent terms) the 600 short description prefixes seldom do.
  *
- *   bun bench/first-pass-profile.ts [--no-query-warm-up] [--no-learn-words] [--daemon-like] [--size N] [--warm-up-queries N] [--top 12] [--long-warm-up 0] [--phase-passes 3] [--queries FILE] [--tools FILE]
+ * `--ranking '{"candidates":10}'` overlays knobs of src/search/ranking-options.ts on every fresh
+ * index, as search-quality's --ranking does: where a configuration's time goes, phase by phase.
+ *
+ *   bun bench/first-pass-profile.ts [--no-query-warm-up] [--no-learn-words] [--daemon-like] [--size N] [--warm-up-queries N] [--top 12] [--long-warm-up 0] [--phase-passes 3] [--queries FILE] [--tools FILE] [--ranking JSON]
  */
 import { dlopen, FFIType, ptr } from "bun:ffi";
 import { join } from "node:path";
@@ -35,6 +38,7 @@ import { ImpactMaker } from "../src/search/impact-maker.ts";
 import { KeywordRanker } from "../src/search/keyword-ranker.ts";
 import { NameLookup } from "../src/search/name-lookup.ts";
 import { QueryCache } from "../src/search/query-cache.ts";
+import type { RankingOptions } from "../src/search/ranking-options.ts";
 import { searchDocumentFromTool } from "../src/search/tool-document.ts";
 import { ToolSearchIndex } from "../src/search/tool-search-index.ts";
 import { parseArgs } from "./lib/args.ts";
@@ -44,7 +48,8 @@ import { defaultEvalDir, readJsonl, type EvalQuery, type EvalTool } from "./lib/
 import { replicatePool } from "./lib/pool-replication.ts";
 import { percentile, round } from "./lib/stats.ts";
 
-const args = parseArgs(Bun.argv.slice(2), { "no-query-warm-up": "flag", "no-learn-words": "flag", "daemon-like": "flag", size: "value", "warm-up-queries": "value", top: "value", "long-warm-up": "value", queries: "value", tools: "value", "phase-passes": "value" });
+const args = parseArgs(Bun.argv.slice(2), { "no-query-warm-up": "flag", "no-learn-words": "flag", "daemon-like": "flag", size: "value", "warm-up-queries": "value", top: "value", "long-warm-up": "value", queries: "value", tools: "value", "phase-passes": "value", ranking: "value" });
+const ranking = args.has("ranking") ? (JSON.parse(args.get("ranking")!) as Partial<RankingOptions>) : undefined;
 const evalDir = defaultEvalDir();
 const catalog = readJsonl<EvalTool>(args.get("tools") ?? join(evalDir, "tools.jsonl"));
 // --size N: the pool copied up to N tools, as search-scale does.
@@ -88,7 +93,7 @@ const builds: { buildMs: number; impactSweepMs: number; warmUpMs?: number; learn
 
 function freshEngines(): { index: ToolSearchIndex; peer: Bm25fPeer } {
   const started = cpuClock.now();
-  const index = new ToolSearchIndex();
+  const index = new ToolSearchIndex(ranking === undefined ? {} : { ranking });
   for (const tool of tools) index.add(searchDocumentFromTool(tool));
   const built = cpuClock.now();
   index.precomputeImpacts(Number.MAX_SAFE_INTEGER);
@@ -221,6 +226,7 @@ console.log(
       benchmark: "first-pass-profile",
       pool: tools.length,
       queries: texts.length,
+      ...(ranking !== undefined && { ranking }),
       warmUpQueries: warmUp.length,
       daemonLike: args.has("daemon-like"),
       queryWarmUp: !args.has("no-query-warm-up"),

@@ -4,11 +4,18 @@
  * of a fresh session — `turnStarted`, then `prefetch` — scored on its suggestions.
  * Prints hit@3 (any gold among the suggestions) overall and per source, and the prefetch latency.
  *
- *   bun bench/prefetch-quality.ts [--tools FILE] [--queries FILE] [--rankings OUT.jsonl] [--json]
+ *   bun bench/prefetch-quality.ts [--tools FILE] [--queries FILE] [--rankings OUT.jsonl] [--json] [--ranking '{"candidates":25}']
+ *
+ * --ranking overlays knobs of src/search/ranking-options.ts on the index prefetch searches, as
+ * search-quality's --ranking does, so a knob is judged on prefetch without editing the defaults
+ * (that index is made without SearchSync's garbage collection beside build slices: build memory
+ * only, no ranking changes).
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SearchSync } from "../src/core/search-sync.ts";
+import type { RankingOptions } from "../src/search/ranking-options.ts";
+import { ToolSearchIndex } from "../src/search/tool-search-index.ts";
 import { Prefetcher, type PrefetchSession } from "../src/prefetch/prefetcher.ts";
 import { buildMcpTool } from "../src/tool/build-tool.ts";
 import { MAX_TOOL_NAME_LENGTH } from "../src/tool/names.ts";
@@ -19,7 +26,8 @@ import { parseArgs } from "./lib/args.ts";
 import { defaultEvalDir, readJsonl, type EvalQuery, type EvalTool } from "./lib/eval-data.ts";
 import { percentile, round } from "./lib/stats.ts";
 
-const args = parseArgs(Bun.argv.slice(2), { tools: "value", queries: "value", rankings: "value", json: "flag" });
+const args = parseArgs(Bun.argv.slice(2), { tools: "value", queries: "value", rankings: "value", json: "flag", ranking: "value" });
+const ranking = args.has("ranking") ? (JSON.parse(args.get("ranking")!) as Partial<RankingOptions>) : undefined;
 const evalDir = defaultEvalDir();
 const evalTools = readJsonl<EvalTool>(args.get("tools") ?? join(evalDir, "tools.jsonl"));
 const queries = readJsonl<EvalQuery>(args.get("queries") ?? join(evalDir, "queries.dev.jsonl"));
@@ -50,7 +58,7 @@ const tools: Tool[] = evalTools.map((tool, index) => {
   );
 });
 const byName = new Map(tools.map((tool) => [tool.name, tool]));
-const sync = new SearchSync();
+const sync = new SearchSync(ranking === undefined ? {} : { makeIndex: () => new ToolSearchIndex({ ranking }) });
 const buildStart = Bun.nanoseconds();
 sync.sync(tools);
 const buildMs = (Bun.nanoseconds() - buildStart) / 1e6;
@@ -89,6 +97,7 @@ const hit3 = Object.fromEntries([...hits].map(([key, value]) => [key, { queries:
 const report = {
   benchmark: "prefetch-quality",
   pool: tools.length,
+  ...(ranking !== undefined && { ranking }),
   queries: queries.length,
   path: "Prefetcher.turnStarted + Prefetcher.prefetch (the daemon's toolpool/turnStarted + toolpool/prefetch)",
   indexBuildMs: round(buildMs, 1),

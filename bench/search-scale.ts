@@ -12,8 +12,10 @@
  *
  *   bun bench/search-scale.ts [--tools FILE] [--queries FILE] [--sizes 1000,7108,50000,100000]
  *        [--sample 400] [--engines toolpool,bm25f,minisearch] [--rounds 3] [--no-query-warm-up] [--daemon-like]
+ *        [--ranking '{"candidates":25}']   (knobs of src/search/ranking-options.ts, as search-quality's --ranking)
  */
 import { join } from "node:path";
+import type { RankingOptions } from "../src/search/ranking-options.ts";
 import { searchDocumentFromTool } from "../src/search/tool-document.ts";
 import { ToolSearchIndex } from "../src/search/tool-search-index.ts";
 import { parseArgs } from "./lib/args.ts";
@@ -37,9 +39,14 @@ const args = parseArgs(Bun.argv.slice(2), {
   child: "value",
   "no-query-warm-up": "flag",
   "daemon-like": "flag",
+  ranking: "value",
 });
+const ranking = args.has("ranking") ? (JSON.parse(args.get("ranking")!) as Partial<RankingOptions>) : undefined;
 // Passed on to the children as given.
-const passedFlags = ["no-query-warm-up", "daemon-like"].filter((flag) => args.has(flag)).map((flag) => `--${flag}`);
+const passedFlags = [
+  ...["no-query-warm-up", "daemon-like"].filter((flag) => args.has(flag)).map((flag) => `--${flag}`),
+  ...(ranking === undefined ? [] : ["--ranking", JSON.stringify(ranking)]),
+];
 const evalDir = defaultEvalDir();
 const toolsPath = args.get("tools") ?? join(evalDir, "tools.jsonl");
 const queriesPath = args.get("queries") ?? join(evalDir, "queries.dev.jsonl");
@@ -53,7 +60,7 @@ const builders: Record<string, (pool: EvalTool[]) => () => TimedEngine> = {
     return () => {
       // Tool by tool, as the daemon feeds it (src/core/search-sync.ts): each document is made,
       // indexed and dropped, so the engine is charged for its conversion as the peers are for theirs.
-      const index = new ToolSearchIndex();
+      const index = new ToolSearchIndex(ranking === undefined ? {} : { ranking });
       for (const tool of pool) index.add(searchDocumentFromTool(tool));
       if (index.size !== pool.length) throw new Error(`pool names are not unique: ${index.size} of ${pool.length}`);
       return {
@@ -97,7 +104,7 @@ if (child !== undefined) {
       results.push({ ...row, ...memory });
     }
   }
-  console.log(JSON.stringify({ benchmark: "search-scale", queries: Math.min(sampleSize, readJsonl<EvalQuery>(queriesPath).length), rounds, results }, null, 2));
+  console.log(JSON.stringify({ benchmark: "search-scale", ...(ranking !== undefined && { ranking }), queries: Math.min(sampleSize, readJsonl<EvalQuery>(queriesPath).length), rounds, results }, null, 2));
 }
 
 function spawnChild(spec: string): unknown {
