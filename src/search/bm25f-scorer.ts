@@ -76,6 +76,19 @@ function addToScored(scores: Float32Array, entries: Int32Array, values: Float32A
   }
 }
 
+/**
+ * record() for every slot of a term's list (a query with `+required` words or CJK text): the
+ * term's required bit, and one more CJK match (`cjk`) or a match of another term. A loop of its own
+ * with the term's facts read once: per entry through record() it cost ~20 ns at 100k tools.
+ */
+function recordAll(entries: Int32Array, requiredMask: Uint32Array, requiredBit: number, matches: Uint8Array, cjk: boolean): void {
+  for (let i = 0; i < entries.length; i++) {
+    const slot = entries[i]! >>> IMPACT_FLAG_BITS;
+    requiredMask[slot] = requiredMask[slot]! | requiredBit;
+    matches[slot] = cjk ? matches[slot]! + 1 : 1;
+  }
+}
+
 /** Terms counted only in name fields for the slots `mask` marks with 1. */
 export interface SkipMembers {
   termIds: ReadonlySet<number>;
@@ -186,7 +199,7 @@ export class Bm25fScorer {
         continue;
       }
       touchedCount = addAll(scores, touched, touchedCount, entries, values, scale);
-      if (track) for (let i = 0; i < length; i++) this.record(entries[i]! >>> IMPACT_FLAG_BITS, term);
+      if (track) recordAll(entries, this.requiredMask, term.requiredBit, term.cjk ? this.cjkMatches : this.otherMatches, term.cjk);
     }
     this.touchedCount = touchedCount;
   }
