@@ -137,7 +137,8 @@ function runChild(spec: string): unknown {
       ...(timing.warmUpMs.has(name) && { warmUpMs: round(timing.warmUpMs.get(name)!, 1) }),
       coldMs: figures(timing.cold.get(name)!),
       // The same queries in the main thread's CPU time: what the query cost, without the scheduler's
-      // slices (at load 6–8 on 2 cores the wall p99 of either engine swung 1.1–8.7 ms; table in docs/search.md).
+      // slices (at 100k tools, load 2–8 on 2 cores, 18 runs of two trees: our wall p99 1.25–9.26 ms,
+      // the peer's 0.89–5.82; our CPU p99 in 13 of them 1.11–1.88; docs/search.md, thirteenth round).
       ...(timing.coldCpu.has(name) && { coldCpuMs: figures(timing.coldCpu.get(name)!), clock: threadCpuClock.kind }),
       firstRoundMs: figures(timing.firstRound.get(name)!),
       warmWordsMs: figures(timing.warmWords.get(name)!),
