@@ -30,7 +30,6 @@
  *
  *   bun bench/first-pass-profile.ts [--no-query-warm-up] [--no-learn-words] [--daemon-like] [--size N] [--warm-up-queries N] [--top 12] [--long-warm-up 0] [--phase-passes 3] [--queries FILE] [--tools FILE] [--ranking JSON]
  */
-import { dlopen, FFIType, ptr } from "bun:ffi";
 import { join } from "node:path";
 import { Bm25fScorer } from "../src/search/bm25f-scorer.ts";
 import { CandidateFacts } from "../src/search/candidate-facts.ts";
@@ -47,6 +46,7 @@ import { daemonLearnWords, daemonWarmUp, warmUpQueries } from "./lib/cold-latenc
 import { defaultEvalDir, readJsonl, type EvalQuery, type EvalTool } from "./lib/eval-data.ts";
 import { replicatePool } from "./lib/pool-replication.ts";
 import { percentile, round } from "./lib/stats.ts";
+import { threadCpuClock } from "./lib/thread-clock.ts";
 
 const args = parseArgs(Bun.argv.slice(2), { "no-query-warm-up": "flag", "no-learn-words": "flag", "daemon-like": "flag", size: "value", "warm-up-queries": "value", top: "value", "long-warm-up": "value", queries: "value", tools: "value", "phase-passes": "value", ranking: "value" });
 const ranking = args.has("ranking") ? (JSON.parse(args.get("ranking")!) as Partial<RankingOptions>) : undefined;
@@ -64,24 +64,8 @@ const warmUp = args.has("daemon-like") ? [] : [
 ];
 const RANKED = 10;
 
-/** The main thread's CPU time in ms where the platform offers it (Linux), else wall time. */
-const cpuClock = ((): { now: () => number; kind: string } => {
-  try {
-    const libc = dlopen("libc.so.6", { clock_gettime: { args: [FFIType.i32, FFIType.ptr], returns: FFIType.i32 } });
-    const time = new BigInt64Array(2);
-    const at = ptr(time);
-    const CLOCK_THREAD_CPUTIME_ID = 3;
-    return {
-      kind: "thread-cpu",
-      now: () => {
-        libc.symbols.clock_gettime(CLOCK_THREAD_CPUTIME_ID, at);
-        return Number(time[0]) * 1e3 + Number(time[1]) / 1e6;
-      },
-    };
-  } catch {
-    return { kind: "wall", now: () => Bun.nanoseconds() / 1e6 };
-  }
-})();
+/** The main thread's CPU time in ms (lib/thread-clock.ts). */
+const cpuClock = threadCpuClock;
 
 interface Sample {
   wall: number;

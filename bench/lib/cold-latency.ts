@@ -69,6 +69,8 @@ export type Samples = Map<string, number[]>;
 export interface LatencyResult {
   /** First pass: each query asked once of engines that never saw it (nor any word cache of it). Median over rounds. */
   cold: Samples;
+  /** `cold` in the main thread's CPU time (median over rounds), when measureLatency was given a clock for it; else empty. */
+  coldCpu: Samples;
   /** Round one of `cold` alone. */
   firstRound: Samples;
   /** Second pass with the query cache emptied: the per-word caches (parse tables, stems, impacts) warm from the first. */
@@ -103,9 +105,12 @@ export function measureLatency(
   warmUp: readonly string[],
   queries: readonly string[],
   rounds = 5,
+  /** The main thread's CPU time in ms (lib/thread-clock.ts): cold queries are timed by it as well (`coldCpu`). */
+  cpuNow?: () => number,
 ): LatencyResult {
   const distinct = [...new Set(queries)];
   const cold = new Map<string, number[][]>();
+  const coldCpu = new Map<string, number[][]>();
   const warmWords = new Map<string, number[][]>();
   const repeat = new Map<string, number[][]>();
   const rankings = new Map<string, string[][]>();
@@ -117,15 +122,19 @@ export function measureLatency(
     if (!samples.has(name)) samples.set(name, distinct.map(() => []));
     return samples.get(name)!;
   };
-  const pass = (engines: readonly TimedEngine[], into: Map<string, number[][]>, keep: boolean) => {
+  const pass = (engines: readonly TimedEngine[], into: Map<string, number[][]>, keep: boolean, cpuInto?: Map<string, number[][]>) => {
     const rows = engines.map((engine) => rowsOf(into, engine.name));
+    const cpuRows = cpuInto === undefined || cpuNow === undefined ? undefined : engines.map((engine) => rowsOf(cpuInto, engine.name));
     distinct.forEach((text, i) => {
       for (let j = 0; j < engines.length; j++) {
         const at = (i + j) % engines.length;
         const engine = engines[at]!;
+        const cpuStart = cpuRows === undefined ? 0 : cpuNow!();
         const start = Bun.nanoseconds();
         const ranked = engine.query(text);
-        rows[at]![i]!.push((Bun.nanoseconds() - start) / 1e6);
+        const end = Bun.nanoseconds();
+        if (cpuRows !== undefined) cpuRows[at]![i]!.push(cpuNow!() - cpuStart);
+        rows[at]![i]!.push((end - start) / 1e6);
         if (keep) rankings.get(engine.name)!.push(ranked);
       }
     });
@@ -158,7 +167,7 @@ export function measureLatency(
     for (const engine of engines) for (const text of warmUp) engine.query(text);
     for (const engine of engines) engine.clearCache?.();
     Bun.gc(true);
-    pass(engines, cold, round === 0);
+    pass(engines, cold, round === 0, coldCpu);
     for (const engine of engines) engine.clearCache?.();
     pass(engines, warmWords, false);
     pass(engines, repeat, false);
@@ -166,5 +175,5 @@ export function measureLatency(
   const medians = (samples: Map<string, number[][]>) =>
     new Map([...samples].map(([name, rows]) => [name, rows.map((row) => [...row].sort((a, b) => a - b)[row.length >> 1]!)]));
   const firstRound = new Map([...cold].map(([name, rows]) => [name, rows.map((row) => row[0]!)]));
-  return { cold: medians(cold), firstRound, warmWords: medians(warmWords), repeat: medians(repeat), rankings, buildMs, precomputeMs, warmUpMs, learnWordsMs };
+  return { cold: medians(cold), coldCpu: medians(coldCpu), firstRound, warmWords: medians(warmWords), repeat: medians(repeat), rankings, buildMs, precomputeMs, warmUpMs, learnWordsMs };
 }

@@ -192,6 +192,46 @@ describe("run", () => {
   }
 });
 
+describe("run with +required words or CJK text (track)", () => {
+  test("each slot's required bits, CJK match count and other-match mark equal the plain model, and are cleared by the next run", () => {
+    const index = buildIndex(600);
+    const options = rankingOptions({ candidates: 5 });
+    const scorer = new Bm25fScorer(options);
+    const words = ["rare1", "rare2", "alpha", "beta", "gamma"];
+    // Two required words, two terms marked CJK (one of them also required), a plain one.
+    const marked = (terms: QueryTerm[]) =>
+      terms.map((term) => {
+        const word = index.terms[term.id]!;
+        return { ...term, requiredBit: word === "rare1" ? 1 : word === "alpha" ? 2 : 0, cjk: word === "beta" || word === "alpha" };
+      });
+    for (let pass = 0; pass < 2; pass++) {
+      const terms = marked(queryTerms(index, words));
+      scorer.run(index, terms, true);
+      const required = new Map<number, number>();
+      const cjk = new Map<number, number>();
+      const other = new Set<number>();
+      // Tracked, every term is scored in full (no pruning): each of its slots is noted.
+      for (const term of terms) {
+        for (const { slot } of modelImpacts(index, term.id, options)) {
+          required.set(slot, (required.get(slot) ?? 0) | term.requiredBit);
+          if (term.cjk) cjk.set(slot, (cjk.get(slot) ?? 0) + 1);
+          else other.add(slot);
+        }
+      }
+      expect(required.size).toBeGreaterThan(0);
+      for (let slot = 0; slot < index.slotCount; slot++) {
+        expect(scorer.requiredMask[slot]).toBe(required.get(slot) ?? 0);
+        expect(scorer.cjkMatches[slot]).toBe(cjk.get(slot) ?? 0);
+        expect(scorer.otherMatches[slot]).toBe(other.has(slot) ? 1 : 0);
+      }
+      // An untracked run in between clears what the tracked one noted (reset reads the touched list).
+      scorer.run(index, queryTerms(index, ["rare3"]), false);
+      scorer.run(index, queryTerms(index, ["rare3"]), false);
+      for (let slot = 0; slot < index.slotCount; slot++) expect(scorer.requiredMask[slot]! | scorer.cjkMatches[slot]! | scorer.otherMatches[slot]!).toBe(0);
+    }
+  });
+});
+
 describe("precomputeImpacts: every term's impacts ahead of use, in bounded steps", () => {
   const liveIds = (index: InvertedIndex) => Array.from({ length: index.terms.length }, (_, id) => id).filter((id) => index.documentFrequency[id]! > 0);
   const currentIds = (scorer: Bm25fScorer, index: InvertedIndex) => liveIds(index).filter((id) => scorer.impactCache.peek(id)?.version === index.version);
