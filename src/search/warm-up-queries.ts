@@ -9,6 +9,7 @@
  * Deterministic: the same pool gives the same queries (a fixed stride through the tools and a fixed
  * sequence of shapes), so a warm-up can be compared between runs.
  */
+import { squash } from "./document-fields.ts";
 
 /** What a query is made from: a tool as the pool lists it. */
 export interface WarmUpSource {
@@ -65,7 +66,15 @@ export function warmUpQueries<T>(tools: readonly T[], read: (tool: T) => WarmUpS
         query = `${lead} ${own.join(" ")} the ${head(description.slice(3), 5)}`;
         break;
       case 3:
-        query = `${tool.server ?? own[0] ?? "the"} ${own.join(" ")}`;
+        // The server as configured ("Google Calendar": its words are query terms) and, every other
+        // time, as its key, one lowercase word ("googlecalendar": no term of any tool). Where a
+        // server's name words are other servers' too ("github" beside "github 3"), the words do not
+        // name it, the key does: without it no warm-up query of such a pool named a server, and the
+        // paths behind a named server first ran, unoptimised, on a real query.
+        // The key is followed by the description's words without the server's own: those would be
+        // a second mention ("LINE_Messaging_get_profile", "use weather to …") that names none.
+        if (tool.server === undefined || i % 24 === 3) query = `${tool.server ?? own[0] ?? "the"} ${own.join(" ")}`;
+        else query = `${squash(tool.server)} ${head(without(description, tool.server), 5)}`;
         break;
       case 4:
         query = `${head(description, 4)} ${(i * 37) % 1000} items from 2024-0${(i % 9) + 1}-15 with "${own[0] ?? "x"}"`;
@@ -89,11 +98,17 @@ export function warmUpQueries<T>(tools: readonly T[], read: (tool: T) => WarmUpS
         query = `${lead} ${tool.description} and then ${other.description}`;
         break;
       default:
-        query = tool.server !== undefined && i % 24 === 11 ? `mcp__${tool.server} ${head(description, 3)}` : `${head(wordsOf(other.description), 8)} in ${other.server ?? "it"}`;
+        query = tool.server !== undefined && i % 24 === 11 ? `mcp__${squash(tool.server)} ${head(description, 3)}` : `${head(wordsOf(other.description), 8)} in ${other.server ?? "it"}`;
     }
     queries.push(query.slice(0, MAX_CHARS).trim() || tool.name);
   }
   return queries;
+}
+
+/** `words` without the words of `server`'s name (compared in lowercase). */
+function without(words: readonly string[], server: string): string[] {
+  const own = new Set(wordsOf(server.toLowerCase()));
+  return words.filter((word) => !own.has(word.toLowerCase()));
 }
 
 function gcd(a: number, b: number): number {
