@@ -77,7 +77,12 @@ export function warmUpQueries<T>(tools: readonly T[], read: (tool: T) => WarmUpS
         else query = `${squash(tool.server)} ${head(without(description, tool.server), 5)}`;
         break;
       case 4:
-        query = `${head(description, 4)} ${(i * 37) % 1000} items from 2024-0${(i % 9) + 1}-15 with "${own[0] ?? "x"}"`;
+        // Every other time a place's coordinates: the re-rank's factor for tools that take such a
+        // value (value-kinds.ts) was otherwise first taken, unoptimised, on a real query.
+        query =
+          i % 24 === 4
+            ? `${head(description, 4)} ${(i * 37) % 1000} items from 2024-0${(i % 9) + 1}-15 with "${own[0] ?? "x"}"`
+            : `${head(description, 4)} at ${i % 90}.${(i * 7919) % 10000}, -${i % 180}.${(i * 104729) % 10000} (latitude, longitude)`;
         break;
       case 5:
         query = `${own[0] ?? "get"} ${own[0] ?? "get"} ${head(description, 3)} ${head(description, 3)}`;
